@@ -1,0 +1,36 @@
+"""The errors lumicore raises. All are ``ValueError`` subclasses, so ``except ValueError`` works.
+
+>>> from lumicore.errors import NotationError, LumicoreError
+>>> issubclass(NotationError, LumicoreError) and issubclass(LumicoreError, ValueError)
+True
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "LumicoreError",
+    "NotationError",
+    "IllegalMoveError",
+    "DataError",
+    "SearchLimitError",
+]
+
+
+class LumicoreError(ValueError):
+    """Base class of every error lumicore raises on bad input."""
+
+
+class NotationError(LumicoreError):
+    """A text notation (train, board drawing, hand) has a bad token or shape."""
+
+
+class IllegalMoveError(LumicoreError):
+    """A move, play or placement breaks a rule of the game."""
+
+
+class DataError(LumicoreError):
+    """A data file (deck, tile set, card list, instance) is malformed or inconsistent."""
+
+
+class SearchLimitError(LumicoreError):
+    """A search limit argument is out of range (e.g. ``max_nodes <= 0``)."""

@@ -1,0 +1,55 @@
+"""The ``lumicore`` console command.
+
+Each game adds its subcommands from ``solvers/commands/<game>.py``, which defines
+``register(subparsers)``; this module only assembles them.
+
+    lumicore lucia solve "S h S h S h h G h G T h T G h L0"
+    lumicore reef best --hand "pink 3 crab, blue 5" --limestone 4
+    lumicore lemuria plan
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+from collections.abc import Sequence
+
+from lumicore import __version__
+from lumicore.errors import LumicoreError
+
+import solvers.commands
+
+ORDER = ("lucia", "reef", "lemuria", "lumen")
+
+
+def games() -> list[str]:
+    """The games that have a command module, in the order of ``ORDER`` then by name."""
+    found = [m.name for m in pkgutil.iter_modules(solvers.commands.__path__)]
+    return sorted(found, key=lambda g: (ORDER.index(g) if g in ORDER else len(ORDER), g))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="lumicore", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"lumicore {__version__}")
+    subparsers = parser.add_subparsers(dest="game", metavar="GAME")
+    subparsers.required = True
+    for game in games():
+        importlib.import_module(f"solvers.commands.{game}").register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point: parse ``argv`` and run the chosen command; bad input exits with status 2."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args) or 0)
+    except LumicoreError as exc:
+        print(f"lumicore: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

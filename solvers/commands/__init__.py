@@ -1,0 +1,1 @@
+"""One module per game, each with ``register(subparsers)`` adding that game's subcommands."""

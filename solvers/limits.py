@@ -1,0 +1,78 @@
+"""Search limits and the status words every search result uses.
+
+>>> budget = Budget(max_nodes=2, time_limit=None)
+>>> budget.spend(1), budget.spend(1), budget.spend(1)
+(True, True, False)
+>>> budget.nodes, budget.exhausted
+(3, True)
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Final
+
+from lumicore.errors import SearchLimitError
+
+__all__ = ["OPTIMAL", "UNSOLVABLE", "LIMIT", "FEASIBLE", "Budget", "check_limits"]
+
+OPTIMAL: Final = "optimal"
+"""The result is proven best (or, for a puzzle, proven shortest)."""
+UNSOLVABLE: Final = "unsolvable"
+"""The whole reachable space was exhausted without reaching the goal."""
+LIMIT: Final = "limit"
+"""A node or time limit stopped the search before it could prove anything."""
+FEASIBLE: Final = "feasible"
+"""A solution was found but not proven optimal (with a bound where the method gives one)."""
+
+
+def check_limits(max_nodes: int | None, time_limit: float | None) -> None:
+    """Raise :class:`SearchLimitError` for a non-positive or non-finite limit."""
+    if max_nodes is not None and (isinstance(max_nodes, bool) or int(max_nodes) != max_nodes
+                                  or max_nodes <= 0):
+        raise SearchLimitError(f"max_nodes must be a positive integer, got {max_nodes!r}")
+    if time_limit is not None and not (time_limit > 0 and math.isfinite(time_limit)):
+        raise SearchLimitError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
+
+
+class Budget:
+    """Counts nodes against ``max_nodes`` and the clock against ``time_limit`` (seconds).
+
+    ``spend(n)`` adds ``n`` nodes and returns False once a limit is passed. The clock is read only
+    every ``check_every`` nodes so that hot loops do not pay for it.
+    """
+
+    __slots__ = ("max_nodes", "time_limit", "nodes", "start", "exhausted", "_deadline", "_next_check",
+                 "check_every")
+
+    def __init__(self, max_nodes: int | None, time_limit: float | None, check_every: int = 1024):
+        check_limits(max_nodes, time_limit)
+        self.max_nodes = max_nodes
+        self.time_limit = time_limit
+        self.nodes = 0
+        self.start = time.perf_counter()
+        self._deadline = None if time_limit is None else self.start + time_limit
+        self.check_every = check_every
+        self._next_check = check_every
+        self.exhausted = False
+
+    def spend(self, n: int = 1) -> bool:
+        self.nodes += n
+        if self.max_nodes is not None and self.nodes > self.max_nodes:
+            self.exhausted = True
+        elif self._deadline is not None and self.nodes >= self._next_check:
+            self._next_check = self.nodes + self.check_every
+            if time.perf_counter() > self._deadline:
+                self.exhausted = True
+        return not self.exhausted
+
+    def out_of_time(self) -> bool:
+        """Read the clock now (for loops that spend nodes in large batches)."""
+        if self._deadline is not None and time.perf_counter() > self._deadline:
+            self.exhausted = True
+        return self.exhausted
+
+    @property
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.start

@@ -1,0 +1,67 @@
+"""Packaging, errors, limits and the CLI skeleton shared by every game."""
+
+import subprocess
+import sys
+
+import pytest
+
+import lumicore
+from lumicore.data import read_toml, resolve
+from lumicore.errors import DataError, LumicoreError, NotationError, SearchLimitError
+from solvers.cli import games, main
+from solvers.limits import Budget, check_limits
+
+
+def test_errors_are_value_errors():
+    for cls in (NotationError, DataError, SearchLimitError):
+        assert issubclass(cls, LumicoreError)
+        assert issubclass(cls, ValueError)
+
+
+def test_version_exported():
+    assert lumicore.__version__.count(".") == 2
+
+
+@pytest.mark.parametrize("max_nodes,time_limit", [(0, None), (-3, None), (1.5, None), (True, None),
+                                                  (None, 0), (None, -1.0), (None, float("inf")),
+                                                  (None, float("nan"))])
+def test_bad_limits_rejected(max_nodes, time_limit):
+    with pytest.raises(SearchLimitError):
+        check_limits(max_nodes, time_limit)
+
+
+def test_budget_counts_nodes():
+    budget = Budget(max_nodes=10, time_limit=None)
+    assert all(budget.spend() for _ in range(10))
+    assert not budget.spend()
+    assert budget.exhausted and budget.nodes == 11
+
+
+def test_budget_time_limit_stops():
+    budget = Budget(max_nodes=None, time_limit=1e-9, check_every=1)
+    spent = [budget.spend() for _ in range(1000)]
+    assert spent[-1] is False and budget.exhausted
+
+
+def test_resolve_unknown_name_names_it(tmp_path):
+    with pytest.raises(DataError, match="nope"):
+        resolve("nope", {"default": "x.toml"})
+    bad = tmp_path / "bad.toml"
+    bad.write_text("this is = = not toml")
+    with pytest.raises(DataError, match="bad.toml"):
+        read_toml(bad, {})
+
+
+def test_cli_lists_games_and_version(capsys):
+    assert "lucia" in games()
+    with pytest.raises(SystemExit) as exc:
+        main(["--version"])
+    assert exc.value.code == 0
+    assert lumicore.__version__ in capsys.readouterr().out
+
+
+def test_console_script_installed():
+    out = subprocess.run([sys.executable, "-m", "solvers.cli", "--help"], capture_output=True,
+                         text=True, check=True).stdout
+    for game in games():
+        assert game in out
