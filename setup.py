@@ -13,6 +13,8 @@ from Cython.Build import cythonize
 from setuptools import Extension, setup
 
 DEBUG = os.environ.get("LUMICORE_DEBUG", "") not in ("", "0")
+# LUMICORE_EXT=lucia,reef builds only those kernels (handy while another one is being edited)
+ONLY = {name for name in os.environ.get("LUMICORE_EXT", "").split(",") if name}
 
 directives = {
     "language_level": 3,
@@ -33,6 +35,7 @@ extensions = [
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
     )
     for pyx in sorted(glob("ext/*.pyx"))
+    if not ONLY or Path(pyx).stem in ONLY
 ]
 
 setup(

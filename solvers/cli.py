@@ -16,10 +16,9 @@ import pkgutil
 import sys
 from collections.abc import Sequence
 
+import solvers.commands
 from lumicore import __version__
 from lumicore.errors import LumicoreError
-
-import solvers.commands
 
 ORDER = ("lucia", "reef", "lemuria", "lumen")
 

@@ -33,7 +33,9 @@ def check_limits(max_nodes: int | None, time_limit: float | None) -> None:
                                   or max_nodes <= 0):
         raise SearchLimitError(f"max_nodes must be a positive integer, got {max_nodes!r}")
     if time_limit is not None and not (time_limit > 0 and math.isfinite(time_limit)):
-        raise SearchLimitError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
+        raise SearchLimitError(
+            f"time_limit must be a positive number of seconds, got {time_limit!r}"
+        )
 
 
 class Budget:
@@ -43,8 +45,8 @@ class Budget:
     every ``check_every`` nodes so that hot loops do not pay for it.
     """
 
-    __slots__ = ("max_nodes", "time_limit", "nodes", "start", "exhausted", "_deadline", "_next_check",
-                 "check_every")
+    __slots__ = ("max_nodes", "time_limit", "nodes", "start", "exhausted", "_deadline",
+                 "_next_check", "check_every")
 
     def __init__(self, max_nodes: int | None, time_limit: float | None, check_every: int = 1024):
         check_limits(max_nodes, time_limit)

@@ -2,8 +2,8 @@
 
 Every loader in lumicore takes either the name of a built-in file or a path to the user's own.
 
->>> sorted(p.name for p in data_dir().glob("*.toml"))[:1] != []
-True
+>>> data_dir().name
+'data'
 """
 
 from __future__ import annotations

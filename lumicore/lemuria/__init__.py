@@ -1,0 +1,1 @@
+"""Lemuria: card data, planning instances, the year simulator (see docs/lemuria.md)."""

@@ -1,0 +1,110 @@
+"""A year's plan for one Lemuria player: what the CP-SAT scheduler returns, the simulator replays.
+
+This module is the contract between ``solvers.lemuria.build_schedule`` (which writes schedules)
+and ``lumicore.lemuria.simulate`` (which checks them). Actions of a turn are performed in the order
+listed, after the turn-start bonuses, the opponents' actions and the turn's income.
+
+>>> plan = TurnPlan(turn=1, actions=(Build(card="B03", district="rural", reduce=("stone",)),
+...                                  Play(character="C11", house_in="B03")))
+>>> plan.build_action().card
+'B03'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+__all__ = [
+    "RESOURCES",
+    "COLORS",
+    "DISTRICTS",
+    "Build",
+    "Remodel",
+    "Play",
+    "Buy",
+    "Exchange",
+    "Action",
+    "TurnPlan",
+    "Schedule",
+]
+
+RESOURCES = ("gold", "food", "stone", "wood")
+COLORS = ("red", "blue", "green", "yellow")
+DISTRICTS = ("rural", "commerce", "administrative", "church")
+
+
+@dataclass(frozen=True)
+class Build:
+    """Build the Trend card ``card``; place the new chit in ``district`` (None: no free slot or no
+    chit left). ``reduce`` lists the resources lowered by one each (Lower Trend, Administrative)."""
+
+    card: str
+    district: str | None = None
+    reduce: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Remodel:
+    """From turn 8, instead of a build: discard own facility ``discard`` (its resident goes to the
+    bottom of the character deck) and build Trend card ``card``; no new chit."""
+
+    discard: str
+    card: str
+    reduce: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Play:
+    """Pay the character's food and play it; house it in own facility ``house_in`` (a facility
+    without resident) or, with None, send it to the bottom of the character deck."""
+
+    character: str
+    house_in: str | None = None
+
+
+@dataclass(frozen=True)
+class Buy:
+    """Pay gold equal to the hand size (free with an empty hand); draw the top character."""
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """Pay 2 gold, draw the top character, then return ``give_back`` (a hand card, possibly the
+    one just drawn) to the bottom of the character deck."""
+
+    give_back: str
+
+
+Action = Build | Remodel | Play | Buy | Exchange
+
+
+@dataclass(frozen=True)
+class TurnPlan:
+    """What the player does in one turn (1-based), in order."""
+
+    turn: int
+    actions: tuple[Action, ...] = ()
+
+    def build_action(self) -> Build | Remodel | None:
+        """The turn's build or remodel, if any."""
+        for action in self.actions:
+            if isinstance(action, (Build, Remodel)):
+                return action
+        return None
+
+
+@dataclass
+class Schedule:
+    """A whole year: one :class:`TurnPlan` per turn, the VP it scores and how it was found.
+
+    ``status`` is ``"optimal"`` (proven) or ``"feasible"`` (then ``bound`` is the solver's upper
+    bound on the VP). ``breakdown`` maps a source (``"buildings"``, ``"trend"``, ``"residents"``,
+    ``"church"``, ``"festival"``) to its VP.
+    """
+
+    turns: list[TurnPlan]
+    vp: int = 0
+    breakdown: dict[str, int] = field(default_factory=dict)
+    status: str = "feasible"
+    bound: float | None = None
+    elapsed: float = 0.0
