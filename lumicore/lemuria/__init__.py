@@ -1,1 +1,62 @@
-"""Lemuria: card data, planning instances, the year simulator (see docs/lemuria.md)."""
+"""Lemuria: card data, planning instances, the year simulator (see docs/lemuria.md).
+
+The CP-SAT scheduler lives in ``solvers.lemuria`` (``build_schedule``), the exhaustive oracle for
+tiny instances in ``solvers.lemuria_exhaustive``.
+
+>>> from lumicore.lemuria import default_instance
+>>> default_instance(seed=3).turns
+12
+"""
+
+from lumicore.lemuria.cards import Building, Character, load_buildings, load_characters
+from lumicore.lemuria.instance import (
+    CHITS,
+    FESTIVALS,
+    Instance,
+    Opponent,
+    default_income,
+    default_instance,
+    dump_instance,
+    load_instance,
+    parse_instance,
+)
+from lumicore.lemuria.schedule import (
+    COLORS,
+    DISTRICTS,
+    RESOURCES,
+    Action,
+    Build,
+    Buy,
+    Exchange,
+    Play,
+    Remodel,
+    Schedule,
+    TurnPlan,
+)
+
+__all__ = [
+    "Building",
+    "Character",
+    "load_buildings",
+    "load_characters",
+    "Instance",
+    "Opponent",
+    "CHITS",
+    "FESTIVALS",
+    "default_income",
+    "default_instance",
+    "dump_instance",
+    "load_instance",
+    "parse_instance",
+    "COLORS",
+    "DISTRICTS",
+    "RESOURCES",
+    "Action",
+    "Build",
+    "Buy",
+    "Exchange",
+    "Play",
+    "Remodel",
+    "Schedule",
+    "TurnPlan",
+]

@@ -1,0 +1,203 @@
+"""Lemuria card data: building cards (facilities) and character cards, loaded from TOML.
+
+The rulebook does not print the cards; the default files ``lumicore/data/lemuria_buildings.toml``
+and ``lemuria_characters.toml`` are a reconstruction (see their header). Pass a path to use your
+own cards.
+
+>>> buildings = load_buildings()
+>>> len(buildings), buildings["B01"].color, buildings["B01"].cost
+(32, 'red', {'stone': 2})
+>>> load_characters()["C01"].vp_match
+2
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from lumicore.data import read_toml
+from lumicore.errors import DataError
+from lumicore.lemuria.schedule import COLORS, RESOURCES
+
+__all__ = [
+    "Building",
+    "Character",
+    "load_buildings",
+    "load_characters",
+    "parse_buildings",
+    "parse_characters",
+    "cards_to_toml",
+]
+
+BUILTIN_BUILDINGS = {"default": "lemuria_buildings.toml"}
+BUILTIN_CHARACTERS = {"default": "lemuria_characters.toml"}
+
+
+@dataclass(frozen=True)
+class Building:
+    """A building card: built from the Trend row it becomes one of the player's facilities.
+
+    >>> Building("B99", "red", 3, {"stone": 2}).total_cost
+    2
+    """
+
+    id: str
+    color: str
+    vp: int
+    cost: dict[str, int] = field(default_factory=dict)
+
+    def __hash__(self) -> int:
+        return hash((self.id, self.color, self.vp, tuple(sorted(self.cost.items()))))
+
+    @property
+    def total_cost(self) -> int:
+        return sum(self.cost.values())
+
+
+@dataclass(frozen=True)
+class Character:
+    """A character card: played for ``food``; housed in a facility it scores ``vp``, or
+    ``vp_match`` when the facility has its colour. ``skill`` is text only (not modelled)."""
+
+    id: str
+    color: str
+    food: int
+    vp: int
+    vp_match: int
+    skill: str = ""
+
+
+def _amount(value: Any, where: str) -> int:
+    """A non-negative integer from a data file, or a DataError naming ``where``."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise DataError(f"{where}: expected a non-negative integer, got {value!r}")
+    return value
+
+
+def _text(value: Any, where: str) -> str:
+    if not isinstance(value, str) or not value:
+        raise DataError(f"{where}: expected a non-empty string, got {value!r}")
+    return value
+
+
+def _color(value: Any, where: str) -> str:
+    if value not in COLORS:
+        raise DataError(f"{where}: unknown colour {value!r} (one of {', '.join(COLORS)})")
+    return value
+
+
+def resources(value: Any, where: str) -> dict[str, int]:
+    """A table resource -> amount with known resources and non-negative amounts."""
+    if not isinstance(value, Mapping):
+        raise DataError(f"{where}: expected a table of resources, got {value!r}")
+    out = {}
+    for name, amount in value.items():
+        if name not in RESOURCES:
+            raise DataError(f"{where}: unknown resource {name!r} (one of {', '.join(RESOURCES)})")
+        out[name] = _amount(amount, f"{where}.{name}")
+    return out
+
+
+def _check_keys(entry: Mapping[str, Any], allowed: tuple[str, ...], where: str) -> None:
+    if not isinstance(entry, Mapping):
+        raise DataError(f"{where}: expected a table, got {entry!r}")
+    for key in entry:
+        if key not in allowed:
+            raise DataError(f"{where}: unknown key {key!r}")
+    for key in allowed:
+        if key not in entry and key not in ("skill", "cost"):
+            raise DataError(f"{where}: missing key {key!r}")
+
+
+def parse_buildings(entries: Any, where: str = "building") -> dict[str, Building]:
+    """Building cards from the parsed ``[[building]]`` array of a TOML file."""
+    if not isinstance(entries, list):
+        raise DataError(f"{where}: expected an array of tables [[building]]")
+    cards: dict[str, Building] = {}
+    for i, entry in enumerate(entries):
+        at = f"{where}[{i}]"
+        _check_keys(entry, ("id", "color", "vp", "cost"), at)
+        card_id = _text(entry["id"], f"{at}.id")
+        at = f"{where} {card_id}"
+        if card_id in cards:
+            raise DataError(f"{at}: duplicate id")
+        cards[card_id] = Building(card_id, _color(entry["color"], f"{at}.color"),
+                                  _amount(entry["vp"], f"{at}.vp"),
+                                  resources(entry.get("cost", {}), f"{at}.cost"))
+    return cards
+
+
+def parse_characters(entries: Any, where: str = "character") -> dict[str, Character]:
+    """Character cards from the parsed ``[[character]]`` array of a TOML file."""
+    if not isinstance(entries, list):
+        raise DataError(f"{where}: expected an array of tables [[character]]")
+    cards: dict[str, Character] = {}
+    for i, entry in enumerate(entries):
+        at = f"{where}[{i}]"
+        _check_keys(entry, ("id", "color", "food", "vp", "vp_match", "skill"), at)
+        card_id = _text(entry["id"], f"{at}.id")
+        at = f"{where} {card_id}"
+        if card_id in cards:
+            raise DataError(f"{at}: duplicate id")
+        skill = entry.get("skill", "")
+        if not isinstance(skill, str):
+            raise DataError(f"{at}.skill: expected a string, got {skill!r}")
+        cards[card_id] = Character(card_id, _color(entry["color"], f"{at}.color"),
+                                   _amount(entry["food"], f"{at}.food"),
+                                   _amount(entry["vp"], f"{at}.vp"),
+                                   _amount(entry["vp_match"], f"{at}.vp_match"), skill)
+    return cards
+
+
+def _load(name_or_path: str | Path, builtin: dict[str, str], key: str) -> list[Any]:
+    data = read_toml(name_or_path, builtin)
+    extra = [k for k in data if k != key]
+    if extra:
+        raise DataError(f"{name_or_path}: unknown key {extra[0]!r} (expected [[{key}]] tables)")
+    return data.get(key, [])
+
+
+def load_buildings(name_or_path: str | Path = "default") -> dict[str, Building]:
+    """Building cards by id from ``"default"`` or a TOML file of ``[[building]]`` tables."""
+    return parse_buildings(_load(name_or_path, BUILTIN_BUILDINGS, "building"),
+                           f"{name_or_path}: building")
+
+
+def load_characters(name_or_path: str | Path = "default") -> dict[str, Character]:
+    """Character cards by id from ``"default"`` or a TOML file of ``[[character]]`` tables."""
+    return parse_characters(_load(name_or_path, BUILTIN_CHARACTERS, "character"),
+                            f"{name_or_path}: character")
+
+
+def toml_str(text: str) -> str:
+    """A TOML basic string (JSON escapes are valid TOML escapes).
+
+    >>> toml_str('say "hi"')
+    '"say \\\\"hi\\\\""'
+    """
+    import json
+
+    return json.dumps(text, ensure_ascii=False)
+
+
+def inline_table(values: Mapping[str, Any]) -> str:
+    """``{ a = 1, b = "x" }`` for a flat mapping of ints and strings."""
+    parts = [f"{k} = {toml_str(v) if isinstance(v, str) else v}" for k, v in values.items()]
+    return "{ " + ", ".join(parts) + " }" if parts else "{}"
+
+
+def cards_to_toml(buildings: Mapping[str, Building] | None = None,
+                  characters: Mapping[str, Character] | None = None) -> str:
+    """The ``[[building]]`` and ``[[character]]`` tables of a card file (round-trips)."""
+    lines: list[str] = []
+    for b in (buildings or {}).values():
+        lines += ["[[building]]", f"id = {toml_str(b.id)}", f"color = {toml_str(b.color)}",
+                  f"vp = {b.vp}", f"cost = {inline_table(b.cost)}", ""]
+    for c in (characters or {}).values():
+        lines += ["[[character]]", f"id = {toml_str(c.id)}", f"color = {toml_str(c.color)}",
+                  f"food = {c.food}", f"vp = {c.vp}", f"vp_match = {c.vp_match}",
+                  f"skill = {toml_str(c.skill)}", ""]
+    return "\n".join(lines)

@@ -1,0 +1,391 @@
+"""Lemuria planning instances: the cards, the opening Trend row and decks, the player's start,
+per-turn income and (optionally) what the opponents do. Read from and written to TOML.
+
+>>> inst = default_instance(seed=1)
+>>> inst.turns, len(inst.trend), len(inst.hand), inst.start["gold"]
+(12, 5, 3, 3)
+>>> parse_instance(inst.to_toml()) == inst
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from lumicore.data import read_toml
+from lumicore.errors import DataError
+from lumicore.lemuria.cards import (
+    Building,
+    Character,
+    cards_to_toml,
+    inline_table,
+    load_buildings,
+    load_characters,
+    parse_buildings,
+    parse_characters,
+    resources,
+    toml_str,
+)
+from lumicore.lemuria.schedule import COLORS, DISTRICTS, RESOURCES
+
+__all__ = [
+    "MAX_TURNS",
+    "FESTIVALS",
+    "MAX_OPPONENTS",
+    "CHITS",
+    "Opponent",
+    "Instance",
+    "load_instance",
+    "parse_instance",
+    "instance_from_dict",
+    "dump_instance",
+    "default_instance",
+    "default_income",
+]
+
+MAX_TURNS = 12
+"""A year has 12 months; an instance may stop earlier (tiny test instances)."""
+FESTIVALS = (4, 8, 12)
+MAX_OPPONENTS = 3
+CHITS = 8
+"""Building chits per player: at most this many chits, and this many facilities."""
+
+if tuple(COLORS) != ("red", "blue", "green", "yellow"):  # pragma: no cover
+    raise ImportError("lemuria colours changed: update the default cards")
+
+
+def _turn(key: Any, turns: int, where: str) -> int:
+    """A turn number from a TOML key ("3") or an int, within 1..turns."""
+    if isinstance(key, str) and key.strip().isdigit():
+        key = int(key)
+    if isinstance(key, bool) or not isinstance(key, int):
+        raise DataError(f"{where}: turn {key!r} is not a number")
+    if not 1 <= key <= turns:
+        raise DataError(f"{where}: turn {key} outside 1..{turns}")
+    return key
+
+
+def _table(value: Any, where: str) -> Mapping[Any, Any]:
+    if not isinstance(value, Mapping):
+        raise DataError(f"{where}: expected a table, got {value!r}")
+    return value
+
+
+def _nonzero(amounts: Mapping[str, int]) -> dict[str, int]:
+    return {k: v for k, v in amounts.items() if v}
+
+
+@dataclass(frozen=True)
+class Opponent:
+    """What one other player does, as given: ``builds`` turn -> Trend card taken (if still in the
+    row), ``chits`` turn -> district of the chit placed (if a slot is free), ``residents`` festival
+    turn -> housed facilities per colour at that festival."""
+
+    builds: dict[int, str] = field(default_factory=dict)
+    chits: dict[int, str] = field(default_factory=dict)
+    residents: dict[int, dict[str, int]] = field(default_factory=dict)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def _checked(self, turns: int, where: str) -> Opponent:
+        builds = {_turn(t, turns, f"{where}.builds"): card for t, card in
+                  _table(self.builds, f"{where}.builds").items()}
+        chits = {}
+        for t, district in _table(self.chits, f"{where}.chits").items():
+            turn = _turn(t, turns, f"{where}.chits")
+            if district not in DISTRICTS:
+                raise DataError(f"{where}.chits turn {turn}: unknown district {district!r} "
+                                f"(one of {', '.join(DISTRICTS)})")
+            chits[turn] = district
+        if len(chits) > CHITS:
+            raise DataError(f"{where}.chits: {len(chits)} chits, a player has only {CHITS}")
+        residents = {}
+        for t, per_color in _table(self.residents, f"{where}.residents").items():
+            turn = _turn(t, turns, f"{where}.residents")
+            at = f"{where}.residents turn {turn}"
+            if turn not in FESTIVALS:
+                raise DataError(f"{at}: not a festival turn ({', '.join(map(str, FESTIVALS))})")
+            counts = _table(per_color, at)
+            for color in counts:
+                if color not in COLORS:
+                    raise DataError(f"{at}: unknown colour {color!r}")
+            residents[turn] = _nonzero(_counts(counts, at))
+        return Opponent(dict(sorted(builds.items())), dict(sorted(chits.items())),
+                        dict(sorted(residents.items())))
+
+
+def _counts(counts: Mapping[str, Any], where: str) -> dict[str, int]:
+    """Non-negative integer counts by key (colours here), naming the bad entry."""
+    out = {}
+    for key, value in counts.items():
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise DataError(f"{where}.{key}: expected a non-negative integer, got {value!r}")
+        out[key] = value
+    return out
+
+
+@dataclass(frozen=True)
+class Instance:
+    """A planning instance (see the module docstring and docs/lemuria.md for the TOML schema).
+
+    The constructor checks and normalises: ``trend`` has 5 slots (None or ``""`` = empty),
+    ``start`` holds all four resources, ``income`` every turn 1..turns (missing = ``{}``).
+    Any inconsistency raises :class:`~lumicore.errors.DataError` naming the entry.
+    """
+
+    turns: int
+    buildings: dict[str, Building]
+    characters: dict[str, Character]
+    trend: tuple[str | None, ...]
+    deck: tuple[str, ...] = ()
+    start: dict[str, int] = field(default_factory=dict)
+    hand: tuple[str, ...] = ()
+    character_deck: tuple[str, ...] = ()
+    income: dict[int, dict[str, int]] = field(default_factory=dict)
+    opponents: tuple[Opponent, ...] = ()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        turns = self.turns
+        if isinstance(turns, bool) or not isinstance(turns, int) or not 1 <= turns <= MAX_TURNS:
+            raise DataError(f"turns: expected 1..{MAX_TURNS}, got {turns!r}")
+        for name, kind in (("buildings", Building), ("characters", Character)):
+            cards = getattr(self, name)
+            if not isinstance(cards, Mapping) or not all(
+                    isinstance(c, kind) and c.id == k for k, c in cards.items()):
+                raise DataError(f"{name}: expected a mapping id -> {kind.__name__}")
+        trend = tuple(None if slot in (None, "") else slot for slot in self.trend)
+        if len(trend) != 5:
+            raise DataError(f"trend: expected 5 slots, got {len(trend)}")
+        places: dict[str, str] = {}
+        self._place_all(places, "building", self.buildings,
+                        [(c, f"trend slot {i + 1}") for i, c in enumerate(trend) if c] +
+                        [(c, f"deck position {i + 1}") for i, c in enumerate(self.deck)])
+        places = {}
+        self._place_all(places, "character", self.characters,
+                        [(c, f"hand position {i + 1}") for i, c in enumerate(self.hand)] +
+                        [(c, f"character_deck position {i + 1}")
+                         for i, c in enumerate(self.character_deck)])
+        start = resources(self.start, "start")
+        income: dict[int, dict[str, int]] = {t: {} for t in range(1, turns + 1)}
+        for t, amounts in _table(self.income, "income").items():
+            turn = _turn(t, turns, "income")
+            income[turn] = _nonzero(resources(amounts, f"income turn {turn}"))
+        opponents = tuple(self.opponents)
+        if len(opponents) > MAX_OPPONENTS:
+            raise DataError(f"opponent: at most {MAX_OPPONENTS} opponents, got {len(opponents)}")
+        checked = []
+        taken: dict[str, str] = {}
+        in_play = {c for c in trend if c} | set(self.deck)
+        for i, opp in enumerate(opponents):
+            where = f"opponent {i + 1}"
+            if not isinstance(opp, Opponent):
+                raise DataError(f"{where}: expected an Opponent, got {opp!r}")
+            opp = opp._checked(turns, where)
+            for turn, card in opp.builds.items():
+                at = f"{where}.builds turn {turn}"
+                if not isinstance(card, str) or card not in self.buildings:
+                    raise DataError(f"{at}: unknown building {card!r}")
+                if card not in in_play:
+                    raise DataError(f"{at}: {card} is in neither the trend nor the deck")
+                if card in taken:
+                    raise DataError(f"{at}: {card} is also taken by {taken[card]}")
+                taken[card] = at
+            checked.append(opp)
+        set_ = object.__setattr__
+        set_(self, "trend", trend)
+        set_(self, "deck", tuple(self.deck))
+        set_(self, "hand", tuple(self.hand))
+        set_(self, "character_deck", tuple(self.character_deck))
+        set_(self, "start", {r: start.get(r, 0) for r in RESOURCES})
+        set_(self, "income", income)
+        set_(self, "opponents", tuple(checked))
+
+    @staticmethod
+    def _place_all(places: dict[str, str], kind: str, known: Mapping[str, Any],
+                   cards: list[tuple[str, str]]) -> None:
+        """Check that every card is known and in one place only."""
+        for card, where in cards:
+            if card not in known:
+                raise DataError(f"{where}: unknown {kind} {card!r}")
+            if card in places:
+                raise DataError(f"{kind} {card} is in two places: {places[card]} and {where}")
+            places[card] = where
+
+    @property
+    def festivals(self) -> tuple[int, ...]:
+        """The festival turns inside this instance."""
+        return tuple(t for t in FESTIVALS if t <= self.turns)
+
+    def to_toml(self) -> str:
+        """The instance as TOML; :func:`parse_instance` reads it back to an equal instance.
+
+        Default card sets are written as ``"default"``, any other cards inline as
+        ``[[building]]`` / ``[[character]]`` tables."""
+        default_b = self.buildings == load_buildings()
+        default_c = self.characters == load_characters()
+        lines = ["# Lemuria planning instance (lumicore; schema in docs/lemuria.md)",
+                 f"turns = {self.turns}"]
+        if default_b:
+            lines.append('buildings = "default"')
+        if default_c:
+            lines.append('characters = "default"')
+        lines += [f"trend = {_array(c or '' for c in self.trend)}",
+                  f"deck = {_array(self.deck)}",
+                  f"start = {inline_table(self.start)}",
+                  f"hand = {_array(self.hand)}",
+                  f"character_deck = {_array(self.character_deck)}",
+                  "", "[income]"]
+        lines += [f"{t} = {inline_table(a)}" for t, a in self.income.items() if a]
+        for opp in self.opponents:
+            residents = ", ".join(f"{t} = {inline_table(c)}" for t, c in opp.residents.items())
+            lines += ["", "[[opponent]]",
+                      f"builds = {inline_table({str(t): c for t, c in opp.builds.items()})}",
+                      f"chits = {inline_table({str(t): d for t, d in opp.chits.items()})}",
+                      f"residents = {{ {residents} }}" if residents else "residents = {}"]
+        cards = cards_to_toml(None if default_b else self.buildings,
+                              None if default_c else self.characters)
+        return "\n".join(lines) + "\n" + ("\n" + cards if cards else "")
+
+
+def _array(items: Any) -> str:
+    return "[" + ", ".join(toml_str(x) for x in items) + "]"
+
+
+KEYS = ("turns", "buildings", "characters", "building", "character", "trend", "deck", "start",
+        "hand", "character_deck", "income", "opponent")
+
+
+def _cards(data: Mapping[str, Any], key: str, inline_key: str, base: Path | None,
+           load: Any, parse: Any) -> Any:
+    if inline_key in data:
+        if key in data:
+            raise DataError(f"{key}: give either {key} = ... or [[{inline_key}]] tables, not both")
+        return parse(data[inline_key], inline_key)
+    source = data.get(key, "default")
+    if not isinstance(source, str):
+        raise DataError(f"{key}: expected \"default\" or a path, got {source!r}")
+    if source != "default" and base is not None and (base / source).is_file():
+        source = str(base / source)
+    return load(source)
+
+
+def _string_list(value: Any, where: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
+        raise DataError(f"{where}: expected an array of card ids, got {value!r}")
+    return value
+
+
+def instance_from_dict(data: Mapping[str, Any], base: Path | None = None) -> Instance:
+    """An :class:`Instance` from parsed TOML (``base``: folder that card paths are relative to)."""
+    for key in data:
+        if key not in KEYS:
+            raise DataError(f"unknown key {key!r} (expected one of {', '.join(KEYS)})")
+    for key in ("turns", "trend"):
+        if key not in data:
+            raise DataError(f"missing key {key!r}")
+    opponents = data.get("opponent", [])
+    if not isinstance(opponents, list):
+        raise DataError("opponent: expected an array of tables [[opponent]]")
+    opps = []
+    for i, entry in enumerate(opponents):
+        where = f"opponent {i + 1}"
+        entry = _table(entry, where)
+        for key in entry:
+            if key not in ("builds", "chits", "residents"):
+                raise DataError(f"{where}: unknown key {key!r}")
+        opps.append(Opponent(dict(_table(entry.get("builds", {}), f"{where}.builds")),
+                             dict(_table(entry.get("chits", {}), f"{where}.chits")),
+                             dict(_table(entry.get("residents", {}), f"{where}.residents"))))
+    return Instance(
+        turns=data["turns"],
+        buildings=_cards(data, "buildings", "building", base, load_buildings, parse_buildings),
+        characters=_cards(data, "characters", "character", base, load_characters,
+                          parse_characters),
+        trend=tuple(_string_list(data["trend"], "trend")),
+        deck=tuple(_string_list(data.get("deck", []), "deck")),
+        start=dict(_table(data.get("start", {}), "start")),
+        hand=tuple(_string_list(data.get("hand", []), "hand")),
+        character_deck=tuple(_string_list(data.get("character_deck", []), "character_deck")),
+        income=dict(_table(data.get("income", {}), "income")),
+        opponents=tuple(opps),
+    )
+
+
+def load_instance(path: str | Path) -> Instance:
+    """Read an instance TOML file; errors name the file and the bad entry."""
+    path = Path(path)
+    data = read_toml(path, {})
+    try:
+        return instance_from_dict(data, path.parent)
+    except DataError as exc:
+        raise DataError(f"{path}: {exc}") from exc
+
+
+def parse_instance(text: str) -> Instance:
+    """An instance from TOML text (card paths relative to the current folder)."""
+    from lumicore.data import tomllib
+
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise DataError(f"instance: {exc}") from exc
+    return instance_from_dict(data)
+
+
+def dump_instance(instance: Instance, path: str | Path) -> None:
+    """Write ``instance.to_toml()`` to ``path``."""
+    Path(path).write_text(instance.to_toml(), encoding="utf-8")
+
+
+def default_income(turns: int, seed: int) -> dict[int, dict[str, int]]:
+    """The default per-turn income, a stand-in for the altar's harvests: every turn one harvest of
+    2 units of one resource and 1 unit of a different one, drawn with weights stone 0.3, wood 0.3,
+    gold 0.2, food 0.2 (seeded). 36 resources over 12 turns.
+
+    >>> inc = default_income(12, seed=0)
+    >>> sorted(inc) == list(range(1, 13)), all(sum(a.values()) == 3 for a in inc.values())
+    (True, True)
+    """
+    rng = np.random.default_rng(seed)
+    kinds = ("stone", "wood", "gold", "food")
+    weights = np.array([0.3, 0.3, 0.2, 0.2])
+    income = {}
+    for turn in range(1, turns + 1):
+        first, second = rng.choice(len(kinds), size=2, replace=False, p=weights)
+        income[turn] = {kinds[first]: 2, kinds[second]: 1}
+    return income
+
+
+def default_instance(seed: int = 0, turns: int = MAX_TURNS) -> Instance:
+    """An instance from the default cards: the building deck shuffled (seeded), the Trend row
+    dealt as the rulebook's setup does (the first five cards drawn, placed from the right), a
+    start of 3 gold and 3 food, a hand of 3 characters from the shuffled character deck, the
+    :func:`default_income`, and no opponents.
+
+    >>> a, b = default_instance(5), default_instance(5)
+    >>> a == b, a.trend == default_instance(6).trend
+    (True, False)
+    """
+    rng = np.random.default_rng(seed)
+    buildings = load_buildings()
+    characters = load_characters()
+    deck = [str(x) for x in rng.permutation(sorted(buildings))]
+    chars = [str(x) for x in rng.permutation(sorted(characters))]
+    return Instance(
+        turns=turns,
+        buildings=buildings,
+        characters=characters,
+        trend=tuple(reversed(deck[:5])),
+        deck=tuple(deck[5:]),
+        start={"gold": 3, "food": 3},
+        hand=tuple(chars[:3]),
+        character_deck=tuple(chars[3:]),
+        income=default_income(turns, int(rng.integers(2**31))),
+    )
