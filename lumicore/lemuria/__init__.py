@@ -20,6 +20,7 @@ from lumicore.lemuria.instance import (
     load_instance,
     parse_instance,
 )
+from lumicore.lemuria.rules import SOURCES, State
 from lumicore.lemuria.schedule import (
     COLORS,
     DISTRICTS,
@@ -33,6 +34,7 @@ from lumicore.lemuria.schedule import (
     Schedule,
     TurnPlan,
 )
+from lumicore.lemuria.simulate import SimResult, TurnTrace, simulate
 
 __all__ = [
     "Building",
@@ -59,4 +61,9 @@ __all__ = [
     "Remodel",
     "Schedule",
     "TurnPlan",
+    "SOURCES",
+    "State",
+    "SimResult",
+    "TurnTrace",
+    "simulate",
 ]

@@ -1,0 +1,387 @@
+"""The rules of a Lemuria year for one player, as plain functions on an immutable :class:`State`.
+
+A turn is ``begin_turn`` (district bonuses, opponents, income), any number of ``apply(action)``
+and ``end_turn`` (Trend row ageing and refill, festival scoring). :func:`lumicore.lemuria.simulate`
+plays a schedule through these functions; ``solvers.lemuria_exhaustive`` searches with them.
+docs/lemuria.md states every rule decision taken here.
+
+>>> from lumicore.lemuria.instance import default_instance
+>>> inst = default_instance(seed=0)
+>>> state = begin_turn(inst, initial_state(inst))
+>>> state.turn, state.row == inst.trend, state.gold
+(1, True, 3)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+from lumicore.errors import IllegalMoveError
+from lumicore.lemuria.cards import Building
+from lumicore.lemuria.instance import CHITS, FESTIVALS, Instance
+from lumicore.lemuria.schedule import (
+    COLORS,
+    DISTRICTS,
+    RESOURCES,
+    Action,
+    Build,
+    Buy,
+    Exchange,
+    Play,
+    Remodel,
+)
+
+__all__ = [
+    "SOURCES",
+    "TREND_BONUS",
+    "CAPACITY",
+    "REMODEL_FROM",
+    "MAX_FACILITIES",
+    "State",
+    "initial_state",
+    "begin_turn",
+    "apply",
+    "end_turn",
+    "age_row",
+    "district_bonuses",
+    "allowed_reductions",
+    "festival_vp",
+]
+
+SOURCES = ("buildings", "trend", "residents", "church", "festival")
+"""The VP sources of a breakdown, always all five."""
+TREND_BONUS = (6, 3, 1, 0, 0)
+"""VP for building from Trend slot 1..5; slots 1-3 are the Upper Trend, 4-5 the Lower Trend."""
+UPPER = 3
+CAPACITY = {"rural": 6, "commerce": 5, "administrative": 5, "church": 4}
+"""Building slots per district (20 in the city)."""
+REMODEL_FROM = 8
+MAX_FACILITIES = CHITS
+CHURCH_VP = 3
+
+_R = {r: i for i, r in enumerate(RESOURCES)}
+_D = {d: i for i, d in enumerate(DISTRICTS)}
+_S = {s: i for i, s in enumerate(SOURCES)}
+
+
+@dataclass(frozen=True)
+class State:
+    """Everything that matters about the player's year at one moment.
+
+    ``resources`` follow ``RESOURCES`` (gold, food, stone, wood), ``chits`` and each entry of
+    ``opponent_chits`` follow ``DISTRICTS``, ``vp`` follows ``SOURCES``. ``hand`` is sorted and
+    ``facilities`` holds ``(building, resident or None)`` sorted by building: the order carries
+    no meaning. ``built`` says a build or remodel was done this turn, ``admin`` that the
+    Administrative bonus is available this turn.
+    """
+
+    turn: int
+    row: tuple[str | None, ...]
+    deck: tuple[str, ...]
+    resources: tuple[int, ...]
+    hand: tuple[str, ...]
+    character_deck: tuple[str, ...]
+    facilities: tuple[tuple[str, str | None], ...] = ()
+    chits: tuple[int, ...] = (0, 0, 0, 0)
+    opponent_chits: tuple[tuple[int, ...], ...] = ()
+    built: bool = False
+    admin: bool = False
+    vp: tuple[int, ...] = (0, 0, 0, 0, 0)
+
+    @property
+    def gold(self) -> int:
+        return self.resources[_R["gold"]]
+
+    @property
+    def total(self) -> int:
+        return sum(self.vp)
+
+    def breakdown(self) -> dict[str, int]:
+        return dict(zip(SOURCES, self.vp, strict=True))
+
+    def resource_dict(self) -> dict[str, int]:
+        return dict(zip(RESOURCES, self.resources, strict=True))
+
+    def residents(self) -> dict[str, str | None]:
+        return dict(self.facilities)
+
+    def free_slots(self, district: str) -> int:
+        d = _D[district]
+        return CAPACITY[district] - self.chits[d] - sum(o[d] for o in self.opponent_chits)
+
+    def chits_left(self) -> int:
+        return CHITS - sum(self.chits)
+
+
+def initial_state(instance: Instance) -> State:
+    """The state before turn 1 starts."""
+    return State(
+        turn=1,
+        row=instance.trend,
+        deck=instance.deck,
+        resources=tuple(instance.start[r] for r in RESOURCES),
+        hand=tuple(sorted(instance.hand)),
+        character_deck=instance.character_deck,
+        opponent_chits=tuple((0, 0, 0, 0) for _ in instance.opponents),
+    )
+
+
+def _add(amounts: tuple[int, ...], index: int, n: int) -> tuple[int, ...]:
+    return amounts[:index] + (amounts[index] + n,) + amounts[index + 1:]
+
+
+def district_bonuses(state: State, festival: bool) -> tuple[str, ...]:
+    """Districts whose turn-start bonus the player takes: the single player with the most chits
+    there (ties for most give nobody the bonus); on a festival turn, any chit there is enough."""
+    out = []
+    for d, district in enumerate(DISTRICTS):
+        mine = state.chits[d]
+        best_other = max((o[d] for o in state.opponent_chits), default=0)
+        if mine >= 1 and (festival or mine > best_other):
+            out.append(district)
+    return tuple(out)
+
+
+def begin_turn(instance: Instance, state: State) -> State:
+    """Turn start (district bonuses from chits placed in earlier turns), then the opponents'
+    actions (their Trend card taken if still in the row, their chit placed if a slot is free),
+    then the turn's income."""
+    turn = state.turn
+    bonuses = district_bonuses(state, turn in FESTIVALS)
+    resources, vp = state.resources, state.vp
+    if "rural" in bonuses:
+        resources = _add(resources, _R["food"], 1)
+    if "commerce" in bonuses:
+        resources = _add(resources, _R["gold"], 1)
+    if "church" in bonuses:
+        vp = _add(vp, _S["church"], CHURCH_VP)
+    state = replace(state, resources=resources, vp=vp, built=False,
+                    admin="administrative" in bonuses)
+    for i, opponent in enumerate(instance.opponents):
+        card = opponent.builds.get(turn)
+        if card in state.row:
+            state = replace(state, row=_take(state.row, card))
+        district = opponent.chits.get(turn)
+        if district is not None and state.free_slots(district) > 0:
+            chits = list(state.opponent_chits)
+            chits[i] = _add(chits[i], _D[district], 1)
+            state = replace(state, opponent_chits=tuple(chits))
+    for resource, amount in instance.income[turn].items():
+        state = replace(state, resources=_add(state.resources, _R[resource], amount))
+    return state
+
+
+def _take(row: tuple[str | None, ...], card: str) -> tuple[str | None, ...]:
+    """The row with ``card``'s slot emptied (the other cards keep their slots until the end of
+    the turn)."""
+    return tuple(None if c == card else c for c in row)
+
+
+def allowed_reductions(state: State, slot: int, remodel_color: str | None = None,
+                       card_color: str | None = None) -> int:
+    """How many 1-resource reductions a build from ``slot`` (1-based) may take: one in the Lower
+    Trend, one in the Upper Trend with the Administrative bonus; a remodel adds one, and one more
+    when the discarded facility (``remodel_color``) has the new card's colour."""
+    n = 1 if slot > UPPER else int(state.admin)
+    if remodel_color is not None:
+        n += 1 + int(remodel_color == card_color)
+    return n
+
+
+def _reduced_cost(card: Building, reduce: Iterable[str], allowed: int) -> dict[str, int]:
+    reduce = tuple(reduce)
+    if len(reduce) > allowed:
+        raise IllegalMoveError(f"{len(reduce)} reductions, only {allowed} allowed for {card.id}")
+    cost = dict(card.cost)
+    for resource in reduce:
+        if resource not in _R:
+            raise IllegalMoveError(f"unknown resource {resource!r} in reduce")
+        if cost.get(resource, 0) <= 0:
+            raise IllegalMoveError(f"cannot reduce {resource} of {card.id} below 0")
+        cost[resource] -= 1
+    return cost
+
+
+def _pay(state: State, cost: dict[str, int], what: str) -> State:
+    resources = list(state.resources)
+    for resource, amount in cost.items():
+        have = resources[_R[resource]]
+        if amount > have:
+            raise IllegalMoveError(f"{what} needs {amount} {resource}, the player has {have}")
+        resources[_R[resource]] = have - amount
+    return replace(state, resources=tuple(resources))
+
+
+def _build_from_row(instance: Instance, state: State, card_id: str, reduce: tuple[str, ...],
+                    discarded: Building | None) -> State:
+    """Take ``card_id`` from the row, pay its reduced cost, score its VP and trend bonus."""
+    if card_id not in state.row:
+        raise IllegalMoveError(f"{card_id} is not in the Trend row {_row_text(state.row)}")
+    slot = state.row.index(card_id) + 1
+    card = instance.buildings[card_id]
+    allowed = allowed_reductions(state, slot, discarded.color if discarded else None, card.color)
+    state = _pay(state, _reduced_cost(card, reduce, allowed), f"building {card_id}")
+    vp = _add(_add(state.vp, _S["buildings"], card.vp), _S["trend"], TREND_BONUS[slot - 1])
+    facilities = tuple(sorted(state.facilities + ((card_id, None),)))
+    return replace(state, row=_take(state.row, card_id), facilities=facilities, vp=vp,
+                   built=True, admin=False)
+
+
+def _row_text(row: tuple[str | None, ...]) -> str:
+    return "[" + " ".join(c or "-" for c in row) + "]"
+
+
+def _place_chit(state: State, district: str | None) -> State:
+    free = [d for d in DISTRICTS if state.free_slots(d) > 0]
+    if district is None:
+        if state.chits_left() > 0 and free:
+            raise IllegalMoveError(f"the new chit must be placed (free slots in {', '.join(free)})")
+        return state
+    if district not in _D:
+        raise IllegalMoveError(f"unknown district {district!r} (one of {', '.join(DISTRICTS)})")
+    if state.chits_left() == 0:
+        raise IllegalMoveError("no building chit left to place")
+    if district not in free:
+        raise IllegalMoveError(f"the {district} district has no free slot")
+    return replace(state, chits=_add(state.chits, _D[district], 1))
+
+
+def _build(instance: Instance, state: State, action: Build) -> State:
+    if state.built:
+        raise IllegalMoveError("only one build or remodel per turn")
+    if len(state.facilities) >= MAX_FACILITIES:
+        raise IllegalMoveError(f"the player already has {MAX_FACILITIES} facilities")
+    state = _build_from_row(instance, state, action.card, tuple(action.reduce), None)
+    return _place_chit(state, action.district)
+
+
+def _remodel(instance: Instance, state: State, action: Remodel) -> State:
+    if state.turn < REMODEL_FROM:
+        raise IllegalMoveError(f"remodelling is allowed from turn {REMODEL_FROM} only")
+    if state.built:
+        raise IllegalMoveError("only one build or remodel per turn")
+    residents = state.residents()
+    if action.discard not in residents:
+        raise IllegalMoveError(f"{action.discard} is not one of the player's facilities")
+    if action.card not in state.row:  # checked before the discard changes the deck
+        raise IllegalMoveError(f"{action.card} is not in the Trend row {_row_text(state.row)}")
+    resident = residents.pop(action.discard)
+    state = replace(
+        state,
+        facilities=tuple(sorted(residents.items())),
+        deck=state.deck + (action.discard,),
+        character_deck=state.character_deck + ((resident,) if resident else ()),
+    )
+    discarded = instance.buildings[action.discard]
+    return _build_from_row(instance, state, action.card, tuple(action.reduce), discarded)
+
+
+def _play(instance: Instance, state: State, action: Play) -> State:
+    if action.character not in state.hand:
+        raise IllegalMoveError(f"{action.character} is not in the hand")
+    character = instance.characters[action.character]
+    residents = state.residents()
+    if action.house_in is not None:
+        if action.house_in not in residents:
+            raise IllegalMoveError(f"{action.house_in} is not one of the player's facilities")
+        if residents[action.house_in] is not None:
+            raise IllegalMoveError(
+                f"{action.house_in} already houses {residents[action.house_in]}")
+    state = _pay(state, {"food": character.food}, f"playing {character.id}")
+    hand = _remove(state.hand, character.id)
+    if action.house_in is None:
+        return replace(state, hand=hand, character_deck=state.character_deck + (character.id,))
+    residents[action.house_in] = character.id
+    match = instance.buildings[action.house_in].color == character.color
+    vp = _add(state.vp, _S["residents"], character.vp_match if match else character.vp)
+    return replace(state, hand=hand, facilities=tuple(sorted(residents.items())), vp=vp)
+
+
+def _remove(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
+    i = hand.index(card)
+    return hand[:i] + hand[i + 1:]
+
+
+def _draw(state: State) -> State:
+    if not state.character_deck:
+        raise IllegalMoveError("the character deck is empty")
+    top, *rest = state.character_deck
+    return replace(state, hand=tuple(sorted(state.hand + (top,))), character_deck=tuple(rest))
+
+
+def _buy(state: State) -> State:
+    if not state.character_deck:
+        raise IllegalMoveError("the character deck is empty")
+    state = _pay(state, {"gold": len(state.hand)}, "buying a character")
+    return _draw(state)
+
+
+def _exchange(state: State, action: Exchange) -> State:
+    if not state.character_deck:
+        raise IllegalMoveError("the character deck is empty")
+    state = _draw(_pay(state, {"gold": 2}, "exchanging a character"))
+    if action.give_back not in state.hand:
+        raise IllegalMoveError(f"{action.give_back} is not in the hand to give back")
+    return replace(state, hand=_remove(state.hand, action.give_back),
+                   character_deck=state.character_deck + (action.give_back,))
+
+
+def apply(instance: Instance, state: State, action: Action) -> State:
+    """The state after the player's ``action``; :class:`IllegalMoveError` if it breaks a rule."""
+    if isinstance(action, Build):
+        return _build(instance, state, action)
+    if isinstance(action, Remodel):
+        return _remodel(instance, state, action)
+    if isinstance(action, Play):
+        return _play(instance, state, action)
+    if isinstance(action, Buy):
+        return _buy(state)
+    if isinstance(action, Exchange):
+        return _exchange(state, action)
+    raise IllegalMoveError(f"not a Lemuria action: {action!r}")
+
+
+def age_row(row: tuple[str | None, ...], deck: tuple[str, ...]
+            ) -> tuple[tuple[str | None, ...], tuple[str, ...]]:
+    """End-of-turn Trend refill: the slot-5 card (if any) goes to the bottom of the deck; the
+    remaining cards slide right, closing every gap (they keep their order and end up in the
+    rightmost slots); then cards are drawn from the top of the deck one at a time into the empty
+    slots from the right: the first drawn goes to the rightmost empty slot.
+
+    >>> age_row(("A", None, "C", "D", "E"), ("F", "G", "H"))
+    (('G', 'F', 'A', 'C', 'D'), ('H', 'E'))
+    >>> age_row(("A", "B", None, None, None), ())
+    ((None, None, None, 'A', 'B'), ())
+    """
+    deck = deck + ((row[-1],) if row[-1] is not None else ())
+    remaining = tuple(c for c in row[:-1] if c is not None)
+    empty = len(row) - len(remaining)
+    drawn, deck = deck[:empty], deck[empty:]
+    return (None,) * (empty - len(drawn)) + tuple(reversed(drawn)) + remaining, deck
+
+
+def festival_vp(instance: Instance, state: State, turn: int) -> int:
+    """Festival scoring: per colour, the player's housed facilities of that colour score 3 VP each
+    when strictly more than every opponent's residents of that colour at this festival, otherwise
+    (second place or a tie for most) 1 VP each."""
+    housed = [instance.buildings[b].color for b, resident in state.facilities if resident]
+    vp = 0
+    for color in COLORS:
+        mine = housed.count(color)
+        others = max((o.residents.get(turn, {}).get(color, 0) for o in instance.opponents),
+                     default=0)
+        vp += 3 * mine if mine > others else mine
+    return vp
+
+
+def end_turn(instance: Instance, state: State) -> State:
+    """Trend ageing and refill (not after the instance's last turn), then festival scoring on
+    turns 4, 8 and 12; the returned state is before the next turn's start."""
+    row, deck, vp = state.row, state.deck, state.vp
+    if state.turn < instance.turns:
+        row, deck = age_row(row, deck)
+    if state.turn in FESTIVALS:
+        vp = _add(vp, _S["festival"], festival_vp(instance, state, state.turn))
+    return replace(state, turn=state.turn + 1, row=row, deck=deck, vp=vp, built=False,
+                   admin=False)

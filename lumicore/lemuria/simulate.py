@@ -1,0 +1,145 @@
+"""Play a year's :class:`~lumicore.lemuria.schedule.Schedule` through the rules and score it.
+
+This is the independent check of every plan ``solvers.lemuria.build_schedule`` returns: it knows
+nothing of the CP-SAT model, only the rules in :mod:`lumicore.lemuria.rules`.
+
+>>> from lumicore.lemuria import Instance, Building, Character, TurnPlan, Build, Play
+>>> inst = Instance(turns=1, buildings={"A": Building("A", "red", 2, {"stone": 1})},
+...                 characters={"K": Character("K", "red", 1, 1, 3)},
+...                 trend=("A", None, None, None, None), start={"stone": 1, "food": 1},
+...                 hand=("K",))
+>>> result = simulate(inst, [TurnPlan(1, (Build("A", "church"), Play("K", house_in="A")))])
+>>> result.total, result.breakdown["trend"], result.breakdown["residents"]
+(11, 6, 3)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from lumicore.errors import IllegalMoveError
+from lumicore.lemuria.instance import Instance
+from lumicore.lemuria.rules import (
+    State,
+    apply,
+    begin_turn,
+    district_bonuses,
+    end_turn,
+    initial_state,
+)
+from lumicore.lemuria.schedule import (
+    Action,
+    Build,
+    Buy,
+    Exchange,
+    Play,
+    Remodel,
+    Schedule,
+    TurnPlan,
+)
+
+__all__ = ["TurnTrace", "SimResult", "simulate", "plans_by_turn"]
+
+
+@dataclass(frozen=True)
+class TurnTrace:
+    """One turn as played: the district bonuses taken, the Trend row the player saw (after the
+    opponents acted), resources after income and at the end of the turn, the actions, and the
+    running VP total after the turn's festival scoring."""
+
+    turn: int
+    bonuses: tuple[str, ...]
+    row: tuple[str | None, ...]
+    resources_start: dict[str, int]
+    actions: tuple[Action, ...]
+    resources_end: dict[str, int]
+    facilities: dict[str, str | None]
+    vp: int
+
+    def __str__(self) -> str:
+        row = " ".join(c or "-" for c in self.row)
+        acts = "; ".join(describe(a) for a in self.actions) or "pass"
+        res = " ".join(f"{k[0]}{v}" for k, v in self.resources_start.items())
+        bonus = f" bonus {','.join(self.bonuses)}" if self.bonuses else ""
+        return f"turn {self.turn:2d}{bonus} | row {row} | {res} | {acts} | VP {self.vp}"
+
+
+def describe(action: Action) -> str:
+    """A short human line for an action, e.g. ``build B03 (rural, -stone)``."""
+    if isinstance(action, (Build, Remodel)):
+        extra = [f"-{r}" for r in action.reduce]
+        if isinstance(action, Build):
+            extra.insert(0, action.district or "no chit")
+            return f"build {action.card} ({', '.join(extra)})"
+        return f"remodel {action.discard} -> {action.card}" + (
+            f" ({', '.join(extra)})" if extra else "")
+    if isinstance(action, Play):
+        return f"play {action.character}" + (
+            f" in {action.house_in}" if action.house_in else " (not housed)")
+    if isinstance(action, Buy):
+        return "buy"
+    if isinstance(action, Exchange):
+        return f"exchange (give back {action.give_back})"
+    return repr(action)
+
+
+@dataclass(frozen=True)
+class SimResult:
+    """``total`` VP, ``breakdown`` by source (always the five keys of ``rules.SOURCES``), the
+    per-turn ``trace`` and the ``final`` state."""
+
+    total: int
+    breakdown: dict[str, int]
+    trace: tuple[TurnTrace, ...] = field(default=())
+    final: State | None = None
+
+    def __str__(self) -> str:
+        lines = [str(t) for t in self.trace]
+        lines.append("VP " + ", ".join(f"{k} {v}" for k, v in self.breakdown.items())
+                     + f"; total {self.total}")
+        return "\n".join(lines)
+
+
+def plans_by_turn(instance: Instance, schedule: Schedule | Iterable[TurnPlan]
+                  ) -> dict[int, TurnPlan]:
+    """The schedule's turn plans keyed by turn; a turn outside 1..turns or given twice is an
+    :class:`IllegalMoveError`. Turns without a plan do nothing."""
+    plans = schedule.turns if isinstance(schedule, Schedule) else schedule
+    out: dict[int, TurnPlan] = {}
+    for plan in plans:
+        if not isinstance(plan, TurnPlan):
+            raise IllegalMoveError(f"not a TurnPlan: {plan!r}")
+        if not 1 <= plan.turn <= instance.turns:
+            raise IllegalMoveError(f"turn {plan.turn}: outside 1..{instance.turns}")
+        if plan.turn in out:
+            raise IllegalMoveError(f"turn {plan.turn}: planned twice")
+        out[plan.turn] = plan
+    return out
+
+
+def simulate(instance: Instance, schedule: Schedule | Iterable[TurnPlan]) -> SimResult:
+    """Play ``schedule`` (a :class:`Schedule` or turn plans) through the year of ``instance``.
+
+    Raises :class:`IllegalMoveError` at the first step that breaks a rule, naming the turn, the
+    action's position in that turn (1-based) and the action.
+    """
+    plans = plans_by_turn(instance, schedule)
+    state = initial_state(instance)
+    trace = []
+    for turn in range(1, instance.turns + 1):
+        bonuses = district_bonuses(state, turn in instance.festivals)
+        state = begin_turn(instance, state)
+        row, start = state.row, state.resource_dict()
+        actions = plans[turn].actions if turn in plans else ()
+        for i, action in enumerate(actions, 1):
+            try:
+                state = apply(instance, state, action)
+            except IllegalMoveError as exc:
+                raise IllegalMoveError(f"turn {turn}, action {i} ({describe(action)}): {exc}"
+                                       ) from None
+        end = state.resource_dict()
+        state = end_turn(instance, state)
+        trace.append(TurnTrace(turn, bonuses, row, start, tuple(actions), end,
+                               state.residents(), state.total))
+    return SimResult(state.total, state.breakdown(), tuple(trace), state)
