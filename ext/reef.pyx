@@ -1,0 +1,785 @@
+# cython: language_level=3
+"""Bitboard kernel for Lumicora reefs. Private: use :mod:`lumicore.reef.fast`, which validates
+every input before it reaches this module.
+
+A reef state (:class:`State`) keeps, over the board's cells (bit ``i`` = cell ``i``, at most 64):
+per-level masks ``lvl[h]`` (cells whose height is ``h``; ``lvl[0]`` = bare spaces), the visible
+colour masks ``vcol[c]``, visible-number masks ``vnum[n]`` and visible-animal masks ``vani[a]``,
+plus per-cell arrays (height, top piece id, visible colour / number / animal). Placements are
+applied in place with an undo record, so the hand search (:func:`search_hand`) walks the tree
+without copying. The rules are those of ``reef.md`` (placement rules 1-4), stated plainly in
+``lumicore/reef/reference.py``.
+"""
+
+from libc.stdint cimport int64_t, uint64_t
+from libc.stdlib cimport calloc, free
+from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
+
+from bits cimport ctz, popcount
+
+cdef enum:
+    MAXCELLS = 64
+    MAXLEVEL = 128        # heights 0 .. MAXLEVEL - 1
+    MAXMOVES = 512        # >= 2 * edges of any 64-cell hex board (at most 2 * 3 * 64)
+    MAXHAND = 3
+    NFEATURES = 11
+
+# Python-visible limits (fast.py validates against them)
+MAX_CELLS = MAXCELLS
+MAX_HEIGHT = MAXLEVEL - 2       # a cell this high cannot take another Lumino in the kernel
+MAX_HAND = MAXHAND
+N_FEATURES = NFEATURES
+FEATURES = (
+    "coral:pink", "coral:green", "coral:blue", "coral:yellow",
+    "visible:pink", "visible:green", "visible:blue", "visible:yellow",
+    "animals:dark", "animals:light", "remote",
+)
+"""Feature order of :func:`State.features` and of the weight vector of :func:`search_hand`."""
+
+# dark score board: points for 0..4 visible animals of a species (codes as lumicore.reef.tiles)
+cdef int DARK[4][5]
+DARK[0][:] = [0, 0, 1, 4, 8]      # shellfish
+DARK[1][:] = [0, 2, 4, 7, 10]     # crab
+DARK[2][:] = [0, 1, 6, 7, 12]     # seahorse
+DARK[3][:] = [0, 4, 8, 11, 14]    # starfish
+# largest gain one more animal can bring on the dark board; largest light-board score of one
+cdef int DARK_STEP[4]
+DARK_STEP[:] = [4, 3, 5, 4]
+cdef int LIGHT_MAX[4]
+LIGHT_MAX[:] = [2, 3, 7, 4]
+
+
+cdef struct RS:
+    int n
+    int npieces
+    int maxh
+    uint64_t allm
+    uint64_t base
+    uint64_t water
+    uint64_t remote
+    uint64_t nbr[MAXCELLS]
+    int penalty[MAXCELLS]
+    int height[MAXCELLS]
+    int top[MAXCELLS]
+    int col[MAXCELLS]
+    int num[MAXCELLS]
+    int ani[MAXCELLS]
+    uint64_t lvl[MAXLEVEL]
+    uint64_t vcol[4]
+    uint64_t vnum[7]
+    uint64_t vani[4]
+
+
+cdef struct Undo:
+    int a
+    int b
+    int h
+    int maxh
+    int top_a
+    int top_b
+    int col_a
+    int col_b
+    int num_a
+    int num_b
+    int ani_a
+    int ani_b
+
+
+cdef inline uint64_t bit(int i) noexcept nogil:
+    return (<uint64_t>1) << i
+
+
+cdef inline uint64_t adjacent(const RS* s, uint64_t m) noexcept nogil:
+    """Cells next to any cell of ``m``."""
+    cdef uint64_t out = 0
+    while m:
+        out |= s.nbr[ctz(m)]
+        m &= m - 1
+    return out
+
+
+cdef inline void hide(RS* s, int x) noexcept nogil:
+    cdef uint64_t m = ~bit(x)
+    s.lvl[s.height[x]] &= m
+    if s.col[x] >= 0:
+        s.vcol[s.col[x]] &= m
+    if s.num[x] > 0:
+        s.vnum[s.num[x]] &= m
+    if s.ani[x] >= 0:
+        s.vani[s.ani[x]] &= m
+
+
+cdef inline void show(RS* s, int x) noexcept nogil:
+    cdef uint64_t m = bit(x)
+    s.lvl[s.height[x]] |= m
+    if s.col[x] >= 0:
+        s.vcol[s.col[x]] |= m
+    if s.num[x] > 0:
+        s.vnum[s.num[x]] |= m
+    if s.ani[x] >= 0:
+        s.vani[s.ani[x]] |= m
+
+
+cdef inline void set_cell(RS* s, int x, int h, int top, int c, int number,
+                          int animal) noexcept nogil:
+    hide(s, x)
+    s.height[x] = h
+    s.top[x] = top
+    s.col[x] = c
+    s.num[x] = number
+    s.ani[x] = animal
+    show(s, x)
+
+
+cdef void apply(RS* s, int a, int b, int ca, int cb, int number, int animal,
+                Undo* u) noexcept nogil:
+    """Put a piece on cells ``a`` (colour ``ca``, the number half) and ``b`` (colour ``cb``, the
+    animal half), one level above them. The caller guarantees a legal placement."""
+    cdef int h = s.height[a] + 1
+    if u != NULL:
+        u.a = a
+        u.b = b
+        u.h = h - 1
+        u.maxh = s.maxh
+        u.top_a = s.top[a]
+        u.top_b = s.top[b]
+        u.col_a = s.col[a]
+        u.col_b = s.col[b]
+        u.num_a = s.num[a]
+        u.num_b = s.num[b]
+        u.ani_a = s.ani[a]
+        u.ani_b = s.ani[b]
+    set_cell(s, a, h, s.npieces, ca, number, -1)
+    set_cell(s, b, h, s.npieces, cb, 0, animal)
+    s.npieces += 1
+    if h > s.maxh:
+        s.maxh = h
+
+
+cdef void undo(RS* s, const Undo* u) noexcept nogil:
+    set_cell(s, u.a, u.h, u.top_a, u.col_a, u.num_a, u.ani_a)
+    set_cell(s, u.b, u.h, u.top_b, u.col_b, u.num_b, u.ani_b)
+    s.npieces -= 1
+    s.maxh = u.maxh
+
+
+cdef int gen(const RS* s, int c, int limestone, int* out_a, int* out_b,
+             int* out_cost) noexcept nogil:
+    """Every legal placement of a one-colour Lumino of colour ``c`` with ``limestone`` markers:
+    writes (number cell, other cell, cost) sorted by (number cell, other cell); returns the count.
+    """
+    cdef uint64_t free0 = s.lvl[0] & s.base
+    cdef uint64_t touch1 = adjacent(s, s.lvl[1] & s.vcol[c])
+    cdef uint64_t m, pair
+    cdef int a, b, h, cost
+    cdef int count = 0
+    cdef bint fits = False
+    # level 1: touch a level-1 space of colour c; if no pair of free adjacent base spaces can
+    # (limestone ignored), touch any visible level-1 coral space instead
+    m = free0 & touch1
+    while m:
+        if s.nbr[ctz(m)] & free0:
+            fits = True
+            break
+        m &= m - 1
+    if not fits:
+        touch1 = adjacent(s, s.lvl[1])
+    for a in range(s.n):
+        h = s.height[a]
+        if h == 0:
+            if not (free0 >> a) & 1:
+                continue
+            m = s.nbr[a] & free0
+        elif h < MAXLEVEL - 1:
+            m = s.nbr[a] & s.lvl[h]
+        else:
+            continue
+        while m:
+            b = ctz(m)
+            m &= m - 1
+            pair = bit(a) | bit(b)
+            if h == 0:
+                if not (pair & touch1):
+                    continue
+                cost = popcount(pair & s.water)
+                if cost > limestone:
+                    continue
+            else:
+                if s.top[a] == s.top[b]:
+                    continue
+                if (s.col[a] != c and s.col[b] != c
+                        and not ((s.nbr[a] | s.nbr[b]) & s.lvl[h + 1] & s.vcol[c])):
+                    continue
+                cost = 0
+            out_a[count] = a
+            out_b[count] = b
+            out_cost[count] = cost
+            count += 1
+    return count
+
+
+cdef int coral(const RS* s, int c) noexcept nogil:
+    """Coral scoring of colour ``c``: per level the smallest visible ``c`` number, summed."""
+    cdef int total = 0
+    cdef int h, n
+    cdef uint64_t m
+    for h in range(1, s.maxh + 1):
+        m = s.lvl[h] & s.vcol[c]
+        if m:
+            for n in range(1, 7):
+                if m & s.vnum[n]:
+                    total += n
+                    break
+    return total
+
+
+cdef int dark_animals(const RS* s) noexcept nogil:
+    cdef int total = 0
+    cdef int a, k
+    for a in range(4):
+        k = popcount(s.vani[a])
+        total += DARK[a][k if k < 4 else 4]
+    return total
+
+
+cdef int light_animals(const RS* s, int* slack) noexcept nogil:
+    """Light score board animal points; ``slack`` (if not NULL) gets the sum over visible animals
+    of (best score of its species - its score), for the search's upper bound."""
+    cdef uint64_t above[MAXLEVEL]     # above[h]: cells higher than h
+    cdef uint64_t acc = 0
+    cdef uint64_t m
+    cdef int h, a, x, k, pts
+    cdef int total = 0
+    cdef int gap = 0
+    for h in range(s.maxh, -1, -1):
+        above[h] = acc
+        acc |= s.lvl[h]
+    for a in range(4):
+        m = s.vani[a]
+        while m:
+            x = ctz(m)
+            m &= m - 1
+            h = s.height[x]
+            if a == 0:      # shellfish: bare water neighbours
+                k = popcount(s.nbr[x] & s.water & s.lvl[0])
+                pts = 2 if k >= 3 else (1 if k >= 1 else 0)
+            elif a == 1:    # crab: coral neighbours in the same level
+                k = popcount(s.nbr[x] & s.lvl[h])
+                pts = 3 if k >= 4 else (1 if k >= 1 else 0)
+            elif a == 2:    # seahorse: coral neighbours in a higher level
+                k = popcount(s.nbr[x] & above[h])
+                pts = 7 if k >= 6 else (2 if k >= 1 else 0)
+            else:           # starfish: coral neighbours in a lower level (level >= 1)
+                k = popcount(s.nbr[x] & s.allm & ~s.lvl[0] & ~s.lvl[h] & ~above[h])
+                pts = 4 if k >= 5 else (2 if k >= 1 else 0)
+            total += pts
+            gap += LIGHT_MAX[a] - pts
+    if slack != NULL:
+        slack[0] = gap
+    return total
+
+
+cdef int remote_penalty(const RS* s) noexcept nogil:
+    """Sum of the penalties of the remote spaces still visible (a positive number)."""
+    cdef uint64_t m = s.remote & s.lvl[0]
+    cdef int total = 0
+    while m:
+        total += s.penalty[ctz(m)]
+        m &= m - 1
+    return total
+
+
+cdef void features(const RS* s, const double* w, double* out) noexcept nogil:
+    """The features (order of FEATURES) whose weight is not 0; the others are left at 0."""
+    cdef int c
+    for c in range(NFEATURES):
+        out[c] = 0.0
+    for c in range(4):
+        if w[c] != 0.0:
+            out[c] = coral(s, c)
+        if w[4 + c] != 0.0:
+            out[4 + c] = popcount(s.vcol[c])
+    if w[8] != 0.0:
+        out[8] = dark_animals(s)
+    if w[9] != 0.0:
+        out[9] = light_animals(s, NULL)
+    if w[10] != 0.0:
+        out[10] = -remote_penalty(s)
+
+
+cdef double value(const RS* s, const double* w) noexcept nogil:
+    cdef double f[NFEATURES]
+    cdef double total = 0.0
+    cdef int i
+    features(s, w, f)
+    for i in range(NFEATURES):
+        total += w[i] * f[i]
+    return total
+
+
+cdef class State:
+    """A reef as bitboards. Build it with :func:`lumicore.reef.fast.state` (which validates).
+
+    ``State(n, neighbors, base, water, remote, penalties)`` is an empty board of ``n`` cells;
+    :meth:`apply` adds pieces in placement order (the first one is the starting Lumino).
+    """
+
+    cdef RS s
+
+    def __cinit__(self, int n, neighbors, uint64_t base, uint64_t water, uint64_t remote,
+                  penalties):
+        cdef int i
+        if not 1 <= n <= MAXCELLS or len(neighbors) != n or len(penalties) != n:
+            raise ValueError("bad board arrays")
+        self.s.n = n
+        self.s.allm = (~(<uint64_t>0)) if n == 64 else (bit(n) - 1)
+        self.s.base = base & self.s.allm
+        self.s.water = water & self.s.allm
+        self.s.remote = remote & self.s.allm
+        self.s.npieces = 0
+        self.s.maxh = 0
+        for i in range(MAXLEVEL):
+            self.s.lvl[i] = 0
+        for i in range(4):
+            self.s.vcol[i] = 0
+            self.s.vani[i] = 0
+        for i in range(7):
+            self.s.vnum[i] = 0
+        for i in range(MAXCELLS):
+            self.s.nbr[i] = 0
+            self.s.penalty[i] = 0
+            self.s.height[i] = 0
+            self.s.top[i] = -1
+            self.s.col[i] = -1
+            self.s.num[i] = 0
+            self.s.ani[i] = -1
+        for i in range(n):
+            self.s.nbr[i] = (<uint64_t>neighbors[i]) & self.s.allm & ~bit(i)
+            self.s.penalty[i] = penalties[i]
+        self.s.lvl[0] = self.s.allm
+
+    def load(self, heights, tops, colors, numbers, animals, int npieces) -> None:
+        """Set every cell at once from per-cell sequences (as ``Reef.heights``, ``top_pieces``,
+        ``cell_colors``, ``cell_numbers``, ``cell_animals``); ValueError on a value out of range
+        (the state is then left empty)."""
+        cdef int i, h, n = self.s.n
+        if not (len(heights) == len(tops) == len(colors) == len(numbers) == len(animals) == n):
+            raise ValueError("per-cell sequences must have one entry per cell")
+        if not 0 <= npieces < 1 << 30:
+            raise ValueError("bad piece count")
+        for i in range(MAXLEVEL):
+            self.s.lvl[i] = 0
+        for i in range(4):
+            self.s.vcol[i] = 0
+            self.s.vani[i] = 0
+        for i in range(7):
+            self.s.vnum[i] = 0
+        self.s.maxh = 0
+        self.s.npieces = npieces
+        for i in range(n):
+            h = heights[i]
+            self.s.height[i] = h
+            self.s.top[i] = tops[i]
+            self.s.col[i] = colors[i]
+            self.s.num[i] = numbers[i]
+            self.s.ani[i] = animals[i]
+            if not (0 <= h <= MAXLEVEL - 2 and -1 <= self.s.top[i] < npieces
+                    and -1 <= self.s.col[i] < 4 and 0 <= self.s.num[i] <= 6
+                    and -1 <= self.s.ani[i] < 4 and (h == 0) == (self.s.top[i] < 0)
+                    and (h == 0) == (self.s.col[i] < 0)):
+                for i in range(n):
+                    self.s.height[i] = 0
+                    self.s.top[i] = self.s.col[i] = self.s.ani[i] = -1
+                    self.s.num[i] = 0
+                self.s.lvl[0] = self.s.allm
+                self.s.npieces = 0
+                raise ValueError(f"bad values for cell {i}")
+            show(&self.s, i)
+            if h > self.s.maxh:
+                self.s.maxh = h
+
+    def copy(self) -> State:
+        cdef State other = State.__new__(State, 1, (0,), 0, 0, 0, (0,))
+        other.s = self.s
+        return other
+
+    def apply(self, int a, int b, int ca, int cb, int number, int animal) -> None:
+        """Place a piece on cells ``a`` (colour ``ca``, number 0..6) and ``b`` (colour ``cb``,
+        animal -1..3) one level above them. Raises ValueError unless both cells exist, are
+        adjacent and of the same height below the kernel's ceiling (legality by the placement
+        rules is the caller's job: fast.py only applies placements that passed them)."""
+        if not (0 <= a < self.s.n and 0 <= b < self.s.n and (self.s.nbr[a] >> b) & 1):
+            raise ValueError(f"cells {a} and {b} are not adjacent cells")
+        if self.s.height[a] != self.s.height[b] or self.s.height[a] >= MAXLEVEL - 2:
+            raise ValueError(f"cells {a} and {b} are not at one height below the ceiling")
+        if not (0 <= ca < 4 and 0 <= cb < 4 and 0 <= number <= 6 and -1 <= animal < 4):
+            raise ValueError("bad colour, number or animal code")
+        apply(&self.s, a, b, ca, cb, number, animal, NULL)
+
+    def placements(self, int color, int limestone) -> list:
+        """Legal placements of a one-colour Lumino of ``color``: a list of (number cell, other
+        cell, level, cost), sorted by (number cell, other cell)."""
+        cdef int buf[3 * MAXMOVES]
+        cdef int k, count
+        if not 0 <= color < 4:
+            raise ValueError("bad colour code")
+        count = gen(&self.s, color, limestone, buf, buf + MAXMOVES,
+                    buf + 2 * MAXMOVES)
+        return [(buf[k], buf[MAXMOVES + k], self.s.height[buf[k]] + 1, buf[2 * MAXMOVES + k])
+                for k in range(count)]
+
+    def count_placements(self, int color, int limestone) -> int:
+        """How many placements :meth:`placements` would list (no Python objects built)."""
+        cdef int buf[3 * MAXMOVES]
+        if not 0 <= color < 4:
+            raise ValueError("bad colour code")
+        return gen(&self.s, color, limestone, buf, buf + MAXMOVES,
+                   buf + 2 * MAXMOVES)
+
+    def count_many(self, int color, int limestone, int repeat) -> int:
+        """Enumerate ``repeat`` times (for benchmarks: no Python call per enumeration)."""
+        cdef int buf[3 * MAXMOVES]
+        cdef int r
+        cdef int64_t total = 0
+        if not 0 <= color < 4:
+            raise ValueError("bad colour code")
+        with nogil:
+            for r in range(repeat):
+                total += gen(&self.s, color, limestone, buf,
+                             buf + MAXMOVES, buf + 2 * MAXMOVES)
+        return total
+
+    # --- views (cell arguments are checked: these are not hot) ---
+
+    def _cell(self, int x) -> int:
+        if not 0 <= x < self.s.n:
+            raise ValueError(f"no cell {x}")
+        return x
+
+    def height(self, int x) -> int:
+        return self.s.height[self._cell(x)]
+
+    def top(self, int x) -> int:
+        return self.s.top[self._cell(x)]
+
+    def color(self, int x) -> int:
+        return self.s.col[self._cell(x)]
+
+    def number(self, int x) -> int:
+        return self.s.num[self._cell(x)]
+
+    def animal(self, int x) -> int:
+        return self.s.ani[self._cell(x)]
+
+    @property
+    def n(self) -> int:
+        return self.s.n
+
+    @property
+    def npieces(self) -> int:
+        return self.s.npieces
+
+    @property
+    def max_height(self) -> int:
+        return self.s.maxh
+
+    def level_mask(self, int h) -> int:
+        """Cells whose height is ``h`` (0 = bare)."""
+        return self.s.lvl[h] if 0 <= h < MAXLEVEL else 0
+
+    def color_mask(self, int c) -> int:
+        return self.s.vcol[c] if 0 <= c < 4 else 0
+
+    def number_mask(self, int n) -> int:
+        return self.s.vnum[n] if 1 <= n <= 6 else 0
+
+    def animal_mask(self, int a) -> int:
+        return self.s.vani[a] if 0 <= a < 4 else 0
+
+    def visible_count(self, int c) -> int:
+        return popcount(self.s.vcol[c]) if 0 <= c < 4 else 0
+
+    def coral_score(self, int c) -> int:
+        return coral(&self.s, c) if 0 <= c < 4 else 0
+
+    def animal_counts(self) -> tuple:
+        return tuple(popcount(self.s.vani[a]) for a in range(4))
+
+    def dark_animal_points(self) -> int:
+        return dark_animals(&self.s)
+
+    def light_animal_points(self) -> int:
+        return light_animals(&self.s, NULL)
+
+    def remote_penalty(self) -> int:
+        return remote_penalty(&self.s)
+
+    def features(self) -> tuple:
+        """All features, in the order of FEATURES."""
+        cdef double w[NFEATURES]
+        cdef double f[NFEATURES]
+        cdef int i
+        for i in range(NFEATURES):
+            w[i] = 1.0
+        features(&self.s, w, f)
+        return tuple(f[i] for i in range(NFEATURES))
+
+
+# ------------------------------------------------------------------------------------------------
+# exhaustive hand search
+
+
+cdef struct Ctx:
+    RS* s
+    int nkinds
+    int kc[MAXHAND]
+    int kn[MAXHAND]
+    int ka[MAXHAND]
+    int left[MAXHAND]
+    double w[NFEATURES]
+    double tile_bound[MAXHAND]
+    double discard_cost
+    bint prune
+    bint light_bound
+    bint remote_bound
+    int ndiscard
+    int depth_path_k[MAXHAND + 1]
+    int depth_path_a[MAXHAND + 1]
+    int depth_path_b[MAXHAND + 1]
+    bint have_best
+    double best_v
+    int best_ls
+    int best_k[MAXHAND]
+    int best_a[MAXHAND]
+    int best_b[MAXHAND]
+    int64_t nodes
+    int64_t max_nodes
+    double deadline
+    bint stopped
+    uint64_t* tt
+    uint64_t tt_mask
+    int64_t tt_used
+    int64_t merged
+    int64_t pruned
+    int* moves
+
+
+cdef inline uint64_t mix(uint64_t z) noexcept nogil:
+    """splitmix64 finaliser: a fixed pseudo-random 64-bit key for each action."""
+    z += 0x9E3779B97F4A7C15ULL
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef inline uint64_t action_key(int kind, int a, int b, int h) noexcept nogil:
+    # a = -1: discard. Keys are added (mod 2**64), so a multiset of actions has one key
+    # whatever their order: two orders reaching the same reef with the same tiles left merge.
+    return mix(((<uint64_t>(kind + 1)) << 32) | ((<uint64_t>(a + 1)) << 20)
+               | ((<uint64_t>(b + 1)) << 10) | (<uint64_t>h))
+
+
+cdef double now() noexcept nogil:
+    cdef timespec t
+    clock_gettime(CLOCK_MONOTONIC, &t)
+    return t.tv_sec + 1e-9 * t.tv_nsec
+
+
+cdef bint tt_insert(Ctx* x, uint64_t key) noexcept nogil:
+    """Add ``key`` to the set of visited nodes; False if it was there already."""
+    cdef uint64_t* old
+    cdef uint64_t old_mask, i, j, k
+    if key == 0:
+        key = 1
+    if (x.tt_used + 1) * 2 > <int64_t>(x.tt_mask + 1):
+        old = x.tt
+        old_mask = x.tt_mask
+        x.tt = <uint64_t*>calloc(2 * (old_mask + 1), sizeof(uint64_t))
+        if x.tt == NULL:        # out of memory: keep the old table (no merging is still correct)
+            x.tt = old
+        else:
+            x.tt_mask = 2 * old_mask + 1
+            for i in range(old_mask + 1):
+                k = old[i]
+                if k:
+                    j = mix(k) & x.tt_mask
+                    while x.tt[j]:
+                        j = (j + 1) & x.tt_mask
+                    x.tt[j] = k
+            free(old)
+    i = mix(key) & x.tt_mask
+    while x.tt[i]:
+        if x.tt[i] == key:
+            return False
+        i = (i + 1) & x.tt_mask
+    if (x.tt_used + 1) * 4 > <int64_t>(x.tt_mask + 1) * 3:   # full even after growing: no merging
+        return True
+    x.tt[i] = key
+    x.tt_used += 1
+    return True
+
+
+cdef double upper_bound(Ctx* x, int ls) noexcept nogil:
+    """A value no leaf below this node can exceed (see solvers/reef.py for the derivation)."""
+    cdef double ub = value(x.s, x.w) - x.discard_cost * x.ndiscard
+    cdef int k, slack
+    for k in range(x.nkinds):
+        ub += x.left[k] * x.tile_bound[k]
+    if x.light_bound:
+        light_animals(x.s, &slack)
+        ub += x.w[9] * slack
+    if x.remote_bound:
+        ub += x.w[10] * remote_penalty(x.s)
+    return ub
+
+
+cdef bint spend(Ctx* x) noexcept nogil:
+    x.nodes += 1
+    if x.max_nodes > 0 and x.nodes > x.max_nodes:
+        x.stopped = True
+    elif x.deadline > 0 and (x.nodes & 1023) == 0 and now() > x.deadline:
+        x.stopped = True
+    return not x.stopped
+
+
+cdef void leaf(Ctx* x, int ls) noexcept nogil:
+    cdef double v = value(x.s, x.w) - x.discard_cost * x.ndiscard
+    cdef int i
+    if x.have_best and (v < x.best_v - 1e-9 or (v <= x.best_v + 1e-9 and ls <= x.best_ls)):
+        return
+    x.have_best = True
+    x.best_v = v
+    x.best_ls = ls
+    for i in range(MAXHAND):
+        x.best_k[i] = x.depth_path_k[i]
+        x.best_a[i] = x.depth_path_a[i]
+        x.best_b[i] = x.depth_path_b[i]
+
+
+cdef void dfs(Ctx* x, int depth, int remaining, uint64_t key, int ls) noexcept nogil:
+    cdef int k, i, count, h
+    cdef int* ma
+    cdef int* mb
+    cdef int* mc
+    cdef uint64_t child
+    cdef Undo u
+    cdef double ub
+    if remaining == 0 or depth >= MAXHAND:
+        leaf(x, ls)
+        return
+    if x.prune and x.have_best:
+        ub = upper_bound(x, ls)
+        if ub < x.best_v - 1e-9 or (ub <= x.best_v + 1e-9 and ls <= x.best_ls):
+            x.pruned += 1
+            return
+    ma = x.moves + depth * 3 * MAXMOVES
+    mb = ma + MAXMOVES
+    mc = mb + MAXMOVES
+    for k in range(x.nkinds):
+        if x.left[k] == 0:
+            continue
+        x.left[k] -= 1
+        x.depth_path_k[depth] = k
+        count = gen(x.s, x.kc[k], ls, ma, mb, mc)
+        for i in range(count):
+            if x.stopped:
+                break
+            h = x.s.height[ma[i]] + 1
+            child = key + action_key(k, ma[i], mb[i], h)
+            if not tt_insert(x, child):
+                x.merged += 1
+                continue
+            if not spend(x):
+                break
+            x.depth_path_k[depth] = k
+            x.depth_path_a[depth] = ma[i]
+            x.depth_path_b[depth] = mb[i]
+            apply(x.s, ma[i], mb[i], x.kc[k], x.kc[k], x.kn[k], x.ka[k], &u)
+            dfs(x, depth + 1, remaining - 1, child, ls - mc[i])
+            undo(x.s, &u)
+        if not x.stopped:
+            child = key + action_key(k, -1, -1, 0)
+            if not tt_insert(x, child):
+                x.merged += 1
+            elif spend(x):
+                x.depth_path_k[depth] = k
+                x.depth_path_a[depth] = -1
+                x.depth_path_b[depth] = -1
+                x.ndiscard += 1
+                dfs(x, depth + 1, remaining - 1, child, ls)
+                x.ndiscard -= 1
+        x.left[k] += 1
+        if x.stopped:
+            return
+
+
+def search_hand(State state, kinds, counts, int limestone, weights, double discard_cost,
+                tile_bounds, bint prune, bint light_bound, bint remote_bound,
+                int64_t max_nodes, double time_limit):
+    """Exhaustive search for the best way to place a hand (validated by solvers/reef.py).
+
+    ``kinds``: distinct tiles as (colour, number 0..6, animal -1..3); ``counts``: how many of
+    each (total 1..3); ``weights``: one per FEATURES entry; ``tile_bounds``: per kind, the most
+    one such tile can add to the value (only used when ``prune``). ``max_nodes`` <= 0 and
+    ``time_limit`` <= 0 mean no limit. Returns a dict: value, limestone, plan (list of
+    (kind, number cell, other cell), cell -1 = returned to the bag), nodes, merged, pruned,
+    complete (False when a limit stopped the search), found (False if no leaf was reached).
+    """
+    cdef Ctx x
+    cdef RS s = state.s          # a private copy: the caller's state is not changed
+    cdef int i, total = 0
+    cdef double start = now()
+    nk = len(kinds)
+    if not 1 <= nk <= MAXHAND or len(counts) != nk or len(weights) != NFEATURES \
+            or len(tile_bounds) != nk:
+        raise ValueError("bad hand or weights")
+    x.s = &s
+    x.nkinds = nk
+    for i in range(nk):
+        x.kc[i], x.kn[i], x.ka[i] = kinds[i]
+        if not (0 <= x.kc[i] < 4 and 0 <= x.kn[i] <= 6 and -1 <= x.ka[i] < 4):
+            raise ValueError("bad tile codes")
+        x.left[i] = counts[i]
+        x.tile_bound[i] = tile_bounds[i]
+        if x.left[i] < 0:
+            raise ValueError("bad counts")
+        total += x.left[i]
+    if not 1 <= total <= MAXHAND:
+        raise ValueError("a hand has 1 to 3 tiles")
+    for i in range(NFEATURES):
+        x.w[i] = weights[i]
+    x.discard_cost = discard_cost
+    x.prune = prune
+    x.light_bound = light_bound
+    x.remote_bound = remote_bound
+    x.ndiscard = 0
+    for i in range(MAXHAND):
+        x.depth_path_k[i] = x.depth_path_a[i] = x.depth_path_b[i] = -1
+        x.best_k[i] = x.best_a[i] = x.best_b[i] = -1
+    x.have_best = False
+    x.best_v = 0.0
+    x.best_ls = 0
+    x.nodes = x.merged = x.pruned = 0
+    x.max_nodes = max_nodes
+    x.deadline = start + time_limit if time_limit > 0 else 0.0
+    x.stopped = False
+    x.tt_mask = (1 << 12) - 1
+    x.tt_used = 0
+    x.tt = <uint64_t*>calloc(x.tt_mask + 1, sizeof(uint64_t))
+    x.moves = <int*>calloc(MAXHAND * 3 * MAXMOVES, sizeof(int))
+    if x.tt == NULL or x.moves == NULL:
+        free(x.tt)
+        free(x.moves)
+        raise MemoryError()
+    try:
+        with nogil:
+            dfs(&x, 0, total, 0, limestone)
+    finally:
+        free(x.tt)
+        free(x.moves)
+    plan = [(x.best_k[i], x.best_a[i], x.best_b[i]) for i in range(total)]
+    return {
+        "value": x.best_v, "limestone": x.best_ls, "plan": plan, "nodes": x.nodes,
+        "merged": x.merged, "pruned": x.pruned, "complete": not x.stopped,
+        "found": bool(x.have_best), "elapsed": now() - start,
+    }
