@@ -1,0 +1,234 @@
+"""Action cards: actions (``move``, ``wild``, ``light``, ``lucia``), cards of one or two actions,
+and decks read from TOML (schema in docs/lucia.md).
+
+>>> card = Card.from_dict({"actions": [{"kind": "light", "source": "H"},
+...                                    {"kind": "move", "roles": "S", "steps": 1}]})
+>>> card.name
+'light from H + move S 1'
+>>> deck = load_deck("default")
+>>> len(deck), len(deck.kinds)
+(33, 15)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from lumicore.data import read_toml
+from lumicore.errors import DataError
+from lumicore.lucia.notation import MAX_KIDS, ROLES
+
+__all__ = ["Action", "Card", "Deck", "load_deck", "BUILTIN_DECKS", "KINDS"]
+
+KINDS = ("move", "wild", "light", "lucia")
+BUILTIN_DECKS = {"default": "lucia_deck.toml"}
+_ACTION_KEYS = {"move": {"kind", "roles", "steps"}, "wild": {"kind", "steps"},
+                "light": {"kind", "source"}, "lucia": {"kind"}}
+_ROLE_NAMES = {"L": "Lucia", "H": "Handmaiden", "T": "Tomten", "S": "Starboy", "G": "Gingerbread"}
+
+
+@dataclass(frozen=True, order=True)
+class Action:
+    """One action of a card.
+
+    ``roles`` (move: the role letters that may move; wild: all five), ``steps`` (move / wild:
+    exact number of steps), ``source`` (light: ``'H'`` or ``'T'``).
+
+    >>> Action.move("HS", 2), Action.light("T"), Action.lucia()
+    (Action('move S or H 2'), Action('light from T'), Action('lucia'))
+    """
+
+    kind: str
+    roles: str = ""
+    steps: int = 0
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise DataError(f"action kind {self.kind!r} is not one of {', '.join(KINDS)}")
+        if self.kind in ("move", "wild"):
+            if (isinstance(self.steps, bool) or not isinstance(self.steps, int)
+                    or not 1 <= self.steps < MAX_KIDS):
+                raise DataError(f"{self.kind} steps must be an integer 1..{MAX_KIDS - 1}, "
+                                f"got {self.steps!r}")
+            roles = ROLES if self.kind == "wild" else self.roles
+            if not isinstance(roles, str) or not roles or any(r not in ROLES for r in roles):
+                raise DataError(f"move roles must be letters of {ROLES!r}, got {self.roles!r}")
+            # canonical order so that "HS" and "SH" are the same action
+            object.__setattr__(self, "roles", "".join(r for r in ROLES if r in roles))
+        elif self.kind == "light":
+            if self.source not in ("H", "T"):
+                raise DataError(f"light source must be 'H' or 'T', got {self.source!r}")
+        if self.kind != "light" and self.source:
+            raise DataError(f"{self.kind} takes no source")
+        if self.kind in ("light", "lucia") and (self.roles or self.steps):
+            raise DataError(f"{self.kind} takes no roles or steps")
+
+    @classmethod
+    def move(cls, roles: str, steps: int) -> Action:
+        return cls("move", roles=roles, steps=steps)
+
+    @classmethod
+    def wild(cls, steps: int) -> Action:
+        return cls("wild", roles=ROLES, steps=steps)
+
+    @classmethod
+    def light(cls, source: str) -> Action:
+        return cls("light", source=source)
+
+    @classmethod
+    def lucia(cls) -> Action:
+        return cls("lucia")
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Action:
+        """One inline table of a deck file's ``actions`` list."""
+        if not isinstance(d, Mapping):
+            raise DataError(f"an action is a table, got {d!r}")
+        kind = d.get("kind")
+        if kind not in _ACTION_KEYS:
+            raise DataError(f"action kind {kind!r} is not one of {', '.join(KINDS)}")
+        extra = set(d) - _ACTION_KEYS[kind]
+        missing = _ACTION_KEYS[kind] - set(d)
+        if extra or missing:
+            raise DataError(f"{kind} action: unknown keys {sorted(extra)}, "
+                            f"missing {sorted(missing)}")
+        if kind == "wild":
+            return cls.wild(d["steps"])
+        return cls(kind, roles=d.get("roles", ""), steps=d.get("steps", 0),
+                   source=d.get("source", ""))
+
+    def to_dict(self) -> dict[str, Any]:
+        keys = sorted(_ACTION_KEYS[self.kind] - {"kind"})
+        return {"kind": self.kind, **{k: getattr(self, k) for k in keys}}
+
+    def moves(self, role: str) -> bool:
+        """Whether a kid of ``role`` may be moved by this action."""
+        return self.kind in ("move", "wild") and role in self.roles
+
+    def __str__(self) -> str:
+        if self.kind == "move":
+            return f"move {' or '.join(r for r in 'SHGTL' if r in self.roles)} {self.steps}"
+        if self.kind == "wild":
+            return f"wild {self.steps}"
+        if self.kind == "light":
+            return f"light from {self.source}"
+        return "lucia"
+
+    def __repr__(self) -> str:
+        return f"Action({str(self)!r})"
+
+
+@dataclass(frozen=True)
+class Card:
+    """A card of one action or two (a multi card, performed in either order).
+
+    Two cards are equal when they hold the same actions (in any order); ``name`` is for display.
+
+    >>> Card((Action.move("S", 1), Action.light("H"))) == Card((Action.light("H"),
+    ...                                                        Action.move("S", 1)), name="x")
+    True
+    """
+
+    actions: tuple[Action, ...]
+    name: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        actions = tuple(self.actions)
+        if not 1 <= len(actions) <= 2 or not all(isinstance(a, Action) for a in actions):
+            raise DataError(f"a card holds one or two actions, got {self.actions!r}")
+        object.__setattr__(self, "actions", actions)
+        if not self.name:
+            object.__setattr__(self, "name", " + ".join(str(a) for a in actions))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return sorted(self.actions) == sorted(other.actions)
+
+    def __hash__(self) -> int:
+        return hash(tuple(sorted(self.actions)))
+
+    @property
+    def orders(self) -> tuple[tuple[Action, ...], ...]:
+        """The orders in which the actions may be performed (one for a single or twin card)."""
+        a = self.actions
+        return (a,) if len(a) == 1 or a[0] == a[1] else (a, a[::-1])
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Card:
+        """One ``[[card]]`` table: ``actions`` (one or two), optional ``name`` and ``copies``."""
+        if not isinstance(d, Mapping):
+            raise DataError(f"a card is a table, got {d!r}")
+        extra = set(d) - {"name", "copies", "actions"}
+        if extra:
+            raise DataError(f"card {d.get('name', '')!r}: unknown keys {sorted(extra)}")
+        actions = d.get("actions")
+        if not isinstance(actions, list) or not 1 <= len(actions) <= 2:
+            raise DataError(f"card {d.get('name', '')!r}: 'actions' must list one or two actions")
+        name = d.get("name", "")
+        if not isinstance(name, str):
+            raise DataError(f"card name must be text, got {name!r}")
+        try:
+            return cls(tuple(Action.from_dict(a) for a in actions), name=name)
+        except DataError as exc:
+            raise DataError(f"card {name!r}: {exc}") from exc
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "actions": [a.to_dict() for a in self.actions]}
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __repr__(self) -> str:
+        return f"Card({self.name!r})"
+
+
+@dataclass(frozen=True)
+class Deck:
+    """A deck: every physical card (``cards``, copies repeated) in file order.
+
+    >>> deck = Deck.from_dict({"card": [{"copies": 2, "actions": [{"kind": "lucia"}]}]})
+    >>> len(deck), deck.kinds
+    (2, (Card('lucia'),))
+    """
+
+    cards: tuple[Card, ...]
+
+    @property
+    def kinds(self) -> tuple[Card, ...]:
+        """The distinct cards, in order of first appearance."""
+        return tuple(dict.fromkeys(self.cards))
+
+    def copies(self, card: Card) -> int:
+        return sum(c == card for c in self.cards)
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def __iter__(self) -> Iterator[Card]:
+        return iter(self.cards)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Deck:
+        tables = data.get("card")
+        if not isinstance(tables, list) or not tables:
+            raise DataError("a deck file needs at least one [[card]] table")
+        cards: list[Card] = []
+        for i, table in enumerate(tables):
+            copies = table.get("copies", 1) if isinstance(table, Mapping) else 1
+            if isinstance(copies, bool) or not isinstance(copies, int) or copies < 1:
+                raise DataError(f"card #{i + 1}: copies must be a positive integer, got {copies!r}")
+            try:
+                cards += [Card.from_dict(table)] * copies
+            except DataError as exc:
+                raise DataError(f"card #{i + 1}: {exc}") from exc
+        return cls(tuple(cards))
+
+
+def load_deck(name_or_path: str | Path = "default") -> Deck:
+    """Load a built-in deck (``"default"``: the 33 cards of docs/lucia.md) or a TOML file."""
+    return Deck.from_dict(read_toml(name_or_path, BUILTIN_DECKS))

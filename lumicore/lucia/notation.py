@@ -1,0 +1,113 @@
+"""The Lucia train notation and the nibble codes of the packed form (docs/lucia.md).
+
+One token per kid, front first, whitespace ignored: ``L0``..``L5`` Lucia with that many candles,
+``H`` lit handmaiden, ``h`` unlit handmaiden, ``T`` Tomten, ``S`` Starboy, ``G`` Gingerbread.
+
+>>> codes = parse_codes("S h G  L3")
+>>> codes
+(3, 0, 4, 8)
+>>> format_codes(codes)
+'S h G L3'
+>>> parse_codes("ShL9")
+Traceback (most recent call last):
+...
+lumicore.errors.NotationError: bad token 'L9' at character 2 (kid 2): Lucia takes 0..5 candles
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from lumicore.errors import NotationError
+
+__all__ = [
+    "H_UNLIT", "H_LIT", "TOMTEN", "STARBOY", "GINGER", "LUCIA0", "LUCIA5", "EMPTY", "MAX_KIDS",
+    "MAX_CANDLES", "ROLES", "TOKENS", "role_of", "is_lucia", "candles_of", "parse_codes",
+    "format_codes", "pack", "unpack",
+]
+
+H_UNLIT: Final = 0
+H_LIT: Final = 1
+TOMTEN: Final = 2
+STARBOY: Final = 3
+GINGER: Final = 4
+LUCIA0: Final = 5
+LUCIA5: Final = 10
+EMPTY: Final = 15
+"""Nibble of an empty position (behind the last kid of a train shorter than 16)."""
+MAX_KIDS: Final = 16
+MAX_CANDLES: Final = 5
+
+ROLES: Final = "LHTSG"
+"""Role letters: Lucia, Handmaiden, Tomten, Starboy, Gingerbread."""
+
+TOKENS: Final = ("h", "H", "T", "S", "G", "L0", "L1", "L2", "L3", "L4", "L5")
+"""``TOKENS[code]`` is the notation of a nibble code."""
+
+_CODE_OF: Final = {token: code for code, token in enumerate(TOKENS)}
+
+
+def role_of(code: int) -> str:
+    """The role letter of a nibble code (``h`` and ``H`` are both ``'H'``)."""
+    if code >= LUCIA0:
+        return "L"
+    return "HHTSG"[code]
+
+
+def is_lucia(code: int) -> bool:
+    return LUCIA0 <= code <= LUCIA5
+
+
+def candles_of(code: int) -> int:
+    """Lucia's candle count from her code."""
+    return code - LUCIA0
+
+
+def parse_codes(text: str) -> tuple[int, ...]:
+    """Tokenize a train into nibble codes; a bad token raises :class:`NotationError` naming it."""
+    if not isinstance(text, str):
+        raise NotationError(f"a train is written as text, got {type(text).__name__}")
+    codes: list[int] = []
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch.isspace():
+            i += 1
+            continue
+        if ch == "L":
+            token = text[i:i + 2]
+            if token not in _CODE_OF:
+                raise NotationError(f"bad token {token!r} at character {i} (kid {len(codes)}): "
+                                    "Lucia takes 0..5 candles")
+            i += 2
+        elif ch in _CODE_OF:
+            token = ch
+            i += 1
+        else:
+            raise NotationError(f"bad token {ch!r} at character {i} (kid {len(codes)}): "
+                                "expected one of L0..L5, H, h, T, S, G")
+        codes.append(_CODE_OF[token])
+    return tuple(codes)
+
+
+def format_codes(codes: tuple[int, ...]) -> str:
+    return " ".join(TOKENS[c] for c in codes)
+
+
+def pack(codes: tuple[int, ...]) -> int:
+    """4 bits per kid, position 0 in the lowest nibble, empty positions 15."""
+    value = 0
+    for pos in range(MAX_KIDS):
+        value |= (codes[pos] if pos < len(codes) else EMPTY) << (4 * pos)
+    return value
+
+
+def unpack(packed: int) -> tuple[int, ...]:
+    """Nibble codes up to the first empty position (validated by ``Train.from_packed``)."""
+    codes = []
+    for pos in range(MAX_KIDS):
+        code = (packed >> (4 * pos)) & 0xF
+        if code == EMPTY:
+            break
+        codes.append(code)
+    return tuple(codes)

@@ -1,0 +1,169 @@
+"""Starting trains: the rulebook's setup (star groups, shuffled, then the fix-up rule), random
+goal trains, and scrambles (a puzzle generator).
+
+>>> str(random_train(seed=7)) == str(random_train(seed=7))
+True
+>>> from lumicore.lucia.notation import format_codes
+>>> format_codes(fix_up(parse_codes("S S S G G h L0")))
+'S S S h G G L0'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from lumicore.data import read_toml
+from lumicore.errors import DataError, LumicoreError
+from lumicore.lucia import reference
+from lumicore.lucia.cards import Card, Deck, load_deck
+from lumicore.lucia.notation import (
+    GINGER,
+    H_LIT,
+    H_UNLIT,
+    LUCIA5,
+    STARBOY,
+    is_lucia,
+    parse_codes,
+)
+from lumicore.lucia.train import DEFAULT_RULES, Rules, Train
+
+__all__ = ["Setup", "load_setup", "fix_up", "random_train", "random_goal", "scramble",
+           "BUILTIN_SETUPS"]
+
+BUILTIN_SETUPS = {"default": "lucia_setup.toml"}
+
+Seed = int | np.random.Generator | None
+
+
+def _rng(seed: Seed) -> np.random.Generator:
+    return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+
+
+@dataclass(frozen=True)
+class Setup:
+    """The star groups, front to back; each is shuffled and laid out in turn."""
+
+    groups: tuple[tuple[int, ...], ...]
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Setup:
+        tables = data.get("group")
+        if not isinstance(tables, list) or not tables:
+            raise DataError("a setup file needs [[group]] tables")
+        groups = []
+        for i, table in enumerate(sorted(tables, key=lambda t: t.get("stars", 0))):
+            if not isinstance(table.get("kids"), str):
+                raise DataError(f"group #{i + 1}: 'kids' must be a train notation string")
+            try:
+                groups.append(parse_codes(table["kids"]))
+            except LumicoreError as exc:
+                raise DataError(f"group #{i + 1}: {exc}") from exc
+        kids = sum(groups, ())
+        if sum(map(is_lucia, kids)) != 1 or not 1 <= len(kids) <= 16:
+            raise DataError("the setup groups must hold 1..16 kids with exactly one Lucia")
+        return cls(tuple(groups))
+
+
+def load_setup(name_or_path: str | Path = "default") -> Setup:
+    """The built-in setup (``"default"``, from lucia_setup.toml) or a user's TOML file."""
+    return Setup.from_dict(read_toml(name_or_path, BUILTIN_SETUPS))
+
+
+def _first_conflict(row: Sequence[int]) -> int | None:
+    for i in range(len(row) - 1):
+        if {row[i], row[i + 1]} == {GINGER, STARBOY}:
+            return i
+    return None
+
+
+def fix_up(codes: Sequence[int]) -> tuple[int, ...]:
+    """The setup's fix: while a Gingerbread stands next to a Starboy, the back kid of the first
+    such pair steps one place back (or, when it is last, the front kid steps one place front).
+
+    A step that would swap two kids of the same code changes nothing (the rulebook's cards are
+    interchangeable), so the step is taken by the last twin of the run: ``S G G h`` becomes
+    ``S G h G`` (docs/lucia.md, "Setup").
+    """
+    row = list(codes)
+    for _ in range(4 * len(row) ** 2):
+        i = _first_conflict(row)
+        if i is None:
+            return tuple(row)
+        back = i + 1
+        while back + 1 < len(row) and row[back + 1] == row[back]:
+            back += 1
+        if back + 1 < len(row):
+            row[back], row[back + 1] = row[back + 1], row[back]
+            continue
+        front = i
+        while front > 0 and row[front - 1] == row[front]:
+            front -= 1
+        if front == 0:
+            break
+        row[front - 1], row[front] = row[front], row[front - 1]
+    raise DataError(f"the setup cannot separate Gingerbreads from Starboys in {row}")
+
+
+def random_train(seed: Seed = None, setup: str | Path | Setup = "default") -> Train:
+    """A starting train as the rulebook deals it: each star group shuffled, then :func:`fix_up`.
+
+    >>> train = random_train(seed=1)
+    >>> len(train), train.lucia_position, train.candles, train.is_standard
+    (16, 15, 0, True)
+    """
+    groups = (setup if isinstance(setup, Setup) else load_setup(setup)).groups
+    rng = _rng(seed)
+    codes: list[int] = []
+    for group in groups:
+        codes += [group[i] for i in rng.permutation(len(group))]
+    return Train(fix_up(codes))
+
+
+def random_goal(seed: Seed = None, kids: Sequence[int] | None = None) -> Train:
+    """A random goal train with the kids of the default setup (or of ``kids``): Lucia in front
+    with 5 candles, Starboys at the back, the others shuffled in between, everything lit."""
+    rng = _rng(seed)
+    kids = kids if kids is not None else sum(load_setup().groups, ())
+    middle = [H_LIT if c == H_UNLIT else c for c in kids if not is_lucia(c) and c != STARBOY]
+    starboys = [STARBOY] * sum(c == STARBOY for c in kids)
+    for _ in range(1000):
+        order = [middle[i] for i in rng.permutation(len(middle))]
+        codes = (LUCIA5, *order, *starboys)
+        if reference.restriction_ok(codes):
+            return Train(codes)
+    raise DataError("no goal train without a Gingerbread next to a Starboy exists for these kids")
+
+
+def scramble(depth: int, seed: Seed = None, cards: Sequence[Card] | Deck | None = None,
+             start: Train | None = None, rules: Rules = DEFAULT_RULES) -> Train:
+    """A puzzle: ``depth`` random plays from a goal train (``start``, default a random goal).
+
+    Each play goes to a random train not visited on the walk so far when one exists. The optimal
+    solution may be shorter than ``depth`` (plays undo each other) or longer (a Gingerbread's
+    play can blow out two lights that take two plays to relight).
+
+    >>> scramble(0, seed=3).is_goal()
+    True
+    """
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
+        raise LumicoreError(f"depth must be a non-negative integer, got {depth!r}")
+    rng = _rng(seed)
+    kinds = (cards.kinds if isinstance(cards, Deck)
+             else tuple(dict.fromkeys(cards or load_deck().kinds)))
+    train = start if start is not None else random_goal(rng)
+    seen = {train}
+    for _ in range(depth):
+        options = sorted({t for card in kinds for t in train.successors(card, rules)},
+                         key=lambda t: t.codes)
+        if not options:
+            break
+        fresh = [t for t in options if t not in seen] or options
+        train = fresh[int(rng.integers(len(fresh)))]
+        seen.add(train)
+    return train
+
