@@ -1,0 +1,287 @@
+"""Luminos (the two-space coral tiles), their text notation, and the tile set.
+
+Colour and animal codes are the index in :data:`COLORS` / :data:`ANIMALS` (the Cython kernel and
+the bitboards use the codes).
+
+A normal Lumino is one colour; one half shows a number 1..6 (the *number half*), the other half an
+animal or nothing. Its notation is ``"<colour> [<number>] [<animal>]"``, e.g. ``"pink 3 crab"``
+or ``"blue 5"``; a hand is a comma-separated list of them.
+
+``fish`` (the fish on the back, used only to sort the tiles by player count) is **not** part of
+equality or hashing: two Luminos with the same colour, number and animal are the same tile for
+every rule, so a hand typed as text equals the tiles drawn from the set.
+
+The starting Lumino is a :class:`StartLumino` ``(color_a, color_b)``: two differently coloured
+halves, no number, no animal. As a piece in a reef its ``color_a`` half lies on the piece's
+``number_cell`` and its ``color_b`` half on ``other_cell``.
+
+>>> lum = Lumino.parse("pink 3 crab")
+>>> lum.color, lum.number, lum.animal
+('pink', 3, 'crab')
+>>> str(lum)
+'pink 3 crab'
+>>> parse_hand("pink 3 crab, blue 5")
+(Lumino('pink 3 crab'), Lumino('blue 5'))
+>>> tiles = load_tiles("default")
+>>> len(tiles.luminos), len(tiles.starts), len(tiles.for_players(2))
+(104, 6, 72)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from lumicore.data import read_toml
+from lumicore.errors import DataError, LumicoreError, NotationError
+
+__all__ = [
+    "COLORS",
+    "ANIMALS",
+    "Lumino",
+    "StartLumino",
+    "TileSet",
+    "parse_hand",
+    "format_hand",
+    "load_tiles",
+    "color_code",
+    "animal_code",
+]
+
+COLORS: tuple[str, ...] = ("pink", "green", "blue", "yellow")
+ANIMALS: tuple[str, ...] = ("shellfish", "crab", "seahorse", "starfish")
+
+BUILTIN_TILES = {"default": "lumicora_tiles.toml"}
+
+
+def color_code(color: str) -> int:
+    """The code of a colour name (its index in :data:`COLORS`).
+
+    >>> color_code("blue")
+    2
+    """
+    try:
+        return COLORS.index(color)
+    except ValueError:
+        raise NotationError(f"unknown colour {color!r} (expected one of {', '.join(COLORS)})") \
+            from None
+
+
+def animal_code(animal: str | None) -> int:
+    """The code of an animal name (its index in :data:`ANIMALS`), -1 for ``None``.
+
+    >>> animal_code("crab"), animal_code(None)
+    (1, -1)
+    """
+    if animal is None:
+        return -1
+    try:
+        return ANIMALS.index(animal)
+    except ValueError:
+        raise NotationError(f"unknown animal {animal!r} (expected one of {', '.join(ANIMALS)})") \
+            from None
+
+
+@dataclass(frozen=True)
+class Lumino:
+    """A one-colour Lumino: ``color``, the ``number`` on one half (1..6 or None), the ``animal`` on
+    the other half (or None). ``fish`` (0, 3 or 4 on the default backs) is ignored by ``==``.
+
+    >>> Lumino("blue", 5) == Lumino("blue", 5, fish=3)
+    True
+    >>> Lumino("red", 2)
+    Traceback (most recent call last):
+    ...
+    lumicore.errors.NotationError: unknown colour 'red' (expected one of pink, green, blue, yellow)
+    """
+
+    color: str
+    number: int | None = None
+    animal: str | None = None
+    fish: int = field(default=0, compare=False)
+
+    def __post_init__(self) -> None:
+        color_code(self.color)
+        animal_code(self.animal)
+        if self.number is not None and (
+            isinstance(self.number, bool) or not isinstance(self.number, int)
+            or not 1 <= self.number <= 6
+        ):
+            raise NotationError(f"bad number {self.number!r} on a Lumino (expected 1..6 or None)")
+        if isinstance(self.fish, bool) or not isinstance(self.fish, int) or self.fish < 0:
+            raise NotationError(f"bad fish count {self.fish!r} (expected an integer >= 0)")
+
+    @property
+    def colors(self) -> tuple[str, str]:
+        """The colours of the (number half, other half)."""
+        return (self.color, self.color)
+
+    @classmethod
+    def parse(cls, text: str) -> Lumino:
+        """Read ``"<colour> [<number>] [<animal>]"`` (case-insensitive); NotationError names the
+        bad token.
+
+        >>> Lumino.parse("Yellow seahorse")
+        Lumino('yellow seahorse')
+        >>> Lumino.parse("pink 7")
+        Traceback (most recent call last):
+        ...
+        lumicore.errors.NotationError: bad token '7' in Lumino 'pink 7': numbers are 1..6
+        """
+        tokens = text.lower().split()
+        if not tokens:
+            raise NotationError(f"empty Lumino {text!r}: expected '<colour> [<number>] [<animal>]'")
+        color, *rest = tokens
+        if color not in COLORS:
+            raise NotationError(
+                f"bad token {color!r} in Lumino {text!r}: unknown colour "
+                f"(expected one of {', '.join(COLORS)})"
+            )
+        number: int | None = None
+        animal: str | None = None
+        if rest and rest[0].isdigit():
+            token = rest.pop(0)
+            if not 1 <= int(token) <= 6:
+                raise NotationError(f"bad token {token!r} in Lumino {text!r}: numbers are 1..6")
+            number = int(token)
+        if rest:
+            token = rest.pop(0)
+            if token not in ANIMALS:
+                raise NotationError(
+                    f"bad token {token!r} in Lumino {text!r}: expected an animal "
+                    f"({', '.join(ANIMALS)})" + ("" if number else " or a number 1..6")
+                )
+            animal = token
+        if rest:
+            raise NotationError(f"bad token {rest[0]!r} in Lumino {text!r}: nothing may follow")
+        return cls(color, number, animal)
+
+    def __str__(self) -> str:
+        parts = [self.color]
+        if self.number is not None:
+            parts.append(str(self.number))
+        if self.animal is not None:
+            parts.append(self.animal)
+        return " ".join(parts)
+
+    def __repr__(self) -> str:
+        return f"Lumino({str(self)!r})"
+
+
+@dataclass(frozen=True)
+class StartLumino:
+    """A starting Lumino: two halves of different colours, no number, no animal.
+
+    In a reef its ``color_a`` half is on the piece's ``number_cell`` and ``color_b`` on its
+    ``other_cell``. ``StartLumino("pink", "green") != StartLumino("green", "pink")``: the order is
+    the orientation on the board.
+
+    >>> StartLumino("pink", "green").colors
+    ('pink', 'green')
+    """
+
+    color_a: str
+    color_b: str
+    number = None
+    animal = None
+
+    def __post_init__(self) -> None:
+        color_code(self.color_a)
+        color_code(self.color_b)
+        if self.color_a == self.color_b:
+            raise LumicoreError(
+                f"a starting Lumino has two different colours, got {self.color_a!r} twice"
+            )
+
+    @property
+    def colors(self) -> tuple[str, str]:
+        """The colours of the (first, second) half."""
+        return (self.color_a, self.color_b)
+
+    def __str__(self) -> str:
+        return f"start {self.color_a}/{self.color_b}"
+
+
+def parse_hand(text: str) -> tuple[Lumino, ...]:
+    """Read a comma-separated hand, e.g. ``"pink 3 crab, blue 5"``; ``""`` is the empty hand.
+
+    >>> parse_hand("green 1 shellfish,yellow 6")
+    (Lumino('green 1 shellfish'), Lumino('yellow 6'))
+    >>> parse_hand("pink 3, , blue 5")
+    Traceback (most recent call last):
+    ...
+    lumicore.errors.NotationError: empty Lumino at position 2 of hand 'pink 3, , blue 5'
+    """
+    if not text.strip():
+        return ()
+    hand = []
+    for position, item in enumerate(text.split(","), start=1):
+        if not item.strip():
+            raise NotationError(f"empty Lumino at position {position} of hand {text!r}")
+        hand.append(Lumino.parse(item))
+    return tuple(hand)
+
+
+def format_hand(hand: Iterable[Lumino]) -> str:
+    """The notation of a hand: ``parse_hand(format_hand(h)) == tuple(h)``.
+
+    >>> format_hand([Lumino("pink", 3, "crab"), Lumino("blue", 5)])
+    'pink 3 crab, blue 5'
+    """
+    return ", ".join(str(lumino) for lumino in hand)
+
+
+@dataclass(frozen=True)
+class TileSet:
+    """All Luminos of a game (with their fish backs) and the starting Luminos."""
+
+    luminos: tuple[Lumino, ...]
+    starts: tuple[StartLumino, ...]
+
+    def for_players(self, n: int) -> tuple[Lumino, ...]:
+        """The Luminos that go in the bag for ``n`` players, sorted by the fish on their backs:
+        2 players (and 1, a solo reef): no fish; 3 players: up to 3 fish; 4 players: all.
+
+        >>> tiles = load_tiles("default")
+        >>> [len(tiles.for_players(n)) for n in (1, 2, 3, 4)]
+        [72, 72, 88, 104]
+        """
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 4:
+            raise LumicoreError(f"bad player count {n!r} (expected 1..4)")
+        most_fish = {1: 0, 2: 0, 3: 3, 4: max((t.fish for t in self.luminos), default=0)}[n]
+        return tuple(t for t in self.luminos if t.fish <= most_fish)
+
+
+def load_tiles(name_or_path: str | Path = "default") -> TileSet:
+    """Load a tile set: ``"default"`` (the 104 Luminos and 6 starting Luminos of the game) or the
+    path of a TOML file in the same format (see ``lumicore/data/lumicora_tiles.toml``)."""
+    data = read_toml(name_or_path, BUILTIN_TILES)
+    return _tile_set(data, str(name_or_path))
+
+
+def _tile_set(data: dict[str, Any], source: str) -> TileSet:
+    try:
+        colors = data["colors"]
+        specs = data["tiles"]
+        start_pairs = data["starts"]
+    except KeyError as exc:
+        raise DataError(f"{source}: missing key {exc.args[0]!r}") from None
+    luminos = []
+    for color in colors:
+        for i, spec in enumerate(specs):
+            try:
+                luminos.append(
+                    Lumino(color, spec.get("number"), spec.get("animal"), spec.get("fish", 0))
+                )
+            except (LumicoreError, AttributeError) as exc:
+                raise DataError(f"{source}: tile {i} ({spec!r}) of colour {color!r}: {exc}") \
+                    from None
+    starts = []
+    for i, pair in enumerate(start_pairs):
+        try:
+            starts.append(StartLumino(*pair))
+        except (LumicoreError, TypeError) as exc:
+            raise DataError(f"{source}: starting Lumino {i} ({pair!r}): {exc}") from None
+    return TileSet(tuple(luminos), tuple(starts))
