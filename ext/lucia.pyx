@@ -1,0 +1,901 @@
+# Lucia kernel: move generation, goal test, heuristic and the BFS / A* / IDA* loops on packed
+# trains (uint64, 4 bits per position, position 0 lowest; codes in lumicore/lucia/notation.py).
+#
+# Private module lumicore._ext.lucia. Callers go through lumicore/lucia/kernel.py, which validates
+# every argument. Even so, no input word can make this code read or write out of bounds: train
+# length, Lucia's position and card fields are all clamped here too.
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memset
+from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
+
+import numpy as np
+
+from bits cimport ctz, popcount
+
+ctypedef uint64_t u64
+
+cdef enum:
+    K_MOVE = 1
+    K_LIGHT = 2
+    K_LUCIA = 3
+    H_UNLIT = 0
+    H_LIT = 1
+    STARBOY = 3
+    GINGER = 4
+    LUCIA0 = 5
+    LUCIA5 = 10
+    EMPTY = 15
+    ACT_MAX = 32          # results of one action: 16 kids x 2 directions
+    CARD_MAX = 2048       # results of one card: 2 orders x 32 x 32
+    INF = 255
+
+cdef u64 LOW = 0x1111111111111111ULL
+cdef u64 ONES = 0xFFFFFFFFFFFFFFFFULL
+cdef u64 SPREAD = 0x1111111111111111ULL
+
+# a passing Gingerbread blows out: H -> h, Lucia loses one candle (not below 0)
+cdef uint8_t BLOW[16]
+# a light source's neighbour: h -> H, Lucia gains one candle (up to 5)
+cdef uint8_t LIGHT[16]
+for _c in range(16):
+    BLOW[_c] = _c
+    LIGHT[_c] = _c
+BLOW[H_LIT] = H_UNLIT
+LIGHT[H_UNLIT] = H_LIT
+for _c in range(LUCIA0 + 1, LUCIA5 + 1):
+    BLOW[_c] = _c - 1
+    LIGHT[_c - 1] = _c
+
+
+cdef struct Act:
+    int kind
+    uint32_t mask       # move: bit c set when a kid of code c may move
+    int steps
+    int source          # light: code of the source (1 lit H, 2 T)
+    int partial         # lucia: may stop inside the run
+
+
+cdef struct Card:
+    Act act[2]
+    int nact
+    int twin            # both actions equal: one order only
+
+
+# ---------------------------------------------------------------------------------------------
+# nibble helpers
+
+cdef inline u64 nib_eq(u64 x, u64 code) noexcept nogil:
+    """Bit 4i set where nibble i equals code."""
+    cdef u64 y = x ^ (code * SPREAD)
+    y |= y >> 1
+    y |= y >> 2
+    return ~y & LOW
+
+
+cdef inline u64 span(int lo, int hi) noexcept nogil:
+    """Mask of nibbles lo..hi (empty when hi < lo)."""
+    cdef int width = hi - lo + 1
+    if width <= 0:
+        return 0
+    if width >= 16:
+        return ONES
+    return ((1ULL << (4 * width)) - 1) << (4 * lo)
+
+
+cdef inline int code_at(u64 x, int p) noexcept nogil:
+    return <int>((x >> (4 * p)) & 15)
+
+
+cdef inline int train_length(u64 x) noexcept nogil:
+    cdef u64 e = nib_eq(x, EMPTY)
+    if e == 0:
+        return 16
+    return ctz(e) >> 2
+
+
+cdef inline int lucia_pos(u64 x, int n) noexcept nogil:
+    cdef int p, c
+    for p in range(n):
+        c = code_at(x, p)
+        if LUCIA0 <= c <= LUCIA5:
+            return p
+    return -1
+
+
+cdef inline bint legal(u64 y) noexcept nogil:
+    cdef u64 s = nib_eq(y, STARBOY)
+    return (((s << 4) | (s >> 4)) & nib_eq(y, GINGER)) == 0
+
+
+cdef inline u64 recode(u64 y, int p, const uint8_t* table) noexcept nogil:
+    cdef u64 c = (y >> (4 * p)) & 15
+    return y ^ ((c ^ table[c]) << (4 * p))
+
+
+cdef inline u64 move_kid(u64 x, int p, int q) noexcept nogil:
+    """The kid at p moves to q; the kids between shift one place towards p. A moving
+    Gingerbread blows out every kid it passes."""
+    cdef u64 kid = (x >> (4 * p)) & 15
+    cdef u64 y
+    cdef int lo, hi, i
+    if q > p:
+        y = (x & ~span(p, q)) | ((x >> 4) & span(p, q - 1)) | (kid << (4 * q))
+        lo = p
+        hi = q - 1
+    else:
+        y = (x & ~span(q, p)) | ((x << 4) & span(q + 1, p)) | (kid << (4 * q))
+        lo = q + 1
+        hi = p
+    if kid == GINGER:
+        for i in range(lo, hi + 1):
+            y = recode(y, i, BLOW)
+    return y
+
+
+# ---------------------------------------------------------------------------------------------
+# actions and cards
+
+cdef int do_action(u64 x, int n, const Act* a, u64* out) noexcept nogil:
+    """All results of one action on x (at most ACT_MAX, possibly repeated); the restriction
+    is checked on each."""
+    cdef int cnt = 0, p, q, run, j, c, d
+    cdef u64 y, src
+    if a.kind == K_MOVE:
+        for p in range(n):
+            c = code_at(x, p)
+            if not ((a.mask >> c) & 1):
+                continue
+            q = p + a.steps
+            if q < n:
+                y = move_kid(x, p, q)
+                if legal(y):
+                    out[cnt] = y
+                    cnt += 1
+            q = p - a.steps
+            if q >= 0:
+                y = move_kid(x, p, q)
+                if legal(y):
+                    out[cnt] = y
+                    cnt += 1
+    elif a.kind == K_LIGHT:
+        src = nib_eq(x, <u64>a.source) & span(0, n - 1)
+        while src:
+            p = ctz(src) >> 2
+            src &= src - 1
+            y = x
+            if p > 0:
+                y = recode(y, p - 1, LIGHT)
+            if p + 1 < n:
+                y = recode(y, p + 1, LIGHT)
+            out[cnt] = y
+            cnt += 1
+    elif a.kind == K_LUCIA:
+        p = lucia_pos(x, n)
+        if p < 0:
+            return 0
+        for d in range(-1, 2, 2):
+            run = 0
+            while 0 <= p + d * (run + 1) < n and code_at(x, p + d * (run + 1)) <= H_LIT:
+                run += 1
+            if run == 0:
+                continue
+            for j in range(1 if a.partial else run, run + 1):
+                y = move_kid(x, p, p + d * j)
+                if legal(y):
+                    out[cnt] = y
+                    cnt += 1
+    return cnt
+
+
+cdef int play_card(u64 x, int n, const Card* card, u64* out) noexcept nogil:
+    """All results of one card (at most CARD_MAX, possibly repeated): each order of its
+    actions, every choice of each."""
+    cdef u64 first[ACT_MAX]
+    cdef int cnt = 0, k, i, order
+    if card.nact == 1:
+        return do_action(x, n, &card.act[0], out)
+    for order in range(1 if card.twin else 2):
+        k = do_action(x, n, &card.act[order], first)
+        for i in range(k):
+            cnt += do_action(first[i], n, &card.act[1 - order], out + cnt)
+    return cnt
+
+
+cdef int unique(u64* buf, int cnt, u64* keys, uint32_t* stamps, uint32_t stamp) noexcept nogil:
+    """Drop repeats from buf[:cnt] in place (first occurrence kept) with a stamped hash set of
+    4096 slots; returns the new count."""
+    cdef int i, m = 0
+    cdef uint32_t slot
+    for i in range(cnt):
+        slot = <uint32_t>((buf[i] * 0x9E3779B97F4A7C15ULL) >> 52)
+        while stamps[slot] == stamp and keys[slot] != buf[i]:
+            slot = (slot + 1) & 4095
+        if stamps[slot] != stamp:
+            stamps[slot] = stamp
+            keys[slot] = buf[i]
+            buf[m] = buf[i]
+            m += 1
+    return m
+
+
+cdef struct Dedupe:
+    u64 keys[4096]
+    uint32_t stamps[4096]
+    uint32_t stamp
+
+
+cdef inline int play_unique(u64 x, int n, const Card* card, u64* out, Dedupe* dd) noexcept nogil:
+    cdef int cnt = play_card(x, n, card, out)
+    dd.stamp += 1
+    if dd.stamp == 0:
+        memset(dd.stamps, 0, sizeof(dd.stamps))
+        dd.stamp = 1
+    return unique(out, cnt, dd.keys, dd.stamps, dd.stamp)
+
+
+cdef Card* decode_cards(const uint32_t[:, ::1] table) except NULL:
+    """Cards from the (k, 2) uint32 table built by lumicore/lucia/kernel.py:
+    bits 0-1 kind (0 none), 4-14 role mask over codes, 16-19 steps or light source, 20 partial."""
+    cdef Py_ssize_t i, j, k = table.shape[0]
+    cdef Card* cards = <Card*>malloc(max(k, 1) * sizeof(Card))
+    cdef uint32_t w
+    if cards == NULL:
+        raise MemoryError()
+    if table.shape[1] != 2:
+        free(cards)
+        raise ValueError("card table must have 2 columns")
+    for i in range(k):
+        cards[i].nact = 0
+        for j in range(2):
+            w = table[i, j]
+            if w & 3 == 0:
+                continue
+            cards[i].act[cards[i].nact].kind = w & 3
+            cards[i].act[cards[i].nact].mask = (w >> 4) & 0x7FF
+            cards[i].act[cards[i].nact].steps = max(1, (w >> 16) & 15)
+            cards[i].act[cards[i].nact].source = (w >> 16) & 15
+            cards[i].act[cards[i].nact].partial = (w >> 20) & 1
+            cards[i].nact += 1
+        cards[i].twin = cards[i].nact == 2 and table[i, 0] == table[i, 1]
+    return cards
+
+
+# ---------------------------------------------------------------------------------------------
+# goal and heuristic
+
+cdef inline bint is_goal_c(u64 x, int n) noexcept nogil:
+    cdef u64 valid = span(0, n - 1) & LOW
+    cdef u64 s
+    cdef int m
+    if (x & 15) != LUCIA5 or (nib_eq(x, H_UNLIT) & valid):
+        return False
+    s = nib_eq(x, STARBOY) & valid
+    m = popcount(s)
+    return s == (span(n - m, n - 1) & LOW)
+
+
+cdef struct HTab:
+    const uint8_t* values
+    int A, U, D, L
+    int target
+
+
+cdef inline int heuristic_c(u64 x, int n, const HTab* t) noexcept nogil:
+    cdef u64 valid = span(0, n - 1) & LOW
+    cdef u64 s = nib_eq(x, STARBOY) & valid
+    cdef int p = lucia_pos(x, n), a, u, d = t.target
+    if p < 0:
+        return INF
+    a = LUCIA5 - code_at(x, p)
+    u = a + popcount(nib_eq(x, H_UNLIT) & valid)
+    while s:
+        d -= ctz(s) >> 2
+        s &= s - 1
+    a = min(max(a, 0), t.A - 1)
+    u = min(max(u, 0), t.U - 1)
+    d = min(max(d, 0), t.D - 1)
+    p = min(p, t.L - 1)
+    return t.values[((a * t.U + u) * t.D + d) * t.L + p]
+
+
+cdef HTab make_htab(const uint8_t[:, :, :, ::1] values, int target) except *:
+    cdef HTab t
+    if values.shape[0] < 1 or values.shape[1] < 1 or values.shape[2] < 1 or values.shape[3] < 1:
+        raise ValueError("empty heuristic table")
+    t.values = &values[0, 0, 0, 0]
+    t.A = values.shape[0]
+    t.U = values.shape[1]
+    t.D = values.shape[2]
+    t.L = values.shape[3]
+    t.target = target
+    return t
+
+
+# ---------------------------------------------------------------------------------------------
+# Python entry points: move generation
+
+def successors(u64 state, const uint32_t[:, ::1] cards, int card):
+    """Distinct successors of one state for one card (row ``card`` of the card table)."""
+    cdef Card* cs = decode_cards(cards)
+    cdef u64* out = <u64*>malloc(CARD_MAX * sizeof(u64))
+    cdef Dedupe* dd = <Dedupe*>malloc(sizeof(Dedupe))
+    cdef int cnt = 0
+    try:
+        if out == NULL or dd == NULL:
+            raise MemoryError()
+        if not 0 <= card < cards.shape[0]:
+            raise IndexError(f"card {card} out of range")
+        dd.stamp = 0
+        memset(dd.stamps, 0, sizeof(dd.stamps))
+        cnt = play_unique(state, train_length(state), &cs[card], out, dd)
+        return np.array(<u64[:cnt]>out if cnt else [], dtype=np.uint64)
+    finally:
+        free(cs)
+        free(out)
+        free(dd)
+
+
+def expand(const u64[::1] states, const uint32_t[:, ::1] cards):
+    """Successors of every state for every card, distinct per (state, card).
+
+    Returns ``(succ, parent, card)``: uint64 successors, int64 index into ``states``, int32
+    card row, in state-major, card-minor order."""
+    cdef Py_ssize_t i, cap = max(1024, states.shape[0] * cards.shape[0] * 16), total = 0
+    cdef int c, k, j, n, ncards = cards.shape[0]
+    cdef Card* cs = decode_cards(cards)
+    cdef u64* buf = <u64*>malloc(CARD_MAX * sizeof(u64))
+    cdef Dedupe* dd = <Dedupe*>malloc(sizeof(Dedupe))
+    succ = np.empty(cap, dtype=np.uint64)
+    parent = np.empty(cap, dtype=np.int64)
+    which = np.empty(cap, dtype=np.int32)
+    cdef u64[::1] sv = succ
+    cdef long long[::1] pv = parent
+    cdef int[::1] wv = which
+    try:
+        if buf == NULL or dd == NULL:
+            raise MemoryError()
+        dd.stamp = 0
+        memset(dd.stamps, 0, sizeof(dd.stamps))
+        for i in range(states.shape[0]):
+            n = train_length(states[i])
+            for c in range(ncards):
+                k = play_unique(states[i], n, &cs[c], buf, dd)
+                if total + k > cap:
+                    cap = 2 * cap + k
+                    succ = np.resize(succ, cap)
+                    parent = np.resize(parent, cap)
+                    which = np.resize(which, cap)
+                    sv = succ
+                    pv = parent
+                    wv = which
+                for j in range(k):
+                    sv[total + j] = buf[j]
+                    pv[total + j] = i
+                    wv[total + j] = c
+                total += k
+        return succ[:total].copy(), parent[:total].copy(), which[:total].copy()
+    finally:
+        free(cs)
+        free(buf)
+        free(dd)
+
+
+def count_successors(const u64[::1] states, const uint32_t[:, ::1] cards):
+    """How many distinct successors ``expand`` would return (no output arrays: the benchmark's
+    pure move-generation rate)."""
+    cdef Py_ssize_t i, total = 0
+    cdef int c, n
+    cdef Card* cs = decode_cards(cards)
+    cdef u64* buf = <u64*>malloc(CARD_MAX * sizeof(u64))
+    cdef Dedupe* dd = <Dedupe*>malloc(sizeof(Dedupe))
+    try:
+        if buf == NULL or dd == NULL:
+            raise MemoryError()
+        dd.stamp = 0
+        memset(dd.stamps, 0, sizeof(dd.stamps))
+        with nogil:
+            for i in range(states.shape[0]):
+                n = train_length(states[i])
+                for c in range(cards.shape[0]):
+                    total += play_unique(states[i], n, &cs[c], buf, dd)
+        return total
+    finally:
+        free(cs)
+        free(buf)
+        free(dd)
+
+
+def goal_mask(const u64[::1] states):
+    """Boolean array: which states are goals."""
+    out = np.zeros(states.shape[0], dtype=np.bool_)
+    cdef uint8_t[::1] ov = out.view(np.uint8)
+    cdef Py_ssize_t i
+    for i in range(states.shape[0]):
+        ov[i] = is_goal_c(states[i], train_length(states[i]))
+    return out
+
+
+def heuristic(const u64[::1] states, const uint8_t[:, :, :, ::1] values, int target):
+    """Heuristic values (uint8, 255 = goal unreachable) of states for a table from
+    lumicore/lucia/heuristic.py."""
+    cdef HTab t = make_htab(values, target)
+    out = np.empty(states.shape[0], dtype=np.uint8)
+    cdef uint8_t[::1] ov = out
+    cdef Py_ssize_t i
+    for i in range(states.shape[0]):
+        ov[i] = heuristic_c(states[i], train_length(states[i]), &t)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# search storage: nodes (state, parent, card, g) and an open-addressing hash set state -> node
+
+cdef struct Store:
+    u64* state
+    uint32_t* parent
+    uint16_t* card
+    uint8_t* g
+    size_t count, cap
+    u64* keys           # 0 = empty slot (no valid train packs to 0: it would have no Lucia)
+    uint32_t* vals
+    size_t mask
+
+
+cdef int store_init(Store* s, size_t cap) noexcept nogil:
+    cdef size_t slots = 1024
+    while slots < 2 * cap:
+        slots *= 2
+    s.count = 0
+    s.cap = cap
+    s.state = <u64*>malloc(cap * sizeof(u64))
+    s.parent = <uint32_t*>malloc(cap * sizeof(uint32_t))
+    s.card = <uint16_t*>malloc(cap * sizeof(uint16_t))
+    s.g = <uint8_t*>malloc(cap * sizeof(uint8_t))
+    s.keys = <u64*>malloc(slots * sizeof(u64))
+    s.vals = <uint32_t*>malloc(slots * sizeof(uint32_t))
+    s.mask = slots - 1
+    if not (s.state and s.parent and s.card and s.g and s.keys and s.vals):
+        return -1
+    memset(s.keys, 0, slots * sizeof(u64))
+    return 0
+
+
+cdef void store_free(Store* s) noexcept nogil:
+    free(s.state)
+    free(s.parent)
+    free(s.card)
+    free(s.g)
+    free(s.keys)
+    free(s.vals)
+
+
+cdef inline size_t slot_of(const Store* s, u64 key) noexcept nogil:
+    cdef size_t slot = <size_t>((key * 0x9E3779B97F4A7C15ULL) >> 20) & s.mask
+    while s.keys[slot] != 0 and s.keys[slot] != key:
+        slot = (slot + 1) & s.mask
+    return slot
+
+
+cdef int store_grow(Store* s) noexcept nogil:
+    """Double node arrays and hash table (rehashing)."""
+    cdef size_t cap = 2 * s.cap, old_slots = s.mask + 1, i, slot
+    cdef u64* old_keys = s.keys
+    cdef uint32_t* old_vals = s.vals
+    cdef void* p
+    p = realloc(s.state, cap * sizeof(u64))
+    if p == NULL:
+        return -1
+    s.state = <u64*>p
+    p = realloc(s.parent, cap * sizeof(uint32_t))
+    if p == NULL:
+        return -1
+    s.parent = <uint32_t*>p
+    p = realloc(s.card, cap * sizeof(uint16_t))
+    if p == NULL:
+        return -1
+    s.card = <uint16_t*>p
+    p = realloc(s.g, cap * sizeof(uint8_t))
+    if p == NULL:
+        return -1
+    s.g = <uint8_t*>p
+    s.cap = cap
+    s.keys = <u64*>malloc(2 * old_slots * sizeof(u64))
+    s.vals = <uint32_t*>malloc(2 * old_slots * sizeof(uint32_t))
+    if s.keys == NULL or s.vals == NULL:
+        free(old_keys)
+        free(old_vals)
+        return -1
+    memset(s.keys, 0, 2 * old_slots * sizeof(u64))
+    s.mask = 2 * old_slots - 1
+    for i in range(old_slots):
+        if old_keys[i] != 0:
+            slot = slot_of(s, old_keys[i])
+            s.keys[slot] = old_keys[i]
+            s.vals[slot] = old_vals[i]
+    free(old_keys)
+    free(old_vals)
+    return 0
+
+
+cdef inline long add_node(Store* s, size_t slot, u64 key, uint32_t parent, uint16_t card,
+                          uint8_t g) noexcept nogil:
+    """Insert key at its (free) slot; returns the node index, -1 when out of memory."""
+    cdef size_t idx = s.count
+    if idx >= s.cap or 2 * (idx + 1) > s.mask:
+        if store_grow(s) != 0:
+            return -1
+        slot = slot_of(s, key)
+    s.keys[slot] = key
+    s.vals[slot] = <uint32_t>idx
+    s.state[idx] = key
+    s.parent[idx] = parent
+    s.card[idx] = card
+    s.g[idx] = g
+    s.count += 1
+    return <long>idx
+
+
+cdef inline double now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + 1e-9 * ts.tv_nsec
+
+
+def monotonic():
+    """The clock the searches' ``deadline`` refers to."""
+    return now()
+
+
+# search status codes (mapped to words in lumicore/lucia/kernel.py)
+cdef enum:
+    FOUND = 0
+    EXHAUSTED = 1
+    CUT = 2
+    NOMEM = 3
+
+
+cdef object path_of(const Store* s, size_t node):
+    states, cards = [], []
+    while True:
+        states.append(s.state[node])
+        if node == 0:
+            break
+        cards.append(s.card[node])
+        node = s.parent[node]
+    return states[::-1], cards[::-1]
+
+
+def bfs(u64 start, const uint32_t[:, ::1] cards, long long max_nodes, double deadline):
+    """Breadth-first search with a C hash set; goal tested when a state is first generated.
+
+    Returns ``(status, states, cards, nodes, expanded)``: status 0 found, 1 exhausted, 2 limit,
+    3 out of memory; ``states``/``cards`` the path (start first) when found."""
+    cdef Card* cs = decode_cards(cards)
+    cdef u64* buf = <u64*>malloc(CARD_MAX * sizeof(u64))
+    cdef Store s
+    cdef int n = train_length(start), c, k, j, status = EXHAUSTED, ncards = cards.shape[0]
+    cdef size_t head = 0, slot, found = 0
+    cdef long idx, expanded = 0
+    cdef u64 x
+    cdef uint8_t gx
+    if store_init(&s, 1 << 16) != 0 or buf == NULL:
+        store_free(&s)
+        free(cs)
+        free(buf)
+        raise MemoryError()
+    try:
+        with nogil:
+            add_node(&s, slot_of(&s, start), start, 0, 0, 0)
+            if is_goal_c(start, n):
+                status = FOUND
+            while status == EXHAUSTED and head < s.count:
+                x = s.state[head]
+                gx = s.g[head]
+                expanded += 1
+                if (expanded & 1023) == 0 and deadline > 0 and now() > deadline:
+                    status = CUT
+                    break
+                for c in range(ncards):
+                    k = play_card(x, n, &cs[c], buf)
+                    for j in range(k):
+                        slot = slot_of(&s, buf[j])
+                        if s.keys[slot] != 0:
+                            continue
+                        if <long long>s.count >= max_nodes or gx == 254:
+                            status = CUT
+                            break
+                        idx = add_node(&s, slot, buf[j], <uint32_t>head, <uint16_t>c, gx + 1)
+                        if idx < 0:
+                            status = NOMEM
+                            break
+                        if is_goal_c(buf[j], n):
+                            status = FOUND
+                            found = <size_t>idx
+                            break
+                    if status != EXHAUSTED:
+                        break
+                head += 1
+        if status == FOUND:
+            states, path = path_of(&s, found)
+        else:
+            states, path = [], []
+        return status, states, path, s.count, expanded
+    finally:
+        store_free(&s)
+        free(cs)
+        free(buf)
+
+
+# ---------------------------------------------------------------------------------------------
+# A*: binary min-heap of u64 keys f << 56 | (255 - g) << 48 | node (ties: deeper first)
+
+cdef struct Heap:
+    u64* data
+    size_t count, cap
+
+
+cdef int heap_push(Heap* h, u64 key) noexcept nogil:
+    cdef size_t i, parent
+    cdef void* p
+    if h.count == h.cap:
+        p = realloc(h.data, 2 * h.cap * sizeof(u64))
+        if p == NULL:
+            return -1
+        h.data = <u64*>p
+        h.cap *= 2
+    i = h.count
+    h.count += 1
+    while i > 0:
+        parent = (i - 1) >> 1
+        if h.data[parent] <= key:
+            break
+        h.data[i] = h.data[parent]
+        i = parent
+    h.data[i] = key
+    return 0
+
+
+cdef u64 heap_pop(Heap* h) noexcept nogil:
+    cdef u64 top = h.data[0], last
+    cdef size_t i = 0, child
+    h.count -= 1
+    last = h.data[h.count]
+    while True:
+        child = 2 * i + 1
+        if child >= h.count:
+            break
+        if child + 1 < h.count and h.data[child + 1] < h.data[child]:
+            child += 1
+        if h.data[child] >= last:
+            break
+        h.data[i] = h.data[child]
+        i = child
+    h.data[i] = last
+    return top
+
+
+cdef inline u64 heap_key(int f, int g, size_t node) noexcept nogil:
+    return (<u64>f << 56) | (<u64>(255 - g) << 48) | <u64>node
+
+
+def astar(u64 start, const uint32_t[:, ::1] cards, const uint8_t[:, :, :, ::1] values,
+          int target, long long max_nodes, double deadline):
+    """A* with the admissible, consistent table heuristic; goal tested when a node is popped.
+    ``max_nodes`` caps the stored (generated) states. Returns like :func:`bfs`."""
+    cdef HTab t = make_htab(values, target)
+    cdef Card* cs = decode_cards(cards)
+    cdef u64* buf = <u64*>malloc(CARD_MAX * sizeof(u64))
+    cdef Store s
+    cdef Heap heap
+    cdef int n = train_length(start), c, k, j, h, g, status = EXHAUSTED, ncards = cards.shape[0]
+    cdef size_t slot, node, found = 0
+    cdef long idx, expanded = 0
+    cdef u64 key, x, y
+    heap.count = 0
+    heap.cap = 1 << 16
+    heap.data = <u64*>malloc(heap.cap * sizeof(u64))
+    if store_init(&s, 1 << 16) != 0 or buf == NULL or heap.data == NULL:
+        store_free(&s)
+        free(cs)
+        free(buf)
+        free(heap.data)
+        raise MemoryError()
+    try:
+        with nogil:
+            h = heuristic_c(start, n, &t)
+            add_node(&s, slot_of(&s, start), start, 0, 0, 0)
+            if h < INF:
+                heap_push(&heap, heap_key(h, 0, 0))
+            while heap.count:
+                key = heap_pop(&heap)
+                node = key & 0xFFFFFFFFFFFFULL
+                g = 255 - <int>((key >> 48) & 255)
+                if g != s.g[node]:
+                    continue        # a stale entry: the node was reached more cheaply since
+                x = s.state[node]
+                if is_goal_c(x, n):
+                    status = FOUND
+                    found = node
+                    break
+                expanded += 1
+                if (expanded & 1023) == 0 and deadline > 0 and now() > deadline:
+                    status = CUT
+                    break
+                if g >= 254:
+                    continue
+                for c in range(ncards):
+                    k = play_card(x, n, &cs[c], buf)
+                    for j in range(k):
+                        y = buf[j]
+                        slot = slot_of(&s, y)
+                        if s.keys[slot] != 0:
+                            idx = s.vals[slot]
+                            if s.g[idx] <= g + 1:
+                                continue
+                            s.g[idx] = g + 1
+                            s.parent[idx] = <uint32_t>node
+                            s.card[idx] = <uint16_t>c
+                            h = heuristic_c(y, n, &t)
+                        else:
+                            h = heuristic_c(y, n, &t)
+                            if h >= INF:
+                                continue
+                            if <long long>s.count >= max_nodes:
+                                status = CUT
+                                break
+                            idx = add_node(&s, slot, y, <uint32_t>node, <uint16_t>c, g + 1)
+                            if idx < 0:
+                                status = NOMEM
+                                break
+                        if heap_push(&heap, heap_key(min(g + 1 + h, 255), g + 1, idx)) != 0:
+                            status = NOMEM
+                            break
+                    if status != EXHAUSTED:
+                        break
+                if status != EXHAUSTED:
+                    break
+        if status == FOUND:
+            states, path = path_of(&s, found)
+        else:
+            states, path = [], []
+        return status, states, path, s.count, expanded
+    finally:
+        store_free(&s)
+        free(cs)
+        free(buf)
+        free(heap.data)
+
+
+# ---------------------------------------------------------------------------------------------
+# IDA*: depth-first iterations with a growing f bound, a lossy transposition table per iteration
+# (a state reached again at a depth not smaller than before has nothing new to offer)
+
+cdef struct Frame:
+    u64* child
+    uint16_t* card
+    int count, next, cap
+
+
+cdef int frame_fill(Frame* f, u64 x, u64 parent, int n, const Card* cs, int ncards,
+                    u64* buf, Dedupe* dd) noexcept nogil:
+    """Children of x over all cards (distinct per card; x and its parent left out)."""
+    cdef int c, k, j
+    cdef void* p
+    f.count = 0
+    f.next = 0
+    for c in range(ncards):
+        k = play_unique(x, n, &cs[c], buf, dd)
+        if f.count + k > f.cap:
+            f.cap = 2 * f.cap + k
+            p = realloc(f.child, f.cap * sizeof(u64))
+            if p == NULL:
+                return -1
+            f.child = <u64*>p
+            p = realloc(f.card, f.cap * sizeof(uint16_t))
+            if p == NULL:
+                return -1
+            f.card = <uint16_t*>p
+        for j in range(k):
+            if buf[j] != x and buf[j] != parent:
+                f.child[f.count] = buf[j]
+                f.card[f.count] = <uint16_t>c
+                f.count += 1
+    return 0
+
+
+def idastar(u64 start, const uint32_t[:, ::1] cards, const uint8_t[:, :, :, ::1] values,
+            int target, long long max_nodes, double deadline, int tt_bits=20):
+    """IDA* with the table heuristic. ``max_nodes`` caps the nodes visited over all iterations.
+    Returns like :func:`bfs` (``nodes`` = visits, ``expanded`` = expansions)."""
+    cdef HTab t = make_htab(values, target)
+    cdef Card* cs = decode_cards(cards)
+    cdef int n = train_length(start), ncards = cards.shape[0], depth, h, f, bound, next_bound
+    cdef int status = EXHAUSTED, i
+    cdef size_t tt_size = (<size_t>1) << max(4, min(tt_bits, 26)), slot
+    cdef u64* buf = <u64*>malloc(CARD_MAX * sizeof(u64))
+    cdef Dedupe* dd = <Dedupe*>malloc(sizeof(Dedupe))
+    cdef Frame* frames = <Frame*>malloc(256 * sizeof(Frame))
+    cdef u64* path = <u64*>malloc(256 * sizeof(u64))
+    cdef uint16_t* path_card = <uint16_t*>malloc(256 * sizeof(uint16_t))
+    cdef u64* tt_key = <u64*>malloc(tt_size * sizeof(u64))
+    cdef uint8_t* tt_g = <uint8_t*>malloc(tt_size * sizeof(uint8_t))
+    cdef long long visits = 0, expanded = 0
+    cdef u64 x, y
+    cdef bint ok = (buf != NULL and dd != NULL and frames != NULL and path != NULL
+                    and path_card != NULL and tt_key != NULL and tt_g != NULL)
+    if frames:
+        memset(frames, 0, 256 * sizeof(Frame))
+    try:
+        if not ok:
+            raise MemoryError()
+        dd.stamp = 0
+        memset(dd.stamps, 0, sizeof(dd.stamps))
+        with nogil:
+            bound = heuristic_c(start, n, &t)
+            path[0] = start
+            while bound < INF and status == EXHAUSTED:
+                memset(tt_key, 0, tt_size * sizeof(u64))
+                next_bound = INF
+                depth = 0
+                if is_goal_c(start, n):
+                    status = FOUND
+                    break
+                if frame_fill(&frames[0], start, start, n, cs, ncards, buf, dd) != 0:
+                    status = NOMEM
+                    break
+                expanded += 1
+                while depth >= 0:
+                    if frames[depth].next == frames[depth].count:
+                        depth -= 1
+                        continue
+                    i = frames[depth].next
+                    frames[depth].next += 1
+                    y = frames[depth].child[i]
+                    visits += 1
+                    if visits >= max_nodes or ((visits & 4095) == 0 and deadline > 0
+                                               and now() > deadline):
+                        status = CUT
+                        break
+                    h = heuristic_c(y, n, &t)
+                    f = depth + 1 + h
+                    if f > bound:
+                        if f < next_bound:
+                            next_bound = f
+                        continue
+                    path[depth + 1] = y
+                    path_card[depth + 1] = frames[depth].card[i]
+                    if is_goal_c(y, n):
+                        status = FOUND
+                        depth += 1
+                        break
+                    slot = <size_t>((y * 0x9E3779B97F4A7C15ULL) >> 20) & (tt_size - 1)
+                    if tt_key[slot] == y and tt_g[slot] <= depth + 1:
+                        continue
+                    tt_key[slot] = y
+                    tt_g[slot] = depth + 1
+                    depth += 1      # f <= bound < 255 keeps depth below 255
+                    if frame_fill(&frames[depth], y, path[depth - 1], n, cs, ncards, buf,
+                                  dd) != 0:
+                        status = NOMEM
+                        break
+                    expanded += 1
+                if status == EXHAUSTED:
+                    bound = next_bound
+        if status == FOUND:
+            return (status, [path[i] for i in range(depth + 1)],
+                    [path_card[i] for i in range(1, depth + 1)], visits, expanded)
+        return status, [], [], visits, expanded
+    finally:
+        if frames:
+            for i in range(256):
+                free(frames[i].child)
+                free(frames[i].card)
+        free(frames)
+        free(cs)
+        free(buf)
+        free(dd)
+        free(path)
+        free(path_card)
+        free(tt_key)
+        free(tt_g)

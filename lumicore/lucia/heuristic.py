@@ -1,0 +1,114 @@
+"""An admissible heuristic for the Lucia puzzle: a lower bound on the cards still needed.
+
+A train's *deficits* are four numbers that must all reach zero at the goal:
+
+- ``a``: candles Lucia still lacks (``5 - candles``);
+- ``u``: ``a`` plus the unlit Handmaidens (every one of these needs a lighting);
+- ``d``: how far the Starboys are from the back: the sum of the last ``m`` positions minus the
+  sum of the Starboys' positions (``m`` Starboys);
+- ``l``: Lucia's position (she must reach 0).
+
+Each card has a *capacity* per deficit, an upper bound on how much one play can reduce it:
+
+- ``light``: one lighting lights the two neighbours of one source, so Lucia gains at most one
+  candle (``a``: 1) and at most two of the ``u`` items change (``u``: 2);
+- ``move``/``wild`` of ``k`` steps: the moved kid changes position by ``k`` and each of the at
+  most ``k`` kids it passes by one, the other way; so the Starboys' position sum grows by at most
+  ``k`` (``d``: k) and Lucia moves front by ``k`` if the action may move her, else by at most one
+  (a kid passing her from front to back; ``l``: k or 1);
+- ``lucia``: she passes at most all Handmaidens of the train (``l``: their count); nobody else
+  changes place relative to the Starboys (``d``: 0).
+
+A multi card's capacity is the sum of its actions'. Moving Gingerbreads only *add* work (they blow
+out lights), so they never help. Therefore any real sequence of ``N`` plays reaching the goal is
+also a solution of the relaxed covering problem "pick ``N`` cards whose summed capacities cover
+the deficits", and the fewest cards of the relaxed problem (computed exactly by dynamic
+programming over all deficit vectors, :func:`build_table`) never exceeds the true distance: the
+heuristic is admissible. It is also consistent: one play lowers each deficit by at most the
+card's capacity and the table is monotone in every deficit. ``INF`` (255) marks deficits no cards
+can cover: such a train cannot reach the goal at all.
+
+>>> from lumicore.lucia import Train, load_deck
+>>> train = Train.parse("h L3 T S H")
+>>> deficits(train)
+(2, 3, 1, 1)
+>>> table = build_table(load_deck().kinds, train)
+>>> estimate(train, table)
+2
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from lumicore.lucia.cards import Action, Card
+from lumicore.lucia.notation import H_UNLIT, MAX_CANDLES, STARBOY
+from lumicore.lucia.train import Train
+
+__all__ = ["INF", "HeuristicTable", "deficits", "capacity", "build_table", "estimate"]
+
+INF = 255
+
+
+@dataclass(frozen=True, eq=False)
+class HeuristicTable:
+    """``values[a, u, d, l]``: fewest cards covering the deficits (uint8, INF = impossible);
+    ``target`` is the sum of the Starboys' goal positions."""
+
+    values: np.ndarray
+    target: int
+    length: int
+
+
+def deficits(train: Train) -> tuple[int, int, int, int]:
+    """The deficits ``(a, u, d, l)`` of the module docstring."""
+    codes = train.codes
+    starboys = [p for p, c in enumerate(codes) if c == STARBOY]
+    n, m = len(codes), len(starboys)
+    a = MAX_CANDLES - train.candles
+    target = sum(range(n - m, n))
+    return a, a + codes.count(H_UNLIT), target - sum(starboys), train.lucia_position
+
+
+def _action_capacity(action: Action, handmaidens: int) -> np.ndarray:
+    if action.kind == "light":
+        return np.array([1, 2, 0, 0])
+    if action.kind == "lucia":
+        return np.array([0, 0, 0, handmaidens])
+    return np.array([0, 0, action.steps, action.steps if "L" in action.roles else 1])
+
+
+def capacity(card: Card, handmaidens: int) -> np.ndarray:
+    """Upper bounds on how much one play of ``card`` lowers each deficit ``(a, u, d, l)``."""
+    return sum((_action_capacity(a, handmaidens) for a in card.actions), np.zeros(4, int))
+
+
+def build_table(cards: Sequence[Card], train: Train) -> HeuristicTable:
+    """The exact relaxed distances for every deficit vector a train of this shape can have
+    (same length and role counts as ``train``)."""
+    n, m, handmaidens = len(train), train.count("S"), train.count("H")
+    shape = (MAX_CANDLES + 1, MAX_CANDLES + handmaidens + 1, m * (n - m) + 1, n)
+    values = np.full(shape, INF, dtype=np.int32)
+    values[0, 0, 0, 0] = 0
+    caps = {tuple(capacity(c, handmaidens)) for c in cards}
+    caps = [c for c in caps if any(c)]
+    index = [np.arange(size) for size in shape]
+    while True:
+        best = values.copy()
+        for cap in caps:
+            shifted = np.ix_(*(np.maximum(ix - c, 0) for ix, c in zip(index, cap, strict=True)))
+            np.minimum(best, values[shifted] + 1, out=best)
+        np.minimum(best, INF, out=best)
+        if np.array_equal(best, values):
+            break
+        values = best
+    target = sum(range(n - m, n))
+    return HeuristicTable(np.ascontiguousarray(values, dtype=np.uint8), target, n)
+
+
+def estimate(train: Train, table: HeuristicTable) -> int:
+    """The heuristic value of ``train`` (INF: the goal is unreachable)."""
+    return int(table.values[deficits(train)])

@@ -1,0 +1,170 @@
+"""The typed, validated door to the Cython kernel ``lumicore._ext.lucia`` (used by solvers.lucia
+and the benchmarks). Everything user-supplied is checked here before it reaches C.
+
+Cards travel as a ``(k, 2)`` uint32 table, one row per card, one word per action: bits 0-1 kind
+(1 move/wild, 2 light, 3 lucia, 0 no action), bits 4-14 the nibble codes that may move, bits
+16-19 the steps (move) or the source code (light), bit 20 ``lucia_partial``.
+
+>>> from lumicore.lucia import Train, load_deck
+>>> table = card_table(load_deck().kinds)
+>>> table.shape
+(15, 2)
+>>> train = Train.parse("h H L0 T")
+>>> sorted(str(Train.from_packed(int(x))) for x in successors(train.packed, table, 8))
+['L0 h H T']
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+from lumicore._ext import lucia as _k
+from lumicore.errors import LumicoreError, NotationError
+from lumicore.lucia.cards import Action, Card
+from lumicore.lucia.heuristic import HeuristicTable
+from lumicore.lucia.notation import EMPTY, GINGER, H_LIT, LUCIA0, LUCIA5, STARBOY, TOMTEN
+from lumicore.lucia.train import DEFAULT_RULES, Rules, Train
+
+__all__ = ["card_table", "encode_action", "check_states", "pack_trains", "successors", "expand",
+           "count_successors", "goal_mask", "heuristic", "search", "STATUS"]
+
+_KIND = {"move": 1, "wild": 1, "light": 2, "lucia": 3}
+_CODES = {"H": (0, 1), "T": (2,), "S": (3,), "G": (4,), "L": tuple(range(LUCIA0, LUCIA5 + 1))}
+STATUS = {0: "optimal", 1: "unsolvable", 2: "limit", 3: "limit"}
+"""Kernel status code -> result status (3 = out of memory, reported as a limit)."""
+
+
+def encode_action(action: Action, rules: Rules = DEFAULT_RULES) -> int:
+    """The uint32 word of one action (layout in the module docstring)."""
+    word = _KIND[action.kind]
+    if action.kind in ("move", "wild"):
+        mask = sum(1 << code for role in action.roles for code in _CODES[role])
+        word |= mask << 4 | action.steps << 16
+    elif action.kind == "light":
+        word |= (H_LIT if action.source == "H" else TOMTEN) << 16
+    elif rules.lucia_partial:
+        word |= 1 << 20
+    return word
+
+
+def card_table(cards: Iterable[Card], rules: Rules = DEFAULT_RULES) -> np.ndarray:
+    """The kernel's card table; raises :class:`LumicoreError` for anything but Cards."""
+    rows = []
+    for i, card in enumerate(cards):
+        if not isinstance(card, Card):
+            raise LumicoreError(f"card #{i} is not a lumicore.lucia.Card: {card!r}")
+        words = [encode_action(a, rules) for a in card.actions]
+        rows.append(words + [0] * (2 - len(words)))
+    if not rows:
+        raise LumicoreError("at least one card is needed")
+    if len(rows) > 65535:
+        raise LumicoreError("at most 65535 card kinds")
+    return np.array(rows, dtype=np.uint32).reshape(-1, 2)
+
+
+def _nibbles(states: np.ndarray) -> np.ndarray:
+    shifts = np.arange(0, 64, 4, dtype=np.uint64)
+    return ((states[:, None] >> shifts) & np.uint64(15)).astype(np.int8)
+
+
+def check_states(states: Sequence[int] | np.ndarray) -> np.ndarray:
+    """States as a contiguous uint64 array after checking each is a packed legal train (all
+    nibbles valid codes, empties only at the end, one Lucia, no Gingerbread next to a Starboy);
+    the first bad one is named in a :class:`NotationError`."""
+    arr = np.asarray(states)
+    if arr.dtype != np.uint64:
+        if arr.size and (arr.dtype.kind not in "iu" or arr.min() < 0):
+            raise NotationError("packed trains must be non-negative 64-bit integers")
+        arr = arr.astype(np.uint64)
+    arr = np.ascontiguousarray(arr.reshape(-1))
+    nib = _nibbles(arr)
+    empty = nib == EMPTY
+    bad = ((nib > LUCIA5) & ~empty).any(1)
+    bad |= (empty[:, :-1] & ~empty[:, 1:]).any(1) | empty[:, 0]
+    bad |= ((nib >= LUCIA0) & (nib <= LUCIA5)).sum(1) != 1
+    pair = ((nib[:, :-1] == STARBOY) & (nib[:, 1:] == GINGER)) | \
+        ((nib[:, :-1] == GINGER) & (nib[:, 1:] == STARBOY))
+    bad |= pair.any(1)
+    if bad.any():
+        i = int(np.argmax(bad))
+        Train.from_packed(int(arr[i]))  # raises the precise error
+        raise NotationError(f"state #{i} is not a legal packed train")  # pragma: no cover
+    return arr
+
+
+def pack_trains(trains: Iterable[Train]) -> np.ndarray:
+    return np.array([t.packed for t in trains], dtype=np.uint64)
+
+
+def _table(table: np.ndarray) -> np.ndarray:
+    if not (isinstance(table, np.ndarray) and table.dtype == np.uint32 and table.ndim == 2
+            and table.shape[1] == 2 and len(table)):
+        raise LumicoreError("card table must come from card_table()")
+    return np.ascontiguousarray(table)
+
+
+def successors(packed: int, table: np.ndarray, card: int) -> np.ndarray:
+    """Distinct successors (uint64) of one packed train for row ``card`` of ``table``."""
+    arr = check_states([packed])
+    table = _table(table)
+    if not 0 <= card < len(table):
+        raise LumicoreError(f"card index {card} out of range 0..{len(table) - 1}")
+    return _k.successors(int(arr[0]), table, int(card))
+
+
+def expand(states: Sequence[int] | np.ndarray, table: np.ndarray
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every state for every card: ``(successors, parent index, card index)``, the successors
+    distinct per (state, card)."""
+    return _k.expand(check_states(states), _table(table))
+
+
+def count_successors(states: np.ndarray, table: np.ndarray) -> int:
+    """The number of successors :func:`expand` would produce (for benchmarks)."""
+    return _k.count_successors(check_states(states), _table(table))
+
+
+def goal_mask(states: Sequence[int] | np.ndarray) -> np.ndarray:
+    return _k.goal_mask(check_states(states))
+
+
+def heuristic(states: Sequence[int] | np.ndarray, htable: HeuristicTable) -> np.ndarray:
+    """Kernel heuristic values (uint8; 255 = unreachable) for trains of ``htable``'s length."""
+    arr = check_states(states)
+    _check_length(arr, htable)
+    return _k.heuristic(arr, htable.values, htable.target)
+
+
+def _check_length(arr: np.ndarray, htable: HeuristicTable) -> None:
+    lengths = (_nibbles(arr) != EMPTY).sum(1)
+    if (lengths != htable.length).any():
+        raise LumicoreError(f"heuristic table is for trains of {htable.length} kids")
+
+
+def search(algorithm: str, train: Train, table: np.ndarray, htable: HeuristicTable | None,
+           max_nodes: int | None, time_limit: float | None
+           ) -> tuple[str, list[int], list[int], int, int]:
+    """Run ``bfs``, ``astar`` or ``idastar`` in the kernel: ``(status, states, card indices,
+    nodes, expanded)``; ``states`` is the path from ``train`` to a goal when one is found."""
+    if not isinstance(train, Train):
+        raise LumicoreError(f"train must be a lumicore.lucia.Train, got {train!r}")
+    table = _table(table)
+    limit = (1 << 62) if max_nodes is None else int(max_nodes)
+    deadline = 0.0 if time_limit is None else _k.monotonic() + float(time_limit)
+    if time_limit is not None and not math.isfinite(deadline):
+        raise LumicoreError(f"bad time limit {time_limit!r}")
+    if algorithm == "bfs":
+        out = _k.bfs(train.packed, table, limit, deadline)
+    elif algorithm in ("astar", "idastar"):
+        if htable is None or htable.length != len(train):
+            raise LumicoreError("a heuristic table for this train's length is needed")
+        run = _k.astar if algorithm == "astar" else _k.idastar
+        out = run(train.packed, table, htable.values, htable.target, limit, deadline)
+    else:
+        raise LumicoreError(f"unknown algorithm {algorithm!r}")
+    status, states, cards, nodes, expanded = out
+    return STATUS[status], states, cards, nodes, expanded
+

@@ -1,0 +1,141 @@
+"""The Cython kernel against the reference rules (hypothesis differential tests)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from lumicore.errors import DataError, LumicoreError, NotationError
+from lumicore.lucia import Action, Card, Rules, Train, load_deck, random_train
+from lumicore.lucia import kernel as K
+from lumicore.lucia import reference as R
+from lumicore.lucia.heuristic import build_table, estimate
+from lumicore.lucia.start import fix_up
+
+DECK = load_deck().kinds
+EXTRA = (
+    Card((Action.wild(3),)), Card((Action.move("L", 1),)), Card((Action.move("HTG", 4),)),
+    Card((Action.light("T"), Action.light("T"))), Card((Action.wild(1), Action.wild(2))),
+    Card((Action.lucia(), Action.move("G", 2))), Card((Action.move("S", 15),)),
+)
+CARDS = DECK + EXTRA
+TABLE = K.card_table(CARDS)
+PARTIAL = Rules(lucia_partial=True)
+TABLE_PARTIAL = K.card_table(CARDS, PARTIAL)
+
+
+def _separated(codes) -> tuple[int, ...]:
+    """Apply the setup's fix-up so that no Gingerbread stands next to a Starboy."""
+    try:
+        return fix_up(codes)
+    except DataError:
+        assume(False)
+
+
+@st.composite
+def trains(draw, max_kids=16):
+    others = draw(st.lists(st.sampled_from([0, 0, 1, 1, 2, 3, 4]), max_size=max_kids - 1))
+    where = draw(st.integers(0, len(others)))
+    codes = tuple(others[:where]) + (5 + draw(st.integers(0, 5)),) + tuple(others[where:])
+    return Train(_separated(codes))
+
+
+@st.composite
+def standard_trains(draw):
+    codes = draw(st.permutations([0] * 7 + [2, 2, 3, 3, 3, 4, 4, 4, 5]))
+    lit = draw(st.lists(st.booleans(), min_size=16, max_size=16))
+    codes = [1 if c == 0 and on else c for c, on in zip(codes, lit, strict=True)]
+    codes = [5 + draw(st.integers(0, 5)) if c == 5 else c for c in codes]
+    return Train(_separated(codes))
+
+
+def kernel_set(train: Train, table: np.ndarray, i: int) -> set[int]:
+    out = K.successors(train.packed, table, i)
+    assert len(out) == len(set(out.tolist())), "kernel repeats a successor"
+    return set(out.tolist())
+
+
+def check_all_cards(train: Train) -> None:
+    for i, card in enumerate(CARDS):
+        want = {Train(k).packed for k in R.successors(train.codes, card)}
+        assert kernel_set(train, TABLE, i) == want, (str(train), card)
+        want = {Train(k).packed for k in R.successors(train.codes, card, lucia_partial=True)}
+        assert kernel_set(train, TABLE_PARTIAL, i) == want, (str(train), card, "partial")
+
+
+@given(trains())
+def test_kernel_successors_equal_reference(train):
+    check_all_cards(train)
+
+
+@settings(max_examples=60)
+@given(standard_trains())
+def test_kernel_successors_equal_reference_full_trains(train):
+    check_all_cards(train)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_kernel_on_setup_trains(seed):
+    check_all_cards(random_train(seed))
+
+
+@given(st.lists(trains(max_kids=8), min_size=1, max_size=6))
+def test_expand_matches_per_card_successors(batch):
+    succ, parent, card = K.expand(K.pack_trains(batch), TABLE)
+    for p, train in enumerate(batch):
+        for c in range(len(CARDS)):
+            got = succ[(parent == p) & (card == c)].tolist()
+            assert sorted(got) == sorted(kernel_set(train, TABLE, c))
+    assert K.count_successors(K.pack_trains(batch), TABLE) == len(succ)
+
+
+@given(st.lists(trains(), min_size=1, max_size=20))
+def test_goal_mask_equals_reference(batch):
+    mask = K.goal_mask(K.pack_trains(batch))
+    assert mask.tolist() == [t.is_goal() for t in batch]
+
+
+def test_goal_mask_on_goals():
+    goals = [Train.parse(t) for t in ("L5", "L5 S", "L5 H T G H S S S", "L5 T G")]
+    assert K.goal_mask(K.pack_trains(goals)).all()
+
+
+@given(st.lists(standard_trains(), min_size=1, max_size=10))
+def test_kernel_heuristic_equals_python(batch):
+    table = build_table(DECK, batch[0])
+    got = K.heuristic(K.pack_trains(batch), table).tolist()
+    assert got == [estimate(t, table) for t in batch]
+
+
+@pytest.mark.parametrize("bad,message", [
+    ([0], "exactly one Lucia"),
+    ([0xFFFF_FFFF_FFFF_F0F5], "position 2"),
+    ([0xFFFF_FFFF_FFFF_FFC5], "code 12"),
+    ([0xFFFF_FFFF_FFFF_F435], "Gingerbread"),
+    ([-1], "non-negative"),
+])
+def test_bad_states_never_reach_the_kernel(bad, message):
+    with pytest.raises(NotationError, match=message):
+        K.expand(np.array(bad), TABLE)
+
+
+def test_bad_card_tables_rejected():
+    with pytest.raises(LumicoreError):
+        K.card_table([])
+    with pytest.raises(LumicoreError):
+        K.card_table(["wild 1"])
+    with pytest.raises(LumicoreError):
+        K.expand(K.pack_trains([Train.parse("L0 h")]), np.zeros((3, 3), dtype=np.uint32))
+    with pytest.raises(LumicoreError):
+        K.successors(Train.parse("L0 h").packed, TABLE, len(CARDS))
+
+
+@given(st.integers(0, (1 << 64) - 1))
+def test_kernel_survives_any_word(word):
+    # the private kernel never crashes, even on words the public layer would reject
+    from lumicore._ext import lucia as raw
+    for i in range(len(CARDS)):
+        raw.successors(word, TABLE_PARTIAL, i)
+    raw.goal_mask(np.array([word], dtype=np.uint64))
