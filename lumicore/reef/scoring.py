@@ -1,0 +1,226 @@
+"""Lumicora scoring: coral scorings during the game and the final scoring.
+
+Final scoring per player (rulebook, "End of the Game" and "Variants"):
+
+1. jellyfish: 2 VP per scoring tile turned to its jellyfish side;
+2. limestone: 1 VP per pair of markers in storage (storage holds at most 10);
+3. animals, dark score board: per species by the number visible, capped at 4
+   (shellfish 0/1/4/8, crab 2/4/7/10, seahorse 1/6/7/12, starfish 4/8/11/14); light score board:
+   each visible animal by its neighbours (see :func:`light_animal_points`);
+4. colour majorities: per colour by visible spaces, most 4 VP, second 2; a tie for most gives 3
+   each and no second place; a tie for second gives 1 each; no visible space of a colour, nothing;
+5. B side only: minus the penalty of every visible remote limestone space.
+
+>>> from lumicore.reef import Reef, load_board
+>>> reef = Reef.build(load_board("A"), ("pink", "green"), [("pink 3 crab", (2, 5), (1, 4))])
+>>> coral_score(reef, "pink")
+3
+>>> [score] = final_scores([reef], jellyfish=[1], limestone=[5])
+>>> score.jellyfish, score.limestone, score.animals, score.majorities, score.total
+(2, 2, 2, 8, 14)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+
+from lumicore.errors import LumicoreError
+from lumicore.reef import reference
+from lumicore.reef.reef import Reef
+from lumicore.reef.tiles import ANIMALS, COLORS
+
+__all__ = [
+    "LIMESTONE_CAP",
+    "DISCARD_VP",
+    "DARK_ANIMALS",
+    "coral_score",
+    "round_limestone",
+    "gain_limestone",
+    "dark_animal_points",
+    "light_animal_points",
+    "majority_points",
+    "FinalScore",
+    "final_scores",
+    "winners",
+]
+
+LIMESTONE_CAP = 10
+"""Storage spaces for limestone markers; markers beyond go back to the supply."""
+
+DISCARD_VP = -1
+"""VP for a Lumino returned to the bag because it cannot (or will not) be placed (rule 5)."""
+
+DARK_ANIMALS: dict[str, tuple[int, int, int, int, int]] = {
+    "shellfish": (0, 0, 1, 4, 8),
+    "crab": (0, 2, 4, 7, 10),
+    "seahorse": (0, 1, 6, 7, 12),
+    "starfish": (0, 4, 8, 11, 14),
+}
+"""Dark score board: VP for 0..4 visible animals of a species (more than 4 count as 4)."""
+
+MAJORITY_VP = {"first": 4, "second": 2, "tied_first": 3, "tied_second": 1}
+
+
+def coral_score(reef: Reef, color: str) -> int:
+    """VP of a coral scoring of ``color``: per level the smallest visible number on a ``color``
+    space of that level, summed (levels without one give 0)."""
+    return reference.coral_score(reef, color)
+
+
+def round_limestone(round_number: int) -> int:
+    """Limestone markers a coral scoring brings in round 1..10: 4 (rounds 1-4), 2 (5-7),
+    1 (8-9), 0 (10).
+
+    >>> [round_limestone(r) for r in range(1, 11)]
+    [4, 4, 4, 4, 2, 2, 2, 1, 1, 0]
+    """
+    if isinstance(round_number, bool) or not isinstance(round_number, int) \
+            or not 1 <= round_number <= 10:
+        raise LumicoreError(f"bad round {round_number!r} (expected 1..10)")
+    return 4 if round_number <= 4 else 2 if round_number <= 7 else 1 if round_number <= 9 else 0
+
+
+def gain_limestone(storage: int, amount: int) -> int:
+    """Storage after gaining ``amount`` markers: at most :data:`LIMESTONE_CAP`, the excess is lost.
+
+    >>> gain_limestone(7, 6)
+    10
+    """
+    _check_count("limestone in storage", storage, LIMESTONE_CAP)
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
+        raise LumicoreError(f"bad limestone amount {amount!r} (expected an integer >= 0)")
+    return min(LIMESTONE_CAP, storage + amount)
+
+
+def dark_animal_points(reef: Reef) -> dict[str, int]:
+    """Dark score board: VP per species for the visible animals (capped at 4 per species)."""
+    counts = reference.visible_animals(reef)
+    return {animal: DARK_ANIMALS[animal][min(4, counts[animal])] for animal in ANIMALS}
+
+
+def light_animal_points(reef: Reef) -> dict[str, int]:
+    """Light score board: VP per species, each visible animal scored alone by its neighbours:
+    shellfish 1 (>= 1 water neighbour) or 2 (>= 3); crab 1 (>= 1 coral neighbour in its level)
+    or 3 (>= 4); seahorse 2 (>= 1 neighbour in a higher level) or 7 (6); starfish 2 (>= 1 coral
+    neighbour in a lower level) or 4 (>= 5). Off-board and remote spaces are not water."""
+    points = dict.fromkeys(ANIMALS, 0)
+    for _cell, animal, _count, vp in reference.light_animal_points(reef):
+        points[animal] += vp
+    return points
+
+
+def majority_points(counts: Sequence[int]) -> list[int]:
+    """Colour-majority VP for one colour given each player's visible spaces of it.
+
+    >>> majority_points([6, 9, 6, 2])
+    [1, 4, 1, 0]
+    >>> majority_points([7, 7, 3])
+    [3, 3, 0]
+    >>> majority_points([0, 0])
+    [0, 0]
+    """
+    present = sorted({c for c in counts if c > 0}, reverse=True)
+    if not present:
+        return [0] * len(counts)
+    first = [c == present[0] for c in counts]
+    if sum(first) > 1:
+        return [MAJORITY_VP["tied_first"] if f else 0 for f in first]
+    if len(present) == 1:
+        return [MAJORITY_VP["first"] if f else 0 for f in first]
+    second = [c == present[1] for c in counts]
+    vp_second = MAJORITY_VP["tied_second"] if sum(second) > 1 else MAJORITY_VP["second"]
+    return [MAJORITY_VP["first"] if f else vp_second if s else 0
+            for f, s in zip(first, second, strict=True)]
+
+
+@dataclass(frozen=True)
+class FinalScore:
+    """One player's final scoring by category; ``remote_penalties`` is <= 0 (VP lost).
+
+    ``animal_points`` and ``majority_points`` break categories 3 and 4 down by species and by
+    colour; ``visible`` holds the visible spaces per colour that decided the majorities.
+    """
+
+    jellyfish: int
+    limestone: int
+    animals: int
+    majorities: int
+    remote_penalties: int
+    total: int
+    animal_points: dict[str, int]
+    majority_points: dict[str, int]
+    visible: dict[str, int]
+
+    def as_dict(self) -> dict:
+        """Plain data (for JSON)."""
+        return asdict(self)
+
+
+def _check_count(what: str, value: object, most: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= most:
+        raise LumicoreError(f"bad {what} {value!r} (expected an integer 0..{most})")
+
+
+def final_scores(
+    reefs: Sequence[Reef],
+    jellyfish: Sequence[int],
+    limestone: Sequence[int],
+    score_board: str = "dark",
+    reef_side: str = "A",
+) -> list[FinalScore]:
+    """The final scoring of 1 to 4 players, one :class:`FinalScore` per reef, in order.
+
+    ``jellyfish[p]``: scoring tiles player ``p`` has turned (0..4); ``limestone[p]``: markers in
+    storage (0..10). ``score_board`` ``"dark"`` or ``"light"`` picks the animal scoring;
+    ``reef_side="B"`` adds category 5 (the penalties drawn on each board's remote spaces).
+    A single player has the most of every colour she shows (4 VP each).
+    """
+    n = len(reefs)
+    if not 1 <= n <= 4:
+        raise LumicoreError(f"final scoring is for 1 to 4 players, got {n} reefs")
+    if len(jellyfish) != n or len(limestone) != n:
+        raise LumicoreError(f"{n} reefs need {n} jellyfish and limestone counts, got "
+                            f"{len(jellyfish)} and {len(limestone)}")
+    if score_board not in ("dark", "light"):
+        raise LumicoreError(f"bad score_board {score_board!r} (expected 'dark' or 'light')")
+    if reef_side not in ("A", "B"):
+        raise LumicoreError(f"bad reef_side {reef_side!r} (expected 'A' or 'B')")
+    for p in range(n):
+        if not isinstance(reefs[p], Reef):
+            raise LumicoreError(f"player {p + 1}: {reefs[p]!r} is not a Reef")
+        _check_count(f"jellyfish count of player {p + 1}", jellyfish[p], len(COLORS))
+        _check_count(f"limestone of player {p + 1}", limestone[p], LIMESTONE_CAP)
+    visible = [reference.visible_counts(reef) for reef in reefs]
+    majorities = [dict.fromkeys(COLORS, 0) for _ in reefs]
+    for color in COLORS:
+        for p, vp in enumerate(majority_points([v[color] for v in visible])):
+            majorities[p][color] = vp
+    animal_points = dark_animal_points if score_board == "dark" else light_animal_points
+    scores = []
+    for p, reef in enumerate(reefs):
+        animals = animal_points(reef)
+        remote = -reference.remote_penalty(reef) if reef_side == "B" else 0
+        parts = (2 * jellyfish[p], limestone[p] // 2, sum(animals.values()),
+                 sum(majorities[p].values()), remote)
+        scores.append(FinalScore(*parts, sum(parts), animals, majorities[p], visible[p]))
+    return scores
+
+
+def winners(scores: Sequence[FinalScore], limestone: Sequence[int],
+            points_before: Sequence[int] | None = None) -> list[int]:
+    """The winning players' indices: the most VP (``points_before`` from the game plus the final
+    scoring), ties broken by the most limestone in storage; still tied, all of them share.
+
+    >>> from lumicore.reef import load_board
+    >>> reefs = [Reef.new(load_board("A"), ("pink", "green"))] * 2
+    >>> scores = final_scores(reefs, jellyfish=[1, 1], limestone=[4, 5])
+    >>> scores[0].total == scores[1].total
+    True
+    >>> winners(scores, limestone=[4, 5], points_before=[10, 10])
+    [1]
+    """
+    before = points_before if points_before is not None else [0] * len(scores)
+    keys = [(s.total + b, stone) for s, b, stone in zip(scores, before, limestone, strict=True)]
+    best = max(keys)
+    return [p for p, key in enumerate(keys) if key == best]
