@@ -1,0 +1,188 @@
+"""The Cython reef kernel behind a checked, typed interface.
+
+Everything that reaches the private module ``lumicore._ext.reef`` passes through here and is
+validated first (cell indices, colour / number / animal codes, limestone as a non-negative int,
+heights below the kernel's ceiling), so the kernel never reads out of bounds.
+
+- :func:`placements` is :func:`lumicore.reef.reference.placements` computed on bitboards: the same
+  placements in the same order (``Reef.placements`` routes through it).
+- :func:`coral_score`, :func:`visible_counts`, :func:`visible_animals`, :func:`remote_penalty`,
+  :func:`animal_points` and :func:`features` are the reef's scores.
+- :func:`state` gives the kernel state itself (:class:`State`), which searches use to walk
+  placements without building a ``Reef`` per node; :func:`search_hand` is the exhaustive hand
+  search used by :func:`solvers.reef.best_placement`.
+
+>>> from lumicore.reef import Lumino, Reef, load_board, reference
+>>> reef = Reef.new(load_board("A"), start=("pink", "green"))
+>>> placements(reef, Lumino("blue", 2), 0) == reference.placements(reef, Lumino("blue", 2), 0)
+True
+>>> reef = reef.place(reef.placement_at(Lumino("pink", 3, "crab"), (2, 5), (2, 7)))
+>>> coral_score(reef, "pink"), visible_counts(reef)["pink"], visible_animals(reef)["crab"]
+(3, 3, 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+from lumicore._ext import reef as _kernel
+from lumicore.errors import LumicoreError
+from lumicore.reef.board import Board
+from lumicore.reef.reef import Placement, Reef
+from lumicore.reef.tiles import ANIMALS, COLORS, Lumino, animal_code, color_code
+
+__all__ = [
+    "State",
+    "FEATURES",
+    "MAX_HEIGHT",
+    "state",
+    "tile_codes",
+    "check_limestone",
+    "placements",
+    "coral_score",
+    "visible_counts",
+    "visible_animals",
+    "remote_penalty",
+    "animal_points",
+    "features",
+    "search_hand",
+]
+
+State = _kernel.State
+FEATURES: tuple[str, ...] = _kernel.FEATURES
+"""Names of the kernel's features, in the order of :func:`features` and of search weights."""
+MAX_HEIGHT: int = _kernel.MAX_HEIGHT
+"""The kernel takes reefs up to this height (far above anything a game can build)."""
+_INT_MAX = 2**31 - 1
+
+
+@lru_cache(maxsize=64)
+def _empty(board: Board) -> State:
+    if not 1 <= len(board.cells) <= _kernel.MAX_CELLS:
+        raise LumicoreError(f"board {board.name!r} has {len(board.cells)} cells, the kernel takes "
+                            f"1 to {_kernel.MAX_CELLS}")
+    return State(len(board.cells), board.neighbors, board.base_mask, board.water_mask,
+                 board.remote_mask, board.penalty)
+
+
+def state(reef: Reef) -> State:
+    """The kernel state of ``reef`` (a fresh object: the caller may change it).
+
+    >>> from lumicore.reef import Reef, load_board
+    >>> s = state(Reef.new(load_board("B"), start=("blue", "yellow")))
+    >>> s.max_height, s.visible_count(2), s.remote_penalty()
+    (1, 1, 12)
+    """
+    if not isinstance(reef, Reef):
+        raise LumicoreError(f"expected a Reef, got {reef!r}")
+    if max(reef.heights) > MAX_HEIGHT:
+        raise LumicoreError(f"reef is {max(reef.heights)} levels high; the kernel takes at most "
+                            f"{MAX_HEIGHT}")
+    result = _empty(reef.board).copy()
+    try:
+        result.load(reef.heights, reef.top_pieces, reef.cell_colors, reef.cell_numbers,
+                    reef.cell_animals, len(reef.pieces))
+    except (ValueError, TypeError) as exc:
+        raise LumicoreError(f"reef cannot be read by the kernel: {exc}") from None
+    return result
+
+
+def tile_codes(lumino: Lumino) -> tuple[int, int, int]:
+    """``(colour code, number or 0, animal code or -1)`` of a one-colour Lumino.
+
+    >>> tile_codes(Lumino("blue", 5, "crab"))
+    (2, 5, 1)
+    """
+    if not isinstance(lumino, Lumino):
+        raise LumicoreError(f"only a one-colour Lumino can be placed, not {lumino!r}")
+    return color_code(lumino.color), lumino.number or 0, animal_code(lumino.animal)
+
+
+def check_limestone(limestone: int) -> int:
+    """``limestone`` as a non-negative int (capped where it no longer matters); LumicoreError for
+    anything else."""
+    if isinstance(limestone, bool) or not isinstance(limestone, int) or limestone < 0:
+        raise LumicoreError(f"limestone must be an integer >= 0, got {limestone!r}")
+    return min(limestone, _INT_MAX)
+
+
+def placements(reef: Reef, lumino: Lumino, limestone: int) -> list[Placement]:
+    """Every legal placement of ``lumino`` with ``limestone`` markers: the same list as
+    :func:`lumicore.reef.reference.placements`, computed on bitboards."""
+    color, _, _ = tile_codes(lumino)
+    found = state(reef).placements(color, check_limestone(limestone))
+    cells = reef.board.cells
+    return [Placement(lumino, cells[a], cells[b], level, cost) for a, b, level, cost in found]
+
+
+def coral_score(reef: Reef, color: str) -> int:
+    """Coral scoring of ``color`` now: per level the smallest visible ``color`` number, summed."""
+    return state(reef).coral_score(color_code(color))
+
+
+def visible_counts(reef: Reef) -> dict[str, int]:
+    """Visible coral spaces per colour (every colour a key)."""
+    s = state(reef)
+    return {name: s.visible_count(code) for code, name in enumerate(COLORS)}
+
+
+def visible_animals(reef: Reef) -> dict[str, int]:
+    """Visible animals per species (every species a key)."""
+    return dict(zip(ANIMALS, state(reef).animal_counts(), strict=True))
+
+
+def remote_penalty(reef: Reef) -> int:
+    """VP lost for the remote spaces still visible, as a number >= 0."""
+    return state(reef).remote_penalty()
+
+
+def animal_points(reef: Reef, score_board: str = "dark") -> int:
+    """Animal VP of this reef on the ``"dark"`` (counts) or ``"light"`` (neighbours) board."""
+    s = state(reef)
+    if score_board == "dark":
+        return s.dark_animal_points()
+    if score_board == "light":
+        return s.light_animal_points()
+    raise LumicoreError(f"unknown score board {score_board!r} (expected 'dark' or 'light')")
+
+
+def features(reef: Reef) -> dict[str, float]:
+    """Every feature of :data:`FEATURES` (``remote`` is minus the penalty)."""
+    return dict(zip(FEATURES, state(reef).features(), strict=True))
+
+
+def search_hand(
+    s: State,
+    kinds: Sequence[Lumino],
+    counts: Sequence[int],
+    limestone: int,
+    weights: Sequence[float],
+    tile_bounds: Sequence[float],
+    *,
+    prune: bool,
+    light_bound: bool,
+    remote_bound: bool,
+    max_nodes: int | None,
+    time_limit: float | None,
+    discard_cost: float = 1.0,
+) -> dict[str, Any]:
+    """Run the kernel's exhaustive hand search (see :func:`solvers.reef.best_placement`, which
+    is the public entry point). ``kinds`` are distinct Luminos, ``counts`` how many of each."""
+    if not isinstance(s, State):
+        raise LumicoreError("expected a kernel State")
+    if not 1 <= len(kinds) <= _kernel.MAX_HAND or len(counts) != len(kinds):
+        raise LumicoreError("a hand has 1 to 3 Luminos")
+    if any(c < 0 for c in counts) or not 1 <= sum(counts) <= _kernel.MAX_HAND:
+        raise LumicoreError("a hand has 1 to 3 Luminos")
+    if len(weights) != len(FEATURES) or len(tile_bounds) != len(kinds):
+        raise LumicoreError("one weight per feature and one bound per kind of tile")
+    if max_nodes is not None and max_nodes >= 2**62:
+        max_nodes = None
+    return _kernel.search_hand(
+        s, [tile_codes(t) for t in kinds], [int(c) for c in counts], check_limestone(limestone),
+        [float(w) for w in weights], float(discard_cost), [float(b) for b in tile_bounds],
+        bool(prune), bool(light_bound), bool(remote_bound),
+        0 if max_nodes is None else int(max_nodes), 0.0 if time_limit is None else time_limit,
+    )

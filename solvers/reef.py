@@ -1,0 +1,385 @@
+"""Optimal placement of a hand of Luminos in a Lumicora reef.
+
+:func:`best_placement` tries every way to place a hand of 1 to 3 Luminos: every order, every legal
+placement of each tile (paying limestone as it goes), and returning any tile to the bag instead
+(-1 VP each, rule 5). It returns the plan that maximises::
+
+    value = objective(final reef) - (number of tiles returned to the bag)
+
+and among plans of equal value the one that keeps the most limestone (then the first found).
+
+Objectives (``objective=``):
+
+=====================  ========================================================================
+``"coral:<colour>"``   what a coral scoring of that colour would give now
+``"visible:<colour>"`` visible spaces of that colour
+``"animals:dark"``     animal VP on the dark score board (visible counts, capped at 4)
+``"animals:light"``    animal VP on the light score board (each animal by its neighbours)
+``"remote"``           minus the VP lost for visible remote spaces (B side; 0 on side A)
+``"final:dark"``       this reef's own final-scoring value: ``animals:dark + remote`` plus
+                       :data:`VISIBLE_WEIGHT` (0.25 VP) per visible coral space of any colour
+``"final:light"``      the same with ``animals:light``
+a ``dict``             a weighted sum: ``{"coral:pink": 1, "final:dark": 0.5}``; see
+                       :func:`weighted`
+an :class:`Objective`  e.g. ``weighted({...})``; evaluates ``reef -> float`` too
+any callable           ``Reef -> float``: searched in Python (no pruning, slower)
+=====================  ========================================================================
+
+The visible-space weight stands in for the colour majorities, which depend on the other players'
+reefs: 0.25 VP per space (a majority is worth 2 to 4 VP and is usually decided by a few spaces).
+Jellyfish and limestone pairs do not depend on where tiles go, so no objective includes them.
+
+How the search is exhaustive and still fast (all in the Cython kernel, ``lumicore.reef.fast``):
+
+- *Merging.* Every node is keyed by the multiset of actions taken so far (tile, cells, level, or
+  "returned"); two orders that build the same reef with the same tiles left meet at the same key
+  and the second is not searched again (a 64-bit Zobrist-style sum; a collision, odds about
+  ``nodes**2 / 2**64``, could hide a node). This covers duplicate final reefs too.
+- *Bounds* (only when every weight is >= 0). At a node the best value below is at most
+  ``value(node) - returned so far + sum over tiles left of max(-1, g(tile)) + slack``, where a
+  tile's gain ``g`` adds up per feature: coral of colour ``c``: ``+5`` (covering a level's smallest
+  number raises that level's minimum by at most 6 - 1) plus the tile's number if it is colour
+  ``c`` (its own level); visible spaces of its colour: ``+2``; dark animals: the largest step of
+  its species' table (shellfish 4, crab 3, seahorse 5, starfish 4); light animals: the best score
+  of its species (2, 3, 7, 4). ``slack`` adds, for light animals, what the visible animals lack
+  to their best score and, for ``remote``, the penalty still visible. Each is a true upper bound
+  of one placement's effect, so pruning never loses the optimum (``prune=False`` turns it off;
+  the tests compare both).
+
+>>> from lumicore.reef import Reef, load_board
+>>> reef = Reef.new(load_board("A"), start=("pink", "green"))
+>>> result = best_placement(reef, "pink 3 crab, pink 1", limestone=2, objective="coral:pink")
+>>> result.value, result.status, len(result.placements), result.discarded
+(4.0, 'optimal', 2, ())
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from lumicore.errors import LumicoreError
+from lumicore.reef import fast
+from lumicore.reef.board import Board, load_board
+from lumicore.reef.reef import Placement, Reef
+from lumicore.reef.tiles import COLORS, Lumino, load_tiles, parse_hand
+from solvers.limits import LIMIT, OPTIMAL, Budget, check_limits
+
+__all__ = [
+    "VISIBLE_WEIGHT",
+    "OBJECTIVES",
+    "Objective",
+    "weighted",
+    "as_objective",
+    "PlacementResult",
+    "best_placement",
+    "random_reef",
+]
+
+VISIBLE_WEIGHT = 0.25
+"""VP per visible coral space in the ``final:*`` objectives (a stand-in for the majorities)."""
+
+DISCARD_COST = 1.0
+"""VP lost per Lumino returned to the bag (rule 5)."""
+
+# per-species constants of the bounds (codes as lumicore.reef.tiles.ANIMALS)
+_DARK_STEP = (4, 3, 5, 4)
+_LIGHT_MAX = (2, 3, 7, 4)
+
+
+def _unit(name: str) -> tuple[float, ...]:
+    return tuple(1.0 if f == name else 0.0 for f in fast.FEATURES)
+
+
+def _final(board: str) -> tuple[float, ...]:
+    w = dict.fromkeys(fast.FEATURES, 0.0)
+    w[f"animals:{board}"] = 1.0
+    w["remote"] = 1.0
+    for color in COLORS:
+        w[f"visible:{color}"] = VISIBLE_WEIGHT
+    return tuple(w.values())
+
+
+OBJECTIVES: dict[str, tuple[float, ...]] = {
+    **{name: _unit(name) for name in fast.FEATURES},
+    "final:dark": _final("dark"),
+    "final:light": _final("light"),
+}
+"""The built-in objectives: name -> weights over ``lumicore.reef.fast.FEATURES``."""
+
+
+@dataclass(frozen=True)
+class Objective:
+    """A weighted sum of the reef features ``lumicore.reef.fast.FEATURES``; call it on a reef.
+
+    >>> from lumicore.reef import Reef, load_board
+    >>> reef = Reef.new(load_board("B"), start=("pink", "green"))
+    >>> as_objective("final:dark")(reef)   # 2 visible spaces * 0.25, 12 VP of remote penalties
+    -11.5
+    """
+
+    weights: tuple[float, ...]
+    name: str = "custom"
+
+    def __post_init__(self) -> None:
+        if len(self.weights) != len(fast.FEATURES) or not all(
+            isinstance(w, (int, float)) and math.isfinite(w) for w in self.weights
+        ):
+            raise LumicoreError(f"an objective has {len(fast.FEATURES)} finite weights")
+
+    def __call__(self, reef: Reef) -> float:
+        return _dot(self.weights, fast.state(reef).features())
+
+    @property
+    def prunable(self) -> bool:
+        """Whether the search bounds apply (every weight >= 0)."""
+        return all(w >= 0 for w in self.weights)
+
+    def tile_bound(self, lumino: Lumino) -> float:
+        """The most one placement of ``lumino`` can add to the value (see the module doc)."""
+        color, number, animal = fast.tile_codes(lumino)
+        w = dict(zip(fast.FEATURES, self.weights, strict=True))
+        gain = sum(w[f"coral:{c}"] * (5 + (number if k == color else 0))
+                   for k, c in enumerate(COLORS))
+        gain += 2 * w[f"visible:{COLORS[color]}"]
+        if animal >= 0:
+            gain += w["animals:dark"] * _DARK_STEP[animal] + w["animals:light"] * _LIGHT_MAX[animal]
+        return max(-DISCARD_COST, gain)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def _dot(weights: Sequence[float], values: Sequence[float]) -> float:
+    return float(sum(w * v for w, v in zip(weights, values, strict=True)))
+
+
+def weighted(terms: Mapping[str | Objective, float], name: str | None = None) -> Objective:
+    """The weighted sum of built-in objectives (names or :class:`Objective` s).
+
+    >>> weighted({"coral:pink": 1, "final:dark": 0.5}).weights[:5]
+    (1.0, 0.0, 0.0, 0.0, 0.125)
+    """
+    total = [0.0] * len(fast.FEATURES)
+    for term, factor in terms.items():
+        if isinstance(factor, bool) or not isinstance(factor, (int, float)) \
+                or not math.isfinite(factor):
+            raise LumicoreError(f"bad weight {factor!r} for {term!r}")
+        for i, w in enumerate(as_objective(term).weights):
+            total[i] += factor * w
+    label = name or " + ".join(f"{factor:g}*{term}" for term, factor in terms.items())
+    return Objective(tuple(total), label)
+
+
+def as_objective(objective: str | Mapping | Objective) -> Objective:
+    """A built-in name, a ``{name: weight}`` dict or an :class:`Objective`, as an Objective."""
+    if isinstance(objective, Objective):
+        return objective
+    if isinstance(objective, Mapping):
+        return weighted(objective)
+    if isinstance(objective, str) and objective in OBJECTIVES:
+        return Objective(OBJECTIVES[objective], objective)
+    raise LumicoreError(
+        f"unknown objective {objective!r}: expected one of {', '.join(OBJECTIVES)}, a dict of "
+        "them with weights, or a callable Reef -> float"
+    )
+
+
+@dataclass(frozen=True)
+class PlacementResult:
+    """What :func:`best_placement` found.
+
+    - ``placements``: the placements to make, in this order (each legal on the reef the previous
+      ones leave, paid from the limestone left);
+    - ``discarded``: the Luminos returned to the bag (-1 VP each);
+    - ``value``: ``objective(reef)`` - ``len(discarded)``;
+    - ``limestone``: markers left after paying;
+    - ``reef``: the reef after the placements;
+    - ``status``: ``"optimal"`` (proven best: the search was exhaustive) or ``"limit"`` (a node or
+      time limit stopped it; the plan is the best found so far, still legal);
+    - ``nodes`` (placements and returns tried), ``merged`` (nodes skipped as transpositions),
+      ``pruned`` (subtrees cut by the bound), ``elapsed`` (seconds), ``objective`` (its name).
+    """
+
+    placements: tuple[Placement, ...]
+    discarded: tuple[Lumino, ...]
+    value: float
+    limestone: int
+    reef: Reef = field(repr=False)
+    status: str
+    nodes: int
+    merged: int
+    pruned: int
+    elapsed: float
+    objective: str
+
+    @property
+    def optimal(self) -> bool:
+        return self.status == OPTIMAL
+
+    def __str__(self) -> str:
+        lines = [f"best placement for {self.objective}: value {self.value:g} ({self.status}), "
+                 f"limestone left {self.limestone}"]
+        for k, p in enumerate(self.placements, start=1):
+            lines.append(f"  {k}. {p.lumino}: number on {p.number_cell}, other half on "
+                         f"{p.other_cell}, level {p.level}, cost {p.cost}")
+        lines.extend(f"  return {lumino} to the bag (-1 VP)" for lumino in self.discarded)
+        lines.append(f"  {self.nodes} nodes, {self.merged} merged, {self.pruned} pruned, "
+                     f"{self.elapsed * 1000:.1f} ms")
+        return "\n".join(lines)
+
+
+def best_placement(
+    reef: Reef,
+    hand: Sequence[Lumino] | str,
+    limestone: int,
+    objective: str | Mapping | Objective | Callable[[Reef], float] = "final:dark",
+    *,
+    max_nodes: int | None = None,
+    time_limit: float | None = None,
+    prune: bool = True,
+) -> PlacementResult:
+    """The best way to place ``hand`` (1 to 3 Luminos, or their notation ``"pink 3 crab, blue
+    5"``) into ``reef`` with ``limestone`` markers, for ``objective`` (see the module doc).
+
+    Exhaustive: tries every order, every legal placement and every return to the bag, merging
+    transpositions and (for built-in objectives with weights >= 0, unless ``prune=False``)
+    pruning by the bounds of the module doc. ``max_nodes`` / ``time_limit`` (seconds) stop it
+    early with status ``"limit"``. Returns a :class:`PlacementResult`.
+
+    >>> from lumicore.reef import Reef, load_board
+    >>> reef = Reef.new(load_board("A"), start=("blue", "yellow"))
+    >>> r = best_placement(reef, "blue 2 seahorse, blue 5 seahorse", 0, "animals:dark")
+    >>> r.value, [str(p.lumino) for p in r.placements]   # two seahorses: 6 VP
+    (6.0, ['blue 2 seahorse', 'blue 5 seahorse'])
+    """
+    check_limits(max_nodes, time_limit)
+    if not isinstance(reef, Reef):
+        raise LumicoreError(f"expected a Reef, got {reef!r}")
+    tiles = parse_hand(hand) if isinstance(hand, str) else tuple(hand)
+    if not 1 <= len(tiles) <= 3:
+        raise LumicoreError(f"a hand has 1 to 3 Luminos, got {len(tiles)}")
+    for lumino in tiles:
+        fast.tile_codes(lumino)
+    limestone = fast.check_limestone(limestone)
+    kinds = list(dict.fromkeys(tiles))
+    counts = [tiles.count(k) for k in kinds]
+    if callable(objective) and not isinstance(objective, Objective):
+        return _search_python(reef, kinds, counts, limestone, objective, max_nodes, time_limit)
+    goal = as_objective(objective)
+    found = fast.search_hand(
+        fast.state(reef), kinds, counts, limestone, goal.weights,
+        [goal.tile_bound(k) for k in kinds],
+        prune=prune and goal.prunable,
+        light_bound=goal.weights[fast.FEATURES.index("animals:light")] > 0,
+        remote_bound=goal.weights[fast.FEATURES.index("remote")] > 0,
+        max_nodes=max_nodes, time_limit=time_limit,
+    )
+    if found["found"]:
+        actions = [(kinds[k], a, b) for k, a, b in found["plan"]]
+    else:  # stopped before the first complete plan: return everything
+        actions = [(lumino, -1, -1) for lumino in tiles]
+    return _result(reef, actions, limestone, goal, str(goal), found["nodes"], found["merged"],
+                   found["pruned"], found["complete"], found["elapsed"])
+
+
+def _result(reef: Reef, actions, limestone: int, goal: Callable[[Reef], float], name: str,
+            nodes: int, merged: int, pruned: int, complete: bool,
+            elapsed: float) -> PlacementResult:
+    """Replay ``actions`` ((lumino, number cell, other cell), cell -1 = returned) through
+    ``Reef.place`` (so every plan is checked by the rules) and build the result."""
+    placements, discarded = [], []
+    cells = reef.board.cells
+    for lumino, a, b in actions:
+        if a < 0:
+            discarded.append(lumino)
+            continue
+        placement = reef.placement_at(lumino, cells[a], cells[b])
+        reef = reef.place(placement, limestone)
+        limestone -= placement.cost
+        placements.append(placement)
+    value = float(goal(reef)) - DISCARD_COST * len(discarded)
+    return PlacementResult(tuple(placements), tuple(discarded), value, limestone, reef,
+                           OPTIMAL if complete else LIMIT, nodes, merged, pruned, elapsed, name)
+
+
+def _search_python(reef: Reef, kinds: list[Lumino], counts: list[int], limestone: int,
+                   goal: Callable[[Reef], float], max_nodes: int | None,
+                   time_limit: float | None) -> PlacementResult:
+    """The same search for any callable objective: kernel move generation, Python tree walk,
+    merging by the multiset of actions, no bounds (nothing is known about the callable)."""
+    budget = Budget(max_nodes, time_limit)
+    seen: set[tuple] = set()
+    best: list = [None]      # (value, limestone, actions)
+    merged = 0
+    index = reef.board.index
+
+    def visit(node: Reef, left: list[int], ls: int, actions: list, done: tuple) -> None:
+        nonlocal merged
+        if sum(left) == 0:
+            value = float(goal(node)) - DISCARD_COST * sum(a < 0 for _, a, _ in actions)
+            top = best[0]
+            if top is None or value > top[0] + 1e-9 or (value >= top[0] - 1e-9 and ls > top[1]):
+                best[0] = (value, ls, list(actions))
+            return
+        for k, lumino in enumerate(kinds):
+            if not left[k]:
+                continue
+            left[k] -= 1
+            options = [(p, index[p.number_cell], index[p.other_cell])
+                       for p in fast.placements(node, lumino, ls)]
+            for p, a, b in options + [(None, -1, -1)]:
+                key = tuple(sorted(done + ((k, a, b, p.level if p else 0),)))
+                if key in seen:
+                    merged += 1
+                    continue
+                seen.add(key)
+                if not budget.spend(1):
+                    break
+                actions.append((lumino, a, b))
+                child = node if p is None else node.place(p)
+                visit(child, left, ls - (p.cost if p else 0), actions, key)
+                actions.pop()
+            left[k] += 1
+            if budget.exhausted:
+                return
+
+    visit(reef, list(counts), limestone, [], ())
+    if best[0] is None:
+        actions = [(lumino, -1, -1) for lumino, n in zip(kinds, counts, strict=True)
+                   for _ in range(n)]
+    else:
+        actions = best[0][2]
+    name = getattr(goal, "__name__", type(goal).__name__)
+    return _result(reef, actions, limestone, goal, name, budget.nodes, merged, 0,
+                   not budget.exhausted, budget.elapsed)
+
+
+def random_reef(board: Board | str = "A", pieces: int = 15, seed: int = 0,
+                climb: float = 0.5, limestone: int = 2) -> Reef:
+    """A reef grown by random legal play (for tests and benchmarks): ``pieces`` Luminos drawn
+    from the default tile set, each placed at a random legal spot (with probability ``climb`` one
+    in the highest level it can reach), ``limestone`` markers available for each placement.
+    Tiles that fit nowhere are skipped; gives up after ``20 * pieces`` draws.
+
+    >>> reef = random_reef("B", pieces=15, seed=3)
+    >>> len(reef.pieces) - 1, reef == random_reef("B", pieces=15, seed=3)
+    (15, True)
+    """
+    board = load_board(board) if isinstance(board, str) else board
+    rng = random.Random(seed)
+    tiles = load_tiles("default").luminos
+    reef = Reef.new(board, start=tuple(rng.sample(COLORS, 2)))
+    for _ in range(20 * pieces):
+        if len(reef.pieces) > pieces:
+            break
+        options = fast.placements(reef, rng.choice(tiles), limestone)
+        if not options:
+            continue
+        if rng.random() < climb:
+            top = max(p.level for p in options)
+            options = [p for p in options if p.level == top]
+        reef = reef.place(rng.choice(options))
+    return reef
