@@ -1,0 +1,154 @@
+"""Reefs as JSON: the board (a built-in side's name or a drawing), the start and the placements
+in order. Loading replays every placement through the rules.
+
+::
+
+    {
+      "format": "lumicore-reef", "version": 1,
+      "board": "A",                      (or {"name": "mine", "drawing": " S S\\nL L L\\n"})
+      "start": ["pink", "green"],
+      "placements": [
+        {"lumino": "pink 3 crab", "number_cell": [2, 5], "other_cell": [1, 4], "level": 1}
+      ]
+    }
+
+``level`` is written for readers. On loading, ``level`` and ``cost`` (limestone paid) are
+optional and, when present, must be the true ones.
+
+>>> from lumicore.reef import Reef, load_board
+>>> reef = Reef.build(load_board("A"), ("pink", "green"), [("pink 3 crab", (2, 5), (1, 4))])
+>>> loads(dumps(reef)) == reef
+True
+>>> to_json(reef)["placements"][0]["lumino"]
+'pink 3 crab'
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from lumicore.errors import DataError, IllegalMoveError, LumicoreError
+from lumicore.reef.board import BUILTIN_BOARDS, Board, load_board
+from lumicore.reef.reef import Reef
+from lumicore.reef.tiles import Lumino
+
+__all__ = ["FORMAT", "VERSION", "to_json", "from_json", "dumps", "loads", "save", "load"]
+
+FORMAT = "lumicore-reef"
+VERSION = 1
+
+
+def _board_json(board: Board) -> str | dict[str, str]:
+    for side in BUILTIN_BOARDS:
+        if board.is_builtin(side):
+            return side
+    return {"name": board.name, "drawing": board.drawing()}
+
+
+def to_json(reef: Reef) -> dict[str, Any]:
+    """The reef as plain JSON data."""
+    cells = reef.board.cells
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "board": _board_json(reef.board),
+        "start": list(reef.start),
+        "placements": [
+            {
+                "lumino": str(piece.lumino),
+                "number_cell": list(cells[piece.number_cell]),
+                "other_cell": list(cells[piece.other_cell]),
+                "level": piece.level,
+            }
+            for piece in reef.pieces[1:]
+        ],
+    }
+
+
+def _board_from(value: Any) -> Board:
+    if isinstance(value, str):
+        if value not in BUILTIN_BOARDS:
+            raise DataError(f"board {value!r}: expected 'A', 'B' or {{'name', 'drawing'}}")
+        return load_board(value)
+    if isinstance(value, dict) and isinstance(value.get("drawing"), str):
+        return Board.parse(value["drawing"], name=str(value.get("name", "custom")))
+    raise DataError(f"board {value!r}: expected 'A', 'B' or {{'name', 'drawing'}}")
+
+
+def _cell(value: Any, where: str) -> tuple[int, int]:
+    if (isinstance(value, list) and len(value) == 2
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
+        return (value[0], value[1])
+    raise DataError(f"{where}: expected [row, column], got {value!r}")
+
+
+def from_json(data: Any) -> Reef:
+    """Rebuild a reef from :func:`to_json` data, checking every placement against the rules.
+
+    DataError names the malformed field; IllegalMoveError names the placement (1 = first)."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise DataError(f"not a reef file: expected an object with \"format\": \"{FORMAT}\"")
+    if data.get("version") != VERSION:
+        raise DataError(f"reef file version {data.get('version')!r} (this lumicore reads "
+                        f"version {VERSION})")
+    for key in ("board", "start", "placements"):
+        if key not in data:
+            raise DataError(f"reef file: missing {key!r}")
+    board = _board_from(data["board"])
+    start = data["start"]
+    if not (isinstance(start, list) and len(start) == 2 and all(isinstance(c, str) for c in start)):
+        raise DataError(f"start {start!r}: expected two colour names")
+    reef = Reef.new(board, (start[0], start[1]))
+    if not isinstance(data["placements"], list):
+        raise DataError("placements: expected a list")
+    for k, move in enumerate(data["placements"], start=1):
+        where = f"placement {k}"
+        if not isinstance(move, dict) or not isinstance(move.get("lumino"), str):
+            raise DataError(f"{where}: expected an object with a \"lumino\" notation")
+        try:
+            lumino = Lumino.parse(move["lumino"])
+            placement = reef.placement_at(lumino, _cell(move.get("number_cell"), where),
+                                          _cell(move.get("other_cell"), where))
+        except IllegalMoveError as exc:
+            raise IllegalMoveError(f"{where}: {exc}") from None
+        except LumicoreError as exc:
+            raise DataError(f"{where}: {exc}") from None
+        for key in ("level", "cost"):
+            if key in move and move[key] != getattr(placement, key):
+                raise IllegalMoveError(f"{where}: {key} {move[key]!r} given, the reef gives "
+                                       f"{getattr(placement, key)}")
+        reef = reef.place(placement)
+    return reef
+
+
+def dumps(reef: Reef, indent: int | None = 2) -> str:
+    """The reef as JSON text."""
+    return json.dumps(to_json(reef), indent=indent)
+
+
+def loads(text: str) -> Reef:
+    """Read a reef from JSON text (see :func:`from_json`)."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise DataError(f"reef file is not JSON: {exc}") from None
+    return from_json(data)
+
+
+def save(reef: Reef, path: str | Path) -> None:
+    """Write the reef to a JSON file."""
+    Path(path).write_text(dumps(reef) + "\n", encoding="utf-8")
+
+
+def load(path: str | Path) -> Reef:
+    """Read a reef from a JSON file; errors name the file."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise DataError(f"{path}: cannot read: {exc.strerror}") from None
+    try:
+        return loads(text)
+    except LumicoreError as exc:
+        raise type(exc)(f"{path}: {exc}") from None
