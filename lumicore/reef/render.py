@@ -61,7 +61,8 @@ def text(reef: Reef, legend: bool = True) -> str:
     if legend:
         placed = len(reef.pieces) - 1
         lines.insert(0, f"reef on board {reef.board.name}, start {'/'.join(reef.start)}, "
-                        f"{placed} Lumino{'s' * (placed != 1)} placed, {reef.levels()} levels")
+                        f"{placed} Lumino{'s' * (placed != 1)} placed, "
+                        f"{reef.levels()} level{'s' * (reef.levels() != 1)}")
         lines.append(LEGEND)
     return "\n".join(lines)
 

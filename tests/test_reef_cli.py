@@ -1,0 +1,114 @@
+"""The ``lumicore reef`` command: show, best, and their argument parsing."""
+
+import itertools
+import json
+
+import pytest
+
+from lumicore.errors import LumicoreError
+from lumicore.reef import Lumino, Reef, load_board, parse_hand
+from lumicore.reef.io import load, save
+from solvers.cli import main
+from solvers.commands.reef import parse_objective, parse_start
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_show_new_reef(capsys):
+    code, out, _ = run(capsys, "reef", "show", "--board", "B", "--start", "blue/yellow")
+    assert code == 0
+    assert "reef on board B, start blue/yellow, 0 Luminos placed, 1 level" in out
+    assert "-3   ~   .  B1- Y1-  .   ~  -1" in out  # row 3 of side B with the start
+    assert "visible spaces: pink 0, green 0, blue 1, yellow 1" in out
+
+
+def test_show_saved_reef_and_svg(capsys, tmp_path):
+    reef = Reef.build(load_board("A"), ("pink", "green"), [("pink 3 crab", (2, 5), (1, 4))])
+    path = tmp_path / "reef.json"
+    save(reef, path)
+    image = tmp_path / "reef.svg"
+    code, out, _ = run(capsys, "reef", "show", str(path), "--svg", str(image))
+    assert code == 0
+    assert "P13" in out and "P1c" in out
+    assert "coral scoring now: pink 3, green 0" in out
+    assert image.read_text().startswith("<svg")
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["reef", "show", "--start", "pink"], "two colours"),
+    (["reef", "show", "--start", "pink,pink"], "different colours"),
+    (["reef", "show", "--board", "C"], "'C'"),
+    (["reef", "best", "--hand", "pink 3 crb", "--limestone", "2"], "'crb'"),
+    (["reef", "best", "--hand", "", "--limestone", "2"], "1 to 3"),
+    (["reef", "best", "--hand", "pink 1, pink 2, pink 3, pink 4", "--limestone", "2"], "1 to 3"),
+    (["reef", "best", "--hand", "pink 1", "--limestone", "11"], "0..10"),
+    (["reef", "best", "--hand", "pink 1", "--limestone", "1", "--objective", "x=y"], "weight"),
+])
+def test_bad_arguments_exit_2_naming_the_problem(capsys, argv, message):
+    code, _, err = run(capsys, *argv)
+    assert code == 2
+    assert message in err
+
+
+def test_reef_file_and_board_conflict(capsys, tmp_path):
+    path = tmp_path / "reef.json"
+    save(Reef.new(load_board("A"), ("pink", "green")), path)
+    code, _, err = run(capsys, "reef", "show", str(path), "--board", "B")
+    assert code == 2 and "not both" in err
+
+
+def test_parsers():
+    assert parse_start("pink, green") == ("pink", "green")
+    assert parse_start("Blue Yellow") == ("blue", "yellow")
+    with pytest.raises(LumicoreError):
+        parse_start("pink,green,blue")
+    assert parse_objective("coral:pink") == "coral:pink"
+    assert parse_objective("coral:pink=2,remote=1") == {"coral:pink": 2.0, "remote": 1.0}
+
+
+def brute_force_coral(reef, hand, limestone, color):
+    """Best coral score of ``color`` over every order and placement (or return, -1 VP each),
+    by the reference rules alone."""
+    best = float("-inf")
+    for order in set(itertools.permutations(hand)):
+        frontier = [(reef, limestone, 0)]
+        for lumino in order:
+            nxt = []
+            for r, stone, returned in frontier:
+                nxt.append((r, stone, returned + 1))
+                nxt.extend((r.place(p), stone - p.cost, returned)
+                           for p in r.placements(lumino, stone))
+            frontier = nxt
+        best = max(best, max(r.coral_score(color) - returned for r, _, returned in frontier))
+    return best
+
+
+def test_best_plan_is_legal_and_optimal(capsys, tmp_path):
+    pytest.importorskip("solvers.reef")
+    start = Reef.build(load_board("A"), ("pink", "green"), [("pink 4", (2, 5), (1, 4))])
+    path, out_path = tmp_path / "reef.json", tmp_path / "after.json"
+    save(start, path)
+    hand = "pink 3 crab, pink 1"
+    code, out, _ = run(capsys, "reef", "best", str(path), "--hand", hand, "--limestone", "1",
+                       "--objective", "coral:pink", "--save", str(out_path))
+    assert code == 0
+    assert "(optimal)" in out
+    after = load(out_path)  # loading replays every placement through the rules
+    assert after.pieces[: len(start.pieces)] == start.pieces
+    placed = [p.lumino for p in after.pieces[len(start.pieces):]]
+    assert all(lumino in parse_hand(hand) for lumino in placed)
+    value = float(out.split("value ")[1].split()[0])
+    expected = brute_force_coral(start, parse_hand(hand), 1, "pink")
+    assert value == expected
+    assert after.coral_score("pink") - (2 - len(placed)) == expected
+    json.loads(out_path.read_text())
+
+
+def test_hand_parser_used_by_best_round_trips():
+    hand = parse_hand("pink 3 crab, blue 5")
+    assert hand == (Lumino("pink", 3, "crab"), Lumino("blue", 5))
+    assert ", ".join(map(str, hand)) == "pink 3 crab, blue 5"
