@@ -42,9 +42,7 @@ DARK[0][:] = [0, 0, 1, 4, 8]      # shellfish
 DARK[1][:] = [0, 2, 4, 7, 10]     # crab
 DARK[2][:] = [0, 1, 6, 7, 12]     # seahorse
 DARK[3][:] = [0, 4, 8, 11, 14]    # starfish
-# largest gain one more animal can bring on the dark board; largest light-board score of one
-cdef int DARK_STEP[4]
-DARK_STEP[:] = [4, 3, 5, 4]
+# the best light-board score of one animal of each species
 cdef int LIGHT_MAX[4]
 LIGHT_MAX[:] = [2, 3, 7, 4]
 
@@ -537,11 +535,8 @@ cdef struct Ctx:
     int ka[MAXHAND]
     int left[MAXHAND]
     double w[NFEATURES]
-    double tile_bound[MAXHAND]
     double discard_cost
     bint prune
-    bint light_bound
-    bint remote_bound
     int ndiscard
     int depth_path_k[MAXHAND + 1]
     int depth_path_a[MAXHAND + 1]
@@ -619,18 +614,84 @@ cdef bint tt_insert(Ctx* x, uint64_t key) noexcept nogil:
     return True
 
 
-cdef double upper_bound(Ctx* x, int ls) noexcept nogil:
-    """A value no leaf below this node can exceed (see solvers/reef.py for the derivation)."""
-    cdef double ub = value(x.s, x.w) - x.discard_cost * x.ndiscard
-    cdef int k, slack
-    for k in range(x.nkinds):
-        ub += x.left[k] * x.tile_bound[k]
-    if x.light_bound:
-        light_animals(x.s, &slack)
-        ub += x.w[9] * slack
-    if x.remote_bound:
-        ub += x.w[10] * remote_penalty(x.s)
-    return ub
+cdef double upper_bound(const Ctx* x) noexcept nogil:
+    """A value no leaf below this node can exceed, when every weight is >= 0.
+
+    Per feature, a bound that holds whatever subset of the tiles left gets placed (and the
+    returned ones only lose): coral of ``c``: per existing level its largest visible ``c``
+    number, plus the number of every ``c`` tile left (each new tile can set the minimum of one
+    level only); visible ``c``: +2 per ``c`` tile left; dark animals: the table at the count
+    plus one per tile left with that animal; light animals: the current points, plus what each
+    visible animal lacks to its species' best score, plus the best score of each animal left;
+    remote: minus the visible penalties that 2 cells per tile left cannot cover.
+    """
+    cdef double f[NFEATURES]
+    cdef double total
+    cdef int c, h, n, k, slack, cells, best
+    cdef int added[4]
+    cdef int pens[MAXCELLS]
+    cdef int npen = 0
+    cdef uint64_t m
+    for c in range(NFEATURES):
+        f[c] = 0.0
+    for c in range(4):
+        added[c] = 0
+    for c in range(4):
+        if x.w[c] > 0.0:
+            total = 0.0
+            for h in range(1, x.s.maxh + 1):
+                m = x.s.lvl[h] & x.s.vcol[c]
+                if m:
+                    for n in range(6, 0, -1):
+                        if m & x.s.vnum[n]:
+                            total += n
+                            break
+            for k in range(x.nkinds):
+                if x.kc[k] == c:
+                    total += x.left[k] * x.kn[k]
+            f[c] = total
+        if x.w[4 + c] > 0.0:
+            n = 0
+            for k in range(x.nkinds):
+                if x.kc[k] == c:
+                    n += x.left[k]
+            f[4 + c] = popcount(x.s.vcol[c]) + 2 * n
+    if x.w[8] > 0.0 or x.w[9] > 0.0:
+        for k in range(x.nkinds):
+            if x.ka[k] >= 0:
+                added[x.ka[k]] += x.left[k]
+    if x.w[8] > 0.0:
+        for c in range(4):
+            n = popcount(x.s.vani[c]) + added[c]
+            f[8] += DARK[c][n if n < 4 else 4]
+    if x.w[9] > 0.0:
+        f[9] = light_animals(x.s, &slack) + slack
+        for c in range(4):
+            f[9] += added[c] * LIGHT_MAX[c]
+    if x.w[10] > 0.0:
+        cells = 0
+        for k in range(x.nkinds):
+            cells += 2 * x.left[k]
+        m = x.s.remote & x.s.lvl[0]
+        while m:
+            pens[npen] = x.s.penalty[ctz(m)]
+            npen += 1
+            m &= m - 1
+        total = 0.0
+        for k in range(npen):          # the penalties left after covering the largest ones
+            total += pens[k]
+        for n in range(cells if cells < npen else npen):
+            best = 0
+            for k in range(npen):
+                if pens[k] > pens[best]:
+                    best = k
+            total -= pens[best]
+            pens[best] = 0
+        f[10] = -total
+    total = -x.discard_cost * x.ndiscard
+    for c in range(NFEATURES):
+        total += x.w[c] * f[c]
+    return total
 
 
 cdef bint spend(Ctx* x) noexcept nogil:
@@ -668,7 +729,7 @@ cdef void dfs(Ctx* x, int depth, int remaining, uint64_t key, int ls) noexcept n
         leaf(x, ls)
         return
     if x.prune and x.have_best:
-        ub = upper_bound(x, ls)
+        ub = upper_bound(x)
         if ub < x.best_v - 1e-9 or (ub <= x.best_v + 1e-9 and ls <= x.best_ls):
             x.pruned += 1
             return
@@ -714,8 +775,7 @@ cdef void dfs(Ctx* x, int depth, int remaining, uint64_t key, int ls) noexcept n
 
 
 def search_hand(State state, kinds, counts, int limestone, weights, double discard_cost,
-                tile_bounds, bint prune, bint light_bound, bint remote_bound,
-                int64_t max_nodes, double time_limit):
+                bint prune, int64_t max_nodes, double time_limit):
     """Exhaustive search for the best way to place a hand (validated by solvers/reef.py).
 
     ``kinds``: distinct tiles as (colour, number 0..6, animal -1..3); ``counts``: how many of
@@ -730,8 +790,7 @@ def search_hand(State state, kinds, counts, int limestone, weights, double disca
     cdef int i, total = 0
     cdef double start = now()
     nk = len(kinds)
-    if not 1 <= nk <= MAXHAND or len(counts) != nk or len(weights) != NFEATURES \
-            or len(tile_bounds) != nk:
+    if not 1 <= nk <= MAXHAND or len(counts) != nk or len(weights) != NFEATURES:
         raise ValueError("bad hand or weights")
     x.s = &s
     x.nkinds = nk
@@ -740,7 +799,6 @@ def search_hand(State state, kinds, counts, int limestone, weights, double disca
         if not (0 <= x.kc[i] < 4 and 0 <= x.kn[i] <= 6 and -1 <= x.ka[i] < 4):
             raise ValueError("bad tile codes")
         x.left[i] = counts[i]
-        x.tile_bound[i] = tile_bounds[i]
         if x.left[i] < 0:
             raise ValueError("bad counts")
         total += x.left[i]
@@ -750,8 +808,6 @@ def search_hand(State state, kinds, counts, int limestone, weights, double disca
         x.w[i] = weights[i]
     x.discard_cost = discard_cost
     x.prune = prune
-    x.light_bound = light_bound
-    x.remote_bound = remote_bound
     x.ndiscard = 0
     for i in range(MAXHAND):
         x.depth_path_k[i] = x.depth_path_a[i] = x.depth_path_b[i] = -1

@@ -35,16 +35,22 @@ How the search is exhaustive and still fast (all in the Cython kernel, ``lumicor
   "returned"); two orders that build the same reef with the same tiles left meet at the same key
   and the second is not searched again (a 64-bit Zobrist-style sum; a collision, odds about
   ``nodes**2 / 2**64``, could hide a node). This covers duplicate final reefs too.
-- *Bounds* (only when every weight is >= 0). At a node the best value below is at most
-  ``value(node) - returned so far + sum over tiles left of max(-1, g(tile)) + slack``, where a
-  tile's gain ``g`` adds up per feature: coral of colour ``c``: ``+5`` (covering a level's smallest
-  number raises that level's minimum by at most 6 - 1) plus the tile's number if it is colour
-  ``c`` (its own level); visible spaces of its colour: ``+2``; dark animals: the largest step of
-  its species' table (shellfish 4, crab 3, seahorse 5, starfish 4); light animals: the best score
-  of its species (2, 3, 7, 4). ``slack`` adds, for light animals, what the visible animals lack
-  to their best score and, for ``remote``, the penalty still visible. Each is a true upper bound
-  of one placement's effect, so pruning never loses the optimum (``prune=False`` turns it off;
-  the tests compare both).
+- *Bounds* (only when every weight is >= 0). At each inner node the search computes a value
+  that no plan below can beat and cuts the node when the best plan found is at least as good
+  (equal value and no less limestone). The bound is the weighted sum of per-feature bounds that
+  hold whatever subset of the tiles left is placed, minus the tiles returned so far:
+
+  - coral of ``c``: for every existing level its *largest* visible ``c`` number (the minimum can
+    only rise to one of them, or drop), plus the number of every ``c`` tile left (a new tile
+    sets the minimum of at most the one level it lies in);
+  - visible spaces of ``c``: +2 per ``c`` tile left (other tiles only cover spaces);
+  - dark animals: the table at (visible count + tiles left with that animal), capped at 4;
+  - light animals: current points + what every visible animal lacks to its species' best score
+    (shellfish 2, crab 3, seahorse 7, starfish 4) + the best score of every animal left;
+  - remote: minus the visible penalties left after the largest ``2 * tiles left`` are covered.
+
+  Since each is a true upper bound, pruning never loses the optimum (``prune=False`` turns it
+  off; the tests check both give the same value and limestone).
 
 >>> from lumicore.reef import Reef, load_board
 >>> reef = Reef.new(load_board("A"), start=("pink", "green"))
@@ -83,11 +89,6 @@ VISIBLE_WEIGHT = 0.25
 
 DISCARD_COST = 1.0
 """VP lost per Lumino returned to the bag (rule 5)."""
-
-# per-species constants of the bounds (codes as lumicore.reef.tiles.ANIMALS)
-_DARK_STEP = (4, 3, 5, 4)
-_LIGHT_MAX = (2, 3, 7, 4)
-
 
 def _unit(name: str) -> tuple[float, ...]:
     return tuple(1.0 if f == name else 0.0 for f in fast.FEATURES)
@@ -136,17 +137,6 @@ class Objective:
     def prunable(self) -> bool:
         """Whether the search bounds apply (every weight >= 0)."""
         return all(w >= 0 for w in self.weights)
-
-    def tile_bound(self, lumino: Lumino) -> float:
-        """The most one placement of ``lumino`` can add to the value (see the module doc)."""
-        color, number, animal = fast.tile_codes(lumino)
-        w = dict(zip(fast.FEATURES, self.weights, strict=True))
-        gain = sum(w[f"coral:{c}"] * (5 + (number if k == color else 0))
-                   for k, c in enumerate(COLORS))
-        gain += 2 * w[f"visible:{COLORS[color]}"]
-        if animal >= 0:
-            gain += w["animals:dark"] * _DARK_STEP[animal] + w["animals:light"] * _LIGHT_MAX[animal]
-        return max(-DISCARD_COST, gain)
 
     def __str__(self) -> str:
         return self.name
@@ -271,11 +261,7 @@ def best_placement(
     goal = as_objective(objective)
     found = fast.search_hand(
         fast.state(reef), kinds, counts, limestone, goal.weights,
-        [goal.tile_bound(k) for k in kinds],
-        prune=prune and goal.prunable,
-        light_bound=goal.weights[fast.FEATURES.index("animals:light")] > 0,
-        remote_bound=goal.weights[fast.FEATURES.index("remote")] > 0,
-        max_nodes=max_nodes, time_limit=time_limit,
+        prune=prune and goal.prunable, max_nodes=max_nodes, time_limit=time_limit,
     )
     if found["found"]:
         actions = [(kinds[k], a, b) for k, a, b in found["plan"]]

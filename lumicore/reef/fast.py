@@ -159,11 +159,8 @@ def search_hand(
     counts: Sequence[int],
     limestone: int,
     weights: Sequence[float],
-    tile_bounds: Sequence[float],
     *,
     prune: bool,
-    light_bound: bool,
-    remote_bound: bool,
     max_nodes: int | None,
     time_limit: float | None,
     discard_cost: float = 1.0,
@@ -176,13 +173,14 @@ def search_hand(
         raise LumicoreError("a hand has 1 to 3 Luminos")
     if any(c < 0 for c in counts) or not 1 <= sum(counts) <= _kernel.MAX_HAND:
         raise LumicoreError("a hand has 1 to 3 Luminos")
-    if len(weights) != len(FEATURES) or len(tile_bounds) != len(kinds):
-        raise LumicoreError("one weight per feature and one bound per kind of tile")
+    if len(weights) != len(FEATURES):
+        raise LumicoreError("one weight per feature")
+    if prune and any(w < 0 for w in weights):
+        raise LumicoreError("the search bounds need weights >= 0: search with prune=False")
     if max_nodes is not None and max_nodes >= 2**62:
         max_nodes = None
     return _kernel.search_hand(
         s, [tile_codes(t) for t in kinds], [int(c) for c in counts], check_limestone(limestone),
-        [float(w) for w in weights], float(discard_cost), [float(b) for b in tile_bounds],
-        bool(prune), bool(light_bound), bool(remote_bound),
+        [float(w) for w in weights], float(discard_cost), bool(prune),
         0 if max_nodes is None else int(max_nodes), 0.0 if time_limit is None else time_limit,
     )

@@ -1,0 +1,239 @@
+"""solvers.reef.best_placement: equal to a brute force over the reference rules on small seeded
+cases, pruning never changes the optimum, every plan replays through Reef.place."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from lumicore.errors import LumicoreError, SearchLimitError
+from lumicore.reef import Board, Lumino, Reef, load_board, load_tiles, reference, scoring
+from lumicore.reef.tiles import COLORS
+from solvers.reef import as_objective, best_placement, random_reef, weighted
+
+TILES = load_tiles("default").luminos
+TINY = Board.parse(" L W\nL S S\n W L\n", name="tiny")          # 7 spaces
+SMALL = Board.parse(" L W L\nL S S W\n W L 2\n", name="small")  # 9 spaces, one remote
+
+
+# ---- an independent oracle: every order, every placement, via the reference rules ---------------
+
+
+def reference_value(name: str):
+    """The objective computed from lumicore.reef.reference / scoring (not the kernel)."""
+    if name.startswith("coral:"):
+        return lambda reef: reference.coral_score(reef, name[6:])
+    if name.startswith("visible:"):
+        return lambda reef: reference.visible_counts(reef)[name[8:]]
+    board = name.split(":")[1] if ":" in name else None
+
+    def final(reef: Reef) -> float:
+        animals = (scoring.dark_animal_points if board == "dark"
+                   else scoring.light_animal_points)(reef)
+        return (sum(animals.values()) - reference.remote_penalty(reef)
+                + 0.25 * sum(reference.visible_counts(reef).values()))
+
+    return final
+
+
+def brute_force(reef: Reef, hand, limestone: int, value) -> tuple[float, int]:
+    """(best value, most limestone left at that value), trying every order and placement."""
+    best = (float("-inf"), -1)
+
+    def walk(node: Reef, rest: list, ls: int, returned: int) -> None:
+        nonlocal best
+        if not rest:
+            here = (round(value(node) - returned, 9), ls)
+            best = max(best, here)
+            return
+        for i, tile in enumerate(rest):
+            others = rest[:i] + rest[i + 1:]
+            walk(node, others, ls, returned + 1)
+            for p in reference.placements(node, tile, ls):
+                walk(node.place(p), others, ls - p.cost, returned)
+
+    walk(reef, list(hand), limestone, 0)
+    return best
+
+
+def grown(board: Board, pieces: int, seed: int) -> Reef:
+    return random_reef(board, pieces=pieces, seed=seed, climb=0.5, limestone=1)
+
+
+def hand(seed: int, size: int) -> list[Lumino]:
+    return random.Random(seed).sample(TILES, size)
+
+
+def replay(reef: Reef, result, limestone: int) -> tuple[Reef, int]:
+    """Play the result's placements through Reef.place (which checks every rule and the cost)."""
+    for p in result.placements:
+        reef = reef.place(p, limestone)
+        limestone -= p.cost
+    return reef, limestone
+
+
+CASES = [(board, pieces, seed, size, limestone)
+         for board in (TINY, SMALL) for pieces, seed in ((0, 1), (2, 2), (4, 3), (6, 4))
+         for size, limestone in ((3, 1), (2, 2))]
+OBJECTIVES = ["coral:pink", "coral:blue", "visible:green", "final:dark", "final:light"]
+
+
+@pytest.mark.parametrize("board, pieces, seed, size, limestone", CASES)
+def test_solver_equals_brute_force_on_small_boards(board, pieces, seed, size, limestone):
+    reef = grown(board, pieces, seed)
+    tiles = hand(seed, size)
+    for k, name in enumerate(OBJECTIVES):
+        if k % 2 != seed % 2 and name != "final:dark":   # keep the run short: half of them
+            continue
+        result = best_placement(reef, tiles, limestone, name)
+        value, left = brute_force(reef, tiles, limestone, reference_value(name))
+        assert result.status == "optimal"
+        assert result.value == pytest.approx(value), (name, str(result))
+        assert result.limestone == left
+        final, ls = replay(reef, result, limestone)
+        assert final == result.reef and ls == result.limestone
+        assert reference_value(name)(final) - len(result.discarded) == pytest.approx(value)
+        assert sorted(map(str, list(p.lumino for p in result.placements) +
+                          list(result.discarded))) == sorted(map(str, tiles))
+
+
+@pytest.mark.parametrize("side, seed", [("A", 11), ("B", 12)])
+def test_solver_equals_brute_force_on_the_real_boards(side, seed):
+    reef = random_reef(side, pieces=6, seed=seed, climb=0.6)
+    tiles = hand(seed, 2)
+    for name in ("coral:yellow", "final:dark"):
+        result = best_placement(reef, tiles, 1, name)
+        assert (result.value, result.limestone) == pytest.approx(
+            brute_force(reef, tiles, 1, reference_value(name)))
+
+
+# ---- the bounds and the merging keep the optimum ------------------------------------------------
+
+MIXED = weighted({"coral:green": 1.0, "final:light": 0.5, "visible:yellow": 0.25})
+
+
+@pytest.mark.parametrize("side", "AB")
+@pytest.mark.parametrize("seed", range(6))
+def test_pruning_never_changes_the_optimum(side, seed):
+    reef = random_reef(side, pieces=15, seed=seed, climb=0.6)
+    tiles = hand(100 + seed, 3)
+    limestone = seed % 4
+    for objective in [f"coral:{COLORS[seed % 4]}", "final:dark", "final:light", MIXED]:
+        pruned = best_placement(reef, tiles, limestone, objective)
+        plain = best_placement(reef, tiles, limestone, objective, prune=False)
+        assert pruned.optimal and plain.optimal
+        assert (pruned.value, pruned.limestone) == pytest.approx((plain.value, plain.limestone))
+        assert pruned.nodes <= plain.nodes and plain.pruned == 0
+        final, ls = replay(reef, pruned, limestone)
+        assert final == pruned.reef and ls == pruned.limestone
+        goal = as_objective(objective)
+        assert goal(final) - len(pruned.discarded) == pytest.approx(pruned.value)
+
+
+@pytest.mark.parametrize("side, seed", [("A", 1), ("B", 2)])
+def test_kernel_merging_equals_the_python_search(side, seed):
+    """A callable objective runs the Python search (exact tuple keys, no bounds)."""
+    reef = random_reef(side, pieces=15, seed=seed, climb=0.6)
+    tiles = hand(seed, 2)
+    goal = as_objective("final:dark")
+    fast_result = best_placement(reef, tiles, 2, goal)
+    slow_result = best_placement(reef, tiles, 2, lambda r: goal(r))
+    assert (fast_result.value, fast_result.limestone) == pytest.approx(
+        (slow_result.value, slow_result.limestone))
+    assert slow_result.status == "optimal" and slow_result.pruned == 0
+
+
+def test_the_bounds_prune_on_mid_game_reefs():
+    reef = random_reef("A", pieces=15, seed=7)
+    tiles = hand(7, 3)
+    pruned = best_placement(reef, tiles, 2, "coral:pink")
+    plain = best_placement(reef, tiles, 2, "coral:pink", prune=False)
+    assert pruned.pruned > 0 and pruned.nodes < plain.nodes
+
+
+def test_identical_tiles_and_orders_merge():
+    reef = random_reef("A", pieces=10, seed=3)
+    result = best_placement(reef, "pink 3, pink 3, pink 3", 0, "visible:pink", prune=False)
+    assert result.merged > 0 and result.optimal
+    assert len(result.placements) == 3 and result.value == reference.visible_counts(
+        result.reef)["pink"]
+
+
+# ---- rule 5, limits, objectives, input checks ---------------------------------------------------
+
+
+def test_a_tile_that_fits_nowhere_goes_back_to_the_bag():
+    board = Board.parse("1 S S 2\n W L W\n", name="remote")   # every free pair has a water space
+    reef = Reef.new(board, start=("pink", "green"))
+    result = best_placement(reef, "blue 3 crab", 0, "animals:dark")
+    assert result.discarded == (Lumino("blue", 3, "crab"),) and result.value == -1.0
+    result = best_placement(reef, "blue 3 crab", 1, "animals:dark")
+    assert result.placements and result.value == 2.0 and result.limestone == 0
+
+
+def test_returning_beats_a_harmful_placement():
+    # the only placements cover the remote spaces' neighbours... here: a tile that can only go
+    # where it hides the sole crab; returning it (-1) is better than losing the crab (-2)
+    reef = Reef.build(TINY, ("pink", "green"), [("pink 1 crab", (1, 0), (0, 1))])
+    result = best_placement(reef, "blue 6", 0, "animals:dark")
+    brute = brute_force(reef, [Lumino("blue", 6)], 0, lambda r: sum(
+        scoring.dark_animal_points(r).values()))
+    assert (result.value, result.limestone) == brute
+
+
+def test_limits_stop_with_a_legal_plan():
+    reef = random_reef("B", pieces=15, seed=4)
+    tiles = hand(4, 3)
+    for kwargs in ({"max_nodes": 1}, {"max_nodes": 50}, {"time_limit": 1e-6}):
+        result = best_placement(reef, tiles, 3, "final:dark", **kwargs)
+        assert result.status == "limit"
+        final, ls = replay(reef, result, 3)
+        assert final == result.reef and ls == result.limestone
+        assert len(result.placements) + len(result.discarded) == 3
+    with pytest.raises(SearchLimitError):
+        best_placement(reef, tiles, 3, max_nodes=0)
+
+
+def test_objectives_and_their_names():
+    reef = random_reef("B", pieces=12, seed=9)
+    final = as_objective("final:light")
+    assert final(reef) == pytest.approx(reference_value("final:light")(reef))
+    assert as_objective({"coral:pink": 2})(reef) == 2 * reference.coral_score(reef, "pink")
+    assert as_objective("remote")(reef) == -reference.remote_penalty(reef)
+    with pytest.raises(LumicoreError, match="unknown objective"):
+        as_objective("coral:red")
+    with pytest.raises(LumicoreError):
+        weighted({"coral:pink": float("nan")})
+
+
+def test_negative_weights_search_without_bounds_and_stay_exact():
+    reef = grown(SMALL, 4, 5)
+    tiles = hand(5, 3)
+    goal = weighted({"visible:pink": -1.0, "coral:blue": 1.0})
+    result = best_placement(reef, tiles, 1, goal)
+    assert result.pruned == 0
+    assert (result.value, result.limestone) == pytest.approx(brute_force(
+        reef, tiles, 1, lambda r: reference.coral_score(r, "blue")
+        - reference.visible_counts(r)["pink"]))
+
+
+@pytest.mark.parametrize("bad", [[], "pink 1, pink 2, pink 3, pink 4", ["pink 3"]])
+def test_bad_hands_are_refused(bad):
+    reef = Reef.new(load_board("A"), start=("pink", "green"))
+    with pytest.raises(LumicoreError):
+        best_placement(reef, bad, 2)
+
+
+def test_bad_limestone_and_reef_are_refused():
+    reef = Reef.new(load_board("A"), start=("pink", "green"))
+    with pytest.raises(LumicoreError):
+        best_placement(reef, "pink 1", -1)
+    with pytest.raises(LumicoreError):
+        best_placement("reef", "pink 1", 1)
+
+
+def test_result_prints_the_plan():
+    reef = Reef.new(load_board("A"), start=("pink", "green"))
+    text = str(best_placement(reef, "pink 3 crab, blue 5", 4, "final:dark"))
+    assert "pink 3 crab" in text and "blue 5" in text and "optimal" in text
