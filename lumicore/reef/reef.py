@@ -172,9 +172,9 @@ class Reef:
     def placements(self, lumino: Lumino, limestone: int) -> Iterator[Placement]:
         """Every legal placement of ``lumino`` with ``limestone`` markers in storage, in a fixed
         order (by number cell, then other cell)."""
-        from lumicore.reef import reference
+        from lumicore.reef import fast
 
-        return iter(reference.placements(self, lumino, limestone))
+        return iter(fast.placements(self, lumino, limestone))
 
     def placement_at(self, lumino: Lumino, number_cell: Cell, other_cell: Cell) -> Placement:
         """The placement of ``lumino`` on these cells, with its level and cost filled in;
