@@ -135,3 +135,10 @@ def test_file_error_names_file_row_and_column(tmp_path):
 def test_cell_index_rejects_missing_space():
     with pytest.raises(LumicoreError, match=r"\(0, 0\)"):
         load_board("A").cell_index((0, 0))
+
+
+@pytest.mark.parametrize("cells", [((1, 2), (3, 4, 5)), ((0, "a"), (0, 2)), ((-1, 1), (0, 2)),
+                                   (5, 6)])
+def test_bad_cells_in_constructor(cells):
+    with pytest.raises(NotationError):
+        Board("x", cells, ("S", "S")[: len(cells)])

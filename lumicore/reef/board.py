@@ -83,7 +83,10 @@ class Board:
     edges: tuple[tuple[int, int], ...] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        cells, kinds = tuple(map(tuple, self.cells)), tuple(self.kinds)
+        try:
+            cells, kinds = tuple(map(tuple, self.cells)), tuple(self.kinds)
+        except TypeError:
+            raise NotationError("cells must be (row, column) pairs and kinds tokens") from None
         self._check(cells, kinds)
         order = sorted(range(len(cells)), key=lambda i: cells[i])
         cells = tuple(cells[i] for i in order)
@@ -114,13 +117,14 @@ class Board:
             raise NotationError(f"{len(cells)} cells but {len(kinds)} kinds")
         if not cells:
             raise NotationError("a board needs at least the two starting-area spaces")
-        if not all(isinstance(c, tuple) and len(c) == 2 for c in cells):
-            raise NotationError("cells must be (row, column) pairs")
+        for cell in cells:
+            if len(cell) != 2 or not all(
+                isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in cell
+            ):
+                raise NotationError(f"bad cell {cell!r}: expected (row, column) with ints >= 0")
         parity = sum(cells[0]) % 2
         seen: set[Cell] = set()
         for number, (cell, kind) in enumerate(zip(cells, kinds, strict=True), start=1):
-            if len(cell) != 2 or not all(isinstance(v, int) and v >= 0 for v in cell):
-                raise NotationError(f"bad cell {cell!r}: expected (row, column) with ints >= 0")
             if kind not in KINDS:
                 raise NotationError(f"unknown token {kind!r} at {_where(cell)} "
                                     f"(expected {' '.join(KINDS)})")
