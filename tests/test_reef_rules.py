@@ -344,3 +344,19 @@ def test_random_play_invariants(seed, side, limestone):
             after = reef.place(p)
             assert after.height(p.number_cell) == after.height(p.other_cell) == p.level
             assert after.top(p.number_cell).number == lumino.number
+
+
+@pytest.mark.parametrize("lumino, limestone", [(StartLumino("blue", "pink"), 0), ("pink 3", 0),
+                                               (PINK, -1), (PINK, 1.5), (PINK, True)])
+def test_placements_validates_its_arguments(lumino, limestone):
+    with pytest.raises(LumicoreError):
+        start_pg().placements(lumino, limestone)
+
+
+def test_random_reefs_are_reproducible_and_stack_up():
+    one = random_reef("A", pieces=15, seed=7)
+    assert one == random_reef("A", pieces=15, seed=7)
+    assert len(one.pieces) == 16
+    assert max(max(random_reef("B", 15, seed=s).heights) for s in range(5)) >= 3
+    with pytest.raises(LumicoreError):
+        random_reef("A", pieces=-1)
