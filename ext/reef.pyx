@@ -129,6 +129,27 @@ cdef inline void set_cell(RS* s, int x, int h, int top, int c, int number,
     show(s, x)
 
 
+cdef void clear(RS* s) noexcept nogil:
+    """Every cell bare, no pieces (the board's own data are kept)."""
+    cdef int i
+    for i in range(MAXLEVEL):
+        s.lvl[i] = 0
+    for i in range(4):
+        s.vcol[i] = 0
+        s.vani[i] = 0
+    for i in range(7):
+        s.vnum[i] = 0
+    for i in range(MAXCELLS):
+        s.height[i] = 0
+        s.top[i] = -1
+        s.col[i] = -1
+        s.num[i] = 0
+        s.ani[i] = -1
+    s.lvl[0] = s.allm
+    s.npieces = 0
+    s.maxh = 0
+
+
 cdef void apply(RS* s, int a, int b, int ca, int cb, int number, int animal,
                 Undo* u) noexcept nogil:
     """Put a piece on cells ``a`` (colour ``ca``, the number half) and ``b`` (colour ``cb``, the
@@ -334,27 +355,13 @@ cdef class State:
         self.s.base = base & self.s.allm
         self.s.water = water & self.s.allm
         self.s.remote = remote & self.s.allm
-        self.s.npieces = 0
-        self.s.maxh = 0
-        for i in range(MAXLEVEL):
-            self.s.lvl[i] = 0
-        for i in range(4):
-            self.s.vcol[i] = 0
-            self.s.vani[i] = 0
-        for i in range(7):
-            self.s.vnum[i] = 0
         for i in range(MAXCELLS):
             self.s.nbr[i] = 0
             self.s.penalty[i] = 0
-            self.s.height[i] = 0
-            self.s.top[i] = -1
-            self.s.col[i] = -1
-            self.s.num[i] = 0
-            self.s.ani[i] = -1
         for i in range(n):
             self.s.nbr[i] = (<uint64_t>neighbors[i]) & self.s.allm & ~bit(i)
             self.s.penalty[i] = penalties[i]
-        self.s.lvl[0] = self.s.allm
+        clear(&self.s)
 
     def load(self, heights, tops, colors, numbers, animals, int npieces) -> None:
         """Set every cell at once from per-cell sequences (as ``Reef.heights``, ``top_pieces``,
@@ -365,16 +372,10 @@ cdef class State:
             raise ValueError("per-cell sequences must have one entry per cell")
         if not 0 <= npieces < 1 << 30:
             raise ValueError("bad piece count")
-        for i in range(MAXLEVEL):
-            self.s.lvl[i] = 0
-        for i in range(4):
-            self.s.vcol[i] = 0
-            self.s.vani[i] = 0
-        for i in range(7):
-            self.s.vnum[i] = 0
-        self.s.maxh = 0
+        clear(&self.s)
         self.s.npieces = npieces
         for i in range(n):
+            hide(&self.s, i)
             h = heights[i]
             self.s.height[i] = h
             self.s.top[i] = tops[i]
@@ -385,12 +386,7 @@ cdef class State:
                     and -1 <= self.s.col[i] < 4 and 0 <= self.s.num[i] <= 6
                     and -1 <= self.s.ani[i] < 4 and (h == 0) == (self.s.top[i] < 0)
                     and (h == 0) == (self.s.col[i] < 0)):
-                for i in range(n):
-                    self.s.height[i] = 0
-                    self.s.top[i] = self.s.col[i] = self.s.ani[i] = -1
-                    self.s.num[i] = 0
-                self.s.lvl[0] = self.s.allm
-                self.s.npieces = 0
+                clear(&self.s)
                 raise ValueError(f"bad values for cell {i}")
             show(&self.s, i)
             if h > self.s.maxh:

@@ -84,7 +84,7 @@ def state(reef: Reef) -> State:
     try:
         result.load(reef.heights, reef.top_pieces, reef.cell_colors, reef.cell_numbers,
                     reef.cell_animals, len(reef.pieces))
-    except (ValueError, TypeError) as exc:
+    except (ValueError, TypeError, OverflowError) as exc:
         raise LumicoreError(f"reef cannot be read by the kernel: {exc}") from None
     return result
 

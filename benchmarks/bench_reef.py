@@ -1,0 +1,116 @@
+"""Lumicora reef benchmarks: placement enumeration (kernel vs reference) and best_placement.
+
+    python benchmarks/bench_reef.py            # 100 mid-game reefs (about a minute)
+    python benchmarks/bench_reef.py --quick    # 20 reefs, a few seconds
+
+Mid-game reefs: ``solvers.reef.random_reef(side, pieces=15, seed, climb=0.5)`` on sides A and B
+alternately (15 Luminos besides the start, several levels). Enumeration: every legal placement of
+one tile (colour cycling, 2 limestone), counted per reef position. best_placement: a random
+3-tile hand from the tile set, 0..4 limestone, exact search (status optimal), wall time per call.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+
+from lumicore.reef import Lumino, fast, load_tiles, reference
+from lumicore.reef.tiles import COLORS
+from solvers.reef import best_placement, random_reef
+
+
+def mid_game_reefs(n: int):
+    return [random_reef("AB"[i % 2], pieces=15, seed=i, climb=0.5) for i in range(n)]
+
+
+def per_second(count: int, seconds: float) -> float:
+    return count / seconds if seconds > 0 else float("inf")
+
+
+def bench_enumeration(reefs, repeat: int) -> list[tuple[str, float, float]]:
+    """(label, positions per second, placements per position) per method."""
+    tiles = [Lumino(COLORS[i % 4], 3, "crab") for i in range(len(reefs))]
+    states = [fast.state(r) for r in reefs]
+    rows = []
+
+    start = time.perf_counter()
+    found = sum(s.count_many(i % 4, 2, repeat) for i, s in enumerate(states))
+    rows.append(("kernel (C loop, State.count_many)",
+                 per_second(repeat * len(states), time.perf_counter() - start),
+                 found / (repeat * len(states))))
+
+    start = time.perf_counter()
+    for _ in range(max(1, repeat // 100)):
+        found = sum(len(s.placements(i % 4, 2)) for i, s in enumerate(states))
+    rounds = max(1, repeat // 100)
+    rows.append(("kernel (State.placements, one call)",
+                 per_second(rounds * len(states), time.perf_counter() - start),
+                 found / len(states)))
+
+    start = time.perf_counter()
+    rounds = max(1, repeat // 1000)
+    for _ in range(rounds):
+        found = sum(len(fast.placements(r, t, 2)) for r, t in zip(reefs, tiles, strict=True))
+    rows.append(("fast.placements(Reef) -> Placement list",
+                 per_second(rounds * len(reefs), time.perf_counter() - start),
+                 found / len(reefs)))
+
+    start = time.perf_counter()
+    found = sum(len(reference.placements(r, t, 2)) for r, t in zip(reefs, tiles, strict=True))
+    rows.append(("reference.placements (pure Python)",
+                 per_second(len(reefs), time.perf_counter() - start), found / len(reefs)))
+    return rows
+
+
+def bench_best(reefs, objective: str | None, prune: bool = True):
+    """Wall times (s) and node counts of best_placement with a 3-tile hand on every reef."""
+    tiles = load_tiles("default").luminos
+    times, nodes = [], []
+    for i, reef in enumerate(reefs):
+        rng = random.Random(1000 + i)
+        hand = rng.sample(tiles, 3)
+        goal = objective or f"coral:{hand[0].color}"
+        start = time.perf_counter()
+        result = best_placement(reef, hand, rng.randint(0, 4), goal, prune=prune)
+        times.append(time.perf_counter() - start)
+        nodes.append(result.nodes)
+        assert result.status == "optimal"
+    return times, nodes
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="20 reefs, fewer repeats")
+    args = parser.parse_args(argv)
+    n, repeat = (20, 2000) if args.quick else (100, 20000)
+    reefs = mid_game_reefs(n)
+    heights = [max(r.heights) for r in reefs]
+    luminos = statistics.mean(len(r.pieces) - 1 for r in reefs)
+    print(f"{n} mid-game reefs (A/B alternating): {luminos:.0f} Luminos each, top level mean "
+          f"{statistics.mean(heights):.1f}, max {max(heights)}")
+    print()
+    rows = bench_enumeration(reefs, repeat)
+    ref = rows[-1][1]
+    print("placement enumeration (all legal placements of one tile, 2 limestone)")
+    print(f"{'method':44s} {'positions/s':>14s} {'x reference':>12s} {'placements':>11s}")
+    for label, rate, per in rows:
+        print(f"{label:44s} {rate:14,.0f} {rate / ref:12,.0f} {per:11.1f}")
+    print()
+    print("best_placement, 3-tile hand, exact (status optimal on every reef)")
+    print(f"{'objective':28s} {'median ms':>10s} {'worst ms':>10s} {'median nodes':>13s} "
+          f"{'worst nodes':>12s}")
+    runs = [("final:dark", "final:dark", True), ("final:light", "final:light", True),
+            ("coral:<first tile colour>", None, True),
+            ("final:dark, prune=False", "final:dark", False)]
+    for label, objective, prune in runs:
+        times, nodes = bench_best(reefs, objective, prune)
+        print(f"{label:28s} {statistics.median(times) * 1e3:10.2f} {max(times) * 1e3:10.2f} "
+              f"{statistics.median(nodes):13,.0f} {max(nodes):12,}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
