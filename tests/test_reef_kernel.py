@@ -4,7 +4,7 @@ tests against lumicore.reef.reference on reefs grown by random legal play, input
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from lumicore.errors import LumicoreError
@@ -133,7 +133,6 @@ def assert_same_as_reference(reef: Reef, limestone: int) -> None:
     assert [s.top(i) for i in range(s.n)] == list(reef.top_pieces)
 
 
-@settings(max_examples=60)
 @given(side=st.sampled_from("AB"), seed=st.integers(0, 2**32 - 1), pieces=st.integers(0, 26),
        climb=st.floats(0, 1), limestone=st.integers(0, 3))
 def test_kernel_equals_reference_on_random_reefs(side, seed, pieces, climb, limestone):
