@@ -593,12 +593,12 @@ cdef bint tt_insert(Ctx* x, uint64_t key) noexcept nogil:
             for i in range(old_mask + 1):
                 k = old[i]
                 if k:
-                    j = mix(k) & x.tt_mask
+                    j = k & x.tt_mask
                     while x.tt[j]:
                         j = (j + 1) & x.tt_mask
                     x.tt[j] = k
             free(old)
-    i = mix(key) & x.tt_mask
+    i = key & x.tt_mask  # keys are sums of mixed values: already uniform
     while x.tt[i]:
         if x.tt[i] == key:
             return False
