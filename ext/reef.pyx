@@ -775,8 +775,8 @@ def search_hand(State state, kinds, counts, int limestone, weights, double disca
     """Exhaustive search for the best way to place a hand (validated by solvers/reef.py).
 
     ``kinds``: distinct tiles as (colour, number 0..6, animal -1..3); ``counts``: how many of
-    each (total 1..3); ``weights``: one per FEATURES entry; ``tile_bounds``: per kind, the most
-    one such tile can add to the value (only used when ``prune``). ``max_nodes`` <= 0 and
+    each (total 1..3); ``weights``: one per FEATURES entry; ``prune`` cuts by
+    :func:`upper_bound` (valid only when every weight is >= 0). ``max_nodes`` <= 0 and
     ``time_limit`` <= 0 mean no limit. Returns a dict: value, limestone, plan (list of
     (kind, number cell, other cell), cell -1 = returned to the bag), nodes, merged, pruned,
     complete (False when a limit stopped the search), found (False if no leaf was reached).

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from lumicore.errors import LumicoreError
-from lumicore.reef import Board, Lumino, Reef, StartLumino, fast, load_board, reference
+from lumicore.reef import Board, Lumino, Piece, Reef, StartLumino, fast, load_board, reference
 from lumicore.reef.tiles import ANIMALS, COLORS
 from solvers.reef import random_reef
 
@@ -225,3 +225,15 @@ def test_apply_and_views_agree_with_reef_place():
         assert [s.number(i) for i in range(s.n)] == list(after.cell_numbers)
         assert [s.animal(i) for i in range(s.n)] == list(after.cell_animals)
         assert s.features() == fast.state(after).features()
+
+
+def test_a_tower_above_the_kernel_ceiling_falls_back_to_the_reference():
+    # Reef() checks only the stacking, so a user can build a tower no game reaches
+    board = Board.parse("S S L\n", name="row")
+    start = Piece(StartLumino("pink", "green"), 0, 1, 1)
+    tower = [Piece(Lumino("blue", 2), 1, 0, level) for level in range(2, fast.MAX_HEIGHT + 3)]
+    reef = Reef(board, (start, *tower))
+    assert fast.placements(reef, Lumino("blue", 1), 0) == reference.placements(
+        reef, Lumino("blue", 1), 0)
+    with pytest.raises(LumicoreError, match="levels high"):
+        fast.state(reef)

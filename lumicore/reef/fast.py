@@ -110,9 +110,15 @@ def check_limestone(limestone: int) -> int:
 
 def placements(reef: Reef, lumino: Lumino, limestone: int) -> list[Placement]:
     """Every legal placement of ``lumino`` with ``limestone`` markers: the same list as
-    :func:`lumicore.reef.reference.placements`, computed on bitboards."""
+    :func:`lumicore.reef.reference.placements`, computed on bitboards (a reef higher than
+    :data:`MAX_HEIGHT` levels, which no game reaches, is handed to the reference)."""
     color, _, _ = tile_codes(lumino)
-    found = state(reef).placements(color, check_limestone(limestone))
+    limestone = check_limestone(limestone)
+    if isinstance(reef, Reef) and max(reef.heights) > MAX_HEIGHT:  # beyond any real game
+        from lumicore.reef import reference
+
+        return reference.placements(reef, lumino, limestone)
+    found = state(reef).placements(color, limestone)
     cells = reef.board.cells
     return [Placement(lumino, cells[a], cells[b], level, cost) for a, b, level, cost in found]
 
