@@ -174,13 +174,18 @@ def test_a_tile_that_fits_nowhere_goes_back_to_the_bag():
 
 
 def test_returning_beats_a_harmful_placement():
-    # the only placements cover the remote spaces' neighbours... here: a tile that can only go
-    # where it hides the sole crab; returning it (-1) is better than losing the crab (-2)
-    reef = Reef.build(TINY, ("pink", "green"), [("pink 1 crab", (1, 0), (0, 1))])
-    result = best_placement(reef, "blue 6", 0, "animals:dark")
-    brute = brute_force(reef, [Lumino("blue", 6)], 0, lambda r: sum(
-        scoring.dark_animal_points(r).values()))
-    assert (result.value, result.limestone) == brute
+    # a row of four spaces: the start, then a pink Lumino whose crab lies next to the start
+    row = Board.parse("S S L L\n", name="row")
+    reef = Reef.build(row, ("pink", "green"), [("pink 1 crab", (0, 6), (0, 4))])
+    # the only place for a green tile covers the crab: returning it (2 - 1 VP) beats placing (0)
+    hidden = best_placement(reef, "green 2", 0, "animals:dark")
+    assert hidden.discarded == (Lumino("green", 2),) and hidden.value == 1.0
+    # a green crab may go there: its own crab replaces the covered one (2 VP)
+    kept = best_placement(reef, "green 2 crab", 0, "animals:dark")
+    assert kept.value == 2.0 and kept.placements[0].other_cell == (0, 4)
+    for tile in ("green 2", "green 2 crab"):
+        assert brute_force(reef, [Lumino.parse(tile)], 0, lambda r: sum(
+            scoring.dark_animal_points(r).values()))[0] == (1.0 if tile == "green 2" else 2.0)
 
 
 def test_limits_stop_with_a_legal_plan():
