@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from lumicore.errors import LumicoreError, SearchLimitError
 from lumicore.reef import Board, Lumino, Reef, load_board, load_tiles, reference, scoring
@@ -107,6 +109,34 @@ def test_solver_equals_brute_force_on_the_real_boards(side, seed):
         result = best_placement(reef, tiles, 1, name)
         assert (result.value, result.limestone) == pytest.approx(
             brute_force(reef, tiles, 1, reference_value(name)))
+
+
+FEATURE_NAMES = ["coral:pink", "coral:green", "visible:blue", "animals:dark", "animals:light",
+                 "remote"]
+
+
+@settings(max_examples=25)
+@given(seed=st.integers(0, 10**6), pieces=st.integers(0, 5), size=st.integers(1, 3),
+       limestone=st.integers(0, 2),
+       weights=st.lists(st.sampled_from([0.0, 0.5, 1.0, 2.0]), min_size=6, max_size=6))
+def test_solver_equals_brute_force_for_random_weighted_objectives(seed, pieces, size, limestone,
+                                                                  weights):
+    reef = grown(SMALL if seed % 2 else TINY, pieces, seed)
+    tiles = hand(seed, size)
+    goal = weighted(dict(zip(FEATURE_NAMES, weights, strict=True)))
+
+    def oracle(r: Reef) -> float:
+        parts = {"coral:pink": reference.coral_score(r, "pink"),
+                 "coral:green": reference.coral_score(r, "green"),
+                 "visible:blue": reference.visible_counts(r)["blue"],
+                 "animals:dark": sum(scoring.dark_animal_points(r).values()),
+                 "animals:light": sum(scoring.light_animal_points(r).values()),
+                 "remote": -reference.remote_penalty(r)}
+        return sum(w * parts[name] for name, w in zip(FEATURE_NAMES, weights, strict=True))
+
+    result = best_placement(reef, tiles, limestone, goal)
+    assert (result.value, result.limestone) == pytest.approx(
+        brute_force(reef, tiles, limestone, oracle))
 
 
 # ---- the bounds and the merging keep the optimum ------------------------------------------------
