@@ -13,6 +13,15 @@ import numpy as np
 
 from bits cimport ctz, popcount
 
+
+cdef extern from *:
+    """
+    static inline void lc_prefetch(const void* p) { __builtin_prefetch(p); }
+    static inline int lc_top64(unsigned long long x) { return x ? 63 - __builtin_clzll(x) : -1; }
+    """
+    void lc_prefetch(const void* p) noexcept nogil
+    int lc_top64(unsigned long long x) noexcept nogil
+
 ctypedef uint64_t u64
 
 cdef enum:
@@ -26,6 +35,7 @@ cdef enum:
     LUCIA0 = 5
     LUCIA5 = 10
     EMPTY = 15
+    NO_BOUND = 1 << 20
     ACT_MAX = 32          # results of one action: 16 kids x 2 directions
     CARD_MAX = 2048       # results of one card: 2 orders x 32 x 32
     INF = 255
@@ -51,6 +61,8 @@ for _c in range(LUCIA0 + 1, LUCIA5 + 1):
 cdef struct Act:
     int kind
     uint32_t mask       # move: bit c set when a kid of code c may move
+    int ncodes          # move: the codes of mask, listed
+    int codes[11]
     int steps
     int source          # light: code of the source (1 lit H, 2 T)
     int partial         # lucia: may stop inside the run
@@ -73,14 +85,32 @@ cdef inline u64 nib_eq(u64 x, u64 code) noexcept nogil:
     return ~y & LOW
 
 
-cdef inline u64 span(int lo, int hi) noexcept nogil:
-    """Mask of nibbles lo..hi (empty when hi < lo)."""
+cdef u64 SPAN[17][17]    # SPAN[lo][hi + 1]: mask of nibbles lo..hi
+
+
+cdef u64 span_slow(int lo, int hi) noexcept nogil:
     cdef int width = hi - lo + 1
     if width <= 0:
         return 0
     if width >= 16:
         return ONES
     return ((1ULL << (4 * width)) - 1) << (4 * lo)
+
+
+for _lo in range(17):
+    for _hi in range(17):
+        SPAN[_lo][_hi] = span_slow(_lo, _hi - 1)
+
+
+cdef inline u64 span(int lo, int hi) noexcept nogil:
+    """Mask of nibbles lo..hi (empty when hi < lo); lo, hi within -1..16."""
+    if lo < 0:
+        lo = 0
+    if hi > 15:
+        hi = 15
+    if hi < lo:
+        return 0
+    return SPAN[lo][hi + 1]
 
 
 cdef inline int code_at(u64 x, int p) noexcept nogil:
@@ -142,10 +172,13 @@ cdef int do_action(u64 x, int n, const Act* a, u64* out) noexcept nogil:
     cdef int cnt = 0, p, q, run, j, c, d
     cdef u64 y, src
     if a.kind == K_MOVE:
-        for p in range(n):
-            c = code_at(x, p)
-            if not ((a.mask >> c) & 1):
-                continue
+        src = 0
+        for c in range(a.ncodes):
+            src |= nib_eq(x, <u64>a.codes[c])
+        src &= span(0, n - 1)
+        while src:
+            p = ctz(src) >> 2
+            src &= src - 1
             q = p + a.steps
             if q < n:
                 y = move_kid(x, p, q)
@@ -202,42 +235,90 @@ cdef int play_card(u64 x, int n, const Card* card, u64* out) noexcept nogil:
     return cnt
 
 
-cdef int unique(u64* buf, int cnt, u64* keys, uint32_t* stamps, uint32_t stamp) noexcept nogil:
-    """Drop repeats from buf[:cnt] in place (first occurrence kept) with a stamped hash set of
-    4096 slots; returns the new count."""
-    cdef int i, m = 0
-    cdef uint32_t slot
+cdef int unique(u64* buf, uint16_t* tags, int cnt, u64* keys, uint32_t* stamps,
+                uint32_t stamp) noexcept nogil:
+    """Drop repeats from buf[:cnt] in place (and from tags, when given), first occurrence kept,
+    with a stamped hash set on the first power of two >= 2 * cnt slots of keys/stamps (small,
+    so it stays in cache); returns the new count."""
+    cdef int i, m = 0, bits = 4
+    cdef uint32_t slot, mask
+    while (1 << bits) < 2 * cnt:
+        bits += 1
+    mask = (1U << bits) - 1
     for i in range(cnt):
-        slot = <uint32_t>((buf[i] * 0x9E3779B97F4A7C15ULL) >> 52)
+        slot = <uint32_t>((buf[i] * 0x9E3779B97F4A7C15ULL) >> (64 - bits))
         while stamps[slot] == stamp and keys[slot] != buf[i]:
-            slot = (slot + 1) & 4095
+            slot = (slot + 1) & mask
         if stamps[slot] != stamp:
             stamps[slot] = stamp
             keys[slot] = buf[i]
             buf[m] = buf[i]
+            if tags != NULL:
+                tags[m] = tags[i]
             m += 1
     return m
 
 
-cdef struct Dedupe:
-    u64 keys[4096]
-    uint32_t stamps[4096]
+# scratch space for the distinct successors of one state over a set of cards
+cdef struct Gen:
+    u64* out            # ncards * CARD_MAX successors
+    uint16_t* card      # the card of each
+    u64* keys           # 2 * ncards * CARD_MAX hash slots
+    uint32_t* stamps
     uint32_t stamp
 
 
-cdef inline int play_unique(u64 x, int n, const Card* card, u64* out, Dedupe* dd) noexcept nogil:
-    cdef int cnt = play_card(x, n, card, out)
-    dd.stamp += 1
-    if dd.stamp == 0:
-        memset(dd.stamps, 0, sizeof(dd.stamps))
-        dd.stamp = 1
-    return unique(out, cnt, dd.keys, dd.stamps, dd.stamp)
+cdef int gen_init(Gen* g, int ncards) noexcept nogil:
+    cdef size_t cap = <size_t>max(ncards, 1) * CARD_MAX
+    g.out = <u64*>malloc(cap * sizeof(u64))
+    g.card = <uint16_t*>malloc(cap * sizeof(uint16_t))
+    g.keys = <u64*>malloc(2 * cap * sizeof(u64))
+    g.stamps = <uint32_t*>malloc(2 * cap * sizeof(uint32_t))
+    g.stamp = 0
+    if g.out == NULL or g.card == NULL or g.keys == NULL or g.stamps == NULL:
+        return -1
+    memset(g.stamps, 0, 2 * cap * sizeof(uint32_t))
+    return 0
+
+
+cdef void gen_free(Gen* g) noexcept nogil:
+    free(g.out)
+    free(g.card)
+    free(g.keys)
+    free(g.stamps)
+
+
+cdef inline uint32_t next_stamp(Gen* g, int ncards) noexcept nogil:
+    g.stamp += 1
+    if g.stamp == 0:
+        memset(g.stamps, 0, 2 * <size_t>max(ncards, 1) * CARD_MAX * sizeof(uint32_t))
+        g.stamp = 1
+    return g.stamp
+
+
+cdef inline int play_unique(u64 x, int n, const Card* card, Gen* g) noexcept nogil:
+    """Distinct results of one card, into g.out."""
+    cdef int cnt = play_card(x, n, card, g.out)
+    return unique(g.out, NULL, cnt, g.keys, g.stamps, next_stamp(g, 1))
+
+
+cdef int expand_state(u64 x, int n, const Card* cs, int ncards, Gen* g) noexcept nogil:
+    """Distinct successors of x over all cards into g.out, each with the first card giving it
+    in g.card; returns their number."""
+    cdef int c, j, k, total = 0
+    for c in range(ncards):
+        k = play_card(x, n, &cs[c], g.out + total)
+        for j in range(total, total + k):
+            g.card[j] = <uint16_t>c
+        total += k
+    return unique(g.out, g.card, total, g.keys, g.stamps, next_stamp(g, ncards))
 
 
 cdef Card* decode_cards(const uint32_t[:, ::1] table) except NULL:
     """Cards from the (k, 2) uint32 table built by lumicore/lucia/kernel.py:
     bits 0-1 kind (0 none), 4-14 role mask over codes, 16-19 steps or light source, 20 partial."""
     cdef Py_ssize_t i, j, k = table.shape[0]
+    cdef int c
     cdef Card* cards = <Card*>malloc(max(k, 1) * sizeof(Card))
     cdef uint32_t w
     if cards == NULL:
@@ -256,6 +337,11 @@ cdef Card* decode_cards(const uint32_t[:, ::1] table) except NULL:
             cards[i].act[cards[i].nact].steps = max(1, (w >> 16) & 15)
             cards[i].act[cards[i].nact].source = (w >> 16) & 15
             cards[i].act[cards[i].nact].partial = (w >> 20) & 1
+            cards[i].act[cards[i].nact].ncodes = 0
+            for c in range(11):
+                if (w >> (4 + c)) & 1:
+                    cards[i].act[cards[i].nact].codes[cards[i].act[cards[i].nact].ncodes] = c
+                    cards[i].act[cards[i].nact].ncodes += 1
             cards[i].nact += 1
         cards[i].twin = cards[i].nact == 2 and table[i, 0] == table[i, 1]
     return cards
@@ -279,6 +365,7 @@ cdef struct HTab:
     const uint8_t* values
     int A, U, D, L
     int target
+    int locked          # no card moves a Starboy past a Gingerbread: order inversions are dead
 
 
 cdef inline int heuristic_c(u64 x, int n, const HTab* t) noexcept nogil:
@@ -287,6 +374,8 @@ cdef inline int heuristic_c(u64 x, int n, const HTab* t) noexcept nogil:
     cdef int p = lucia_pos(x, n), a, u, d = t.target
     if p < 0:
         return INF
+    if t.locked and s and lc_top64(nib_eq(x, GINGER) & valid) > ctz(s):
+        return INF      # a Gingerbread behind a Starboy stays there
     a = LUCIA5 - code_at(x, p)
     u = a + popcount(nib_eq(x, H_UNLIT) & valid)
     while s:
@@ -299,7 +388,7 @@ cdef inline int heuristic_c(u64 x, int n, const HTab* t) noexcept nogil:
     return t.values[((a * t.U + u) * t.D + d) * t.L + p]
 
 
-cdef HTab make_htab(const uint8_t[:, :, :, ::1] values, int target) except *:
+cdef HTab make_htab(const uint8_t[:, :, :, ::1] values, int target, bint locked) except *:
     cdef HTab t
     if values.shape[0] < 1 or values.shape[1] < 1 or values.shape[2] < 1 or values.shape[3] < 1:
         raise ValueError("empty heuristic table")
@@ -309,31 +398,41 @@ cdef HTab make_htab(const uint8_t[:, :, :, ::1] values, int target) except *:
     t.D = values.shape[2]
     t.L = values.shape[3]
     t.target = target
+    t.locked = locked
     return t
 
 
 # ---------------------------------------------------------------------------------------------
 # Python entry points: move generation
 
+cdef class Work:
+    """Decoded cards and scratch space, freed with the object (so no path leaks memory)."""
+    cdef Card* cs
+    cdef int ncards
+    cdef Gen g
+
+    def __cinit__(self, const uint32_t[:, ::1] cards):
+        memset(&self.g, 0, sizeof(Gen))
+        self.cs = NULL
+        self.ncards = cards.shape[0]
+        if self.ncards < 1 or self.ncards > 65535:
+            raise ValueError("1..65535 cards")
+        self.cs = decode_cards(cards)
+        if gen_init(&self.g, self.ncards) != 0:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.cs)
+        gen_free(&self.g)
+
+
 def successors(u64 state, const uint32_t[:, ::1] cards, int card):
     """Distinct successors of one state for one card (row ``card`` of the card table)."""
-    cdef Card* cs = decode_cards(cards)
-    cdef u64* out = <u64*>malloc(CARD_MAX * sizeof(u64))
-    cdef Dedupe* dd = <Dedupe*>malloc(sizeof(Dedupe))
-    cdef int cnt = 0
-    try:
-        if out == NULL or dd == NULL:
-            raise MemoryError()
-        if not 0 <= card < cards.shape[0]:
-            raise IndexError(f"card {card} out of range")
-        dd.stamp = 0
-        memset(dd.stamps, 0, sizeof(dd.stamps))
-        cnt = play_unique(state, train_length(state), &cs[card], out, dd)
-        return np.array(<u64[:cnt]>out if cnt else [], dtype=np.uint64)
-    finally:
-        free(cs)
-        free(out)
-        free(dd)
+    cdef Work w = Work(cards)
+    if not 0 <= card < w.ncards:
+        raise IndexError(f"card {card} out of range")
+    cdef int cnt = play_unique(state, train_length(state), &w.cs[card], &w.g)
+    return np.array(<u64[:cnt]>w.g.out if cnt else [], dtype=np.uint64)
 
 
 def expand(const u64[::1] states, const uint32_t[:, ::1] cards):
@@ -341,69 +440,50 @@ def expand(const u64[::1] states, const uint32_t[:, ::1] cards):
 
     Returns ``(succ, parent, card)``: uint64 successors, int64 index into ``states``, int32
     card row, in state-major, card-minor order."""
-    cdef Py_ssize_t i, cap = max(1024, states.shape[0] * cards.shape[0] * 16), total = 0
-    cdef int c, k, j, n, ncards = cards.shape[0]
-    cdef Card* cs = decode_cards(cards)
-    cdef u64* buf = <u64*>malloc(CARD_MAX * sizeof(u64))
-    cdef Dedupe* dd = <Dedupe*>malloc(sizeof(Dedupe))
+    cdef Work w = Work(cards)
+    cdef Py_ssize_t i, cap = max(1024, states.shape[0] * w.ncards * 16), total = 0
+    cdef int c, k, j, n
     succ = np.empty(cap, dtype=np.uint64)
     parent = np.empty(cap, dtype=np.int64)
     which = np.empty(cap, dtype=np.int32)
     cdef u64[::1] sv = succ
     cdef long long[::1] pv = parent
     cdef int[::1] wv = which
-    try:
-        if buf == NULL or dd == NULL:
-            raise MemoryError()
-        dd.stamp = 0
-        memset(dd.stamps, 0, sizeof(dd.stamps))
-        for i in range(states.shape[0]):
-            n = train_length(states[i])
-            for c in range(ncards):
-                k = play_unique(states[i], n, &cs[c], buf, dd)
-                if total + k > cap:
-                    cap = 2 * cap + k
-                    succ = np.resize(succ, cap)
-                    parent = np.resize(parent, cap)
-                    which = np.resize(which, cap)
-                    sv = succ
-                    pv = parent
-                    wv = which
-                for j in range(k):
-                    sv[total + j] = buf[j]
-                    pv[total + j] = i
-                    wv[total + j] = c
-                total += k
-        return succ[:total].copy(), parent[:total].copy(), which[:total].copy()
-    finally:
-        free(cs)
-        free(buf)
-        free(dd)
+    for i in range(states.shape[0]):
+        n = train_length(states[i])
+        for c in range(w.ncards):
+            k = play_unique(states[i], n, &w.cs[c], &w.g)
+            if total + k > cap:
+                cap = 2 * cap + k
+                succ = np.resize(succ, cap)
+                parent = np.resize(parent, cap)
+                which = np.resize(which, cap)
+                sv = succ
+                pv = parent
+                wv = which
+            for j in range(k):
+                sv[total + j] = w.g.out[j]
+                pv[total + j] = i
+                wv[total + j] = c
+            total += k
+    return succ[:total].copy(), parent[:total].copy(), which[:total].copy()
 
 
-def count_successors(const u64[::1] states, const uint32_t[:, ::1] cards):
-    """How many distinct successors ``expand`` would return (no output arrays: the benchmark's
-    pure move-generation rate)."""
+def count_successors(const u64[::1] states, const uint32_t[:, ::1] cards, bint per_card=True):
+    """How many successors ``expand`` would return (distinct per (state, card)), or with
+    ``per_card=False`` distinct per state over all cards; no output arrays (benchmarks)."""
+    cdef Work w = Work(cards)
     cdef Py_ssize_t i, total = 0
     cdef int c, n
-    cdef Card* cs = decode_cards(cards)
-    cdef u64* buf = <u64*>malloc(CARD_MAX * sizeof(u64))
-    cdef Dedupe* dd = <Dedupe*>malloc(sizeof(Dedupe))
-    try:
-        if buf == NULL or dd == NULL:
-            raise MemoryError()
-        dd.stamp = 0
-        memset(dd.stamps, 0, sizeof(dd.stamps))
-        with nogil:
-            for i in range(states.shape[0]):
-                n = train_length(states[i])
-                for c in range(cards.shape[0]):
-                    total += play_unique(states[i], n, &cs[c], buf, dd)
-        return total
-    finally:
-        free(cs)
-        free(buf)
-        free(dd)
+    with nogil:
+        for i in range(states.shape[0]):
+            n = train_length(states[i])
+            if per_card:
+                for c in range(w.ncards):
+                    total += play_unique(states[i], n, &w.cs[c], &w.g)
+            else:
+                total += expand_state(states[i], n, w.cs, w.ncards, &w.g)
+    return total
 
 
 def goal_mask(const u64[::1] states):
@@ -416,10 +496,11 @@ def goal_mask(const u64[::1] states):
     return out
 
 
-def heuristic(const u64[::1] states, const uint8_t[:, :, :, ::1] values, int target):
+def heuristic(const u64[::1] states, const uint8_t[:, :, :, ::1] values, int target,
+              bint locked):
     """Heuristic values (uint8, 255 = goal unreachable) of states for a table from
     lumicore/lucia/heuristic.py."""
-    cdef HTab t = make_htab(values, target)
+    cdef HTab t = make_htab(values, target, locked)
     out = np.empty(states.shape[0], dtype=np.uint8)
     cdef uint8_t[::1] ov = out
     cdef Py_ssize_t i
@@ -440,12 +521,15 @@ cdef struct Store:
     u64* keys           # 0 = empty slot (no valid train packs to 0: it would have no Lucia)
     uint32_t* vals
     size_t mask
+    int shift           # 64 - log2(slots): the hash takes the product's top bits
 
 
 cdef int store_init(Store* s, size_t cap) noexcept nogil:
     cdef size_t slots = 1024
+    s.shift = 54
     while slots < 2 * cap:
         slots *= 2
+        s.shift -= 1
     s.count = 0
     s.cap = cap
     s.state = <u64*>malloc(cap * sizeof(u64))
@@ -470,8 +554,19 @@ cdef void store_free(Store* s) noexcept nogil:
     free(s.vals)
 
 
+cdef inline size_t home_of(const Store* s, u64 key) noexcept nogil:
+    return <size_t>((key * 0x9E3779B97F4A7C15ULL) >> s.shift)
+
+
+cdef inline void prefetch_all(const Store* s, const u64* keys, int k) noexcept nogil:
+    """Start loading the home slots of keys: the probes that follow overlap their misses."""
+    cdef int j
+    for j in range(k):
+        lc_prefetch(&s.keys[home_of(s, keys[j])])
+
+
 cdef inline size_t slot_of(const Store* s, u64 key) noexcept nogil:
-    cdef size_t slot = <size_t>((key * 0x9E3779B97F4A7C15ULL) >> 20) & s.mask
+    cdef size_t slot = home_of(s, key)
     while s.keys[slot] != 0 and s.keys[slot] != key:
         slot = (slot + 1) & s.mask
     return slot
@@ -508,6 +603,7 @@ cdef int store_grow(Store* s) noexcept nogil:
         return -1
     memset(s.keys, 0, 2 * old_slots * sizeof(u64))
     s.mask = 2 * old_slots - 1
+    s.shift -= 1
     for i in range(old_slots):
         if old_keys[i] != 0:
             slot = slot_of(s, old_keys[i])
@@ -555,7 +651,7 @@ cdef enum:
     NOMEM = 3
 
 
-cdef object path_of(const Store* s, size_t node):
+cdef tuple path_of(const Store* s, size_t node):
     states, cards = [], []
     while True:
         states.append(s.state[node])
@@ -571,18 +667,15 @@ def bfs(u64 start, const uint32_t[:, ::1] cards, long long max_nodes, double dea
 
     Returns ``(status, states, cards, nodes, expanded)``: status 0 found, 1 exhausted, 2 limit,
     3 out of memory; ``states``/``cards`` the path (start first) when found."""
-    cdef Card* cs = decode_cards(cards)
-    cdef u64* buf = <u64*>malloc(CARD_MAX * sizeof(u64))
+    cdef Work w = Work(cards)
     cdef Store s
-    cdef int n = train_length(start), c, k, j, status = EXHAUSTED, ncards = cards.shape[0]
+    cdef int n = train_length(start), k, j, status = EXHAUSTED
     cdef size_t head = 0, slot, found = 0
     cdef long idx, expanded = 0
-    cdef u64 x
+    cdef u64 x, y
     cdef uint8_t gx
-    if store_init(&s, 1 << 16) != 0 or buf == NULL:
+    if store_init(&s, 1 << 16) != 0:
         store_free(&s)
-        free(cs)
-        free(buf)
         raise MemoryError()
     try:
         with nogil:
@@ -596,35 +689,30 @@ def bfs(u64 start, const uint32_t[:, ::1] cards, long long max_nodes, double dea
                 if (expanded & 1023) == 0 and deadline > 0 and now() > deadline:
                     status = CUT
                     break
-                for c in range(ncards):
-                    k = play_card(x, n, &cs[c], buf)
-                    for j in range(k):
-                        slot = slot_of(&s, buf[j])
-                        if s.keys[slot] != 0:
-                            continue
-                        if <long long>s.count >= max_nodes or gx == 254:
-                            status = CUT
-                            break
-                        idx = add_node(&s, slot, buf[j], <uint32_t>head, <uint16_t>c, gx + 1)
-                        if idx < 0:
-                            status = NOMEM
-                            break
-                        if is_goal_c(buf[j], n):
-                            status = FOUND
-                            found = <size_t>idx
-                            break
-                    if status != EXHAUSTED:
+                k = expand_state(x, n, w.cs, w.ncards, &w.g)
+                prefetch_all(&s, w.g.out, k)
+                for j in range(k):
+                    y = w.g.out[j]
+                    slot = slot_of(&s, y)
+                    if s.keys[slot] != 0:
+                        continue
+                    if <long long>s.count >= max_nodes or gx == 254:
+                        status = CUT
+                        break
+                    idx = add_node(&s, slot, y, <uint32_t>head, w.g.card[j], gx + 1)
+                    if idx < 0:
+                        status = NOMEM
+                        break
+                    if is_goal_c(y, n):
+                        status = FOUND
+                        found = <size_t>idx
                         break
                 head += 1
         if status == FOUND:
-            states, path = path_of(&s, found)
-        else:
-            states, path = [], []
-        return status, states, path, s.count, expanded
+            return (status,) + path_of(&s, found) + (s.count, expanded)
+        return status, [], [], s.count, expanded
     finally:
         store_free(&s)
-        free(cs)
-        free(buf)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -680,25 +768,22 @@ cdef inline u64 heap_key(int f, int g, size_t node) noexcept nogil:
 
 
 def astar(u64 start, const uint32_t[:, ::1] cards, const uint8_t[:, :, :, ::1] values,
-          int target, long long max_nodes, double deadline):
+          int target, bint locked, long long max_nodes, double deadline):
     """A* with the admissible, consistent table heuristic; goal tested when a node is popped.
     ``max_nodes`` caps the stored (generated) states. Returns like :func:`bfs`."""
-    cdef HTab t = make_htab(values, target)
-    cdef Card* cs = decode_cards(cards)
-    cdef u64* buf = <u64*>malloc(CARD_MAX * sizeof(u64))
+    cdef HTab t = make_htab(values, target, locked)
+    cdef Work w = Work(cards)
     cdef Store s
     cdef Heap heap
-    cdef int n = train_length(start), c, k, j, h, g, status = EXHAUSTED, ncards = cards.shape[0]
+    cdef int n = train_length(start), k, j, h, g, status = EXHAUSTED
     cdef size_t slot, node, found = 0
     cdef long idx, expanded = 0
     cdef u64 key, x, y
     heap.count = 0
     heap.cap = 1 << 16
     heap.data = <u64*>malloc(heap.cap * sizeof(u64))
-    if store_init(&s, 1 << 16) != 0 or buf == NULL or heap.data == NULL:
+    if store_init(&s, 1 << 16) != 0 or heap.data == NULL:
         store_free(&s)
-        free(cs)
-        free(buf)
         free(heap.data)
         raise MemoryError()
     try:
@@ -724,46 +809,40 @@ def astar(u64 start, const uint32_t[:, ::1] cards, const uint8_t[:, :, :, ::1] v
                     break
                 if g >= 254:
                     continue
-                for c in range(ncards):
-                    k = play_card(x, n, &cs[c], buf)
-                    for j in range(k):
-                        y = buf[j]
-                        slot = slot_of(&s, y)
-                        if s.keys[slot] != 0:
-                            idx = s.vals[slot]
-                            if s.g[idx] <= g + 1:
-                                continue
-                            s.g[idx] = g + 1
-                            s.parent[idx] = <uint32_t>node
-                            s.card[idx] = <uint16_t>c
-                            h = heuristic_c(y, n, &t)
-                        else:
-                            h = heuristic_c(y, n, &t)
-                            if h >= INF:
-                                continue
-                            if <long long>s.count >= max_nodes:
-                                status = CUT
-                                break
-                            idx = add_node(&s, slot, y, <uint32_t>node, <uint16_t>c, g + 1)
-                            if idx < 0:
-                                status = NOMEM
-                                break
-                        if heap_push(&heap, heap_key(min(g + 1 + h, 255), g + 1, idx)) != 0:
+                k = expand_state(x, n, w.cs, w.ncards, &w.g)
+                prefetch_all(&s, w.g.out, k)
+                for j in range(k):
+                    y = w.g.out[j]
+                    slot = slot_of(&s, y)
+                    if s.keys[slot] != 0:
+                        idx = s.vals[slot]
+                        if s.g[idx] <= g + 1:
+                            continue
+                        s.g[idx] = g + 1
+                        s.parent[idx] = <uint32_t>node
+                        s.card[idx] = w.g.card[j]
+                        h = heuristic_c(y, n, &t)
+                    else:
+                        h = heuristic_c(y, n, &t)
+                        if h >= INF:
+                            continue
+                        if <long long>s.count >= max_nodes:
+                            status = CUT
+                            break
+                        idx = add_node(&s, slot, y, <uint32_t>node, w.g.card[j], g + 1)
+                        if idx < 0:
                             status = NOMEM
                             break
-                    if status != EXHAUSTED:
+                    if heap_push(&heap, heap_key(min(g + 1 + h, 255), g + 1, idx)) != 0:
+                        status = NOMEM
                         break
                 if status != EXHAUSTED:
                     break
         if status == FOUND:
-            states, path = path_of(&s, found)
-        else:
-            states, path = [], []
-        return status, states, path, s.count, expanded
+            return (status,) + path_of(&s, found) + (s.count, expanded)
+        return status, [], [], s.count, expanded
     finally:
         store_free(&s)
-        free(cs)
-        free(buf)
         free(heap.data)
 
 
@@ -777,124 +856,119 @@ cdef struct Frame:
     int count, next, cap
 
 
-cdef int frame_fill(Frame* f, u64 x, u64 parent, int n, const Card* cs, int ncards,
-                    u64* buf, Dedupe* dd) noexcept nogil:
-    """Children of x over all cards (distinct per card; x and its parent left out)."""
-    cdef int c, k, j
+cdef int frame_fill(Frame* f, u64 x, u64 parent, int n, Work w) noexcept:
+    """Children of x over all cards (distinct; x and its parent left out)."""
+    cdef int k = expand_state(x, n, w.cs, w.ncards, &w.g), j
     cdef void* p
     f.count = 0
     f.next = 0
-    for c in range(ncards):
-        k = play_unique(x, n, &cs[c], buf, dd)
-        if f.count + k > f.cap:
-            f.cap = 2 * f.cap + k
-            p = realloc(f.child, f.cap * sizeof(u64))
-            if p == NULL:
-                return -1
-            f.child = <u64*>p
-            p = realloc(f.card, f.cap * sizeof(uint16_t))
-            if p == NULL:
-                return -1
-            f.card = <uint16_t*>p
-        for j in range(k):
-            if buf[j] != x and buf[j] != parent:
-                f.child[f.count] = buf[j]
-                f.card[f.count] = <uint16_t>c
-                f.count += 1
+    if k > f.cap:
+        f.cap = 2 * k
+        p = realloc(f.child, f.cap * sizeof(u64))
+        if p == NULL:
+            return -1
+        f.child = <u64*>p
+        p = realloc(f.card, f.cap * sizeof(uint16_t))
+        if p == NULL:
+            return -1
+        f.card = <uint16_t*>p
+    for j in range(k):
+        if w.g.out[j] != x and w.g.out[j] != parent:
+            f.child[f.count] = w.g.out[j]
+            f.card[f.count] = w.g.card[j]
+            f.count += 1
     return 0
 
 
 def idastar(u64 start, const uint32_t[:, ::1] cards, const uint8_t[:, :, :, ::1] values,
-            int target, long long max_nodes, double deadline, int tt_bits=20):
+            int target, bint locked, long long max_nodes, double deadline, int tt_bits=20):
     """IDA* with the table heuristic. ``max_nodes`` caps the nodes visited over all iterations.
     Returns like :func:`bfs` (``nodes`` = visits, ``expanded`` = expansions)."""
-    cdef HTab t = make_htab(values, target)
-    cdef Card* cs = decode_cards(cards)
-    cdef int n = train_length(start), ncards = cards.shape[0], depth, h, f, bound, next_bound
+    cdef HTab t = make_htab(values, target, locked)
+    cdef Work w = Work(cards)
+    cdef int n = train_length(start), depth = 0, h, f, bound, next_bound
     cdef int status = EXHAUSTED, i
-    cdef size_t tt_size = (<size_t>1) << max(4, min(tt_bits, 26)), slot
-    cdef u64* buf = <u64*>malloc(CARD_MAX * sizeof(u64))
-    cdef Dedupe* dd = <Dedupe*>malloc(sizeof(Dedupe))
+    cdef int tt_shift = 64 - max(4, min(tt_bits, 26))
+    cdef size_t tt_size = (<size_t>1) << (64 - tt_shift), slot
     cdef Frame* frames = <Frame*>malloc(256 * sizeof(Frame))
     cdef u64* path = <u64*>malloc(256 * sizeof(u64))
     cdef uint16_t* path_card = <uint16_t*>malloc(256 * sizeof(uint16_t))
     cdef u64* tt_key = <u64*>malloc(tt_size * sizeof(u64))
     cdef uint8_t* tt_g = <uint8_t*>malloc(tt_size * sizeof(uint8_t))
     cdef long long visits = 0, expanded = 0
-    cdef u64 x, y
-    cdef bint ok = (buf != NULL and dd != NULL and frames != NULL and path != NULL
-                    and path_card != NULL and tt_key != NULL and tt_g != NULL)
-    if frames:
+    cdef u64 y
+    if frames != NULL:
         memset(frames, 0, 256 * sizeof(Frame))
     try:
-        if not ok:
+        if frames == NULL or path == NULL or path_card == NULL or tt_key == NULL or tt_g == NULL:
             raise MemoryError()
-        dd.stamp = 0
-        memset(dd.stamps, 0, sizeof(dd.stamps))
-        with nogil:
-            bound = heuristic_c(start, n, &t)
-            path[0] = start
-            while bound < INF and status == EXHAUSTED:
-                memset(tt_key, 0, tt_size * sizeof(u64))
-                next_bound = INF
-                depth = 0
-                if is_goal_c(start, n):
-                    status = FOUND
+        bound = heuristic_c(start, n, &t)
+        path[0] = start
+        while bound < INF and status == EXHAUSTED:
+            memset(tt_key, 0, tt_size * sizeof(u64))
+            next_bound = NO_BOUND
+            depth = 0
+            if is_goal_c(start, n):
+                status = FOUND
+                break
+            if frame_fill(&frames[0], start, start, n, w) != 0:
+                status = NOMEM
+                break
+            expanded += 1
+            while depth >= 0:
+                if frames[depth].next == frames[depth].count:
+                    depth -= 1
+                    continue
+                i = frames[depth].next
+                frames[depth].next += 1
+                y = frames[depth].child[i]
+                visits += 1
+                if visits >= max_nodes or ((visits & 4095) == 0 and deadline > 0
+                                           and now() > deadline):
+                    status = CUT
                     break
-                if frame_fill(&frames[0], start, start, n, cs, ncards, buf, dd) != 0:
+                h = heuristic_c(y, n, &t)
+                if h >= INF:
+                    continue        # the goal is unreachable from y
+                f = depth + 1 + h
+                if f > bound:
+                    if f < next_bound:
+                        next_bound = f
+                    continue
+                path[depth + 1] = y
+                path_card[depth + 1] = frames[depth].card[i]
+                if is_goal_c(y, n):
+                    status = FOUND
+                    depth += 1
+                    break
+                slot = <size_t>((y * 0x9E3779B97F4A7C15ULL) >> tt_shift)
+                if tt_key[slot] == y and tt_g[slot] <= depth + 1:
+                    continue
+                tt_key[slot] = y
+                tt_g[slot] = depth + 1
+                depth += 1      # f <= bound < 255 keeps depth below 255
+                if frame_fill(&frames[depth], y, path[depth - 1], n, w) != 0:
                     status = NOMEM
                     break
                 expanded += 1
-                while depth >= 0:
-                    if frames[depth].next == frames[depth].count:
-                        depth -= 1
-                        continue
-                    i = frames[depth].next
-                    frames[depth].next += 1
-                    y = frames[depth].child[i]
-                    visits += 1
-                    if visits >= max_nodes or ((visits & 4095) == 0 and deadline > 0
-                                               and now() > deadline):
-                        status = CUT
-                        break
-                    h = heuristic_c(y, n, &t)
-                    f = depth + 1 + h
-                    if f > bound:
-                        if f < next_bound:
-                            next_bound = f
-                        continue
-                    path[depth + 1] = y
-                    path_card[depth + 1] = frames[depth].card[i]
-                    if is_goal_c(y, n):
-                        status = FOUND
-                        depth += 1
-                        break
-                    slot = <size_t>((y * 0x9E3779B97F4A7C15ULL) >> 20) & (tt_size - 1)
-                    if tt_key[slot] == y and tt_g[slot] <= depth + 1:
-                        continue
-                    tt_key[slot] = y
-                    tt_g[slot] = depth + 1
-                    depth += 1      # f <= bound < 255 keeps depth below 255
-                    if frame_fill(&frames[depth], y, path[depth - 1], n, cs, ncards, buf,
-                                  dd) != 0:
-                        status = NOMEM
-                        break
-                    expanded += 1
-                if status == EXHAUSTED:
-                    bound = next_bound
+            if status == EXHAUSTED:
+                # nothing beyond the bound: every reachable state was explored (a proof);
+                # else the next bound, unless the path would outgrow the 8-bit depth
+                if next_bound == NO_BOUND:
+                    break
+                if next_bound >= INF:
+                    status = CUT
+                bound = next_bound
         if status == FOUND:
             return (status, [path[i] for i in range(depth + 1)],
                     [path_card[i] for i in range(1, depth + 1)], visits, expanded)
         return status, [], [], visits, expanded
     finally:
-        if frames:
+        if frames != NULL:
             for i in range(256):
                 free(frames[i].child)
                 free(frames[i].card)
         free(frames)
-        free(cs)
-        free(buf)
-        free(dd)
         free(path)
         free(path_card)
         free(tt_key)

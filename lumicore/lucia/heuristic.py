@@ -28,6 +28,14 @@ heuristic is admissible. It is also consistent: one play lowers each deficit by 
 card's capacity and the table is monotone in every deficit. ``INF`` (255) marks deficits no cards
 can cover: such a train cannot reach the goal at all.
 
+One more proof of unreachability (``locked``): a Starboy and a Gingerbread can only change their
+order when one of them moves past the other, and then the mover must pass at least one kid
+after the other one (else they stand side by side before or after the move), so it needs at
+least 3 steps. If no card moves a Starboy or Gingerbread 3 or more steps, a Gingerbread behind a
+Starboy stays behind it forever and the goal (all Starboys at the back) is unreachable: ``INF``.
+With the default deck (at most 2 steps) this holds for every train the setup deals, since the
+Starboys start in front of the Gingerbreads (see docs/lucia.md).
+
 >>> from lumicore.lucia import Train, load_deck
 >>> train = Train.parse("h L3 T S H")
 >>> deficits(train)
@@ -45,10 +53,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from lumicore.lucia.cards import Action, Card
-from lumicore.lucia.notation import H_UNLIT, MAX_CANDLES, STARBOY
+from lumicore.lucia.notation import GINGER, H_UNLIT, MAX_CANDLES, STARBOY
 from lumicore.lucia.train import Train
 
-__all__ = ["INF", "HeuristicTable", "deficits", "capacity", "build_table", "estimate"]
+__all__ = ["INF", "HeuristicTable", "deficits", "capacity", "build_table", "estimate",
+           "gingerbread_behind_starboy"]
 
 INF = 255
 
@@ -61,6 +70,8 @@ class HeuristicTable:
     values: np.ndarray
     target: int
     length: int
+    locked: bool = False
+    """No card can move a Starboy past a Gingerbread or back (see the module docstring)."""
 
 
 def deficits(train: Train) -> tuple[int, int, int, int]:
@@ -106,9 +117,24 @@ def build_table(cards: Sequence[Card], train: Train) -> HeuristicTable:
             break
         values = best
     target = sum(range(n - m, n))
-    return HeuristicTable(np.ascontiguousarray(values, dtype=np.uint8), target, n)
+    return HeuristicTable(np.ascontiguousarray(values, dtype=np.uint8), target, n,
+                          locked=not any(_passes(a) for c in cards for a in c.actions))
+
+
+def _passes(action: Action) -> bool:
+    """Whether the action can move a Starboy or Gingerbread past the other role."""
+    return action.kind in ("move", "wild") and action.steps >= 3 and bool(
+        set(action.roles) & {"S", "G"})
+
+
+def gingerbread_behind_starboy(train: Train) -> bool:
+    """Whether some Gingerbread stands behind some Starboy."""
+    codes = train.codes
+    return STARBOY in codes and GINGER in codes[codes.index(STARBOY):]
 
 
 def estimate(train: Train, table: HeuristicTable) -> int:
     """The heuristic value of ``train`` (INF: the goal is unreachable)."""
+    if table.locked and gingerbread_behind_starboy(train):
+        return INF
     return int(table.values[deficits(train)])

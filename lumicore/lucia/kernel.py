@@ -135,7 +135,7 @@ def heuristic(states: Sequence[int] | np.ndarray, htable: HeuristicTable) -> np.
     """Kernel heuristic values (uint8; 255 = unreachable) for trains of ``htable``'s length."""
     arr = check_states(states)
     _check_length(arr, htable)
-    return _k.heuristic(arr, htable.values, htable.target)
+    return _k.heuristic(arr, htable.values, htable.target, htable.locked)
 
 
 def _check_length(arr: np.ndarray, htable: HeuristicTable) -> None:
@@ -162,7 +162,8 @@ def search(algorithm: str, train: Train, table: np.ndarray, htable: HeuristicTab
         if htable is None or htable.length != len(train):
             raise LumicoreError("a heuristic table for this train's length is needed")
         run = _k.astar if algorithm == "astar" else _k.idastar
-        out = run(train.packed, table, htable.values, htable.target, limit, deadline)
+        out = run(train.packed, table, htable.values, htable.target, htable.locked, limit,
+                  deadline)
     else:
         raise LumicoreError(f"unknown algorithm {algorithm!r}")
     status, states, cards, nodes, expanded = out

@@ -143,27 +143,32 @@ def scramble(depth: int, seed: Seed = None, cards: Sequence[Card] | Deck | None 
              start: Train | None = None, rules: Rules = DEFAULT_RULES) -> Train:
     """A puzzle: ``depth`` random plays from a goal train (``start``, default a random goal).
 
-    Each play goes to a random train not visited on the walk so far when one exists. The optimal
-    solution may be shorter than ``depth`` (plays undo each other) or longer (a Gingerbread's
-    play can blow out two lights that take two plays to relight).
+    Plays that only reshuffle the middle of the train change nothing that matters, so each step
+    picks at random among the successors that are new to the walk (neither visited nor one play
+    from a visited train) and have the largest heuristic estimate (:mod:`lumicore.lucia.heuristic`).
+    The optimal solution is often close to ``depth`` but may be shorter or longer.
 
     >>> scramble(0, seed=3).is_goal()
     True
     """
+    from lumicore.lucia.heuristic import build_table, estimate
+
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
         raise LumicoreError(f"depth must be a non-negative integer, got {depth!r}")
     rng = _rng(seed)
     kinds = (cards.kinds if isinstance(cards, Deck)
              else tuple(dict.fromkeys(cards or load_deck().kinds)))
     train = start if start is not None else random_goal(rng)
-    seen = {train}
+    table = build_table(kinds, train)
+    near = {train}
     for _ in range(depth):
-        options = sorted({t for card in kinds for t in train.successors(card, rules)},
-                         key=lambda t: t.codes)
-        if not options:
+        options = {t for card in kinds for t in train.successors(card, rules)}
+        fresh = sorted(options - near, key=lambda t: t.codes) or sorted(options,
+                                                                        key=lambda t: t.codes)
+        if not fresh:
             break
-        fresh = [t for t in options if t not in seen] or options
-        train = fresh[int(rng.integers(len(fresh)))]
-        seen.add(train)
+        score = [estimate(t, table) for t in fresh]
+        best = [t for t, s in zip(fresh, score, strict=True) if s == max(score)]
+        near |= options
+        train = best[int(rng.integers(len(best)))]
     return train
-

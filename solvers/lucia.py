@@ -1,0 +1,128 @@
+"""Optimal Lucia puzzles: fewest cards from a train to the goal, each card kind reusable.
+
+``solve(train, cards, algorithm)`` runs breadth-first search (``"bfs"``), A* (``"astar"``) or
+IDA* (``"idastar"``); the search loops run in the Cython kernel (``ext/lucia.pyx``), Python only
+validates, builds the card table and turns the found path into :class:`~lumicore.lucia.Play`
+objects through the reference rules. A* and IDA* use the admissible heuristic of
+:mod:`lumicore.lucia.heuristic`.
+
+>>> from lumicore.lucia import Train
+>>> result = solve(Train.parse("h L4 H T S"), algorithm="astar")
+>>> result.status, result.cost, result.plan[-1].train.is_goal()
+('optimal', 2, True)
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from lumicore.errors import IllegalMoveError, LumicoreError
+from lumicore.lucia import kernel
+from lumicore.lucia.cards import Card, Deck, load_deck
+from lumicore.lucia.heuristic import build_table
+from lumicore.lucia.train import DEFAULT_RULES, Play, Rules, Train
+from solvers.limits import OPTIMAL, check_limits
+
+__all__ = ["solve", "SolveResult", "replay", "ALGORITHMS", "DEFAULT_MAX_NODES",
+           "DEFAULT_PUZZLE", "card_kinds"]
+
+ALGORITHMS = ("bfs", "astar", "idastar")
+DEFAULT_MAX_NODES = 20_000_000
+"""Default cap on stored states (BFS, A*: about 30 bytes each) or visits (IDA*)."""
+
+DEFAULT_PUZZLE = "G G L4 h G H S S h S T H h h H T"
+"""The CLI's built-in puzzle: ``scramble(20, seed=2026)`` with the default deck. Its optimum is
+14 cards; A* proves it in under a second (see docs/lucia.md)."""
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """What a search found.
+
+    ``status``: ``"optimal"`` (``plan`` is a shortest solution, ``cost`` its length),
+    ``"unsolvable"`` (the reachable space holds no goal) or ``"limit"`` (cut off by
+    ``max_nodes``/``time_limit``; ``plan`` empty, ``cost`` None). ``nodes``: states stored
+    (BFS, A*) or visited over all iterations (IDA*); ``expanded``: states expanded.
+    """
+
+    status: str
+    cost: int | None
+    plan: list[Play]
+    nodes: int
+    elapsed: float
+    algorithm: str
+    expanded: int
+    start: Train
+    cards: tuple[Card, ...] = field(repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data (JSON-ready)."""
+        return {"status": self.status, "cost": self.cost, "algorithm": self.algorithm,
+                "nodes": self.nodes, "expanded": self.expanded, "elapsed": self.elapsed,
+                "start": str(self.start),
+                "plan": [{"card": p.card.name, "play": str(p), "train": str(p.train)}
+                         for p in self.plan]}
+
+
+def card_kinds(cards: Deck | Sequence[Card] | None) -> tuple[Card, ...]:
+    """The distinct cards of a deck, a list of cards, or the default deck (``None``)."""
+    if cards is None:
+        return load_deck().kinds
+    if isinstance(cards, Deck):
+        return cards.kinds
+    if isinstance(cards, Card):
+        return (cards,)
+    kinds = tuple(dict.fromkeys(cards))
+    if not kinds:
+        raise LumicoreError("at least one card is needed")
+    return kinds
+
+
+def _play_between(before: Train, after: Train, card: Card, rules: Rules) -> Play:
+    for play in before.plays(card, rules):
+        if play.train == after:
+            return play
+    raise IllegalMoveError(f"no play of {card} leads from {before} to {after}")
+
+
+def solve(train: Train | str, cards: Deck | Sequence[Card] | None = None,
+          algorithm: str = "astar", max_nodes: int | None = DEFAULT_MAX_NODES,
+          time_limit: float | None = None, rules: Rules = DEFAULT_RULES) -> SolveResult:
+    """Fewest plays from ``train`` to the goal, each card of ``cards`` usable any number of
+    times (a Deck counts by its kinds; default: the default deck)."""
+    start = Train.parse(train, rules) if isinstance(train, str) else train
+    if not isinstance(start, Train):
+        raise LumicoreError(f"train must be a Train or its notation, got {train!r}")
+    if algorithm not in ALGORITHMS:
+        raise LumicoreError(f"algorithm must be one of {', '.join(ALGORITHMS)}, "
+                            f"got {algorithm!r}")
+    check_limits(max_nodes, time_limit)
+    kinds = card_kinds(cards)
+    clock = time.perf_counter()
+    table = kernel.card_table(kinds, rules)
+    htable = build_table(kinds, start) if algorithm != "bfs" else None
+    status, states, path_cards, nodes, expanded = kernel.search(
+        algorithm, start, table, htable, max_nodes, time_limit)
+    plan: list[Play] = []
+    if status == OPTIMAL:
+        trains = [Train.from_packed(s) for s in states]
+        plan = [_play_between(a, b, kinds[c], rules)
+                for a, b, c in zip(trains[:-1], trains[1:], path_cards, strict=True)]
+    return SolveResult(status=status, cost=len(plan) if status == OPTIMAL else None, plan=plan,
+                       nodes=int(nodes), elapsed=time.perf_counter() - clock,
+                       algorithm=algorithm, expanded=int(expanded), start=start, cards=kinds)
+
+
+def replay(start: Train, plan: Sequence[Play], rules: Rules = DEFAULT_RULES) -> Train:
+    """Re-play a plan through the reference rules (each play must be legal from the train the
+    previous one left); returns the final train."""
+    train = start
+    for i, play in enumerate(plan):
+        if play.train not in train.successors(play.card, rules):
+            raise IllegalMoveError(f"play {i + 1} ({play}) is not legal from {train}")
+        train = play.train
+    return train
+

@@ -1,0 +1,203 @@
+"""solvers.lucia: BFS, A* and IDA* agree, plans replay through the reference rules, the
+heuristic never overestimates, limits and bad input are handled."""
+
+from __future__ import annotations
+
+from collections import deque
+
+import numpy as np
+import pytest
+
+from lumicore.errors import LumicoreError, SearchLimitError
+from lumicore.lucia import Action, Card, Train, load_deck, scramble
+from lumicore.lucia import kernel as K
+from lumicore.lucia import reference as R
+from lumicore.lucia.heuristic import INF, build_table, estimate
+from solvers.lucia import DEFAULT_PUZZLE, replay, solve
+
+DECK = load_deck()
+SMALL = ["h L2 T S H", "G h S h L0 T", "h h L0 S T H", "S h T h L0", "T h S h L0",
+         "L0 h T h S", "h T L1 S"]
+UNSOLVABLE = ["S h G T h L0", "T S h L3 h G", "S L1 H G h", "L0 h h h S"]
+
+
+def replay_to_goal(start: Train, plan) -> None:
+    """Replay every play with the reference rules only (independent of the kernel)."""
+    kids = start.codes
+    for play in plan:
+        assert play.train.codes in R.successors(kids, play.card), play
+        kids = play.train.codes
+    assert R.is_goal(kids)
+
+
+@pytest.mark.parametrize("text", SMALL)
+def test_three_algorithms_agree_and_plans_replay(text):
+    train = Train.parse(text)
+    results = [solve(train, DECK, algorithm=a) for a in ("bfs", "astar", "idastar")]
+    assert {r.status for r in results} == {"optimal"}
+    assert len({r.cost for r in results}) == 1
+    for r in results:
+        assert r.cost == len(r.plan) and r.nodes > 0 and r.elapsed >= 0
+        assert r.plan[0].before == train
+        replay_to_goal(train, r.plan)
+        assert replay(train, r.plan).is_goal()
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_scrambles_of_full_trains(seed):
+    train = scramble(5, seed=seed)
+    bfs = solve(train, algorithm="bfs", max_nodes=3_000_000)
+    astar = solve(train, algorithm="astar")
+    ida = solve(train, algorithm="idastar")
+    assert astar.status == ida.status == "optimal"
+    assert astar.cost == ida.cost
+    if bfs.status == "optimal":
+        assert bfs.cost == astar.cost
+    replay_to_goal(train, astar.plan)
+    replay_to_goal(train, ida.plan)
+
+
+def distances_to_goal(start: Train, cards) -> dict[int, float]:
+    """Exact distances to the goal of every state reachable from ``start`` (forward graph by the
+    kernel, which the differential tests tie to the reference; backward BFS from the goals)."""
+    table = K.card_table(cards)
+    seen = {start.packed}
+    layer = [start.packed]
+    edges: dict[int, set[int]] = {}
+    while layer:
+        succ, parent, _ = K.expand(np.array(layer, dtype=np.uint64), table)
+        nxt = []
+        for s, p in zip(succ.tolist(), parent.tolist(), strict=True):
+            edges.setdefault(s, set()).add(layer[p])
+            if s not in seen:
+                seen.add(s)
+                nxt.append(s)
+        layer = nxt
+    dist = {s: float("inf") for s in seen}
+    queue = deque(s for s in seen if Train.from_packed(s).is_goal())
+    for s in queue:
+        dist[s] = 0
+    while queue:
+        s = queue.popleft()
+        for p in edges.get(s, ()):
+            if dist[p] == float("inf"):
+                dist[p] = dist[s] + 1
+                queue.append(p)
+    return dist
+
+
+@pytest.mark.parametrize("text", UNSOLVABLE)
+def test_unsolvable_proved_by_every_algorithm(text):
+    for algorithm in ("bfs", "astar", "idastar"):
+        result = solve(text, algorithm=algorithm)
+        assert result.status == "unsolvable" and result.cost is None and result.plan == []
+
+
+def test_starboy_passes_gingerbread_only_with_three_steps():
+    train = Train.parse("S h G T h L0")
+    assert estimate(train, build_table(DECK.kinds, train)) == INF
+    cards = DECK.kinds + (Card((Action.move("S", 3),)),)
+    assert estimate(train, build_table(cards, train)) < INF
+    # S 0->3 passes h, G, T: "h G T S h L0" keeps a kid between G and S
+    assert "h G T S h L0" in {str(t) for t in train.successors(cards[-1])}
+    bfs, astar = solve(train, cards, algorithm="bfs"), solve(train, cards)
+    assert bfs.status == astar.status == "optimal" and bfs.cost == astar.cost
+    replay_to_goal(train, astar.plan)
+
+
+@pytest.mark.parametrize("text", SMALL[:4] + UNSOLVABLE[:2] + ["S h T G h L0"])
+def test_heuristic_never_overestimates(text):
+    train = Train.parse(text)
+    table = build_table(DECK.kinds, train)
+    dist = distances_to_goal(train, DECK.kinds)
+    assert len(dist) > 100
+    values = K.heuristic(np.array(list(dist), dtype=np.uint64), table)
+    for (state, d), h in zip(dist.items(), values.tolist(), strict=True):
+        assert h <= d, (str(Train.from_packed(state)), h, d)
+        if h == INF:
+            assert d == float("inf")
+    # zero exactly on the goals
+    assert all((h == 0) == (d == 0) for d, h in zip(dist.values(), values.tolist(), strict=True))
+
+
+@pytest.mark.parametrize("text", SMALL[:3])
+def test_heuristic_is_consistent(text):
+    train = Train.parse(text)
+    table, cards = build_table(DECK.kinds, train), K.card_table(DECK.kinds)
+    states = np.array(list(distances_to_goal(train, DECK.kinds)), dtype=np.uint64)
+    succ, parent, _ = K.expand(states, cards)
+    h_parent = K.heuristic(states, table).astype(int)[parent]
+    h_succ = K.heuristic(succ, table).astype(int)
+    assert (h_parent <= 1 + h_succ).all()
+
+
+def test_heuristic_with_few_cards_and_unreachable_goal():
+    cards = [Card((Action.move("S", 1),))]
+    train = Train.parse("H L5 S")  # only Starboys move: Lucia never reaches the front
+    table = build_table(cards, train)
+    assert estimate(train, table) == 1
+    for algorithm in ("bfs", "astar", "idastar"):
+        result = solve(train, cards, algorithm=algorithm)
+        assert result.status == "unsolvable" and result.cost is None and result.plan == []
+    no_light = Train.parse("L0 h")  # no card lights: the heuristic proves it at once
+    assert estimate(no_light, build_table(cards, no_light)) == INF
+    assert solve(no_light, cards).status == "unsolvable"
+
+
+def test_goal_start_costs_nothing():
+    for algorithm in ("bfs", "astar", "idastar"):
+        result = solve("L5 H T S", algorithm=algorithm)
+        assert (result.status, result.cost, result.plan) == ("optimal", 0, [])
+
+
+def test_limits_cut_the_search():
+    train = Train.parse(DEFAULT_PUZZLE)
+    for algorithm in ("bfs", "astar", "idastar"):
+        result = solve(train, algorithm=algorithm, max_nodes=50)
+        assert result.status == "limit" and result.cost is None and result.plan == []
+    assert solve(train, algorithm="bfs", time_limit=1e-6).status == "limit"
+    with pytest.raises(SearchLimitError):
+        solve(train, max_nodes=0)
+
+
+def test_default_puzzle_is_the_documented_scramble_and_solves():
+    assert str(scramble(20, seed=2026)) == DEFAULT_PUZZLE
+    result = solve(DEFAULT_PUZZLE)
+    assert result.status == "optimal" and result.cost == len(result.plan)
+    replay_to_goal(Train.parse(DEFAULT_PUZZLE), result.plan)
+
+
+@pytest.mark.slow
+def test_default_puzzle_idastar_agrees():
+    assert solve(DEFAULT_PUZZLE, algorithm="idastar").cost == solve(DEFAULT_PUZZLE).cost
+
+
+def test_cards_as_deck_list_or_default():
+    train = Train.parse("h L2 T S H")
+    costs = {solve(train, c).cost for c in (None, DECK, list(DECK.kinds), list(DECK))}
+    assert len(costs) == 1
+
+
+def test_lucia_partial_rule_reaches_the_kernel():
+    from lumicore.lucia import Rules
+    cards = [Card((Action.lucia(),))]
+    # whole runs only: Lucia is at 2, 0 or 4; stopping anywhere: all 5 places
+    full = solve("h h L5 h h", cards, algorithm="bfs")
+    partial = solve("h h L5 h h", cards, algorithm="bfs", rules=Rules(lucia_partial=True))
+    assert (full.status, full.nodes) == ("unsolvable", 3)
+    assert (partial.status, partial.nodes) == ("unsolvable", 5)
+
+
+@pytest.mark.parametrize("kwargs,error", [
+    ({"algorithm": "dfs"}, LumicoreError), ({"cards": []}, LumicoreError),
+    ({"cards": ["wild 1"]}, LumicoreError), ({"time_limit": -1}, SearchLimitError),
+])
+def test_bad_arguments(kwargs, error):
+    with pytest.raises(error):
+        solve("L0 h T", **kwargs)
+
+
+def test_result_serializes():
+    import json
+    data = json.loads(json.dumps(solve("h L4 H T S").to_dict()))
+    assert data["status"] == "optimal" and len(data["plan"]) == data["cost"]
