@@ -22,9 +22,15 @@ from typing import Any
 from lumicore.errors import IllegalMoveError, LumicoreError
 from lumicore.lucia import kernel
 from lumicore.lucia.cards import Card, Deck, load_deck
-from lumicore.lucia.heuristic import build_table
+from lumicore.lucia.heuristic import (
+    INF,
+    HeuristicTable,
+    build_table,
+    estimate,
+    gingerbread_behind_starboy,
+)
 from lumicore.lucia.train import DEFAULT_RULES, Play, Rules, Train
-from solvers.limits import OPTIMAL, check_limits
+from solvers.limits import OPTIMAL, UNSOLVABLE, check_limits
 
 __all__ = ["solve", "SolveResult", "replay", "ALGORITHMS", "DEFAULT_MAX_NODES",
            "DEFAULT_PUZZLE", "card_kinds"]
@@ -57,12 +63,14 @@ class SolveResult:
     expanded: int
     start: Train
     cards: tuple[Card, ...] = field(repr=False)
+    note: str = ""
+    """Why the start is hopeless, when the heuristic proves it before any search."""
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data (JSON-ready)."""
         return {"status": self.status, "cost": self.cost, "algorithm": self.algorithm,
                 "nodes": self.nodes, "expanded": self.expanded, "elapsed": self.elapsed,
-                "start": str(self.start),
+                "start": str(self.start), "note": self.note,
                 "plan": [{"card": p.card.name, "play": str(p), "train": str(p.train)}
                          for p in self.plan]}
 
@@ -107,13 +115,24 @@ def solve(train: Train | str, cards: Deck | Sequence[Card] | None = None,
     status, states, path_cards, nodes, expanded = kernel.search(
         algorithm, start, table, htable, max_nodes, time_limit)
     plan: list[Play] = []
+    note = _hopeless(start, htable) if status == UNSOLVABLE and htable is not None else ""
     if status == OPTIMAL:
         trains = [Train.from_packed(s) for s in states]
         plan = [_play_between(a, b, kinds[c], rules)
                 for a, b, c in zip(trains[:-1], trains[1:], path_cards, strict=True)]
     return SolveResult(status=status, cost=len(plan) if status == OPTIMAL else None, plan=plan,
                        nodes=int(nodes), elapsed=time.perf_counter() - clock,
-                       algorithm=algorithm, expanded=int(expanded), start=start, cards=kinds)
+                       algorithm=algorithm, expanded=int(expanded), start=start, cards=kinds,
+                       note=note)
+
+
+def _hopeless(start: Train, htable: HeuristicTable) -> str:
+    if estimate(start, htable) < INF:
+        return ""
+    if htable.locked and gingerbread_behind_starboy(start):
+        return ("a Gingerbread stands behind a Starboy, and no card moves a Starboy or "
+                "Gingerbread 3 or more steps, the least that lets one pass the other")
+    return "no combination of these cards can cover what the train lacks (heuristic = infinity)"
 
 
 def replay(start: Train, plan: Sequence[Play], rules: Rules = DEFAULT_RULES) -> Train:
