@@ -42,9 +42,13 @@ DARK[0][:] = [0, 0, 1, 4, 8]      # shellfish
 DARK[1][:] = [0, 2, 4, 7, 10]     # crab
 DARK[2][:] = [0, 1, 6, 7, 12]     # seahorse
 DARK[3][:] = [0, 4, 8, 11, 14]    # starfish
-# the best light-board score of one animal of each species
+# light score board per species: small and large points, neighbours the large scoring needs
+cdef int LIGHT_SMALL[4]
+LIGHT_SMALL[:] = [1, 1, 2, 2]
 cdef int LIGHT_MAX[4]
 LIGHT_MAX[:] = [2, 3, 7, 4]
+cdef int LIGHT_NEED[4]
+LIGHT_NEED[:] = [3, 4, 6, 5]
 
 
 cdef struct RS:
@@ -261,18 +265,33 @@ cdef int dark_animals(const RS* s) noexcept nogil:
     return total
 
 
-cdef int light_animals(const RS* s, int* slack) noexcept nogil:
-    """Light score board animal points; ``slack`` (if not NULL) gets the sum over visible animals
-    of (best score of its species - its score), for the search's upper bound."""
+cdef inline int light_points(int a, int k) noexcept nogil:
+    """Light-board points of an animal of species ``a`` with ``k`` qualifying neighbours."""
+    return LIGHT_MAX[a] if k >= LIGHT_NEED[a] else (LIGHT_SMALL[a] if k >= 1 else 0)
+
+
+cdef int light_animals(const RS* s, int changes, int* gain) noexcept nogil:
+    """Light score board animal points.
+
+    If ``gain`` is not NULL it receives a bound on what the visible animals can gain when at most
+    ``changes`` cells change: an animal's score depends only on its neighbours, and each changed
+    neighbour moves its count by at most one (shellfish never gain: water only gets covered).
+    The bound is the smaller of the sum of these gains and, summed over the ``changes`` cells
+    whose neighbouring animals could gain most, those cells' totals.
+    """
     cdef uint64_t above[MAXLEVEL]     # above[h]: cells higher than h
+    cdef int near[MAXCELLS]           # per cell: the gains of the animals next to it
     cdef uint64_t acc = 0
     cdef uint64_t m
-    cdef int h, a, x, k, pts
+    cdef int h, a, x, k, pts, g, r, best
     cdef int total = 0
-    cdef int gap = 0
+    cdef int sum_gain = 0
+    cdef int top = 0
     for h in range(s.maxh, -1, -1):
         above[h] = acc
         acc |= s.lvl[h]
+    for x in range(MAXCELLS):
+        near[x] = 0
     for a in range(4):
         m = s.vani[a]
         while m:
@@ -281,20 +300,30 @@ cdef int light_animals(const RS* s, int* slack) noexcept nogil:
             h = s.height[x]
             if a == 0:      # shellfish: bare water neighbours
                 k = popcount(s.nbr[x] & s.water & s.lvl[0])
-                pts = 2 if k >= 3 else (1 if k >= 1 else 0)
             elif a == 1:    # crab: coral neighbours in the same level
                 k = popcount(s.nbr[x] & s.lvl[h])
-                pts = 3 if k >= 4 else (1 if k >= 1 else 0)
             elif a == 2:    # seahorse: coral neighbours in a higher level
                 k = popcount(s.nbr[x] & above[h])
-                pts = 7 if k >= 6 else (2 if k >= 1 else 0)
             else:           # starfish: coral neighbours in a lower level (level >= 1)
                 k = popcount(s.nbr[x] & s.allm & ~s.lvl[0] & ~s.lvl[h] & ~above[h])
-                pts = 4 if k >= 5 else (2 if k >= 1 else 0)
+            pts = light_points(a, k)
             total += pts
-            gap += LIGHT_MAX[a] - pts
-    if slack != NULL:
-        slack[0] = gap
+            if gain != NULL and a != 0:
+                g = light_points(a, k + changes if k + changes < 6 else 6) - pts
+                sum_gain += g
+                acc = s.nbr[x]
+                while acc:
+                    near[ctz(acc)] += g
+                    acc &= acc - 1
+    if gain != NULL:
+        for r in range(changes if changes < s.n else s.n):
+            best = 0
+            for x in range(1, s.n):
+                if near[x] > near[best]:
+                    best = x
+            top += near[best]
+            near[best] = 0
+        gain[0] = sum_gain if sum_gain < top else top
     return total
 
 
@@ -321,7 +350,7 @@ cdef void features(const RS* s, const double* w, double* out) noexcept nogil:
     if w[8] != 0.0:
         out[8] = dark_animals(s)
     if w[9] != 0.0:
-        out[9] = light_animals(s, NULL)
+        out[9] = light_animals(s, 0, NULL)
     if w[10] != 0.0:
         out[10] = -remote_penalty(s)
 
@@ -503,7 +532,7 @@ cdef class State:
         return dark_animals(&self.s)
 
     def light_animal_points(self) -> int:
-        return light_animals(&self.s, NULL)
+        return light_animals(&self.s, 0, NULL)
 
     def remote_penalty(self) -> int:
         return remote_penalty(&self.s)
@@ -617,8 +646,9 @@ cdef double upper_bound(const Ctx* x) noexcept nogil:
     returned ones only lose): coral of ``c``: per existing level its largest visible ``c``
     number, plus the number of every ``c`` tile left (each new tile can set the minimum of one
     level only); visible ``c``: +2 per ``c`` tile left; dark animals: the table at the count
-    plus one per tile left with that animal; light animals: the current points, plus what each
-    visible animal lacks to its species' best score, plus the best score of each animal left;
+    plus one per tile left with that animal; light animals: the current points, plus the gain
+    bound of :func:`light_animals` for 2 changed cells per tile left, plus the best score of
+    each animal left;
     remote: minus the visible penalties that 2 cells per tile left cannot cover.
     """
     cdef double f[NFEATURES]
@@ -661,7 +691,10 @@ cdef double upper_bound(const Ctx* x) noexcept nogil:
             n = popcount(x.s.vani[c]) + added[c]
             f[8] += DARK[c][n if n < 4 else 4]
     if x.w[9] > 0.0:
-        f[9] = light_animals(x.s, &slack) + slack
+        cells = 0
+        for k in range(x.nkinds):
+            cells += 2 * x.left[k]
+        f[9] = light_animals(x.s, cells, &slack) + slack
         for c in range(4):
             f[9] += added[c] * LIGHT_MAX[c]
     if x.w[10] > 0.0:

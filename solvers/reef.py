@@ -45,8 +45,12 @@ How the search is exhaustive and still fast (all in the Cython kernel, ``lumicor
     sets the minimum of at most the one level it lies in);
   - visible spaces of ``c``: +2 per ``c`` tile left (other tiles only cover spaces);
   - dark animals: the table at (visible count + tiles left with that animal), capped at 4;
-  - light animals: current points + what every visible animal lacks to its species' best score
-    (shellfish 2, crab 3, seahorse 7, starfish 4) + the best score of every animal left;
+  - light animals: current points, plus what the visible animals can gain when the tiles left
+    change ``2 * tiles left`` cells (an animal's score depends only on its neighbours, each
+    changed neighbour moves its count by one, shellfish never gain: water only gets covered;
+    the smaller of all those gains and the gains next to the best ``2 * tiles left`` cells),
+    plus the best score of the species of every animal left (shellfish 2, crab 3, seahorse 7,
+    starfish 4);
   - remote: minus the visible penalties left after the largest ``2 * tiles left`` are covered.
 
   Since each is a true upper bound, pruning never loses the optimum (``prune=False`` turns it
