@@ -812,7 +812,8 @@ def search_hand(State state, kinds, counts, int limestone, weights, double disca
     :func:`upper_bound` (valid only when every weight is >= 0). ``max_nodes`` <= 0 and
     ``time_limit`` <= 0 mean no limit. Returns a dict: value, limestone, plan (list of
     (kind, number cell, other cell), cell -1 = returned to the bag), nodes, merged, pruned,
-    complete (False when a limit stopped the search), found (False if no leaf was reached).
+    complete (False when a limit stopped the search), found (False if no leaf was reached),
+    bound (:func:`upper_bound` at the root; meaningful only when every weight is >= 0).
     """
     cdef Ctx x
     cdef RS s = state.s          # a private copy: the caller's state is not changed
@@ -856,6 +857,7 @@ def search_hand(State state, kinds, counts, int limestone, weights, double disca
         free(x.tt)
         free(x.moves)
         raise MemoryError()
+    root_bound = upper_bound(&x)
     try:
         with nogil:
             dfs(&x, 0, total, 0, limestone)
@@ -866,5 +868,5 @@ def search_hand(State state, kinds, counts, int limestone, weights, double disca
     return {
         "value": x.best_v, "limestone": x.best_ls, "plan": plan, "nodes": x.nodes,
         "merged": x.merged, "pruned": x.pruned, "complete": not x.stopped,
-        "found": bool(x.have_best), "elapsed": now() - start,
+        "found": bool(x.have_best), "elapsed": now() - start, "bound": root_bound,
     }

@@ -10,7 +10,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lumicore.errors import LumicoreError, SearchLimitError
-from lumicore.reef import Board, Lumino, Reef, load_board, load_tiles, reference, scoring
+from lumicore.reef import (
+    Board,
+    Lumino,
+    Reef,
+    fast,
+    load_board,
+    load_tiles,
+    reference,
+    scoring,
+)
 from lumicore.reef.tiles import COLORS
 from solvers.reef import OBJECTIVES as OBJECTIVES_ALL
 from solvers.reef import as_objective, best_placement, random_reef, weighted
@@ -160,6 +169,18 @@ def test_pruning_never_changes_the_optimum(side, seed):
         assert final == pruned.reef and ls == pruned.limestone
         goal = as_objective(objective)
         assert goal(final) - len(pruned.discarded) == pytest.approx(pruned.value)
+
+
+@pytest.mark.parametrize("side", "AB")
+def test_the_root_bound_is_above_the_optimum(side):
+    goals = [as_objective(name) for name in OBJECTIVES_ALL] + [MIXED]
+    for seed in range(15):
+        reef = random_reef(side, pieces=3 + 2 * seed, seed=seed, climb=0.6)
+        tiles = hand(300 + seed, 1 + seed % 3)
+        for goal in goals:
+            found = fast.search_hand(fast.state(reef), tiles, [1] * len(tiles), seed % 4,
+                                     goal.weights, prune=False, max_nodes=None, time_limit=None)
+            assert found["complete"] and found["bound"] >= found["value"] - 1e-9, (seed, goal)
 
 
 @pytest.mark.parametrize("side, seed", [("A", 1), ("B", 2)])
