@@ -124,13 +124,20 @@ cdef inline int train_length(u64 x) noexcept nogil:
     return ctz(e) >> 2
 
 
+cdef inline u64 prefix(int n) noexcept nogil:
+    """Mask of the first n nibbles (n clamped to 0..16)."""
+    return SPAN[0][min(max(n, 0), 16)]
+
+
 cdef inline int lucia_pos(u64 x, int n) noexcept nogil:
-    cdef int p, c
-    for p in range(n):
-        c = code_at(x, p)
-        if LUCIA0 <= c <= LUCIA5:
-            return p
-    return -1
+    """Position of the first Lucia among the first n kids, -1 if none. Codes 0..10 plus 3 stay
+    below 16 (no carry) and have bit 3 set exactly for Lucia's codes 5..10."""
+    cdef u64 valid = prefix(n)
+    cdef u64 lucia = ((x & valid) + (0x3333333333333333ULL & valid)) & 0x8888888888888888ULL
+    lucia &= valid
+    if lucia == 0:
+        return -1
+    return ctz(lucia) >> 2
 
 
 cdef inline bint legal(u64 y) noexcept nogil:
@@ -144,17 +151,17 @@ cdef inline u64 recode(u64 y, int p, const uint8_t* table) noexcept nogil:
 
 
 cdef inline u64 move_kid(u64 x, int p, int q) noexcept nogil:
-    """The kid at p moves to q; the kids between shift one place towards p. A moving
-    Gingerbread blows out every kid it passes."""
+    """The kid at p moves to q (both in 0..15); the kids between shift one place towards p. A
+    moving Gingerbread blows out every kid it passes."""
     cdef u64 kid = (x >> (4 * p)) & 15
     cdef u64 y
     cdef int lo, hi, i
     if q > p:
-        y = (x & ~span(p, q)) | ((x >> 4) & span(p, q - 1)) | (kid << (4 * q))
+        y = (x & ~SPAN[p][q + 1]) | ((x >> 4) & SPAN[p][q]) | (kid << (4 * q))
         lo = p
         hi = q - 1
     else:
-        y = (x & ~span(q, p)) | ((x << 4) & span(q + 1, p)) | (kid << (4 * q))
+        y = (x & ~SPAN[q][p + 1]) | ((x << 4) & SPAN[q + 1][p + 1]) | (kid << (4 * q))
         lo = q + 1
         hi = p
     if kid == GINGER:
@@ -175,7 +182,7 @@ cdef int do_action(u64 x, int n, const Act* a, u64* out) noexcept nogil:
         src = 0
         for c in range(a.ncodes):
             src |= nib_eq(x, <u64>a.codes[c])
-        src &= span(0, n - 1)
+        src &= prefix(n)
         while src:
             p = ctz(src) >> 2
             src &= src - 1
@@ -192,7 +199,7 @@ cdef int do_action(u64 x, int n, const Act* a, u64* out) noexcept nogil:
                     out[cnt] = y
                     cnt += 1
     elif a.kind == K_LIGHT:
-        src = nib_eq(x, <u64>a.source) & span(0, n - 1)
+        src = nib_eq(x, <u64>a.source) & prefix(n)
         while src:
             p = ctz(src) >> 2
             src &= src - 1
@@ -351,7 +358,7 @@ cdef Card* decode_cards(const uint32_t[:, ::1] table) except NULL:
 # goal and heuristic
 
 cdef inline bint is_goal_c(u64 x, int n) noexcept nogil:
-    cdef u64 valid = span(0, n - 1) & LOW
+    cdef u64 valid = prefix(n) & LOW
     cdef u64 s
     cdef int m
     if (x & 15) != LUCIA5 or (nib_eq(x, H_UNLIT) & valid):
@@ -369,7 +376,7 @@ cdef struct HTab:
 
 
 cdef inline int heuristic_c(u64 x, int n, const HTab* t) noexcept nogil:
-    cdef u64 valid = span(0, n - 1) & LOW
+    cdef u64 valid = prefix(n) & LOW
     cdef u64 s = nib_eq(x, STARBOY) & valid
     cdef int p = lucia_pos(x, n), a, u, d = t.target
     if p < 0:
