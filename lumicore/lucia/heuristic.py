@@ -97,21 +97,35 @@ def capacity(card: Card, handmaidens: int) -> np.ndarray:
     return sum((_action_capacity(a, handmaidens) for a in card.actions), np.zeros(4, int))
 
 
+def _shifted(values: np.ndarray, cap: Sequence[int]) -> np.ndarray:
+    """``out[i] = values[max(i - cap, 0)]`` on every axis (what is left after one play)."""
+    out = values
+    for axis, c in enumerate(cap):
+        size = values.shape[axis]
+        if c == 0 or size == 1:
+            continue
+        c = min(int(c), size)
+        moved = np.empty_like(out)
+        lead = [slice(None)] * axis
+        moved[(*lead, slice(c, None))] = out[(*lead, slice(0, size - c))]
+        moved[(*lead, slice(0, c))] = out[(*lead, slice(0, 1))]
+        out = moved
+    return out
+
+
 def build_table(cards: Sequence[Card], train: Train) -> HeuristicTable:
     """The exact relaxed distances for every deficit vector a train of this shape can have
     (same length and role counts as ``train``)."""
     n, m, handmaidens = len(train), train.count("S"), train.count("H")
     shape = (MAX_CANDLES + 1, MAX_CANDLES + handmaidens + 1, m * (n - m) + 1, n)
-    values = np.full(shape, INF, dtype=np.int32)
+    values = np.full(shape, INF, dtype=np.int16)
     values[0, 0, 0, 0] = 0
     caps = {tuple(capacity(c, handmaidens)) for c in cards}
     caps = [c for c in caps if any(c)]
-    index = [np.arange(size) for size in shape]
     while True:
         best = values.copy()
         for cap in caps:
-            shifted = np.ix_(*(np.maximum(ix - c, 0) for ix, c in zip(index, cap, strict=True)))
-            np.minimum(best, values[shifted] + 1, out=best)
+            np.minimum(best, _shifted(values, cap) + 1, out=best)
         np.minimum(best, INF, out=best)
         if np.array_equal(best, values):
             break
