@@ -561,6 +561,7 @@ cdef struct Ctx:
     int left[MAXHAND]
     double w[NFEATURES]
     double discard_cost
+    double limestone_value
     bint prune
     int ndiscard
     int depth_path_k[MAXHAND + 1]
@@ -639,7 +640,7 @@ cdef bint tt_insert(Ctx* x, uint64_t key) noexcept nogil:
     return True
 
 
-cdef double upper_bound(const Ctx* x) noexcept nogil:
+cdef double upper_bound(const Ctx* x, int ls) noexcept nogil:
     """A value no leaf below this node can exceed, when every weight is >= 0.
 
     Per feature, a bound that holds whatever subset of the tiles left gets placed (and the
@@ -717,7 +718,7 @@ cdef double upper_bound(const Ctx* x) noexcept nogil:
             total -= pens[best]
             pens[best] = 0
         f[10] = -total
-    total = -x.discard_cost * x.ndiscard
+    total = x.limestone_value * ls - x.discard_cost * x.ndiscard   # limestone only drops
     for c in range(NFEATURES):
         total += x.w[c] * f[c]
     return total
@@ -733,7 +734,7 @@ cdef bint spend(Ctx* x) noexcept nogil:
 
 
 cdef void leaf(Ctx* x, int ls) noexcept nogil:
-    cdef double v = value(x.s, x.w) - x.discard_cost * x.ndiscard
+    cdef double v = value(x.s, x.w) - x.discard_cost * x.ndiscard + x.limestone_value * ls
     cdef int i
     if x.have_best and (v < x.best_v - 1e-9 or (v <= x.best_v + 1e-9 and ls <= x.best_ls)):
         return
@@ -758,7 +759,7 @@ cdef void dfs(Ctx* x, int depth, int remaining, uint64_t key, int ls) noexcept n
         leaf(x, ls)
         return
     if x.prune and x.have_best:
-        ub = upper_bound(x)
+        ub = upper_bound(x, ls)
         if ub < x.best_v - 1e-9 or (ub <= x.best_v + 1e-9 and ls <= x.best_ls):
             x.pruned += 1
             return
@@ -804,11 +805,13 @@ cdef void dfs(Ctx* x, int depth, int remaining, uint64_t key, int ls) noexcept n
 
 
 def search_hand(State state, kinds, counts, int limestone, weights, double discard_cost,
-                bint prune, int64_t max_nodes, double time_limit):
+                double limestone_value, bint prune, int64_t max_nodes, double time_limit):
     """Exhaustive search for the best way to place a hand (validated by solvers/reef.py).
 
     ``kinds``: distinct tiles as (colour, number 0..6, animal -1..3); ``counts``: how many of
-    each (total 1..3); ``weights``: one per FEATURES entry; ``prune`` cuts by
+    each (total 1..3); ``weights``: one per FEATURES entry; the value of a leaf is the weighted
+    features - ``discard_cost`` per tile returned + ``limestone_value`` per marker left;
+    ``prune`` cuts by
     :func:`upper_bound` (valid only when every weight is >= 0). ``max_nodes`` <= 0 and
     ``time_limit`` <= 0 mean no limit. Returns a dict: value, limestone, plan (list of
     (kind, number cell, other cell), cell -1 = returned to the bag), nodes, merged, pruned,
@@ -837,6 +840,7 @@ def search_hand(State state, kinds, counts, int limestone, weights, double disca
     for i in range(NFEATURES):
         x.w[i] = weights[i]
     x.discard_cost = discard_cost
+    x.limestone_value = limestone_value
     x.prune = prune
     x.ndiscard = 0
     for i in range(MAXHAND):
@@ -857,7 +861,7 @@ def search_hand(State state, kinds, counts, int limestone, weights, double disca
         free(x.tt)
         free(x.moves)
         raise MemoryError()
-    root_bound = upper_bound(&x)
+    root_bound = upper_bound(&x, limestone)
     try:
         with nogil:
             dfs(&x, 0, total, 0, limestone)

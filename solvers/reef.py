@@ -5,8 +5,11 @@ placement of each tile (paying limestone as it goes), and returning any tile to 
 (-1 VP each, rule 5). It returns the plan that maximises::
 
     value = objective(final reef) - (number of tiles returned to the bag)
+            + limestone_value * (limestone markers left)
 
-and among plans of equal value the one that keeps the most limestone (then the first found).
+(``limestone_value`` is 0 unless given: 0.5 prices a marker as the final scoring does, 1 VP per
+pair) and among plans of equal value the one that keeps the most limestone (then the first
+found).
 
 Objectives (``objective=``):
 
@@ -27,7 +30,8 @@ any callable           ``Reef -> float``: searched in Python (no pruning, slower
 
 The visible-space weight stands in for the colour majorities, which depend on the other players'
 reefs: 0.25 VP per space (a majority is worth 2 to 4 VP and is usually decided by a few spaces).
-Jellyfish and limestone pairs do not depend on where tiles go, so no objective includes them.
+Jellyfish do not depend on where tiles go, so no objective includes them; limestone is not part
+of a reef, so it enters through ``limestone_value`` and the tie-break.
 
 How the search is exhaustive and still fast (all in the Cython kernel, ``lumicore.reef.fast``):
 
@@ -188,7 +192,7 @@ class PlacementResult:
     - ``placements``: the placements to make, in this order (each legal on the reef the previous
       ones leave, paid from the limestone left);
     - ``discarded``: the Luminos returned to the bag (-1 VP each);
-    - ``value``: ``objective(reef)`` - ``len(discarded)``;
+    - ``value``: ``objective(reef) - len(discarded) + limestone_value * limestone``;
     - ``limestone``: markers left after paying;
     - ``reef``: the reef after the placements;
     - ``status``: ``"optimal"`` (proven best: the search was exhaustive) or ``"limit"`` (a node or
@@ -234,6 +238,7 @@ def best_placement(
     max_nodes: int | None = None,
     time_limit: float | None = None,
     prune: bool = True,
+    limestone_value: float = 0.0,
 ) -> PlacementResult:
     """The best way to place ``hand`` (1 to 3 Luminos, or their notation ``"pink 3 crab, blue
     5"``) into ``reef`` with ``limestone`` markers, for ``objective`` (see the module doc).
@@ -241,7 +246,8 @@ def best_placement(
     Exhaustive: tries every order, every legal placement and every return to the bag, merging
     transpositions and (for built-in objectives with weights >= 0, unless ``prune=False``)
     pruning by the bounds of the module doc. ``max_nodes`` / ``time_limit`` (seconds) stop it
-    early with status ``"limit"``. Returns a :class:`PlacementResult`.
+    early with status ``"limit"``. ``limestone_value``: VP per limestone marker left (default 0;
+    limestone left always breaks ties). Returns a :class:`PlacementResult`.
 
     >>> from lumicore.reef import Reef, load_board
     >>> reef = Reef.new(load_board("A"), start=("blue", "yellow"))
@@ -258,25 +264,30 @@ def best_placement(
     for lumino in tiles:
         fast.tile_codes(lumino)
     limestone = fast.check_limestone(limestone)
+    if isinstance(limestone_value, bool) or not isinstance(limestone_value, (int, float)) \
+            or not math.isfinite(limestone_value):
+        raise LumicoreError(f"limestone_value must be a finite number, got {limestone_value!r}")
     kinds = list(dict.fromkeys(tiles))
     counts = [tiles.count(k) for k in kinds]
     if callable(objective) and not isinstance(objective, Objective):
-        return _search_python(reef, kinds, counts, limestone, objective, max_nodes, time_limit)
+        return _search_python(reef, kinds, counts, limestone, objective, max_nodes, time_limit,
+                              limestone_value)
     goal = as_objective(objective)
     found = fast.search_hand(
         fast.state(reef), kinds, counts, limestone, goal.weights,
-        prune=prune and goal.prunable, max_nodes=max_nodes, time_limit=time_limit,
+        limestone_value=limestone_value, prune=prune and goal.prunable and limestone_value >= 0,
+        max_nodes=max_nodes, time_limit=time_limit,
     )
     if found["found"]:
         actions = [(kinds[k], a, b) for k, a, b in found["plan"]]
     else:  # stopped before the first complete plan: return everything
         actions = [(lumino, -1, -1) for lumino in tiles]
-    return _result(reef, actions, limestone, goal, str(goal), found["nodes"], found["merged"],
-                   found["pruned"], found["complete"], found["elapsed"])
+    return _result(reef, actions, limestone, goal, str(goal), limestone_value, found["nodes"],
+                   found["merged"], found["pruned"], found["complete"], found["elapsed"])
 
 
 def _result(reef: Reef, actions, limestone: int, goal: Callable[[Reef], float], name: str,
-            nodes: int, merged: int, pruned: int, complete: bool,
+            limestone_value: float, nodes: int, merged: int, pruned: int, complete: bool,
             elapsed: float) -> PlacementResult:
     """Replay ``actions`` ((lumino, number cell, other cell), cell -1 = returned) through
     ``Reef.place`` (so every plan is checked by the rules) and build the result."""
@@ -290,14 +301,14 @@ def _result(reef: Reef, actions, limestone: int, goal: Callable[[Reef], float], 
         reef = reef.place(placement, limestone)
         limestone -= placement.cost
         placements.append(placement)
-    value = float(goal(reef)) - DISCARD_COST * len(discarded)
+    value = float(goal(reef)) - DISCARD_COST * len(discarded) + limestone_value * limestone
     return PlacementResult(tuple(placements), tuple(discarded), value, limestone, reef,
                            OPTIMAL if complete else LIMIT, nodes, merged, pruned, elapsed, name)
 
 
 def _search_python(reef: Reef, kinds: list[Lumino], counts: list[int], limestone: int,
                    goal: Callable[[Reef], float], max_nodes: int | None,
-                   time_limit: float | None) -> PlacementResult:
+                   time_limit: float | None, limestone_value: float) -> PlacementResult:
     """The same search for any callable objective: kernel move generation, Python tree walk,
     merging by the multiset of actions, no bounds (nothing is known about the callable)."""
     budget = Budget(max_nodes, time_limit)
@@ -309,7 +320,8 @@ def _search_python(reef: Reef, kinds: list[Lumino], counts: list[int], limestone
     def visit(node: Reef, left: list[int], ls: int, actions: list, done: tuple) -> None:
         nonlocal merged
         if sum(left) == 0:
-            value = float(goal(node)) - DISCARD_COST * sum(a < 0 for _, a, _ in actions)
+            value = (float(goal(node)) - DISCARD_COST * sum(a < 0 for _, a, _ in actions)
+                     + limestone_value * ls)
             top = best[0]
             if top is None or value > top[0] + 1e-9 or (value >= top[0] - 1e-9 and ls > top[1]):
                 best[0] = (value, ls, list(actions))
@@ -343,7 +355,7 @@ def _search_python(reef: Reef, kinds: list[Lumino], counts: list[int], limestone
     else:
         actions = best[0][2]
     name = getattr(goal, "__name__", type(goal).__name__)
-    return _result(reef, actions, limestone, goal, name, budget.nodes, merged, 0,
+    return _result(reef, actions, limestone, goal, name, limestone_value, budget.nodes, merged, 0,
                    not budget.exhausted, budget.elapsed)
 
 

@@ -49,14 +49,15 @@ def reference_value(name: str):
     return final
 
 
-def brute_force(reef: Reef, hand, limestone: int, value) -> tuple[float, int]:
+def brute_force(reef: Reef, hand, limestone: int, value,
+                limestone_value: float = 0.0) -> tuple[float, int]:
     """(best value, most limestone left at that value), trying every order and placement."""
     best = (float("-inf"), -1)
 
     def walk(node: Reef, rest: list, ls: int, returned: int) -> None:
         nonlocal best
         if not rest:
-            here = (round(value(node) - returned, 9), ls)
+            here = (round(value(node) - returned + limestone_value * ls, 9), ls)
             best = max(best, here)
             return
         for i, tile in enumerate(rest):
@@ -146,6 +147,23 @@ def test_solver_equals_brute_force_for_random_weighted_objectives(seed, pieces, 
     result = best_placement(reef, tiles, limestone, goal)
     assert (result.value, result.limestone) == pytest.approx(
         brute_force(reef, tiles, limestone, oracle))
+
+
+@pytest.mark.parametrize("board, seed", [(TINY, 21), (SMALL, 22), (SMALL, 23)])
+@pytest.mark.parametrize("limestone_value", [0.5, 2.0])
+def test_limestone_value_prices_the_markers_left(board, seed, limestone_value):
+    reef = grown(board, 3, seed)
+    tiles = hand(seed, 3)
+    value = reference_value("final:dark")
+    best_value, _ = brute_force(reef, tiles, 2, value)
+    priced, _ = brute_force(reef, tiles, 2, value, limestone_value)
+    result = best_placement(reef, tiles, 2, "final:dark", limestone_value=limestone_value)
+    plain = best_placement(reef, tiles, 2, "final:dark", limestone_value=limestone_value,
+                           prune=False)
+    assert result.value == pytest.approx(priced) == pytest.approx(plain.value)
+    assert result.value == pytest.approx(
+        value(result.reef) - len(result.discarded) + limestone_value * result.limestone)
+    assert best_placement(reef, tiles, 2, "final:dark").value == pytest.approx(best_value)
 
 
 # ---- the bounds and the merging keep the optimum ------------------------------------------------

@@ -170,6 +170,7 @@ def search_hand(
     max_nodes: int | None,
     time_limit: float | None,
     discard_cost: float = 1.0,
+    limestone_value: float = 0.0,
 ) -> dict[str, Any]:
     """Run the kernel's exhaustive hand search (see :func:`solvers.reef.best_placement`, which
     is the public entry point). ``kinds`` are distinct Luminos, ``counts`` how many of each."""
@@ -181,12 +182,12 @@ def search_hand(
         raise LumicoreError("a hand has 1 to 3 Luminos")
     if len(weights) != len(FEATURES):
         raise LumicoreError("one weight per feature")
-    if prune and any(w < 0 for w in weights):
+    if prune and (any(w < 0 for w in weights) or limestone_value < 0):
         raise LumicoreError("the search bounds need weights >= 0: search with prune=False")
     if max_nodes is not None and max_nodes >= 2**62:
         max_nodes = None
     return _kernel.search_hand(
         s, [tile_codes(t) for t in kinds], [int(c) for c in counts], check_limestone(limestone),
-        [float(w) for w in weights], float(discard_cost), bool(prune),
+        [float(w) for w in weights], float(discard_cost), float(limestone_value), bool(prune),
         0 if max_nodes is None else int(max_nodes), 0.0 if time_limit is None else time_limit,
     )
