@@ -1,0 +1,652 @@
+"""The CP-SAT model of one Lemuria player's year (see docs/lemuria.md, "The CP-SAT model").
+
+:class:`YearModel` builds the variables and constraints; ``solvers.lemuria.build_schedule`` solves
+it and reads the plan back with :meth:`YearModel.schedule_turns`.
+
+Building side (Trend row). The cards that ever enter the row form a *stream*: the opening row
+(slot 5 first, as it was dealt), then the deck top first, then (only when the deck can run out)
+the cards returned to the deck bottom, in the order they are returned (identities are
+variables). Each slot of each turn holds a stream index (a sentinel when empty); the card in it
+is ``stream[index]``. At the end of a turn the cards still in slots 1-4 slide right past every
+vacated slot (slot 5 always empties: its card is built, taken or returned), and the free slots on
+the left take the next stream items, the first drawn going to the rightmost free slot. So the row
+follows from the builds alone; nothing about it is assumed.
+
+Character side. The hand and the character deck are *items*; a deck item is drawn by a buy or an
+exchange, in deck order. Within a turn the plan is played in a canonical order that loses nothing:
+plays of cards held at the start of the turn first (those housed in a facility that a remodel
+discards this turn before the remodel), then the build, then the draws in deck order, each drawn
+card played at once if it is played this turn. The gold of a buy is then the hand size at that
+point, computed exactly. Characters returned to the deck bottom are not drawn again by the model
+(it draws at most the initial character deck).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ortools.sat.python import cp_model
+
+from lumicore.lemuria import (
+    CHITS,
+    COLORS,
+    DISTRICTS,
+    RESOURCES,
+    Build,
+    Buy,
+    Exchange,
+    Instance,
+    Play,
+    Remodel,
+    TurnPlan,
+)
+
+__all__ = ["TREND_BONUS", "DISTRICT_SLOTS", "REMODEL_FROM", "YearModel", "max_draws"]
+
+TREND_BONUS = (6, 3, 1, 0, 0)
+"""VP for building from slot 1..5."""
+DISTRICT_SLOTS = {"rural": 6, "commerce": 5, "administrative": 5, "church": 4}
+REMODEL_FROM = 8
+CHURCH_VP = 3
+SLOTS = range(5)  # 0-based slots; slot index 0 is the rulebook's slot 1 (leftmost)
+LOWER = (3, 4)
+
+
+def max_draws(instance: Instance) -> int:
+    """An upper bound on the building cards drawn from the deck over the year (for refills)."""
+    initial = sum(1 for c in instance.trend if c)
+    draws = 5 - initial
+    for t in range(1, instance.turns):
+        taken = sum(1 for o in instance.opponents if t in o.builds)
+        draws += min(5, 2 + taken)
+    return draws
+
+
+@dataclass
+class _Var:
+    """Small helper bundle: a model and a counter for fresh names."""
+
+    model: cp_model.CpModel
+
+    def bool(self, name: str) -> cp_model.IntVar:
+        return self.model.new_bool_var(name)
+
+    def int(self, lo: int, hi: int, name: str) -> cp_model.IntVar:
+        return self.model.new_int_var(lo, hi, name)
+
+    def both(self, a: cp_model.IntVar, b: cp_model.IntVar, name: str) -> cp_model.IntVar:
+        """A literal equal to ``a and b``."""
+        x = self.model.new_bool_var(name)
+        self.model.add(x <= a)
+        self.model.add(x <= b)
+        self.model.add(x >= a + b - 1)
+        return x
+
+    def reify_ge(self, expr, value: int, name: str) -> cp_model.IntVar:
+        """A literal equal to ``expr >= value``."""
+        if isinstance(expr, int):  # an empty sum: decide now
+            return self.model.new_constant(int(expr >= value))
+        x = self.model.new_bool_var(name)
+        self.model.add(expr >= value).only_enforce_if(x)
+        self.model.add(expr <= value - 1).only_enforce_if(x.Not())
+        return x
+
+
+class YearModel:
+    """CP-SAT variables and constraints for ``instance``; maximises the year's VP."""
+
+    def __init__(self, instance: Instance) -> None:
+        self.inst = instance
+        self.m = cp_model.CpModel()
+        self.v = _Var(self.m)
+        self.T = instance.turns
+        self.turns = range(1, self.T + 1)
+        self.cards = sorted(instance.buildings)
+        self.card_index = {c: i for i, c in enumerate(self.cards)}
+        self.NONE = len(self.cards)
+        self.rem = {t: self.v.bool(f"rem{t}") if t >= REMODEL_FROM else None for t in self.turns}
+        self.dcard = {t: self.v.int(0, self.NONE - 1, f"dcard{t}")
+                      for t in self.turns if self.rem[t] is not None}
+        self.adm_use: dict[int, object] = {}
+        self.red: dict[int, dict] = {}
+        self._stream()
+        self._row()
+        self._builds()
+        self._districts()
+        self._resources_and_characters()
+        self._festivals()
+        self._objective()
+
+    # ------------------------------------------------------------------ the Trend row
+    def _stream(self) -> None:
+        inst = self.inst
+        initial = [c for c in reversed(inst.trend) if c]  # slot 5 first
+        fixed = [self.card_index[c] for c in initial + list(inst.deck)]
+        self.n_initial = len(initial)
+        self.n_fixed = len(fixed)
+        self.n_returns = max(0, max_draws(inst) - len(inst.deck))
+        self.returned = [self.v.int(0, self.NONE - 1, f"ret{j}") for j in range(self.n_returns)]
+        self.SENT = self.n_fixed + self.n_returns
+        self.stream = [self.m.new_constant(c) for c in fixed] + self.returned + [
+            self.m.new_constant(self.NONE)]
+        self.stream_fixed = fixed
+
+    def _row(self) -> None:
+        """idx[t][s], card[t][s] for each turn start; player/opponent takes; refill dynamics."""
+        m, v, T = self.m, self.v, self.T
+        self.idx: dict[int, list] = {}
+        self.card: dict[int, list] = {}
+        self.occ: dict[int, list] = {}
+        # turn 1: as dealt
+        first = []
+        pos = 0
+        slot_items: list[int | None] = [None] * 5
+        for s in (4, 3, 2, 1, 0):
+            if self.inst.trend[s]:
+                slot_items[s] = pos
+                pos += 1
+        for s in SLOTS:
+            first.append(m.new_constant(self.SENT if slot_items[s] is None else slot_items[s]))
+        self.draw_ptr = {1: m.new_constant(self.n_initial)}
+        self.bs = {t: [v.bool(f"bs{t}_{s}") for s in SLOTS] for t in self.turns}
+        self.otk: dict[int, list] = {}
+        self.kept: dict[int, list] = {}
+        self.evict: dict[int, object] = {}
+        self._set_slots(1, first)
+        for t in range(1, T):
+            self._refill(t)
+
+    def _set_slots(self, t: int, idx: list) -> None:
+        m, v = self.m, self.v
+        self.idx[t] = idx
+        cards, occ = [], []
+        for s in SLOTS:
+            c = v.int(0, self.NONE, f"card{t}_{s}")
+            m.add_element(idx[s], self.stream, c)
+            o = v.bool(f"occ{t}_{s}")
+            m.add(idx[s] <= self.SENT - 1).only_enforce_if(o)
+            m.add(idx[s] == self.SENT).only_enforce_if(o.Not())
+            m.add(c <= self.NONE - 1).only_enforce_if(o)
+            cards.append(c)
+            occ.append(o)
+        self.card[t], self.occ[t] = cards, occ
+        if t >= 2:  # after a refill the row is right-aligned and ordered by age
+            for s in range(4):
+                m.add_implication(occ[s], occ[s + 1])
+                m.add(idx[s] >= idx[s + 1] + 1).only_enforce_if(occ[s])
+        # opponents take their cards first (if still in the row)
+        takes = [[] for _ in SLOTS]
+        for k, opp in enumerate(self.inst.opponents):
+            card = opp.builds.get(t)
+            if card is None:
+                continue
+            ci = self.card_index[card]
+            for s in SLOTS:
+                x = v.bool(f"otk{t}_{k}_{s}")
+                m.add(cards[s] == ci).only_enforce_if(x)
+                m.add(cards[s] != ci).only_enforce_if(x.Not())
+                takes[s].append(x)
+        self.otk[t] = [sum(x) for x in takes]
+        for s in SLOTS:
+            # the player builds from an occupied slot the opponents left
+            m.add(self.bs[t][s] + self.otk[t][s] <= occ[s])
+        m.add(sum(self.bs[t]) <= 1)
+
+    def _refill(self, t: int) -> None:
+        """End of turn t: return slot 5, slide right, draw from the stream."""
+        m, v = self.m, self.v
+        occ, bs, otk = self.occ[t], self.bs[t], self.otk[t]
+        kept = [v.bool(f"kept{t}_{s}") for s in range(4)]
+        for s in range(4):
+            m.add(kept[s] + bs[s] + otk[s] == occ[s])
+        evict = v.bool(f"evict{t}")
+        m.add(evict + bs[4] + otk[4] == occ[4])
+        self.kept[t], self.evict[t] = kept, evict
+        nkept = sum(kept)
+        moves: dict[int, list] = {s2: [] for s2 in SLOTS}
+        new_idx = [v.int(0, self.SENT, f"idx{t + 1}_{s}") for s in SLOTS]
+        for s in range(4):
+            right = sum(kept[s + 1:4])
+            mine = []
+            for s2 in range(s + 1, 5):
+                # kept card at s moves to 4 - (#kept to its right) (0-based)
+                mv = v.bool(f"mv{t}_{s}_{s2}")
+                m.add_implication(mv, kept[s])
+                m.add(right == 4 - s2).only_enforce_if(mv)
+                moves[s2].append(mv)
+                mine.append(mv)
+                m.add(new_idx[s2] == self.idx[t][s]).only_enforce_if(mv)
+            m.add(sum(mine) == kept[s])
+        length = self._stream_length(t)
+        ptr = self.draw_ptr[t]
+        end = ptr + 5 - nkept  # stream position just past the last card wanted
+        for s2 in SLOTS:
+            from_row = sum(moves[s2])
+            m.add(from_row <= 1)
+            # slot s2 (0-based) is filled from the stream iff s2 < 5 - nkept; it gets item
+            # end - (s2 + 1) when that item exists by now
+            drawn = v.bool(f"drawn{t}_{s2}")
+            m.add(drawn + from_row <= 1)
+            m.add(new_idx[s2] == end - (s2 + 1)).only_enforce_if(drawn)
+            m.add(end - (s2 + 1) <= length - 1).only_enforce_if(drawn)
+            empty = v.bool(f"empty{t}_{s2}")
+            m.add(drawn + from_row + empty == 1)
+            m.add(new_idx[s2] == self.SENT).only_enforce_if(empty)
+            # empty although wanted only when the stream is exhausted
+            m.add(end - (s2 + 1) >= length).only_enforce_if([empty])
+        m.add(nkept == sum(sum(moves[s2]) for s2 in SLOTS))
+        nxt = v.int(0, self.SENT, f"ptr{t + 1}")
+        m.add_min_equality(nxt, [end, length])
+        self.draw_ptr[t + 1] = nxt
+        self._set_slots(t + 1, new_idx)
+
+    def _stream_length(self, t: int):
+        """Stream items that exist when the row is refilled at the end of turn t."""
+        if not self.n_returns:
+            return self.n_fixed
+        return self.n_fixed + sum(occ for (turn, occ, _card) in self._return_events()
+                                  if turn <= t)
+
+    def _return_events(self) -> list:
+        """Returns to the deck bottom in order: per turn a remodel's discard, then the card left
+        in slot 5 (from the end of turn 1 to the end of turn T-1)."""
+        events = []
+        for t in sorted(self.evict):
+            if self.rem[t] is not None:
+                events.append((t, self.rem[t], self.dcard[t]))
+            events.append((t, self.evict[t], self.card[t][4]))
+        return events
+
+    def _link_returns(self) -> None:
+        """The j-th returned card is the card of the j-th return event that occurs."""
+        if not self.n_returns:
+            return
+        m, v, R = self.m, self.v, self.n_returns
+        before = 0
+        for e, (_t, occ, card) in enumerate(self._return_events()):
+            links = []
+            for j in range(min(e + 1, R)):
+                a = v.bool(f"ret_is{e}_{j}")
+                m.add(before == j).only_enforce_if(a)
+                m.add(self.returned[j] == card).only_enforce_if(a)
+                links.append(a)
+            if e >= R:  # too late to be drawn again this year
+                over = v.bool(f"ret_over{e}")
+                m.add(before >= R).only_enforce_if(over)
+                links.append(over)
+            m.add(sum(links) == occ)
+            before = before + occ
+
+    # ------------------------------------------------------------------ builds and facilities
+    def _builds(self) -> None:
+        m, v, inst = self.m, self.v, self.inst
+        nc = self.NONE + 1
+        self.bc, self.bh, self.bld, self.newb = {}, {}, {}, {}
+        self.fcol: dict[int, list] = {}
+        self.cost: dict[int, dict] = {}
+        self.vp_card, self.trend_vp = {}, {}
+        for t in self.turns:
+            bc = v.int(0, self.NONE, f"bc{t}")
+            bh = [v.bool(f"bh{t}_{c}") for c in range(nc)]
+            m.add_map_domain(bc, bh, 0)
+            for s in SLOTS:
+                m.add(bc == self.card[t][s]).only_enforce_if(self.bs[t][s])
+            bld = sum(self.bs[t])
+            m.add(bh[self.NONE] + bld == 1)
+            self.bc[t], self.bh[t], self.bld[t] = bc, bh, bld
+            rem = self.rem[t]
+            if rem is not None:
+                m.add(rem <= bld)
+            self.newb[t] = bld - (rem if rem is not None else 0)
+            b = [inst.buildings[c] for c in self.cards]
+            self.cost[t] = {r: sum(bh[i] * b[i].cost.get(r, 0) for i in range(self.NONE)
+                                   if b[i].cost.get(r, 0)) for r in RESOURCES}
+            self.vp_card[t] = sum(bh[i] * b[i].vp for i in range(self.NONE) if b[i].vp)
+            self.fcol[t] = [sum(bh[i] for i in range(self.NONE) if b[i].color == col)
+                            for col in COLORS]
+            self.trend_vp[t] = sum(self.bs[t][s] * TREND_BONUS[s] for s in SLOTS if TREND_BONUS[s])
+        m.add(sum(self.newb.values()) <= CHITS)
+        # remodels: discard one earlier facility
+        self.disc: dict[tuple[int, int], object] = {}
+        self.same = {}
+        for d in self.turns:
+            if self.rem[d] is None:
+                continue
+            options = []
+            dcol = v.int(0, len(COLORS) - 1, f"dcol{d}")
+            dcard = self.dcard[d]
+            for f in range(1, d):
+                x = v.bool(f"disc{f}_{d}")
+                m.add(x <= self.bld[f])
+                m.add(dcol == self._color_index(f)).only_enforce_if(x)
+                m.add(dcard == self.bc[f]).only_enforce_if(x)
+                self.disc[f, d] = x
+                options.append(x)
+            m.add(sum(options) == self.rem[d])
+            same = v.bool(f"same{d}")
+            m.add_implication(same, self.rem[d])
+            m.add(dcol == self._color_index(d)).only_enforce_if(same)
+            self.same[d] = same
+        for f in self.turns:
+            m.add(sum(x for (ff, _d), x in self.disc.items() if ff == f) <= self.bld[f])
+        self._link_returns()
+
+    def _color_index(self, t: int):
+        return sum(i * x for i, x in enumerate(self.fcol[t]) if i)
+
+    def dtime(self, f: int):
+        """The turn facility ``f`` is discarded by a remodel (T + 1: never)."""
+        xs = [(d, x) for (ff, d), x in self.disc.items() if ff == f]
+        return sum(d * x for d, x in xs) + (self.T + 1) * (1 - sum(x for _d, x in xs))
+
+    # ------------------------------------------------------------------ districts
+    def _districts(self) -> None:
+        m, v, inst = self.m, self.v, self.inst
+        self.chit = {t: {d: v.bool(f"chit{t}_{d}") for d in DISTRICTS} for t in self.turns}
+        festivals = set(inst.festivals)
+        self.bonus: dict[int, dict] = {}
+        # opponents' chits, placed only while the district has a free slot
+        opp_placed: dict[tuple[int, int], object] = {}
+        for t in self.turns:
+            for d in DISTRICTS:
+                for k, opp in enumerate(inst.opponents):
+                    if opp.chits.get(t) != d:
+                        continue
+                    already = self._count(d, t, opp_placed, upto_opp=k)
+                    opp_placed[t, k] = v.reify_ge(DISTRICT_SLOTS[d] - already, 1, f"op{t}_{k}")
+        self.opp_placed = opp_placed
+        for t in self.turns:
+            # the player's chit of this turn (after the opponents' of this turn)
+            placed_now = sum(self.chit[t].values())
+            m.add(placed_now <= self.newb[t])
+            full = []
+            for d in DISTRICTS:
+                total = self._count(d, t, opp_placed, upto_opp=len(inst.opponents))
+                m.add(total <= DISTRICT_SLOTS[d] - 1).only_enforce_if(self.chit[t][d])
+                if inst.opponents:
+                    full.append(v.reify_ge(total, DISTRICT_SLOTS[d], f"full{t}_{d}"))
+            if inst.opponents:
+                no_chit = v.bool(f"nochit{t}")
+                m.add(no_chit + placed_now == self.newb[t])
+                for f in full:
+                    m.add_implication(no_chit, f)
+            else:
+                m.add(placed_now == self.newb[t])
+            # turn-start bonuses
+            self.bonus[t] = {}
+            for d in DISTRICTS:
+                mine = sum(self.chit[u][d] for u in range(1, t))
+                if t == 1:
+                    self.bonus[t][d] = 0
+                    continue
+                conds = [v.reify_ge(mine, 1, f"has{t}_{d}")]
+                m.add(conds[0] <= mine)
+                if t not in festivals:
+                    for k, _opp in enumerate(inst.opponents):
+                        theirs = sum(x for (u, kk), x in opp_placed.items()
+                                     if kk == k and u < t and inst.opponents[k].chits[u] == d)
+                        conds.append(v.reify_ge(mine - theirs, 1, f"maj{t}_{d}_{k}"))
+                if len(conds) == 1:
+                    self.bonus[t][d] = conds[0]
+                else:
+                    b = v.bool(f"bonus{t}_{d}")
+                    for c in conds:
+                        m.add(b <= c)
+                    m.add_bool_or([b] + [c.Not() for c in conds])
+                    self.bonus[t][d] = b
+
+    def _count(self, d: str, t: int, opp_placed: dict, upto_opp: int):
+        """Chits in district d just before opponent ``upto_opp`` acts in turn t."""
+        inst = self.inst
+        mine = sum(self.chit[u][d] for u in range(1, t))
+        theirs = sum(x for (u, k), x in opp_placed.items()
+                     if inst.opponents[k].chits[u] == d and (u < t or (u == t and k < upto_opp)))
+        return mine + theirs
+
+    # ------------------------------------------------------------------ resources, characters
+    def _resources_and_characters(self) -> None:
+        m, v, inst, T = self.m, self.v, self.inst, self.T
+        chars = inst.characters
+        self.items = list(inst.hand) + list(inst.character_deck)
+        H, K = len(inst.hand), len(inst.character_deck)
+        self.H, self.K = H, K
+        n = H + K
+        turns = self.turns
+        # draws of deck items
+        self.dt = {(k, t): v.bool(f"dt{k}_{t}") for k in range(K) for t in turns}
+        self.bk = {(k, t): v.bool(f"bk{k}_{t}") for k in range(K) for t in turns}
+        self.xs = {(k, t): v.bool(f"xs{k}_{t}") for k in range(K) for t in turns}
+        self.xo = {(k, t): v.bool(f"xo{k}_{t}") for k in range(K) for t in turns}
+        self.pn = {(k, t): v.bool(f"pn{k}_{t}") for k in range(K) for t in turns}
+        for k in range(K):
+            m.add(sum(self.dt[k, t] for t in turns) <= 1)
+            for t in turns:
+                m.add(self.bk[k, t] + self.xs[k, t] + self.xo[k, t] == self.dt[k, t])
+                m.add(self.pn[k, t] <= self.bk[k, t] + self.xo[k, t])
+            if k + 1 < K:
+                for t in turns:  # deck order
+                    m.add(self.drawn_by(k + 1, t) <= self.drawn_by(k, t))
+        # plays of items held at the start of a turn, and old cards given back in exchanges
+        self.po = {(i, t): v.bool(f"po{i}_{t}") for i in range(n) for t in turns}
+        self.go = {(i, t): v.bool(f"go{i}_{t}") for i in range(n) for t in turns}
+        for i in range(H, n):
+            k = i - H
+            for t in turns:
+                held = self.drawn_by(k, t - 1)
+                m.add(self.po[i, t] <= held)
+                m.add(self.go[i, t] <= held)
+        for i in range(n):
+            fates = [self.po[i, t] + self.go[i, t] for t in turns]
+            if i >= H:
+                fates += [self.pn[i - H, t] + self.xs[i - H, t] for t in turns]
+            m.add(sum(fates) <= 1)
+        for t in turns:
+            m.add(sum(self.go[i, t] for i in range(n)) == sum(self.xo[k, t] for k in range(K)))
+        # housing: item i lives in the facility built in turn f
+        self.hz = {(i, f): v.bool(f"hz{i}_{f}") for i in range(n) for f in turns}
+        self.match = {}
+        ptime, pnow = {}, {}
+        for i in range(n):
+            played = [self.played(i, t) for t in turns]
+            ptime[i] = sum(t * p for t, p in zip(turns, played, strict=True))
+            pnow[i] = sum(self.pn[i - H, t] for t in turns) if i >= H else 0
+            m.add(sum(self.hz[i, f] for f in turns) <= sum(played))
+            col = COLORS.index(chars[self.items[i]].color)
+            for f in turns:
+                hz = self.hz[i, f]
+                m.add(ptime[i] >= f).only_enforce_if(hz)
+                m.add(2 * self.dtime(f) >= 2 * ptime[i] + pnow[i]).only_enforce_if(hz)
+                mt = v.bool(f"mt{i}_{f}")
+                m.add(mt <= hz)
+                m.add(mt <= self.fcol[f][col])
+                m.add(mt >= hz + self.fcol[f][col] - 1)
+                self.match[i, f] = mt
+        self.ptime = ptime
+        for f in turns:
+            m.add(sum(self.hz[i, f] for i in range(n)) <= self.bld[f])
+        # hand size and gold of buys: hand[t] at the start of turn t, then a running count
+        # along the deck items drawn this turn
+        big = n
+        self.buy_cost = {}
+        hand = m.new_constant(H)
+        for t in turns:
+            old = sum(self.po[i, t] for i in range(n))
+            running = v.int(0, big, f"run{t}_0")
+            m.add(running == hand - old)
+            for k in range(K):
+                c = v.int(0, big, f"buy{k}_{t}")
+                m.add(c >= running - big * (1 - self.bk[k, t]))
+                self.buy_cost[k, t] = c
+                if k + 1 < K:
+                    nxt = v.int(0, big, f"run{t}_{k + 1}")
+                    m.add(nxt == running + self.dt[k, t] - self.pn[k, t] - self.xs[k, t]
+                          - self.xo[k, t])
+                    running = nxt
+            buys = sum(self.bk[k, t] for k in range(K))
+            plays = sum(self.played(i, t) for i in range(n))
+            nxt_hand = v.int(0, big, f"hand{t + 1}")
+            m.add(nxt_hand == hand + buys - plays)
+            hand = nxt_hand
+        # resources
+        self.level = {}
+        prev = dict(inst.start)
+        hi = sum(inst.start.values()) + sum(sum(a.values()) for a in inst.income.values()) + 2 * T
+        for t in turns:
+            bonus = self.bonus[t]
+            gains = dict(inst.income[t])
+            self.red[t] = self._reductions(t)
+            out = {}
+            for r in RESOURCES:
+                gain = gains.get(r, 0)
+                if r == "food":
+                    gain = gain + bonus["rural"]
+                if r == "gold":
+                    gain = gain + bonus["commerce"]
+                spend = self.cost[t][r] - self.red[t][r]
+                if r == "food":
+                    spend = spend + sum(chars[self.items[i]].food * self.played(i, t)
+                                        for i in range(n))
+                if r == "gold":
+                    spend = spend + sum(self.buy_cost[k, t] + 2 * (self.xs[k, t] + self.xo[k, t])
+                                        for k in range(K))
+                lvl = v.int(0, hi, f"{r}{t}")
+                m.add(lvl == prev[r] + gain - spend)
+                out[r] = lvl
+            self.level[t] = out
+            prev = out
+
+    def _reductions(self, t: int) -> dict:
+        m, v = self.m, self.v
+        bs = self.bs[t]
+        lower = bs[3] + bs[4]
+        upper = bs[0] + bs[1] + bs[2]
+        adm = v.bool(f"adm{t}")
+        m.add(adm <= upper)
+        m.add(adm <= self.bonus[t]["administrative"])
+        self.adm_use[t] = adm
+        n = lower + adm
+        if self.rem[t] is not None:
+            n = n + self.rem[t] + self.same[t]
+        red = {}
+        for r in RESOURCES:
+            x = v.int(0, 4, f"red{t}_{r}")
+            m.add(x <= self.cost[t][r])
+            red[r] = x
+        m.add(sum(red.values()) <= n)
+        return red
+
+    def drawn_by(self, k: int, t: int):
+        """1 if deck item k has been drawn by the end of turn t."""
+        return sum(self.dt[k, u] for u in range(1, t + 1))
+
+    def played(self, i: int, t: int):
+        x = self.po[i, t]
+        if i >= self.H:
+            x = x + self.pn[i - self.H, t]
+        return x
+
+    # ------------------------------------------------------------------ festivals, objective
+    def _festivals(self) -> None:
+        m, v, inst, T = self.m, self.v, self.inst, self.T
+        n = self.H + self.K
+        rt = {}
+        for f in self.turns:
+            r = v.int(1, T + 1, f"rt{f}")
+            for i in range(n):
+                m.add(r == self.ptime[i]).only_enforce_if(self.hz[i, f])
+            has = sum(self.hz[i, f] for i in range(n))
+            m.add(r == T + 1).only_enforce_if(v.reify_ge(has, 1, f"has_res{f}").Not())
+            rt[f] = r
+        self.fest_vp = {}
+        for F in inst.festivals:
+            counts = []
+            for f in range(1, F + 1):
+                housed = v.reify_ge(-rt[f], -F, f"hb{f}_{F}")  # rt <= F
+                m.add(housed <= sum(self.hz[i, f] for i in range(n)))
+                alive = v.reify_ge(self.dtime(f), F + 1, f"al{f}_{F}")
+                counts.append((f, v.both(housed, alive, f"oc{f}_{F}")))
+            # redundant: housed facilities need characters played by then
+            m.add(sum(o for _f, o in counts)
+                  <= sum(self.played(i, t) for i in range(n) for t in range(1, F + 1)))
+            for ci, col in enumerate(COLORS):
+                ncol = sum(v.both(o, self._fc_lit(f, ci), f"oc{f}_{F}_{col}") for f, o in counts)
+                most = max((o.residents.get(F, {}).get(col, 0) for o in inst.opponents),
+                           default=0)
+                big = v.reify_ge(ncol, most + 1, f"big{F}_{col}")
+                y = v.int(0, CHITS, f"y{F}_{col}")
+                m.add(y <= ncol)
+                m.add(y <= CHITS * big)
+                m.add(y >= ncol - CHITS * (1 - big))
+                self.fest_vp[F, col] = ncol + 2 * y
+
+    def _fc_lit(self, f: int, ci: int):
+        """A literal for 'facility f has colour ci'."""
+        key = (f, ci)
+        if not hasattr(self, "_fc"):
+            self._fc = {}
+        if key not in self._fc:
+            x = self.v.bool(f"fc{f}_{ci}")
+            self.m.add(x == self.fcol[f][ci])
+            self._fc[key] = x
+        return self._fc[key]
+
+    def _objective(self) -> None:
+        chars = self.inst.characters
+        n = self.H + self.K
+        self.parts = {
+            "buildings": sum(self.vp_card[t] for t in self.turns),
+            "trend": sum(self.trend_vp[t] for t in self.turns),
+            "residents": sum(chars[self.items[i]].vp * self.hz[i, f]
+                             + (chars[self.items[i]].vp_match - chars[self.items[i]].vp)
+                             * self.match[i, f] for i in range(n) for f in self.turns),
+            "church": sum(CHURCH_VP * self.bonus[t]["church"] for t in self.turns),
+            "festival": sum(self.fest_vp.values()),
+        }
+        self.m.maximize(sum(self.parts.values()))
+
+    # ------------------------------------------------------------------ reading a solution
+    def schedule_turns(self, sol: cp_model.CpSolver) -> list[TurnPlan]:
+        """The plan of a solved model, in the canonical order of the module docstring."""
+        val = sol.value
+        H, K = self.H, self.K
+        n = H + K
+        facility = {f: self.cards[val(self.bc[f])] for f in self.turns if val(self.bld[f])}
+        home = {i: f for (i, f), x in self.hz.items() if val(x)}
+        plans = []
+        for t in self.turns:
+            before, after = [], []
+            disc = [f for (f, d), x in self.disc.items() if d == t and val(x)]
+            for i in range(n):
+                if val(self.po[i, t]):
+                    f = home.get(i)
+                    play = Play(self.items[i], facility[f] if f is not None else None)
+                    (before if disc and f == disc[0] else after).append(play)
+            actions = list(before)
+            if val(self.bld[t]):
+                card = facility[t]
+                reduce = tuple(r for r in RESOURCES for _ in range(val(self.red[t][r])))
+                if disc:
+                    actions.append(Remodel(discard=facility[disc[0]], card=card, reduce=reduce))
+                else:
+                    district = next((d for d in DISTRICTS if val(self.chit[t][d])), None)
+                    actions.append(Build(card=card, district=district, reduce=reduce))
+            actions += after
+            give_old = [self.items[i] for i in range(n) if val(self.go[i, t])]
+            for k in range(K):
+                if not val(self.dt[k, t]):
+                    continue
+                item = self.items[H + k]
+                if val(self.bk[k, t]):
+                    actions.append(Buy())
+                elif val(self.xs[k, t]):
+                    actions.append(Exchange(give_back=item))
+                else:
+                    actions.append(Exchange(give_back=give_old.pop()))
+                if val(self.pn[k, t]):
+                    f = home.get(H + k)
+                    actions.append(Play(item, facility[f] if f is not None else None))
+            plans.append(TurnPlan(turn=t, actions=tuple(actions)))
+        return plans
+
+    def breakdown(self, sol: cp_model.CpSolver) -> dict[str, int]:
+        return {name: int(sol.value(expr)) for name, expr in self.parts.items()}
