@@ -78,6 +78,7 @@ from lumicore.errors import LumicoreError
 from lumicore.reef import fast
 from lumicore.reef.board import Board, load_board
 from lumicore.reef.reef import Placement, Reef
+from lumicore.reef.scoring import DISCARD_VP
 from lumicore.reef.tiles import COLORS, Lumino, load_tiles, parse_hand
 from solvers.limits import LIMIT, OPTIMAL, Budget, check_limits
 
@@ -95,8 +96,9 @@ __all__ = [
 VISIBLE_WEIGHT = 0.25
 """VP per visible coral space in the ``final:*`` objectives (a stand-in for the majorities)."""
 
-DISCARD_COST = 1.0
+DISCARD_COST = float(-DISCARD_VP)
 """VP lost per Lumino returned to the bag (rule 5)."""
+
 
 def _unit(name: str) -> tuple[float, ...]:
     return tuple(1.0 if f == name else 0.0 for f in fast.FEATURES)
