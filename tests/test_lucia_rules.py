@@ -146,6 +146,17 @@ def test_gingerbread_blows_out_what_it_passes_but_not_tomten():
     assert succ("G H L3 T h H", MOVE_G3) == {"h L2 T G h H"}
 
 
+def test_gingerbread_moved_by_a_wild_card_blows_out_too():
+    assert "h L1 G" in succ("G H L2", WILD2)
+
+
+def test_gingerbread_moved_inside_a_multi_card_blows_out():
+    card = Card((Action.move("G", 1), Action.move("S", 1)))
+    # G 1->0 passes T (lantern stays), then S 4->3 or 4->5; G 1->2 blows out H, then only
+    # S 4->5 is legal (4->3 would stand next to G); S first gives nothing new
+    assert succ("T G H h S L0", card) == {"G T H S h L0", "G T H h L0 S", "T h G h L0 S"}
+
+
 def test_lucia_never_below_zero_candles():
     assert succ("G L0 h", MOVE_G1) == {"L0 G h"}
 

@@ -33,6 +33,8 @@ __all__ = ["card_table", "encode_action", "check_states", "pack_trains", "succes
 
 _KIND = {"move": 1, "wild": 1, "light": 2, "lucia": 3}
 _CODES = {"H": (0, 1), "T": (2,), "S": (3,), "G": (4,), "L": tuple(range(LUCIA0, LUCIA5 + 1))}
+MAX_NODES = (1 << 32) - 2
+"""The most states a kernel search can store (32-bit node indices)."""
 STATUS = {0: "optimal", 1: "unsolvable", 2: "limit", 3: "limit"}
 """Kernel status code -> result status (3 = out of memory, reported as a limit)."""
 
@@ -152,7 +154,8 @@ def search(algorithm: str, train: Train, table: np.ndarray, htable: HeuristicTab
     if not isinstance(train, Train):
         raise LumicoreError(f"train must be a lumicore.lucia.Train, got {train!r}")
     table = _table(table)
-    limit = (1 << 62) if max_nodes is None else int(max_nodes)
+    # node indices are 32-bit in the kernel: far beyond any memory this machine class has
+    limit = min(MAX_NODES, MAX_NODES if max_nodes is None else int(max_nodes))
     deadline = 0.0 if time_limit is None else _k.monotonic() + float(time_limit)
     if time_limit is not None and not math.isfinite(deadline):
         raise LumicoreError(f"bad time limit {time_limit!r}")
