@@ -269,6 +269,9 @@ def best_placement(
     if isinstance(limestone_value, bool) or not isinstance(limestone_value, (int, float)) \
             or not math.isfinite(limestone_value):
         raise LumicoreError(f"limestone_value must be a finite number, got {limestone_value!r}")
+    if max(reef.heights) + len(tiles) > fast.MAX_HEIGHT + 1:
+        raise LumicoreError(f"reef is {max(reef.heights)} levels high: the search takes reefs up "
+                            f"to {fast.MAX_HEIGHT + 1 - len(tiles)} levels (a game reaches 105)")
     kinds = list(dict.fromkeys(tiles))
     counts = [tiles.count(k) for k in kinds]
     if callable(objective) and not isinstance(objective, Objective):

@@ -13,7 +13,9 @@ from lumicore.errors import LumicoreError, SearchLimitError
 from lumicore.reef import (
     Board,
     Lumino,
+    Piece,
     Reef,
+    StartLumino,
     fast,
     load_board,
     load_tiles,
@@ -298,6 +300,16 @@ def test_bad_hands_are_refused(bad):
     reef = Reef.new(load_board("A"), start=("pink", "green"))
     with pytest.raises(LumicoreError):
         best_placement(reef, bad, 2)
+
+
+def test_a_tower_beyond_the_kernel_is_refused():
+    board = Board.parse("S S L\n", name="row")
+    start = Piece(StartLumino("pink", "green"), 0, 1, 1)
+    tower = [Piece(Lumino("blue", 2), 1, 0, level) for level in range(2, fast.MAX_HEIGHT)]
+    reef = Reef(board, (start, *tower))
+    assert best_placement(reef, "blue 1", 0).optimal
+    with pytest.raises(LumicoreError, match="levels high"):
+        best_placement(reef, "blue 1, blue 2, blue 3", 0)
 
 
 def test_bad_limestone_and_reef_are_refused():
