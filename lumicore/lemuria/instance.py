@@ -46,6 +46,7 @@ __all__ = [
     "dump_instance",
     "default_instance",
     "default_income",
+    "small_instance",
 ]
 
 MAX_TURNS = 12
@@ -389,3 +390,41 @@ def default_instance(seed: int = 0, turns: int = MAX_TURNS) -> Instance:
         character_deck=tuple(chars[3:]),
         income=default_income(turns, int(rng.integers(2**31))),
     )
+
+
+def small_instance(seed: int = 0, turns: int = 4, buildings: int = 5, characters: int = 2,
+                   opponents: int = 0) -> Instance:
+    """A tiny random instance for exhaustive checks (``solvers.lemuria_exhaustive``): the default
+    cards, ``buildings`` of them in the Trend row (from slot 1) and deck, ``characters`` of them
+    (one in hand, the rest in the character deck), a start of 1 gold and 2 food, the
+    :func:`default_income`, and optionally opponents who take a random Trend card, place a random
+    chit and hold 0-1 residents of each colour at festivals, each turn.
+
+    >>> inst = small_instance(seed=2, turns=3)
+    >>> inst.turns, sum(c is not None for c in inst.trend), len(inst.hand)
+    (3, 5, 1)
+    """
+    rng = np.random.default_rng(seed)
+    all_b, all_c = load_buildings(), load_characters()
+    cards = [str(x) for x in rng.permutation(sorted(all_b))[:buildings]]
+    chars = [str(x) for x in rng.permutation(sorted(all_c))[:characters]]
+    opps = []
+    for _ in range(opponents):
+        opps.append(Opponent(
+            builds={t: str(rng.choice(cards)) for t in range(1, turns + 1) if rng.random() < 0.3},
+            chits={t: str(rng.choice(DISTRICTS)) for t in range(1, min(turns, CHITS) + 1)
+                   if rng.random() < 0.5},
+            residents={f: {c: int(rng.integers(2)) for c in COLORS} for f in FESTIVALS
+                       if f <= turns}))
+    taken: set[str] = set()
+    for opp in opps:  # a card is taken by one opponent at most
+        for t, card in list(opp.builds.items()):
+            if card in taken:
+                del opp.builds[t]
+            taken.add(card)
+    trend = tuple(cards[:5]) + (None,) * max(0, 5 - len(cards))
+    return Instance(turns=turns, buildings=all_b, characters=all_c, trend=trend,
+                    deck=tuple(cards[5:]), start={"gold": 1, "food": 2}, hand=tuple(chars[:1]),
+                    character_deck=tuple(chars[1:]),
+                    income=default_income(turns, int(rng.integers(2**31))),
+                    opponents=tuple(opps))

@@ -15,7 +15,7 @@ docs/lemuria.md states every rule decision taken here.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from lumicore.errors import IllegalMoveError
 from lumicore.lemuria.cards import Building
@@ -39,9 +39,13 @@ __all__ = [
     "REMODEL_FROM",
     "MAX_FACILITIES",
     "State",
+    "replace",
     "initial_state",
     "begin_turn",
     "apply",
+    "build_card",
+    "place_chit",
+    "chit_options",
     "end_turn",
     "age_row",
     "district_bonuses",
@@ -112,6 +116,15 @@ class State:
 
     def chits_left(self) -> int:
         return CHITS - sum(self.chits)
+
+
+def replace(state: State, **changes: object) -> State:
+    """``dataclasses.replace`` for :class:`State` without re-running ``__init__`` (the search's
+    hot path; every field is immutable, so sharing them is safe)."""
+    new = object.__new__(State)
+    new.__dict__.update(state.__dict__)
+    new.__dict__.update(changes)
+    return new
 
 
 def initial_state(instance: Instance) -> State:
@@ -232,7 +245,9 @@ def _row_text(row: tuple[str | None, ...]) -> str:
     return "[" + " ".join(c or "-" for c in row) + "]"
 
 
-def _place_chit(state: State, district: str | None) -> State:
+def place_chit(state: State, district: str | None) -> State:
+    """Place the new facility's chit in ``district``; None only when no chit is left or no
+    district has a free slot."""
     free = [d for d in DISTRICTS if state.free_slots(d) > 0]
     if district is None:
         if state.chits_left() > 0 and free:
@@ -247,13 +262,25 @@ def _place_chit(state: State, district: str | None) -> State:
     return replace(state, chits=_add(state.chits, _D[district], 1))
 
 
-def _build(instance: Instance, state: State, action: Build) -> State:
+def build_card(instance: Instance, state: State, card: str, reduce: tuple[str, ...] = ()
+               ) -> State:
+    """A build without its chit (:func:`place_chit` follows): one per turn, at most 8
+    facilities, the card from the row at its reduced cost, VP and trend bonus scored."""
     if state.built:
         raise IllegalMoveError("only one build or remodel per turn")
     if len(state.facilities) >= MAX_FACILITIES:
         raise IllegalMoveError(f"the player already has {MAX_FACILITIES} facilities")
-    state = _build_from_row(instance, state, action.card, tuple(action.reduce), None)
-    return _place_chit(state, action.district)
+    return _build_from_row(instance, state, card, tuple(reduce), None)
+
+
+def chit_options(state: State) -> list[str | None]:
+    """The legal districts for a new chit: every district with a free slot, or [None]."""
+    free = [d for d in DISTRICTS if state.free_slots(d) > 0]
+    return free if free and state.chits_left() > 0 else [None]
+
+
+def _build(instance: Instance, state: State, action: Build) -> State:
+    return place_chit(build_card(instance, state, action.card, action.reduce), action.district)
 
 
 def _remodel(instance: Instance, state: State, action: Remodel) -> State:
