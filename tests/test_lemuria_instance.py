@@ -1,0 +1,192 @@
+"""Planning instances: TOML round trip, defaults, and every validation error naming its entry."""
+
+from __future__ import annotations
+
+import pytest
+
+from lumicore.errors import DataError, LumicoreError
+from lumicore.lemuria import (
+    Building,
+    Character,
+    Instance,
+    Opponent,
+    default_instance,
+    dump_instance,
+    load_buildings,
+    load_characters,
+    load_instance,
+    parse_instance,
+)
+from lumicore.lemuria.instance import small_instance
+
+ISSUE_EXAMPLE = """
+turns = 12                          # festivals at 4, 8 and 12 fall inside it
+buildings = "default"               # or a path to a card file
+characters = "default"
+trend = ["B01", "B02", "B03", "B04", "B05"]   # slot 1 (left, Upper Trend) .. slot 5
+deck = ["B06", "B07"]               # building deck, top first
+start = { gold = 3, food = 3 }
+hand = ["C03", "C11", "C17"]
+character_deck = ["C01", "C02"]     # top first, for buying
+[income]                            # resources gained in each turn's main phase
+1 = { food = 2 }
+2 = { gold = 1, stone = 2 }
+[[opponent]]                        # optional; opponents act before the player each turn
+builds = { 1 = "B02" }              # the Trend card taken in that turn, if still there
+chits = { 1 = "rural" }             # the district of the chit placed in that turn
+residents = { 4 = { red = 1 } }     # housed facilities per colour at that festival
+"""
+
+
+def test_issue_example_loads():
+    inst = parse_instance(ISSUE_EXAMPLE)
+    assert inst.turns == 12
+    assert inst.trend == ("B01", "B02", "B03", "B04", "B05")
+    assert inst.start == {"gold": 3, "food": 3, "stone": 0, "wood": 0}
+    assert inst.income[1] == {"food": 2} and inst.income[3] == {}
+    assert sorted(inst.income) == list(range(1, 13))
+    assert inst.opponents == (Opponent({1: "B02"}, {1: "rural"}, {4: {"red": 1}}),)
+    assert inst.buildings == load_buildings() and inst.characters == load_characters()
+
+
+@pytest.mark.parametrize("seed", [0, 1, 7])
+def test_default_instance_round_trips(seed, tmp_path):
+    inst = default_instance(seed)
+    assert parse_instance(inst.to_toml()) == inst
+    path = tmp_path / "year.toml"
+    dump_instance(inst, path)
+    assert load_instance(path) == inst
+
+
+def test_instance_with_opponents_and_own_cards_round_trips(tmp_path):
+    buildings = {"A": Building("A", "red", 2, {"stone": 1}), "Q": Building("Q", "blue", 1, {})}
+    characters = {"K": Character("K", "green", 1, 0, 2, 'says "hi"')}
+    inst = Instance(turns=4, buildings=buildings, characters=characters,
+                    trend=("A", None, None, None, "Q"), hand=("K",), start={"wood": 2},
+                    income={2: {"gold": 1}},
+                    opponents=(Opponent({1: "Q"}, {1: "church", 3: "rural"}, {4: {"blue": 2}}),
+                               Opponent(chits={2: "commerce"})))
+    text = inst.to_toml()
+    assert "[[building]]" in text and "[[character]]" in text
+    assert parse_instance(text) == inst
+    small = small_instance(seed=3, turns=4, opponents=2)
+    assert parse_instance(small.to_toml()) == small
+
+
+def test_default_instance_setup():
+    inst = default_instance(seed=4)
+    placed = [c for c in inst.trend if c] + list(inst.deck)
+    assert sorted(placed) == sorted(load_buildings())  # every card once
+    assert sorted(inst.hand + inst.character_deck) == sorted(load_characters())
+    assert len(inst.hand) == 3 and inst.turns == 12 and inst.opponents == ()
+    assert inst.start == {"gold": 3, "food": 3, "stone": 0, "wood": 0}
+    assert all(sum(inc.values()) == 3 for inc in inst.income.values())
+    assert default_instance(seed=4) == inst
+    assert default_instance(seed=5).deck != inst.deck
+
+
+def test_card_paths_relative_to_the_instance_file(tmp_path):
+    (tmp_path / "mine.toml").write_text(
+        '[[building]]\nid = "A"\ncolor = "red"\nvp = 1\ncost = {}\n')
+    (tmp_path / "year.toml").write_text(
+        'turns = 2\nbuildings = "mine.toml"\ntrend = ["A", "", "", "", ""]\n')
+    inst = load_instance(tmp_path / "year.toml")
+    assert inst.trend == ("A", None, None, None, None)
+    assert list(inst.buildings) == ["A"]
+
+
+BASE = {
+    "turns": 4,
+    "trend": ["B01", "B02", "B03", "B04", "B05"],
+    "deck": ["B06"],
+    "hand": ["C01"],
+    "character_deck": ["C02"],
+}
+
+
+def toml_of(**changes):
+    """A small instance TOML with top-level keys replaced (None removes) and extra text."""
+    extra = changes.pop("extra", "")
+    data = {**BASE, **changes}
+    lines = []
+    for key, value in data.items():
+        if value is None:
+            continue
+        if isinstance(value, list):
+            value = "[" + ", ".join(f'"{v}"' for v in value) + "]"
+        lines.append(f"{key} = {value}")
+    return "\n".join(lines) + "\n" + extra
+
+
+def test_base_is_valid():
+    assert parse_instance(toml_of()).turns == 4
+
+
+@pytest.mark.parametrize("changes,message", [
+    ({"turns": 0}, "turns: expected 1..12, got 0"),
+    ({"turns": 13}, "turns: expected 1..12"),
+    ({"turns": None}, "missing key 'turns'"),
+    ({"trend": ["B01", "B02", "B03", "B04"]}, "trend: expected 5 slots, got 4"),
+    ({"trend": ["B01", "B02", "B03", "B04", "B05", "B07"]}, "trend: expected 5 slots, got 6"),
+    ({"trend": ["B01", "B02", "B03", "B04", "B99"]}, "trend slot 5: unknown building 'B99'"),
+    ({"deck": ["X"]}, "deck position 1: unknown building 'X'"),
+    ({"deck": ["B02"]}, "building B02 is in two places: trend slot 2 and deck position 1"),
+    ({"deck": ["B06", "B06"]}, "B06 is in two places: deck position 1 and deck position 2"),
+    ({"hand": ["C99"]}, "hand position 1: unknown character 'C99'"),
+    ({"character_deck": ["C01"]}, "character C01 is in two places: hand position 1 and "
+                                  "character_deck position 1"),
+    ({"start": "{ gold = -1 }"}, "start.gold: expected a non-negative integer"),
+    ({"start": "{ marble = 1 }"}, "start: unknown resource 'marble'"),
+    ({"extra": "[income]\n0 = { food = 1 }\n"}, "income: turn 0 outside 1..4"),
+    ({"extra": "[income]\n5 = { food = 1 }\n"}, "income: turn 5 outside 1..4"),
+    ({"extra": "[income]\nfirst = { food = 1 }\n"}, "income: turn 'first' is not a number"),
+    ({"extra": "[income]\n2 = { food = -1 }\n"}, "income turn 2.food"),
+    ({"extra": "[income]\n2 = { iron = 1 }\n"}, "income turn 2: unknown resource 'iron'"),
+    ({"extra": "[[opponent]]\nbuilds = { 1 = 'B77' }\n"},
+     "opponent 1.builds turn 1: unknown building 'B77'"),
+    ({"extra": "[[opponent]]\nbuilds = { 1 = 'B20' }\n"},
+     "opponent 1.builds turn 1: B20 is in neither the trend nor the deck"),
+    ({"extra": "[[opponent]]\nbuilds = { 9 = 'B01' }\n"}, "opponent 1.builds: turn 9 outside"),
+    ({"extra": "[[opponent]]\nbuilds = { 1 = 'B01' }\n[[opponent]]\nbuilds = { 2 = 'B01' }\n"},
+     "opponent 2.builds turn 2: B01 is also taken by opponent 1.builds turn 1"),
+    ({"extra": "[[opponent]]\nchits = { 1 = 'harbour' }\n"},
+     "opponent 1.chits turn 1: unknown district 'harbour'"),
+    ({"extra": "[[opponent]]\nresidents = { 3 = { red = 1 } }\n"},
+     "opponent 1.residents turn 3: not a festival turn"),
+    ({"extra": "[[opponent]]\nresidents = { 4 = { pink = 1 } }\n"},
+     "opponent 1.residents turn 4: unknown colour 'pink'"),
+    ({"extra": "[[opponent]]\nresidents = { 4 = { red = -1 } }\n"},
+     "opponent 1.residents turn 4.red"),
+    ({"extra": "[[opponent]]\nhat = 1\n"}, "opponent 1: unknown key 'hat'"),
+    ({"extra": "[[opponent]]\n" * 4}, "at most 3 opponents, got 4"),
+    ({"colour": '"red"'}, "unknown key 'colour'"),
+    ({"extra": '[[building]]\nid = "B01"\ncolor = "red"\nvp = 1\n', "buildings": '"default"'},
+     "give either buildings"),
+    ({"deck": "3"}, "deck: expected an array of card ids"),
+])
+def test_invalid_instance_names_the_entry(changes, message):
+    with pytest.raises(DataError, match=message):
+        parse_instance(toml_of(**changes))
+
+
+def test_opponent_with_more_than_eight_chits():
+    chits = ", ".join(f'{t} = "rural"' for t in range(1, 10))
+    text = toml_of(turns=12, extra=f"[[opponent]]\nchits = {{ {chits} }}\n")
+    with pytest.raises(DataError, match="opponent 1.chits: 9 chits, a player has only 8"):
+        parse_instance(text)
+
+
+def test_bad_toml_and_file_errors_name_the_file(tmp_path):
+    with pytest.raises(LumicoreError, match="instance"):
+        parse_instance("turns = = 3")
+    path = tmp_path / "bad.toml"
+    path.write_text(toml_of(turns=0))
+    with pytest.raises(DataError, match="bad.toml: turns"):
+        load_instance(path)
+
+
+def test_constructor_checks_too():
+    with pytest.raises(DataError, match="trend slot 1: unknown building 'Z'"):
+        Instance(turns=2, buildings={}, characters={}, trend=("Z", None, None, None, None))
+    with pytest.raises(DataError, match="opponent 1: expected an Opponent"):
+        Instance(turns=2, buildings={}, characters={}, trend=(None,) * 5, opponents=("x",))
