@@ -173,9 +173,17 @@ cdef inline u64 move_kid(u64 x, int p, int q) noexcept nogil:
 # ---------------------------------------------------------------------------------------------
 # actions and cards
 
-cdef int do_action(u64 x, int n, const Act* a, u64* out) noexcept nogil:
+cdef inline bint apart(int lo, int hi, int zlo, int zhi) noexcept nogil:
+    """Whether spans lo..hi and zlo..zhi have at least one position between them."""
+    return hi + 1 < zlo or zhi + 1 < lo
+
+
+cdef int do_action(u64 x, int n, const Act* a, u64* out, uint16_t* zone, int zlo,
+                   int zhi) noexcept nogil:
     """All results of one action on x (at most ACT_MAX, possibly repeated); the restriction
-    is checked on each."""
+    is checked on each. When ``zone`` is given it receives each result's span (lo | hi << 8:
+    the positions a move or lucia action changed, a light's source). Choices whose span is
+    apart from zlo..zhi are skipped (zlo, zhi = -99, 99 skips nothing); see play_card."""
     cdef int cnt = 0, p, q, run, j, c, d
     cdef u64 y, src
     if a.kind == K_MOVE:
@@ -186,28 +194,41 @@ cdef int do_action(u64 x, int n, const Act* a, u64* out) noexcept nogil:
         while src:
             p = ctz(src) >> 2
             src &= src - 1
+            c = code_at(x, p)
             q = p + a.steps
-            if q < n:
+            if q < n and not apart(p, q, zlo, zhi):
                 y = move_kid(x, p, q)
                 if legal(y):
+                    if zone != NULL:
+                        zone[cnt] = <uint16_t>(p | q << 8)
                     out[cnt] = y
                     cnt += 1
             q = p - a.steps
-            if q >= 0:
-                y = move_kid(x, p, q)
-                if legal(y):
-                    out[cnt] = y
-                    cnt += 1
+            if q < 0 or apart(q, p, zlo, zhi):
+                continue
+            if a.steps == 1 and c != GINGER and code_at(x, q) != GINGER and \
+                    (a.mask >> code_at(x, q)) & 1:
+                continue    # the same swap as the kid in front moving back (already made)
+            y = move_kid(x, p, q)
+            if legal(y):
+                if zone != NULL:
+                    zone[cnt] = <uint16_t>(q | p << 8)
+                out[cnt] = y
+                cnt += 1
     elif a.kind == K_LIGHT:
         src = nib_eq(x, <u64>a.source) & prefix(n)
         while src:
             p = ctz(src) >> 2
             src &= src - 1
+            if apart(p, p, zlo, zhi):
+                continue
             y = x
             if p > 0:
                 y = recode(y, p - 1, LIGHT)
             if p + 1 < n:
                 y = recode(y, p + 1, LIGHT)
+            if zone != NULL:
+                zone[cnt] = <uint16_t>(p | p << 8)
             out[cnt] = y
             cnt += 1
     elif a.kind == K_LUCIA:
@@ -221,8 +242,13 @@ cdef int do_action(u64 x, int n, const Act* a, u64* out) noexcept nogil:
             if run == 0:
                 continue
             for j in range(1 if a.partial else run, run + 1):
-                y = move_kid(x, p, p + d * j)
+                q = p + d * j
+                if apart(min(p, q), max(p, q), zlo, zhi):
+                    continue
+                y = move_kid(x, p, q)
                 if legal(y):
+                    if zone != NULL:
+                        zone[cnt] = <uint16_t>(min(p, q) | max(p, q) << 8)
                     out[cnt] = y
                     cnt += 1
     return cnt
@@ -230,15 +256,32 @@ cdef int do_action(u64 x, int n, const Act* a, u64* out) noexcept nogil:
 
 cdef int play_card(u64 x, int n, const Card* card, u64* out) noexcept nogil:
     """All results of one card (at most CARD_MAX, possibly repeated): each order of its
-    actions, every choice of each."""
+    actions, every choice of each.
+
+    Two actions whose spans are apart (a kid between them; a light's span is its source, and
+    what it changes is next to it) commute: either order gives the same train, and each order
+    is legal after its first action exactly when the other is (for a legal x: the pairs that
+    differ from x's lie around one span, untouched by the other action). Two lights do not
+    commute (the first may light the second's source). So the second order only tries the
+    choices of its second action that are not apart from its first action's span: the others
+    were made by the first order."""
     cdef u64 first[ACT_MAX]
-    cdef int cnt = 0, k, i, order
+    cdef uint16_t zone[ACT_MAX]
+    cdef int cnt = 0, k, i
     if card.nact == 1:
-        return do_action(x, n, &card.act[0], out)
-    for order in range(1 if card.twin else 2):
-        k = do_action(x, n, &card.act[order], first)
-        for i in range(k):
-            cnt += do_action(first[i], n, &card.act[1 - order], out + cnt)
+        return do_action(x, n, &card.act[0], out, NULL, -99, 99)
+    k = do_action(x, n, &card.act[0], first, NULL, -99, 99)
+    for i in range(k):
+        cnt += do_action(first[i], n, &card.act[1], out + cnt, NULL, -99, 99)
+    if card.twin:
+        return cnt
+    k = do_action(x, n, &card.act[1], first, zone, -99, 99)
+    for i in range(k):
+        if card.act[0].kind == K_LIGHT and card.act[1].kind == K_LIGHT:
+            cnt += do_action(first[i], n, &card.act[0], out + cnt, NULL, -99, 99)
+        else:
+            cnt += do_action(first[i], n, &card.act[0], out + cnt, NULL, zone[i] & 255,
+                             zone[i] >> 8)
     return cnt
 
 
