@@ -33,7 +33,7 @@ from lumicore.lucia.train import DEFAULT_RULES, Play, Rules, Train
 from solvers.limits import OPTIMAL, UNSOLVABLE, check_limits
 
 __all__ = ["solve", "SolveResult", "replay", "ALGORITHMS", "DEFAULT_MAX_NODES",
-           "DEFAULT_PUZZLE", "card_kinds"]
+           "DEFAULT_PUZZLE", "card_kinds", "search_kinds"]
 
 ALGORITHMS = ("bfs", "astar", "idastar")
 DEFAULT_MAX_NODES = 20_000_000
@@ -89,11 +89,19 @@ def card_kinds(cards: Deck | Sequence[Card] | None) -> tuple[Card, ...]:
     return kinds
 
 
-def _play_between(before: Train, after: Train, card: Card, rules: Rules) -> Play:
-    for play in before.plays(card, rules):
-        if play.train == after:
-            return play
-    raise IllegalMoveError(f"no play of {card} leads from {before} to {after}")
+def search_kinds(kinds: Sequence[Card]) -> tuple[Card, ...]:
+    """The cards a search needs: a card whose plays another card also offers (``move S 1``
+    under ``wild 1``) adds no successor, so it is left out; the plan names the first card of
+    ``kinds`` that makes each step."""
+    return tuple(c for c in kinds if not any(o != c and o.covers(c) for o in kinds))
+
+
+def _play_between(before: Train, after: Train, kinds: Sequence[Card], rules: Rules) -> Play:
+    for card in kinds:
+        for play in before.plays(card, rules):
+            if play.train == after:
+                return play
+    raise IllegalMoveError(f"no card leads from {before} to {after}")
 
 
 def solve(train: Train | str, cards: Deck | Sequence[Card] | None = None,
@@ -110,16 +118,17 @@ def solve(train: Train | str, cards: Deck | Sequence[Card] | None = None,
     check_limits(max_nodes, time_limit)
     kinds = card_kinds(cards)
     clock = time.perf_counter()
-    table = kernel.card_table(kinds, rules)
-    htable = build_table(kinds, start) if algorithm != "bfs" else None
-    status, states, path_cards, nodes, expanded = kernel.search(
+    needed = search_kinds(kinds)
+    table = kernel.card_table(needed, rules)
+    htable = build_table(needed, start) if algorithm != "bfs" else None
+    status, states, _, nodes, expanded = kernel.search(
         algorithm, start, table, htable, max_nodes, time_limit)
     plan: list[Play] = []
     note = _hopeless(start, htable) if status == UNSOLVABLE and htable is not None else ""
     if status == OPTIMAL:
         trains = [Train.from_packed(s) for s in states]
-        plan = [_play_between(a, b, kinds[c], rules)
-                for a, b, c in zip(trains[:-1], trains[1:], path_cards, strict=True)]
+        plan = [_play_between(a, b, kinds, rules) for a, b in zip(trains[:-1], trains[1:],
+                                                                  strict=True)]
     return SolveResult(status=status, cost=len(plan) if status == OPTIMAL else None, plan=plan,
                        nodes=int(nodes), elapsed=time.perf_counter() - clock,
                        algorithm=algorithm, expanded=int(expanded), start=start, cards=kinds,

@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 from lumicore.errors import LumicoreError, SearchLimitError
-from lumicore.lucia import Action, Card, Train, load_deck, scramble
+from lumicore.lucia import Action, Card, Train, load_deck, random_goal, scramble
 from lumicore.lucia import kernel as K
 from lumicore.lucia import reference as R
 from lumicore.lucia.heuristic import INF, build_table, estimate
-from solvers.lucia import DEFAULT_PUZZLE, replay, solve
+from solvers.lucia import DEFAULT_PUZZLE, replay, search_kinds, solve
 
 DECK = load_deck()
 SMALL = ["h L2 T S H", "G h S h L0 T", "h h L0 S T H", "S h T h L0", "T h S h L0",
@@ -201,3 +201,17 @@ def test_result_serializes():
     import json
     data = json.loads(json.dumps(solve("h L4 H T S").to_dict()))
     assert data["status"] == "optimal" and len(data["plan"]) == data["cost"]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_covered_cards_add_no_successor(seed):
+    kinds = DECK.kinds + (Card((Action.wild(1), Action.light("H"))),)
+    kept = search_kinds(kinds)
+    assert Card((Action.move("S", 1),)) not in kept and Card((Action.wild(1),)) in kept
+    # light H + move S 1 is covered by the extra wild 1 + light H card
+    assert Card((Action.light("H"), Action.move("S", 1))) not in kept
+    for train in (random_goal(seed), scramble(3, seed=seed), Train.parse("S h G T h L0")):
+        for card in kinds:
+            for other in kinds:
+                if other.covers(card):
+                    assert train.successors(card) <= train.successors(other), (card, other)

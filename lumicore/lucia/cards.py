@@ -109,6 +109,17 @@ class Action:
         """Whether a kid of ``role`` may be moved by this action."""
         return self.kind in ("move", "wild") and role in self.roles
 
+    def covers(self, other: Action) -> bool:
+        """Whether every way to perform ``other`` is also a way to perform this action (a
+        move of the same steps whose roles include the other's; equal actions).
+
+        >>> Action.wild(1).covers(Action.move("S", 1)), Action.wild(2).covers(Action.wild(1))
+        (True, False)
+        """
+        if self.kind in ("move", "wild") and other.kind in ("move", "wild"):
+            return self.steps == other.steps and set(other.roles) <= set(self.roles)
+        return self == other
+
     def __str__(self) -> str:
         if self.kind == "move":
             return f"move {' or '.join(r for r in 'SHGTL' if r in self.roles)} {self.steps}"
@@ -151,6 +162,21 @@ class Card:
 
     def __hash__(self) -> int:
         return hash(tuple(sorted(self.actions)))
+
+    def covers(self, other: Card) -> bool:
+        """Whether every play of ``other`` is also a play of this card (action by action, in
+        some pairing), so a search may leave ``other`` out.
+
+        >>> Card((Action.wild(1),)).covers(Card((Action.move("S", 1),)))
+        True
+        """
+        a, b = self.actions, other.actions
+        if len(a) != len(b):
+            return False
+        if len(a) == 1:
+            return a[0].covers(b[0])
+        return (a[0].covers(b[0]) and a[1].covers(b[1])) or \
+            (a[0].covers(b[1]) and a[1].covers(b[0]))
 
     @property
     def orders(self) -> tuple[tuple[Action, ...], ...]:
