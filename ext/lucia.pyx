@@ -289,7 +289,7 @@ cdef int unique(u64* buf, uint16_t* tags, int cnt, u64* keys, uint32_t* stamps,
                 uint32_t stamp) noexcept nogil:
     """Drop repeats from buf[:cnt] in place (and from tags, when given), first occurrence kept,
     with a stamped hash set on the first power of two >= 2 * cnt slots of keys/stamps (small,
-    so it stays in cache); returns the new count."""
+    so it stays in cache; the caller provides at least that many); returns the new count."""
     cdef int i, m = 0, bits = 4
     cdef uint32_t slot, mask
     while (1 << bits) < 2 * cnt:
@@ -313,21 +313,25 @@ cdef int unique(u64* buf, uint16_t* tags, int cnt, u64* keys, uint32_t* stamps,
 cdef struct Gen:
     u64* out            # ncards * CARD_MAX successors
     uint16_t* card      # the card of each
-    u64* keys           # 2 * ncards * CARD_MAX hash slots
+    u64* keys           # hash slots: a power of two >= 2 * ncards * CARD_MAX (unique's need)
     uint32_t* stamps
+    size_t slots
     uint32_t stamp
 
 
 cdef int gen_init(Gen* g, int ncards) noexcept nogil:
     cdef size_t cap = <size_t>max(ncards, 1) * CARD_MAX
+    g.slots = 16
+    while g.slots < 2 * cap:
+        g.slots *= 2
     g.out = <u64*>malloc(cap * sizeof(u64))
     g.card = <uint16_t*>malloc(cap * sizeof(uint16_t))
-    g.keys = <u64*>malloc(2 * cap * sizeof(u64))
-    g.stamps = <uint32_t*>malloc(2 * cap * sizeof(uint32_t))
+    g.keys = <u64*>malloc(g.slots * sizeof(u64))
+    g.stamps = <uint32_t*>malloc(g.slots * sizeof(uint32_t))
     g.stamp = 0
     if g.out == NULL or g.card == NULL or g.keys == NULL or g.stamps == NULL:
         return -1
-    memset(g.stamps, 0, 2 * cap * sizeof(uint32_t))
+    memset(g.stamps, 0, g.slots * sizeof(uint32_t))
     return 0
 
 
@@ -338,10 +342,10 @@ cdef void gen_free(Gen* g) noexcept nogil:
     free(g.stamps)
 
 
-cdef inline uint32_t next_stamp(Gen* g, int ncards) noexcept nogil:
+cdef inline uint32_t next_stamp(Gen* g) noexcept nogil:
     g.stamp += 1
     if g.stamp == 0:
-        memset(g.stamps, 0, 2 * <size_t>max(ncards, 1) * CARD_MAX * sizeof(uint32_t))
+        memset(g.stamps, 0, g.slots * sizeof(uint32_t))
         g.stamp = 1
     return g.stamp
 
@@ -349,7 +353,7 @@ cdef inline uint32_t next_stamp(Gen* g, int ncards) noexcept nogil:
 cdef inline int play_unique(u64 x, int n, const Card* card, Gen* g) noexcept nogil:
     """Distinct results of one card, into g.out."""
     cdef int cnt = play_card(x, n, card, g.out)
-    return unique(g.out, NULL, cnt, g.keys, g.stamps, next_stamp(g, 1))
+    return unique(g.out, NULL, cnt, g.keys, g.stamps, next_stamp(g))
 
 
 cdef int expand_state(u64 x, int n, const Card* cs, int ncards, Gen* g) noexcept nogil:
@@ -361,7 +365,7 @@ cdef int expand_state(u64 x, int n, const Card* cs, int ncards, Gen* g) noexcept
         for j in range(total, total + k):
             g.card[j] = <uint16_t>c
         total += k
-    return unique(g.out, g.card, total, g.keys, g.stamps, next_stamp(g, ncards))
+    return unique(g.out, g.card, total, g.keys, g.stamps, next_stamp(g))
 
 
 cdef Card* decode_cards(const uint32_t[:, ::1] table) except NULL:
