@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from ortools.sat.python import cp_model
 
 from lumicore.errors import SearchLimitError
-from lumicore.lemuria import Instance, Schedule
+from lumicore.lemuria import Instance, Schedule, TurnPlan
 from solvers.lemuria_model import YearModel
-from solvers.limits import FEASIBLE, LIMIT, OPTIMAL, check_limits
+from solvers.limits import FEASIBLE, OPTIMAL, check_limits
 
 __all__ = ["DEFAULT_TIME_LIMIT", "ModelStats", "build_schedule", "model_stats"]
 
@@ -61,9 +61,9 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
 
     Returns a :class:`~lumicore.lemuria.Schedule` with ``status`` ``"optimal"`` (proven) or
     ``"feasible"`` (cut off by ``time_limit``; ``bound`` is the solver's upper bound on the VP).
-    ``schedule.stats`` holds the model size (:class:`ModelStats`). Raises
-    :class:`~lumicore.errors.SearchLimitError` when the time limit ends before any plan is found
-    (doing nothing is always a plan, so this only happens for absurdly small limits).
+    When the limit ends before the solver found any plan, the plan is the empty year (doing
+    nothing is always legal and scores 0). ``schedule.stats`` holds the model size
+    (:class:`ModelStats`), ``schedule.branches`` the solver's branch count.
     """
     check_limits(None, time_limit)
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
@@ -79,19 +79,22 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
     params.log_search_progress = log
     code = solver.solve(year.m)
     elapsed = time.perf_counter() - start
-    if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        if code == cp_model.INFEASIBLE:  # pragma: no cover - an empty year is always legal
-            raise AssertionError("the Lemuria year model is infeasible: a modelling bug")
-        raise SearchLimitError(f"no plan found within {time_limit} s ({LIMIT})")
-    optimal = code == cp_model.OPTIMAL
-    schedule = Schedule(
-        turns=year.schedule_turns(solver),
-        vp=int(round(solver.objective_value)),
-        breakdown=year.breakdown(solver),
-        status=OPTIMAL if optimal else FEASIBLE,
-        bound=None if optimal else float(solver.best_objective_bound),
-        elapsed=elapsed,
-    )
+    if code == cp_model.INFEASIBLE:  # pragma: no cover - an empty year is always legal
+        raise AssertionError("the Lemuria year model is infeasible: a modelling bug")
+    if code == cp_model.OPTIMAL or code == cp_model.FEASIBLE:
+        optimal = code == cp_model.OPTIMAL
+        schedule = Schedule(
+            turns=year.schedule_turns(solver),
+            vp=int(round(solver.objective_value)),
+            breakdown=year.breakdown(solver),
+            status=OPTIMAL if optimal else FEASIBLE,
+            bound=None if optimal else float(solver.best_objective_bound),
+            elapsed=elapsed,
+        )
+    else:  # cut off before the first plan: the empty year
+        schedule = Schedule(turns=[TurnPlan(t) for t in range(1, instance.turns + 1)], vp=0,
+                            breakdown=dict.fromkeys(year.parts, 0), status=FEASIBLE,
+                            bound=float(solver.best_objective_bound), elapsed=elapsed)
     schedule.stats = _stats(year.m)  # type: ignore[attr-defined]
     schedule.branches = solver.num_branches  # type: ignore[attr-defined]
     return schedule

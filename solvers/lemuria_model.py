@@ -82,6 +82,14 @@ class _Var:
         self.model.add(x >= a + b - 1)
         return x
 
+    def both_expr(self, a, b: cp_model.IntVar, name: str) -> cp_model.IntVar:
+        """A literal equal to ``a and b`` where ``a`` is a 0/1 linear expression."""
+        x = self.model.new_bool_var(name)
+        self.model.add(x <= a)
+        self.model.add(x <= b)
+        self.model.add(x >= a + b - 1)
+        return x
+
     def reify_ge(self, expr, value: int, name: str) -> cp_model.IntVar:
         """A literal equal to ``expr >= value``."""
         if isinstance(expr, int):  # an empty sum: decide now
@@ -547,29 +555,46 @@ class YearModel:
 
     # ------------------------------------------------------------------ festivals, objective
     def _festivals(self) -> None:
-        m, v, inst, T = self.m, self.v, self.inst, self.T
+        """Festival scoring. ``hf[f][p]``: facility f gets its resident in turn p; it is tied to
+        the resident's play (exactly, per pair) and counted per turn (a redundant, LP-tight
+        form), so a festival's count of housed facilities is linear in ``hf``."""
+        m, v, inst = self.m, self.v, self.inst
         n = self.H + self.K
-        rt = {}
+        hf = {(f, p): v.bool(f"hf{f}_{p}") for f in self.turns for p in self.turns if p >= f}
+        hp = {(i, p): v.bool(f"hp{i}_{p}") for i in range(n) for p in self.turns}
         for f in self.turns:
-            r = v.int(1, T + 1, f"rt{f}")
-            for i in range(n):
-                m.add(r == self.ptime[i]).only_enforce_if(self.hz[i, f])
+            times = [(p, hf[f, p]) for p in self.turns if p >= f]
             has = sum(self.hz[i, f] for i in range(n))
-            m.add(r == T + 1).only_enforce_if(v.reify_ge(has, 1, f"has_res{f}").Not())
-            rt[f] = r
+            m.add(sum(x for _p, x in times) == has)
+            when = sum(p * x for p, x in times)
+            for i in range(n):
+                m.add(when == self.ptime[i]).only_enforce_if(self.hz[i, f])
+        for i in range(n):
+            m.add(sum(hp[i, p] for p in self.turns) == sum(self.hz[i, f] for f in self.turns))
+            for p in self.turns:
+                m.add(hp[i, p] <= self.played(i, p))
+        for p in self.turns:
+            m.add(sum(hf[f, p] for f in range(1, p + 1)) == sum(hp[i, p] for i in range(n)))
         self.fest_vp = {}
         for F in inst.festivals:
-            counts = []
+            occupied = []
             for f in range(1, F + 1):
-                housed = v.reify_ge(-rt[f], -F, f"hb{f}_{F}")  # rt <= F
-                m.add(housed <= sum(self.hz[i, f] for i in range(n)))
-                alive = v.reify_ge(self.dtime(f), F + 1, f"al{f}_{F}")
-                counts.append((f, v.both(housed, alive, f"oc{f}_{F}")))
-            # redundant: housed facilities need characters played by then
-            m.add(sum(o for _f, o in counts)
-                  <= sum(self.played(i, t) for i in range(n) for t in range(1, F + 1)))
+                housed = sum(hf[f, p] for p in range(f, F + 1))
+                gone = [x for (ff, d), x in self.disc.items() if ff == f and d <= F]
+                if not gone:
+                    occupied.append((f, housed))
+                    continue
+                o = v.bool(f"oc{f}_{F}")
+                m.add(o <= housed)
+                m.add(o <= 1 - sum(gone))
+                m.add(o >= housed - sum(gone))
+                occupied.append((f, o))
+            if not inst.opponents:  # alone, every housed facility is first in its colour
+                self.fest_vp[F, None] = 3 * sum(o for _f, o in occupied)
+                continue
             for ci, col in enumerate(COLORS):
-                ncol = sum(v.both(o, self._fc_lit(f, ci), f"oc{f}_{F}_{col}") for f, o in counts)
+                ncol = sum(v.both_expr(o, self._fc_lit(f, ci), f"oc{f}_{F}_{col}")
+                           for f, o in occupied)
                 most = max((o.residents.get(F, {}).get(col, 0) for o in inst.opponents),
                            default=0)
                 big = v.reify_ge(ncol, most + 1, f"big{F}_{col}")
