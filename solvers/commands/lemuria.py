@@ -1,0 +1,104 @@
+"""``lumicore lemuria``: plan a Lemuria year with the CP-SAT scheduler.
+
+    lumicore lemuria plan [INSTANCE.toml] [--time-limit S] [--workers N] [--seed N] [--deal N]
+                          [--json]
+
+Without an instance file it plans the default instance ``default_instance(--deal)`` (12 turns,
+the default cards, no opponents). The plan is replayed through the rules simulator and printed
+turn by turn (district bonuses, the Trend row seen, resources, actions, running VP), then the VP
+breakdown and the solver's status. ``--json`` prints the same as one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from dataclasses import asdict
+from typing import Any
+
+from lumicore.lemuria import (
+    Build,
+    Buy,
+    Exchange,
+    Play,
+    Remodel,
+    Schedule,
+    default_instance,
+    load_instance,
+    simulate,
+)
+from solvers.lemuria import DEFAULT_TIME_LIMIT, build_schedule
+
+__all__ = ["register", "schedule_json", "action_json"]
+
+
+def action_json(action: Build | Remodel | Play | Buy | Exchange) -> dict[str, Any]:
+    """An action as a JSON object with a ``type`` key.
+
+    >>> action_json(Build("B03", "rural", ("stone",)))
+    {'type': 'build', 'card': 'B03', 'district': 'rural', 'reduce': ['stone']}
+    """
+    data = {"type": type(action).__name__.lower(), **asdict(action)}
+    if "reduce" in data:
+        data["reduce"] = list(data["reduce"])
+    return data
+
+
+def schedule_json(schedule: Schedule, source: str, simulated: int) -> dict[str, Any]:
+    """The plan and how it was found, as plain JSON data."""
+    stats = getattr(schedule, "stats", None)
+    return {
+        "instance": source,
+        "vp": schedule.vp,
+        "simulated_vp": simulated,
+        "breakdown": schedule.breakdown,
+        "status": schedule.status,
+        "bound": schedule.bound,
+        "elapsed": round(schedule.elapsed, 3),
+        "model": asdict(stats) if stats is not None else None,
+        "turns": [{"turn": p.turn, "actions": [action_json(a) for a in p.actions]}
+                  for p in schedule.turns],
+    }
+
+
+def run_plan(args: argparse.Namespace) -> int:
+    if args.instance:
+        instance, source = load_instance(args.instance), args.instance
+    else:
+        instance, source = default_instance(args.deal), f"default_instance({args.deal})"
+    schedule = build_schedule(instance, time_limit=args.time_limit, workers=args.workers,
+                              seed=args.seed)
+    result = simulate(instance, schedule)
+    if args.json:
+        print(json.dumps(schedule_json(schedule, source, result.total), indent=2))
+        return 0
+    print(f"Lemuria year plan for {source}: {instance.turns} turns")
+    print(result)
+    status = schedule.status
+    if schedule.bound is not None:
+        status += f" (upper bound {schedule.bound:g} VP)"
+    stats = getattr(schedule, "stats", None)
+    size = f"; model {stats.variables} variables, {stats.constraints} constraints" if stats else ""
+    print(f"status: {status}; {schedule.elapsed:.1f} s{size}")
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("lemuria", help="Lemuria: plan a year of builds (CP-SAT)",
+                                   description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands.required = True
+    plan = commands.add_parser("plan", help="the VP-maximal year for an instance",
+                               description="Plan the year with the CP-SAT scheduler and print it "
+                                           "turn by turn with the VP breakdown.")
+    plan.add_argument("instance", nargs="?", help="instance TOML (default: the default instance)")
+    plan.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT, metavar="S",
+                      help=f"solver time limit in seconds (default {DEFAULT_TIME_LIMIT:g})")
+    plan.add_argument("--workers", type=int, default=2, metavar="N",
+                      help="CP-SAT search workers (default 2)")
+    plan.add_argument("--seed", type=int, default=0, metavar="N",
+                      help="the solver's random seed (default 0)")
+    plan.add_argument("--deal", type=int, default=0, metavar="N",
+                      help="seed of the default instance when no file is given (default 0)")
+    plan.add_argument("--json", action="store_true", help="print the plan as JSON")
+    plan.set_defaults(run=run_plan)
