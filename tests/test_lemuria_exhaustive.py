@@ -1,0 +1,148 @@
+"""The exhaustive planner: its schedules replay at the same VP, it agrees with a naive search
+that has no pruning at all, and hand-worked optima come out."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+
+import pytest
+
+from lumicore.errors import IllegalMoveError, SearchLimitError
+from lumicore.lemuria import (
+    DISTRICTS,
+    Build,
+    Building,
+    Buy,
+    Character,
+    Exchange,
+    Instance,
+    Opponent,
+    Play,
+    Remodel,
+    simulate,
+)
+from lumicore.lemuria.instance import small_instance
+from lumicore.lemuria.rules import apply, begin_turn, end_turn, initial_state
+from solvers.lemuria_exhaustive import exhaustive_best, upper_bound
+
+
+def naive_best(instance):
+    """Best VP by brute force: every action the rules know, every district and every number of
+    reductions, each turn's reachable states enumerated; no bounds, no dominance, and a memo
+    only of identical states."""
+    def reductions(card):
+        needed = sorted(instance.buildings[card].cost)
+        for k in range(4):
+            yield from itertools.combinations_with_replacement(needed, k)
+
+    def actions(state):
+        for card in filter(None, state.row):
+            for district in (*DISTRICTS, None):
+                for reduce in reductions(card):
+                    yield Build(card, district, reduce)
+            for discard, _ in state.facilities:
+                for reduce in reductions(card):
+                    yield Remodel(discard, card, reduce)
+        for character in state.hand:
+            for house in (*(b for b, _ in state.facilities), None):
+                yield Play(character, house)
+        yield Buy()
+        for card in set(state.hand) | set(state.character_deck[:1]):
+            yield Exchange(card)
+
+    @functools.cache
+    def best_from(state):
+        if state.turn > instance.turns:
+            return state.total
+        reached, todo = {begin_turn(instance, state)}, [begin_turn(instance, state)]
+        while todo:
+            current = todo.pop()
+            for action in actions(current):
+                try:
+                    nxt = apply(instance, current, action)
+                except IllegalMoveError:
+                    continue
+                if nxt not in reached:
+                    reached.add(nxt)
+                    todo.append(nxt)
+        return max(best_from(end_turn(instance, s)) for s in reached)
+
+    return best_from(initial_state(instance))
+
+
+CARDS = {b.id: b for b in [
+    Building("R1", "red", 2, {}), Building("S", "red", 2, {"stone": 2}),
+    Building("T", "blue", 3, {"stone": 1, "wood": 1}), Building("G", "green", 1, {"food": 1}),
+]}
+CHARS = {c.id: c for c in [Character("K", "red", 1, 1, 3), Character("M", "green", 0, 0, 2),
+                           Character("L", "blue", 2, 1, 4)]}
+
+
+def tiny(turns, trend, **kw):
+    return Instance(turns=turns, buildings=CARDS, characters=CHARS, trend=trend, **kw)
+
+
+NAIVE_CASES = [
+    tiny(2, ("R1", None, None, "S", "T"), start={"stone": 2, "wood": 1}),
+    tiny(3, ("S", "R1", None, None, "T"), start={"stone": 1, "food": 1}, hand=("K",),
+         income={2: {"stone": 1}, 3: {"wood": 1}}),
+    tiny(2, ("R1", "G", None, None, None), start={"food": 2, "gold": 2}, hand=("M",),
+         character_deck=("K", "L")),
+    tiny(3, ("R1", "T", "G", None, None), start={"food": 1, "gold": 1}, hand=("K",),
+         character_deck=("M",), income={1: {"wood": 1}, 2: {"stone": 1}},
+         opponents=(Opponent(builds={2: "G"}, chits={1: "rural"}),)),
+    tiny(4, ("R1", "G", None, None, "S"), start={"food": 2, "stone": 1}, hand=("K",),
+         opponents=(Opponent(chits={1: "church"}, residents={4: {"red": 1}}),)),
+]
+
+
+@pytest.mark.parametrize("index", range(len(NAIVE_CASES)))
+def test_agrees_with_naive_search(index):
+    inst = NAIVE_CASES[index]
+    result = exhaustive_best(inst)
+    assert result.status == "optimal"
+    assert result.vp == naive_best(inst)
+    assert simulate(inst, result.schedule).total == result.vp
+
+
+@pytest.mark.parametrize("seed,turns,buildings,characters,opponents", [
+    (0, 3, 5, 2, 0), (1, 4, 4, 1, 0), (2, 4, 3, 2, 1), (3, 5, 4, 1, 0), (4, 3, 4, 2, 2),
+])
+def test_schedules_replay_at_the_same_total(seed, turns, buildings, characters, opponents):
+    inst = small_instance(seed, turns, buildings, characters, opponents)
+    result = exhaustive_best(inst)
+    assert result.status == "optimal"
+    replay = simulate(inst, result.schedule)
+    assert replay.total == result.vp == result.schedule.vp
+    assert replay.breakdown == result.breakdown
+    assert upper_bound(inst, initial_state(inst)) >= result.vp
+
+
+def test_free_buy_after_emptying_the_hand():
+    # Turn 1: build R1 from slot 1 (2 + 6), play M (0 food) without a house so the hand is
+    # empty, buy K for free and house it in R1 (red in red: 3). Housing M instead scores 0.
+    inst = tiny(1, ("R1", None, None, None, None), start={"food": 1}, hand=("M",),
+                character_deck=("K",))
+    result = exhaustive_best(inst)
+    assert result.vp == 11
+    acts = result.schedule.turns[0].actions
+    assert Play("K", "R1") in acts and Buy() in acts
+
+
+def test_trend_bonus_decides_the_order():
+    # R1 (2 VP, free) in slot 1 and S (2 VP, 2 stone) in slot 5, 1 stone, 2 turns.
+    # Best: R1 now (2 + 6, chit in church), then S from slot 5 with its Lower Trend reduction
+    # (2 + 0) and the church bonus 3 at turn 2: 13. Building S first would score 2 + 0, then
+    # R1 has slid to slot 5: 2 + 0 (+3 church) = 7.
+    inst = tiny(2, ("R1", None, None, None, "S"), start={"stone": 1})
+    assert exhaustive_best(inst).vp == 13
+
+
+def test_limit_returns_a_playable_schedule():
+    inst = small_instance(5, 4, 5, 2, 0)
+    result = exhaustive_best(inst, max_nodes=50)
+    assert result.status == "limit"
+    assert simulate(inst, result.schedule).total == result.vp
+    with pytest.raises(SearchLimitError):
+        exhaustive_best(inst, max_nodes=0)
