@@ -13,7 +13,7 @@ own cards.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -112,44 +112,47 @@ def _check_keys(entry: Mapping[str, Any], allowed: tuple[str, ...], where: str) 
             raise DataError(f"{where}: missing key {key!r}")
 
 
-def parse_buildings(entries: Any, where: str = "building") -> dict[str, Building]:
-    """Building cards from the parsed ``[[building]]`` array of a TOML file."""
+def _parse(entries: Any, where: str, kind: str, keys: tuple[str, ...],
+           make: Callable[[Mapping[str, Any], str, str], Any]) -> dict[str, Any]:
+    """Cards by id from a parsed ``[[kind]]`` array; ``make(entry, id, where)`` builds one."""
     if not isinstance(entries, list):
-        raise DataError(f"{where}: expected an array of tables [[building]]")
-    cards: dict[str, Building] = {}
+        raise DataError(f"{where}: expected an array of tables [[{kind}]]")
+    cards: dict[str, Any] = {}
     for i, entry in enumerate(entries):
         at = f"{where}[{i}]"
-        _check_keys(entry, ("id", "color", "vp", "cost"), at)
+        _check_keys(entry, keys, at)
         card_id = _text(entry["id"], f"{at}.id")
         at = f"{where} {card_id}"
         if card_id in cards:
             raise DataError(f"{at}: duplicate id")
-        cards[card_id] = Building(card_id, _color(entry["color"], f"{at}.color"),
-                                  _amount(entry["vp"], f"{at}.vp"),
-                                  resources(entry.get("cost", {}), f"{at}.cost"))
+        cards[card_id] = make(entry, card_id, at)
     return cards
+
+
+def _building(entry: Mapping[str, Any], card_id: str, at: str) -> Building:
+    return Building(card_id, _color(entry["color"], f"{at}.color"),
+                    _amount(entry["vp"], f"{at}.vp"),
+                    resources(entry.get("cost", {}), f"{at}.cost"))
+
+
+def _character(entry: Mapping[str, Any], card_id: str, at: str) -> Character:
+    skill = entry.get("skill", "")
+    if not isinstance(skill, str):
+        raise DataError(f"{at}.skill: expected a string, got {skill!r}")
+    return Character(card_id, _color(entry["color"], f"{at}.color"),
+                     _amount(entry["food"], f"{at}.food"), _amount(entry["vp"], f"{at}.vp"),
+                     _amount(entry["vp_match"], f"{at}.vp_match"), skill)
+
+
+def parse_buildings(entries: Any, where: str = "building") -> dict[str, Building]:
+    """Building cards from the parsed ``[[building]]`` array of a TOML file."""
+    return _parse(entries, where, "building", ("id", "color", "vp", "cost"), _building)
 
 
 def parse_characters(entries: Any, where: str = "character") -> dict[str, Character]:
     """Character cards from the parsed ``[[character]]`` array of a TOML file."""
-    if not isinstance(entries, list):
-        raise DataError(f"{where}: expected an array of tables [[character]]")
-    cards: dict[str, Character] = {}
-    for i, entry in enumerate(entries):
-        at = f"{where}[{i}]"
-        _check_keys(entry, ("id", "color", "food", "vp", "vp_match", "skill"), at)
-        card_id = _text(entry["id"], f"{at}.id")
-        at = f"{where} {card_id}"
-        if card_id in cards:
-            raise DataError(f"{at}: duplicate id")
-        skill = entry.get("skill", "")
-        if not isinstance(skill, str):
-            raise DataError(f"{at}.skill: expected a string, got {skill!r}")
-        cards[card_id] = Character(card_id, _color(entry["color"], f"{at}.color"),
-                                   _amount(entry["food"], f"{at}.food"),
-                                   _amount(entry["vp"], f"{at}.vp"),
-                                   _amount(entry["vp_match"], f"{at}.vp_match"), skill)
-    return cards
+    return _parse(entries, where, "character", ("id", "color", "food", "vp", "vp_match", "skill"),
+                  _character)
 
 
 def _load(name_or_path: str | Path, builtin: dict[str, str], key: str) -> list[Any]:

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from lumicore.data import read_toml
+from lumicore.data import read_toml, tomllib
 from lumicore.errors import DataError
 from lumicore.lemuria.cards import (
     Building,
@@ -331,8 +331,6 @@ def load_instance(path: str | Path) -> Instance:
 
 def parse_instance(text: str) -> Instance:
     """An instance from TOML text (card paths relative to the current folder)."""
-    from lumicore.data import tomllib
-
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
