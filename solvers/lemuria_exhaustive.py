@@ -206,7 +206,8 @@ def upper_bound(instance: Instance, state: State) -> int:
     Builds: at most one per turn, each worth at most its VP plus the trend bonus (this turn: the
     bonus of the slot the card stands in now; later: 6), paid from at most every resource unit the
     player has or can still receive (income, one food and one gold of district bonuses a turn),
-    each card's cost lowered by the most reductions it could get; residents: at most one per
+    each card's cost lowered by the most reductions it could get (and, when remodels are
+    possible, each card as often as there are turns); residents: at most one per
     facility without resident and per remaining build, each worth at most the best ``vp_match``;
     church: 3 VP a turn; festivals: 3 VP per facility that can be housed by then.
     """
@@ -230,6 +231,8 @@ def upper_bound(instance: Instance, state: State) -> int:
             card = instance.buildings[card_id]
             offers.append((card.vp + TREND_BONUS[0], max(0, card.total_cost - most_reductions)))
     builds = turns_left if remodel else min(turns_left, MAX_FACILITIES - len(state.facilities))
+    if remodel:  # a remodelled facility returns to the deck and may be built again
+        offers *= builds
     offers.sort(reverse=True)
     by_count = sum(v for v, _ in offers[:builds])
     by_units, room = 0.0, float(units)

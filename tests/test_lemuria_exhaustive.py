@@ -94,10 +94,20 @@ NAIVE_CASES = [
          opponents=(Opponent(builds={2: "G"}, chits={1: "rural"}),)),
     tiny(4, ("R1", "G", None, None, "S"), start={"food": 2, "stone": 1}, hand=("K",),
          opponents=(Opponent(chits={1: "church"}, residents={4: {"red": 1}}),)),
+    # remodels: the best year of the last one remodels R1 away in turn 8 and builds it again
+    tiny(8, ("R1", "T", None, None, None), start={"food": 1}, hand=("K",),
+         income={7: {"wood": 1}, 8: {"stone": 1}}),
+    tiny(9, ("R1", "G", None, None, None), start={"food": 1},
+         income={8: {"food": 1}, 9: {"food": 1}}),
 ]
 
 
-@pytest.mark.parametrize("index", range(len(NAIVE_CASES)))
+SLOW_NAIVE = {2, 3, 4}  # 7-12 s each for the naive search: run with -m slow
+
+
+@pytest.mark.parametrize("index", [
+    pytest.param(i, marks=pytest.mark.slow) if i in SLOW_NAIVE else i
+    for i in range(len(NAIVE_CASES))])
 def test_agrees_with_naive_search(index):
     inst = NAIVE_CASES[index]
     result = exhaustive_best(inst)
@@ -117,6 +127,12 @@ def test_schedules_replay_at_the_same_total(seed, turns, buildings, characters, 
     assert replay.total == result.vp == result.schedule.vp
     assert replay.breakdown == result.breakdown
     assert upper_bound(inst, initial_state(inst)) >= result.vp
+
+
+@pytest.mark.parametrize("seed", [11, 12, pytest.param(13, marks=pytest.mark.slow)])
+def test_agrees_with_naive_search_on_random_tiny_instances(seed):
+    inst = small_instance(seed, turns=2, buildings=4, characters=2, opponents=1)
+    assert exhaustive_best(inst).vp == naive_best(inst)
 
 
 def test_free_buy_after_emptying_the_hand():
