@@ -639,28 +639,25 @@ cdef inline size_t slot_of(const Store* s, u64 key) noexcept nogil:
     return slot
 
 
+cdef int regrow(void** block, size_t size) noexcept nogil:
+    """realloc in place: 0 on success, -1 (block untouched, still owned) when out of memory."""
+    cdef void* p = realloc(block[0], size)
+    if p == NULL:
+        return -1
+    block[0] = p
+    return 0
+
+
 cdef int store_grow(Store* s) noexcept nogil:
     """Double node arrays and hash table (rehashing)."""
     cdef size_t cap = 2 * s.cap, old_slots = s.mask + 1, i, slot
     cdef u64* old_keys = s.keys
     cdef uint32_t* old_vals = s.vals
-    cdef void* p
-    p = realloc(s.state, cap * sizeof(u64))
-    if p == NULL:
+    if (regrow(<void**>&s.state, cap * sizeof(u64)) or
+            regrow(<void**>&s.parent, cap * sizeof(uint32_t)) or
+            regrow(<void**>&s.card, cap * sizeof(uint16_t)) or
+            regrow(<void**>&s.g, cap * sizeof(uint8_t))):
         return -1
-    s.state = <u64*>p
-    p = realloc(s.parent, cap * sizeof(uint32_t))
-    if p == NULL:
-        return -1
-    s.parent = <uint32_t*>p
-    p = realloc(s.card, cap * sizeof(uint16_t))
-    if p == NULL:
-        return -1
-    s.card = <uint16_t*>p
-    p = realloc(s.g, cap * sizeof(uint8_t))
-    if p == NULL:
-        return -1
-    s.g = <uint8_t*>p
     s.cap = cap
     s.keys = <u64*>malloc(2 * old_slots * sizeof(u64))
     s.vals = <uint32_t*>malloc(2 * old_slots * sizeof(uint32_t))
@@ -792,12 +789,9 @@ cdef struct Heap:
 
 cdef int heap_push(Heap* h, u64 key) noexcept nogil:
     cdef size_t i, parent
-    cdef void* p
     if h.count == h.cap:
-        p = realloc(h.data, 2 * h.cap * sizeof(u64))
-        if p == NULL:
+        if regrow(<void**>&h.data, 2 * h.cap * sizeof(u64)):
             return -1
-        h.data = <u64*>p
         h.cap *= 2
     i = h.count
     h.count += 1
@@ -926,19 +920,13 @@ cdef struct Frame:
 cdef int frame_fill(Frame* f, u64 x, u64 parent, int n, Work w) noexcept:
     """Children of x over all cards (distinct; x and its parent left out)."""
     cdef int k = expand_state(x, n, w.cs, w.ncards, &w.g), j
-    cdef void* p
     f.count = 0
     f.next = 0
     if k > f.cap:
+        if (regrow(<void**>&f.child, 2 * k * sizeof(u64)) or
+                regrow(<void**>&f.card, 2 * k * sizeof(uint16_t))):
+            return -1
         f.cap = 2 * k
-        p = realloc(f.child, f.cap * sizeof(u64))
-        if p == NULL:
-            return -1
-        f.child = <u64*>p
-        p = realloc(f.card, f.cap * sizeof(uint16_t))
-        if p == NULL:
-            return -1
-        f.card = <uint16_t*>p
     for j in range(k):
         if w.g.out[j] != x and w.g.out[j] != parent:
             f.child[f.count] = w.g.out[j]
