@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from ortools.sat.python import cp_model
 
 from lumicore.errors import SearchLimitError
-from lumicore.lemuria import Instance, Schedule, TurnPlan
+from lumicore.lemuria import Instance, Schedule, TurnPlan, simulate
+from solvers.lemuria_greedy import greedy_schedule
 from solvers.lemuria_model import YearModel
 from solvers.limits import FEASIBLE, OPTIMAL, check_limits
 
@@ -56,13 +57,16 @@ def _stats(model: cp_model.CpModel) -> ModelStats:
 
 
 def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_LIMIT,
-                   workers: int = 1, seed: int = 0, log: bool = False) -> Schedule:
+                   workers: int = 1, seed: int = 0, hint: bool = True,
+                   log: bool = False) -> Schedule:
     """Solve the year of ``instance`` for the most VP.
 
     Returns a :class:`~lumicore.lemuria.Schedule` with ``status`` ``"optimal"`` (proven) or
     ``"feasible"`` (cut off by ``time_limit``; ``bound`` is the solver's upper bound on the VP).
     When the limit ends before the solver found any plan, the plan is the empty year (doing
-    nothing is always legal and scores 0). ``schedule.stats`` holds the model size
+    nothing is always legal and scores 0). With ``hint`` the greedy year
+    (:func:`solvers.lemuria_greedy.greedy_schedule`) is given to the solver as a first plan.
+    ``schedule.stats`` holds the model size
     (:class:`ModelStats`), ``schedule.branches`` the solver's branch count.
     """
     check_limits(None, time_limit)
@@ -70,6 +74,10 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
         raise SearchLimitError(f"workers must be a positive integer, got {workers!r}")
     start = time.perf_counter()
     year = YearModel(instance)
+    if hint:
+        greedy = greedy_schedule(instance)
+        rows = {trace.turn: trace.row for trace in simulate(instance, greedy).trace}
+        year.hint(greedy.turns, rows)
     solver = cp_model.CpSolver()
     params = solver.parameters
     params.num_workers = workers
@@ -77,6 +85,7 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
     if time_limit is not None:
         params.max_time_in_seconds = float(time_limit)
     params.log_search_progress = log
+    params.linearization_level = 2
     code = solver.solve(year.m)
     elapsed = time.perf_counter() - start
     if code == cp_model.INFEASIBLE:  # pragma: no cover - an empty year is always legal

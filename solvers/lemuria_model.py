@@ -673,5 +673,40 @@ class YearModel:
             plans.append(TurnPlan(turn=t, actions=tuple(actions)))
         return plans
 
+    def hint(self, turns: list[TurnPlan], rows: dict[int, tuple]) -> None:
+        """Hint the solver with a legal plan without remodels or exchanges (the greedy year);
+        ``rows[t]`` is the Trend row the player saw in turn t."""
+        H = self.H
+        item = {c: i for i, c in enumerate(self.items[:H])}
+        built_in: dict[str, int] = {}
+        values: dict = {}
+        drawn = 0
+        for plan in turns:
+            t = plan.turn
+            new = set()
+            for a in plan.actions:
+                if isinstance(a, Build):
+                    values[self.bs[t][rows[t].index(a.card)]] = 1
+                    if a.district:
+                        values[self.chit[t][a.district]] = 1
+                    built_in[a.card] = t
+                elif isinstance(a, Buy):
+                    values[self.dt[drawn, t]] = values[self.bk[drawn, t]] = 1
+                    item[self.items[H + drawn]] = H + drawn
+                    new.add(H + drawn)
+                    drawn += 1
+                elif isinstance(a, Play):
+                    i = item[a.character]
+                    values[self.pn[i - H, t] if i in new else self.po[i, t]] = 1
+                    if a.house_in is not None:
+                        values[self.hz[i, built_in[a.house_in]]] = 1
+        for group in (self.bs.values(), [d.values() for d in self.chit.values()]):
+            for lits in group:
+                for x in lits:
+                    self.m.add_hint(x, values.get(x, 0))
+        for table in (self.dt, self.bk, self.xs, self.xo, self.pn, self.po, self.go, self.hz):
+            for x in table.values():
+                self.m.add_hint(x, values.get(x, 0))
+
     def breakdown(self, sol: cp_model.CpSolver) -> dict[str, int]:
         return {name: int(sol.value(expr)) for name, expr in self.parts.items()}
