@@ -51,13 +51,14 @@ from lumicore.lemuria.rules import (
     begin_turn,
     build_card,
     chit_options,
+    district_bonuses,
     end_turn,
     initial_state,
     place_chit,
     replace,
 )
 from lumicore.lemuria.schedule import (
-    DISTRICTS,
+    RESOURCES,
     Action,
     Build,
     Buy,
@@ -143,8 +144,11 @@ def turn_actions(instance: Instance, state: State) -> Iterator[Action]:
 
 def _turn_endings(instance: Instance, start: State, budget: Budget
                   ) -> dict[State, tuple[Action, ...]]:
-    """Every state reachable within the turn from ``start``, with one action sequence to it."""
+    """Every state reachable within the turn from ``start``, with one action sequence to it,
+    except states dominated by one already reached (equal but for holding no more resources and
+    no more VP): whatever follows a dominated state also follows the dominating one."""
     paths: dict[State, tuple[Action, ...]] = {start: ()}
+    reached: dict[State, list[State]] = {}
     stack = [start]
     while stack:
         state = stack.pop()
@@ -156,10 +160,21 @@ def _turn_endings(instance: Instance, start: State, budget: Budget
                        if isinstance(action, Build) else apply(instance, state, action))
             except IllegalMoveError:
                 continue
-            if nxt not in paths:
-                paths[nxt] = paths[state] + (action,)
-                stack.append(nxt)
+            if nxt in paths:
+                continue
+            group = reached.setdefault(replace(nxt, resources=(), vp=()), [])
+            if any(_dominates(other, nxt) for other in group):
+                continue
+            group.append(nxt)
+            paths[nxt] = paths[state] + (action,)
+            stack.append(nxt)
     return paths
+
+
+def _dominates(a: State, b: State) -> bool:
+    """``a`` has at least ``b``'s VP and at least as much of every resource (the rest equal)."""
+    return a.total >= b.total and all(
+        x >= y for x, y in zip(a.resources, b.resources, strict=True))
 
 
 def _with_chits(state: State, actions: tuple[Action, ...], last_turn: bool
@@ -192,9 +207,7 @@ def _undominated(endings: dict[State, tuple[Action, ...]]) -> dict[State, tuple[
         group.sort(key=lambda s: (-s.total, tuple(-r for r in s.resources)))
         front: list[State] = []
         for state in group:
-            if not any(f.total >= state.total and all(
-                    a >= b for a, b in zip(f.resources, state.resources, strict=True))
-                       for f in front):
+            if not any(_dominates(f, state) for f in front):
                 front.append(state)
                 kept[state] = endings[state]
     return kept
@@ -203,33 +216,68 @@ def _undominated(endings: dict[State, tuple[Action, ...]]) -> dict[State, tuple[
 def upper_bound(instance: Instance, state: State) -> int:
     """An optimistic bound on the VP still to gain from ``state`` (before its turn starts).
 
-    Builds: at most one per turn, each worth at most its VP plus the trend bonus (this turn: the
-    bonus of the slot the card stands in now; later: 6), paid from at most every resource unit the
-    player has or can still receive (income, one food and one gold of district bonuses a turn),
-    each card's cost lowered by the most reductions it could get (and, when remodels are
-    possible, each card as often as there are turns); residents: at most one per
-    facility without resident and per remaining build, each worth at most the best ``vp_match``;
-    church: 3 VP a turn; festivals: 3 VP per facility that can be housed by then.
+    Builds: at most one per turn, each worth at most its VP plus the trend bonus (6 in later
+    turns, since cards enter the row at the left), paid from at most every resource unit the
+    player has or can still receive, each card's cost lowered by the most reductions it could get
+    (and, when remodels are possible, each card as often as there are turns); on the last turn,
+    exactly the affordable cards of the row at their slot's bonus. Residents: at most one per
+    facility without resident and per remaining build, each worth at most the best ``vp_match``.
+    Church: this turn's bonus exactly, 3 VP for each later turn. Festivals: 3 VP per facility
+    that can be housed by then.
     """
     t, last = state.turn, instance.turns
     turns_left = last - t + 1
     if turns_left <= 0:
         return 0
-    remodel = last >= REMODEL_FROM
-    most_reductions = 3 if remodel else 1
-    units = sum(state.resources) + 2 * turns_left + sum(
-        sum(instance.income[u].values()) for u in range(t, last + 1))
-    offers = []  # (value, resource units needed)
-    own = [b for b, _ in state.facilities] if remodel else []
+    bonuses = district_bonuses(state, t in FESTIVALS)
+    now = dict(zip(RESOURCES, state.resources, strict=True))
+    for resource, amount in instance.income[t].items():
+        now[resource] += amount
+    now["food"] += "rural" in bonuses
+    now["gold"] += "commerce" in bonuses
+    if turns_left == 1:
+        build_vp, builds = _last_build_bound(instance, state, now, "administrative" in bonuses)
+    else:
+        later = 2 * (turns_left - 1) + sum(
+            sum(instance.income[u].values()) for u in range(t + 1, last + 1))
+        build_vp, builds = _build_bound(instance, state, sum(now.values()) + later)
+    church_vp = 3 * ("church" in bonuses) + 3 * (turns_left - 1)
+    return build_vp + _resident_bound(instance, state, builds) + church_vp
+
+
+def _remodel_possible(instance: Instance) -> bool:
+    return instance.turns >= REMODEL_FROM
+
+
+def _last_build_bound(instance: Instance, state: State, have: dict[str, int], admin: bool
+                      ) -> tuple[int, int]:
+    """Best VP of one build on the last turn from the row as it stands, and 1 (or 0 builds)."""
+    taken = {o.builds.get(state.turn) for o in instance.opponents}
+    remodel = state.turn >= REMODEL_FROM and bool(state.facilities)
+    if len(state.facilities) >= MAX_FACILITIES and not remodel:
+        return 0, 0
+    best = 0
     for slot, card_id in enumerate(state.row):
-        if card_id is not None:
-            card = instance.buildings[card_id]
-            bonus = TREND_BONUS[slot] if turns_left == 1 else TREND_BONUS[0]
-            offers.append((card.vp + bonus, max(0, card.total_cost - most_reductions)))
-    for card_id in (*state.deck, *own):
-        if turns_left > 1:
-            card = instance.buildings[card_id]
-            offers.append((card.vp + TREND_BONUS[0], max(0, card.total_cost - most_reductions)))
+        if card_id is None or card_id in taken:
+            continue
+        card = instance.buildings[card_id]
+        allowed = (1 if slot >= 3 else int(admin)) + (2 if remodel else 0)
+        short = sum(max(0, n - have[r]) for r, n in card.cost.items())
+        if short <= allowed:
+            best = max(best, card.vp + TREND_BONUS[slot])
+    return best, 1
+
+
+def _build_bound(instance: Instance, state: State, units: int) -> tuple[int, int]:
+    """Bound on the VP of the remaining builds, and how many builds there can be at most."""
+    turns_left = instance.turns - state.turn + 1
+    remodel = _remodel_possible(instance)
+    most_reductions = 3 if remodel else 1
+    cards = [c for c in state.row if c] + list(state.deck)
+    if remodel:
+        cards += [b for b, _ in state.facilities]
+    offers = [(instance.buildings[c].vp + TREND_BONUS[0],
+               max(0, instance.buildings[c].total_cost - most_reductions)) for c in cards]
     builds = turns_left if remodel else min(turns_left, MAX_FACILITIES - len(state.facilities))
     if remodel:  # a remodelled facility returns to the deck and may be built again
         offers *= builds
@@ -242,28 +290,31 @@ def upper_bound(instance: Instance, state: State) -> int:
         room -= need * take
         if room <= 0:
             break
-    build_vp = min(by_count, int(by_units))
+    return min(by_count, int(by_units)), builds
 
+
+def _resident_bound(instance: Instance, state: State, builds: int) -> int:
+    """Bound on resident VP and festival VP still to come."""
+    t, last = state.turn, instance.turns
+    remodel = _remodel_possible(instance)
     characters = [*state.hand, *state.character_deck]
     if remodel:
         characters += [r for _, r in state.facilities if r]
     housed = sum(1 for _, r in state.facilities if r)
     empty = len(state.facilities) - housed
     values = sorted((instance.characters[c].vp_match for c in characters), reverse=True)
-    homes = empty + min(turns_left, builds)
+    homes = empty + builds
     if remodel:
         resident_vp = homes * (values[0] if values else 0)
     else:
         resident_vp = sum(values[:homes])
-    church = DISTRICTS.index("church")
-    church_vp = 3 * (turns_left if state.chits[church] else turns_left - 1)
     festival_vp = 0
     for f in FESTIVALS:
         if t <= f <= last:
-            can_house = min(MAX_FACILITIES, housed + empty + (f - t + 1),
-                            housed + len(characters) if not remodel else MAX_FACILITIES)
+            can_house = min(MAX_FACILITIES, housed + empty + min(builds, f - t + 1),
+                            MAX_FACILITIES if remodel else housed + len(characters))
             festival_vp += 3 * can_house
-    return build_vp + resident_vp + church_vp + festival_vp
+    return resident_vp + festival_vp
 
 
 class _Search:
