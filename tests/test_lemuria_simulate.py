@@ -98,6 +98,8 @@ def test_reduction_never_below_zero():
     inst = make(trend=("X1", "X2", "X3", "S", "X5"), start={"stone": 2})
     with pytest.raises(IllegalMoveError, match="cannot reduce wood of S below 0"):
         simulate(inst, plan((1, Build("S", "rural", ("wood",)))))
+    with pytest.raises(IllegalMoveError, match="unknown resource 'marble'"):
+        simulate(inst, plan((1, Build("S", "rural", ("marble",)))))
 
 
 def admin_instance(chit_owner_opponent=False):
@@ -358,6 +360,16 @@ def test_remodel_reductions_one_plus_one_for_same_colour():
         simulate(inst, plan(first, (8, Remodel("R1", "T", ("stone", "stone")))))
 
 
+def test_remodel_reduction_stacks_with_administrative_bonus():
+    # as above, T (blue) in the Upper Trend at turn 8; with the Administrative bonus (chit
+    # placed in turn 1) the remodel R1 -> T may take 1 + 1 reductions
+    inst = remodel_instance(("R1", "X1", "S", "T", "X2"), start={"food": 1})
+    first = (1, Build("R1", "administrative"), Play("K", "R1"))
+    result = simulate(inst, plan(first, (8, Remodel("R1", "T", ("stone", "stone")))))
+    assert result.trace[7].bonuses == ("administrative",)
+    assert [b for b, _ in result.final.facilities] == ["T"]
+
+
 def test_remodel_reduction_stacks_with_lower_trend():
     inst = remodel_instance(("R1", "X1", "X2", "S", "T"), start={"food": 1})
     first = (1, Build("R1", "rural"), Play("K", "R1"))
@@ -373,6 +385,8 @@ def test_remodel_counts_as_the_turns_build():
                             (8, Build("X1", "rural"), Remodel("R1", "W"))))
     with pytest.raises(IllegalMoveError, match="not one of the player's facilities"):
         simulate(inst, plan((1, Build("R1", "rural")), (8, Remodel("S", "X1"))))
+    with pytest.raises(IllegalMoveError, match="turn 8, action 1.*Q9 is not in the Trend row"):
+        simulate(inst, plan((1, Build("R1", "rural")), (8, Remodel("R1", "Q9"))))
 
 
 # ---- characters -------------------------------------------------------------------------
