@@ -190,3 +190,31 @@ def test_constructor_checks_too():
         Instance(turns=2, buildings={}, characters={}, trend=("Z", None, None, None, None))
     with pytest.raises(DataError, match="opponent 1: expected an Opponent"):
         Instance(turns=2, buildings={}, characters={}, trend=(None,) * 5, opponents=("x",))
+
+
+def greedy_builds(inst):
+    """Each turn build the card that scores most now (trying every single reduction)."""
+    from lumicore.errors import IllegalMoveError
+    from lumicore.lemuria import Build
+    from lumicore.lemuria.rules import apply, begin_turn, chit_options, end_turn, initial_state
+
+    state = initial_state(inst)
+    for _ in range(inst.turns):
+        state = begin_turn(inst, state)
+        options = []
+        for card in filter(None, state.row):
+            for reduce in [(), *((r,) for r in inst.buildings[card].cost)]:
+                try:
+                    options.append(apply(inst, state, Build(card, chit_options(state)[0],
+                                                            reduce)))
+                except IllegalMoveError:
+                    pass
+        state = end_turn(inst, max(options, key=lambda s: s.total, default=state))
+    return state
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_default_income_allows_a_real_year_of_building(seed):
+    # 36 resources of income plus the start pay for most of the 8 facilities a player may have
+    final = greedy_builds(default_instance(seed))
+    assert len(final.facilities) >= 6
