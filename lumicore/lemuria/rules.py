@@ -117,6 +117,22 @@ class State:
     def chits_left(self) -> int:
         return CHITS - sum(self.chits)
 
+    def __str__(self) -> str:
+        """One line: turn, row, deck size, resources, hand, facilities[resident], chits, VP.
+
+        >>> from lumicore.lemuria import Building, Instance
+        >>> inst = Instance(turns=1, buildings={"A": Building("A", "red", 2, {})},
+        ...                 characters={}, trend=("A", None, None, None, None), start={"gold": 1})
+        >>> str(initial_state(inst))
+        'turn 1 | row A - - - - | deck 0 | g1 f0 s0 w0 | hand - | - | chits - | VP 0'
+        """
+        row = " ".join(c or "-" for c in self.row)
+        res = " ".join(f"{r[0]}{n}" for r, n in zip(RESOURCES, self.resources, strict=True))
+        homes = " ".join(f"{b}[{r}]" if r else b for b, r in self.facilities) or "-"
+        chits = " ".join(f"{d} {n}" for d, n in zip(DISTRICTS, self.chits, strict=True) if n)
+        return (f"turn {self.turn} | row {row} | deck {len(self.deck)} | {res} | hand "
+                f"{' '.join(self.hand) or '-'} | {homes} | chits {chits or '-'} | VP {self.total}")
+
 
 def replace(state: State, **changes: object) -> State:
     """``dataclasses.replace`` for :class:`State` without re-running ``__init__`` (the search's
