@@ -190,6 +190,10 @@ def test_constructor_checks_too():
         Instance(turns=2, buildings={}, characters={}, trend=("Z", None, None, None, None))
     with pytest.raises(DataError, match="opponent 1: expected an Opponent"):
         Instance(turns=2, buildings={}, characters={}, trend=(None,) * 5, opponents=("x",))
+    with pytest.raises(DataError, match="trend: expected a sequence"):
+        Instance(turns=2, buildings={}, characters={}, trend=None)
+    with pytest.raises(DataError, match=r"deck position 1: unknown building \['A'\]"):
+        Instance(turns=2, buildings={}, characters={}, trend=(None,) * 5, deck=(["A"],))
 
 
 def greedy_builds(inst):

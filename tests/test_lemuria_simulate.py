@@ -409,6 +409,8 @@ def test_play_needs_food_and_a_free_own_facility():
         simulate(inst, plan((1, Build("R1", "rural"), Play("K", "R1"), Play("L", "R1"))))
     with pytest.raises(IllegalMoveError, match="C9 is not in the hand"):
         simulate(inst, plan((1, Play("C9"))))
+    with pytest.raises(IllegalMoveError, match="None is not in the Trend row"):
+        simulate(inst, plan((1, Build(None, "rural"))))  # None is no card, even for an empty slot
     poor = make(trend=("R1", None, None, None, None), start={"food": 1}, hand=("L",))
     with pytest.raises(IllegalMoveError, match="playing L needs 2 food"):
         simulate(poor, plan((1, Build("R1", "rural"), Play("L", "R1"))))
@@ -529,7 +531,7 @@ def test_trace_prints_a_readable_year():
 
 # ---- fuzzing: any schedule either plays or raises IllegalMoveError -----------------------
 
-IDS = sorted(BUILDINGS)[:8] + ["nope"]
+IDS = sorted(BUILDINGS)[:8] + ["nope", None]
 CHARS = sorted(CHARACTERS) + ["nope"]
 actions = st.one_of(
     st.builds(Build, st.sampled_from(IDS),

@@ -161,6 +161,10 @@ class Instance:
             if not isinstance(cards, Mapping) or not all(
                     isinstance(c, kind) and c.id == k for k, c in cards.items()):
                 raise DataError(f"{name}: expected a mapping id -> {kind.__name__}")
+        for name in ("trend", "deck", "hand", "character_deck"):
+            if not isinstance(getattr(self, name), (list, tuple)):
+                raise DataError(f"{name}: expected a sequence of card ids, "
+                                f"got {getattr(self, name)!r}")
         trend = tuple(None if slot in (None, "") else slot for slot in self.trend)
         if len(trend) != 5:
             raise DataError(f"trend: expected 5 slots, got {len(trend)}")
@@ -213,7 +217,7 @@ class Instance:
                    cards: list[tuple[str, str]]) -> None:
         """Check that every card is known and in one place only."""
         for card, where in cards:
-            if card not in known:
+            if not isinstance(card, str) or card not in known:
                 raise DataError(f"{where}: unknown {kind} {card!r}")
             if card in places:
                 raise DataError(f"{kind} {card} is in two places: {places[card]} and {where}")

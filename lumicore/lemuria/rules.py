@@ -245,7 +245,7 @@ def _pay(state: State, cost: dict[str, int], what: str) -> State:
 def _build_from_row(instance: Instance, state: State, card_id: str, reduce: tuple[str, ...],
                     discarded: Building | None) -> State:
     """Take ``card_id`` from the row, pay its reduced cost, score its VP and trend bonus."""
-    if card_id not in state.row:
+    if card_id is None or card_id not in state.row:
         raise IllegalMoveError(f"{card_id} is not in the Trend row {_row_text(state.row)}")
     slot = state.row.index(card_id) + 1
     card = instance.buildings[card_id]
@@ -307,7 +307,7 @@ def _remodel(instance: Instance, state: State, action: Remodel) -> State:
     residents = state.residents()
     if action.discard not in residents:
         raise IllegalMoveError(f"{action.discard} is not one of the player's facilities")
-    if action.card not in state.row:  # checked before the discard changes the deck
+    if action.card is None or action.card not in state.row:  # before the discard
         raise IllegalMoveError(f"{action.card} is not in the Trend row {_row_text(state.row)}")
     resident = residents.pop(action.discard)
     state = replace(
