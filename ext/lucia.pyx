@@ -290,8 +290,19 @@ cdef int unique(u64* buf, uint16_t* tags, int cnt, u64* keys, uint32_t* stamps,
     """Drop repeats from buf[:cnt] in place (and from tags, when given), first occurrence kept,
     with a stamped hash set on the first power of two >= 2 * cnt slots of keys/stamps (small,
     so it stays in cache; the caller provides at least that many); returns the new count."""
-    cdef int i, m = 0, bits = 4
+    cdef int i, j, m = 0, bits = 4
     cdef uint32_t slot, mask
+    if cnt <= 16:       # small: compare with the kept ones, no hashing
+        for i in range(cnt):
+            for j in range(m):
+                if buf[j] == buf[i]:
+                    break
+            else:
+                buf[m] = buf[i]
+                if tags != NULL:
+                    tags[m] = tags[i]
+                m += 1
+        return m
     while (1 << bits) < 2 * cnt:
         bits += 1
     mask = (1U << bits) - 1
