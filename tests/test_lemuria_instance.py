@@ -222,3 +222,33 @@ def test_default_income_allows_a_real_year_of_building(seed):
     # 36 resources of income plus the start pay for most of the 8 facilities a player may have
     final = greedy_builds(default_instance(seed))
     assert len(final.facilities) >= 6
+
+
+def _fuzz_values():
+    from hypothesis import strategies as st
+
+    leaf = st.one_of(st.integers(-2, 14), st.booleans(), st.sampled_from(
+        ["B01", "B02", "C01", "", "rural", "red", "stone", "default", "4", "x"]))
+    return st.recursive(leaf, lambda inner: st.one_of(
+        st.lists(inner, max_size=6),
+        st.dictionaries(st.sampled_from(["1", "4", "id", "red", "food", "gold", "builds",
+                                         "chits", "residents", "color", "vp"]), inner,
+                        max_size=4)), max_leaves=12)
+
+
+def test_fuzz_instance_tables_raise_only_data_errors():
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    from lumicore.lemuria.instance import KEYS, instance_from_dict
+
+    base = {"turns": 4, "trend": ["B01", "", "", "", ""]}
+
+    @given(st.dictionaries(st.sampled_from(KEYS), _fuzz_values(), max_size=4))
+    def run(changes):
+        try:
+            instance_from_dict({**base, **changes})
+        except DataError:
+            pass
+
+    run()
