@@ -768,6 +768,8 @@ def bfs(u64 start, const uint32_t[:, ::1] cards, long long max_nodes, double dea
                 prefetch_all(&s, w.g.out, k)
                 for j in range(k):
                     y = w.g.out[j]
+                    if y == x:
+                        continue
                     slot = slot_of(&s, y)
                     if s.keys[slot] != 0:
                         continue
@@ -885,6 +887,8 @@ def astar(u64 start, const uint32_t[:, ::1] cards, const uint8_t[:, :, :, ::1] v
                 prefetch_all(&s, w.g.out, k)
                 for j in range(k):
                     y = w.g.out[j]
+                    if y == x:
+                        continue
                     slot = slot_of(&s, y)
                     if s.keys[slot] != 0:
                         idx = s.vals[slot]
