@@ -19,7 +19,7 @@ else:  # pragma: no cover
 
 from lumicore.errors import DataError
 
-__all__ = ["data_dir", "resolve", "read_toml", "read_text"]
+__all__ = ["data_dir", "resolve", "read_toml", "read_text", "tomllib"]
 
 
 def data_dir() -> Path:
