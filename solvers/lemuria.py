@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from ortools.sat.python import cp_model
 
 from lumicore.errors import SearchLimitError
-from lumicore.lemuria import Instance, Schedule, TurnPlan, simulate
+from lumicore.lemuria import Instance, Schedule, simulate
 from solvers.lemuria_greedy import greedy_schedule
 from solvers.lemuria_model import YearModel
 from solvers.limits import FEASIBLE, OPTIMAL, check_limits
@@ -63,19 +63,24 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
 
     Returns a :class:`~lumicore.lemuria.Schedule` with ``status`` ``"optimal"`` (proven) or
     ``"feasible"`` (cut off by ``time_limit``; ``bound`` is the solver's upper bound on the VP).
-    When the limit ends before the solver found any plan, the plan is the empty year (doing
-    nothing is always legal and scores 0). With ``hint`` the greedy year
-    (:func:`solvers.lemuria_greedy.greedy_schedule`) is given to the solver as a first plan.
-    ``schedule.stats`` holds the model size
-    (:class:`ModelStats`), ``schedule.branches`` the solver's branch count.
+    The greedy year (:func:`solvers.lemuria_greedy.greedy_schedule`) is the fallback: with
+    ``hint`` it is given to the solver as a first plan, and when the solver stops before it
+    found a better plan the greedy year is returned (status ``"feasible"``, the solver's bound).
+    ``schedule.stats`` holds the model size (:class:`ModelStats`), ``schedule.branches`` the
+    solver's branch count.
+
+    Optimal means optimal over the plans the model describes: every rule of docs/lemuria.md, in
+    the canonical order of each turn described in :mod:`solvers.lemuria_model` (which loses
+    nothing), except that a character returned to the bottom of the character deck is never
+    drawn again (the model draws each card of the initial character deck at most once).
     """
     check_limits(None, time_limit)
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise SearchLimitError(f"workers must be a positive integer, got {workers!r}")
     start = time.perf_counter()
     year = YearModel(instance)
+    greedy = greedy_schedule(instance)
     if hint:
-        greedy = greedy_schedule(instance)
         rows = {trace.turn: trace.row for trace in simulate(instance, greedy).trace}
         year.hint(greedy.turns, rows)
     solver = cp_model.CpSolver()
@@ -85,12 +90,15 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
     if time_limit is not None:
         params.max_time_in_seconds = float(time_limit)
     params.log_search_progress = log
-    params.linearization_level = 2
+    params.linearization_level = 2  # the LP needs the clauses presolve makes of the links
+    if workers == 2:  # the default pair lacks an LP at level 2: the bound would stay loose
+        params.subsolvers.extend(["max_lp", "quick_restart"])
     code = solver.solve(year.m)
     elapsed = time.perf_counter() - start
     if code == cp_model.INFEASIBLE:  # pragma: no cover - an empty year is always legal
         raise AssertionError("the Lemuria year model is infeasible: a modelling bug")
-    if code == cp_model.OPTIMAL or code == cp_model.FEASIBLE:
+    found = code in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+    if found and (code == cp_model.OPTIMAL or solver.objective_value > greedy.vp):
         optimal = code == cp_model.OPTIMAL
         schedule = Schedule(
             turns=year.schedule_turns(solver),
@@ -100,10 +108,10 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
             bound=None if optimal else float(solver.best_objective_bound),
             elapsed=elapsed,
         )
-    else:  # cut off before the first plan: the empty year
-        schedule = Schedule(turns=[TurnPlan(t) for t in range(1, instance.turns + 1)], vp=0,
-                            breakdown=dict.fromkeys(year.parts, 0), status=FEASIBLE,
-                            bound=float(solver.best_objective_bound), elapsed=elapsed)
+    else:  # cut off before beating the greedy year
+        schedule = Schedule(turns=greedy.turns, vp=greedy.vp, breakdown=greedy.breakdown,
+                            status=FEASIBLE, bound=float(solver.best_objective_bound),
+                            elapsed=elapsed)
     schedule.stats = _stats(year.m)  # type: ignore[attr-defined]
     schedule.branches = solver.num_branches  # type: ignore[attr-defined]
     return schedule
