@@ -929,24 +929,43 @@ def astar(u64 start, const uint32_t[:, ::1] cards, const uint8_t[:, :, :, ::1] v
 cdef struct Frame:
     u64* child
     uint16_t* card
+    uint8_t* h
     int count, next, cap
 
 
-cdef int frame_fill(Frame* f, u64 x, u64 parent, int n, Work w) noexcept:
-    """Children of x over all cards (distinct; x and its parent left out)."""
-    cdef int k = expand_state(x, n, w.cs, w.ncards, &w.g), j
+cdef int frame_fill(Frame* f, u64 x, u64 parent, int n, Work w, const HTab* t) noexcept:
+    """Children of x over all cards, distinct, without x, its parent and hopeless children
+    (h = INF), sorted by heuristic value: the promising ones are tried first, and once one is
+    beyond the bound so are all after it."""
+    cdef int k = expand_state(x, n, w.cs, w.ncards, &w.g), j, i, h
+    cdef u64 y
+    cdef uint16_t c
     f.count = 0
     f.next = 0
     if k > f.cap:
         if (regrow(<void**>&f.child, 2 * k * sizeof(u64)) or
-                regrow(<void**>&f.card, 2 * k * sizeof(uint16_t))):
+                regrow(<void**>&f.card, 2 * k * sizeof(uint16_t)) or
+                regrow(<void**>&f.h, 2 * k * sizeof(uint8_t))):
             return -1
         f.cap = 2 * k
     for j in range(k):
-        if w.g.out[j] != x and w.g.out[j] != parent:
-            f.child[f.count] = w.g.out[j]
-            f.card[f.count] = w.g.card[j]
-            f.count += 1
+        y = w.g.out[j]
+        if y == x or y == parent:
+            continue
+        h = heuristic_c(y, n, t)
+        if h >= INF:
+            continue
+        c = w.g.card[j]
+        i = f.count     # insertion sort: children are few
+        while i > 0 and f.h[i - 1] > h:
+            f.child[i] = f.child[i - 1]
+            f.card[i] = f.card[i - 1]
+            f.h[i] = f.h[i - 1]
+            i -= 1
+        f.child[i] = y
+        f.card[i] = c
+        f.h[i] = <uint8_t>h
+        f.count += 1
     return 0
 
 
@@ -956,7 +975,7 @@ def idastar(u64 start, const uint32_t[:, ::1] cards, const uint8_t[:, :, :, ::1]
     Returns like :func:`bfs` (``nodes`` = visits, ``expanded`` = expansions)."""
     cdef HTab t = make_htab(values, target, locked)
     cdef Work w = Work(cards)
-    cdef int n = train_length(start), depth = 0, h, f, bound, next_bound
+    cdef int n = train_length(start), depth = 0, f, bound, next_bound
     cdef int status = EXHAUSTED, i
     cdef int tt_shift = 64 - max(4, min(tt_bits, 26))
     cdef size_t tt_size = (<size_t>1) << (64 - tt_shift), slot
@@ -981,7 +1000,7 @@ def idastar(u64 start, const uint32_t[:, ::1] cards, const uint8_t[:, :, :, ::1]
             if is_goal_c(start, n):
                 status = FOUND
                 break
-            if frame_fill(&frames[0], start, start, n, w) != 0:
+            if frame_fill(&frames[0], start, start, n, w, &t) != 0:
                 status = NOMEM
                 break
             expanded += 1
@@ -997,13 +1016,11 @@ def idastar(u64 start, const uint32_t[:, ::1] cards, const uint8_t[:, :, :, ::1]
                                            and now() > deadline):
                     status = CUT
                     break
-                h = heuristic_c(y, n, &t)
-                if h >= INF:
-                    continue        # the goal is unreachable from y
-                f = depth + 1 + h
+                f = depth + 1 + frames[depth].h[i]
                 if f > bound:
                     if f < next_bound:
                         next_bound = f
+                    frames[depth].next = frames[depth].count   # the rest are sorted after
                     continue
                 path[depth + 1] = y
                 path_card[depth + 1] = frames[depth].card[i]
@@ -1017,7 +1034,7 @@ def idastar(u64 start, const uint32_t[:, ::1] cards, const uint8_t[:, :, :, ::1]
                 tt_key[slot] = y
                 tt_g[slot] = depth + 1
                 depth += 1      # f <= bound < 255 keeps depth below 255
-                if frame_fill(&frames[depth], y, path[depth - 1], n, w) != 0:
+                if frame_fill(&frames[depth], y, path[depth - 1], n, w, &t) != 0:
                     status = NOMEM
                     break
                 expanded += 1
@@ -1038,6 +1055,7 @@ def idastar(u64 start, const uint32_t[:, ::1] cards, const uint8_t[:, :, :, ::1]
             for i in range(256):
                 free(frames[i].child)
                 free(frames[i].card)
+                free(frames[i].h)
         free(frames)
         free(path)
         free(path_card)
