@@ -590,14 +590,21 @@ def heuristic(const u64[::1] states, const uint8_t[:, :, :, ::1] values, int tar
 # ---------------------------------------------------------------------------------------------
 # search storage: nodes (state, parent, card, g) and an open-addressing hash set state -> node
 
+# a hash slot: key 0 = empty (no valid train packs to 0: it would have no Lucia); g copies the
+# node's g so that A* can reject a known state without a second cache miss
+cdef struct Entry:
+    u64 key
+    uint32_t idx
+    uint8_t g
+
+
 cdef struct Store:
     u64* state
     uint32_t* parent
     uint16_t* card
     uint8_t* g
     size_t count, cap
-    u64* keys           # 0 = empty slot (no valid train packs to 0: it would have no Lucia)
-    uint32_t* vals
+    Entry* table        # open addressing, load <= 1/2
     size_t mask
     int shift           # 64 - log2(slots): the hash takes the product's top bits
 
@@ -614,12 +621,11 @@ cdef int store_init(Store* s, size_t cap) noexcept nogil:
     s.parent = <uint32_t*>malloc(cap * sizeof(uint32_t))
     s.card = <uint16_t*>malloc(cap * sizeof(uint16_t))
     s.g = <uint8_t*>malloc(cap * sizeof(uint8_t))
-    s.keys = <u64*>malloc(slots * sizeof(u64))
-    s.vals = <uint32_t*>malloc(slots * sizeof(uint32_t))
+    s.table = <Entry*>malloc(slots * sizeof(Entry))
     s.mask = slots - 1
-    if not (s.state and s.parent and s.card and s.g and s.keys and s.vals):
+    if not (s.state and s.parent and s.card and s.g and s.table):
         return -1
-    memset(s.keys, 0, slots * sizeof(u64))
+    memset(s.table, 0, slots * sizeof(Entry))
     return 0
 
 
@@ -628,8 +634,7 @@ cdef void store_free(Store* s) noexcept nogil:
     free(s.parent)
     free(s.card)
     free(s.g)
-    free(s.keys)
-    free(s.vals)
+    free(s.table)
 
 
 cdef inline size_t home_of(const Store* s, u64 key) noexcept nogil:
@@ -640,12 +645,12 @@ cdef inline void prefetch_all(const Store* s, const u64* keys, int k) noexcept n
     """Start loading the home slots of keys: the probes that follow overlap their misses."""
     cdef int j
     for j in range(k):
-        lc_prefetch(&s.keys[home_of(s, keys[j])])
+        lc_prefetch(&s.table[home_of(s, keys[j])])
 
 
 cdef inline size_t slot_of(const Store* s, u64 key) noexcept nogil:
     cdef size_t slot = home_of(s, key)
-    while s.keys[slot] != 0 and s.keys[slot] != key:
+    while s.table[slot].key != 0 and s.table[slot].key != key:
         slot = (slot + 1) & s.mask
     return slot
 
@@ -661,31 +666,25 @@ cdef int regrow(void** block, size_t size) noexcept nogil:
 
 cdef int store_grow(Store* s) noexcept nogil:
     """Double node arrays and hash table (rehashing)."""
-    cdef size_t cap = 2 * s.cap, old_slots = s.mask + 1, i, slot
-    cdef u64* old_keys = s.keys
-    cdef uint32_t* old_vals = s.vals
+    cdef size_t cap = 2 * s.cap, old_slots = s.mask + 1, i
+    cdef Entry* old = s.table
     if (regrow(<void**>&s.state, cap * sizeof(u64)) or
             regrow(<void**>&s.parent, cap * sizeof(uint32_t)) or
             regrow(<void**>&s.card, cap * sizeof(uint16_t)) or
             regrow(<void**>&s.g, cap * sizeof(uint8_t))):
         return -1
     s.cap = cap
-    s.keys = <u64*>malloc(2 * old_slots * sizeof(u64))
-    s.vals = <uint32_t*>malloc(2 * old_slots * sizeof(uint32_t))
-    if s.keys == NULL or s.vals == NULL:
-        free(old_keys)
-        free(old_vals)
+    s.table = <Entry*>malloc(2 * old_slots * sizeof(Entry))
+    if s.table == NULL:
+        s.table = old
         return -1
-    memset(s.keys, 0, 2 * old_slots * sizeof(u64))
+    memset(s.table, 0, 2 * old_slots * sizeof(Entry))
     s.mask = 2 * old_slots - 1
     s.shift -= 1
     for i in range(old_slots):
-        if old_keys[i] != 0:
-            slot = slot_of(s, old_keys[i])
-            s.keys[slot] = old_keys[i]
-            s.vals[slot] = old_vals[i]
-    free(old_keys)
-    free(old_vals)
+        if old[i].key != 0:
+            s.table[slot_of(s, old[i].key)] = old[i]
+    free(old)
     return 0
 
 
@@ -697,8 +696,9 @@ cdef inline long add_node(Store* s, size_t slot, u64 key, uint32_t parent, uint1
         if store_grow(s) != 0:
             return -1
         slot = slot_of(s, key)
-    s.keys[slot] = key
-    s.vals[slot] = <uint32_t>idx
+    s.table[slot].key = key
+    s.table[slot].idx = <uint32_t>idx
+    s.table[slot].g = g
     s.state[idx] = key
     s.parent[idx] = parent
     s.card[idx] = card
@@ -771,7 +771,7 @@ def bfs(u64 start, const uint32_t[:, ::1] cards, long long max_nodes, double dea
                     if y == x:
                         continue
                     slot = slot_of(&s, y)
-                    if s.keys[slot] != 0:
+                    if s.table[slot].key != 0:
                         continue
                     if <long long>s.count >= max_nodes or gx == 254:
                         status = CUT
@@ -890,10 +890,11 @@ def astar(u64 start, const uint32_t[:, ::1] cards, const uint8_t[:, :, :, ::1] v
                     if y == x:
                         continue
                     slot = slot_of(&s, y)
-                    if s.keys[slot] != 0:
-                        idx = s.vals[slot]
-                        if s.g[idx] <= g + 1:
+                    if s.table[slot].key != 0:
+                        if s.table[slot].g <= g + 1:
                             continue
+                        s.table[slot].g = g + 1
+                        idx = s.table[slot].idx
                         s.g[idx] = g + 1
                         s.parent[idx] = <uint32_t>node
                         s.card[idx] = w.g.card[j]

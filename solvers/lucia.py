@@ -37,7 +37,7 @@ __all__ = ["solve", "SolveResult", "replay", "ALGORITHMS", "DEFAULT_MAX_NODES",
 
 ALGORITHMS = ("bfs", "astar", "idastar")
 DEFAULT_MAX_NODES = 20_000_000
-"""Default cap on stored states (BFS, A*: about 30 bytes each) or visits (IDA*)."""
+"""Default cap on stored states (BFS, A*: about 50 bytes each) or visits (IDA*)."""
 
 DEFAULT_PUZZLE = "G G L4 h G H S S h S T H h h H T"
 """The CLI's built-in puzzle: ``scramble(20, seed=2026)`` with the default deck. Its optimum is
