@@ -74,7 +74,7 @@ def bench_movegen(quick: bool) -> list[tuple[str, str]]:
     trains = random_full_trains(400 if quick else 2000, seed=1)
     states = K.pack_trains(trains)
     table = K.card_table(DECK)
-    repeat = 3 if quick else 7
+    repeat = 5 if quick else 25
     n_kernel, wall, cpu = timed(lambda: K.count_successors(states, table), repeat)
     (succ, _, _), e_wall, _ = timed(lambda: K.expand(states, table), repeat)
     ref_trains = trains[: 40 if quick else 200]
