@@ -32,8 +32,8 @@ from lumicore.lucia.heuristic import (
 from lumicore.lucia.train import DEFAULT_RULES, Play, Rules, Train
 from solvers.limits import OPTIMAL, UNSOLVABLE, check_limits
 
-__all__ = ["solve", "SolveResult", "replay", "ALGORITHMS", "DEFAULT_MAX_NODES",
-           "DEFAULT_PUZZLE", "card_kinds", "search_kinds"]
+__all__ = ["solve", "bfs", "astar", "idastar", "SolveResult", "replay", "ALGORITHMS",
+           "DEFAULT_MAX_NODES", "DEFAULT_PUZZLE", "card_kinds", "search_kinds"]
 
 ALGORITHMS = ("bfs", "astar", "idastar")
 DEFAULT_MAX_NODES = 20_000_000
@@ -154,3 +154,21 @@ def replay(start: Train, plan: Sequence[Play], rules: Rules = DEFAULT_RULES) -> 
         train = play.train
     return train
 
+
+
+def bfs(train: Train | str, cards: Deck | Sequence[Card] | None = None,
+        **limits: Any) -> SolveResult:
+    """``solve(train, cards, algorithm="bfs", ...)``."""
+    return solve(train, cards, algorithm="bfs", **limits)
+
+
+def astar(train: Train | str, cards: Deck | Sequence[Card] | None = None,
+          **limits: Any) -> SolveResult:
+    """``solve(train, cards, algorithm="astar", ...)``."""
+    return solve(train, cards, algorithm="astar", **limits)
+
+
+def idastar(train: Train | str, cards: Deck | Sequence[Card] | None = None,
+            **limits: Any) -> SolveResult:
+    """``solve(train, cards, algorithm="idastar", ...)``."""
+    return solve(train, cards, algorithm="idastar", **limits)

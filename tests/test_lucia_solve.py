@@ -173,6 +173,13 @@ def test_default_puzzle_idastar_agrees():
     replay_to_goal(Train.parse(DEFAULT_PUZZLE), ida.plan)
 
 
+def test_algorithm_shortcuts():
+    from solvers.lucia import astar, bfs, idastar
+    results = [f("h L2 T S H", DECK, max_nodes=10_000) for f in (bfs, astar, idastar)]
+    assert [r.algorithm for r in results] == ["bfs", "astar", "idastar"]
+    assert {r.cost for r in results} == {3}
+
+
 def test_cards_as_deck_list_or_default():
     train = Train.parse("h L2 T S H")
     costs = {solve(train, c).cost for c in (None, DECK, list(DECK.kinds), list(DECK))}
