@@ -103,13 +103,15 @@ def bench_rates(quick: bool) -> list[tuple[str, str]]:
     puzzles = [scramble(8, seed=s) for s in range(2 if quick else 5)]
     limit = 500_000 if quick else 3_000_000
     rows = []
-    nodes = wall = cpu = 0.0
+    nodes = made = wall = cpu = 0.0
     for p in puzzles:
         r, c = run(p, "bfs", limit, 60)
-        nodes, wall, cpu = nodes + r.nodes, wall + r.elapsed, cpu + c
+        nodes, made, wall, cpu = nodes + r.nodes, made + r.generated, wall + r.elapsed, cpu + c
     rows.append(("BFS puzzles", f"scramble(8, seed=0..{len(puzzles) - 1}), max_nodes {limit}"))
     rows.append(("BFS distinct states/s", f"{nodes / wall / 1e6:.2f} M wall, "
                                           f"{nodes / cpu / 1e6:.2f} M cpu"))
+    rows.append(("BFS successors generated and looked up/s", f"{made / wall / 1e6:.1f} M wall "
+                                                             f"({made / nodes:.0f} per new state)"))
     exp = nodes = wall = cpu = 0.0
     for s in range(2 if quick else 4):
         r, c = run(scramble(20, seed=2026 + s), "astar", 2 * limit, 60)

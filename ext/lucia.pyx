@@ -740,13 +740,15 @@ cdef tuple path_of(const Store* s, size_t node):
 def bfs(u64 start, const uint32_t[:, ::1] cards, long long max_nodes, double deadline):
     """Breadth-first search with a C hash set; goal tested when a state is first generated.
 
-    Returns ``(status, states, cards, nodes, expanded)``: status 0 found, 1 exhausted, 2 limit,
-    3 out of memory; ``states``/``cards`` the path (start first) when found."""
+    Returns ``(status, states, cards, nodes, expanded, generated)``: status 0 found, 1 exhausted,
+    2 limit, 3 out of memory; ``states``/``cards`` the path (start first) when found;
+    ``generated`` counts successors made, repeats included (IDA*: distinct per expansion)."""
     cdef Work w = Work(cards)
     cdef Store s
     cdef int n = train_length(start), k, j, status = EXHAUSTED
     cdef size_t head = 0, slot, found = 0
     cdef long idx, expanded = 0
+    cdef long long generated = 0
     cdef u64 x, y
     cdef uint8_t gx
     if store_init(&s, 1 << 16) != 0:
@@ -765,6 +767,7 @@ def bfs(u64 start, const uint32_t[:, ::1] cards, long long max_nodes, double dea
                     status = CUT
                     break
                 k = expand_raw(x, n, w.cs, w.ncards, &w.g)
+                generated += k
                 prefetch_all(&s, w.g.out, k)
                 for j in range(k):
                     y = w.g.out[j]
@@ -786,8 +789,8 @@ def bfs(u64 start, const uint32_t[:, ::1] cards, long long max_nodes, double dea
                         break
                 head += 1
         if status == FOUND:
-            return (status,) + path_of(&s, found) + (s.count, expanded)
-        return status, [], [], s.count, expanded
+            return (status,) + path_of(&s, found) + (s.count, expanded, generated)
+        return status, [], [], s.count, expanded, generated
     finally:
         store_free(&s)
 
@@ -852,6 +855,7 @@ def astar(u64 start, const uint32_t[:, ::1] cards, const uint8_t[:, :, :, ::1] v
     cdef int n = train_length(start), k, j, h, g, status = EXHAUSTED
     cdef size_t slot, node, found = 0
     cdef long idx, expanded = 0
+    cdef long long generated = 0
     cdef u64 key, x, y
     heap.count = 0
     heap.cap = 1 << 16
@@ -884,6 +888,7 @@ def astar(u64 start, const uint32_t[:, ::1] cards, const uint8_t[:, :, :, ::1] v
                 if g >= 254:
                     continue
                 k = expand_raw(x, n, w.cs, w.ncards, &w.g)
+                generated += k
                 prefetch_all(&s, w.g.out, k)
                 for j in range(k):
                     y = w.g.out[j]
@@ -916,8 +921,8 @@ def astar(u64 start, const uint32_t[:, ::1] cards, const uint8_t[:, :, :, ::1] v
                 if status != EXHAUSTED:
                     break
         if status == FOUND:
-            return (status,) + path_of(&s, found) + (s.count, expanded)
-        return status, [], [], s.count, expanded
+            return (status,) + path_of(&s, found) + (s.count, expanded, generated)
+        return status, [], [], s.count, expanded, generated
     finally:
         store_free(&s)
         free(heap.data)
@@ -932,6 +937,7 @@ cdef struct Frame:
     uint16_t* card
     uint8_t* h
     int count, next, cap
+    int made            # distinct successors before x, its parent and hopeless ones are dropped
 
 
 cdef int frame_fill(Frame* f, u64 x, u64 parent, int n, Work w, const HTab* t) noexcept:
@@ -943,6 +949,7 @@ cdef int frame_fill(Frame* f, u64 x, u64 parent, int n, Work w, const HTab* t) n
     cdef uint16_t c
     f.count = 0
     f.next = 0
+    f.made = k
     if k > f.cap:
         if (regrow(<void**>&f.child, 2 * k * sizeof(u64)) or
                 regrow(<void**>&f.card, 2 * k * sizeof(uint16_t)) or
@@ -985,7 +992,7 @@ def idastar(u64 start, const uint32_t[:, ::1] cards, const uint8_t[:, :, :, ::1]
     cdef uint16_t* path_card = <uint16_t*>malloc(256 * sizeof(uint16_t))
     cdef u64* tt_key = <u64*>malloc(tt_size * sizeof(u64))
     cdef uint8_t* tt_g = <uint8_t*>malloc(tt_size * sizeof(uint8_t))
-    cdef long long visits = 0, expanded = 0
+    cdef long long visits = 0, expanded = 0, generated = 0
     cdef u64 y
     if frames != NULL:
         memset(frames, 0, 256 * sizeof(Frame))
@@ -1005,6 +1012,7 @@ def idastar(u64 start, const uint32_t[:, ::1] cards, const uint8_t[:, :, :, ::1]
                 status = NOMEM
                 break
             expanded += 1
+            generated += frames[0].made
             while depth >= 0:
                 if frames[depth].next == frames[depth].count:
                     depth -= 1
@@ -1039,6 +1047,7 @@ def idastar(u64 start, const uint32_t[:, ::1] cards, const uint8_t[:, :, :, ::1]
                     status = NOMEM
                     break
                 expanded += 1
+                generated += frames[depth].made
             if status == EXHAUSTED:
                 # nothing beyond the bound: every reachable state was explored (a proof);
                 # else the next bound, unless the path would outgrow the 8-bit depth
@@ -1049,8 +1058,8 @@ def idastar(u64 start, const uint32_t[:, ::1] cards, const uint8_t[:, :, :, ::1]
                 bound = next_bound
         if status == FOUND:
             return (status, [path[i] for i in range(depth + 1)],
-                    [path_card[i] for i in range(1, depth + 1)], visits, expanded)
-        return status, [], [], visits, expanded
+                    [path_card[i] for i in range(1, depth + 1)], visits, expanded, generated)
+        return status, [], [], visits, expanded, generated
     finally:
         if frames != NULL:
             for i in range(256):

@@ -65,11 +65,14 @@ class SolveResult:
     cards: tuple[Card, ...] = field(repr=False)
     note: str = ""
     """Why the start is hopeless, when the heuristic proves it before any search."""
+    generated: int = 0
+    """Successors made, repeats included (IDA*: distinct per expansion)."""
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data (JSON-ready)."""
         return {"status": self.status, "cost": self.cost, "algorithm": self.algorithm,
-                "nodes": self.nodes, "expanded": self.expanded, "elapsed": self.elapsed,
+                "nodes": self.nodes, "expanded": self.expanded, "generated": self.generated,
+                "elapsed": self.elapsed,
                 "start": str(self.start), "note": self.note,
                 "plan": [{"card": p.card.name, "play": str(p), "train": str(p.train)}
                          for p in self.plan]}
@@ -121,7 +124,7 @@ def solve(train: Train | str, cards: Deck | Sequence[Card] | None = None,
     needed = search_kinds(kinds)
     table = kernel.card_table(needed, rules)
     htable = build_table(needed, start) if algorithm != "bfs" else None
-    status, states, _, nodes, expanded = kernel.search(
+    status, states, _, nodes, expanded, generated = kernel.search(
         algorithm, start, table, htable, max_nodes, time_limit)
     plan: list[Play] = []
     note = _hopeless(start, htable) if status == UNSOLVABLE and htable is not None else ""
@@ -132,7 +135,7 @@ def solve(train: Train | str, cards: Deck | Sequence[Card] | None = None,
     return SolveResult(status=status, cost=len(plan) if status == OPTIMAL else None, plan=plan,
                        nodes=int(nodes), elapsed=time.perf_counter() - clock,
                        algorithm=algorithm, expanded=int(expanded), start=start, cards=kinds,
-                       note=note)
+                       note=note, generated=int(generated))
 
 
 def _hopeless(start: Train, htable: HeuristicTable) -> str:

@@ -38,6 +38,8 @@ def test_three_algorithms_agree_and_plans_replay(text):
     assert len({r.cost for r in results}) == 1
     for r in results:
         assert r.cost == len(r.plan) and r.nodes > 0 and r.elapsed >= 0
+        # every stored (BFS, A*) or visited (IDA*) state but the start was generated
+        assert r.generated >= r.nodes - (r.algorithm != "idastar")
         assert r.plan[0].before == train
         replay_to_goal(train, r.plan)
         assert replay(train, r.plan).is_goal()

@@ -148,9 +148,10 @@ def _check_length(arr: np.ndarray, htable: HeuristicTable) -> None:
 
 def search(algorithm: str, train: Train, table: np.ndarray, htable: HeuristicTable | None,
            max_nodes: int | None, time_limit: float | None
-           ) -> tuple[str, list[int], list[int], int, int]:
+           ) -> tuple[str, list[int], list[int], int, int, int]:
     """Run ``bfs``, ``astar`` or ``idastar`` in the kernel: ``(status, states, card indices,
-    nodes, expanded)``; ``states`` is the path from ``train`` to a goal when one is found."""
+    nodes, expanded, generated)``; ``states`` is the path from ``train`` to a goal when one is
+    found."""
     if not isinstance(train, Train):
         raise LumicoreError(f"train must be a lumicore.lucia.Train, got {train!r}")
     table = _table(table)
@@ -169,6 +170,6 @@ def search(algorithm: str, train: Train, table: np.ndarray, htable: HeuristicTab
                   deadline)
     else:
         raise LumicoreError(f"unknown algorithm {algorithm!r}")
-    status, states, cards, nodes, expanded = out
-    return STATUS[status], states, cards, nodes, expanded
+    status, *rest = out
+    return (STATUS[status], *rest)
 
