@@ -13,12 +13,17 @@ the left take the next stream items, the first drawn going to the rightmost free
 follows from the builds alone; nothing about it is assumed.
 
 Character side. The hand and the character deck are *items*; a deck item is drawn by a buy or an
-exchange, in deck order. Within a turn the plan is played in a canonical order that loses nothing:
-plays of cards held at the start of the turn first (those housed in a facility that a remodel
-discards this turn before the remodel), then the build, then the draws in deck order, each drawn
-card played at once if it is played this turn. The gold of a buy is then the hand size at that
-point, computed exactly. Characters returned to the deck bottom are not drawn again by the model
-(it draws at most the initial character deck).
+exchange, in deck order. Within a turn the plan is played in a canonical order: the build (a
+remodel comes after the plays housed in the facility it discards), the plays of cards held at the
+start of the turn, then the draws in deck order, each drawn card played at once if it is played
+this turn; an exchange gives back the card it drew or one held at the start of
+the turn. The gold of a buy is then the hand size at that point, computed exactly. This order
+loses nothing (playing earlier only makes buys cheaper; giving back a card drawn earlier in the
+turn is the same as exchanging that card away when it was drawn) except one corner: a card drawn
+in a turn cannot be housed in the facility a remodel discards in the same turn. Characters
+returned to the deck bottom are not drawn again by the model (it draws each card of the initial
+character deck at most once), so an instance whose character deck can run out may have better
+plans than the model's optimum.
 """
 
 from __future__ import annotations

@@ -286,17 +286,20 @@ def test_row_closes_gaps_when_sliding():
     assert plan.vp == 3 and builds(plan) == [(2, "G")]
 
 
-def test_eight_facility_cap_and_chits():
-    # Free 0-VP cards only in the deck; the trend bonus makes a build each turn worth 6. In
-    # 9 turns: 8 builds + a remodel in turn 9 (no new facility, no chit) -> 9 x 6 = 54, and
-    # Church +3 from turn 2 to 9 = 24. Facilities never exceed 8.
-    ids = [f"F{i}" for i in range(20)]
-    inst = Instance(turns=9, buildings=cards(*[(c, "red", 0, {}) for c in ids]), characters={},
-                    trend=tuple(ids[:5]), deck=tuple(ids[5:]))
+def test_eight_facility_cap():
+    # Free 0-VP red cards; twelve 0-food red characters worth 0 VP. A build each turn is worth
+    # the 6 trend bonus (72), Church pays 3 from turn 2 (33), and each housed facility 3 VP per
+    # festival. Facilities: 4 at festival 4 (12), 8 at festival 8 (24); from turn 9 only
+    # remodels are possible (the cap), so still 8 at festival 12 (24): 72 + 33 + 60 = 165.
+    # Without the cap festival 12 would score 36 (177).
+    ids = [f"F{i:02d}" for i in range(24)]
+    chars = people(*[(f"K{i:02d}", "red", 0, 0, 0) for i in range(12)])
+    inst = Instance(turns=12, buildings=cards(*[(c, "red", 0, {}) for c in ids]),
+                    characters=chars, trend=tuple(ids[:5]), deck=tuple(ids[5:]),
+                    hand=tuple(chars))
     plan = solve(inst)
-    new = [a for p in plan.turns for a in p.actions if isinstance(a, Build)]
-    assert len(new) == 8
-    assert plan.vp == 54 + 24
+    assert plan.vp == 165 and plan.breakdown["festival"] == 60
+    assert sum(isinstance(a, Build) for p in plan.turns for a in p.actions) == 8
 
 
 def test_model_stats_and_limits():
