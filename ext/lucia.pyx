@@ -845,9 +845,11 @@ cdef inline u64 heap_key(int f, int g, size_t node) noexcept nogil:
 
 
 def astar(u64 start, const uint32_t[:, ::1] cards, const uint8_t[:, :, :, ::1] values,
-          int target, bint locked, long long max_nodes, double deadline):
+          int target, bint locked, long long max_nodes, double deadline, int weight=1):
     """A* with the admissible, consistent table heuristic; goal tested when a node is popped.
-    ``max_nodes`` caps the stored (generated) states. Returns like :func:`bfs`."""
+    ``max_nodes`` caps the stored (generated) states. Returns like :func:`bfs`.
+    ``weight`` > 1 orders by ``g + weight * h`` (weighted A*: a plan at most ``weight`` times
+    longer than the shortest, found with far fewer expansions)."""
     cdef HTab t = make_htab(values, target, locked)
     cdef Work w = Work(cards)
     cdef Store s
@@ -869,7 +871,7 @@ def astar(u64 start, const uint32_t[:, ::1] cards, const uint8_t[:, :, :, ::1] v
             h = heuristic_c(start, n, &t)
             add_node(&s, slot_of(&s, start), start, 0, 0, 0)
             if h < INF:
-                heap_push(&heap, heap_key(h, 0, 0))
+                heap_push(&heap, heap_key(min(weight * h, 255), 0, 0))
             while heap.count:
                 key = heap_pop(&heap)
                 node = key & 0xFFFFFFFFFFFFULL
@@ -915,7 +917,7 @@ def astar(u64 start, const uint32_t[:, ::1] cards, const uint8_t[:, :, :, ::1] v
                         if idx < 0:
                             status = NOMEM
                             break
-                    if heap_push(&heap, heap_key(min(g + 1 + h, 255), g + 1, idx)) != 0:
+                    if heap_push(&heap, heap_key(min(g + 1 + weight * h, 255), g + 1, idx)) != 0:
                         status = NOMEM
                         break
                 if status != EXHAUSTED:

@@ -97,3 +97,12 @@ def test_random_and_scramble(capsys):
     assert run(capsys, "random", "--seed", "4")[1] == out
     code, out, _ = run(capsys, "scramble", "--depth", "5", "--seed", "9")
     assert code == 0 and Train.parse(out.strip()).is_standard
+
+
+def test_solve_dealt_train_with_weight(capsys):
+    code, train, _ = run(capsys, "random", "--seed", "1")
+    code, out, _ = run(capsys, "solve", train.strip(), "--weight", "3")
+    lines = out.splitlines()
+    assert code == 0 and "status: feasible" in lines[-1]
+    cost = int(lines[-1].split("cost: ")[1].split()[0])
+    assert cost == len(lines) - 2 and Train.parse(lines[-2].split("  ")[-2]).is_goal()

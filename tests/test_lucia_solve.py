@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from lumicore.errors import LumicoreError, SearchLimitError
-from lumicore.lucia import Action, Card, Train, load_deck, random_goal, scramble
+from lumicore.lucia import Action, Card, Train, load_deck, random_goal, random_train, scramble
 from lumicore.lucia import kernel as K
 from lumicore.lucia import reference as R
 from lumicore.lucia.heuristic import INF, build_table, estimate
@@ -228,3 +228,33 @@ def test_covered_cards_add_no_successor(seed):
             for other in kinds:
                 if other.covers(card):
                     assert train.successors(card) <= train.successors(other), (card, other)
+
+
+def test_weighted_astar_is_bounded_by_weight_times_optimum():
+    optimum = solve(DEFAULT_PUZZLE).cost
+    for weight in (2, 3):
+        result = solve(DEFAULT_PUZZLE, weight=weight)
+        assert result.status == "feasible"
+        assert optimum <= result.cost <= weight * optimum and result.cost == len(result.plan)
+        replay_to_goal(Train.parse(DEFAULT_PUZZLE), result.plan)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_dealt_trains_are_winnable(seed):
+    # the default setup (docs/lucia.md, decision 8) deals trains that weighted A* solves
+    train = random_train(seed)
+    result = solve(train, weight=3, max_nodes=5_000_000)
+    assert result.status == "feasible"
+    replay_to_goal(train, result.plan)
+
+
+def test_weighted_astar_still_proves_unsolvable():
+    assert solve("S h G T h L0", weight=3).status == "unsolvable"
+
+
+@pytest.mark.parametrize("kwargs", [{"weight": 0}, {"weight": 9}, {"weight": 1.5},
+                                    {"weight": True}, {"weight": 2, "algorithm": "bfs"},
+                                    {"weight": 2, "algorithm": "idastar"}])
+def test_bad_weights(kwargs):
+    with pytest.raises(LumicoreError, match="weight"):
+        solve("L0 h T", **kwargs)

@@ -34,6 +34,8 @@ __all__ = ["card_table", "encode_action", "check_states", "pack_trains", "succes
 _KIND = {"move": 1, "wild": 1, "light": 2, "lucia": 3}
 _CODES = {"H": (0, 1), "T": (2,), "S": (3,), "G": (4,), "L": tuple(range(LUCIA0, LUCIA5 + 1))}
 MAX_NODES = (1 << 32) - 2
+MAX_WEIGHT = 8
+"""Largest weighted-A* weight: f values are kept in 8 bits."""
 """The most states a kernel search can store (32-bit node indices)."""
 STATUS = {0: "optimal", 1: "unsolvable", 2: "limit", 3: "limit"}
 """Kernel status code -> result status (3 = out of memory, reported as a limit)."""
@@ -147,11 +149,11 @@ def _check_length(arr: np.ndarray, htable: HeuristicTable) -> None:
 
 
 def search(algorithm: str, train: Train, table: np.ndarray, htable: HeuristicTable | None,
-           max_nodes: int | None, time_limit: float | None
+           max_nodes: int | None, time_limit: float | None, weight: int = 1
            ) -> tuple[str, list[int], list[int], int, int, int]:
     """Run ``bfs``, ``astar`` or ``idastar`` in the kernel: ``(status, states, card indices,
     nodes, expanded, generated)``; ``states`` is the path from ``train`` to a goal when one is
-    found."""
+    found. ``weight`` (A* only, 1..MAX_WEIGHT) orders the open list by ``g + weight * h``."""
     if not isinstance(train, Train):
         raise LumicoreError(f"train must be a lumicore.lucia.Train, got {train!r}")
     table = _table(table)
@@ -160,14 +162,21 @@ def search(algorithm: str, train: Train, table: np.ndarray, htable: HeuristicTab
     deadline = 0.0 if time_limit is None else _k.monotonic() + float(time_limit)
     if time_limit is not None and not math.isfinite(deadline):
         raise LumicoreError(f"bad time limit {time_limit!r}")
+    if isinstance(weight, bool) or not isinstance(weight, int) or not 1 <= weight <= MAX_WEIGHT:
+        raise LumicoreError(f"weight must be an integer from 1 to {MAX_WEIGHT}, got {weight!r}")
+    if weight != 1 and algorithm != "astar":
+        raise LumicoreError(f"weight is for astar only, not {algorithm!r}")
     if algorithm == "bfs":
         out = _k.bfs(train.packed, table, limit, deadline)
     elif algorithm in ("astar", "idastar"):
         if htable is None or htable.length != len(train):
             raise LumicoreError("a heuristic table for this train's length is needed")
-        run = _k.astar if algorithm == "astar" else _k.idastar
-        out = run(train.packed, table, htable.values, htable.target, htable.locked, limit,
-                  deadline)
+        if algorithm == "astar":
+            out = _k.astar(train.packed, table, htable.values, htable.target, htable.locked,
+                           limit, deadline, weight)
+        else:
+            out = _k.idastar(train.packed, table, htable.values, htable.target, htable.locked,
+                             limit, deadline)
     else:
         raise LumicoreError(f"unknown algorithm {algorithm!r}")
     status, *rest = out

@@ -34,6 +34,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help=f"cap on stored (BFS, A*) or visited (IDA*) states "
                         f"(default {DEFAULT_MAX_NODES})")
     p.add_argument("--time-limit", type=float, default=None, help="seconds")
+    p.add_argument("--weight", type=int, default=1,
+                   help="weighted A* (astar only, 1..8): plans at most WEIGHT times the "
+                        "optimum, for trains too deep to solve optimally (default 1: optimal)")
     p.add_argument("--lucia-partial", action="store_true",
                    help="the lucia action may stop inside the run of Handmaidens")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -53,12 +56,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run_solve(args: argparse.Namespace) -> int:
     """Print the plan (one card and the resulting train per line) and the search figures.
-    Exit status 0 when optimal or proven unsolvable, 1 when a limit cut the search."""
+    Exit status 0 when solved (optimal, or feasible with a weight) or proven unsolvable, 1 when a
+    limit cut the search."""
     rules = Rules(lucia_partial=args.lucia_partial)
     text = DEFAULT_PUZZLE if args.train is None else args.train
     train = Train.parse(text, rules)
     result = solve(train, load_deck(args.deck), algorithm=args.algorithm,
-                   max_nodes=args.max_nodes, time_limit=args.time_limit, rules=rules)
+                   max_nodes=args.max_nodes, time_limit=args.time_limit, rules=rules,
+                   weight=args.weight)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
         return 0 if result.status != "limit" else 1
