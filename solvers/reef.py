@@ -70,16 +70,15 @@ How the search is exhaustive and still fast (all in the Cython kernel, ``lumicor
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from lumicore.errors import LumicoreError
 from lumicore.reef import fast
-from lumicore.reef.board import Board, load_board
 from lumicore.reef.reef import Placement, Reef
+from lumicore.reef.sample import random_reef
 from lumicore.reef.scoring import DISCARD_VP
-from lumicore.reef.tiles import COLORS, Lumino, load_tiles, parse_hand
+from lumicore.reef.tiles import COLORS, Lumino, parse_hand
 from solvers.limits import LIMIT, OPTIMAL, Budget, check_limits
 
 __all__ = [
@@ -362,31 +361,3 @@ def _search_python(reef: Reef, kinds: list[Lumino], counts: list[int], limestone
     name = getattr(goal, "__name__", type(goal).__name__)
     return _result(reef, actions, limestone, goal, name, limestone_value, budget.nodes, merged, 0,
                    not budget.exhausted, budget.elapsed)
-
-
-def random_reef(board: Board | str = "A", pieces: int = 15, seed: int = 0,
-                climb: float = 0.5, limestone: int = 2) -> Reef:
-    """A reef grown by random legal play (for tests and benchmarks): ``pieces`` Luminos drawn
-    from the default tile set, each placed at a random legal spot (with probability ``climb`` one
-    in the highest level it can reach), ``limestone`` markers available for each placement.
-    Tiles that fit nowhere are skipped; gives up after ``20 * pieces`` draws.
-
-    >>> reef = random_reef("B", pieces=15, seed=3)
-    >>> len(reef.pieces) - 1, reef == random_reef("B", pieces=15, seed=3)
-    (15, True)
-    """
-    board = load_board(board) if isinstance(board, str) else board
-    rng = random.Random(seed)
-    tiles = load_tiles("default").luminos
-    reef = Reef.new(board, start=tuple(rng.sample(COLORS, 2)))
-    for _ in range(20 * pieces):
-        if len(reef.pieces) > pieces:
-            break
-        options = fast.placements(reef, rng.choice(tiles), limestone)
-        if not options:
-            continue
-        if rng.random() < climb:
-            top = max(p.level for p in options)
-            options = [p for p in options if p.level == top]
-        reef = reef.place(rng.choice(options))
-    return reef

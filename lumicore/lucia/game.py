@@ -1,0 +1,120 @@
+"""A Lucia train puzzle as a :class:`~lumicore.game.GameState` (one player).
+
+Each action plays one card: the actions are the distinct resulting trains over the card kinds, in
+a fixed order (by card, then by train notation). The game ends when the goal is reached (return
+1), when no card can be played, or after ``max_plays`` plays (return 0).
+
+>>> state = PuzzleState.new("h L4 H T S", max_plays=3)
+>>> [state.action_to_string(a) for a in state.legal_actions()][:1]
+['move S or H 2: H 2→0 => H h L4 T S']
+>>> state.apply_action(0); str(state.train), state.is_terminal()
+('H h L4 T S', False)
+>>> PuzzleState.deserialize(state.serialize()) == state
+True
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+
+from lumicore.errors import DataError, LumicoreError
+from lumicore.game import check_action
+from lumicore.lucia.cards import Card, Deck, load_deck
+from lumicore.lucia.train import DEFAULT_RULES, Play, Rules, Train
+
+__all__ = ["PuzzleState"]
+
+
+class PuzzleState:
+    """Train, card kinds (each usable any number of times), plays made and the play cap."""
+
+    def __init__(self, train: Train, cards: Iterable[Card], max_plays: int = 30,
+                 plays: int = 0, rules: Rules = DEFAULT_RULES) -> None:
+        if not isinstance(train, Train):
+            raise LumicoreError(f"train must be a Train, got {train!r}")
+        self.cards = tuple(dict.fromkeys(cards))
+        if not self.cards or not all(isinstance(c, Card) for c in self.cards):
+            raise LumicoreError("cards must be one or more lumicore.lucia.Card")
+        if isinstance(max_plays, bool) or not isinstance(max_plays, int) or max_plays < 0:
+            raise LumicoreError(f"max_plays must be a non-negative integer, got {max_plays!r}")
+        self.train, self.max_plays, self.plays, self.rules = train, max_plays, plays, rules
+        self._moves: list[Play] | None = None
+
+    @classmethod
+    def new(cls, train: Train | str, cards: Deck | Iterable[Card] | None = None,
+            max_plays: int = 30, rules: Rules = DEFAULT_RULES) -> PuzzleState:
+        """A puzzle from a train (or its notation) and cards (default: the default deck)."""
+        train = Train.parse(train, rules) if isinstance(train, str) else train
+        kinds = (cards or load_deck()).kinds if isinstance(cards, (Deck, type(None))) else cards
+        return cls(train, kinds, max_plays, 0, rules)
+
+    def _legal_plays(self) -> list[Play]:
+        if self._moves is None:
+            moves: dict[tuple[int, Train], Play] = {}
+            if not self.train.is_goal() and self.plays < self.max_plays:
+                for i, card in enumerate(self.cards):
+                    for play in self.train.plays(card, self.rules):
+                        moves.setdefault((i, play.train), play)
+            self._moves = [moves[k] for k in sorted(moves, key=lambda k: (k[0], str(k[1])))]
+        return self._moves
+
+    def num_players(self) -> int:
+        return 1
+
+    def current_player(self) -> int:
+        return -1 if self.is_terminal() else 0
+
+    def legal_actions(self) -> list[int]:
+        return list(range(len(self._legal_plays())))
+
+    def apply_action(self, action: int) -> None:
+        check_action(self, action)
+        self.train = self._legal_plays()[action].train
+        self.plays += 1
+        self._moves = None
+
+    def action_to_string(self, action: int) -> str:
+        check_action(self, action)
+        return str(self._legal_plays()[action])
+
+    def is_terminal(self) -> bool:
+        return not self._legal_plays()
+
+    def returns(self) -> list[float]:
+        return [1.0 if self.train.is_goal() else 0.0]
+
+    def clone(self) -> PuzzleState:
+        return PuzzleState(self.train, self.cards, self.max_plays, self.plays, self.rules)
+
+    def serialize(self) -> str:
+        return json.dumps({"game": "lucia-puzzle", "train": str(self.train),
+                           "cards": [c.to_dict() for c in self.cards], "plays": self.plays,
+                           "max_plays": self.max_plays,
+                           "lucia_partial": self.rules.lucia_partial})
+
+    @classmethod
+    def deserialize(cls, text: str) -> PuzzleState:
+        try:
+            data = json.loads(text)
+            rules = Rules(lucia_partial=bool(data["lucia_partial"]))
+            return cls(Train.parse(data["train"], rules),
+                       [Card.from_dict(c) for c in data["cards"]],
+                       int(data["max_plays"]), int(data["plays"]), rules)
+        except (ValueError, KeyError, TypeError) as exc:
+            raise DataError(f"not a serialized Lucia puzzle state: {exc}") from exc
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PuzzleState) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def _key(self) -> tuple:
+        return (self.train, self.cards, self.plays, self.max_plays, self.rules)
+
+    def __str__(self) -> str:
+        return str(self.train)
+
+    def __repr__(self) -> str:
+        return f"PuzzleState({str(self.train)!r}, plays={self.plays}/{self.max_plays})"
