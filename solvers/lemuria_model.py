@@ -128,6 +128,7 @@ class YearModel:
         self._districts()
         self._resources_and_characters()
         self._festivals()
+        self._cuts()
         self._objective()
 
     # ------------------------------------------------------------------ the Trend row
@@ -487,8 +488,11 @@ class YearModel:
             running = v.int(0, big, f"run{t}_0")
             m.add(running == hand - old)
             for k in range(K):
-                c = v.int(0, big, f"buy{k}_{t}")
+                # when deck item k is bought the hand holds at most H + k cards (deck order)
+                c = v.int(0, H + k, f"buy{k}_{t}")
                 m.add(c >= running - big * (1 - self.bk[k, t]))
+                m.add(c == running).only_enforce_if(self.bk[k, t])
+                m.add(c == 0).only_enforce_if(~self.bk[k, t])
                 self.buy_cost[k, t] = c
                 if k + 1 < K:
                     nxt = v.int(0, big, f"run{t}_{k + 1}")
@@ -619,6 +623,18 @@ class YearModel:
             self.m.add(x == self.fcol[f][ci])
             self._fc[key] = x
         return self._fc[key]
+
+    # ------------------------------------------------------------------ redundant cuts
+    CUTS: tuple[str, ...] = ("once",)
+    """The redundant constraints :meth:`_cuts` adds (an empty tuple: none; for tests)."""
+
+    def _cuts(self) -> None:
+        """Valid redundant constraints (no plan is cut off). ``once``: when no card returned
+        to the deck bottom can be drawn again (no returns in the stream), a card enters the row
+        at most once, so it is built at most once over the year."""
+        if "once" in self.CUTS and not self.n_returns:
+            for c in range(self.NONE):
+                self.m.add(sum(self.bh[t][c] for t in self.turns) <= 1)
 
     def _objective(self) -> None:
         chars = self.inst.characters

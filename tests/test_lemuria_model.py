@@ -25,6 +25,7 @@ from lumicore.lemuria import (
 )
 from solvers.lemuria import build_schedule, model_stats
 from solvers.lemuria_exhaustive import exhaustive_best
+from solvers.lemuria_model import YearModel
 
 FAST = {"time_limit": 30.0, "workers": 1, "seed": 0}
 
@@ -113,6 +114,35 @@ def test_tiny_instances_with_an_opponent_three_turns(seed):
     inst = tiny(seed, turns=3, opponents=True)
     oracle = exhaustive_best(inst, max_nodes=None, time_limit=60)
     assert oracle.status == "optimal"
+    assert solve(inst).vp == oracle.vp
+
+
+def long_deck(seed: int) -> Instance:
+    """``tiny(seed)`` with 3 more cards in the deck: the refills never reach the cards returned
+    to the deck bottom, so the model's redundant ``once`` cut (a card built at most once) is on."""
+    base = tiny(seed, turns=3)
+    rng = random.Random(100 + seed)
+    extra = {f"B{i}": Building(f"B{i}", rng.choice(("red", "blue")), rng.randint(1, 5),
+                               {"stone": rng.randint(1, 2), "wood": rng.randint(0, 1)})
+             for i in range(6, 9)}
+    row = [c for c in base.trend if c] + list(base.deck)
+    return Instance(turns=3, buildings={**base.buildings, **extra},
+                    characters=base.characters, trend=tuple(row[:5]),
+                    deck=tuple(row[5:]) + tuple(extra), start=base.start, hand=base.hand,
+                    character_deck=base.character_deck, income=base.income)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_redundant_cuts_keep_the_optimum(seed, monkeypatch):
+    inst = long_deck(seed)
+    year = YearModel(inst)
+    assert year.n_returns == 0  # the cut applies
+    oracle = exhaustive_best(inst, max_nodes=None, time_limit=60)
+    assert oracle.status == "optimal"
+    plan = solve(inst)
+    assert plan.status == "optimal" and plan.vp == oracle.vp
+    monkeypatch.setattr(YearModel, "CUTS", ())
+    assert model_stats(inst).constraints < len(year.m.proto.constraints)
     assert solve(inst).vp == oracle.vp
 
 
