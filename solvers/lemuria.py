@@ -28,7 +28,8 @@ from solvers.limits import FEASIBLE, OPTIMAL, check_limits
 __all__ = ["DEFAULT_TIME_LIMIT", "ModelStats", "build_schedule", "model_stats"]
 
 DEFAULT_TIME_LIMIT = 20.0
-"""Seconds; the default instances are proven optimal well within it (see the benchmark)."""
+"""Seconds. 12-turn default instances are not proven within it (see the benchmark); 4-turn
+ones mostly are."""
 
 
 @dataclass(frozen=True)
