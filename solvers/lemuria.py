@@ -77,6 +77,10 @@ def _solver(workers: int, seed: int, time_limit: float | None, log: bool,
     return solver
 
 
+SHORT_YEAR = 6
+"""Years of at most this many turns start with a proving phase when solved on one worker."""
+
+
 def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_LIMIT,
                    workers: int = 1, seed: int = 0, hint: bool = True,
                    log: bool = False) -> Schedule:
@@ -104,14 +108,16 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
     if hint:
         rows = {trace.turn: trace.row for trace in simulate(instance, greedy).trace}
         year.hint(greedy.turns, rows)
-    # One worker: first the default search with the LP at level 2 for half the time (it
-    # proves the short years: all of default_instance(0..3, turns=4) in 30 s, median about
-    # 13 s on the shared 2-core machine, where the interleaved pair below proved none); if it
-    # does not prove the year, max_lp and quick_restart interleaved in the thread for the rest
-    # (it finds the plans of long years: 221 VP for default_instance(0) in 60 s, where the
-    # default search kept the greedy 171). The better plan and the lower bound are kept.
+    # One worker, short years: first the default search with the LP at level 2 for half the
+    # time (it proves them: all of default_instance(0..3, turns=4) in 30 s, median about 13 s on
+    # the shared 2-core machine, where the interleaved pair below proved none); if it does not
+    # prove the year, max_lp and quick_restart interleaved in the thread for the rest. Long
+    # years go straight to the interleaved pair, which finds their plans (221 VP for
+    # default_instance(0) in 60 s, where the default search kept the greedy 171; split in
+    # halves, 10 s runs never beat the greedy year). The better plan and the lower bound are
+    # kept.
     runs = []
-    if workers == 1:
+    if workers == 1 and instance.turns <= SHORT_YEAR:
         first = None if time_limit is None else float(time_limit) / 2
         solver = _solver(1, seed, first, log, interleave=False)
         code = solver.solve(year.m)
@@ -121,7 +127,7 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
             solver = _solver(1, seed, left, log, interleave=True)
             runs.append((solver.solve(year.m), solver))
     else:
-        solver = _solver(workers, seed, time_limit, log, interleave=workers == 2)
+        solver = _solver(workers, seed, time_limit, log, interleave=workers <= 2)
         runs.append((solver.solve(year.m), solver))
     elapsed = time.perf_counter() - start
     if any(code == cp_model.INFEASIBLE for code, _s in runs):  # pragma: no cover
