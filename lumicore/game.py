@@ -26,7 +26,7 @@ import numpy as np
 
 from lumicore.errors import IllegalMoveError
 
-__all__ = ["GameState", "play_randomly", "check_action"]
+__all__ = ["GameState", "OnePlayerState", "play_randomly", "check_action"]
 
 
 @runtime_checkable
@@ -69,6 +69,35 @@ class GameState(Protocol):
     def serialize(self) -> str:
         """JSON text that the class's ``deserialize`` reads back into an equal state."""
         ...
+
+
+class OnePlayerState:
+    """The parts every one-player state shares: its actions index the list ``_legal()`` of
+    moves, and two states are equal when their ``_key()`` tuples are."""
+
+    def _legal(self) -> list:
+        raise NotImplementedError
+
+    def _key(self) -> tuple:
+        raise NotImplementedError
+
+    def is_terminal(self) -> bool:
+        raise NotImplementedError
+
+    def num_players(self) -> int:
+        return 1
+
+    def current_player(self) -> int:
+        return -1 if self.is_terminal() else 0
+
+    def legal_actions(self) -> list[int]:
+        return list(range(len(self._legal())))
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
 
 
 def check_action(state: GameState, action: int) -> None:

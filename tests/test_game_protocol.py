@@ -83,7 +83,7 @@ def test_solver_plan_played_through_the_protocol_wins():
     result = solve(train)
     state = PuzzleState.new(train, max_plays=result.cost)
     for play in result.plan:
-        trains = [state._legal_plays()[a].train for a in state.legal_actions()]
+        trains = [state._legal()[a].train for a in state.legal_actions()]
         state.apply_action(trains.index(play.train))
     assert state.is_terminal() and state.returns() == [1.0]
 

@@ -19,14 +19,14 @@ import json
 from collections.abc import Iterable
 
 from lumicore.errors import DataError, LumicoreError
-from lumicore.game import check_action
+from lumicore.game import OnePlayerState, check_action
 from lumicore.lucia.cards import Card, Deck, load_deck
 from lumicore.lucia.train import DEFAULT_RULES, Play, Rules, Train
 
 __all__ = ["PuzzleState"]
 
 
-class PuzzleState:
+class PuzzleState(OnePlayerState):
     """Train, card kinds (each usable any number of times), plays made and the play cap."""
 
     def __init__(self, train: Train, cards: Iterable[Card], max_plays: int = 30,
@@ -49,7 +49,7 @@ class PuzzleState:
         kinds = (cards or load_deck()).kinds if isinstance(cards, (Deck, type(None))) else cards
         return cls(train, kinds, max_plays, 0, rules)
 
-    def _legal_plays(self) -> list[Play]:
+    def _legal(self) -> list[Play]:
         if self._moves is None:
             moves: dict[tuple[int, Train], Play] = {}
             if not self.train.is_goal() and self.plays < self.max_plays:
@@ -59,27 +59,19 @@ class PuzzleState:
             self._moves = [moves[k] for k in sorted(moves, key=lambda k: (k[0], str(k[1])))]
         return self._moves
 
-    def num_players(self) -> int:
-        return 1
-
-    def current_player(self) -> int:
-        return -1 if self.is_terminal() else 0
-
-    def legal_actions(self) -> list[int]:
-        return list(range(len(self._legal_plays())))
 
     def apply_action(self, action: int) -> None:
         check_action(self, action)
-        self.train = self._legal_plays()[action].train
+        self.train = self._legal()[action].train
         self.plays += 1
         self._moves = None
 
     def action_to_string(self, action: int) -> str:
         check_action(self, action)
-        return str(self._legal_plays()[action])
+        return str(self._legal()[action])
 
     def is_terminal(self) -> bool:
-        return not self._legal_plays()
+        return not self._legal()
 
     def returns(self) -> list[float]:
         return [1.0 if self.train.is_goal() else 0.0]
@@ -104,11 +96,6 @@ class PuzzleState:
         except (ValueError, KeyError, TypeError) as exc:
             raise DataError(f"not a serialized Lucia puzzle state: {exc}") from exc
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, PuzzleState) and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
 
     def _key(self) -> tuple:
         return (self.train, self.cards, self.plays, self.max_plays, self.rules)

@@ -20,7 +20,7 @@ import json
 from collections.abc import Callable, Sequence
 
 from lumicore.errors import DataError, LumicoreError
-from lumicore.game import check_action
+from lumicore.game import OnePlayerState, check_action
 from lumicore.reef import io
 from lumicore.reef.reef import Placement, Reef
 from lumicore.reef.scoring import DISCARD_VP, dark_animal_points
@@ -34,7 +34,7 @@ def dark_animal_vp(reef: Reef) -> float:
     return float(sum(dark_animal_points(reef).values()))
 
 
-class HandState:
+class HandState(OnePlayerState):
     """Reef, tiles left in hand, limestone in storage and tiles returned so far."""
 
     def __init__(self, reef: Reef, hand: str | Sequence[Lumino], limestone: int,
@@ -50,7 +50,7 @@ class HandState:
         self.objective = objective or dark_animal_vp
         self._moves: list[tuple[int, Placement | None]] | None = None
 
-    def _legal_moves(self) -> list[tuple[int, Placement | None]]:
+    def _legal(self) -> list[tuple[int, Placement | None]]:
         if self._moves is None:
             moves: list[tuple[int, Placement | None]] = []
             for i, tile in enumerate(self.hand):
@@ -61,18 +61,10 @@ class HandState:
             self._moves = moves
         return self._moves
 
-    def num_players(self) -> int:
-        return 1
-
-    def current_player(self) -> int:
-        return -1 if self.is_terminal() else 0
-
-    def legal_actions(self) -> list[int]:
-        return list(range(len(self._legal_moves())))
 
     def apply_action(self, action: int) -> None:
         check_action(self, action)
-        i, placement = self._legal_moves()[action]
+        i, placement = self._legal()[action]
         if placement is None:
             self.returned += 1
         else:
@@ -83,7 +75,7 @@ class HandState:
 
     def action_to_string(self, action: int) -> str:
         check_action(self, action)
-        i, p = self._legal_moves()[action]
+        i, p = self._legal()[action]
         if p is None:
             return f"return {self.hand[i]} to the bag"
         return (f"{p.lumino}: number on {p.number_cell}, other half on {p.other_cell}, "
@@ -116,11 +108,6 @@ class HandState:
         except (ValueError, KeyError, TypeError) as exc:
             raise DataError(f"not a serialized reef hand state: {exc}") from exc
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, HandState) and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
 
     def _key(self) -> tuple:
         return (self.reef, self.hand, self.limestone, self.returned)
