@@ -27,6 +27,7 @@ from lumicore.lemuria import (
     load_instance,
     simulate,
 )
+from solvers.commands import add_game
 from solvers.lemuria import DEFAULT_TIME_LIMIT, build_schedule
 
 __all__ = ["register", "schedule_json", "action_json"]
@@ -84,10 +85,8 @@ def run_plan(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("lemuria", help="Lemuria: plan a year of builds (CP-SAT)",
-                                   description=__doc__.splitlines()[0])
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    commands.required = True
+    commands = add_game(subparsers, "lemuria", "Lemuria: plan a year of builds (CP-SAT)",
+                        __doc__.splitlines()[0])
     plan = commands.add_parser("plan", help="the VP-maximal year for an instance",
                                description="Plan the year with the CP-SAT scheduler and print it "
                                            "turn by turn with the VP breakdown.")

@@ -13,14 +13,13 @@ import json
 
 from lumicore.lucia import Rules, Train, load_deck, random_train, scramble
 from lumicore.lucia.train import describe
+from solvers.commands import add_game
 from solvers.lucia import ALGORITHMS, DEFAULT_MAX_NODES, DEFAULT_PUZZLE, solve
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("lucia", help="Lucia train puzzles (optimal search)",
-                                   description=__doc__.splitlines()[0])
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    commands.required = True
+    commands = add_game(subparsers, "lucia", "Lucia train puzzles (optimal search)",
+                        __doc__.splitlines()[0])
 
     p = commands.add_parser("solve", help="fewest cards from a train to the goal")
     p.add_argument("train", nargs="?", default=None,

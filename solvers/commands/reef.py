@@ -18,6 +18,7 @@ from lumicore.reef import COLORS, Reef, load_board, parse_hand
 from lumicore.reef import io as reef_io
 from lumicore.reef.render import svg, text
 from lumicore.reef.scoring import LIMESTONE_CAP, coral_score, dark_animal_points
+from solvers.commands import add_game
 
 __all__ = ["register", "parse_start", "parse_objective"]
 
@@ -109,10 +110,8 @@ def _reef_arguments(parser: argparse.ArgumentParser) -> None:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``lumicore reef show`` and ``lumicore reef best``."""
-    reef = subparsers.add_parser("reef", help="Lumicora reefs: draw one, place a hand best",
-                                 description=__doc__.splitlines()[0])
-    commands = reef.add_subparsers(dest="command", metavar="COMMAND")
-    commands.required = True
+    commands = add_game(subparsers, "reef", "Lumicora reefs: draw one, place a hand best",
+                        __doc__.splitlines()[0])
 
     show = commands.add_parser("show", help="draw a reef as text (and SVG)")
     _reef_arguments(show)
