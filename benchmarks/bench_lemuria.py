@@ -1,7 +1,7 @@
 """Benchmark of the Lemuria CP-SAT scheduler on seeded default instances.
 
 For each instance ``default_instance(seed, turns)``: the model size, the greedy baseline's VP
-(``solvers.lemuria_greedy``, replayed through ``simulate``), and for each worker count the
+(``solvers.lemuria.greedy``, replayed through ``simulate``), and for each worker count the
 scheduler's status, VP, upper bound and wall time (every plan is replayed through ``simulate``
 and must score its VP). Then a summary: instances proven optimal, median time to the answer,
 mean VP over the greedy baseline.
@@ -22,7 +22,7 @@ import time
 
 from lumicore.lemuria import default_instance, simulate
 from solvers.lemuria import build_schedule, model_stats
-from solvers.lemuria_greedy import greedy_schedule
+from solvers.lemuria.greedy import greedy_schedule
 
 
 def run(seeds: list[int], turns: int, workers: list[int], time_limit: float) -> list[dict]:

@@ -10,6 +10,13 @@ conformance test in ``tests/test_game_protocol.py``) work on any game that imple
 - :class:`lumicore.lucia.game.PuzzleState`: a Lucia train puzzle, one card play per action;
 - :class:`lumicore.reef.game.HandState`: placing a hand of Luminos in a reef, one tile per action.
 
+Games with dice, shuffled decks or a bag have *chance nodes*, as in OpenSpiel: there
+``is_chance_node()`` is true, ``current_player()`` is :data:`CHANCE`, ``chance_outcomes()`` lists
+``(action, probability)`` pairs and ``legal_actions()`` the same actions, and
+``apply_action(outcome)`` plays the outcome. States without chance inherit
+:class:`Deterministic`. :func:`new_game` makes a fresh state of any registered game by name, so
+generic tools (the arena's bots and tournaments) need nothing game-specific.
+
 >>> from lumicore.lucia.game import PuzzleState
 >>> state = PuzzleState.new("h L4 H T S", max_plays=4)
 >>> isinstance(state, GameState), state.num_players()
@@ -20,13 +27,26 @@ True
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+import importlib
+from collections.abc import Callable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from lumicore.errors import IllegalMoveError
+from lumicore.errors import IllegalMoveError, LumicoreError
 
-__all__ = ["GameState", "OnePlayerState", "play_randomly", "check_action"]
+__all__ = ["CHANCE", "TERMINAL", "GAMES", "GameState", "Deterministic", "OnePlayerState",
+           "play_randomly", "check_action", "sample_chance", "new_game"]
+
+TERMINAL = -1
+"""``current_player()`` once the game is over."""
+CHANCE = -2
+"""``current_player()`` at a chance node (OpenSpiel's chance player)."""
+
+GAMES: dict[str, str] = {
+    # name -> "module:callable"; the callable takes (players: int, seed: int, **options) and
+    # returns a fresh GameState (at a chance node or a decision). Each game adds its line.
+}
 
 
 @runtime_checkable
@@ -38,7 +58,17 @@ class GameState(Protocol):
         ...
 
     def current_player(self) -> int:
-        """The player to act (0-based); -1 once the game is over."""
+        """The player to act (0-based); :data:`CHANCE` at a chance node; :data:`TERMINAL` (-1)
+        once the game is over."""
+        ...
+
+    def is_chance_node(self) -> bool:
+        """Whether chance (a die, a draw) acts next rather than a player."""
+        ...
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """At a chance node, the ``(action, probability)`` pairs (probabilities sum to 1);
+        elsewhere empty."""
         ...
 
     def legal_actions(self) -> list[int]:
@@ -71,7 +101,17 @@ class GameState(Protocol):
         ...
 
 
-class OnePlayerState:
+class Deterministic:
+    """The chance API of a game without chance nodes."""
+
+    def is_chance_node(self) -> bool:
+        return False
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return []
+
+
+class OnePlayerState(Deterministic):
     """The parts every one-player state shares: its actions index the list ``_legal()`` of
     moves, and two states are equal when their ``_key()`` tuples are."""
 
@@ -109,15 +149,39 @@ def check_action(state: GameState, action: int) -> None:
         raise IllegalMoveError(f"action {action!r} is not legal here (legal: 0..{len(legal) - 1})")
 
 
+def sample_chance(state: GameState, rng: np.random.Generator) -> int:
+    """One outcome of the chance node ``state``, drawn with its probability."""
+    outcomes = state.chance_outcomes()
+    actions = [a for a, _ in outcomes]
+    probs = np.fromiter((p for _, p in outcomes), dtype=float, count=len(outcomes))
+    return int(actions[int(rng.choice(len(actions), p=probs / probs.sum()))])
+
+
 def play_randomly(state: GameState, seed: int | np.random.Generator | None = None,
                   max_steps: int = 10_000) -> GameState:
-    """Play uniformly random legal actions on a clone of ``state`` until the game is over (or
-    ``max_steps`` actions were played) and return that clone."""
+    """Play uniformly random legal actions (and chance outcomes with their probabilities) on a
+    clone of ``state`` until the game is over (or ``max_steps`` actions were played) and return
+    that clone."""
     rng = np.random.default_rng(seed)
     state = state.clone()
     for _ in range(max_steps):
         if state.is_terminal():
             break
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+            continue
         actions = state.legal_actions()
         state.apply_action(int(actions[rng.integers(len(actions))]))
     return state
+
+
+def new_game(name: str, players: int = 2, seed: int = 0, **options: Any) -> GameState:
+    """A fresh state of the registered game ``name`` (a key of :data:`GAMES`)."""
+    if name not in GAMES:
+        known = ", ".join(sorted(GAMES)) or "none"
+        raise LumicoreError(f"unknown game {name[:80]!r} (known: {known})")
+    module, _, attr = GAMES[name].partition(":")
+    factory: Callable[..., GameState] = importlib.import_module(module)
+    for part in attr.split("."):
+        factory = getattr(factory, part)
+    return factory(players=players, seed=seed, **options)

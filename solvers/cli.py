@@ -19,6 +19,7 @@ from collections.abc import Sequence
 import solvers.commands
 from lumicore import __version__
 from lumicore.errors import LumicoreError
+from solvers.limits import EXIT_BAD_INPUT, EXIT_INTERRUPTED
 
 ORDER = ("lucia", "reef", "lemuria", "lumen")
 
@@ -47,7 +48,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.run(args) or 0)
     except LumicoreError as exc:
         print(f"lumicore: error: {exc}", file=sys.stderr)
-        return 2
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print("lumicore: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -15,7 +15,10 @@ from typing import Final
 
 from lumicore.errors import SearchLimitError
 
-__all__ = ["OPTIMAL", "UNSOLVABLE", "LIMIT", "FEASIBLE", "Budget", "check_limits"]
+__all__ = ["OPTIMAL", "UNSOLVABLE", "LIMIT", "FEASIBLE", "WINNABLE", "UNWINNABLE", "INTERRUPTED",
+           "REASON_NODES", "REASON_TIME", "REASON_MEMORY", "REASON_INTERRUPTED", "EXIT_ANSWER",
+           "EXIT_NO_ANSWER", "EXIT_BAD_INPUT", "EXIT_INTERRUPTED", "Budget", "check_limits",
+           "exit_code"]
 
 OPTIMAL: Final = "optimal"
 """The result is proven best (or, for a puzzle, proven shortest)."""
@@ -25,6 +28,32 @@ LIMIT: Final = "limit"
 """A node or time limit stopped the search before it could prove anything."""
 FEASIBLE: Final = "feasible"
 """A solution was found but not proven optimal (with a bound where the method gives one)."""
+WINNABLE: Final = "winnable"
+"""A deal (perfect information) has a winning order of plays; the plan shows one."""
+UNWINNABLE: Final = "unwinnable"
+"""No order of plays wins the deal: the whole game tree was refuted."""
+INTERRUPTED: Final = "interrupted"
+"""The user stopped the search (Ctrl-C); the result holds what was found so far."""
+
+REASON_NODES: Final = "nodes"
+REASON_TIME: Final = "time"
+REASON_MEMORY: Final = "memory"
+REASON_INTERRUPTED: Final = "interrupted"
+"""Values of a result's ``reason`` field: which limit stopped a search (None when none did)."""
+
+EXIT_ANSWER: Final = 0
+"""CLI exit status when there is an answer (optimal, feasible, unsolvable, winnable, ...)."""
+EXIT_NO_ANSWER: Final = 1
+"""CLI exit status when a limit stopped a search with no answer."""
+EXIT_BAD_INPUT: Final = 2
+EXIT_INTERRUPTED: Final = 130
+
+
+def exit_code(status: str, has_answer: bool) -> int:
+    """The CLI exit status for a result: 130 if interrupted, 0 with an answer, else 1."""
+    if status == INTERRUPTED:
+        return EXIT_INTERRUPTED
+    return EXIT_ANSWER if has_answer or status != LIMIT else EXIT_NO_ANSWER
 
 
 def check_limits(max_nodes: int | None, time_limit: float | None) -> None:

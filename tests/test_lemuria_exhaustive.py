@@ -24,7 +24,7 @@ from lumicore.lemuria import (
 )
 from lumicore.lemuria.instance import small_instance
 from lumicore.lemuria.rules import apply, begin_turn, end_turn, initial_state
-from solvers.lemuria_exhaustive import exhaustive_best, upper_bound
+from solvers.lemuria.exhaustive import exhaustive_best, upper_bound
 
 
 def naive_best(instance):

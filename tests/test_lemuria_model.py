@@ -1,7 +1,7 @@
 """The CP-SAT year model (solvers.lemuria) against the rules simulator and the exhaustive oracle.
 
 Every plan the solver returns is replayed through ``lumicore.lemuria.simulate`` (it must score the
-same VP). Tiny instances are checked against ``solvers.lemuria_exhaustive.exhaustive_best``. Each
+same VP). Tiny instances are checked against ``solvers.lemuria.exhaustive.exhaustive_best``. Each
 rule of docs/lemuria.md has a hand-made instance whose optimum (worked out by hand in the test's
 comment) would change if the model broke that rule.
 """
@@ -24,8 +24,8 @@ from lumicore.lemuria import (
     simulate,
 )
 from solvers.lemuria import build_schedule, model_stats
-from solvers.lemuria_exhaustive import exhaustive_best
-from solvers.lemuria_model import YearModel
+from solvers.lemuria.exhaustive import exhaustive_best
+from solvers.lemuria.model import YearModel
 
 FAST = {"time_limit": 30.0, "workers": 1, "seed": 0}
 

@@ -1,7 +1,7 @@
 """Lemuria: card data, planning instances, the year simulator (see docs/lemuria.md).
 
 The CP-SAT scheduler lives in ``solvers.lemuria`` (``build_schedule``), the exhaustive oracle for
-tiny instances in ``solvers.lemuria_exhaustive``.
+tiny instances in ``solvers.lemuria.exhaustive``.
 
 >>> from lumicore.lemuria import default_instance
 >>> default_instance(seed=3).turns

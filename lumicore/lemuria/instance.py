@@ -396,7 +396,7 @@ def default_instance(seed: int = 0, turns: int = MAX_TURNS) -> Instance:
 
 def small_instance(seed: int = 0, turns: int = 4, buildings: int = 5, characters: int = 2,
                    opponents: int = 0) -> Instance:
-    """A tiny random instance for exhaustive checks (``solvers.lemuria_exhaustive``): the default
+    """A tiny random instance for exhaustive checks (``solvers.lemuria.exhaustive``): the default
     cards, ``buildings`` of them in the Trend row (from slot 1) and deck, ``characters`` of them
     (one in hand, the rest in the character deck), a start of 1 gold and 2 food, the
     :func:`default_income`, and optionally opponents who take a random Trend card, place a random

@@ -2,7 +2,7 @@
 
 A turn is ``begin_turn`` (district bonuses, opponents, income), any number of ``apply(action)``
 and ``end_turn`` (Trend row ageing and refill, festival scoring). :func:`lumicore.lemuria.simulate`
-plays a schedule through these functions; ``solvers.lemuria_exhaustive`` searches with them.
+plays a schedule through these functions; ``solvers.lemuria.exhaustive`` searches with them.
 docs/lemuria.md states every rule decision taken here.
 
 >>> from lumicore.lemuria.instance import default_instance

@@ -3,7 +3,7 @@
 ``build_schedule(instance)`` models the year of docs/lemuria.md (Trend row ageing and refill,
 builds and remodels with their reductions and trend bonus, district chits and turn-start bonuses,
 characters played, housed, bought and exchanged, festival scoring) in
-:mod:`solvers.lemuria_model`, solves it and returns a :class:`~lumicore.lemuria.Schedule` that
+:mod:`solvers.lemuria.model`, solves it and returns a :class:`~lumicore.lemuria.Schedule` that
 ``lumicore.lemuria.simulate`` replays to the same VP.
 
 >>> from lumicore.lemuria import default_instance
@@ -21,8 +21,8 @@ from ortools.sat.python import cp_model
 
 from lumicore.errors import SearchLimitError
 from lumicore.lemuria import Instance, Schedule, simulate
-from solvers.lemuria_greedy import greedy_schedule
-from solvers.lemuria_model import YearModel
+from solvers.lemuria.greedy import greedy_schedule
+from solvers.lemuria.model import YearModel
 from solvers.limits import FEASIBLE, OPTIMAL, check_limits
 
 __all__ = ["DEFAULT_TIME_LIMIT", "ModelStats", "build_schedule", "model_stats"]
@@ -88,14 +88,14 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
 
     Returns a :class:`~lumicore.lemuria.Schedule` with ``status`` ``"optimal"`` (proven) or
     ``"feasible"`` (cut off by ``time_limit``; ``bound`` is the solver's upper bound on the VP).
-    The greedy year (:func:`solvers.lemuria_greedy.greedy_schedule`) is the fallback: with
+    The greedy year (:func:`solvers.lemuria.greedy.greedy_schedule`) is the fallback: with
     ``hint`` it is given to the solver as a first plan, and when the solver stops before it
     found a better plan the greedy year is returned (status ``"feasible"``, the solver's bound).
     ``schedule.stats`` holds the model size (:class:`ModelStats`), ``schedule.branches`` the
     solver's branch count.
 
     Optimal means optimal over the plans the model describes: every rule of docs/lemuria.md, in
-    the canonical order of each turn described in :mod:`solvers.lemuria_model` (which loses
+    the canonical order of each turn described in :mod:`solvers.lemuria.model` (which loses
     nothing), except that a character returned to the bottom of the character deck is never
     drawn again (the model draws each card of the initial character deck at most once).
     """
