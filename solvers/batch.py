@@ -33,7 +33,8 @@ def default_workers() -> int:
 def check_workers(workers: int | None, backend: str) -> int:
     """Validate ``workers`` and ``backend``; return the number of workers to use."""
     if backend not in BACKENDS:
-        raise LumicoreError(f"unknown backend {str(backend)[:80]!r} (choose from {', '.join(BACKENDS)})")
+        choices = ", ".join(BACKENDS)
+        raise LumicoreError(f"unknown backend {str(backend)[:80]!r} (choose from {choices})")
     if workers is None:
         return default_workers()
     if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= 1024:
@@ -77,7 +78,8 @@ def _dask_client(workers: int, scheduler: str | None):
         try:
             client = Client(scheduler, timeout="10s")
         except (OSError, TimeoutError, ValueError) as exc:
-            raise LumicoreError(f"cannot reach the Dask scheduler {scheduler[:80]!r}: {exc}") from exc
+            raise LumicoreError(
+                f"cannot reach the Dask scheduler {scheduler[:80]!r}: {exc}") from exc
         with client:
             yield client
         return
