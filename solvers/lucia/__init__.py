@@ -1,0 +1,26 @@
+"""Lucia solvers: optimal puzzles (:mod:`solvers.lucia.puzzle`: BFS, A*, IDA*, weighted A*).
+
+>>> from lumicore.lucia import Train
+>>> result = solve(Train.parse("h L4 H T S"), algorithm="astar")
+>>> result.status, result.cost
+('optimal', 2)
+"""
+
+from __future__ import annotations
+
+from solvers.lucia.puzzle import (
+    ALGORITHMS,
+    DEFAULT_MAX_NODES,
+    DEFAULT_PUZZLE,
+    SolveResult,
+    astar,
+    bfs,
+    card_kinds,
+    idastar,
+    replay,
+    search_kinds,
+    solve,
+)
+
+__all__ = ["solve", "bfs", "astar", "idastar", "SolveResult", "replay", "ALGORITHMS",
+           "DEFAULT_MAX_NODES", "DEFAULT_PUZZLE", "card_kinds", "search_kinds"]
