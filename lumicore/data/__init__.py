@@ -19,7 +19,14 @@ else:  # pragma: no cover
 
 from lumicore.errors import DataError
 
-__all__ = ["data_dir", "resolve", "read_toml", "read_text", "tomllib"]
+__all__ = ["data_dir", "resolve", "read_toml", "read_text", "read_file", "parse_toml", "tomllib",
+           "shorten"]
+
+
+def shorten(text: object, limit: int = 80) -> str:
+    """``repr`` of user input cut to about ``limit`` characters, for error messages."""
+    s = str(text)
+    return repr(s if len(s) <= limit else s[:limit] + "...")
 
 
 def data_dir() -> Path:
@@ -35,23 +42,45 @@ def resolve(name_or_path: str | Path, builtin: dict[str, str]) -> Path:
     key = str(name_or_path)
     if key in builtin:
         return data_dir() / builtin[key]
-    path = Path(name_or_path)
-    if path.is_file():
-        return path
     known = ", ".join(repr(k) for k in builtin)
-    raise DataError(f"{key!r} is neither a built-in name ({known}) nor a readable file")
+    try:
+        path = Path(name_or_path)
+        if key and path.is_file():
+            return path
+        is_dir = key != "" and path.is_dir()
+    except (OSError, ValueError) as exc:  # a name too long, a NUL byte
+        raise DataError(f"{shorten(key)} is not a usable path: {exc.__class__.__name__}") from exc
+    what = "a folder, not a file" if is_dir else "neither a built-in name ({known}) nor a file"
+    raise DataError(f"{shorten(key)} is {what.format(known=known)}")
 
+
+def read_file(path: str | Path) -> str:
+    """The text of a user's file: UTF-8 (a leading byte-order mark is dropped). A missing file,
+    a folder, an unreadable or non-UTF-8 file raises :class:`DataError` naming it."""
+    path = resolve(path, {})
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise DataError(f"cannot read {shorten(path)}: {exc.strerror or exc}") from exc
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise DataError(f"{shorten(path)} is not UTF-8 text (byte {exc.start})") from exc
+
+
+def parse_toml(text: str, source: object = "TOML") -> dict[str, Any]:
+    """Parse TOML text; a syntax error becomes a :class:`DataError` naming ``source``."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise DataError(f"{shorten(source)}: {exc}") from exc
 
 def read_toml(name_or_path: str | Path, builtin: dict[str, str]) -> dict[str, Any]:
     """Parse a TOML data file; a syntax error becomes a :class:`DataError` naming the file."""
     path = resolve(name_or_path, builtin)
-    try:
-        with path.open("rb") as fh:
-            return tomllib.load(fh)
-    except tomllib.TOMLDecodeError as exc:
-        raise DataError(f"{path}: {exc}") from exc
+    return parse_toml(read_file(path), path)
 
 
 def read_text(name_or_path: str | Path, builtin: dict[str, str]) -> str:
-    """Read a text data file (e.g. a board drawing)."""
-    return resolve(name_or_path, builtin).read_text(encoding="utf-8")
+    """Read a text data file (e.g. a board drawing), as :func:`read_file` does."""
+    return read_file(resolve(name_or_path, builtin))
