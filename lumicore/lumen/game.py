@@ -229,6 +229,15 @@ class GameState:
     def legal_actions(self) -> list[int]:
         return list(range(len(self._legal())))
 
+    def moves(self) -> list[tuple]:
+        """The moves of this node as tuples, in action order (action ``a`` is ``moves()[a]``):
+        ``("choose", selection, bubble)``, ``("pass",)``, ``("place", kind, territory)``,
+        ``("move", kind, inactive, from, to)``, ``("activate", kind, territory, ...)``,
+        ``("glow",)``, ``("stop",)``, ``("order", chain)``, ``("mercenary", territory)``; chance
+        moves (``first``, ``draw``, ``roll``, ``bonus``, ``objective``) end with their
+        probability."""
+        return list(self._legal())
+
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if not self.is_chance_node():
             return []
