@@ -249,7 +249,6 @@ class GameState:
         self.history.append(int(action))
         self._moves = None
         getattr(self, f"_apply_{move[0]}")(move)
-        self._check_units()
 
     def action_to_string(self, action: int) -> str:
         check_action(self, action)
@@ -657,20 +656,15 @@ class GameState:
             self.units[t][1 - p][2 * k2 + side2] -= 1
             if not self.board.units[k2].special:
                 self.bag[1 - p][k2] += 1
+            if not self.units_on_map(1 - p):  # only a removal can empty a player's map
+                self.loser, self.phase = 1 - p, "over"
+                return
         self._sequence_step()
 
     def _sequence_step(self) -> None:
         self.left -= 1
         if self.left <= 0:
             self._continue()
-
-    def _check_units(self) -> None:
-        if self.phase == "over":
-            return
-        for p in (0, 1):
-            if not self.units_on_map(p):
-                self.loser, self.phase = p, "over"
-                return
 
 
 def replay(record: dict[str, Any] | str) -> GameState:

@@ -88,6 +88,8 @@ class Layout:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_index", {c: i for i, c in enumerate(self.cells)})
+        masks = [sum(1 << j for j in nbrs) for nbrs in self.neighbors]
+        object.__setattr__(self, "masks", tuple(masks))
 
     def index(self, cell: object) -> int:
         """The bubble index of ``cell``; :class:`LumicoreError` naming it if there is none."""
@@ -207,7 +209,7 @@ def _check_value(value: object) -> int:
 class Sheet:
     """A player's command area: which bubble holds which value (immutable, hashable)."""
 
-    __slots__ = ("layout", "values")
+    __slots__ = ("layout", "values", "_packed")
 
     def __init__(self, layout: Layout, values: tuple[int | None, ...] | None = None) -> None:
         if not isinstance(layout, Layout):
@@ -220,6 +222,7 @@ class Sheet:
                 _check_value(v)
         object.__setattr__(self, "layout", layout)
         object.__setattr__(self, "values", values)
+        object.__setattr__(self, "_packed", None)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("a Sheet is immutable")
@@ -291,6 +294,13 @@ class Sheet:
         from lumicore.lumen.render import sheet_svg
 
         return sheet_svg(self)
+
+    def packed(self) -> bytes:
+        """One byte per bubble: its value, 255 when empty (the kernel's form)."""
+        if self._packed is None:
+            object.__setattr__(self, "_packed",
+                               bytes(255 if v is None else v for v in self.values))
+        return self._packed  # type: ignore[return-value]
 
     @property
     def written(self) -> int:
