@@ -1,0 +1,116 @@
+"""best_choice (exact near the end, Monte Carlo before), win_probability and Lumen's bots."""
+
+from __future__ import annotations
+
+import pytest
+
+from lumicore.errors import LumicoreError
+from lumicore.game import play_randomly
+from lumicore.lumen.game import GameState
+from solvers.lumen import best_choice, win_probability
+from solvers.lumen.bots import BOTS, SheetBot, sheet_scores
+from solvers.lumen.planner import exact_values
+from tests.test_lumen_game import clear, do, k, put, sequence_step, started, t
+
+
+def last_round_move() -> GameState:
+    """Round 17, player 1 resolves last with one sequence choice: moving a Shroomling from
+    b1 into b2 ties the spring centre and wins 5 to 0; anything else loses 5 to 7."""
+    state = sequence_step(clear(started(1)))
+    state.round = 17
+    state.discovery = [0] * 9
+    put(state, "b1", 0, "shroomling", 2)
+    put(state, "b2", 1, "shroomling")
+    return state
+
+
+def test_exact_answer_in_the_last_round():
+    state = last_round_move()
+    result = best_choice(state, time_limit=10)
+    assert result.method == "exact" and result.status == "optimal"
+    best = result.best
+    assert best.value == 1.0 and state.moves()[best.action] == (
+        "move", k("shroomling"), 0, t("b1"), t("b2"))
+    assert result.plan == [best.move]
+    stop = next(c for c in result.choices if state.moves()[c.action] == ("stop",))
+    assert stop.value == 0.0
+    assert [c.value for c in result.choices] == sorted((c.value for c in result.choices),
+                                                      reverse=True)
+
+
+def test_exact_values_agree_with_playing_each_choice():
+    state = last_round_move()
+    values, _ = exact_values(state)
+    for a, v in enumerate(values):
+        child = state.clone()
+        child.apply_action(a)
+        assert child.is_terminal() and child.returns() == v
+
+
+def test_exact_expectation_over_a_chance_node():
+    state = last_round_move()
+    state.phase = "reinforce"   # reinforcing then refilling: draws do not change the result
+    state.left = 1
+    state._moves = None
+    result = best_choice(state, time_limit=10)
+    assert result.method == "exact"
+    placed = [c for c in result.choices if state.moves()[c.action][0] == "place"]
+    # a Shroomling into b1 keeps it; any reinforcement leaves b2 to player 2: player 1 loses
+    assert all(c.value == 0.0 for c in placed)
+
+
+def test_monte_carlo_at_the_start_with_intervals():
+    state = started(0)
+    do(state, "roll", 3, 4)
+    result = best_choice(state, time_limit=None, min_samples=2, seed=3)
+    assert result.method == "monte carlo" and result.status == "feasible"
+    assert len(result.choices) == len(state.legal_actions())
+    assert all(c.samples == 2 and c.low <= c.value <= c.high for c in result.choices)
+    again = best_choice(state, time_limit=None, min_samples=2, seed=3)
+    assert [c.action for c in again.choices] == [c.action for c in result.choices]
+    assert "monte carlo" in str(result) and result.to_dict()["plan"] == result.plan
+
+
+def test_best_choice_needs_a_decision():
+    with pytest.raises(LumicoreError, match="chance"):
+        best_choice(GameState.new_game())
+    with pytest.raises(LumicoreError):
+        best_choice("state")
+    with pytest.raises(LumicoreError):
+        best_choice(last_round_move(), time_limit=-1)
+
+
+def test_win_probability_of_a_won_position():
+    result = win_probability(last_round_move(), samples=5, bot="sheet")
+    assert result.wins == (5, 0) and result.probabilities == (1.0, 0.0)
+    assert result.intervals[0][1] == 1.0 and result.intervals[0][0] > 0.4
+
+
+def test_win_probability_counts_every_game():
+    result = win_probability(GameState.new_game(), samples=6, bot="random", seed=1)
+    assert sum(result.wins) + result.nobody == result.samples == 6
+    for bad in (0, -1, 1.5):
+        with pytest.raises(LumicoreError):
+            win_probability(GameState.new_game(), samples=bad)
+    with pytest.raises(LumicoreError, match="unknown bot|foo"):
+        win_probability(GameState.new_game(), samples=1, bot="foo")
+
+
+def test_sheet_bot_takes_the_largest_chain():
+    state = started(0)
+    state.sheets[0] = state.sheets[0].place((0, 0), 4).place((0, 1), 9)
+    do(state, "roll", 2, 2)  # low 2, high 2, sum 4, product 4, difference 0
+    scores = sheet_scores(state)
+    best = state.moves()[max(range(len(scores)), key=scores.__getitem__)]
+    assert best[0] == "choose" and best[1] in (2, 3) and best[2] == 5  # a 4 under the 4
+    assert state.moves()[SheetBot(seed=0).choose(state)] == best or \
+        state.moves()[SheetBot(seed=0).choose(state)][2] == 5
+
+
+@pytest.mark.parametrize("name", sorted(BOTS))
+def test_bots_play_legal_and_deterministic(name):
+    state = play_randomly(GameState.new_game(), seed=4, max_steps=30)
+    while state.is_chance_node():
+        state.apply_action(0)
+    a, b = BOTS[name](seed=5).choose(state), BOTS[name](seed=5).choose(state)
+    assert a == b and a in state.legal_actions()
