@@ -4,9 +4,11 @@
     python benchmarks/bench_lumen.py --quick    # a few seconds
     python benchmarks/bench_lumen.py --write    # also write the table into docs/lumen.md
 
-Games: ``lumicore.game.play_randomly`` on ``GameState.new_game(seed=i)`` (Scenario A, default
-board), uniformly random decisions and chance outcomes by their probabilities, one core; once
-with the engine's sheet and map calls going through the kernel and once through the reference.
+Games (Scenario A, default board, one core): the kernel's game loop ``kernel.random_games``
+against its twin ``reference.random_game`` (the same games, splitmix64 choices, played on the
+Python ``GameState``); and ``lumicore.game.play_randomly`` on ``GameState.new_game(seed=i)``
+(numpy choices) with the engine's sheet and map calls through the kernel, then through the
+reference.
 Kernel vs reference: mid-game sheets (the default 4 x 5 sheet with 8 random values written by
 legal moves), the gains of every value 0..36 in every legal bubble (``kernel.gains_all`` vs a
 loop over ``reference.gains``); legal bubbles; the strength sums of a 9-territory map.
@@ -55,19 +57,28 @@ class _Reference:
     strength_sums = staticmethod(reference.strength_sums)
 
 
-def bench_games(n: int) -> list[tuple[str, float]]:
+def bench_games(n: int) -> list[tuple[str, float, float]]:
+    """(label, games per second, ratio to the plain-Python engine) per way of playing."""
     def run():
         for seed in range(n):
             play_randomly(GameState.new_game(seed=seed), seed=seed)
 
-    rows = [("whole random games / s (kernel)", best_rate(run, n, tries=2))]
+    fresh = GameState.new_game()
+    setup = kernel.setup(fresh)
+    loop = best_rate(lambda: kernel.random_games(setup, 100 * n, seed=0), 100 * n)
+    twin = best_rate(lambda: [reference.random_game(fresh, s) for s in range(n)], n, tries=2)
+    engine = best_rate(run, n, tries=2)
     saved = game_module.kernel
     game_module.kernel = _Reference  # type: ignore[assignment]
     try:
-        rows.append(("whole random games / s (reference)", best_rate(run, n, tries=2)))
+        plain = best_rate(run, n, tries=2)
     finally:
         game_module.kernel = saved
-    return rows
+    return [("kernel game loop (`kernel.random_games`)", loop, loop / twin),
+            ("its Python twin (`reference.random_game`, same games)", twin, 1.0),
+            ("`GameState` + `play_randomly`, sheet and map calls in the kernel", engine,
+             engine / plain),
+            ("`GameState` + `play_randomly`, all plain Python", plain, 1.0)]
 
 
 def mid_game_sheets(n: int, written: int = 8) -> list[Sheet]:
@@ -127,11 +138,13 @@ def bench_kernel(n: int) -> list[tuple[str, float, float, float]]:
     return rows
 
 
-def table(games: list[tuple[str, float]], kern: list[tuple[str, float, float, float]]) -> str:
-    lines = ["| measure | kernel | reference | ratio |", "|---|---:|---:|---:|"]
-    (_, gk), (_, gr) = games
-    lines.append(f"| whole random games per second, one core | {gk:,.0f} | {gr:,.0f} | "
-                 f"{gk / gr:.1f}x |")
+def table(games: list[tuple[str, float, float]],
+          kern: list[tuple[str, float, float, float]]) -> str:
+    lines = ["| whole random games, Scenario A, one core | games / s | ratio to its twin |",
+             "|---|---:|---:|"]
+    for label, rate, ratio in games:
+        lines.append(f"| {label} | {rate:,.0f} | {ratio:.1f}x |")
+    lines += ["", "| kernel call | kernel | reference | ratio |", "|---|---:|---:|---:|"]
     for label, k, r, ratio in kern:
         lines.append(f"| {label} | {k:,.0f} | {r:,.0f} | {ratio:.0f}x |")
     return "\n".join(lines)
