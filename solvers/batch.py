@@ -102,6 +102,22 @@ def run_batch(fn: Callable[[Any], Any], items: Sequence[Any], *, workers: int | 
 
 
 @contextmanager
+def _workers_ignore_sigint():
+    """Start worker processes with Ctrl-C ignored (they inherit it), so that Ctrl-C in a terminal
+    reaches only this process, which stops the run and shuts the workers down itself."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@contextmanager
 def _dask_client(workers: int, scheduler: str | None):
     try:
         from dask.distributed import Client, LocalCluster
@@ -117,8 +133,9 @@ def _dask_client(workers: int, scheduler: str | None):
         with client:
             yield client
         return
-    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                           dashboard_address=None, silence_logs=logging.ERROR)
+    with _workers_ignore_sigint():
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                               dashboard_address=None, silence_logs=logging.ERROR)
     with cluster, Client(cluster) as client:
         yield client
 
