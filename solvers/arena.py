@@ -163,7 +163,11 @@ def play_game(game: str, bots: Sequence[str | Bot], players: int | None = None, 
             action = _sample(state, rng)
         else:
             player = state.current_player()
-            action = int(seat_bots[player].choose(state))
+            action = seat_bots[player].choose(state)
+            if isinstance(action, bool) or action not in state.legal_actions():
+                raise IllegalMoveError(f"bot {labels[player]!r} (seat {player}) chose "
+                                       f"{action!r:.40}, not a legal action")
+            action = int(action)
         if on_action is not None:
             on_action(state, action)
         state.apply_action(action)
@@ -261,13 +265,20 @@ class TournamentResult:
     records: list[dict[str, Any]] = field(default_factory=list, repr=False)
 
     @property
+    def seat_wins(self) -> list[float]:
+        """Each seat's share of the wins (seat ``s`` is player ``s``): its advantage."""
+        totals = [sum(min(1.0, max(0.0, r["returns"][s])) for r in self.records)
+                  for s in range(self.players)]
+        return [t / self.played if self.played else 0.0 for t in totals]
+
+    @property
     def interrupted(self) -> bool:
         return self.status == INTERRUPTED
 
     def to_dict(self) -> dict[str, Any]:
         return {"game": self.game, "players": self.players, "seed": self.seed,
                 "options": self.options, "games": self.games, "played": self.played,
-                "status": self.status, "elapsed": self.elapsed,
+                "status": self.status, "elapsed": self.elapsed, "seat_wins": self.seat_wins,
                 "bots": {name: r.to_dict() for name, r in self.bots.items()}}
 
     def table(self) -> str:

@@ -141,7 +141,8 @@ def test_tournament_rotates_seats_and_records_replay():
 
 def test_tournament_four_players_and_fractional_counts():
     result = tournament(NAME, ["random", "greedy"], players=4, games=8, seed=2, workers=1,
-                        progress=False)
+                        progress=True)
+    assert len(result.seat_wins) == 4 and sum(result.seat_wins) == pytest.approx(1)
     assert sum(r.games for r in result.bots.values()) == 32  # each bot holds 2 seats a game
     assert sum(r.wins for r in result.bots.values()) == pytest.approx(8)
 
@@ -188,6 +189,15 @@ def test_replay_names_the_illegal_action():
         replay_record({"game": NAME, "players": 2, "seed": 1})
     with pytest.raises(LumicoreError):
         replay_record("not json")
+
+
+def test_a_bot_playing_an_illegal_action_is_named():
+    class Cheat:
+        def choose(self, state):
+            return 7
+
+    with pytest.raises(IllegalMoveError, match="bot 'Cheat' .seat 1. chose 7"):
+        play_game(NAME, ["random", Cheat()], seed=0)
 
 
 def test_unknown_bot_names_the_known_ones():

@@ -92,4 +92,5 @@ def _run_tournament(args: argparse.Namespace, game: str) -> int:
         print(f"{game}: {result.played} of {result.games} games, {result.players} players, "
               f"seed {result.seed} ({result.status})")
         print(result.table())
+        print("wins by seat: " + ", ".join(f"{w:.3f}" for w in result.seat_wins))
     return exit_code(result.status, has_answer=True)
