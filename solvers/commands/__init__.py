@@ -1,12 +1,89 @@
-"""One module per game, each with ``register(subparsers)`` adding that game's subcommands."""
+"""One module per game, each with ``register(subparsers)`` adding that game's subcommands.
+
+Every parser of the ``lumicore`` command is a :class:`Parser`, so every option's help shows its
+default (or says it is required) and carries no docstring markup, without each command having
+to say so:
+
+>>> parser = Parser(prog="demo", description="Run ``demo``.")
+>>> _ = parser.add_argument("--seed", type=int, default=3, help="the :func:`seed` to use")
+>>> _ = parser.add_argument("--json", action="store_true", help="print JSON")
+>>> print(parser.format_help())  # doctest: +NORMALIZE_WHITESPACE
+usage: demo [-h] [--seed SEED] [--json]
+Run demo.
+options:
+  -h, --help   show this help message and exit
+  --seed SEED  the seed to use (default: 3)
+  --json       print JSON
+"""
 
 from __future__ import annotations
 
 import argparse
+import re
 from pathlib import Path
+from typing import Any
 
 from lumicore.data import shorten
 from lumicore.errors import LumicoreError
+
+_MARKUP = re.compile(r":[a-z:]+:`~?([^`]*)`|``([^`]*)``|\*\*([^*]+)\*\*")
+_DEFAULT = re.compile(r"\bdefault\b|\(required\)", re.IGNORECASE)
+_FLAGS = (argparse._StoreConstAction, argparse._CountAction, argparse._HelpAction,
+          argparse._VersionAction, argparse._SubParsersAction)
+
+
+def plain(text: str) -> str:
+    """Text without reStructuredText markup (roles, literals, bold), for terminal help.
+
+    >>> plain("see :func:`solvers.lucia.solve` and ``--deck`` (**exact**)")
+    'see solvers.lucia.solve and --deck (exact)'
+    """
+    return _MARKUP.sub(lambda m: next(g for g in m.groups() if g is not None), text)
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """Help without doc markup, with ``(default: ...)`` after every option that takes a value
+    and does not name its default already (``(required)`` for required options)."""
+
+    def _format_text(self, text: str) -> str:
+        return super()._format_text(plain(text))
+
+    def _expand_help(self, action: argparse.Action) -> str:
+        return plain(super()._expand_help(action))
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        note = _default_note(action)
+        return f"{text} {note}" if note and text else text or note
+
+
+def _default_note(action: argparse.Action) -> str:
+    """``(default: ...)`` or ``(required)`` for an option that takes a value and whose help does
+    not name its default; ``""`` for flags, sub-commands and required positionals."""
+    if (not isinstance(action, argparse._StoreAction | argparse._AppendAction)
+            or action.nargs == 0 or action.help == argparse.SUPPRESS
+            or _DEFAULT.search(action.help or "")
+            or (action.required and not action.option_strings)):
+        return ""
+    if action.required:
+        return "(required)"
+    return "(default: none)" if action.default is None else "(default: %(default)s)"
+
+
+class Parser(argparse.ArgumentParser):
+    """An ``ArgumentParser`` with :class:`HelpFormatter`; its subparsers are Parsers too (argparse
+    makes subparsers of the parent's class), so every command of the CLI gets the formatter.
+    An option added without help still shows its default."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
+
+    def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
+        action = super().add_argument(*args, **kwargs)
+        if action.help is None:  # argparse prints nothing for an action without help
+            action.help = _default_note(action) or None
+        return action
 
 
 def add_game(subparsers: argparse._SubParsersAction, name: str, help: str,
