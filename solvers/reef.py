@@ -218,6 +218,31 @@ class PlacementResult:
     def optimal(self) -> bool:
         return self.status == OPTIMAL
 
+    def _repr_svg_(self) -> str:
+        from lumicore.reef.render import svg
+
+        n = len(self.reef.pieces)
+        placed = range(n - len(self.placements), n)
+        returned = f", {len(self.discarded)} returned to the bag" if self.discarded else ""
+        return svg(self.reef, placed=placed,
+                   caption=f"best placement for {self.objective}: value {self.value:g} "
+                           f"({self.status}){returned}")
+
+    def as_dict(self) -> dict:
+        """Plain JSON data: the plan, value, status and counts (the reef as a reef file)."""
+        from lumicore.reef import io
+
+        return {
+            "objective": self.objective, "value": self.value, "status": self.status,
+            "limestone": self.limestone,
+            "placements": [{"lumino": str(p.lumino), "number_cell": list(p.number_cell),
+                            "other_cell": list(p.other_cell), "level": p.level, "cost": p.cost}
+                           for p in self.placements],
+            "discarded": [str(t) for t in self.discarded],
+            "nodes": self.nodes, "merged": self.merged, "pruned": self.pruned,
+            "elapsed": self.elapsed, "reef": io.to_json(self.reef),
+        }
+
     def __str__(self) -> str:
         lines = [f"best placement for {self.objective}: value {self.value:g} ({self.status}), "
                  f"limestone left {self.limestone}"]

@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from lumicore.data import shorten
 from lumicore.errors import IllegalMoveError, LumicoreError
 from lumicore.reef.board import Board, Cell
 from lumicore.reef.tiles import ANIMALS, COLORS, Lumino, StartLumino, animal_code, color_code
@@ -133,10 +134,13 @@ class Reef:
     def new(cls, board: Board, start: tuple[str, str]) -> Reef:
         """A reef with only its starting Lumino: ``start[0]`` on the first starting cell (lower
         column), ``start[1]`` on the second."""
+        if not isinstance(board, Board):
+            raise LumicoreError(f"board must be a lumicore.reef.Board (see load_board), got "
+                                f"{shorten(board)}")
         try:
             color_a, color_b = start
         except (TypeError, ValueError):
-            raise LumicoreError(f"start must be two colours, got {start!r}") from None
+            raise LumicoreError(f"start must be two colours, got {shorten(start)}") from None
         lumino = StartLumino(color_a, color_b)
         a, b = board.start_cells
         return cls(board, (Piece(lumino, a, b, 1),))
@@ -243,20 +247,31 @@ class Reef:
         return Space(COLORS[self.cell_colors[i]], number or None,
                      ANIMALS[animal] if animal >= 0 else None, self.heights[i], self.top_pieces[i])
 
+    def _index(self, i: int) -> int:
+        if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < len(self.heights):
+            raise LumicoreError(f"no cell index {shorten(i)} on board {self.board.name!r} "
+                                f"(0..{len(self.heights) - 1})")
+        return i
+
     def height_index(self, i: int) -> int:
-        return self.heights[i]
+        """The height of cell index ``i`` (0 = bare); LumicoreError for a bad index."""
+        return self.heights[self._index(i)]
 
     def top_piece(self, i: int) -> int:
-        return self.top_pieces[i]
+        """The index in ``pieces`` of the top Lumino on cell ``i`` (-1 if bare)."""
+        return self.top_pieces[self._index(i)]
 
     def cell_color(self, i: int) -> int:
-        return self.cell_colors[i]
+        """The colour code visible on cell ``i`` (-1 if bare)."""
+        return self.cell_colors[self._index(i)]
 
     def cell_number(self, i: int) -> int:
-        return self.cell_numbers[i]
+        """The number visible on cell ``i`` (0 if none)."""
+        return self.cell_numbers[self._index(i)]
 
     def cell_animal(self, i: int) -> int:
-        return self.cell_animals[i]
+        """The animal code visible on cell ``i`` (-1 if none)."""
+        return self.cell_animals[self._index(i)]
 
     def levels(self) -> int:
         """The highest level in the reef."""
@@ -266,6 +281,7 @@ class Reef:
         """How many visible coral spaces of ``color`` the reef shows (for the majorities)."""
         from lumicore.reef import reference
 
+        color_code(color)
         return reference.visible_counts(self)[color]
 
     def visible_animals(self) -> dict[str, int]:

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from lumicore.data import read_toml
+from lumicore.data import read_toml, shorten
 from lumicore.errors import DataError, LumicoreError, NotationError
 
 __all__ = [
@@ -130,32 +130,37 @@ class Lumino:
         ...
         lumicore.errors.NotationError: bad token '7' in Lumino 'pink 7': numbers are 1..6
         """
+        if not isinstance(text, str):
+            raise NotationError(f"a Lumino is written as text, got {shorten(text)}")
         tokens = text.lower().split()
         if not tokens:
-            raise NotationError(f"empty Lumino {text!r}: expected '<colour> [<number>] [<animal>]'")
+            raise NotationError(
+                f"empty Lumino {shorten(text)}: expected '<colour> [<number>] [<animal>]'")
         color, *rest = tokens
         if color not in COLORS:
             raise NotationError(
-                f"bad token {color!r} in Lumino {text!r}: unknown colour "
+                f"bad token {shorten(color, 30)} in Lumino {shorten(text)}: unknown colour "
                 f"(expected one of {', '.join(COLORS)})"
             )
         number: int | None = None
         animal: str | None = None
-        if rest and rest[0].isdigit():
+        if rest and rest[0].isascii() and rest[0].isdigit():
             token = rest.pop(0)
             if not 1 <= int(token) <= 6:
-                raise NotationError(f"bad token {token!r} in Lumino {text!r}: numbers are 1..6")
+                raise NotationError(
+                    f"bad token {shorten(token, 30)} in Lumino {shorten(text)}: numbers are 1..6")
             number = int(token)
         if rest:
             token = rest.pop(0)
             if token not in ANIMALS:
                 raise NotationError(
-                    f"bad token {token!r} in Lumino {text!r}: expected an animal "
+                    f"bad token {shorten(token, 30)} in Lumino {shorten(text)}: expected an animal "
                     f"({', '.join(ANIMALS)})" + ("" if number else " or a number 1..6")
                 )
             animal = token
         if rest:
-            raise NotationError(f"bad token {rest[0]!r} in Lumino {text!r}: nothing may follow")
+            raise NotationError(
+                f"bad token {shorten(rest[0], 30)} in Lumino {shorten(text)}: nothing may follow")
         return cls(color, number, animal)
 
     def __str__(self) -> str:
@@ -214,12 +219,14 @@ def parse_hand(text: str) -> tuple[Lumino, ...]:
     ...
     lumicore.errors.NotationError: empty Lumino at position 2 of hand 'pink 3, , blue 5'
     """
+    if not isinstance(text, str):
+        raise NotationError(f"a hand is written as text, got {shorten(text)}")
     if not text.strip():
         return ()
     hand = []
     for position, item in enumerate(text.split(","), start=1):
         if not item.strip():
-            raise NotationError(f"empty Lumino at position {position} of hand {text!r}")
+            raise NotationError(f"empty Lumino at position {position} of hand {shorten(text)}")
         hand.append(Lumino.parse(item))
     return tuple(hand)
 
