@@ -26,9 +26,12 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from html import escape
+from typing import TYPE_CHECKING
 
-from lumicore.reef.reef import Reef
-from lumicore.reef.tiles import ANIMALS, COLORS
+from lumicore.reef.values import ANIMALS, COLORS
+
+if TYPE_CHECKING:
+    from lumicore.reef.reef import Reef
 
 __all__ = ["text", "svg", "ANIMAL_LETTERS", "FILL"]
 

@@ -19,7 +19,7 @@ from lumicore.errors import LumicoreError
 from lumicore.reef import COLORS, Reef, load_board, parse_hand
 from lumicore.reef import io as reef_io
 from lumicore.reef.render import svg, text
-from lumicore.reef.scoring import LIMESTONE_CAP, coral_score, dark_animal_points
+from lumicore.reef.scoring import LIMESTONE_CAP
 from solvers.commands import add_game, check_output_path
 from solvers.limits import EXIT_ANSWER, exit_code
 
@@ -75,9 +75,9 @@ def _reef(args: argparse.Namespace) -> Reef:
 def _summary_data(reef: Reef) -> dict:
     return {
         "visible": {c: reef.visible_count(c) for c in COLORS},
-        "coral_scoring": {c: coral_score(reef, c) for c in COLORS},
+        "coral_scoring": {c: reef.coral_score(c) for c in COLORS},
         "animals": reef.visible_animals(),
-        "dark_animal_vp": sum(dark_animal_points(reef).values()),
+        "dark_animal_vp": reef.animal_points("dark"),
     }
 
 
