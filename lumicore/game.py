@@ -47,6 +47,7 @@ GAMES: dict[str, str] = {
     # name -> "module:callable"; the callable takes (players: int, seed: int, **options) and
     # returns a fresh GameState (at a chance node or a decision). Each game adds its line.
     "reef": "lumicore.reef.game:new_game",
+    "lumen": "lumicore.lumen.game:GameState.new_game",
 }
 
 
