@@ -109,8 +109,9 @@ def _check_seed(seed: Any) -> int:
 def _check_players(players: Any) -> int:
     if isinstance(players, bool) or not isinstance(players, (int, np.integer)) \
             or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        got = players if isinstance(players, int) else shorten(players)
         raise LumicoreError(f"Lemuria is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, got "
-                            f"{shorten(players)}")
+                            f"{got}")
     return int(players)
 
 
@@ -375,22 +376,27 @@ class Game:
         return [float(w) for w in weights / weights.sum()]
 
     def potential(self, player: int) -> float:
-        """VP plus a rough value of the player's position: 0.7 VP a resource (food 0.5), 0.6 a
-        material on the altar or in front, its share of black cubes on the altar, 1 a hand card
-        and 1 an empty facility. Only a heuristic for bots."""
-        p = self.s["pl"][player]
-        left = MONTHS - max(self.turn, 1) + 1
-        scale = min(1.0, left / 4)
+        """VP plus a rough value of the player's position (a heuristic for bots): 0.7 VP a
+        resource (food 0.5), 0.6 a material on the altar plus its share of the black cubes
+        there, 0.3 a material in front, 0.5 a hand card (or a pending draw), 0.5 an empty
+        facility, 1.5 a housed facility per festival still to come; resources and cards count
+        less in the last three turns."""
+        s = self.s
+        p = s["pl"][player]
+        turn = max(s["turn"], 1)
+        scale = min(1.0, (MONTHS - turn + 1) / 4)
         res = p["res"]
         value = sum(p["vp"]) + scale * (0.7 * (res["gold"] + res["stone"] + res["wood"])
                                          + 0.5 * res["food"])
-        for _material, owners, black in self.s["altar"]:
+        for _material, owners, black in s["altar"]:
             mine = owners.count(player)
             if mine:
-                value += scale * 0.6 * (mine + black / max(1, len(set(owners))))
-        value += scale * (0.3 * sum(p["mat"].values()) + 0.8 * len(p["hand"]))
-        value += scale * sum(1.0 for _b, r in p["fac"] if r is None)
-        return value
+                value += scale * 0.6 * (mine + black / len(set(owners)))
+        draws = sum(1 for t in s["pending"] if t[0] == "char" and t[1] == player)
+        value += scale * (0.3 * sum(p["mat"].values()) + 0.5 * (len(p["hand"]) + draws))
+        empty = sum(1 for _b, r in p["fac"] if r is None)
+        festivals = sum(1 for f in FESTIVALS if f >= turn)
+        return value + scale * 0.5 * empty + 1.5 * festivals * (len(p["fac"]) - empty)
 
     def clone(self) -> Game:
         copy = Game(self.players, self.seed, self.options, pickle.loads(pickle.dumps(self.s)),
@@ -459,8 +465,57 @@ class Game:
         """Apply a move tuple (as listed by :meth:`moves`)."""
         moves = self.moves()
         if move not in moves:
-            raise IllegalMoveError(f"{describe_move(move)} is not legal here")
+            raise IllegalMoveError(self._why_illegal(move))
         self.apply_action(moves.index(move))
+
+    def _why_illegal(self, move: Any) -> str:
+        """A one-line message naming the rule an illegal move breaks."""
+        if not isinstance(move, tuple) or not move or not isinstance(move[0], str):
+            return f"not a Lemuria move: {shorten(move)}"
+        try:
+            name = describe_move(move)
+        except (IndexError, KeyError, TypeError):
+            return f"not a Lemuria move: {shorten(move)}"
+        if self.is_terminal():
+            return f"{name}: the game is over"
+        if self.is_chance_node():
+            return f"{name}: a card is being drawn (a chance node)"
+        kind, s = move[0], self.s
+        p = self.current_player()
+        if kind in ("place", "harvest") and not (isinstance(move[1], int)
+                                                 and 0 <= move[1] < MEMORIES):
+            return f"{name}: the altar has memories 1 to {MEMORIES}"
+        if kind in ("place", "pedestal", "harvest") and s["phase"] != "main":
+            return f"{name}: material operations belong to the main phase"
+        if kind in ("place", "pedestal"):
+            if s["op"] is not None:
+                return f"{name}: only one material operation (place or harvest) a turn"
+            if s["pl"][p]["mat"].get(move[2], 0) < 1:
+                return f"{name}: player {p + 1} has no {move[2]} material in front of them"
+        if kind == "place":
+            reason = can_place(self.cards.altar, self.memory(move[1]), move[1], move[2])
+            if reason:
+                return f"{name}: {reason}"
+        if kind == "pedestal":
+            if s["pl"][p]["pedestal"] is not None:
+                return f"{name}: materials may not be placed on more than one pedestal"
+            return f"{name}: pedestal {move[1]} is not an empty pedestal (1 to {self.players})"
+        if kind == "harvest":
+            if s["op"] == "place":
+                return f"{name}: only one material operation (place or harvest) a turn"
+            try:
+                harvest_shares(self.cards.altar, self.memory(move[1]), move[1], s["rotation"],
+                               p, self.players)
+            except IllegalMoveError as exc:
+                return f"{name}: {exc}"
+            if s["op"] is None and move[2]:
+                return f"{name}: the first harvest of a turn is free (give 0)"
+            if s["op"] == "harvest" and not move[2]:
+                return f"{name}: each additional harvest costs 1 gold"
+            return f"{name}: an additional harvest needs 1 gold"
+        if kind == "end":
+            return f"{name}: the material operation is mandatory (place or harvest first)"
+        return f"{name} is not legal here"
 
     # ------------------------------------------------------------------ chance
     def _draw_pending_deterministic(self) -> bool:
