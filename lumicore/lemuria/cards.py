@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from lumicore.data import read_toml
+from lumicore.data import read_toml, shorten
 from lumicore.errors import DataError
 from lumicore.lemuria.schedule import COLORS, RESOURCES
 from lumicore.lemuria.skills import Skill, parse_skill
@@ -82,40 +82,41 @@ class Character:
 def _amount(value: Any, where: str) -> int:
     """A non-negative integer from a data file, or a DataError naming ``where``."""
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise DataError(f"{where}: expected a non-negative integer, got {value!r}")
+        raise DataError(f"{where}: expected a non-negative integer, got {shorten(value)}")
     return value
 
 
 def _text(value: Any, where: str) -> str:
     if not isinstance(value, str) or not value:
-        raise DataError(f"{where}: expected a non-empty string, got {value!r}")
+        raise DataError(f"{where}: expected a non-empty string, got {shorten(value)}")
     return value
 
 
 def _color(value: Any, where: str) -> str:
     if value not in COLORS:
-        raise DataError(f"{where}: unknown colour {value!r} (one of {', '.join(COLORS)})")
+        raise DataError(f"{where}: unknown colour {shorten(value)} (one of {', '.join(COLORS)})")
     return value
 
 
 def resources(value: Any, where: str) -> dict[str, int]:
     """A table resource -> amount with known resources and non-negative amounts."""
     if not isinstance(value, Mapping):
-        raise DataError(f"{where}: expected a table of resources, got {value!r}")
+        raise DataError(f"{where}: expected a table of resources, got {shorten(value)}")
     out = {}
     for name, amount in value.items():
         if name not in RESOURCES:
-            raise DataError(f"{where}: unknown resource {name!r} (one of {', '.join(RESOURCES)})")
+            raise DataError(f"{where}: unknown resource {shorten(name)} "
+                            f"(one of {', '.join(RESOURCES)})")
         out[name] = _amount(amount, f"{where}.{name}")
     return out
 
 
 def _check_keys(entry: Mapping[str, Any], allowed: tuple[str, ...], where: str) -> None:
     if not isinstance(entry, Mapping):
-        raise DataError(f"{where}: expected a table, got {entry!r}")
+        raise DataError(f"{where}: expected a table, got {shorten(entry)}")
     for key in entry:
         if key not in allowed:
-            raise DataError(f"{where}: unknown key {key!r}")
+            raise DataError(f"{where}: unknown key {shorten(key)}")
     for key in allowed:
         if key not in entry and key not in ("skill", "cost", "effect"):
             raise DataError(f"{where}: missing key {key!r}")
@@ -131,7 +132,7 @@ def _parse(entries: Any, where: str, kind: str, keys: tuple[str, ...],
         at = f"{where}[{i}]"
         _check_keys(entry, keys, at)
         card_id = _text(entry["id"], f"{at}.id")
-        at = f"{where} {card_id}"
+        at = f"{where} {card_id if len(card_id) <= 40 else card_id[:40] + '...'}"
         if card_id in cards:
             raise DataError(f"{at}: duplicate id")
         cards[card_id] = make(entry, card_id, at)
@@ -147,7 +148,7 @@ def _building(entry: Mapping[str, Any], card_id: str, at: str) -> Building:
 def _character(entry: Mapping[str, Any], card_id: str, at: str) -> Character:
     skill = entry.get("skill", "")
     if not isinstance(skill, str):
-        raise DataError(f"{at}.skill: expected a string, got {skill!r}")
+        raise DataError(f"{at}.skill: expected a string, got {shorten(skill)}")
     effect = entry.get("effect", "")
     parse_skill(effect, f"{at}.effect")
     return Character(card_id, _color(entry["color"], f"{at}.color"),
@@ -170,20 +171,21 @@ def _load(name_or_path: str | Path, builtin: dict[str, str], key: str) -> list[A
     data = read_toml(name_or_path, builtin)
     extra = [k for k in data if k != key]
     if extra:
-        raise DataError(f"{name_or_path}: unknown key {extra[0]!r} (expected [[{key}]] tables)")
+        raise DataError(f"{shorten(name_or_path)}: unknown key {shorten(extra[0])} "
+                        f"(expected [[{key}]] tables)")
     return data.get(key, [])
 
 
 def load_buildings(name_or_path: str | Path = "default") -> dict[str, Building]:
     """Building cards by id from ``"default"`` or a TOML file of ``[[building]]`` tables."""
     return parse_buildings(_load(name_or_path, BUILTIN_BUILDINGS, "building"),
-                           f"{name_or_path}: building")
+                           f"{shorten(name_or_path)}: building")
 
 
 def load_characters(name_or_path: str | Path = "default") -> dict[str, Character]:
     """Character cards by id from ``"default"`` or a TOML file of ``[[character]]`` tables."""
     return parse_characters(_load(name_or_path, BUILTIN_CHARACTERS, "character"),
-                            f"{name_or_path}: character")
+                            f"{shorten(name_or_path)}: character")
 
 
 def toml_str(text: str) -> str:
