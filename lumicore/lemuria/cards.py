@@ -149,11 +149,16 @@ def _character(entry: Mapping[str, Any], card_id: str, at: str) -> Character:
     skill = entry.get("skill", "")
     if not isinstance(skill, str):
         raise DataError(f"{at}.skill: expected a string, got {shorten(skill)}")
-    effect = entry.get("effect", "")
-    parse_skill(effect, f"{at}.effect")
     return Character(card_id, _color(entry["color"], f"{at}.color"),
                      _amount(entry["food"], f"{at}.food"), _amount(entry["vp"], f"{at}.vp"),
-                     _amount(entry["vp_match"], f"{at}.vp_match"), skill, effect)
+                     _amount(entry["vp_match"], f"{at}.vp_match"), skill, _effect(entry, at))
+
+
+def _effect(entry: Mapping[str, Any], at: str) -> str:
+    """The optional ``effect`` of a character, checked against the skill vocabulary."""
+    effect = entry.get("effect", "")
+    parse_skill(effect, f"{at}.effect")
+    return effect
 
 
 def parse_buildings(entries: Any, where: str = "building") -> dict[str, Building]:
