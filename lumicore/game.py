@@ -48,6 +48,7 @@ GAMES: dict[str, str] = {
     # returns a fresh GameState (at a chance node or a decision). Each game adds its line.
     "reef": "lumicore.reef.game:new_game",
     "lumen": "lumicore.lumen.game:GameState.new_game",
+    "lemuria": "lumicore.lemuria.game:Game.new",
 }
 
 

@@ -21,6 +21,7 @@ from typing import Any
 from lumicore.data import read_toml, shorten
 from lumicore.errors import DataError
 from lumicore.lemuria.schedule import COLORS, RESOURCES
+from lumicore.lemuria.skills import Skill, parse_skill
 
 __all__ = [
     "Building",
@@ -60,7 +61,9 @@ class Building:
 @dataclass(frozen=True)
 class Character:
     """A character card: played for ``food``; housed in a facility it scores ``vp``, or
-    ``vp_match`` when the facility has its colour. ``skill`` is text only (not modelled)."""
+    ``vp_match`` when the facility has its colour. ``skill`` is the printed text; ``effect``
+    (optional) the skill in the vocabulary of :mod:`lumicore.lemuria.skills`, applied by the
+    whole game (the one-player year leaves skills out)."""
 
     id: str
     color: str
@@ -68,6 +71,12 @@ class Character:
     vp: int
     vp_match: int
     skill: str = ""
+    effect: str = ""
+
+    @property
+    def skill_effect(self) -> Skill | None:
+        """The parsed ``effect`` (None when the card has none)."""
+        return parse_skill(self.effect, f"character {self.id}.effect")
 
 
 def _amount(value: Any, where: str) -> int:
@@ -109,7 +118,7 @@ def _check_keys(entry: Mapping[str, Any], allowed: tuple[str, ...], where: str) 
         if key not in allowed:
             raise DataError(f"{where}: unknown key {shorten(key)}")
     for key in allowed:
-        if key not in entry and key not in ("skill", "cost"):
+        if key not in entry and key not in ("skill", "cost", "effect"):
             raise DataError(f"{where}: missing key {key!r}")
 
 
@@ -142,7 +151,14 @@ def _character(entry: Mapping[str, Any], card_id: str, at: str) -> Character:
         raise DataError(f"{at}.skill: expected a string, got {shorten(skill)}")
     return Character(card_id, _color(entry["color"], f"{at}.color"),
                      _amount(entry["food"], f"{at}.food"), _amount(entry["vp"], f"{at}.vp"),
-                     _amount(entry["vp_match"], f"{at}.vp_match"), skill)
+                     _amount(entry["vp_match"], f"{at}.vp_match"), skill, _effect(entry, at))
+
+
+def _effect(entry: Mapping[str, Any], at: str) -> str:
+    """The optional ``effect`` of a character, checked against the skill vocabulary."""
+    effect = entry.get("effect", "")
+    parse_skill(effect, f"{at}.effect")
+    return effect
 
 
 def parse_buildings(entries: Any, where: str = "building") -> dict[str, Building]:
@@ -152,8 +168,8 @@ def parse_buildings(entries: Any, where: str = "building") -> dict[str, Building
 
 def parse_characters(entries: Any, where: str = "character") -> dict[str, Character]:
     """Character cards from the parsed ``[[character]]`` array of a TOML file."""
-    return _parse(entries, where, "character", ("id", "color", "food", "vp", "vp_match", "skill"),
-                  _character)
+    return _parse(entries, where, "character",
+                  ("id", "color", "food", "vp", "vp_match", "skill", "effect"), _character)
 
 
 def _load(name_or_path: str | Path, builtin: dict[str, str], key: str) -> list[Any]:
@@ -204,5 +220,7 @@ def cards_to_toml(buildings: Mapping[str, Building] | None = None,
     for c in (characters or {}).values():
         lines += ["[[character]]", f"id = {toml_str(c.id)}", f"color = {toml_str(c.color)}",
                   f"food = {c.food}", f"vp = {c.vp}", f"vp_match = {c.vp_match}",
-                  f"skill = {toml_str(c.skill)}", ""]
+                  f"skill = {toml_str(c.skill)}"]
+        lines += [f"effect = {toml_str(c.effect)}"] if c.effect else []
+        lines.append("")
     return "\n".join(lines)
