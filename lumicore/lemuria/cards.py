@@ -31,7 +31,17 @@ __all__ = [
     "parse_buildings",
     "parse_characters",
     "cards_to_toml",
+    "check_building",
+    "check_character",
+    "RESOURCE_LIMIT",
+    "VP_LIMIT",
 ]
+
+RESOURCE_LIMIT = 525
+"""The most of one resource the game can hold: 105 resource chits of at most 5 each. Every amount
+in card and instance files (costs, food, start, income) must lie in 0..RESOURCE_LIMIT."""
+VP_LIMIT = 100
+"""The most VP one card may print (VP, ``vp_match``); the score track is far shorter."""
 
 BUILTIN_BUILDINGS = {"default": "lemuria_buildings.toml"}
 BUILTIN_CHARACTERS = {"default": "lemuria_characters.toml"}
@@ -79,11 +89,31 @@ class Character:
         return parse_skill(self.effect, f"character {self.id}.effect")
 
 
-def _amount(value: Any, where: str) -> int:
-    """A non-negative integer from a data file, or a DataError naming ``where``."""
+def _amount(value: Any, where: str, limit: int = RESOURCE_LIMIT) -> int:
+    """An integer in 0..``limit`` from a data file, or a DataError naming ``where``."""
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise DataError(f"{where}: expected a non-negative integer, got {shorten(value)}")
+    if value > limit:
+        raise DataError(f"{where}: {shorten(value)} is more than the game can hold (at most "
+                        f"{limit})")
     return value
+
+
+def check_building(card: Any, where: str) -> None:
+    """Raise DataError unless ``card`` is a :class:`Building` with amounts the game can hold."""
+    if not isinstance(card, Building):
+        raise DataError(f"{where}: expected a Building, got {shorten(card)}")
+    _amount(card.vp, f"{where}.vp", VP_LIMIT)
+    resources(card.cost, f"{where}.cost")
+
+
+def check_character(card: Any, where: str) -> None:
+    """Raise DataError unless ``card`` is a :class:`Character` with amounts the game can hold."""
+    if not isinstance(card, Character):
+        raise DataError(f"{where}: expected a Character, got {shorten(card)}")
+    _amount(card.food, f"{where}.food")
+    _amount(card.vp, f"{where}.vp", VP_LIMIT)
+    _amount(card.vp_match, f"{where}.vp_match", VP_LIMIT)
 
 
 def _text(value: Any, where: str) -> str:
@@ -141,7 +171,7 @@ def _parse(entries: Any, where: str, kind: str, keys: tuple[str, ...],
 
 def _building(entry: Mapping[str, Any], card_id: str, at: str) -> Building:
     return Building(card_id, _color(entry["color"], f"{at}.color"),
-                    _amount(entry["vp"], f"{at}.vp"),
+                    _amount(entry["vp"], f"{at}.vp", VP_LIMIT),
                     resources(entry.get("cost", {}), f"{at}.cost"))
 
 
@@ -150,8 +180,10 @@ def _character(entry: Mapping[str, Any], card_id: str, at: str) -> Character:
     if not isinstance(skill, str):
         raise DataError(f"{at}.skill: expected a string, got {shorten(skill)}")
     return Character(card_id, _color(entry["color"], f"{at}.color"),
-                     _amount(entry["food"], f"{at}.food"), _amount(entry["vp"], f"{at}.vp"),
-                     _amount(entry["vp_match"], f"{at}.vp_match"), skill, _effect(entry, at))
+                     _amount(entry["food"], f"{at}.food"),
+                     _amount(entry["vp"], f"{at}.vp", VP_LIMIT),
+                     _amount(entry["vp_match"], f"{at}.vp_match", VP_LIMIT), skill,
+                     _effect(entry, at))
 
 
 def _effect(entry: Mapping[str, Any], at: str) -> str:

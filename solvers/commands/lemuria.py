@@ -1,12 +1,14 @@
 """``lumicore lemuria``: plan a Lemuria year with the CP-SAT scheduler.
 
     lumicore lemuria plan [INSTANCE.toml] [--time-limit S] [--workers N] [--seed N] [--deal N]
-                          [--json]
+                          [--svg FILE] [--json]
 
 Without an instance file it plans the default instance ``default_instance(--deal)`` (12 turns,
 the default cards, no opponents). The plan is replayed through the rules simulator and printed
 turn by turn (district bonuses, the Trend row seen, resources, actions, running VP), then the VP
-breakdown and the solver's status. ``--json`` prints the same as one JSON object.
+breakdown, the solver's status, the proven bound and the gap. ``--json`` prints the same as one
+JSON object. On a terminal a progress line shows the plan's VP, the bound and the gap while the
+solver runs. Ctrl-C stops the solver and prints the best plan so far (exit status 130).
 """
 
 from __future__ import annotations
@@ -28,8 +30,10 @@ from lumicore.lemuria import (
     load_instance,
     simulate,
 )
-from solvers.commands import add_game
+from lumicore.lemuria.render import render_year
+from solvers.commands import add_game, check_output_path
 from solvers.lemuria import DEFAULT_TIME_LIMIT, build_schedule
+from solvers.limits import INTERRUPTED, exit_code
 
 __all__ = ["register", "schedule_json", "action_json"]
 
@@ -56,6 +60,8 @@ def schedule_json(schedule: Schedule, source: str, simulated: int) -> dict[str, 
         "breakdown": schedule.breakdown,
         "status": schedule.status,
         "bound": schedule.bound,
+        "gap": round(schedule.gap, 6),
+        "reason": schedule.reason,
         "elapsed": round(schedule.elapsed, 3),
         "model": asdict(stats) if stats is not None else None,
         "turns": [{"turn": p.turn, "actions": [action_json(a) for a in p.actions]}
@@ -64,25 +70,31 @@ def schedule_json(schedule: Schedule, source: str, simulated: int) -> dict[str, 
 
 
 def run_plan(args: argparse.Namespace) -> int:
+    svg = check_output_path(args.svg) if args.svg else None
     if args.instance:
         instance, source = load_instance(args.instance), args.instance
     else:
         instance, source = default_instance(args.deal), f"default_instance({args.deal})"
     schedule = build_schedule(instance, time_limit=args.time_limit, workers=args.workers,
-                              seed=args.seed)
+                              seed=args.seed, show_progress=False if args.json else None)
     result = simulate(instance, schedule)
+    if svg is not None:
+        svg.write_text(render_year(instance, schedule, title=source), encoding="utf-8")
+    code = exit_code(schedule.status, has_answer=True)
     if args.json:
         print(json.dumps(schedule_json(schedule, source, result.total), indent=2))
-        return 0
+        return code
     print(f"Lemuria year plan for {source}: {instance.turns} turns")
     print(result)
     status = schedule.status
+    if schedule.status == INTERRUPTED:
+        status = "interrupted (the best plan found before Ctrl-C)"
     if schedule.bound is not None:
-        status += f" (upper bound {schedule.bound:g} VP)"
+        status += f"; upper bound {schedule.bound:g} VP, gap {schedule.gap:.1%}"
     stats = getattr(schedule, "stats", None)
     size = f"; model {stats.variables} variables, {stats.constraints} constraints" if stats else ""
     print(f"status: {status}; {schedule.elapsed:.1f} s{size}")
-    return 0
+    return code
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -94,12 +106,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     plan.add_argument("instance", nargs="?", help="instance TOML (default: the default instance)")
     plan.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT, metavar="S",
                       help=f"solver time limit in seconds (default {DEFAULT_TIME_LIMIT:g})")
-    plan.add_argument("--workers", type=int, default=2, metavar="N",
-                      help="CP-SAT search workers (default 2)")
+    plan.add_argument("--workers", type=int, default=None, metavar="N",
+                      help="CP-SAT search workers (default 2 on a machine with 2 cores or more, "
+                           "else 1)")
     plan.add_argument("--seed", type=int, default=0, metavar="N",
-                      help="the solver's random seed (default 0)")
+                      help="the solver's random seed, 0..2**31-1 (default 0)")
     plan.add_argument("--deal", type=int, default=0, metavar="N",
-                      help="seed of the default instance when no file is given (default 0)")
+                      help="seed of the default instance when no file is given, 0..2**63-1 "
+                           "(default 0)")
+    plan.add_argument("--svg", metavar="FILE", default=None,
+                      help="also write the year as a turn-by-turn SVG chart to FILE "
+                           "(default: none)")
     plan.add_argument("--json", action="store_true", help="print the plan as JSON")
     plan.set_defaults(run=run_plan)
     add_play_command(commands)
