@@ -31,7 +31,7 @@ from solvers.arena import (
     tournament,
 )
 from solvers.bots import GENERIC_BOTS
-from solvers.commands import add_game, add_tournament_command
+from solvers.commands import add_game, add_play_command, add_tournament_command
 
 FAST = {"flatmc": {"playouts": 4}, "mcts": {"iterations": 40}}
 
@@ -248,6 +248,7 @@ def run_command(argv, capsys):
     parser = argparse.ArgumentParser()
     commands = add_game(parser.add_subparsers(), NAME, help="toy", description="toy")
     add_tournament_command(commands, NAME)
+    add_play_command(commands, NAME)
     args = parser.parse_args([NAME, *argv])
     code = args.run(args)
     return code, capsys.readouterr().out
@@ -271,3 +272,22 @@ def test_tournament_command_table_and_errors(tmp_path, capsys):
         run_command(["tournament", "--bots", "random,foo"], capsys)
     with pytest.raises(LumicoreError, match="does not exist"):
         run_command(["tournament", "--out", str(tmp_path / "no" / "x.jsonl")], capsys)
+
+
+def test_play_command_prints_the_game_and_writes_its_record(tmp_path, capsys):
+    out = tmp_path / "game.json"
+    code, text = run_command(["play", "--bots", "greedy,mcts:iterations=20,random", "--seed",
+                              "4", "--record", str(out)], capsys)
+    record = json.loads(out.read_text())
+    lines = text.splitlines()
+    assert code == 0 and record["players"] == 3 and record["seed"] == 4
+    assert len(lines) == len(record["actions"]) + 2
+    assert lines[0].startswith("player 0: take") and lines[1].startswith("chance: roll")
+    winner = record["returns"].index(1.0)
+    assert lines[-1] == f"winner: player {winner} ({record['bots'][winner]})"
+    code, text = run_command(["play", "--bots", "random", "--players", "4", "--json"], capsys)
+    assert json.loads(text)["bots"] == ["random"] * 4
+    with pytest.raises(LumicoreError, match="2 bots for 3 players"):
+        run_command(["play", "--players", "3"], capsys)
+    with pytest.raises(LumicoreError, match="2 to 4 players"):
+        run_command(["play", "--bots", "random", "--players", "5"], capsys)
