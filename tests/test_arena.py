@@ -212,6 +212,7 @@ def test_unknown_bot_names_the_known_ones():
     {"bots": ["random", "random"]}, {"bots": "random,greedy"}, {"workers": 0},
     {"backend": "threads"}, {"bots": ["random", "mcts:iterations=0"]},
     {"bots": ["random", "mcts:depth"]}, {"bots": ["random", "mcts:color=red"]},
+    {"colour": "red"}, {"game": "no-such-game"}, {"game": 3}, {"bots": ["random", 3]},
 ])
 def test_tournament_rejects_bad_arguments(kwargs):
     args = {"game": NAME, "bots": ["random", "greedy"], "games": 2, "workers": 1, **kwargs}
