@@ -27,7 +27,7 @@ import numpy as np
 
 from lumicore.errors import IllegalMoveError, LumicoreError
 from lumicore.game import GAMES, GameState, new_game
-from solvers.batch import run_batch
+from solvers.batch import check_workers, run_batch
 from solvers.bots import GENERIC_BOTS, MAX_STEPS, Bot, _sample, check_seed
 from solvers.limits import INTERRUPTED
 from solvers.progress import progress as progress_bar
@@ -368,6 +368,9 @@ def tournament(game: str = "reef", bots: Sequence[str] = ("random", "greedy"), p
         name, opts = parse_bot_spec(label)
         make_bot(name, game, seed=0, **{**(bot_options or {}).get(label, {}), **opts})
     _new_game(game, players, seed, game_options)  # bad player counts and options fail here
+    check_workers(workers, backend)
+    if scheduler is not None and backend != "dask":
+        raise LumicoreError("a scheduler address needs backend='dask'")
     lineups = seat_lineups(len(bots), players)
     jobs = [(game, GAMES[game], [bots[b] for b in lineups[i % len(lineups)]], players,
              game_seed(seed, i), game_options, bot_options) for i in range(games)]

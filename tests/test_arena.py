@@ -212,12 +212,15 @@ def test_unknown_bot_names_the_known_ones():
     {"bots": ["random", "random"]}, {"bots": "random,greedy"}, {"workers": 0},
     {"backend": "threads"}, {"bots": ["random", "mcts:iterations=0"]},
     {"bots": ["random", "mcts:depth"]}, {"bots": ["random", "mcts:color=red"]},
-    {"colour": "red"}, {"game": "no-such-game"}, {"game": 3}, {"bots": ["random", 3]},
+    {"colour": "red"}, {"scheduler": "tcp://127.0.0.1:1"}, {"game": "no-such-game"},
+    {"game": 3}, {"bots": ["random", 3]},
 ])
-def test_tournament_rejects_bad_arguments(kwargs):
+def test_tournament_rejects_bad_arguments(kwargs, tmp_path):
+    out = tmp_path / "games.jsonl"
     args = {"game": NAME, "bots": ["random", "greedy"], "games": 2, "workers": 1, **kwargs}
     with pytest.raises(LumicoreError):
-        tournament(**args)
+        tournament(record=out, **args)
+    assert not out.exists()
 
 
 def test_a_game_module_adds_and_overrides_bots(monkeypatch):
