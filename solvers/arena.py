@@ -33,7 +33,8 @@ from solvers.limits import INTERRUPTED
 from solvers.progress import progress as progress_bar
 from solvers.stats import plackett_luce, wilson
 
-__all__ = ["Bot", "make_bot", "bot_names", "parse_bot_spec", "play_game", "replay_record",
+__all__ = ["Bot", "make_bot", "bot_names", "parse_bot_spec", "play_game", "play_from",
+           "replay_record",
            "tournament", "TournamentResult", "BotResult", "seat_lineups", "game_seed"]
 
 DONE = "done"
@@ -168,28 +169,47 @@ def play_game(game: str, bots: Sequence[str | Bot], players: int | None = None, 
             seat_bots.append(bot)
         else:
             raise LumicoreError(f"seat {seat}: not a bot name or bot: {bot!r:.80}")
-    rng = np.random.default_rng(game_seed(seed, 0))
+    actions = play_from(state, seat_bots, np.random.default_rng(game_seed(seed, 0)), on_action,
+                        labels)
+    record = {"game": game, "players": players, "seed": seed, "options": options,
+              "bots": labels, "actions": actions, "returns": [float(r) for r in state.returns()]}
+    return record, state
+
+
+def play_from(state: GameState, bots: Sequence[Bot], rng: np.random.Generator | int,
+              on_action: Callable[[GameState, int], None] | None = None,
+              labels: Sequence[str] | None = None) -> list[int]:
+    """Play ``state`` in place to the end, ``bots[p]`` choosing for player ``p`` and chance drawn
+    from ``rng`` (a generator or a seed); return the actions played, chance outcomes included.
+    For play-outs from a given position (win probabilities, analysis); a bot's illegal action
+    raises :class:`IllegalMoveError` naming it (by ``labels[p]`` if given).
+
+    >>> from lumicore.lucia.game import PuzzleState
+    >>> state = PuzzleState.new("h L4 H T S", max_plays=4)
+    >>> actions = play_from(state, [make_bot("greedy", "lucia", seed=1)], rng=0)
+    >>> state.is_terminal() and len(actions) <= 4
+    True
+    """
+    rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(check_seed(rng))
     actions: list[int] = []
     while not state.is_terminal():
         if len(actions) >= MAX_STEPS:
-            raise LumicoreError(f"game {game!r} seed {seed} did not end within {MAX_STEPS} "
-                                "actions")
+            raise LumicoreError(f"a game did not end within {MAX_STEPS} actions")
         if state.is_chance_node():
             action = _sample(state, rng)
         else:
             player = state.current_player()
-            action = seat_bots[player].choose(state)
+            action = bots[player].choose(state)
             if isinstance(action, bool) or action not in state.legal_actions():
-                raise IllegalMoveError(f"bot {labels[player]!r} (seat {player}) chose "
-                                       f"{action!r:.40}, not a legal action")
+                name = labels[player] if labels else type(bots[player]).__name__
+                raise IllegalMoveError(f"bot {name!r} (seat {player}) chose {action!r:.40}, "
+                                       "not a legal action")
             action = int(action)
         if on_action is not None:
             on_action(state, action)
         state.apply_action(action)
         actions.append(action)
-    record = {"game": game, "players": players, "seed": seed, "options": options,
-              "bots": labels, "actions": actions, "returns": [float(r) for r in state.returns()]}
-    return record, state
+    return actions
 
 
 def replay_record(record: dict[str, Any] | str) -> GameState:

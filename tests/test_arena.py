@@ -25,6 +25,7 @@ from solvers.arena import (
     game_seed,
     make_bot,
     parse_bot_spec,
+    play_from,
     play_game,
     replay_record,
     seat_lineups,
@@ -178,6 +179,19 @@ def test_play_game_is_seeded():
     two, _ = play_game(NAME, ["mcts:iterations=20", "random"], seed=9)
     assert one == two and final.is_terminal() and one["returns"] == final.returns()
     assert set(one) == {"game", "players", "seed", "options", "bots", "actions", "returns"}
+
+
+def test_play_from_a_position_is_seeded_and_replays():
+    start = DiceNim(3, pile=9, mover=1)
+    bots = [make_bot("greedy", NAME, seed=s) for s in range(3)]
+    one, two = start.clone(), start.clone()
+    actions = play_from(one, bots, rng=5)
+    bots = [make_bot("greedy", NAME, seed=s) for s in range(3)]
+    assert play_from(two, bots, rng=np.random.default_rng(5)) == actions
+    assert one.is_terminal() and one == two
+    for action in actions:
+        start.apply_action(action)
+    assert start == one
 
 
 def test_replay_names_the_illegal_action():
