@@ -28,12 +28,23 @@ import numpy as np
 from lumicore.errors import IllegalMoveError, LumicoreError
 from lumicore.game import GAMES, GameState, new_game
 from solvers.batch import check_workers, run_batch
-from solvers.bots import GENERIC_BOTS, MAX_STEPS, Bot, _sample, check_seed
+from solvers.bots import (
+    GENERIC_BOTS,
+    MAX_STEPS,
+    Bot,
+    FlatMCBot,
+    GreedyBot,
+    MCTSBot,
+    RandomBot,
+    _sample,
+    check_seed,
+)
 from solvers.limits import INTERRUPTED
 from solvers.progress import progress as progress_bar
 from solvers.stats import plackett_luce, wilson
 
-__all__ = ["Bot", "make_bot", "bot_names", "parse_bot_spec", "play_game", "play_from",
+__all__ = ["Bot", "RandomBot", "GreedyBot", "FlatMCBot", "MCTSBot", "make_bot", "bot_names",
+           "parse_bot_spec", "play_game", "play_from",
            "replay_record",
            "tournament", "TournamentResult", "BotResult", "seat_lineups", "game_seed"]
 

@@ -96,6 +96,18 @@ def test_greedy_takes_the_nim_move_and_the_last_stones():
     assert bot.choose(DiceNim(2, pile=6)) == 2  # leave a multiple of 4
 
 
+@pytest.mark.parametrize("name", ["greedy", "flatmc", "mcts"])
+def test_an_evaluate_option_replaces_the_states_own(name):
+    def more_stones_is_better(state):  # player 0 wants the pile to stay large
+        return [state.pile, 0]
+
+    options = {"flatmc": {"playouts": 8, "cutoff": 1}, "mcts": {"iterations": 60, "cutoff": 1}}
+    bot = make_bot(name, NAME, seed=0, evaluate=more_stones_is_better, **options.get(name, {}))
+    assert bot.choose(DiceNim(2, pile=10)) == 1
+    with pytest.raises(LumicoreError, match="evaluate must be"):
+        make_bot(name, NAME, evaluate=3)
+
+
 def test_mcts_finds_the_winning_take():
     assert make_bot("mcts", NAME, seed=1, iterations=60).choose(DiceNim(2, pile=2)) == 2
     assert make_bot("flatmc", NAME, seed=1, playouts=4).choose(DiceNim(2, pile=3)) == 3
