@@ -393,11 +393,11 @@ def tournament(game: str = "reef", bots: Sequence[str] = ("random", "greedy"), p
     bots = list(bots)
     if not 2 <= _check_players(players) <= 4:
         raise LumicoreError(f"a tournament has 2 to 4 players, got {players}")
-    if len(bots) < 2 or len(set(bots)) != len(bots):
-        raise LumicoreError(f"a tournament needs 2 or more different bots, got {bots!r:.80}")
     for label in bots:
         name, opts = parse_bot_spec(label)
         make_bot(name, game, seed=0, **{**(bot_options or {}).get(label, {}), **opts})
+    if len(bots) < 2 or len(set(bots)) != len(bots):
+        raise LumicoreError(f"a tournament needs 2 or more different bots, got {bots!r:.80}")
     _new_game(game, players, seed, game_options)  # bad player counts and options fail here
     check_workers(workers, backend)
     if scheduler is not None and backend != "dask":

@@ -231,6 +231,8 @@ def test_unknown_bot_names_the_known_ones():
         make_bot("foo", NAME)
     with pytest.raises(LumicoreError, match="unknown bot"):
         tournament(NAME, ["random", "foo"], games=2, workers=1)
+    with pytest.raises(LumicoreError, match="unknown bot 'foo'"):
+        tournament(NAME, ["foo"], games=2, workers=1)
 
 
 @pytest.mark.parametrize("kwargs", [
