@@ -34,7 +34,7 @@ from solvers.arena import (
 from solvers.bots import GENERIC_BOTS
 from solvers.commands import add_game, add_play_command, add_tournament_command
 
-FAST = {"flatmc": {"playouts": 4}, "mcts": {"iterations": 40}}
+FAST = {"flatmc": {"playouts": 2}, "mcts": {"iterations": 30}}
 
 
 @pytest.fixture(autouse=True)
