@@ -8,7 +8,7 @@ copies the state and ``serialize()`` writes it as JSON text that the state's
 conformance test in ``tests/test_game_protocol.py``) work on any game that implements it:
 
 - :class:`lumicore.lucia.game.PuzzleState`: a Lucia train puzzle, one card play per action;
-- :class:`lumicore.reef.game.HandState`: placing a hand of Luminos in a reef, one tile per action.
+- :class:`lumicore.reef.hand.HandState`: placing a hand of Luminos in a reef, one tile per action.
 
 Games with dice, shuffled decks or a bag have *chance nodes*, as in OpenSpiel: there
 ``is_chance_node()`` is true, ``current_player()`` is :data:`CHANCE`, ``chance_outcomes()`` lists

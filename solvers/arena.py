@@ -27,13 +27,25 @@ import numpy as np
 
 from lumicore.errors import IllegalMoveError, LumicoreError
 from lumicore.game import GAMES, GameState, new_game
-from solvers.batch import run_batch
-from solvers.bots import GENERIC_BOTS, MAX_STEPS, Bot, _sample, check_seed
+from solvers.batch import check_workers, run_batch
+from solvers.bots import (
+    GENERIC_BOTS,
+    MAX_STEPS,
+    Bot,
+    FlatMCBot,
+    GreedyBot,
+    MCTSBot,
+    RandomBot,
+    _sample,
+    check_seed,
+)
 from solvers.limits import INTERRUPTED
 from solvers.progress import progress as progress_bar
 from solvers.stats import plackett_luce, wilson
 
-__all__ = ["Bot", "make_bot", "bot_names", "parse_bot_spec", "play_game", "replay_record",
+__all__ = ["Bot", "RandomBot", "GreedyBot", "FlatMCBot", "MCTSBot", "make_bot", "bot_names",
+           "parse_bot_spec", "play_game", "play_from",
+           "replay_record",
            "tournament", "TournamentResult", "BotResult", "seat_lineups", "game_seed"]
 
 DONE = "done"
@@ -90,8 +102,10 @@ def parse_bot_spec(text: str) -> tuple[str, dict[str, Any]]:
     >>> parse_bot_spec("flatmc:playouts=8:policy=greedy")
     ('flatmc', {'playouts': 8, 'policy': 'greedy'})
     """
-    if not isinstance(text, str) or not text.strip():
-        raise LumicoreError(f"empty bot name in {text!r:.80}")
+    if not isinstance(text, str):
+        raise LumicoreError(f"a bot is named by a string, got {text!r:.80}")
+    if not text.strip():
+        raise LumicoreError("empty bot name")
     name, *parts = text.strip().split(":")
     options: dict[str, Any] = {}
     for part in parts:
@@ -117,6 +131,16 @@ def game_seed(seed: int, index: int) -> int:
     return int(state[0] >> np.uint64(1))
 
 
+def _new_game(game: str, players: int, seed: int, options: dict[str, Any]) -> GameState:
+    """``new_game`` with an unknown option reported as a :class:`LumicoreError`."""
+    if not isinstance(game, str):
+        raise LumicoreError(f"a game is named by a string, got {game!r:.80}")
+    try:
+        return new_game(game, players=players, seed=seed, **options)
+    except TypeError as exc:
+        raise LumicoreError(f"game {game[:40]!r}: bad options {sorted(options)} ({exc})") from exc
+
+
 def _check_players(players: object) -> int:
     if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 8:
         raise LumicoreError(f"players must be an integer from 1 to 8, got {players!r:.80}")
@@ -136,11 +160,13 @@ def play_game(game: str, bots: Sequence[str | Bot], players: int | None = None, 
     action)`` is called before each action is applied (for printing a game as it goes).
     """
     seed = check_seed(seed)
+    if isinstance(bots, str) or not isinstance(bots, Sequence):
+        raise LumicoreError(f"bots must be a list, one bot per seat, got {bots!r:.80}")
     players = _check_players(len(bots) if players is None else players)
     if len(bots) != players:
         raise LumicoreError(f"{players} players need {players} bots, got {len(bots)}")
     options = dict(options or {})
-    state = new_game(game, players=players, seed=seed, **options)
+    state = _new_game(game, players, seed, options)
     labels, seat_bots = [], []
     for seat, bot in enumerate(bots):
         if isinstance(bot, str):
@@ -154,29 +180,47 @@ def play_game(game: str, bots: Sequence[str | Bot], players: int | None = None, 
             seat_bots.append(bot)
         else:
             raise LumicoreError(f"seat {seat}: not a bot name or bot: {bot!r:.80}")
-    rng = np.random.default_rng(game_seed(seed, 0))
+    actions = play_from(state, seat_bots, np.random.default_rng(game_seed(seed, 0)), on_action,
+                        labels)
+    record = {"game": game, "players": players, "seed": seed, "options": options,
+              "bots": labels, "actions": actions, "returns": [float(r) for r in state.returns()]}
+    return record, state
+
+
+def play_from(state: GameState, bots: Sequence[Bot], rng: np.random.Generator | int,
+              on_action: Callable[[GameState, int], None] | None = None,
+              labels: Sequence[str] | None = None) -> list[int]:
+    """Play ``state`` in place to the end, ``bots[p]`` choosing for player ``p`` and chance drawn
+    from ``rng`` (a generator or a seed); return the actions played, chance outcomes included.
+    For play-outs from a given position (win probabilities, analysis); a bot's illegal action
+    raises :class:`IllegalMoveError` naming it (by ``labels[p]`` if given).
+
+    >>> from lumicore.lucia.game import PuzzleState
+    >>> state = PuzzleState.new("h L4 H T S", max_plays=4)
+    >>> actions = play_from(state, [make_bot("greedy", "lucia", seed=1)], rng=0)
+    >>> state.is_terminal() and len(actions) <= 4
+    True
+    """
+    rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(check_seed(rng))
     actions: list[int] = []
-    for _ in range(MAX_STEPS):
-        if state.is_terminal():
-            break
+    while not state.is_terminal():
+        if len(actions) >= MAX_STEPS:
+            raise LumicoreError(f"a game did not end within {MAX_STEPS} actions")
         if state.is_chance_node():
             action = _sample(state, rng)
         else:
             player = state.current_player()
-            action = seat_bots[player].choose(state)
+            action = bots[player].choose(state)
             if isinstance(action, bool) or action not in state.legal_actions():
-                raise IllegalMoveError(f"bot {labels[player]!r} (seat {player}) chose "
-                                       f"{action!r:.40}, not a legal action")
+                name = labels[player] if labels else type(bots[player]).__name__
+                raise IllegalMoveError(f"bot {name!r} (seat {player}) chose {action!r:.40}, "
+                                       "not a legal action")
             action = int(action)
         if on_action is not None:
             on_action(state, action)
         state.apply_action(action)
         actions.append(action)
-    else:
-        raise LumicoreError(f"game {game!r} seed {seed} did not end within {MAX_STEPS} actions")
-    record = {"game": game, "players": players, "seed": seed, "options": options,
-              "bots": labels, "actions": actions, "returns": [float(r) for r in state.returns()]}
-    return record, state
+    return actions
 
 
 def replay_record(record: dict[str, Any] | str) -> GameState:
@@ -196,8 +240,8 @@ def replay_record(record: dict[str, Any] | str) -> GameState:
     actions, options = record["actions"], record.get("options") or {}
     if not isinstance(actions, list) or not isinstance(options, dict):
         raise LumicoreError("a game record's actions must be a list and its options an object")
-    state = new_game(record["game"], players=_check_players(record["players"]),
-                     seed=check_seed(record["seed"]), **options)
+    state = _new_game(record["game"], _check_players(record["players"]),
+                      check_seed(record["seed"]), options)
     for i, action in enumerate(actions):
         if state.is_terminal() or isinstance(action, bool) or not isinstance(action, int) \
                 or action not in state.legal_actions():
@@ -349,12 +393,15 @@ def tournament(game: str = "reef", bots: Sequence[str] = ("random", "greedy"), p
     bots = list(bots)
     if not 2 <= _check_players(players) <= 4:
         raise LumicoreError(f"a tournament has 2 to 4 players, got {players}")
-    if len(bots) < 2 or len(set(bots)) != len(bots):
-        raise LumicoreError(f"a tournament needs 2 or more different bots, got {bots!r:.80}")
     for label in bots:
         name, opts = parse_bot_spec(label)
         make_bot(name, game, seed=0, **{**(bot_options or {}).get(label, {}), **opts})
-    new_game(game, players=players, seed=seed, **game_options)  # bad counts/options fail here
+    if len(bots) < 2 or len(set(bots)) != len(bots):
+        raise LumicoreError(f"a tournament needs 2 or more different bots, got {bots!r:.80}")
+    _new_game(game, players, seed, game_options)  # bad player counts and options fail here
+    check_workers(workers, backend)
+    if scheduler is not None and backend != "dask":
+        raise LumicoreError("a scheduler address needs backend='dask'")
     lineups = seat_lineups(len(bots), players)
     jobs = [(game, GAMES[game], [bots[b] for b in lineups[i % len(lineups)]], players,
              game_seed(seed, i), game_options, bot_options) for i in range(games)]

@@ -7,6 +7,9 @@ searching on the clock instead, and then the actions depend on the machine's spe
 
 Bots work from the protocol alone, so a player who acts several times in a row (a multi-step
 turn: ``current_player()`` stays the same) is handled like any other sequence of decisions.
+Greedy, flat Monte Carlo and MCTS score unfinished states with the state's ``evaluate()`` (if it
+has one); an ``evaluate=function`` option replaces it, so a game's ``solvers/<game>/bots.py`` can
+build its own bots from these, e.g. ``{"greedy": functools.partial(GreedyBot, evaluate=f)}``.
 :func:`solvers.arena.make_bot` finds bots by name (a game's own bots first).
 
 >>> from lumicore.lucia.game import PuzzleState
@@ -60,6 +63,12 @@ def _positive(value: object, name: str, kind: type = int) -> None:
         raise LumicoreError(f"{name} must be a positive {kind.__name__}, got {value!r:.80}")
 
 
+def _check_evaluate(evaluate: object) -> Evaluator | None:
+    if evaluate is not None and not callable(evaluate):
+        raise LumicoreError(f"evaluate must be a function of a state, got {evaluate!r:.80}")
+    return evaluate
+
+
 def _pick(rng: np.random.Generator, items: Sequence[int]) -> int:
     return int(items[int(rng.random() * len(items))])
 
@@ -81,44 +90,52 @@ def _child(state: GameState, action: int) -> GameState:
     return child
 
 
-def score(state: GameState) -> list[float]:
-    """Every player's value of ``state``: ``evaluate()`` if the game offers it (and the game is
-    not over), else ``returns()``."""
-    if not state.is_terminal() and hasattr(state, "evaluate"):
-        return [float(v) for v in state.evaluate()]
+Evaluator = Callable[[GameState], Sequence[float]]
+"""A heuristic value per player of an unfinished state, on the scale of ``returns()``."""
+
+
+def score(state: GameState, evaluate: Evaluator | None = None) -> list[float]:
+    """Every player's value of ``state``: once the game is over its ``returns()``; before, the
+    ``evaluate`` function if given, else the state's own ``evaluate()`` if it has one, else
+    ``returns()``."""
+    if not state.is_terminal():
+        if evaluate is not None:
+            return [float(v) for v in evaluate(state)]
+        if hasattr(state, "evaluate"):
+            return [float(v) for v in state.evaluate()]
     return [float(v) for v in state.returns()]
 
 
 def value_after(state: GameState, player: int, rng: np.random.Generator, samples: int = 4,
-                width: int = 1) -> float:
+                width: int = 1, evaluate: Evaluator | None = None) -> float:
     """``player``'s value of ``state`` once the chance nodes at its front are resolved: by their
     expectation while the tree of outcomes has at most :data:`MAX_OUTCOMES` leaves, else by
     seeded samples (``samples``, fewer as the tree widens)."""
     if not state.is_chance_node():
-        return score(state)[player]
+        return score(state, evaluate)[player]
     outcomes = state.chance_outcomes()
     if len(outcomes) * width <= MAX_OUTCOMES:
-        return sum(p * value_after(_child(state, a), player, rng, samples, width * len(outcomes))
-                   for a, p in outcomes)
+        return sum(p * value_after(_child(state, a), player, rng, samples,
+                                   width * len(outcomes), evaluate) for a, p in outcomes)
     k = max(1, min(samples, MAX_OUTCOMES // width))
-    return sum(value_after(_child(state, _sample(state, rng)), player, rng, samples, width * k)
-               for _ in range(k)) / k
+    return sum(value_after(_child(state, _sample(state, rng)), player, rng, samples, width * k,
+                           evaluate) for _ in range(k)) / k
 
 
 def rollout(state: GameState, rng: np.random.Generator,
-            policy: Callable[[GameState], int] | None = None, cutoff: int | None = None
-            ) -> list[float]:
+            policy: Callable[[GameState], int] | None = None, cutoff: int | None = None,
+            evaluate: Evaluator | None = None) -> list[float]:
     """Play ``state`` (in place) to the end with ``policy`` (uniformly random by default) and
     chance sampled; with ``cutoff``, stop after that many decisions and :func:`score` there."""
     decisions = 0
     for _ in range(MAX_STEPS):
         if state.is_terminal():
-            return score(state)
+            return score(state, evaluate)
         if state.is_chance_node():
             state.apply_action(_sample(state, rng))
             continue
         if cutoff is not None and decisions >= cutoff:
-            return score(state)
+            return score(state, evaluate)
         state.apply_action(policy(state) if policy else _pick(rng, state.legal_actions()))
         decisions += 1
     raise LumicoreError(f"a play-out did not end within {MAX_STEPS} actions")
@@ -154,15 +171,16 @@ class GreedyBot:
 
     name = "greedy"
 
-    def __init__(self, seed: int = 0, samples: int = 4) -> None:
+    def __init__(self, seed: int = 0, samples: int = 4, evaluate: Evaluator | None = None
+                 ) -> None:
         _positive(samples, "samples")
         self.rng = np.random.default_rng(check_seed(seed))
-        self.samples = samples
+        self.samples, self.evaluate = samples, _check_evaluate(evaluate)
 
     def values(self, state: GameState) -> dict[int, float]:
         """Each legal action's value for the player to act."""
         me = state.current_player()
-        return {a: value_after(_child(state, a), me, self.rng, self.samples)
+        return {a: value_after(_child(state, a), me, self.rng, self.samples, 1, self.evaluate)
                 for a in state.legal_actions()}
 
     def choose(self, state: GameState) -> int:
@@ -177,7 +195,8 @@ class GreedyBot:
 class _Searcher:
     """Shared options of the sampling bots: budget, clock, play-out policy and cut-off."""
 
-    def __init__(self, seed: int, time_limit: float | None, policy: str, cutoff: int | None):
+    def __init__(self, seed: int, time_limit: float | None, policy: str, cutoff: int | None,
+                 evaluate: Evaluator | None):
         self.rng = np.random.default_rng(check_seed(seed))
         if time_limit is not None:
             _positive(time_limit, "time_limit", float)
@@ -186,11 +205,12 @@ class _Searcher:
         if cutoff is not None:
             _positive(cutoff, "cutoff")
         self.time_limit, self.policy, self.cutoff = time_limit, policy, cutoff
-        self._greedy = GreedyBot(seed=int(self.rng.integers(2**63)), samples=1)
+        self.evaluate = _check_evaluate(evaluate)
+        self._greedy = GreedyBot(seed=int(self.rng.integers(2**63)), samples=1, evaluate=evaluate)
 
     def _playout(self, state: GameState) -> list[float]:
         policy = self._greedy.choose if self.policy == "greedy" else None
-        return rollout(state, self.rng, policy, self.cutoff)
+        return rollout(state, self.rng, policy, self.cutoff, self.evaluate)
 
     def _deadline(self) -> float | None:
         return None if self.time_limit is None else time.perf_counter() + self.time_limit
@@ -211,8 +231,9 @@ class FlatMCBot(_Searcher):
     name = "flatmc"
 
     def __init__(self, seed: int = 0, playouts: int = 16, policy: str = "random",
-                 cutoff: int | None = None, time_limit: float | None = None) -> None:
-        super().__init__(seed, time_limit, policy, cutoff)
+                 cutoff: int | None = None, time_limit: float | None = None,
+                 evaluate: Evaluator | None = None) -> None:
+        super().__init__(seed, time_limit, policy, cutoff, evaluate)
         _positive(playouts, "playouts")
         self.playouts = playouts
 
@@ -267,8 +288,8 @@ class MCTSBot(_Searcher):
 
     def __init__(self, seed: int = 0, iterations: int = 200, exploration: float = 1.4,
                  policy: str = "random", cutoff: int | None = None,
-                 time_limit: float | None = None) -> None:
-        super().__init__(seed, time_limit, policy, cutoff)
+                 time_limit: float | None = None, evaluate: Evaluator | None = None) -> None:
+        super().__init__(seed, time_limit, policy, cutoff, evaluate)
         _positive(iterations, "iterations")
         if isinstance(exploration, bool) or not isinstance(exploration, (int, float)) \
                 or not 0 <= exploration < math.inf:

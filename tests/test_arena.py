@@ -18,22 +18,23 @@ from lumicore.errors import IllegalMoveError, LumicoreError
 from lumicore.game import GAMES
 from lumicore.lucia.game import PuzzleState
 from lumicore.reef import load_tiles
-from lumicore.reef.game import HandState
+from lumicore.reef.hand import HandState
 from lumicore.reef.sample import random_reef
 from solvers.arena import (
     bot_names,
     game_seed,
     make_bot,
     parse_bot_spec,
+    play_from,
     play_game,
     replay_record,
     seat_lineups,
     tournament,
 )
 from solvers.bots import GENERIC_BOTS
-from solvers.commands import add_game, add_tournament_command
+from solvers.commands import add_game, add_play_command, add_tournament_command
 
-FAST = {"flatmc": {"playouts": 4}, "mcts": {"iterations": 40}}
+FAST = {"flatmc": {"playouts": 2}, "mcts": {"iterations": 30}}
 
 
 @pytest.fixture(autouse=True)
@@ -93,6 +94,18 @@ def test_greedy_takes_the_nim_move_and_the_last_stones():
     bot = make_bot("greedy", NAME, seed=0)
     assert bot.choose(DiceNim(2, pile=3)) == 3  # take the last stones and win
     assert bot.choose(DiceNim(2, pile=6)) == 2  # leave a multiple of 4
+
+
+@pytest.mark.parametrize("name", ["greedy", "flatmc", "mcts"])
+def test_an_evaluate_option_replaces_the_states_own(name):
+    def more_stones_is_better(state):  # player 0 wants the pile to stay large
+        return [state.pile, 0]
+
+    options = {"flatmc": {"playouts": 8, "cutoff": 1}, "mcts": {"iterations": 60, "cutoff": 1}}
+    bot = make_bot(name, NAME, seed=0, evaluate=more_stones_is_better, **options.get(name, {}))
+    assert bot.choose(DiceNim(2, pile=10)) == 1
+    with pytest.raises(LumicoreError, match="evaluate must be"):
+        make_bot(name, NAME, evaluate=3)
 
 
 def test_mcts_finds_the_winning_take():
@@ -180,6 +193,19 @@ def test_play_game_is_seeded():
     assert set(one) == {"game", "players", "seed", "options", "bots", "actions", "returns"}
 
 
+def test_play_from_a_position_is_seeded_and_replays():
+    start = DiceNim(3, pile=9, mover=1)
+    bots = [make_bot("greedy", NAME, seed=s) for s in range(3)]
+    one, two = start.clone(), start.clone()
+    actions = play_from(one, bots, rng=5)
+    bots = [make_bot("greedy", NAME, seed=s) for s in range(3)]
+    assert play_from(two, bots, rng=np.random.default_rng(5)) == actions
+    assert one.is_terminal() and one == two
+    for action in actions:
+        start.apply_action(action)
+    assert start == one
+
+
 def test_replay_names_the_illegal_action():
     record, _ = play_game(NAME, ["random", "random"], seed=1)
     record["actions"][2] = 99
@@ -205,6 +231,8 @@ def test_unknown_bot_names_the_known_ones():
         make_bot("foo", NAME)
     with pytest.raises(LumicoreError, match="unknown bot"):
         tournament(NAME, ["random", "foo"], games=2, workers=1)
+    with pytest.raises(LumicoreError, match="unknown bot 'foo'"):
+        tournament(NAME, ["foo"], games=2, workers=1)
 
 
 @pytest.mark.parametrize("kwargs", [
@@ -212,11 +240,15 @@ def test_unknown_bot_names_the_known_ones():
     {"bots": ["random", "random"]}, {"bots": "random,greedy"}, {"workers": 0},
     {"backend": "threads"}, {"bots": ["random", "mcts:iterations=0"]},
     {"bots": ["random", "mcts:depth"]}, {"bots": ["random", "mcts:color=red"]},
+    {"colour": "red"}, {"scheduler": "tcp://127.0.0.1:1"}, {"game": "no-such-game"},
+    {"game": 3}, {"bots": ["random", 3]},
 ])
-def test_tournament_rejects_bad_arguments(kwargs):
+def test_tournament_rejects_bad_arguments(kwargs, tmp_path):
+    out = tmp_path / "games.jsonl"
     args = {"game": NAME, "bots": ["random", "greedy"], "games": 2, "workers": 1, **kwargs}
     with pytest.raises(LumicoreError):
-        tournament(**args)
+        tournament(record=out, **args)
+    assert not out.exists()
 
 
 def test_a_game_module_adds_and_overrides_bots(monkeypatch):
@@ -248,6 +280,7 @@ def run_command(argv, capsys):
     parser = argparse.ArgumentParser()
     commands = add_game(parser.add_subparsers(), NAME, help="toy", description="toy")
     add_tournament_command(commands, NAME)
+    add_play_command(commands, NAME)
     args = parser.parse_args([NAME, *argv])
     code = args.run(args)
     return code, capsys.readouterr().out
@@ -271,3 +304,22 @@ def test_tournament_command_table_and_errors(tmp_path, capsys):
         run_command(["tournament", "--bots", "random,foo"], capsys)
     with pytest.raises(LumicoreError, match="does not exist"):
         run_command(["tournament", "--out", str(tmp_path / "no" / "x.jsonl")], capsys)
+
+
+def test_play_command_prints_the_game_and_writes_its_record(tmp_path, capsys):
+    out = tmp_path / "game.json"
+    code, text = run_command(["play", "--bots", "greedy,mcts:iterations=20,random", "--seed",
+                              "4", "--record", str(out)], capsys)
+    record = json.loads(out.read_text())
+    lines = text.splitlines()
+    assert code == 0 and record["players"] == 3 and record["seed"] == 4
+    assert len(lines) == len(record["actions"]) + 2
+    assert lines[0].startswith("player 0: take") and lines[1].startswith("chance: roll")
+    winner = record["returns"].index(1.0)
+    assert lines[-1] == f"winner: player {winner} ({record['bots'][winner]})"
+    code, text = run_command(["play", "--bots", "random", "--players", "4", "--json"], capsys)
+    assert json.loads(text)["bots"] == ["random"] * 4
+    with pytest.raises(LumicoreError, match="2 bots for 3 players"):
+        run_command(["play", "--players", "3"], capsys)
+    with pytest.raises(LumicoreError, match="2 to 4 players"):
+        run_command(["play", "--bots", "random", "--players", "5"], capsys)
