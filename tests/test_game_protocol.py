@@ -12,6 +12,7 @@ from lumicore.game import CHANCE, GameState, new_game, play_randomly, sample_cha
 from lumicore.lemuria.game import Game as LemuriaGame
 from lumicore.lucia import Train, scramble
 from lumicore.lucia.game import PuzzleState
+from lumicore.lumen.game import GameState as LumenState
 from lumicore.reef import load_tiles
 from lumicore.reef.game import Game
 from lumicore.reef.hand import HandState
@@ -32,9 +33,11 @@ GAMES = {
     "lucia-small": lambda seed: PuzzleState.new("h S T h L2 H", max_plays=4 + seed % 3),
     "reef-hand": reef_hand,
     "lemuria": lambda seed: LemuriaGame.new(players=2 + seed % 3, seed=seed, impact=seed % 2 == 1),
+    "lumen": lambda seed: LumenState.new_game(seed=seed),
 }
 DESERIALIZE = {"lucia-puzzle": PuzzleState.deserialize, "lucia-small": PuzzleState.deserialize,
                "reef-hand": HandState.deserialize, "lemuria": LemuriaGame.deserialize}
+DESERIALIZE["lumen"] = LumenState.deserialize
 
 
 def check_invariants(state: GameState, deserialize) -> None:

@@ -7,8 +7,9 @@ import pytest
 from lumicore.errors import LumicoreError
 from lumicore.game import play_randomly
 from lumicore.lumen.game import GameState
+from solvers.arena import make_bot, replay_record
 from solvers.lumen import best_choice, win_probability
-from solvers.lumen.bots import BOTS, SheetBot, sheet_scores
+from solvers.lumen.bots import GreedyBot, RandomBot, SheetBot, sheet_scores
 from solvers.lumen.planner import exact_values
 from tests.test_lumen_game import clear, do, k, put, sequence_step, started, t
 
@@ -107,10 +108,16 @@ def test_sheet_bot_takes_the_largest_chain():
         state.moves()[SheetBot(seed=0).choose(state)][2] == 5
 
 
-@pytest.mark.parametrize("name", sorted(BOTS))
-def test_bots_play_legal_and_deterministic(name):
+@pytest.mark.parametrize("factory", [RandomBot, GreedyBot, SheetBot])
+def test_bots_play_legal_and_deterministic(factory):
     state = play_randomly(GameState.new_game(), seed=4, max_steps=30)
     while state.is_chance_node():
         state.apply_action(0)
-    a, b = BOTS[name](seed=5).choose(state), BOTS[name](seed=5).choose(state)
+    a, b = factory(seed=5).choose(state), factory(seed=5).choose(state)
     assert a == b and a in state.legal_actions()
+
+
+def test_the_arena_finds_the_sheet_bot_and_replays_lumen_records():
+    assert isinstance(make_bot("sheet", "lumen", seed=1), SheetBot)
+    end = play_randomly(GameState.new_game(seed=6), seed=6)
+    assert replay_record(end.record()) == end

@@ -21,7 +21,7 @@ from lumicore.errors import DataError, LumicoreError
 from lumicore.game import sample_chance
 from lumicore.lumen.game import GameState, check_seed, replay
 from lumicore.lumen.render import map_text
-from solvers.commands import add_game, check_output_path
+from solvers.commands import add_game, add_tournament_command, check_output_path
 from solvers.limits import exit_code
 
 __all__ = ["register", "load_state", "play", "parse_bots"]
@@ -217,3 +217,5 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     o.add_argument("--seed", type=int, default=0, help="seed (default 0)")
     o.add_argument("--json", action="store_true", help="print the result as JSON")
     o.set_defaults(run=run_odds)
+
+    add_tournament_command(commands, "lumen", bots="sheet,greedy")

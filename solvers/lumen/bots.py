@@ -1,15 +1,14 @@
-"""Lumen's own bots, found first by ``solvers.arena.make_bot`` (``BOTS``), and the play-out
-policies of the planner.
+"""Lumen's own bot, found first by ``solvers.arena.make_bot`` (``BOTS``), beside the arena's
+generic ``random``, ``greedy``, ``flatmc`` and ``mcts``:
 
-- ``random``: a uniformly random legal action.
-- ``greedy``: one ply on :meth:`GameState.evaluate` (the VP lead if the game ended now, plus a
-  tenth of the strength lead), chance nodes just after the action taken at their expectation
-  when they have few outcomes.
 - ``sheet``: at a selection it takes the selection and bubble with the largest chain gains
   (identical + sequence, +1 for a High Command box, a small penalty for spending a scarce
-  selection); elsewhere it plays like ``greedy``.
+  selection); elsewhere one ply on :meth:`GameState.evaluate` (the VP lead if the game ended
+  now, plus a tenth of the strength lead), chance nodes just after the action taken at their
+  expectation when they have few outcomes (:class:`GreedyBot`).
 
-Each is seeded and deterministic (ties broken by the seeded generator).
+:class:`RandomBot` and :class:`GreedyBot` are the plain policies it builds on. Each bot is
+seeded and deterministic (ties broken by the seeded generator).
 
 >>> from lumicore.game import play_randomly
 >>> from lumicore.lumen.game import GameState
@@ -136,19 +135,16 @@ class SheetBot(GreedyBot):
         return int(best[int(self.rng.integers(len(best)))])
 
 
-BOTS: dict[str, Callable[..., Any]] = {"random": RandomBot, "greedy": GreedyBot,
-                                       "sheet": SheetBot}
-"""Lumen's bots by name, each made as ``factory(seed=...)``."""
+BOTS: dict[str, Callable[..., Any]] = {"sheet": SheetBot}
+"""Lumen's own bots by name, each made as ``factory(seed=...)``."""
 
 
-def make_policy(name: str, seed: int = 0, **options: Any) -> Any:
-    """A bot by name: Lumen's own (:data:`BOTS`), else the arena's generic ones (``flatmc``,
-    ``mcts``) when :mod:`solvers.arena` is installed."""
-    if name in BOTS:
-        return BOTS[name](seed=seed, **options)
-    try:
-        from solvers.arena import make_bot
-    except ImportError:
-        raise LumicoreError(f"unknown bot {str(name)[:80]!r} (known: "
-                            f"{', '.join(sorted(BOTS))})") from None
-    return make_bot(name, "lumen", seed=seed, **options)
+def make_policy(name: str, seed: int = 0) -> Any:
+    """A bot by name or spec (``"mcts:iterations=200"``): Lumen's own (:data:`BOTS`) or the
+    arena's generic ones."""
+    from solvers.arena import make_bot, parse_bot_spec
+
+    if not isinstance(name, str):
+        raise LumicoreError(f"a bot name is a string, got {name!r:.80}")
+    bot, options = parse_bot_spec(name)
+    return make_bot(bot, "lumen", seed=seed, **options)
