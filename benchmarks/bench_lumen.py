@@ -3,6 +3,7 @@
     python benchmarks/bench_lumen.py            # about a minute
     python benchmarks/bench_lumen.py --quick    # a few seconds
     python benchmarks/bench_lumen.py --write    # also write the table into docs/lumen.md
+    python benchmarks/bench_lumen.py --strength --games 16 --write   # bots against greedy
 
 Games (Scenario A, default board, one core): the kernel's game loop ``kernel.random_games``
 against its twin ``reference.random_game`` (the same games, splitmix64 choices, played on the
@@ -31,6 +32,9 @@ from lumicore.lumen.sheet import Sheet
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "lumen.md"
 START, END = "<!-- bench:lumen -->", "<!-- /bench -->"
+STRENGTH = "<!-- bench:lumen-strength -->"
+CHALLENGERS = ("flatmc", "mcts", "sheet")
+"""Bots measured against the arena's ``greedy`` (their default settings)."""
 
 
 def best_rate(run, count: int, tries: int = 3) -> float:
@@ -150,20 +154,50 @@ def table(games: list[tuple[str, float, float]],
     return "\n".join(lines)
 
 
-def write_docs(text: str) -> None:
+def bench_strength(games: int, bots: tuple[str, ...] = CHALLENGERS) -> str:
+    """Each bot against greedy over ``games`` seeded games (seats rotated), one worker."""
+    from solvers.arena import tournament
+
+    lines = ["| bot vs greedy | games | wins | nobody | win rate | 95% interval | s / game |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
+    for bot in bots:
+        start = time.perf_counter()
+        result = tournament("lumen", [bot, "greedy"], games=games, seed=0, workers=1,
+                            progress=False)
+        per_game = (time.perf_counter() - start) / max(result.played, 1)
+        row, other = result.to_dict()["bots"][bot], result.to_dict()["bots"]["greedy"]
+        lines.append(f"| {bot} | {row['games']} | {row['wins']:g} | "
+                     f"{row['games'] - row['wins'] - other['wins']:g} | "
+                     f"{row['win_rate']:.3f} | {row['low']:.3f}-{row['high']:.3f} | "
+                     f"{per_game:.1f} |")
+        print(lines[-1], flush=True)
+    return "\n".join(lines)
+
+
+def write_docs(text: str, start: str = START) -> None:
     doc = DOCS.read_text(encoding="utf-8")
-    if START not in doc or END not in doc:
-        raise SystemExit(f"{DOCS} has no {START} ... {END} markers")
-    body = f"{START}\n{text}\n{END}"
-    DOCS.write_text(re.sub(re.escape(START) + r".*?" + re.escape(END), lambda _: body, doc,
-                           flags=re.S), encoding="utf-8")
+    if start not in doc:
+        raise SystemExit(f"{DOCS} has no {start} ... {END} markers")
+    body = f"{start}\n{text}\n{END}"
+    DOCS.write_text(re.sub(re.escape(start) + r".*?" + re.escape(END), lambda _: body, doc,
+                           count=1, flags=re.S), encoding="utf-8")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer games and sheets")
     parser.add_argument("--write", action="store_true", help="write the table into docs/lumen.md")
+    parser.add_argument("--strength", action="store_true",
+                        help="measure flatmc, mcts and sheet against greedy instead")
+    parser.add_argument("--games", type=int, default=16,
+                        help="games per bot for --strength (default 16)")
     args = parser.parse_args()
+    if args.strength:
+        text = bench_strength(args.games)
+        if args.write:
+            write_docs(text, STRENGTH)
+            print(f"written into {DOCS}")
+        return
     games = bench_games(40 if args.quick else 300)
     kern = bench_kernel(50 if args.quick else 400)
     text = table(games, kern)

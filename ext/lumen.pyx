@@ -643,6 +643,16 @@ cdef int pick_weighted(const int* w, int n, uint64_t r) noexcept nogil:
     return n - 1
 
 
+cdef int pick_present(const int* w, int n, uint64_t r, int* position) noexcept nogil:
+    # pick_weighted, and the pick's position among the entries with a non-zero weight (the
+    # action index of the outcome: GameState lists only the outcomes that can happen)
+    cdef int j, i = pick_weighted(w, n, r)
+    position[0] = 0
+    for j in range(i):
+        position[0] += w[j] > 0
+    return i
+
+
 cdef int ROLL_W[21]
 cdef int ROLL_LO[21]
 cdef int ROLL_HI[21]
@@ -657,8 +667,7 @@ for _a in range(1, 7):
 
 cdef int chance_step(const Config* c, Game* g, uint64_t r) noexcept nogil:
     # play one chance node; returns the action index (position among its outcomes)
-    cdef int i, j, idx, p = g.actor
-    cdef int w[OBJ_MAX]
+    cdef int i, idx = 0, p = g.actor
     if g.phase == P_FIRST:
         idx = <int>(r % 2)
         g.first = idx
@@ -676,25 +685,19 @@ cdef int chance_step(const Config* c, Game* g, uint64_t r) noexcept nogil:
         g.actor = g.first
         return i
     if g.phase == P_DRAW:
-        i = pick_weighted(g.bag[p], c.nk, r)
+        i = pick_present(g.bag[p], c.nk, r, &idx)
         if i < 0:
             g.phase = P_OVER
             return 0
-        idx = 0
-        for j in range(i):
-            idx += g.bag[p][j] > 0
         g.bag[p][i] -= 1
         g.sup[p][i] += 1
         next_draw(c, g)
         return idx
     if g.phase == P_BONUS:
-        i = pick_weighted(g.pool, 3, r)
+        i = pick_present(g.pool, 3, r, &idx)
         if i < 0:
             g.phase = P_OVER
             return 0
-        idx = 0
-        for j in range(i):
-            idx += g.pool[j] > 0
         g.pool[i] -= 1
         if i == 0:
             g.phase = P_MERC
@@ -706,13 +709,10 @@ cdef int chance_step(const Config* c, Game* g, uint64_t r) noexcept nogil:
             cont(c, g)
         return idx
     # objective
-    i = pick_weighted(g.obj_cnt, c.nobj, r)
+    i = pick_present(g.obj_cnt, c.nobj, r, &idx)
     if i < 0:
         g.phase = P_OVER
         return 0
-    idx = 0
-    for j in range(i):
-        idx += g.obj_cnt[j] > 0
     g.obj_cnt[i] -= 1
     g.objectives[p] += c.obj_val[i]
     cont(c, g)
