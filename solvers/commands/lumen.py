@@ -168,7 +168,8 @@ def run_odds(args: argparse.Namespace) -> int:
     from solvers.lumen import win_probability
 
     state = load_state(args.state)
-    result = win_probability(state, samples=args.samples, bot=args.bot, seed=args.seed)
+    result = win_probability(state, samples=args.samples, bot=args.bot, seed=args.seed,
+                             progress=False if args.json else None)
     print(json.dumps(result.to_dict()) if args.json else result)
     return exit_code(result.status, result.samples > 0)
 

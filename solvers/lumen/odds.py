@@ -18,6 +18,7 @@ from lumicore.game import sample_chance
 from lumicore.lumen.game import GameState, check_seed
 from solvers.limits import INTERRUPTED, OPTIMAL, REASON_INTERRUPTED
 from solvers.lumen.bots import make_policy
+from solvers.progress import progress as progress_bar
 from solvers.stats import wilson
 
 __all__ = ["WinProbability", "win_probability"]
@@ -58,10 +59,21 @@ class WinProbability:
                 f"({self.bot} vs {self.bot}, {self.status})")
 
 
+def _play_out(state: GameState, bots: list, rng: np.random.Generator) -> int | None:
+    """Play ``state`` to its end in place; the winner (None: nobody)."""
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+        else:
+            state.apply_action(bots[state.current_player()].choose(state))
+    return state.winner()
+
+
 def win_probability(state: GameState, samples: int = 100, bot: str = "sheet",
-                    seed: int = 0) -> WinProbability:
+                    seed: int = 0, progress: bool | None = False) -> WinProbability:
     """Play ``samples`` games from ``state`` (a clone) with ``bot`` for both players, chance
-    drawn by its probability (game ``i`` seeded ``[seed, i]``), and count the winners."""
+    drawn by its probability (game ``i`` seeded ``[seed, i]``), and count the winners.
+    ``progress`` shows a bar (None: on a terminal only)."""
     if not isinstance(state, GameState):
         raise LumicoreError(f"expected a Lumen GameState, got {type(state).__name__}")
     if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
@@ -72,20 +84,15 @@ def win_probability(state: GameState, samples: int = 100, bot: str = "sheet",
     wins, nobody, played = [0, 0], 0, 0
     status, reason = OPTIMAL, None
     try:
-        for i in range(samples):
-            s = state.clone()
-            rng = np.random.default_rng([seed, i])
-            while not s.is_terminal():
-                if s.is_chance_node():
-                    s.apply_action(sample_chance(s, rng))
+        with progress_bar(samples, "games", "game", enabled=progress) as bar:
+            for i in range(samples):
+                w = _play_out(state.clone(), bots, np.random.default_rng([seed, i]))
+                if w is None:
+                    nobody += 1
                 else:
-                    s.apply_action(bots[s.current_player()].choose(s))
-            w = s.winner()
-            if w is None:
-                nobody += 1
-            else:
-                wins[w] += 1
-            played += 1
+                    wins[w] += 1
+                played += 1
+                bar.update()
     except KeyboardInterrupt:
         status, reason = INTERRUPTED, REASON_INTERRUPTED
     return WinProbability((wins[0], wins[1]), nobody, played, bot, status, reason,

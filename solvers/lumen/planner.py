@@ -196,7 +196,11 @@ def best_choice(state: GameState, time_limit: float | None = DEFAULT_TIME_LIMIT,
     exact = None
     if state.round >= state.board.rounds - EXACT_ROUNDS + 1:
         half = None if time_limit is None else start + time_limit / 2
-        exact = exact_values(state, max_nodes, half)
+        try:
+            exact = exact_values(state, max_nodes, half)
+        except KeyboardInterrupt:
+            return ChoiceResult(player, "exact", INTERRUPTED, [], REASON_INTERRUPTED, 0,
+                                time.perf_counter() - start)
     if exact is not None:
         values, nodes = exact
         choices = [Choice(a, n, v[player], v[player], v[player])
