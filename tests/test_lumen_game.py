@@ -571,3 +571,26 @@ def test_other_scenarios_load_from_files(tmp_path):
 def test_bad_game_options(options, match):
     with pytest.raises(LumicoreError, match=match):
         GameState.new_game(**options)
+
+
+# --- "Se sugiere comenzar con el Escenario A: Primer Contacto"
+
+def test_scenario_a_is_the_default():
+    state = GameState.new_game()
+    assert state.map.name == "Primer Contacto" and state.options["scenario"] == "A"
+    assert load_map("default") == load_map("A")
+
+
+# --- "Si un valor crea o se añade a una línea de 2 o más números idénticos, puedes añadir
+#     refuerzos al mapa hasta la cantidad de números nuevos"
+
+def test_the_identical_gain_is_the_number_of_reinforcements():
+    state = started(0)
+    state.sheets[0] = Sheet.parse("3 . 3 . . / . . . . . / . . . . . / . . . . .")
+    do(state, "roll", 1, 2)
+    do(state, "choose", 2, 1)   # sum 3 joins two lone 3s: 3 reinforcements
+    do(state, "choose", 0, 0)
+    assert state.phase == "reinforce" and state.left == 3
+    for _ in range(3):
+        do(state, "place")
+    assert state.units_on_map(0) == 6 and state.phase == "draw"
