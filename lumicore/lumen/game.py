@@ -325,8 +325,12 @@ class GameState:
         if kind == "roll":
             return f"dice {move[1]} and {move[2]}"
         if kind == "choose":
-            sel, cell = SELECTIONS[move[1]], self.sheets[self.actor].layout.cells[move[2]]
-            return f"player {p}: {sel} ({selections(*self.dice)[sel]}) in bubble {cell}"
+            sheet = self.sheets[self.actor]
+            sel, cell = SELECTIONS[move[1]], sheet.layout.cells[move[2]]
+            value = selections(*self.dice)[sel]
+            same, run = kernel.gains(sheet, move[2], value)
+            return (f"player {p}: {sel} ({value}) in bubble {cell} "
+                    f"(identical +{same}, sequence +{run})")
         if kind == "pass":
             return f"player {p} passes"
         if kind == "bonus":
