@@ -178,3 +178,12 @@ def test_setup_needs_a_fresh_game():
             kernel.random_game(setup, bad)
     with pytest.raises(LumicoreError):
         kernel.random_games(setup, -1)
+
+
+def test_setup_rejects_numbers_beyond_the_kernel(tmp_path):
+    from lumicore.lumen.game import GameState
+
+    path = tmp_path / "huge.toml"
+    path.write_text(DUEL.replace("deadly = 1, pusher = 1", "deadly = 99999999999"))
+    with pytest.raises(LumicoreError, match="range"):
+        kernel.setup(GameState.new_game(scenario=str(path)))

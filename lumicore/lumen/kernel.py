@@ -127,7 +127,8 @@ def setup(state: object) -> Any:
                             "and 16 distinct objective values")
     numbers = [*state.bag[0], *state.bag[1], *board.limits.values(), board.supply, board.rounds,
                board.secret_vp, hc.threshold, *ends, *values, *state.bonus_pool,
-               *(u.strength for u in board.units), *state.discovery, *m.vp]
+               *(u.strength for u in board.units), *state.discovery, *m.vp,
+               *(n for sides in state.units for side in sides for n in side)]
     if any(not 0 <= x < 2**20 for x in numbers):
         raise LumicoreError("a board or scenario number is out of the kernel's range (0..2**20)")
     data = {
