@@ -121,3 +121,60 @@ def test_the_arena_finds_the_sheet_bot_and_replays_lumen_records():
     assert isinstance(make_bot("sheet", "lumen", seed=1), SheetBot)
     end = play_randomly(GameState.new_game(seed=6), seed=6)
     assert replay_record(end.record()) == end
+
+
+# --- the sheet objective: a solitaire under dice
+
+def brute_value(sheet, uses, limits, rounds):
+    """Expected best total gain by plain enumeration of the 36 ordered rolls."""
+    from lumicore.lumen import reference
+    from lumicore.lumen.dice import SELECTIONS, selections
+
+    if rounds == 0:
+        return 0.0
+    total = 0.0
+    for a in range(1, 7):
+        for b in range(1, 7):
+            values = selections(a, b)
+            best = brute_value(sheet, uses, limits, rounds - 1)
+            for s, name in enumerate(SELECTIONS):
+                if uses[s] >= limits[s]:
+                    continue
+                for cell in reference.legal_cells(sheet.values, sheet.layout.neighbors):
+                    gain = sum(reference.gains(sheet.values, sheet.layout.neighbors, cell,
+                                               values[name]))
+                    after = sheet.place(sheet.layout.cells[cell], values[name])
+                    more = uses[:s] + (uses[s] + 1,) + uses[s + 1:]
+                    best = max(best, gain + brute_value(after, more, limits, rounds - 1))
+            total += best / 36
+    return total
+
+
+@pytest.mark.parametrize("text, uses, rounds", [("3 . / . .", (0, 0, 0, 0, 0), 1),
+                                                ("3 . / . .", (1, 0, 1, 0, 1), 2),
+                                                (". . / 6 .", (0, 1, 1, 1, 0), 2)])
+def test_sheet_value_matches_brute_force(text, uses, rounds):
+    from lumicore.lumen import Sheet
+    from solvers.lumen.solitaire import sheet_value
+
+    sheet, limits = Sheet.parse(text), (1, 1, 1, 1, 1)
+    assert sheet_value(sheet, uses, limits, rounds) == pytest.approx(
+        brute_value(sheet, uses, limits, rounds))
+
+
+def test_sheet_objective_exact_in_the_last_two_rounds_and_monte_carlo_before():
+    state = started(0)
+    state.sheets[0] = state.sheets[0].place((0, 0), 4)
+    do(state, "roll", 2, 2)
+    state.round = 16
+    exact = best_choice(state, objective="sheet")
+    assert exact.method == "exact" and exact.status == "optimal"
+    assert len(exact.choices) == len(state.legal_actions())
+    top = exact.best
+    assert state.moves()[top.action][2] in (1, 5)  # next to the 4
+    state.round = 10
+    mc = best_choice(state, objective="sheet", time_limit=None, min_samples=3, seed=2)
+    assert mc.method == "monte carlo" and all(c.samples == 3 for c in mc.choices)
+    assert all(c.low <= c.value <= c.high for c in mc.choices)
+    with pytest.raises(LumicoreError):
+        best_choice(state, objective="vp")

@@ -157,7 +157,7 @@ def run_best(args: argparse.Namespace) -> int:
     check_seed(args.seed)
     state = load_state(args.state)
     result = best_choice(state, time_limit=args.time_limit, max_nodes=args.max_nodes,
-                         seed=args.seed, playout=args.playout)
+                         seed=args.seed, playout=args.playout, objective=args.objective)
     if args.top:
         result = type(result)(**{**result.__dict__, "choices": result.choices[:args.top]})
     print(json.dumps(result.to_dict()) if args.json else result)
@@ -207,6 +207,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     b.add_argument("--playout", default="random",
                    help="play-out bot for Monte Carlo (default random)")
     b.add_argument("--seed", type=int, default=0, help="play-out seed (default 0)")
+    b.add_argument("--objective", choices=("win", "sheet"), default="win",
+                   help="chance to win, or the sheet's expected chain gains (default win)")
     b.add_argument("--top", type=int, default=0, help="show only the best N (default 0: all)")
     b.add_argument("--json", action="store_true", help="print the ranking as JSON")
     b.set_defaults(run=run_best)

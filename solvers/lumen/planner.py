@@ -178,10 +178,19 @@ def _policy(name: str, seed: int):  # type: ignore[no-untyped-def]
 
 def best_choice(state: GameState, time_limit: float | None = DEFAULT_TIME_LIMIT,
                 max_nodes: int = DEFAULT_MAX_NODES, seed: int = 0, playout: str = "random",
-                min_samples: int = 1) -> ChoiceResult:
+                min_samples: int = 1, objective: str = "win") -> ChoiceResult:
     """Rank every action of the player to move in ``state`` by expected result (module
     docstring). ``time_limit`` bounds the whole call (None: exactly ``min_samples`` play-outs
-    per choice when Monte Carlo answers)."""
+    per choice when Monte Carlo answers). ``objective="sheet"`` ranks the selections and
+    bubbles of a selection node by expected chain gains of the sheet alone instead
+    (:func:`solvers.lumen.solitaire.solitaire_choice`)."""
+    if objective == "sheet":
+        from solvers.lumen.solitaire import solitaire_choice
+
+        check_limits(None, time_limit)
+        return solitaire_choice(state, time_limit, seed, min_samples=min_samples)
+    if objective != "win":
+        raise LumicoreError(f"objective {str(objective)[:80]!r} is not 'win' or 'sheet'")
     if not isinstance(state, GameState):
         raise LumicoreError(f"expected a Lumen GameState, got {type(state).__name__}")
     if state.is_terminal() or state.is_chance_node():
