@@ -801,28 +801,87 @@ cdef class Setup:
         for i in range(c.nobj):
             g.obj_cnt[i] = d["obj_cnt"][i]
 
-    def random_game(self, uint64_t seed, int cap=100000):
-        """The actions of one game played with splitmix64 choices from seed, and the result
-        (winner or -1, player 1's score, player 2's score, rounds played)."""
-        cdef Game g = self.start
+    cdef Game _position(self, object d) except *:
+        # the start, or a position given as a dict of Game fields (checked: every index is
+        # kept inside its array, so a bad dict can only give a wrong game, never bad memory)
+        cdef Game g
+        cdef Config* c = &self.cfg
+        cdef int i, p, t, cc
+        if d is None:
+            return self.start
+        g = self.start
+        g.round, g.phase, g.first, g.actor = d["round"], d["phase"], d["first"], d["actor"]
+        g.resolving, g.loser, g.d1, g.d2 = d["resolving"], d["loser"], d["d1"], d["d2"]
+        if not (0 <= g.phase <= P_OVER and 0 <= g.first <= 1 and 0 <= g.actor <= 1
+                and 0 <= g.resolving <= 1 and -1 <= g.loser <= 1
+                and 1 <= g.d1 <= 6 and 1 <= g.d2 <= 6 and g.d1 <= g.d2):
+            raise ValueError("bad phase, player or dice")
+        for p in range(2):
+            g.pick_sel[p], g.pick_cell[p] = d["pick_sel"][p], d["pick_cell"][p]
+            if not (-1 <= g.pick_sel[p] < 5 and 0 <= g.pick_cell[p] < c.nb):
+                raise ValueError("bad pick")
+            g.filled[p] = 0
+            for i in range(c.nb):
+                g.vals[p][i] = d["vals"][p][i]
+                if g.vals[p][i] != EMPTY:
+                    g.filled[p] |= (<uint64_t>1) << i
+            for i in range(5):
+                g.uses[p][i] = d["uses"][p][i]
+            for i in range(c.nk):
+                g.bag[p][i] = d["bag"][p][i]
+                g.sup[p][i] = d["supply"][p][i]
+            g.collected[p] = d["collected"][p]
+            g.secrets[p] = d["secrets"][p]
+            g.glows[p] = d["glows"][p]
+            g.objectives[p] = d["objectives"][p]
+        for t in range(c.nt):
+            g.disc[t] = d["disc"][t]
+            for p in range(2):
+                for cc in range(2 * c.nk):
+                    g.units[t][p][cc] = d["units"][t][p][cc]
+        for i in range(3):
+            g.pool[i] = d["pool"][i]
+        for i in range(c.nobj):
+            g.obj_cnt[i] = d["obj_cnt"][i]
+        g.ntodo = len(d["todo"])
+        g.nrefill = len(d["refill"])
+        if g.ntodo > 8 or g.nrefill > 2:
+            raise ValueError("at most 8 steps and 2 refills pending")
+        for i in range(g.ntodo):
+            g.todo[i] = d["todo"][i]
+            if not S_BONUS <= g.todo[i] <= S_SEQUENCE:
+                raise ValueError("bad step")
+        for i in range(g.nrefill):
+            g.refill[i] = d["refill"][i]
+            if not 0 <= g.refill[i] <= 1:
+                raise ValueError("bad refill")
+        g.left, g.gi, g.gs, g.after_round = d["left"], d["gi"], d["gs"], d["after_round"]
+        return g
+
+    def random_game(self, uint64_t seed, int cap=100000, position=None):
+        """The actions of one game played with splitmix64 choices from seed (from the start,
+        or from position: a dict of the game's fields), and the result (winner or -1, player
+        1's score, player 2's score, rounds played)."""
+        cdef Game g = self._position(position)
         cdef uint64_t rng = seed
-        hist = np.zeros(cap, dtype=np.int32)
+        hist = np.zeros(max(cap, 1), dtype=np.int32)
         cdef int[::1] h = hist
         cdef int n = play_one(&self.cfg, &g, &rng, &h[0], cap)
         return (hist[:min(n, cap)].tolist(), winner(&self.cfg, &g),
                 total_score(&self.cfg, &g, 0), total_score(&self.cfg, &g, 1), g.round)
 
-    def random_games(self, int n, uint64_t seed):
-        """Play n games (game i from seed + i); returns (wins of player 1, of player 2,
-        games nobody won, actions played)."""
+    def random_games(self, int n, uint64_t seed, position=None):
+        """Play n games (game i from seed + i) from the start or from position; returns
+        (wins of player 1, of player 2, games nobody won, actions played)."""
         cdef Game g
+        cdef Game first = self._position(position)
         cdef uint64_t rng
         cdef int i, w, wins0 = 0, wins1 = 0, none = 0
         cdef int64_t actions = 0
         cdef int dummy[1]
         with nogil:
             for i in range(n):
-                g = self.start
+                g = first
                 rng = seed + <uint64_t>i
                 actions += play_one(&self.cfg, &g, &rng, dummy, 0)
                 w = winner(&self.cfg, &g)

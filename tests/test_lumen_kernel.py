@@ -187,3 +187,21 @@ def test_setup_rejects_numbers_beyond_the_kernel(tmp_path):
     path.write_text(DUEL.replace("deadly = 1, pusher = 1", "deadly = 99999999999"))
     with pytest.raises(LumicoreError, match="range"):
         kernel.setup(GameState.new_game(scenario=str(path)))
+
+
+@given(st.integers(0, 2**32), st.integers(1, 400), st.integers(0, 2))
+def test_kernel_games_from_any_position_match_the_python_engine(games, seed, steps, which):
+    from lumicore.game import play_randomly
+
+    state, _ = games[which]
+    position = play_randomly(state, seed=seed, max_steps=steps)
+    expected = reference.random_game(position, seed)
+    expected = (expected[0][len(position.history):], *expected[1:])
+    assert kernel.random_game_from(position, seed) == expected
+
+
+def test_position_rejects_non_states():
+    with pytest.raises(LumicoreError):
+        kernel.position("state")
+    with pytest.raises(LumicoreError):
+        kernel.playouts("state", 3)

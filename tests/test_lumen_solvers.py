@@ -63,11 +63,11 @@ def test_exact_expectation_over_a_chance_node():
 def test_monte_carlo_at_the_start_with_intervals():
     state = started(0)
     do(state, "roll", 3, 4)
-    result = best_choice(state, time_limit=None, min_samples=2, seed=3)
+    result = best_choice(state, time_limit=None, min_samples=2, seed=3, playout="random")
     assert result.method == "monte carlo" and result.status == "feasible"
     assert len(result.choices) == len(state.legal_actions())
     assert all(c.samples == 2 and c.low <= c.value <= c.high for c in result.choices)
-    again = best_choice(state, time_limit=None, min_samples=2, seed=3)
+    again = best_choice(state, time_limit=None, min_samples=2, seed=3, playout="random")
     assert [c.action for c in again.choices] == [c.action for c in result.choices]
     assert "monte carlo" in str(result) and result.to_dict()["plan"] == result.plan
 
@@ -178,3 +178,31 @@ def test_sheet_objective_exact_in_the_last_two_rounds_and_monte_carlo_before():
     assert all(c.low <= c.value <= c.high for c in mc.choices)
     with pytest.raises(LumicoreError):
         best_choice(state, objective="vp")
+
+
+def test_kernel_playouts_rank_choices_like_the_python_engine_would():
+    from lumicore.lumen import kernel, reference
+
+    state = started(0)
+    do(state, "roll", 3, 4)
+    result = best_choice(state, time_limit=None, min_samples=2, seed=5)
+    assert result.method == "monte carlo"
+    assert all(c.samples == 128 and c.low <= c.value <= c.high for c in result.choices)
+    # the kernel's play-outs from a position are the reference's random games from it
+    child = state.clone()
+    child.apply_action(result.best.action)
+    wins = [0, 0, 0]
+    for i in range(20):
+        wins[reference.random_game(child, 9 + i)[1]] += 1
+    w0, w1, nobody = kernel.playouts(child, 20, seed=9)
+    assert (w0, w1, nobody) == (wins[0], wins[1], wins[-1])
+
+
+def test_fastmc_bot_is_found_and_deterministic():
+    bot = make_bot("fastmc", "lumen", seed=3, playouts=8)
+    state = play_randomly(GameState.new_game(), seed=4, max_steps=30)
+    while state.is_chance_node():
+        state.apply_action(0)
+    assert bot.choose(state) == make_bot("fastmc", "lumen", seed=3, playouts=8).choose(state)
+    with pytest.raises(LumicoreError):
+        make_bot("fastmc", "lumen", playouts=0)

@@ -26,7 +26,7 @@ from lumicore.lumen.dice import MAX_VALUE
 from lumicore.lumen.sheet import Layout, Sheet
 
 __all__ = ["legal_cells", "gains", "gains_all", "strength_sums", "strength_table", "setup",
-           "random_game", "random_games"]
+           "random_game", "random_games", "position", "random_game_from", "playouts"]
 
 
 @lru_cache(maxsize=64)
@@ -175,3 +175,67 @@ def random_games(game: Any, n: int, seed: int = 0) -> tuple[int, int, int, int]:
     if _seed(seed) + n >= 2**64:
         raise LumicoreError("seed + n must stay below 2**64")
     return _k.Setup.random_games(game, n, seed)
+
+
+_PHASES = {"first": 0, "draw": 1, "roll": 2, "choose": 3, "bonus": 4, "objective": 5,
+           "mercenary": 6, "order": 7, "reinforce": 8, "sequence": 9, "over": 10}
+_STEPS = {"bonus": 1, "objective": 2, "order": 3, "reinforce": 4, "sequence": 5}
+
+
+@lru_cache(maxsize=16)
+def _setup_for(scenario: str, board: str) -> Any:
+    from lumicore.lumen.game import GameState
+
+    return setup(GameState.new_game(scenario=scenario, board=board))
+
+
+def position(state: Any) -> tuple[Any, dict[str, Any]]:
+    """The kernel's setup for ``state``'s scenario and board, and ``state`` (any position of a
+    Lumen ``GameState``) as the kernel's fields, checked."""
+    from lumicore.lumen.game import GameState
+
+    if not isinstance(state, GameState):
+        raise LumicoreError(f"expected a Lumen GameState, got {type(state).__name__}")
+    game = _setup_for(state.options["scenario"], state.options["board"])
+    values = sorted(set(state.board.objectives))
+    picks = [(-1, 0) if p is None else p for p in state.picks]
+    d = {"round": state.round, "phase": _PHASES[state.phase], "first": state.first,
+         "actor": state.actor, "resolving": state.resolving, "loser": state.loser,
+         "d1": state.dice[0] or 1, "d2": state.dice[1] or 1,
+         "pick_sel": [p[0] for p in picks], "pick_cell": [p[1] for p in picks],
+         "vals": [s.packed() for s in state.sheets], "uses": state.uses, "bag": state.bag,
+         "supply": state.supply, "collected": [sum(c) for c in state.collected],
+         "secrets": state.secrets, "glows": state.glows,
+         "objectives": [sum(o) for o in state.objectives], "disc": state.discovery,
+         "units": state.units, "pool": state.bonus_pool,
+         "obj_cnt": [state.objective_pool.count(v) for v in values],
+         "todo": [_STEPS[t] for t in state.todo], "refill": state.refill,
+         "left": state.left, "gi": state.gains[0], "gs": state.gains[1],
+         "after_round": int(state.after_draw == "round")}
+    numbers = [d["round"], d["left"], d["gi"], d["gs"], *d["collected"], *d["secrets"],
+               *d["glows"], *d["objectives"], *d["disc"], *d["pool"], *d["obj_cnt"],
+               *(n for rows in (state.uses, state.bag, state.supply) for row in rows
+                 for n in row),
+               *(n for sides in state.units for side in sides for n in side)]
+    if any(not isinstance(n, int) or not 0 <= n < 2**20 for n in numbers) \
+            or len(set(state.objective_pool) - set(values)):
+        raise LumicoreError("a count of this position is out of the kernel's range (0..2**20)")
+    return game, d
+
+
+def random_game_from(state: Any, seed: int) -> tuple[list[int], int, int, int, int]:
+    """Play ``state`` (any position) to its end in the kernel with splitmix64 choices, as
+    :func:`lumicore.lumen.reference.random_game` does on the Python state."""
+    game, d = position(state)
+    return _k.Setup.random_game(game, _seed(seed), 100000, d)
+
+
+def playouts(state: Any, n: int, seed: int = 0) -> tuple[int, int, int]:
+    """``n`` random play-outs of ``state`` to the end in the kernel (play-out ``i`` from
+    ``seed + i``): ``(wins of player 1, wins of player 2, games nobody won)``."""
+    if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n < 2**31:
+        raise LumicoreError(f"n must be a game count 0..2**31-1, got {n!r}")
+    if _seed(seed) + n >= 2**64:
+        raise LumicoreError("seed + n must stay below 2**64")
+    game, d = position(state)
+    return _k.Setup.random_games(game, n, seed, d)[:3]

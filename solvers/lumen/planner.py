@@ -8,10 +8,13 @@ Two methods answer, and the result says which (``method``):
   ``max_nodes`` (positions met again are looked up, not searched again) within half the time
   limit. It is tried in the last round only (:data:`EXACT_ROUNDS`); in practice it finishes
   from the resolution steps of the last round on.
-- ``"monte carlo"``: otherwise, each choice is followed by play-outs to the end (``playout``
-  policy for both players, uniformly random by default; chance drawn by its probability), in
-  turn, until ``time_limit``; the value is the share of play-outs won, with a 95% Wilson
-  interval. Play-out ``i`` of every choice uses the same seed (common random numbers).
+- ``"monte carlo"``: otherwise, each choice is followed by play-outs to the end, in turn,
+  until ``time_limit``; the value is the share of play-outs won, with a 95% Wilson interval.
+  ``playout="kernel"`` (the default) plays uniformly random play-outs in the kernel's game loop
+  (:func:`lumicore.lumen.kernel.playouts`, :data:`KERNEL_BATCH` per choice and turn); any bot
+  name (``"random"``, ``"sheet"``, ...) plays them through the Python ``GameState`` with that
+  bot for both players, chance drawn by its probability. Play-out ``i`` of every choice uses
+  the same seed (common random numbers).
 
 >>> from lumicore.game import play_randomly
 >>> from lumicore.lumen.game import GameState
@@ -31,6 +34,7 @@ import numpy as np
 
 from lumicore.errors import LumicoreError
 from lumicore.game import sample_chance
+from lumicore.lumen import kernel
 from lumicore.lumen.game import GameState, check_seed
 from solvers.limits import (
     FEASIBLE,
@@ -51,6 +55,8 @@ DEFAULT_TIME_LIMIT = 5.0
 """Seconds ``best_choice`` spends by default."""
 DEFAULT_MAX_NODES = 20_000
 """Positions the exact search may visit before Monte Carlo answers instead."""
+KERNEL_BATCH = 64
+"""Play-outs per choice and turn when the kernel plays them (``playout="kernel"``)."""
 EXACT_ROUNDS = 1
 """The exact search is tried in the last this many rounds only (earlier trees are far too big
 for it to finish)."""
@@ -177,7 +183,7 @@ def _policy(name: str, seed: int):  # type: ignore[no-untyped-def]
 
 
 def best_choice(state: GameState, time_limit: float | None = DEFAULT_TIME_LIMIT,
-                max_nodes: int = DEFAULT_MAX_NODES, seed: int = 0, playout: str = "random",
+                max_nodes: int = DEFAULT_MAX_NODES, seed: int = 0, playout: str = "kernel",
                 min_samples: int = 1, objective: str = "win") -> ChoiceResult:
     """Rank every action of the player to move in ``state`` by expected result (module
     docstring). ``time_limit`` bounds the whole call (None: exactly ``min_samples`` play-outs
@@ -217,16 +223,23 @@ def best_choice(state: GameState, time_limit: float | None = DEFAULT_TIME_LIMIT,
         choices.sort(key=lambda c: -c.value)
         return ChoiceResult(player, "exact", OPTIMAL, choices, None, nodes,
                             time.perf_counter() - start)
-    policy = _policy(playout, seed)
+    policy = None if playout == "kernel" else _policy(playout, seed)
+    children = [_child(state, a) for a in actions]
     wins, games = [0] * len(actions), [0] * len(actions)
     status, reason, i = FEASIBLE, None, 0
     try:
         while True:
-            for j, a in enumerate(actions):
-                rng = np.random.default_rng([seed, i])
-                result = _playout(_child(state, a), policy, rng)
-                wins[j] += result[player] == 1.0
-                games[j] += 1
+            for j, child in enumerate(children):
+                if child.is_terminal():
+                    wins[j] += child.returns()[player] == 1.0
+                    games[j] += 1
+                elif policy is None:
+                    wins[j] += kernel.playouts(child, KERNEL_BATCH, seed + i * KERNEL_BATCH)[player]
+                    games[j] += KERNEL_BATCH
+                else:
+                    result = _playout(child.clone(), policy, np.random.default_rng([seed, i]))
+                    wins[j] += result[player] == 1.0
+                    games[j] += 1
             i += 1
             if deadline is None:
                 if i >= min_samples:
