@@ -4,6 +4,7 @@
     python benchmarks/bench_lumen.py --quick    # a few seconds
     python benchmarks/bench_lumen.py --write    # also write the table into docs/lumen.md
     python benchmarks/bench_lumen.py --strength --games 16 --write   # bots against greedy
+    python benchmarks/bench_lumen.py --strength --fast --games 40 --write   # fastmc
 
 Games (Scenario A, default board, one core): the kernel's game loop ``kernel.random_games``
 against its twin ``reference.random_game`` (the same games, splitmix64 choices, played on the
@@ -35,6 +36,9 @@ START, END = "<!-- bench:lumen -->", "<!-- /bench -->"
 STRENGTH = "<!-- bench:lumen-strength -->"
 CHALLENGERS = ("flatmc", "mcts", "sheet")
 """Bots measured against the arena's ``greedy`` (their default settings)."""
+FAST = "<!-- bench:lumen-strength-fast -->"
+FAST_CHALLENGERS = ("fastmc",)
+"""Lumen's kernel-play-out bot, measured with ``--fast`` (cheap enough for more games)."""
 
 
 def best_rate(run, count: int, tries: int = 3) -> float:
@@ -189,13 +193,15 @@ def main() -> None:
     parser.add_argument("--write", action="store_true", help="write the table into docs/lumen.md")
     parser.add_argument("--strength", action="store_true",
                         help="measure flatmc, mcts and sheet against greedy instead")
+    parser.add_argument("--fast", action="store_true",
+                        help="with --strength: measure fastmc instead")
     parser.add_argument("--games", type=int, default=16,
                         help="games per bot for --strength (default 16)")
     args = parser.parse_args()
     if args.strength:
-        text = bench_strength(args.games)
+        text = bench_strength(args.games, FAST_CHALLENGERS if args.fast else CHALLENGERS)
         if args.write:
-            write_docs(text, STRENGTH)
+            write_docs(text, FAST if args.fast else STRENGTH)
             print(f"written into {DOCS}")
         return
     games = bench_games(40 if args.quick else 300)

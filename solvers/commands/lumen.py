@@ -204,8 +204,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     b.add_argument("--time-limit", type=float, default=5.0, help="seconds (default 5)")
     b.add_argument("--max-nodes", type=int, default=20_000,
                    help="positions the exact search may visit (default 20000)")
-    b.add_argument("--playout", default="random",
-                   help="play-out bot for Monte Carlo (default random)")
+    b.add_argument("--playout", default="kernel",
+                   help="Monte Carlo play-outs: kernel (random games in C) or a bot name "
+                        "(default kernel)")
     b.add_argument("--seed", type=int, default=0, help="play-out seed (default 0)")
     b.add_argument("--objective", choices=("win", "sheet"), default="win",
                    help="chance to win, or the sheet's expected chain gains (default win)")
