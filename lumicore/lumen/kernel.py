@@ -1,7 +1,13 @@
-"""The door to the Cython kernel ``lumicore._ext.lumen``: a sheet's legal bubbles and chain
-gains on 64-bit masks, and the map's strength sums, with every argument checked before it
-reaches C. The answers are those of :mod:`lumicore.lumen.reference`, which states the rules
-plainly (the tests compare the two on random sheets and maps).
+"""The door to the Cython kernel ``lumicore._ext.lumen``, with every argument checked before it
+reaches C:
+
+- a sheet's legal bubbles and chain gains on 64-bit masks (:func:`legal_cells`, :func:`gains`,
+  :func:`gains_all`) and the map's strength sums (:func:`strength_sums`): the answers of
+  :mod:`lumicore.lumen.reference`, which states the rules plainly;
+- the whole game loop: :func:`setup` copies a fresh game into C, :func:`random_game` /
+  :func:`random_games` play it with splitmix64 choices, :func:`random_game_from` and
+  :func:`playouts` play on from any position. They give the same games as
+  :func:`lumicore.lumen.reference.random_game` on the Python ``GameState``.
 
 >>> from lumicore.lumen.sheet import Sheet
 >>> sheet = Sheet.parse("4 . / . 4")
