@@ -28,7 +28,7 @@ from lumicore.lemuria.cards import (
     parse_buildings,
     parse_characters,
 )
-from lumicore.lemuria.instance import load_instance, parse_instance
+from lumicore.lemuria.instance import instance_from_dict, load_instance, parse_instance
 from lumicore.lucia import Train
 from lumicore.lucia.cards import KINDS, Action, Card, Deck, load_deck
 from lumicore.lucia.start import Setup, load_setup
@@ -275,8 +275,17 @@ def _reef_json() -> str:
 REEF_JSON = _reef_json()
 
 
-def test_reef_json_round_trips() -> None:
-    reef = reef_io.loads(REEF_JSON)
+@given(st.sampled_from("AB"), st.lists(st.tuples(
+    st.sampled_from(["pink", "green", "blue", "yellow"]), st.integers(1, 6),
+    st.sampled_from(["", "crab", "seahorse", "shellfish", "starfish"]), st.integers(0, 99)),
+    max_size=5))
+def test_reef_json_round_trips(side: str, tiles: list[tuple[str, int, str, int]]) -> None:
+    reef = Reef.new(load_board(side), ("pink", "green"))
+    for color, number, animal, pick in tiles:
+        lumino = Lumino.parse(f"{color} {animal}" if animal else f"{color} {number}")
+        options = list(reef.placements(lumino, limestone=4))
+        if options:
+            reef = reef.place(options[pick % len(options)])
     assert reef_io.loads(reef_io.dumps(reef)) == reef
 
 
@@ -343,6 +352,13 @@ def test_lemuria_character_file(content: str | bytes) -> None:
 
 
 INSTANCE_TOML = default_instance(seed=1).to_toml()
+INSTANCE_DATA = parse_toml(INSTANCE_TOML)
+
+
+@given(st.dictionaries(st.sampled_from(sorted(INSTANCE_DATA) + ["opponent", "building", "x"]),
+                       junk | resource_tables | st.integers(), max_size=2))
+def test_instance_from_parsed_data(changes: dict[str, Any]) -> None:
+    only_lumicore_errors(instance_from_dict, {**INSTANCE_DATA, **changes})
 
 
 @given(st.integers(0, 1000))
