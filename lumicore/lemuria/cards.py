@@ -21,6 +21,7 @@ from typing import Any
 from lumicore.data import read_toml, shorten
 from lumicore.errors import DataError
 from lumicore.lemuria.schedule import COLORS, RESOURCES
+from lumicore.lemuria.skills import Skill, parse_skill
 
 __all__ = [
     "Building",
@@ -30,7 +31,17 @@ __all__ = [
     "parse_buildings",
     "parse_characters",
     "cards_to_toml",
+    "check_building",
+    "check_character",
+    "RESOURCE_LIMIT",
+    "VP_LIMIT",
 ]
+
+RESOURCE_LIMIT = 525
+"""The most of one resource the game can hold: 105 resource chits of at most 5 each. Every amount
+in card and instance files (costs, food, start, income) must lie in 0..RESOURCE_LIMIT."""
+VP_LIMIT = 100
+"""The most VP one card may print (VP, ``vp_match``); the score track is far shorter."""
 
 BUILTIN_BUILDINGS = {"default": "lemuria_buildings.toml"}
 BUILTIN_CHARACTERS = {"default": "lemuria_characters.toml"}
@@ -60,7 +71,9 @@ class Building:
 @dataclass(frozen=True)
 class Character:
     """A character card: played for ``food``; housed in a facility it scores ``vp``, or
-    ``vp_match`` when the facility has its colour. ``skill`` is text only (not modelled)."""
+    ``vp_match`` when the facility has its colour. ``skill`` is the printed text; ``effect``
+    (optional) the skill in the vocabulary of :mod:`lumicore.lemuria.skills`, applied by the
+    whole game (the one-player year leaves skills out)."""
 
     id: str
     color: str
@@ -68,13 +81,39 @@ class Character:
     vp: int
     vp_match: int
     skill: str = ""
+    effect: str = ""
+
+    @property
+    def skill_effect(self) -> Skill | None:
+        """The parsed ``effect`` (None when the card has none)."""
+        return parse_skill(self.effect, f"character {self.id}.effect")
 
 
-def _amount(value: Any, where: str) -> int:
-    """A non-negative integer from a data file, or a DataError naming ``where``."""
+def _amount(value: Any, where: str, limit: int = RESOURCE_LIMIT) -> int:
+    """An integer in 0..``limit`` from a data file, or a DataError naming ``where``."""
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise DataError(f"{where}: expected a non-negative integer, got {shorten(value)}")
+    if value > limit:
+        raise DataError(f"{where}: {shorten(value)} is more than the game can hold (at most "
+                        f"{limit})")
     return value
+
+
+def check_building(card: Any, where: str) -> None:
+    """Raise DataError unless ``card`` is a :class:`Building` with amounts the game can hold."""
+    if not isinstance(card, Building):
+        raise DataError(f"{where}: expected a Building, got {shorten(card)}")
+    _amount(card.vp, f"{where}.vp", VP_LIMIT)
+    resources(card.cost, f"{where}.cost")
+
+
+def check_character(card: Any, where: str) -> None:
+    """Raise DataError unless ``card`` is a :class:`Character` with amounts the game can hold."""
+    if not isinstance(card, Character):
+        raise DataError(f"{where}: expected a Character, got {shorten(card)}")
+    _amount(card.food, f"{where}.food")
+    _amount(card.vp, f"{where}.vp", VP_LIMIT)
+    _amount(card.vp_match, f"{where}.vp_match", VP_LIMIT)
 
 
 def _text(value: Any, where: str) -> str:
@@ -109,7 +148,7 @@ def _check_keys(entry: Mapping[str, Any], allowed: tuple[str, ...], where: str) 
         if key not in allowed:
             raise DataError(f"{where}: unknown key {shorten(key)}")
     for key in allowed:
-        if key not in entry and key not in ("skill", "cost"):
+        if key not in entry and key not in ("skill", "cost", "effect"):
             raise DataError(f"{where}: missing key {key!r}")
 
 
@@ -132,7 +171,7 @@ def _parse(entries: Any, where: str, kind: str, keys: tuple[str, ...],
 
 def _building(entry: Mapping[str, Any], card_id: str, at: str) -> Building:
     return Building(card_id, _color(entry["color"], f"{at}.color"),
-                    _amount(entry["vp"], f"{at}.vp"),
+                    _amount(entry["vp"], f"{at}.vp", VP_LIMIT),
                     resources(entry.get("cost", {}), f"{at}.cost"))
 
 
@@ -141,8 +180,17 @@ def _character(entry: Mapping[str, Any], card_id: str, at: str) -> Character:
     if not isinstance(skill, str):
         raise DataError(f"{at}.skill: expected a string, got {shorten(skill)}")
     return Character(card_id, _color(entry["color"], f"{at}.color"),
-                     _amount(entry["food"], f"{at}.food"), _amount(entry["vp"], f"{at}.vp"),
-                     _amount(entry["vp_match"], f"{at}.vp_match"), skill)
+                     _amount(entry["food"], f"{at}.food"),
+                     _amount(entry["vp"], f"{at}.vp", VP_LIMIT),
+                     _amount(entry["vp_match"], f"{at}.vp_match", VP_LIMIT), skill,
+                     _effect(entry, at))
+
+
+def _effect(entry: Mapping[str, Any], at: str) -> str:
+    """The optional ``effect`` of a character, checked against the skill vocabulary."""
+    effect = entry.get("effect", "")
+    parse_skill(effect, f"{at}.effect")
+    return effect
 
 
 def parse_buildings(entries: Any, where: str = "building") -> dict[str, Building]:
@@ -152,8 +200,8 @@ def parse_buildings(entries: Any, where: str = "building") -> dict[str, Building
 
 def parse_characters(entries: Any, where: str = "character") -> dict[str, Character]:
     """Character cards from the parsed ``[[character]]`` array of a TOML file."""
-    return _parse(entries, where, "character", ("id", "color", "food", "vp", "vp_match", "skill"),
-                  _character)
+    return _parse(entries, where, "character",
+                  ("id", "color", "food", "vp", "vp_match", "skill", "effect"), _character)
 
 
 def _load(name_or_path: str | Path, builtin: dict[str, str], key: str) -> list[Any]:
@@ -204,5 +252,7 @@ def cards_to_toml(buildings: Mapping[str, Building] | None = None,
     for c in (characters or {}).values():
         lines += ["[[character]]", f"id = {toml_str(c.id)}", f"color = {toml_str(c.color)}",
                   f"food = {c.food}", f"vp = {c.vp}", f"vp_match = {c.vp_match}",
-                  f"skill = {toml_str(c.skill)}", ""]
+                  f"skill = {toml_str(c.skill)}"]
+        lines += [f"effect = {toml_str(c.effect)}"] if c.effect else []
+        lines.append("")
     return "\n".join(lines)
