@@ -14,8 +14,6 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 MAIN = Path("lumicore/__main__.py")
-# the reef kernel door is still named fast.py; this exception goes once it is renamed kernel.py
-LEGACY_DOORS = {Path("lumicore/reef/fast.py")}
 
 
 def module_name(path: Path) -> str:
@@ -29,7 +27,7 @@ def imports_of(source: str, module: str, is_package: bool = False) -> set[str]:
     y`` (as ``x`` and ``x.y``), relative imports resolved, and ``importlib.import_module`` /
     ``__import__`` calls with a literal name.
 
-    >>> sorted(imports_of("from .. import _ext\\nimport solvers.cli", "lumicore.reef.fast"))
+    >>> sorted(imports_of("from .. import _ext\\nimport solvers.cli", "lumicore.reef.kernel"))
     ['lumicore', 'lumicore._ext', 'solvers.cli']
     """
     package = module.split(".") if is_package else module.split(".")[:-1]
@@ -77,8 +75,7 @@ def test_main_is_the_one_exception_and_uses_importlib() -> None:
 
 
 def is_kernel_door(path: Path) -> bool:
-    return (path.name == "kernel.py" and len(path.parts) == 3 and path.parts[0] == "lumicore"
-            or path in LEGACY_DOORS)
+    return path.name == "kernel.py" and len(path.parts) == 3 and path.parts[0] == "lumicore"
 
 
 @pytest.mark.parametrize("top", ["lumicore", "solvers", "examples", "benchmarks"])

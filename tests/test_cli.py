@@ -44,7 +44,7 @@ def test_help_runs_and_every_option_shows_its_default(
     assert info.value.code == 0
     out = capsys.readouterr().out
     assert out.startswith("usage: lumicore")
-    for marker in ("``", ":func:", ":class:", ":mod:", ":meth:", "**"):
+    for marker in ("``", ":func:`", ":class:`", ":mod:`", ":meth:`", ":data:`"):
         assert marker not in out, f"doc markup {marker!r} in the help of {path}"
     parser = dict(ALL)[path]
     formatter = parser._get_formatter()
@@ -61,6 +61,7 @@ def test_help_runs_and_every_option_shows_its_default(
 def test_plain_strips_markup() -> None:
     assert plain("the :class:`~lumicore.lucia.Train` of ``S h L0``") == "the lumicore.lucia.Train" \
         " of S h L0"
+    assert plain("**exact**, seeds 0..2**31-1 or 2**63") == "exact, seeds 0..2**31-1 or 2**63"
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
