@@ -9,18 +9,21 @@ reason, so that they pass once the owner fixes them.
 
 from __future__ import annotations
 
+import json
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from lumicore.data import data_dir, parse_toml, shorten
 from lumicore.errors import DataError, LumicoreError
+from lumicore.game import GAMES, new_game
 from lumicore.lemuria import default_instance
+from lumicore.lemuria.altar import load_altar, parse_altar
 from lumicore.lemuria.cards import (
     cards_to_toml,
     load_buildings,
@@ -29,13 +32,18 @@ from lumicore.lemuria.cards import (
     parse_characters,
 )
 from lumicore.lemuria.instance import instance_from_dict, load_instance, parse_instance
+from lumicore.lemuria.skills import load_impacts, parse_impacts, parse_skill
 from lumicore.lucia import Train
 from lumicore.lucia.cards import KINDS, Action, Card, Deck, load_deck
+from lumicore.lucia.game import PuzzleState
 from lumicore.lucia.start import Setup, load_setup
+from lumicore.lumen import Sheet, load_layout, load_map
+from lumicore.lumen import load_board as lumen_board
 from lumicore.reef import Lumino, Reef, load_board, parse_hand
 from lumicore.reef import io as reef_io
 from lumicore.reef.board import Board
 from lumicore.reef.tiles import format_hand, load_tiles
+from solvers.arena import parse_bot_spec, replay_record
 
 SCRATCH = Path(tempfile.mkdtemp(prefix="lumicore-fuzz-"))
 
@@ -360,6 +368,83 @@ def test_instance_text(text: str) -> None:
 @given(any_bytes)
 def test_instance_file_bytes(raw: bytes) -> None:
     only_lumicore_errors(load_instance, as_file(raw, ".toml"))
+
+
+# -- the parsers of the whole games (game states, Lumen data, Lemuria altar and skills, arena) --
+
+FEW = settings(max_examples=max(20, settings.default.max_examples // 4))
+"""A quarter of the profile's examples: these parsers were fuzzed more when they were written."""
+
+
+def _serialized(name: str) -> str:
+    return new_game(name, players=2, seed=1).serialize()
+
+
+@FEW
+@given(st.data())
+def test_game_state_deserialize(data: st.DataObject) -> None:
+    name = data.draw(st.sampled_from(sorted(GAMES)))
+    state_class = type(new_game(name, players=2, seed=1))
+    text = data.draw(mutations(_serialized(name)) | any_text | st.none())
+    only_lumicore_errors(state_class.deserialize, text)
+
+
+@FEW
+@given(mutations(PuzzleState.new("h H L3").serialize()) | any_text | st.none())
+def test_lucia_puzzle_state_deserialize(text: Any) -> None:
+    only_lumicore_errors(PuzzleState.deserialize, text)
+
+
+@FEW
+@given(any_text | st.none() | st.text(alphabet="0123456789 .|\n-#", max_size=80))
+def test_lumen_sheet_parse(text: Any) -> None:
+    sheet = only_lumicore_errors(Sheet.parse, text)
+    if sheet is not None:
+        assert Sheet.parse(str(sheet)) == sheet
+
+
+@FEW
+@pytest.mark.parametrize("load, name", [(load_layout, "lumen_sheet.toml"),
+                                        (lumen_board, "lumen_board.toml"),
+                                        (load_map, "lumen_scenario_a.toml"),
+                                        (load_altar, "lemuria_altar.toml"),
+                                        (load_impacts, "lemuria_impact.toml")],
+                         ids=["lumen-layout", "lumen-board", "lumen-map", "altar", "impacts"])
+@given(data=st.data())
+def test_game_data_files(load: Callable[[Path], Any], name: str, data: st.DataObject) -> None:
+    content = data.draw(mutations(builtin(name)) | any_bytes)
+    only_lumicore_errors(load, as_file(content, ".toml"))
+
+
+@FEW
+@given(any_text | junk | st.text(alphabet="gain trend bonus extra build wood 0123456789",
+                                 max_size=30))
+def test_lemuria_skill(text: Any) -> None:
+    skill = only_lumicore_errors(parse_skill, text)
+    if skill is not None:
+        assert parse_skill(str(skill)) == skill
+
+
+@FEW
+@given(junk)
+def test_lemuria_altar_and_impact_data(data: Any) -> None:
+    only_lumicore_errors(parse_altar, data)
+    only_lumicore_errors(parse_impacts, data)
+
+
+@FEW
+@given(any_text | st.none() | st.text(alphabet="mcts:iterations=400policy.e-", max_size=30))
+def test_arena_bot_spec(text: Any) -> None:
+    only_lumicore_errors(parse_bot_spec, text)
+
+
+RECORD = json.dumps({"game": "reef", "players": 2, "seed": 1, "options": {}, "actions": [0, 1]})
+
+
+@FEW
+@given(mutations(RECORD) | junk)
+def test_arena_replay_record(record: Any) -> None:
+    only_lumicore_errors(replay_record, record)
 
 
 # -- the regressions the fuzzing is about (each failed before its fix) ---------------------------
