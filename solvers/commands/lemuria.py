@@ -110,9 +110,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                       help="CP-SAT search workers (default 2 on a machine with 2 cores or more, "
                            "else 1)")
     plan.add_argument("--seed", type=int, default=0, metavar="N",
-                      help="the solver's random seed, 0..2**31-1 (default 0)")
+                      help="the solver's random seed, 0 to 2147483647 (default 0)")
     plan.add_argument("--deal", type=int, default=0, metavar="N",
-                      help="seed of the default instance when no file is given, 0..2**63-1 "
+                      help="seed of the default instance when no file is given, 0 to 2^63-1 "
                            "(default 0)")
     plan.add_argument("--svg", metavar="FILE", default=None,
                       help="also write the year as a turn-by-turn SVG chart to FILE "
