@@ -161,8 +161,8 @@ def setup(state: object) -> Any:
 
 
 def _seed(seed: object) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
-        raise LumicoreError(f"seed {seed!r} is not an integer in 0..2**64-1")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63:
+        raise LumicoreError(f"seed {seed!r} is not an integer in 0..2**63-1")
     return int(seed)
 
 
@@ -178,9 +178,7 @@ def random_games(game: Any, n: int, seed: int = 0) -> tuple[int, int, int, int]:
     2, games nobody won, actions played)``."""
     if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n < 2**31:
         raise LumicoreError(f"n must be a game count 0..2**31-1, got {n!r}")
-    if _seed(seed) + n >= 2**64:
-        raise LumicoreError("seed + n must stay below 2**64")
-    return _k.Setup.random_games(game, n, seed)
+    return _k.Setup.random_games(game, n, _seed(seed))
 
 
 _PHASES = {"first": 0, "draw": 1, "roll": 2, "choose": 3, "bonus": 4, "objective": 5,
@@ -241,7 +239,6 @@ def playouts(state: Any, n: int, seed: int = 0) -> tuple[int, int, int]:
     ``seed + i``): ``(wins of player 1, wins of player 2, games nobody won)``."""
     if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n < 2**31:
         raise LumicoreError(f"n must be a game count 0..2**31-1, got {n!r}")
-    if _seed(seed) + n >= 2**64:
-        raise LumicoreError("seed + n must stay below 2**64")
+    seed = _seed(seed)
     game, d = position(state)
     return _k.Setup.random_games(game, n, seed, d)[:3]

@@ -234,7 +234,8 @@ def best_choice(state: GameState, time_limit: float | None = DEFAULT_TIME_LIMIT,
                     wins[j] += child.returns()[player] == 1.0
                     games[j] += 1
                 elif policy is None:
-                    wins[j] += kernel.playouts(child, KERNEL_BATCH, seed + i * KERNEL_BATCH)[player]
+                    batch_seed = (seed + i * KERNEL_BATCH) % 2**63
+                    wins[j] += kernel.playouts(child, KERNEL_BATCH, batch_seed)[player]
                     games[j] += KERNEL_BATCH
                 else:
                     result = _playout(child.clone(), policy, np.random.default_rng([seed, i]))
