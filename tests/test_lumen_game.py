@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from lumen_helpers import clear, do, has, k, put, sequence_step, started, t
 
 from lumicore.errors import DataError, IllegalMoveError, LumicoreError
 from lumicore.game import CHANCE, TERMINAL, play_randomly
@@ -14,64 +15,6 @@ from lumicore.lumen.game import GameState, replay
 from lumicore.lumen.map import map_from_dict
 from lumicore.lumen.sheet import Sheet
 from lumicore.lumen.units import load_board
-
-KINDS = load_board().kinds
-
-
-def find(state: GameState, *prefix) -> int:
-    """The action of the first move starting with ``prefix``."""
-    for a, move in enumerate(state.moves()):
-        if move[:len(prefix)] == prefix:
-            return a
-    raise AssertionError(f"no move {prefix} among {state.moves()[:8]}...")
-
-
-def has(state: GameState, *prefix) -> bool:
-    return any(m[:len(prefix)] == prefix for m in state.moves())
-
-
-def do(state: GameState, *prefix) -> None:
-    state.apply_action(find(state, *prefix))
-
-
-def k(name: str) -> int:
-    return KINDS.index(name)
-
-
-def t(name: str) -> int:
-    return load_map("A").index(name)
-
-
-def started(first: int = 0) -> GameState:
-    """A game after the first-player draw and the supply draws (Shroomlings first)."""
-    state = GameState.new_game(seed=0)
-    do(state, "first", first)
-    while state.phase == "draw":
-        state.apply_action(0)
-    return state
-
-
-def clear(state: GameState) -> GameState:
-    for sides in state.units:
-        for side in sides:
-            side[:] = [0] * len(side)
-    state._moves = None
-    return state
-
-
-def put(state: GameState, where: str, player: int, kind: str, n: int = 1,
-        inactive: bool = False) -> None:
-    state.units[t(where)][player][2 * k(kind) + inactive] += n
-    state._moves = None
-
-
-def sequence_step(state: GameState, player: int = 0, left: int = 1) -> GameState:
-    """Make ``state`` the second resolver's sequence step with ``left`` choices."""
-    state.phase, state.actor, state.left, state.todo, state.resolving = \
-        "sequence", player, left, [], 1
-    state._moves = None
-    return state
-
 
 # --- "Tienes 17 rondas"
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from lumen_helpers import clear, do, k, put, sequence_step, started, t
 
 from lumicore.errors import LumicoreError
 from lumicore.game import play_randomly
@@ -11,7 +12,6 @@ from solvers.arena import make_bot, replay_record
 from solvers.lumen import best_choice, win_probability
 from solvers.lumen.bots import GreedyBot, RandomBot, SheetBot, sheet_scores
 from solvers.lumen.planner import exact_values
-from tests.test_lumen_game import clear, do, k, put, sequence_step, started, t
 
 
 def last_round_move() -> GameState:

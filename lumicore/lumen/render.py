@@ -14,13 +14,10 @@ True
 from __future__ import annotations
 
 from html import escape
-from typing import TYPE_CHECKING
 
+from lumicore.lumen.game import GameState
 from lumicore.lumen.map import Map
 from lumicore.lumen.sheet import Sheet
-
-if TYPE_CHECKING:
-    from lumicore.lumen.game import GameState
 
 __all__ = ["sheet_svg", "map_svg", "state_svg", "map_text", "SEASON_FILL", "PLAYER_FILL"]
 
