@@ -68,3 +68,26 @@ def test_odds(tmp_path, capsys):
     assert main(["lumen", "odds", str(path), "--samples", "3", "--bot", "random", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["samples"] == 3 and sum(result["wins"]) + result["nobody"] == 3
+
+
+def test_ctrl_c_during_best_exits_130_with_the_play_outs_so_far(tmp_path, capsys, monkeypatch):
+    from lumicore.lumen import kernel
+
+    state = play_randomly(GameState.new_game(seed=1), seed=1, max_steps=60)
+    while state.is_chance_node():
+        state.apply_action(0)
+    path = tmp_path / "state.json"
+    path.write_text(state.serialize())
+    real, calls = kernel.playouts, []
+
+    def interrupted(*args, **kwargs):
+        calls.append(1)
+        if len(calls) > len(state.legal_actions()):
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(kernel, "playouts", interrupted)
+    assert main(["lumen", "best", str(path), "--json"]) == 130
+    result = json.loads(capsys.readouterr().out)
+    assert result["status"] == "interrupted" and result["reason"] == "interrupted"
+    assert sum(c["samples"] for c in result["choices"]) >= 64 * len(state.legal_actions())
