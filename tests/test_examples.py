@@ -20,6 +20,7 @@ RUNS = {
     "reef_best.py": (["--hand", "pink 3 crab, blue 5", "--limestone", "2"], "objective final:dark"),
     "lemuria_year.py": (["--turns", "2", "--time-limit", "1"], "the rules simulator replays"),
     "random_play.py": (["--games", "10"], "within 12 random plays"),
+    "lumen_game.py": (["--seed", "3"], "the record replayed exactly"),
 }
 
 
