@@ -9,7 +9,7 @@
 Games (Scenario A, default board, one core): the kernel's game loop ``kernel.random_games``
 against its twin ``reference.random_game`` (the same games, splitmix64 choices, played on the
 Python ``GameState``); and ``lumicore.game.play_randomly`` on ``GameState.new_game(seed=i)``
-(numpy choices) with the engine's sheet and map calls through the kernel, then through the
+(numpy choices) with the engine's sheet calls through the kernel, then through the
 reference.
 Kernel vs reference: mid-game sheets (the default 4 x 5 sheet with 8 random values written by
 legal moves), the gains of every value 0..36 in every legal bubble (``kernel.gains_all`` vs a
@@ -62,8 +62,6 @@ class _Reference:
     def gains(sheet, cell, value):
         return reference.gains(sheet.values, sheet.layout.neighbors, cell, value)
 
-    strength_sums = staticmethod(reference.strength_sums)
-
 
 def bench_games(n: int) -> list[tuple[str, float, float]]:
     """(label, games per second, ratio to the plain-Python engine) per way of playing."""
@@ -84,7 +82,7 @@ def bench_games(n: int) -> list[tuple[str, float, float]]:
         game_module.kernel = saved
     return [("kernel game loop (`kernel.random_games`)", loop, loop / twin),
             ("its Python twin (`reference.random_game`, same games)", twin, 1.0),
-            ("`GameState` + `play_randomly`, sheet and map calls in the kernel", engine,
+            ("`GameState` + `play_randomly`, sheet calls in the kernel", engine,
              engine / plain),
             ("`GameState` + `play_randomly`, all plain Python", plain, 1.0)]
 
