@@ -303,10 +303,11 @@ class GameState:
             return None
         if self.loser >= 0:
             return 1 - self.loser
-        vp = [self.score(p).total for p in (0, 1)]
+        owners = self.controllers()
+        vp = [self.score(p, owners).total for p in (0, 1)]
         if vp[0] != vp[1]:
             return 0 if vp[0] > vp[1] else 1
-        holder = self.controllers()[self.map.initiative]
+        holder = owners[self.map.initiative]
         return None if holder < 0 else holder
 
     def units_on_map(self, player: int) -> int:
