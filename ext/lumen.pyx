@@ -739,6 +739,23 @@ cdef int play_one(const Config* c, Game* g, uint64_t* rng, int* hist, int cap) n
     return n
 
 
+cdef void load_pieces(const Config* c, Game* g, object d) except *:
+    # the bags, discovery tokens, units on the map and token pools of a dict of Game fields
+    cdef int i, p, t, cc
+    for p in range(2):
+        for i in range(c.nk):
+            g.bag[p][i] = d["bag"][p][i]
+    for t in range(c.nt):
+        g.disc[t] = d["disc"][t]
+        for p in range(2):
+            for cc in range(2 * c.nk):
+                g.units[t][p][cc] = d["units"][t][p][cc]
+    for i in range(3):
+        g.pool[i] = d["pool"][i]
+    for i in range(c.nobj):
+        g.obj_cnt[i] = d["obj_cnt"][i]
+
+
 cdef class Setup:
     """A game's fixed data and starting position for the random-game loop (built by
     lumicore.lumen.kernel.setup, which checks every field)."""
@@ -788,25 +805,14 @@ cdef class Setup:
         g.phase = P_FIRST
         g.loser = -1
         g.pick_sel[0] = g.pick_sel[1] = -1
-        for p in range(2):
-            for i in range(c.nk):
-                g.bag[p][i] = d["bag"][p][i]
-        for t in range(c.nt):
-            g.disc[t] = d["disc"][t]
-            for p in range(2):
-                for cc in range(2 * c.nk):
-                    g.units[t][p][cc] = d["units"][t][p][cc]
-        for i in range(3):
-            g.pool[i] = d["pool"][i]
-        for i in range(c.nobj):
-            g.obj_cnt[i] = d["obj_cnt"][i]
+        load_pieces(c, g, d)
 
     cdef Game _position(self, object d) except *:
         # the start, or a position given as a dict of Game fields (checked: every index is
         # kept inside its array, so a bad dict can only give a wrong game, never bad memory)
         cdef Game g
         cdef Config* c = &self.cfg
-        cdef int i, p, t, cc
+        cdef int i, p
         if d is None:
             return self.start
         g = self.start
@@ -828,21 +834,12 @@ cdef class Setup:
             for i in range(5):
                 g.uses[p][i] = d["uses"][p][i]
             for i in range(c.nk):
-                g.bag[p][i] = d["bag"][p][i]
                 g.sup[p][i] = d["supply"][p][i]
             g.collected[p] = d["collected"][p]
             g.secrets[p] = d["secrets"][p]
             g.glows[p] = d["glows"][p]
             g.objectives[p] = d["objectives"][p]
-        for t in range(c.nt):
-            g.disc[t] = d["disc"][t]
-            for p in range(2):
-                for cc in range(2 * c.nk):
-                    g.units[t][p][cc] = d["units"][t][p][cc]
-        for i in range(3):
-            g.pool[i] = d["pool"][i]
-        for i in range(c.nobj):
-            g.obj_cnt[i] = d["obj_cnt"][i]
+        load_pieces(c, &g, d)
         g.ntodo = len(d["todo"])
         g.nrefill = len(d["refill"])
         if g.ntodo > 8 or g.nrefill > 2:
