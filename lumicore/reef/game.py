@@ -39,7 +39,7 @@ from lumicore.errors import DataError, IllegalMoveError, LumicoreError
 from lumicore.game import CHANCE, TERMINAL, check_action
 from lumicore.reef import io
 from lumicore.reef.board import load_board
-from lumicore.reef.decisions import Orient, Place, Return, Score, Skip, Swap, Turn
+from lumicore.reef.decisions import Orient, Pick, Place, Return, Score, Skip, Spend, SwapDone, Turn
 from lumicore.reef.reef import Reef
 from lumicore.reef.scoring import (
     LIMESTONE_CAP,
@@ -173,6 +173,8 @@ class Game:
         self.displays: list[list[Lumino]] = [[] for _ in range(n)]
         self.atoll: list[Lumino] = []
         self.hand: list[Lumino] = []
+        self.picked: list[Lumino] = []  # tiles chosen for a jellyfish swap
+        self.swap_from = -1             # their place: -1 the Atoll, p player p's display
         self.octopus = 0
         self.round = 1
         self.player = 0
@@ -348,7 +350,7 @@ class Game:
         other = Game.__new__(Game)
         other.__dict__.update(self.__dict__)
         for name in ("unseen", "returned", "start_pool", "dealt", "reefs", "limestone", "vp",
-                     "jellyfish", "atoll", "hand", "queue", "log"):
+                     "jellyfish", "atoll", "hand", "picked", "queue", "log"):
             setattr(other, name, list(getattr(self, name)))
         other.coral = [list(c) for c in self.coral]
         other.displays = [list(d) for d in self.displays]
@@ -419,7 +421,9 @@ class Game:
             start = self.dealt[p]
             return [Orient(start), Orient(StartLumino(start.color_b, start.color_a))]
         if self.phase == "turn":
-            return self._swaps() + self._turns()
+            return self._spends() + self._turns()
+        if self.phase == "swap":
+            return self._picks()
         if self.phase == "place":
             moves: list = []
             for i, tile in enumerate(self.hand):
@@ -433,13 +437,21 @@ class Game:
             return [Score(c, reef.coral_score(c)) for c in self.coral[p]] + [Skip()]
         return []
 
-    def _swaps(self) -> list[Swap]:
+    def _spends(self) -> list[Spend]:
         if not self.jellyfish[self.player]:
             return []
-        sizes = range(1, 100)
-        return ([Swap("atoll", t) for t in _sub_multisets(self.atoll, sizes)]
-                + [Swap("display", t)
-                   for t in _sub_multisets(self.displays[self.player], sizes)])
+        return [Spend(where) for where, tiles in (("atoll", self.atoll),
+                                                  ("display", self.displays[self.player]))
+                if tiles]
+
+    def _picks(self) -> list:
+        last = _kind_key(self.picked[-1]) if self.picked else (-1, -1, -1)
+        options = sorted({t for t in self._swap_source() if _kind_key(t) >= last},
+                         key=_kind_key)
+        return [Pick(t) for t in options] + ([SwapDone()] if self.picked else [])
+
+    def _swap_source(self) -> list[Lumino]:
+        return self.atoll if self.swap_from < 0 else self.displays[self.swap_from]
 
     def _turns(self) -> list[Turn]:
         display = self.displays[self.player]
@@ -465,14 +477,19 @@ class Game:
         if isinstance(move, Orient):
             self.reefs[p] = Reef.new(self.board, move.start.colors)
             self.player += 1
-        elif isinstance(move, Swap):
+        elif isinstance(move, Spend):
             self.jellyfish[p] -= 1
-            source = self.atoll if move.where == "atoll" else self.displays[p]
-            for t in move.tiles:
-                source.remove(t)
+            self.swap_from = -1 if move.where == "atoll" else p
+            self.phase = "swap"
+        elif isinstance(move, Pick):
+            self._swap_source().remove(move.lumino)
+            self.picked.append(move.lumino)
+        elif isinstance(move, SwapDone):
+            for t in self.picked:
                 self.returned[self.kinds.index(t)] += 1
                 self.bag_left += 1
-            self._draw_then([-1 if move.where == "atoll" else p] * len(move.tiles), "start-turn")
+            self._draw_then([self.swap_from] * len(self.picked), "start-turn")
+            self.picked = []
         elif isinstance(move, Turn):
             self._apply_turn(move)
         elif isinstance(move, Place):
@@ -540,6 +557,7 @@ class Game:
         if self.is_chance_node():
             return "a draw comes first"
         expected = {"orient": "orient the starting Lumino", "turn": "put / spend a jellyfish",
+                    "swap": "swap <tile> / back to the bag",
                     "place": "place / return", "score": "coral scoring / skip"}[self.phase]
         legal = self.decisions()
         first = str(legal[0]).split(" ")[0]
@@ -692,6 +710,7 @@ class Game:
             "jellyfish": self.jellyfish,
             "displays": [[str(t) for t in d] for d in self.displays],
             "atoll": [str(t) for t in self.atoll], "hand": [str(t) for t in self.hand],
+            "picked": [str(t) for t in self.picked], "swap_from": self.swap_from,
             "octopus": self.octopus, "round": self.round, "player": self.player,
             "turn_pos": self.turn_pos, "phase": self.phase, "queue": self.queue,
             "then": self.then, "ending": self.ending, "extra": self.extra,
@@ -720,6 +739,8 @@ class Game:
             self.displays = [[Lumino.parse(t) for t in d] for d in data["displays"]]
             self.atoll = [Lumino.parse(t) for t in data["atoll"]]
             self.hand = [Lumino.parse(t) for t in data["hand"]]
+            self.picked = [Lumino.parse(t) for t in data["picked"]]
+            self.swap_from = data["swap_from"]
         except (KeyError, TypeError, AttributeError) as exc:
             raise DataError(f"not a serialized reef game: {shorten(exc)}") from None
         if self.phase == "over":
