@@ -18,7 +18,8 @@ from dataclasses import dataclass
 
 from lumicore.reef.values import Lumino, Placement, StartLumino
 
-__all__ = ["Orient", "Spend", "Pick", "SwapDone", "Turn", "Place", "Return", "Score", "Skip", "Decision"]
+__all__ = ["Orient", "Spend", "Pick", "SwapDone", "Turn", "Place", "Return", "Score", "Skip",
+           "Decision"]
 
 
 def _tiles(tiles: tuple[Lumino, ...]) -> str:
