@@ -9,6 +9,7 @@ import pytest
 
 from lumicore.errors import DataError, IllegalMoveError
 from lumicore.game import CHANCE, GameState, new_game, play_randomly, sample_chance
+from lumicore.lemuria.game import Game as LemuriaGame
 from lumicore.lucia import Train, scramble
 from lumicore.lucia.game import PuzzleState
 from lumicore.reef import load_tiles
@@ -30,9 +31,10 @@ GAMES = {
     "lucia-puzzle": lambda seed: PuzzleState.new(scramble(5, seed=seed), max_plays=6),
     "lucia-small": lambda seed: PuzzleState.new("h S T h L2 H", max_plays=4 + seed % 3),
     "reef-hand": reef_hand,
+    "lemuria": lambda seed: LemuriaGame.new(players=2 + seed % 3, seed=seed, impact=seed % 2 == 1),
 }
 DESERIALIZE = {"lucia-puzzle": PuzzleState.deserialize, "lucia-small": PuzzleState.deserialize,
-               "reef-hand": HandState.deserialize}
+               "reef-hand": HandState.deserialize, "lemuria": LemuriaGame.deserialize}
 
 
 def check_invariants(state: GameState, deserialize) -> None:
@@ -63,7 +65,7 @@ def check_invariants(state: GameState, deserialize) -> None:
 def test_random_play_keeps_the_protocol(game, seed):
     state = GAMES[game](seed)
     rng = np.random.default_rng(seed)
-    for _ in range(50):
+    for _ in range(2000):
         check_invariants(state, DESERIALIZE[game])
         if state.is_terminal():
             break
