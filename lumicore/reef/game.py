@@ -29,7 +29,7 @@ orient the starting Lumino blue/yellow
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from itertools import combinations
 from pathlib import Path
 from typing import Any
@@ -61,6 +61,8 @@ ATOLL = 4
 """The Atoll is refilled to this many tiles."""
 EMERGENCY = 6
 """Tiles set aside as the emergency stack with 3 or 4 players."""
+CORAL_GROWTH = 0.7
+"""VP a colour's coral scoring is expected to grow per scoring phase it waits (evaluation)."""
 FORMAT = "lumicore-reef-game"
 _MASK = (1 << 64) - 1
 
@@ -608,22 +610,28 @@ class Game:
         total = sum(weights)
         return [w / total for w in weights]
 
-    def estimate(self) -> list[float]:
-        """Expected final VP per player if the game ended now, plus what the coral scorings
-        left could still bring: VP so far, jellyfish, limestone pairs, animals, majorities
-        against the current opponents, penalties, and the best remaining coral scorings (one per
-        scoring phase left, each with its jellyfish and limestone)."""
+    def estimate(self, spent: Sequence[int] = ()) -> list[float]:
+        """Expected final VP per player: VP so far plus the final scoring if the game ended now
+        (jellyfish, limestone pairs, animals, majorities against the current opponents,
+        penalties) plus the coral scorings still to come: each unused scoring tile's colour
+        as it scores now plus :data:`CORAL_GROWTH` per later scoring phase, and 2 VP for its
+        jellyfish, for as many tiles as the player has scoring phases left (``spent``: players
+        whose scoring of the current phase is already decided)."""
         if self.phase == "over":
             return [float(t) for t in self.totals()]
         if any(r is None for r in self.reefs):
             return [0.0] * self.n
         scores = final_scores(self.reefs, self.jellyfish, self.limestone,
                               self.setup["scoreboard"], self.setup["side"])
-        phases = ROUNDS - self.round + 1
+        done = set(spent)
+        if self.phase == "score":
+            done |= {(self.octopus + k) % self.n for k in range(self.turn_pos)}
         out = []
         for p in range(self.n):
-            potential = sorted((self.reefs[p].coral_score(c) + 2 for c in self.coral[p]),
-                               reverse=True)[:max(0, phases)]
+            phases = max(0, ROUNDS - self.round + (0 if p in done else 1))
+            later = CORAL_GROWTH * max(0, phases - 1)
+            potential = sorted((self.reefs[p].coral_score(c) + later + 2 for c in self.coral[p]),
+                               reverse=True)[:phases]
             out.append(self.vp[p] + scores[p].total + sum(potential))
         return [float(v) for v in out]
 
