@@ -4,7 +4,7 @@ This is the specification the Cython kernel (``lumicore.reef.kernel``) is tested
 reading like the rulebook over speed. Cells are cell indices of ``reef.board``.
 
 A placement of a Lumino of colour ``c`` with its halves on adjacent cells ``a`` and ``b`` is legal
-when (design/reef.md, "Placement rules"):
+when (the rulebook's "Establishing Corals", read as docs/reef.md says):
 
 1. both cells have the same height ``h`` (no tilting); the Lumino is then in level ``h + 1``;
 2. if ``h >= 1``, the two cells below belong to two different Luminos (no exact overlap);
