@@ -168,3 +168,21 @@ def test_cli_replay_names_the_illegal_decision(capsys, tmp_path):
     path.write_text(json.dumps(record))
     code, _, err = run(capsys, "reef", "replay", str(path))
     assert code == 2 and "decision 3 (round 1, player 1" in err
+
+
+def test_best_turn_interrupted_keeps_what_it_weighed(monkeypatch):
+    import solvers.reef.turn as turn
+
+    calls = {"n": 0}
+    real = turn._weigh
+
+    def weigh(*args):
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise KeyboardInterrupt
+        return real(*args)
+
+    monkeypatch.setattr(turn, "_weigh", weigh)
+    result = best_turn(at_turn())
+    assert result.status == "interrupted" and result.reason == "interrupted"
+    assert len(result.ranked) == 2

@@ -32,7 +32,14 @@ from lumicore.errors import LumicoreError
 from lumicore.reef.decisions import Place, Return, Score, Skip, Turn
 from lumicore.reef.game import Game
 from lumicore.reef.scoring import LIMESTONE_CAP, round_limestone
-from solvers.limits import LIMIT, OPTIMAL, REASON_TIME, check_limits
+from solvers.limits import (
+    INTERRUPTED,
+    LIMIT,
+    OPTIMAL,
+    REASON_INTERRUPTED,
+    REASON_TIME,
+    check_limits,
+)
 from solvers.reef.placement import PlacementResult, best_placement, weighted
 
 __all__ = ["OBJECTIVES", "RankedTurn", "TurnResult", "best_turn", "placement_objective"]
@@ -68,7 +75,8 @@ class RankedTurn:
 @dataclass(frozen=True)
 class TurnResult:
     """The ranked decisions (best first), the objective, status (``"optimal"``: every decision
-    weighed; ``"limit"``: the time limit stopped it, ``reason`` says so), counts and time."""
+    weighed; ``"limit"``: the time limit stopped it; ``"interrupted"``: Ctrl-C; ``reason`` says
+    which), counts and time."""
 
     ranked: tuple[RankedTurn, ...]
     objective: str
@@ -170,16 +178,24 @@ def best_turn(game: Game, objective: str = "margin", time_limit: float | None = 
             nodes += cache[key].nodes
         return cache[key]
 
-    for decision in game.decisions():
-        if deadline is not None and time.monotonic() > deadline and ranked:
-            stopped = True
-            break
-        ranked.extend(_weigh(game, player, decision, objective, place))
+    interrupted = False
+    try:
+        for decision in game.decisions():
+            if deadline is not None and time.monotonic() > deadline and ranked:
+                stopped = True
+                break
+            ranked.extend(_weigh(game, player, decision, objective, place))
+    except KeyboardInterrupt:
+        interrupted = True
     ranked.sort(key=lambda r: -r.value)
-    status = LIMIT if stopped or any(r.placement and r.placement.status != OPTIMAL
-                                     for r in ranked) else OPTIMAL
-    return TurnResult(tuple(ranked), objective, player, game.phase, status,
-                      REASON_TIME if status == LIMIT else None, time.monotonic() - start, nodes)
+    if interrupted:
+        status, reason = INTERRUPTED, REASON_INTERRUPTED
+    elif stopped or any(r.placement and r.placement.status != OPTIMAL for r in ranked):
+        status, reason = LIMIT, REASON_TIME
+    else:
+        status, reason = OPTIMAL, None
+    return TurnResult(tuple(ranked), objective, player, game.phase, status, reason,
+                      time.monotonic() - start, nodes)
 
 
 def _weigh(game: Game, player: int, decision, objective: str, place) -> list[RankedTurn]:
