@@ -42,11 +42,13 @@ def table(results: list[dict]) -> list[str]:
     return head + [row for result in results for row in rows(result)]
 
 
-def write_docs(lines: list[str], results: list[dict]) -> None:
+def write_docs(lines: list[str], results: list[dict], workers: int | None) -> None:
     text = DOCS.read_text(encoding="utf-8")
     start, end = MARKERS
     commands = "; ".join(f"`lumicore reef tournament --bots {','.join(r['bots'])} --games "
-                         f"{r['games']} --players 2 --seed 0 --json`" for r in results)
+                         f"{r['games']} --players 2 --seed 0"
+                         + (f" --workers {workers}" if workers else "") + " --json`"
+                         for r in results)
     body = (f"{start}\n" + "\n".join(lines) + f"\n\nMeasured on {time.strftime('%Y-%m-%d')} "
             f"by {commands} (2 shared cores, under load; seats rotated), tabled by "
             f"`python benchmarks/bench_reef_strength.py`.\n{end}")
@@ -57,7 +59,8 @@ def write_docs(lines: list[str], results: list[dict]) -> None:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="games per pairing (200)")
-    parser.add_argument("--workers", type=int, default=None, help="worker processes")
+    parser.add_argument("--workers", type=int, default=None,
+                        help="worker processes (with --from: those the tournaments used)")
     parser.add_argument("--pairings", default=";".join(PAIRINGS),
                         help="pairings separated by ';' (default: greedy,random;flatmc,greedy;"
                              "mcts,greedy)")
@@ -76,7 +79,7 @@ def main(argv=None) -> int:
     lines = table(results)
     print("\n".join(lines))
     if args.write_docs:
-        write_docs(lines, results)
+        write_docs(lines, results, args.workers)
     return 0
 
 
