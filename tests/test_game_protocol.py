@@ -32,9 +32,12 @@ GAMES = {
     "lucia-small": lambda seed: PuzzleState.new("h S T h L2 H", max_plays=4 + seed % 3),
     "reef-hand": reef_hand,
     "lemuria": lambda seed: LemuriaGame.new(players=2 + seed % 3, seed=seed, impact=seed % 2 == 1),
+    "reef": lambda seed: new_game("reef", players=2 + seed % 3, seed=seed, side="AB"[seed % 2],
+                                  scoreboard=("dark", "light")[seed // 2 % 2]),
 }
 DESERIALIZE = {"lucia-puzzle": PuzzleState.deserialize, "lucia-small": PuzzleState.deserialize,
-               "reef-hand": HandState.deserialize, "lemuria": LemuriaGame.deserialize}
+               "reef-hand": HandState.deserialize, "lemuria": LemuriaGame.deserialize,
+               "reef": Game.deserialize}
 
 
 def check_invariants(state: GameState, deserialize) -> None:
