@@ -7,8 +7,9 @@ before its generic bots); each bot has ``choose(state) -> int`` for a decision n
 - ``greedy``: :func:`solvers.reef.turn.best_turn` (exact placements, the game's evaluation),
   taking the best decision (ties: the first), then following its placement plan;
 - ``flatmc``: flat Monte Carlo over the ``candidates`` best decisions of ``best_turn`` (4): each
-  is played on a copy, followed by ``playouts`` (6) random play-outs of ``cutoff`` (10)
-  decisions with chance sampled, scored by ``Game.evaluate``; the best mean wins;
+  is played on a copy, followed by ``playouts`` (6) play-outs of ``cutoff`` (10) decisions with
+  chance sampled (``policy`` ``"random"``, or ``"greedy"``: every player as the greedy bot),
+  scored by ``Game.evaluate``; the best mean wins;
 - ``mcts``: the arena's UCT (:class:`solvers.bots.MCTSBot`) with a reef budget: ``iterations``
   (48) and play-outs cut after ``cutoff`` (6) decisions and scored by ``Game.evaluate``.
 
@@ -77,11 +78,14 @@ class FlatMCBot(GreedyBot):
     name = "flatmc"
 
     def __init__(self, seed: int = 0, candidates: int = 4, playouts: int = 6, cutoff: int = 10,
-                 objective: str = "margin") -> None:
+                 objective: str = "margin", policy: str = "random") -> None:
         super().__init__(seed, objective)
         self.candidates = _positive_int(candidates, "candidates")
         self.playouts = _positive_int(playouts, "playouts")
         self.cutoff = _positive_int(cutoff, "cutoff")
+        if policy not in ("random", "greedy"):
+            raise LumicoreError(f"policy must be 'random' or 'greedy', got {policy!r:.80}")
+        self.policy = None if policy == "random" else GreedyBot(seed, objective).choose
         self.rng = np.random.default_rng(self.seed)
 
     def choose(self, state: Game) -> int:
@@ -97,7 +101,7 @@ class FlatMCBot(GreedyBot):
                 probe = game.clone()
                 probe.auto_chance = False
                 probe.apply_action(probe.decisions().index(decision))
-                total += rollout(probe, self.rng, cutoff=self.cutoff)[me]
+                total += rollout(probe, self.rng, policy=self.policy, cutoff=self.cutoff)[me]
             if total / self.playouts > best_value + 1e-12:
                 best, best_value = decision, total / self.playouts
         return game.decisions().index(best)
