@@ -22,8 +22,8 @@ from pathlib import Path
 import numpy as np
 
 from lumicore.game import play_randomly
-from lumicore.lumen import kernel, reference
 from lumicore.lumen import game as game_module
+from lumicore.lumen import kernel, reference
 from lumicore.lumen.game import GameState
 from lumicore.lumen.sheet import Sheet
 
