@@ -34,10 +34,12 @@ GAMES = {
     "reef-hand": reef_hand,
     "lemuria": lambda seed: LemuriaGame.new(players=2 + seed % 3, seed=seed, impact=seed % 2 == 1),
     "lumen": lambda seed: LumenState.new_game(seed=seed),
+    "reef": lambda seed: new_game("reef", players=2 + seed % 3, seed=seed, side="AB"[seed % 2],
+                                  scoreboard=("dark", "light")[seed // 2 % 2]),
 }
 DESERIALIZE = {"lucia-puzzle": PuzzleState.deserialize, "lucia-small": PuzzleState.deserialize,
-               "reef-hand": HandState.deserialize, "lemuria": LemuriaGame.deserialize}
-DESERIALIZE["lumen"] = LumenState.deserialize
+               "reef-hand": HandState.deserialize, "lemuria": LemuriaGame.deserialize,
+               "lumen": LumenState.deserialize, "reef": Game.deserialize}
 
 
 def check_invariants(state: GameState, deserialize) -> None:
