@@ -150,8 +150,8 @@ def add_play_command(commands: argparse._SubParsersAction) -> None:
     play.add_argument("--players", type=int, default=3, metavar="N",
                       help="number of players, 2 to 4 (default 3)")
     play.add_argument("--bots", default="planner,greedy,random", metavar="LIST",
-                      help="bots by seat, comma-separated: planner, greedy, random; one name "
-                           "for every seat (default planner,greedy,random)")
+                      help="bots by seat, comma-separated: planner, greedy, random, flatmc, mcts; "
+                           "one name for every seat (default planner,greedy,random)")
     play.add_argument("--seed", type=int, default=0, metavar="N",
                       help="seed of the deck draws and the bots (default 0)")
     play.add_argument("--record", metavar="FILE",
