@@ -21,6 +21,7 @@ from ortools.sat.python import cp_model
 
 from lumicore.errors import SearchLimitError
 from lumicore.lemuria import Instance, Schedule, simulate
+from lumicore.lemuria.harvests import AltarSetup
 from solvers.lemuria.greedy import greedy_schedule
 from solvers.lemuria.model import YearModel
 from solvers.limits import FEASIBLE, OPTIMAL, check_limits
@@ -83,7 +84,8 @@ SHORT_YEAR = 6
 
 def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_LIMIT,
                    workers: int = 1, seed: int = 0, hint: bool = True,
-                   log: bool = False) -> Schedule:
+                   log: bool = False, harvests: bool = False,
+                   altar: AltarSetup | None = None) -> Schedule:
     """Solve the year of ``instance`` for the most VP.
 
     Returns a :class:`~lumicore.lemuria.Schedule` with ``status`` ``"optimal"`` (proven) or
@@ -98,10 +100,19 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
     the canonical order of each turn described in :mod:`solvers.lemuria.model` (which loses
     nothing), except that a character returned to the bottom of the character deck is never
     drawn again (the model draws each card of the initial character deck at most once).
+
+    ``harvests=True``: the instance's income is ignored; the model also decides the player's
+    material operations on the altar (``altar``: an :class:`~lumicore.lemuria.harvests.
+    AltarSetup`, default: the default altar card, empty, no other materials) and the income is
+    an output (``schedule.income``); see :mod:`solvers.lemuria.harvest`.
     """
     check_limits(None, time_limit)
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise SearchLimitError(f"workers must be a positive integer, got {workers!r}")
+    if harvests:  # the material operations decided too: solvers.lemuria.harvest
+        from solvers.lemuria.harvest import build_harvest_schedule
+
+        return build_harvest_schedule(instance, altar, time_limit, workers, seed, hint, log)
     start = time.perf_counter()
     year = YearModel(instance)
     greedy = greedy_schedule(instance)
