@@ -65,12 +65,18 @@ class Place:
     memory: int
     material: str
 
+    def __str__(self) -> str:
+        return f"place {self.material} in memory {self.memory + 1}"
+
 
 @dataclass(frozen=True)
 class Pedestal:
     """Place a material on a turn-order pedestal (it comes back at the next turn's start)."""
 
     material: str
+
+    def __str__(self) -> str:
+        return f"place {self.material} on a pedestal"
 
 
 @dataclass(frozen=True)
@@ -80,6 +86,9 @@ class Harvest:
 
     memory: int
     paid: bool = False
+
+    def __str__(self) -> str:
+        return f"harvest memory {self.memory + 1}" + (" (1 gold)" if self.paid else "")
 
 
 MaterialOp = Place | Pedestal | Harvest
@@ -262,7 +271,7 @@ def replay_harvests(instance: Instance, setup: AltarSetup,
                 else:
                     state = apply(bare, state, action)
             except IllegalMoveError as exc:
-                raise IllegalMoveError(f"turn {turn}, action {i} ({_describe(action)}): {exc}"
+                raise IllegalMoveError(f"turn {turn}, action {i} ({describe(action)}): {exc}"
                                        ) from None
         try:
             altar.check_done()
@@ -283,13 +292,3 @@ def _gain(state, gains: Mapping[str, int]):
     for r, n in gains.items():
         resources[_R[r]] += n
     return replace(state, resources=tuple(resources))
-
-
-def _describe(action: object) -> str:
-    if isinstance(action, Place):
-        return f"place {action.material} in memory {action.memory + 1}"
-    if isinstance(action, Pedestal):
-        return f"place {action.material} on a pedestal"
-    if isinstance(action, Harvest):
-        return f"harvest memory {action.memory + 1}" + (" (1 gold)" if action.paid else "")
-    return describe(action)  # type: ignore[arg-type]

@@ -28,6 +28,7 @@ from lumicore.lemuria import (
     load_instance,
     simulate,
 )
+from lumicore.lemuria.harvests import AltarSetup, replay_harvests
 from solvers.commands import add_game
 from solvers.lemuria import DEFAULT_TIME_LIMIT, build_schedule
 
@@ -69,10 +70,14 @@ def run_plan(args: argparse.Namespace) -> int:
     else:
         instance, source = default_instance(args.deal), f"default_instance({args.deal})"
     schedule = build_schedule(instance, time_limit=args.time_limit, workers=args.workers,
-                              seed=args.seed)
-    result = simulate(instance, schedule)
+                              seed=args.seed, harvests=args.harvests)
+    result = (replay_harvests(instance, AltarSetup(), schedule) if args.harvests
+              else simulate(instance, schedule))
     if args.json:
-        print(json.dumps(schedule_json(schedule, source, result.total), indent=2))
+        data = schedule_json(schedule, source, result.total)
+        if args.harvests:
+            data["income"] = {str(t): gains for t, gains in schedule.income.items()}
+        print(json.dumps(data, indent=2))
         return 0
     print(f"Lemuria year plan for {source}: {instance.turns} turns")
     print(result)
@@ -100,6 +105,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                       help="the solver's random seed (default 0)")
     plan.add_argument("--deal", type=int, default=0, metavar="N",
                       help="seed of the default instance when no file is given (default 0)")
+    plan.add_argument("--harvests", action="store_true",
+                      help="plan the material operations on the altar too (the instance's "
+                           "income is ignored; default off)")
     plan.add_argument("--json", action="store_true", help="print the plan as JSON")
     plan.set_defaults(run=run_plan)
     add_play_command(commands)

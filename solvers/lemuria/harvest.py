@@ -59,10 +59,13 @@ MINE = {"plant": "pm", "mineral": "nm"}
 class HarvestYearModel(YearModel):
     """:class:`YearModel` whose income is decided by material operations (module docstring)."""
 
-    def __init__(self, instance: Instance, setup: AltarSetup) -> None:
+    def __init__(self, instance: Instance, setup: AltarSetup, max_builds: int | None = None
+                 ) -> None:
         self.setup = setup
         self._altar_done = False
         super().__init__(instance)
+        if max_builds is not None:  # facilities the player may still build (8 in all)
+            self.m.add(sum(self.newb.values()) <= max_builds)
 
     def income_bound(self) -> int:
         # at most 4 memories hold the player's materials, each yields at most its blocks
@@ -270,21 +273,23 @@ def greedy_harvest_schedule(instance: Instance, setup: AltarSetup) -> Schedule:
 
 def build_harvest_schedule(instance: Instance, setup: AltarSetup | None = None,
                            time_limit: float | None = 20.0, workers: int = 1, seed: int = 0,
-                           hint: bool = True, log: bool = False) -> Schedule:
+                           hint: bool = True, log: bool = False,
+                           max_builds: int | None = None) -> Schedule:
     """The VP-maximal year with the material operations decided (see the module docstring).
 
     Returns a :class:`~lumicore.lemuria.Schedule` whose turns start with their material
     operations; ``schedule.income`` holds the resources harvested per turn. The greedy plan
     (:func:`greedy_harvest_schedule`) is the hint and the fallback, as in ``build_schedule``.
     Every plan is replayed by :func:`~lumicore.lemuria.harvests.replay_harvests` before it is
-    returned (an AssertionError if the VP differ: a modelling bug).
+    returned (an AssertionError if the VP differ: a modelling bug). ``max_builds`` caps the
+    new facilities (a player who already has some).
     """
     from solvers.lemuria import _solver
 
     setup = setup or AltarSetup()
     start = time.perf_counter()
     greedy = greedy_harvest_schedule(instance, setup)
-    year = HarvestYearModel(instance, setup)
+    year = HarvestYearModel(instance, setup, max_builds)
     if hint:
         building = greedy.building  # type: ignore[attr-defined]
         priced = replace(instance, income=greedy.income)  # type: ignore[attr-defined]
