@@ -81,7 +81,7 @@ def _play_out(game: Game, others: str, seed: int
     from solvers.arena import make_bot
 
     sim = game.clone()
-    bots = [make_bot(others, "lemuria", seed=seed + i) for i in range(game.players)]
+    bots = [make_bot(others, "lemuria", seed=(seed + i) % 2**63) for i in range(game.players)]
     drawn: list[str] = []
     festivals: dict[int, dict[int, dict[str, int]]] = {q: {} for q in range(game.players)}
     turn = sim.turn
@@ -244,16 +244,17 @@ def best_turn(game: Game, time_limit: float | None = DEFAULT_TURN_LIMIT, others:
     instance, setup, assumptions = planner_instance(game, player, horizon, others, seed)
     left = MAX_FACILITIES - len(game.s["pl"][player]["fac"])
     plan = build_harvest_schedule(instance, setup, time_limit=time_limit, workers=workers,
-                                  seed=seed, max_builds=left)
+                                  seed=seed % 2**31, max_builds=left)
     moves = _to_moves(game, player, plan.turns[0].actions)
     return TurnResult(player, moves, plan, plan.vp, plan.status, others, assumptions,
                       time.perf_counter() - start)
 
 
 class PlannerBot:
-    """Plays :func:`best_turn`'s moves; passes the setup card scoring least (``vp_match``),
-    leaves the altar as it is, and falls back on the greedy bot when a planned move is no
-    longer legal."""
+    """Plays :func:`best_turn`'s moves, then lets the greedy bot finish the turn (it houses
+    characters in facilities the model does not know of, and ends the turn when nothing more
+    helps); passes the setup card scoring least (``vp_match``) and leaves the altar as it
+    is."""
 
     def __init__(self, seed: int = 0, time_limit: float | None = DEFAULT_TURN_LIMIT,
                  horizon: int = MONTHS, others: str = "greedy", **_options: Any) -> None:
@@ -277,8 +278,8 @@ class PlannerBot:
         if key != self._key:
             self._key = key
             self.last = best_turn(state, self.time_limit, self.others, self.horizon,
-                                  seed=self.seed + state.turn)
-            self._queue = list(self.last.moves)
+                                  seed=(self.seed + state.turn) % 2**63)
+            self._queue = [m for m in self.last.moves if m != ("end",)]
         while self._queue:
             move = self._queue.pop(0)
             if move in moves:
