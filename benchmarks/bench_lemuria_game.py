@@ -11,7 +11,7 @@ default income, ``build_schedule(..., harvests=True)`` (the altar decides the in
 greedy harvest plan, each replayed (``simulate`` / ``replay_harvests``) to its VP.
 
 The tables are printed and written into docs/lemuria.md between ``<!-- bench:lemuria-game -->``
-and ``<!-- /bench -->``.
+(part 1) or ``<!-- bench:lemuria-harvests -->`` (part 2) and ``<!-- /bench -->``.
 
     python benchmarks/bench_lemuria_game.py --games 6 --years 2      # a quick look
     python benchmarks/bench_lemuria_game.py --games 50 --turn-limit 0.5 --horizon 4
@@ -34,7 +34,7 @@ from solvers.lemuria.harvest import greedy_harvest_schedule
 from solvers.stats import wilson
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "lemuria.md"
-BEGIN, END = "<!-- bench:lemuria-game -->", "<!-- /bench -->"
+END = "<!-- /bench -->"
 
 
 def one_game(job: tuple[int, str]) -> dict:
@@ -91,7 +91,9 @@ def harvests(years: int, time_limit: float) -> list[str]:
     return lines
 
 
-def write_doc(lines: list[str]) -> None:
+def write_doc(name: str, lines: list[str]) -> None:
+    """Replace the table between ``<!-- bench:NAME -->`` and the next ``<!-- /bench -->``."""
+    BEGIN = f"<!-- bench:{name} -->"
     text = DOC.read_text(encoding="utf-8")
     if BEGIN not in text or END not in text[text.index(BEGIN):]:
         print(f"no {BEGIN} marker in {DOC}; table not written", file=sys.stderr)
@@ -115,14 +117,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-doc", action="store_true", help="do not write docs/lemuria.md")
     args = parser.parse_args(argv)
     planner = f"planner:time_limit={args.turn_limit:g}:horizon={args.horizon}"
-    start = time.perf_counter()
-    lines = strength(args.games, planner, args.workers) if args.games else []
-    lines += [""] + harvests(args.years, args.time_limit) if args.years else []
-    lines += ["", f"Measured on the shared 2-core machine under load "
-              f"({time.perf_counter() - start:.0f} s in all)."]
-    print("\n".join(lines))
-    if not args.no_doc:
-        write_doc(lines)
+    for name, part, wanted in (("lemuria-game", lambda: strength(args.games, planner,
+                                                                  args.workers), args.games),
+                               ("lemuria-harvests", lambda: harvests(args.years,
+                                                                     args.time_limit),
+                                args.years)):
+        if not wanted:
+            continue
+        start = time.perf_counter()
+        lines = part() + ["", "Measured on the shared 2-core machine under load "
+                          f"({time.perf_counter() - start:.0f} s)."]
+        print("\n".join(lines) + "\n")
+        if not args.no_doc:
+            write_doc(name, lines)
     return 0
 
 
