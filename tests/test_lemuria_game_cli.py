@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from lumicore.lemuria import Game
+from lumicore.lemuria import Game, TurnPlan
 from solvers.cli import main
 
 
@@ -42,3 +42,27 @@ def test_play_bad_input_is_one_line_exit_2(tmp_path, capsys):
         assert main(["lemuria", "play", *argv]) == 2
         err = capsys.readouterr().err.strip()
         assert message in err and "\n" not in err
+
+
+def test_plan_harvests_json_has_the_income_and_replays(tmp_path, capsys):
+    from lumicore.lemuria import load_instance
+    from lumicore.lemuria.harvests import AltarSetup, Harvest, Pedestal, Place, replay_harvests
+    from tests.test_lemuria_cli import INSTANCE, _actions
+
+    path = tmp_path / "year.toml"
+    path.write_text(INSTANCE, encoding="utf-8")
+    assert main(["lemuria", "plan", str(path), "--harvests", "--json", "--workers", "1",
+                 "--time-limit", "20"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["status"] == "optimal" and set(data["income"]) == {"1", "2", "3"}
+    ops = {"place": Place, "pedestal": Pedestal, "harvest": Harvest}
+    plans = _actions({"turns": [{"turn": t["turn"], "actions": [
+        a for a in t["actions"] if a["type"] not in ops]} for t in data["turns"]]})
+    full = []
+    for plan, turn in zip(plans, data["turns"], strict=True):
+        first = tuple(ops[a["type"]](**{k: v for k, v in a.items() if k != "type"})
+                      for a in turn["actions"] if a["type"] in ops)
+        full.append(TurnPlan(plan.turn, first + plan.actions))
+    result = replay_harvests(load_instance(path), AltarSetup(), full)
+    assert result.total == data["vp"] == data["simulated_vp"]
+    assert {str(t): g for t, g in result.income.items()} == data["income"]
