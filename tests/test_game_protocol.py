@@ -129,3 +129,5 @@ def test_deserialize_rejects_garbage(text):
         PuzzleState.deserialize(text)
     with pytest.raises(DataError):
         HandState.deserialize(text)
+    with pytest.raises(DataError):
+        LemuriaGame.deserialize(text)
