@@ -73,20 +73,22 @@ def strength(games: int, planner: str, workers: int) -> list[str]:
     ]
 
 
-def harvests(years: int, time_limit: float) -> list[str]:
-    lines = [f"Plans of `default_instance(seed)` (12 turns), {time_limit:g} s each, 1 worker:", "",
-             "| seed | income given: VP (status) | harvests=True: VP (status) | greedy harvest "
-             "plan VP | harvested resources |", "|---|---|---|---|---|"]
+def harvests(years: int, time_limit: float, lengths: list[int]) -> list[str]:
+    lines = [f"Plans of `default_instance(seed, turns)`, {time_limit:g} s each, 1 worker "
+             "(the default income is 3 resources a turn):", "",
+             "| turns | seed | income given: VP (status) | harvests=True: VP (status) | greedy "
+             "harvest plan VP | harvested resources |", "|---|---|---|---|---|---|"]
     setup = AltarSetup()
-    for seed in range(years):
-        inst = default_instance(seed)
+    for turns, seed in ((t, s) for t in lengths for s in range(years)):
+        inst = default_instance(seed, turns=turns)
         given = build_schedule(inst, time_limit=time_limit)
         assert simulate(inst, given).total == given.vp
         planned = build_schedule(inst, time_limit=time_limit, harvests=True)
         assert replay_harvests(inst, setup, planned.turns).total == planned.vp
         greedy = greedy_harvest_schedule(inst, setup)
         income = sum(sum(g.values()) for g in planned.income.values())
-        lines.append(f"| {seed} | {given.vp} ({given.status}) | {planned.vp} ({planned.status})"
+        lines.append(f"| {turns} | {seed} | {given.vp} ({given.status}) | {planned.vp} "
+                     f"({planned.status})"
                      f" | {greedy.vp} | {income} |")
     return lines
 
@@ -111,6 +113,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--horizon", type=int, default=4,
                         help="turns the planner plans ahead (default 4)")
     parser.add_argument("--years", type=int, default=3, help="harvest years (default 3)")
+    parser.add_argument("--turns", default="6,12",
+                        help="year lengths of part 2, comma-separated (default 6,12)")
     parser.add_argument("--time-limit", type=float, default=20.0,
                         help="seconds per year plan in part 2 (default 20)")
     parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
@@ -119,9 +123,9 @@ def main(argv: list[str] | None = None) -> int:
     planner = f"planner:time_limit={args.turn_limit:g}:horizon={args.horizon}"
     for name, part, wanted in (("lemuria-game", lambda: strength(args.games, planner,
                                                                   args.workers), args.games),
-                               ("lemuria-harvests", lambda: harvests(args.years,
-                                                                     args.time_limit),
-                                args.years)):
+                               ("lemuria-harvests", lambda: harvests(
+                                   args.years, args.time_limit,
+                                   [int(n) for n in args.turns.split(",")]), args.years)):
         if not wanted:
             continue
         start = time.perf_counter()
