@@ -27,11 +27,12 @@ holding the player's material must be harvested.
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from dataclasses import replace
 
 from ortools.sat.python import cp_model
 
-from lumicore.lemuria import Instance, Schedule, TurnPlan, simulate
+from lumicore.lemuria import Exchange, Instance, Remodel, Schedule, TurnPlan, simulate
 from lumicore.lemuria.altar import MATERIALS, MEMORIES, MONTHS
 from lumicore.lemuria.harvests import (
     ME,
@@ -223,16 +224,17 @@ class HarvestYearModel(YearModel):
                 self.m.add_hint(x, int(x in chosen))
 
 
-def _aim(setup: AltarSetup, memory: int, material: str, turn: int) -> bool:
-    return setup.card.yields(memory, material, setup.rotation_at(turn)) == PREFERRED[material]
+AIMS = tuple({"plant": p, "mineral": n} for p in ("wood", "food") for n in ("stone", "gold"))
+"""The resources :func:`greedy_harvest_schedule` tries to aim the materials at."""
 
 
-def greedy_materials(instance: Instance, setup: AltarSetup
+def greedy_materials(instance: Instance, setup: AltarSetup,
+                     aim: Mapping[str, str] = PREFERRED
                      ) -> tuple[dict[int, tuple], dict[int, dict[str, int]]]:
     """A simple material plan and the income it harvests: harvest the fullest memory holding
     a material of the player when there is one; else place the material type more of which is
-    in front in an empty memory, the largest first, aiming at wood (plant) or stone (mineral)
-    two turns on; else nothing. No paid harvests, no pedestal."""
+    in front in an empty memory, the largest first, aiming at the resource ``aim`` gives for
+    its type two turns on; else nothing. No paid harvests, no pedestal."""
     altar = AltarYear(setup)
     ops: dict[int, tuple] = {}
     income: dict[int, dict[str, int]] = {}
@@ -249,7 +251,8 @@ def greedy_materials(instance: Instance, setup: AltarSetup
                 options = [p for p in options if p.material == kind] or options
                 op = max(options, key=lambda p: (
                     altar.memories[p.memory].filled == 0, setup.card.blocks(p.memory),
-                    _aim(setup, p.memory, p.material, t + 2), -p.memory))
+                    setup.card.yields(p.memory, p.material, setup.rotation_at(t + 2))
+                    == aim[p.material], -p.memory))
             else:
                 op = None
         income[t] = altar.apply(op) if op is not None else {}
@@ -259,16 +262,56 @@ def greedy_materials(instance: Instance, setup: AltarSetup
 
 
 def greedy_harvest_schedule(instance: Instance, setup: AltarSetup) -> Schedule:
-    """:func:`greedy_materials` then the greedy year on its income, as one plan."""
+    """:func:`greedy_materials` (for each of the :data:`AIMS`) then the greedy year on its
+    income, as one plan: the best of the four."""
     start = time.perf_counter()
-    ops, income = greedy_materials(instance, setup)
-    build = greedy_schedule(replace(instance, income=income))
+    best = None
+    for aim in AIMS:
+        ops, income = greedy_materials(instance, setup, aim)
+        build = greedy_schedule(replace(instance, income=income))
+        if best is None or build.vp > best[2].vp:
+            best = (ops, income, build)
+    assert best is not None
+    ops, income, build = best
+    return _combined(ops, income, build, time.perf_counter() - start)
+
+
+def _combined(ops: dict[int, tuple], income: dict[int, dict[str, int]], build: Schedule,
+              elapsed: float) -> Schedule:
+    """A plan of material operations and a year planned on their income, as one plan."""
     turns = [TurnPlan(p.turn, ops[p.turn] + p.actions) for p in build.turns]
     schedule = Schedule(turns=turns, vp=build.vp, breakdown=build.breakdown, status=FEASIBLE,
-                        elapsed=time.perf_counter() - start)
+                        bound=build.bound, elapsed=elapsed)
     schedule.building = build  # type: ignore[attr-defined]
     schedule.income = income  # type: ignore[attr-defined]
+    schedule.ops = ops  # type: ignore[attr-defined]
     return schedule
+
+
+FIXED_SHARE = 0.4
+"""Share of the time limit spent, on years longer than 6 turns, planning the builds on the
+greedy material plan's income (the income-given model) before the harvest model starts from
+that plan."""
+
+
+def _fixed_income_plan(instance: Instance, greedy: Schedule, time_limit: float | None,
+                       workers: int, seed: int) -> Schedule:
+    """The greedy material plan with the builds planned by ``build_schedule`` on its income."""
+    from solvers.lemuria import build_schedule
+
+    start = time.perf_counter()
+    income = greedy.income  # type: ignore[attr-defined]
+    build = build_schedule(replace(instance, income=income), time_limit=time_limit,
+                           workers=workers, seed=seed)
+    return _combined(greedy.ops, income, build, time.perf_counter() - start)  # type: ignore
+
+
+def _hint(year: HarvestYearModel, instance: Instance, plan: Schedule) -> None:
+    """Hint the model with a combined plan (its builds must have no remodel or exchange)."""
+    building = plan.building  # type: ignore[attr-defined]
+    priced = replace(instance, income=plan.income)  # type: ignore[attr-defined]
+    year.hint(building.turns, {tr.turn: tr.row for tr in simulate(priced, building).trace})
+    year.hint_ops(plan.ops)  # type: ignore[attr-defined]
 
 
 def build_harvest_schedule(instance: Instance, setup: AltarSetup | None = None,
@@ -279,7 +322,10 @@ def build_harvest_schedule(instance: Instance, setup: AltarSetup | None = None,
 
     Returns a :class:`~lumicore.lemuria.Schedule` whose turns start with their material
     operations; ``schedule.income`` holds the resources harvested per turn. The greedy plan
-    (:func:`greedy_harvest_schedule`) is the hint and the fallback, as in ``build_schedule``.
+    (:func:`greedy_harvest_schedule`) is the hint and the fallback, as in ``build_schedule``;
+    on years longer than 6 turns (without ``max_builds``) the builds on the greedy material
+    plan's income are first planned by ``build_schedule`` (:data:`FIXED_SHARE` of the time),
+    and that plan is the hint and fallback when it is better.
     Every plan is replayed by :func:`~lumicore.lemuria.harvests.replay_harvests` before it is
     returned (an AssertionError if the VP differ: a modelling bug). ``max_builds`` caps the
     new facilities (a player who already has some).
@@ -289,15 +335,20 @@ def build_harvest_schedule(instance: Instance, setup: AltarSetup | None = None,
     setup = setup or AltarSetup()
     start = time.perf_counter()
     greedy = greedy_harvest_schedule(instance, setup)
+    greedy_vp = greedy.vp
+    long_year = instance.turns > 6
+    if long_year and max_builds is None:
+        fixed = _fixed_income_plan(instance, greedy, None if time_limit is None
+                                   else FIXED_SHARE * time_limit, workers, seed)
+        if fixed.vp > greedy.vp:
+            greedy = fixed
     year = HarvestYearModel(instance, setup, max_builds)
     if hint:
-        building = greedy.building  # type: ignore[attr-defined]
-        priced = replace(instance, income=greedy.income)  # type: ignore[attr-defined]
-        year.hint(building.turns, {tr.turn: tr.row for tr in simulate(priced, building).trace})
-        year.hint_ops({p.turn: tuple(a for a in p.actions if isinstance(
-            a, (Place, Pedestal, Harvest))) for p in greedy.turns})
-    solver = _solver(workers, seed, time_limit, log, interleave=workers <= 2
-                     and instance.turns > 6)
+        plain = all(not isinstance(a, (Remodel, Exchange))
+                    for p in greedy.building.turns for a in p.actions)  # type: ignore
+        _hint(year, instance, greedy if plain else greedy_harvest_schedule(instance, setup))
+    left = None if time_limit is None else max(0.1, time_limit - (time.perf_counter() - start))
+    solver = _solver(workers, seed, left, log, interleave=workers <= 2 and long_year)
     code = solver.solve(year.m)
     elapsed = time.perf_counter() - start
     if code == cp_model.INFEASIBLE:
@@ -324,6 +375,6 @@ def build_harvest_schedule(instance: Instance, setup: AltarSetup | None = None,
         raise AssertionError(f"harvest plan replays to {replayed.total} VP, model says "
                              f"{schedule.vp}")
     schedule.income = replayed.income  # type: ignore[attr-defined]
-    schedule.greedy_vp = greedy.vp  # type: ignore[attr-defined]
+    schedule.greedy_vp = greedy_vp  # type: ignore[attr-defined]
     schedule.branches = solver.num_branches  # type: ignore[attr-defined]
     return schedule
