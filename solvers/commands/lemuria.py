@@ -115,13 +115,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run_play(args: argparse.Namespace) -> int:
     """``lumicore lemuria play``: a whole game between bots, turn by turn."""
-    from lumicore.lemuria.game import _check_players, _check_seed
+    from lumicore.lemuria.game import check_players, check_seed
     from solvers.commands import check_output_path
     from solvers.lemuria.play import parse_bots, play_game
     from solvers.progress import progress
 
-    players = _check_players(args.players)
-    seed = _check_seed(args.seed)
+    players = check_players(args.players)
+    seed = check_seed(args.seed)
     bots = parse_bots(args.bots, players)
     if args.time_limit is not None and not args.time_limit > 0:
         raise LumicoreError(f"--time-limit must be positive, got {args.time_limit}")
