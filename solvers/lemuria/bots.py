@@ -6,7 +6,8 @@
 :class:`lumicore.lemuria.Game`:
 
 - ``greedy``: one ply on :meth:`Game.potential` of the acting player: the move that raises it
-  most, ending the turn when no move raises it (ties: the first move);
+  most, ending the turn when no move raises it (ties: the first move); at the setup it passes
+  the card with the lowest ``vp_match``;
 - ``planner``: :func:`solvers.lemuria.turn.best_turn` (the rest of the year planned with the
   CP-SAT model with harvests), following the plan's first turn.
 
@@ -28,10 +29,17 @@ import numpy as np
 
 from lumicore.lemuria.game import Game
 
-__all__ = ["BOTS", "GreedyBot", "TURN_CAP"]
+__all__ = ["BOTS", "GreedyBot", "TURN_CAP", "least_useful"]
 
 TURN_CAP = 40
 """Actions a greedy player takes in one turn before it ends the turn when it may."""
+
+
+def least_useful(state: Game) -> int:
+    """At the setup's pass: the hand card with the lowest ``vp_match`` (the first of them)."""
+    moves = state.moves()
+    chars = state.cards.characters
+    return min(range(len(moves)), key=lambda i: (chars[moves[i][1]].vp_match, i))
 
 
 def _value_after(state: Game, action: int, player: int) -> float:
@@ -49,6 +57,8 @@ class GreedyBot:
         self._count = 0
 
     def choose(self, state: Game) -> int:
+        if state.phase == "pass":
+            return least_useful(state)
         player = state.current_player()
         moves = state.moves()
         end = moves.index(("end",)) if ("end",) in moves else None

@@ -270,8 +270,9 @@ class PlannerBot:
         moves = state.moves()
         player = state.current_player()
         if state.phase == "pass":
-            chars = state.cards.characters
-            return min(range(len(moves)), key=lambda i: (chars[moves[i][1]].vp_match, i))
+            from solvers.lemuria.bots import least_useful
+
+            return least_useful(state)
         if state.phase == "altar":
             return 0
         key = (state.turn, player)
