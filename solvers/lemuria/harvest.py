@@ -32,7 +32,7 @@ from dataclasses import replace
 
 from ortools.sat.python import cp_model
 
-from lumicore.lemuria import Exchange, Instance, Remodel, Schedule, TurnPlan, simulate
+from lumicore.lemuria import Instance, Schedule, TurnPlan, simulate
 from lumicore.lemuria.altar import MATERIALS, MEMORIES, MONTHS
 from lumicore.lemuria.harvests import (
     ME,
@@ -288,26 +288,8 @@ def _combined(ops: dict[int, tuple], income: dict[int, dict[str, int]], build: S
     return schedule
 
 
-FIXED_SHARE = 0.4
-"""Share of the time limit spent, on years longer than 6 turns, planning the builds on the
-greedy material plan's income (the income-given model) before the harvest model starts from
-that plan."""
-
-
-def _fixed_income_plan(instance: Instance, greedy: Schedule, time_limit: float | None,
-                       workers: int, seed: int) -> Schedule:
-    """The greedy material plan with the builds planned by ``build_schedule`` on its income."""
-    from solvers.lemuria import build_schedule
-
-    start = time.perf_counter()
-    income = greedy.income  # type: ignore[attr-defined]
-    build = build_schedule(replace(instance, income=income), time_limit=time_limit,
-                           workers=workers, seed=seed)
-    return _combined(greedy.ops, income, build, time.perf_counter() - start)  # type: ignore
-
-
 def _hint(year: HarvestYearModel, instance: Instance, plan: Schedule) -> None:
-    """Hint the model with a combined plan (its builds must have no remodel or exchange)."""
+    """Hint the model with a greedy combined plan (no remodel, no exchange)."""
     building = plan.building  # type: ignore[attr-defined]
     priced = replace(instance, income=plan.income)  # type: ignore[attr-defined]
     year.hint(building.turns, {tr.turn: tr.row for tr in simulate(priced, building).trace})
@@ -322,10 +304,7 @@ def build_harvest_schedule(instance: Instance, setup: AltarSetup | None = None,
 
     Returns a :class:`~lumicore.lemuria.Schedule` whose turns start with their material
     operations; ``schedule.income`` holds the resources harvested per turn. The greedy plan
-    (:func:`greedy_harvest_schedule`) is the hint and the fallback, as in ``build_schedule``;
-    on years longer than 6 turns (without ``max_builds``) the builds on the greedy material
-    plan's income are first planned by ``build_schedule`` (:data:`FIXED_SHARE` of the time),
-    and that plan is the hint and fallback when it is better.
+    (:func:`greedy_harvest_schedule`) is the hint and the fallback, as in ``build_schedule``.
     Every plan is replayed by :func:`~lumicore.lemuria.harvests.replay_harvests` before it is
     returned (an AssertionError if the VP differ: a modelling bug). ``max_builds`` caps the
     new facilities (a player who already has some).
@@ -335,20 +314,14 @@ def build_harvest_schedule(instance: Instance, setup: AltarSetup | None = None,
     setup = setup or AltarSetup()
     start = time.perf_counter()
     greedy = greedy_harvest_schedule(instance, setup)
-    greedy_vp = greedy.vp
-    long_year = instance.turns > 6
-    if long_year and max_builds is None:
-        fixed = _fixed_income_plan(instance, greedy, None if time_limit is None
-                                   else FIXED_SHARE * time_limit, workers, seed)
-        if fixed.vp > greedy.vp:
-            greedy = fixed
     year = HarvestYearModel(instance, setup, max_builds)
     if hint:
-        plain = all(not isinstance(a, (Remodel, Exchange))
-                    for p in greedy.building.turns for a in p.actions)  # type: ignore
-        _hint(year, instance, greedy if plain else greedy_harvest_schedule(instance, setup))
+        _hint(year, instance, greedy)
     left = None if time_limit is None else max(0.1, time_limit - (time.perf_counter() - start))
-    solver = _solver(workers, seed, left, log, interleave=workers <= 2 and long_year)
+    # CP-SAT's default search (the LP at level 2): on 12-turn years it completes the hint and
+    # improves on it, where the interleaved max_lp/quick_restart pair of build_schedule found
+    # no plan within 20 s
+    solver = _solver(workers, seed, left, log, interleave=False)
     code = solver.solve(year.m)
     elapsed = time.perf_counter() - start
     if code == cp_model.INFEASIBLE:
@@ -375,6 +348,6 @@ def build_harvest_schedule(instance: Instance, setup: AltarSetup | None = None,
         raise AssertionError(f"harvest plan replays to {replayed.total} VP, model says "
                              f"{schedule.vp}")
     schedule.income = replayed.income  # type: ignore[attr-defined]
-    schedule.greedy_vp = greedy_vp  # type: ignore[attr-defined]
+    schedule.greedy_vp = greedy.vp  # type: ignore[attr-defined]
     schedule.branches = solver.num_branches  # type: ignore[attr-defined]
     return schedule
