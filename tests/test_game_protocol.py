@@ -154,3 +154,4 @@ def test_deserialize_rejects_garbage(text):
         HandState.deserialize(text)
     with pytest.raises(DataError):
         Game.deserialize(text)
+        LemuriaGame.deserialize(text)
