@@ -15,12 +15,14 @@ A* and IDA* use the admissible heuristic of :mod:`lumicore.lucia.heuristic`.
 
 from __future__ import annotations
 
+import numbers
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from lumicore.errors import IllegalMoveError, LumicoreError
+from lumicore.data import shorten
+from lumicore.errors import IllegalMoveError, LumicoreError, SearchLimitError
 from lumicore.lucia import kernel
 from lumicore.lucia.cards import Card, Deck, load_deck
 from lumicore.lucia.heuristic import (
@@ -96,9 +98,22 @@ def card_kinds(cards: Deck | Sequence[Card] | None) -> tuple[Card, ...]:
 
 def search_kinds(kinds: Sequence[Card]) -> tuple[Card, ...]:
     """The cards a search needs: a card whose plays another card also offers (``move S 1``
-    under ``wild 1``) adds no successor, so it is left out; the plan names the first card of
-    ``kinds`` that makes each step."""
-    return tuple(c for c in kinds if not any(o != c and o.covers(c) for o in kinds))
+    under ``wild 1``) adds no successor, so it is left out. Of cards that cover each other
+    (``wild 1`` and ``move LHTSG 1``: the same plays) exactly the first is kept. The plan names
+    the first card of ``kinds`` that makes each step.
+
+    >>> from lumicore.lucia import Action, Card
+    >>> search_kinds([Card((Action.wild(1),)), Card((Action.move("LHTSG", 1),)),
+    ...               Card((Action.move("S", 1),))])
+    (Card('wild 1'),)
+    """
+    kinds = tuple(dict.fromkeys(kinds))
+
+    def dropped(i: int, card: Card) -> bool:
+        return any(o.covers(card) and (j < i or not card.covers(o))
+                   for j, o in enumerate(kinds) if j != i)
+
+    return tuple(c for i, c in enumerate(kinds) if not dropped(i, c))
 
 
 def _play_between(before: Train, after: Train, kinds: Sequence[Card], rules: Rules) -> Play:
@@ -125,6 +140,7 @@ def solve(train: Train | str, cards: Deck | Sequence[Card] | None = None,
     if algorithm not in ALGORITHMS:
         raise LumicoreError(f"algorithm must be one of {', '.join(ALGORITHMS)}, "
                             f"got {algorithm!r}")
+    _check_limit_types(max_nodes, time_limit)
     check_limits(max_nodes, time_limit)
     kinds = card_kinds(cards)
     clock = time.perf_counter()
@@ -146,6 +162,16 @@ def solve(train: Train | str, cards: Deck | Sequence[Card] | None = None,
                        nodes=int(nodes), elapsed=time.perf_counter() - clock,
                        algorithm=algorithm, expanded=int(expanded), start=start, cards=kinds,
                        note=note, generated=int(generated))
+
+
+def _check_limit_types(max_nodes: Any, time_limit: Any) -> None:
+    if max_nodes is not None and (isinstance(max_nodes, bool)
+                                  or not isinstance(max_nodes, numbers.Integral)):
+        raise SearchLimitError(f"max_nodes must be a positive integer, got {shorten(max_nodes)}")
+    if time_limit is not None and (isinstance(time_limit, bool)
+                                   or not isinstance(time_limit, numbers.Real)):
+        raise SearchLimitError(
+            f"time_limit must be a positive number of seconds, got {shorten(time_limit)}")
 
 
 def _hopeless(start: Train, htable: HeuristicTable) -> str:
