@@ -7,6 +7,7 @@
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memset
+from cpython.exc cimport PyErr_CheckSignals
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 import numpy as np
@@ -480,6 +481,26 @@ cdef HTab make_htab(const uint8_t[:, :, :, ::1] values, int target, bint locked)
     return t
 
 
+cdef class Heuristic:
+    """The searches' heuristic: the covering table (``values``, ``target``, ``locked``; see
+    lumicore/lucia/heuristic.py), kept alive with the C view of it."""
+    cdef HTab t
+    cdef object values
+
+    def __cinit__(self, const uint8_t[:, :, :, ::1] values, int target, bint locked):
+        self.t = make_htab(values, target, locked)
+        self.values = values
+
+    def __call__(self, const u64[::1] states):
+        """Heuristic values (uint8, 255 = goal unreachable) of packed states."""
+        out = np.empty(states.shape[0], dtype=np.uint8)
+        cdef uint8_t[::1] ov = out
+        cdef Py_ssize_t i
+        for i in range(states.shape[0]):
+            ov[i] = heuristic_c(states[i], train_length(states[i]), &self.t)
+        return out
+
+
 # ---------------------------------------------------------------------------------------------
 # Python entry points: move generation
 
@@ -607,6 +628,8 @@ cdef struct Store:
     Entry* table        # open addressing, load <= 1/2
     size_t mask
     int shift           # 64 - log2(slots): the hash takes the product's top bits
+    size_t limit        # memory budget in bytes for the store and the caller's extra
+    size_t extra        # bytes the caller holds besides the store (A*'s heap)
 
 
 cdef int store_init(Store* s, size_t cap) noexcept nogil:
@@ -617,6 +640,8 @@ cdef int store_init(Store* s, size_t cap) noexcept nogil:
         s.shift -= 1
     s.count = 0
     s.cap = cap
+    s.limit = <size_t>-1
+    s.extra = 0
     s.state = <u64*>malloc(cap * sizeof(u64))
     s.parent = <uint32_t*>malloc(cap * sizeof(uint32_t))
     s.card = <uint16_t*>malloc(cap * sizeof(uint16_t))
@@ -664,10 +689,22 @@ cdef int regrow(void** block, size_t size) noexcept nogil:
     return 0
 
 
+cdef enum:
+    NODE_BYTES = sizeof(u64) + sizeof(uint32_t) + sizeof(uint16_t) + sizeof(uint8_t)
+
+
+cdef inline size_t store_bytes(const Store* s) noexcept nogil:
+    """Bytes the store holds: node arrays, hash table, plus the caller's ``extra``."""
+    return s.cap * NODE_BYTES + (s.mask + 1) * sizeof(Entry) + s.extra
+
+
 cdef int store_grow(Store* s) noexcept nogil:
-    """Double node arrays and hash table (rehashing)."""
+    """Double node arrays and hash table (rehashing); -2 when that would pass ``s.limit``
+    (the old and new tables are both held while rehashing)."""
     cdef size_t cap = 2 * s.cap, old_slots = s.mask + 1, i
     cdef Entry* old = s.table
+    if store_bytes(s) + s.cap * NODE_BYTES + 2 * old_slots * sizeof(Entry) > s.limit:
+        return -2
     if (regrow(<void**>&s.state, cap * sizeof(u64)) or
             regrow(<void**>&s.parent, cap * sizeof(uint32_t)) or
             regrow(<void**>&s.card, cap * sizeof(uint16_t)) or
@@ -690,7 +727,8 @@ cdef int store_grow(Store* s) noexcept nogil:
 
 cdef inline long add_node(Store* s, size_t slot, u64 key, uint32_t parent, uint16_t card,
                           uint8_t g) noexcept nogil:
-    """Insert key at its (free) slot; returns the node index, -1 when out of memory."""
+    """Insert key at its (free) slot; returns the node index, -1 when out of memory (the
+    budget ``s.limit`` or the machine's)."""
     cdef size_t idx = s.count
     if idx >= s.cap or 2 * (idx + 1) > s.mask:
         if store_grow(s) != 0:
@@ -718,12 +756,38 @@ def monotonic():
     return now()
 
 
-# search status codes (mapped to words in lumicore/lucia/kernel.py)
+
+# search status codes (mapped to words and reasons in lumicore/lucia/kernel.py)
 cdef enum:
     FOUND = 0
-    EXHAUSTED = 1
-    CUT = 2
-    NOMEM = 3
+    EXHAUSTED = 1       # also "still running" inside the loops
+    CUT = 2             # node limit (or the 8-bit depth)
+    NOMEM = 3           # memory budget or malloc failure
+    TIMEUP = 4
+    STOPPED = 5         # a signal (Ctrl-C) or the progress callback raised
+
+    POLL_MASK = 8191    # A*/BFS expansions between signal checks and progress calls
+
+
+cdef int poll(object progress, long long nodes, long long expanded, int bound, double t0,
+              list errors) noexcept:
+    """With the GIL: deliver pending signals (Ctrl-C -> STOPPED) and call ``progress(nodes,
+    expanded, bound, elapsed)``; an exception other than KeyboardInterrupt is kept in
+    ``errors`` for the caller to raise once its memory is freed. The GIL is let go for a
+    moment first, so that other Python threads (a timer raising SIGINT, a progress display) run
+    even while a search that holds it (IDA*) is busy."""
+    with nogil:
+        pass
+    try:
+        PyErr_CheckSignals()
+        if progress is not None:
+            progress(nodes, expanded, bound, now() - t0)
+    except KeyboardInterrupt:
+        return STOPPED
+    except BaseException as exc:
+        errors.append(exc)
+        return STOPPED
+    return EXHAUSTED
 
 
 cdef tuple path_of(const Store* s, size_t node):
@@ -737,23 +801,40 @@ cdef tuple path_of(const Store* s, size_t node):
     return states[::-1], cards[::-1]
 
 
-def bfs(u64 start, const uint32_t[:, ::1] cards, long long max_nodes, double deadline):
+cdef tuple finish(int status, const Store* s, size_t found, long long nodes, long long expanded,
+                  long long generated, int bound, list errors):
+    if errors:
+        raise errors[0]
+    if status == FOUND:
+        return (status,) + path_of(s, found) + (nodes, expanded, generated, bound)
+    return status, [], [], nodes, expanded, generated, bound
+
+
+def bfs(u64 start, const uint32_t[:, ::1] cards, long long max_nodes, double deadline,
+        size_t max_bytes=<size_t>-1, object progress=None):
     """Breadth-first search with a C hash set; goal tested when a state is first generated.
 
-    Returns ``(status, states, cards, nodes, expanded, generated)``: status 0 found, 1 exhausted,
-    2 limit, 3 out of memory; ``states``/``cards`` the path (start first) when found;
-    ``generated`` counts successors made, repeats included (IDA*: distinct per expansion)."""
+    Returns ``(status, states, cards, nodes, expanded, generated, bound)``: status 0 found,
+    1 exhausted, 2 node limit, 3 out of memory (``max_bytes`` or the machine's), 4 time limit,
+    5 interrupted; ``states``/``cards`` the path (start first) when found; ``generated`` counts
+    successors made, repeats included (IDA*: distinct per expansion); ``bound`` a lower bound on
+    the optimum (BFS: the depth being generated; A*: the highest f popped; IDA*: the last
+    completed threshold). ``progress(nodes, expanded, bound, elapsed)`` is called every few
+    thousand expansions, when Ctrl-C is also checked."""
     cdef Work w = Work(cards)
     cdef Store s
     cdef int n = train_length(start), k, j, status = EXHAUSTED
     cdef size_t head = 0, slot, found = 0
-    cdef long idx, expanded = 0
-    cdef long long generated = 0
+    cdef long idx
+    cdef long long generated = 0, expanded = 0
     cdef u64 x, y
-    cdef uint8_t gx
+    cdef uint8_t gx = 0
+    cdef double t0 = now()
+    cdef list errors = []
     if store_init(&s, 1 << 16) != 0:
         store_free(&s)
         raise MemoryError()
+    s.limit = max_bytes
     try:
         with nogil:
             add_node(&s, slot_of(&s, start), start, 0, 0, 0)
@@ -763,9 +844,15 @@ def bfs(u64 start, const uint32_t[:, ::1] cards, long long max_nodes, double dea
                 x = s.state[head]
                 gx = s.g[head]
                 expanded += 1
-                if (expanded & 1023) == 0 and deadline > 0 and now() > deadline:
-                    status = CUT
-                    break
+                if (expanded & 1023) == 0:
+                    if deadline > 0 and now() > deadline:
+                        status = TIMEUP
+                        break
+                    if (expanded & POLL_MASK) == 0:
+                        with gil:
+                            status = poll(progress, s.count, expanded, gx + 1, t0, errors)
+                        if status != EXHAUSTED:
+                            break
                 k = expand_raw(x, n, w.cs, w.ncards, &w.g)
                 generated += k
                 prefetch_all(&s, w.g.out, k)
@@ -788,9 +875,7 @@ def bfs(u64 start, const uint32_t[:, ::1] cards, long long max_nodes, double dea
                         found = <size_t>idx
                         break
                 head += 1
-        if status == FOUND:
-            return (status,) + path_of(&s, found) + (s.count, expanded, generated)
-        return status, [], [], s.count, expanded, generated
+        return finish(status, &s, found, s.count, expanded, generated, gx + 1, errors)
     finally:
         store_free(&s)
 
@@ -803,12 +888,17 @@ cdef struct Heap:
     size_t count, cap
 
 
-cdef int heap_push(Heap* h, u64 key) noexcept nogil:
+cdef int heap_push(Heap* h, u64 key, Store* s) noexcept nogil:
+    """Push; -1 when growing would pass the store's memory budget or malloc fails (the heap's
+    bytes count as the store's ``extra``)."""
     cdef size_t i, parent
     if h.count == h.cap:
+        if store_bytes(s) + h.cap * sizeof(u64) > s.limit:
+            return -1
         if regrow(<void**>&h.data, 2 * h.cap * sizeof(u64)):
             return -1
         h.cap *= 2
+        s.extra = h.cap * sizeof(u64)
     i = h.count
     h.count += 1
     while i > 0:
@@ -844,21 +934,24 @@ cdef inline u64 heap_key(int f, int g, size_t node) noexcept nogil:
     return (<u64>f << 56) | (<u64>(255 - g) << 48) | <u64>node
 
 
-def astar(u64 start, const uint32_t[:, ::1] cards, const uint8_t[:, :, :, ::1] values,
-          int target, bint locked, long long max_nodes, double deadline, int weight=1):
-    """A* with the admissible, consistent table heuristic; goal tested when a node is popped.
-    ``max_nodes`` caps the stored (generated) states. Returns like :func:`bfs`.
-    ``weight`` > 1 orders by ``g + weight * h`` (weighted A*: a plan at most ``weight`` times
-    longer than the shortest, found with far fewer expansions)."""
-    cdef HTab t = make_htab(values, target, locked)
+def astar(u64 start, const uint32_t[:, ::1] cards, Heuristic heur, long long max_nodes,
+          double deadline, int weight=1, size_t max_bytes=<size_t>-1, object progress=None):
+    """A* with the admissible, consistent heuristic ``heur``; goal tested when a node is popped.
+    ``max_nodes`` caps the stored (generated) states, ``max_bytes`` the memory of the store and
+    the heap. Returns like :func:`bfs`. ``weight`` > 1 orders by ``g + weight * h`` (weighted A*:
+    a plan at most ``weight`` times longer than the shortest, found with far fewer
+    expansions)."""
+    cdef const HTab* t = &heur.t
     cdef Work w = Work(cards)
     cdef Store s
     cdef Heap heap
-    cdef int n = train_length(start), k, j, h, g, status = EXHAUSTED
+    cdef int n = train_length(start), k, j, h, g, f, status = EXHAUSTED, best = 0
     cdef size_t slot, node, found = 0
-    cdef long idx, expanded = 0
-    cdef long long generated = 0
+    cdef long idx
+    cdef long long generated = 0, expanded = 0
     cdef u64 key, x, y
+    cdef double t0 = now()
+    cdef list errors = []
     heap.count = 0
     heap.cap = 1 << 16
     heap.data = <u64*>malloc(heap.cap * sizeof(u64))
@@ -866,27 +959,38 @@ def astar(u64 start, const uint32_t[:, ::1] cards, const uint8_t[:, :, :, ::1] v
         store_free(&s)
         free(heap.data)
         raise MemoryError()
+    s.limit = max_bytes
+    s.extra = heap.cap * sizeof(u64)
     try:
         with nogil:
-            h = heuristic_c(start, n, &t)
+            h = heuristic_c(start, n, t)
             add_node(&s, slot_of(&s, start), start, 0, 0, 0)
             if h < INF:
-                heap_push(&heap, heap_key(min(weight * h, 255), 0, 0))
+                heap_push(&heap, heap_key(min(weight * h, 255), 0, 0), &s)
             while heap.count:
                 key = heap_pop(&heap)
                 node = key & 0xFFFFFFFFFFFFULL
                 g = 255 - <int>((key >> 48) & 255)
                 if g != s.g[node]:
                     continue        # a stale entry: the node was reached more cheaply since
+                f = <int>(key >> 56)
+                if f > best:
+                    best = f
                 x = s.state[node]
                 if is_goal_c(x, n):
                     status = FOUND
                     found = node
                     break
                 expanded += 1
-                if (expanded & 1023) == 0 and deadline > 0 and now() > deadline:
-                    status = CUT
-                    break
+                if (expanded & 1023) == 0:
+                    if deadline > 0 and now() > deadline:
+                        status = TIMEUP
+                        break
+                    if (expanded & POLL_MASK) == 0:
+                        with gil:
+                            status = poll(progress, s.count, expanded, best, t0, errors)
+                        if status != EXHAUSTED:
+                            break
                 if g >= 254:
                     continue
                 k = expand_raw(x, n, w.cs, w.ncards, &w.g)
@@ -905,9 +1009,9 @@ def astar(u64 start, const uint32_t[:, ::1] cards, const uint8_t[:, :, :, ::1] v
                         s.g[idx] = g + 1
                         s.parent[idx] = <uint32_t>node
                         s.card[idx] = w.g.card[j]
-                        h = heuristic_c(y, n, &t)
+                        h = heuristic_c(y, n, t)
                     else:
-                        h = heuristic_c(y, n, &t)
+                        h = heuristic_c(y, n, t)
                         if h >= INF:
                             continue
                         if <long long>s.count >= max_nodes:
@@ -917,14 +1021,13 @@ def astar(u64 start, const uint32_t[:, ::1] cards, const uint8_t[:, :, :, ::1] v
                         if idx < 0:
                             status = NOMEM
                             break
-                    if heap_push(&heap, heap_key(min(g + 1 + weight * h, 255), g + 1, idx)) != 0:
+                    if heap_push(&heap, heap_key(min(g + 1 + weight * h, 255), g + 1, idx),
+                                 &s) != 0:
                         status = NOMEM
                         break
                 if status != EXHAUSTED:
                     break
-        if status == FOUND:
-            return (status,) + path_of(&s, found) + (s.count, expanded, generated)
-        return status, [], [], s.count, expanded, generated
+        return finish(status, &s, found, s.count, expanded, generated, best, errors)
     finally:
         store_free(&s)
         free(heap.data)
@@ -979,13 +1082,13 @@ cdef int frame_fill(Frame* f, u64 x, u64 parent, int n, Work w, const HTab* t) n
     return 0
 
 
-def idastar(u64 start, const uint32_t[:, ::1] cards, const uint8_t[:, :, :, ::1] values,
-            int target, bint locked, long long max_nodes, double deadline, int tt_bits=20):
-    """IDA* with the table heuristic. ``max_nodes`` caps the nodes visited over all iterations.
-    Returns like :func:`bfs` (``nodes`` = visits, ``expanded`` = expansions)."""
-    cdef HTab t = make_htab(values, target, locked)
+def idastar(u64 start, const uint32_t[:, ::1] cards, Heuristic heur, long long max_nodes,
+            double deadline, int tt_bits=20, object progress=None):
+    """IDA* with the heuristic ``heur``. ``max_nodes`` caps the nodes visited over all
+    iterations. Returns like :func:`bfs` (``nodes`` = visits, ``expanded`` = expansions)."""
+    cdef const HTab* t = &heur.t
     cdef Work w = Work(cards)
-    cdef int n = train_length(start), depth = 0, f, bound, next_bound
+    cdef int n = train_length(start), depth = 0, f, bound, next_bound, proven = 0
     cdef int status = EXHAUSTED, i
     cdef int tt_shift = 64 - max(4, min(tt_bits, 26))
     cdef size_t tt_size = (<size_t>1) << (64 - tt_shift), slot
@@ -996,12 +1099,15 @@ def idastar(u64 start, const uint32_t[:, ::1] cards, const uint8_t[:, :, :, ::1]
     cdef uint8_t* tt_g = <uint8_t*>malloc(tt_size * sizeof(uint8_t))
     cdef long long visits = 0, expanded = 0, generated = 0
     cdef u64 y
+    cdef double t0 = now()
+    cdef list errors = []
     if frames != NULL:
         memset(frames, 0, 256 * sizeof(Frame))
     try:
         if frames == NULL or path == NULL or path_card == NULL or tt_key == NULL or tt_g == NULL:
             raise MemoryError()
-        bound = heuristic_c(start, n, &t)
+        bound = heuristic_c(start, n, t)
+        proven = bound if bound < INF else 0
         path[0] = start
         while bound < INF and status == EXHAUSTED:
             memset(tt_key, 0, tt_size * sizeof(u64))
@@ -1010,7 +1116,7 @@ def idastar(u64 start, const uint32_t[:, ::1] cards, const uint8_t[:, :, :, ::1]
             if is_goal_c(start, n):
                 status = FOUND
                 break
-            if frame_fill(&frames[0], start, start, n, w, &t) != 0:
+            if frame_fill(&frames[0], start, start, n, w, t) != 0:
                 status = NOMEM
                 break
             expanded += 1
@@ -1023,10 +1129,17 @@ def idastar(u64 start, const uint32_t[:, ::1] cards, const uint8_t[:, :, :, ::1]
                 frames[depth].next += 1
                 y = frames[depth].child[i]
                 visits += 1
-                if visits >= max_nodes or ((visits & 4095) == 0 and deadline > 0
-                                           and now() > deadline):
+                if visits >= max_nodes:
                     status = CUT
                     break
+                if (visits & 4095) == 0:
+                    if deadline > 0 and now() > deadline:
+                        status = TIMEUP
+                        break
+                    if (visits & 65535) == 0:
+                        status = poll(progress, visits, expanded, bound, t0, errors)
+                        if status != EXHAUSTED:
+                            break
                 f = depth + 1 + frames[depth].h[i]
                 if f > bound:
                     if f < next_bound:
@@ -1045,7 +1158,7 @@ def idastar(u64 start, const uint32_t[:, ::1] cards, const uint8_t[:, :, :, ::1]
                 tt_key[slot] = y
                 tt_g[slot] = depth + 1
                 depth += 1      # f <= bound < 255 keeps depth below 255
-                if frame_fill(&frames[depth], y, path[depth - 1], n, w, &t) != 0:
+                if frame_fill(&frames[depth], y, path[depth - 1], n, w, t) != 0:
                     status = NOMEM
                     break
                 expanded += 1
@@ -1058,10 +1171,14 @@ def idastar(u64 start, const uint32_t[:, ::1] cards, const uint8_t[:, :, :, ::1]
                 if next_bound >= INF:
                     status = CUT
                 bound = next_bound
+                proven = bound
+        if errors:
+            raise errors[0]
         if status == FOUND:
             return (status, [path[i] for i in range(depth + 1)],
-                    [path_card[i] for i in range(1, depth + 1)], visits, expanded, generated)
-        return status, [], [], visits, expanded, generated
+                    [path_card[i] for i in range(1, depth + 1)], visits, expanded, generated,
+                    depth)
+        return status, [], [], visits, expanded, generated, proven
     finally:
         if frames != NULL:
             for i in range(256):

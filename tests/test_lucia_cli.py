@@ -69,7 +69,7 @@ def test_solve_unsolvable_and_limit(capsys):
     code, out, _ = run(capsys, "solve", "S h G T h L0")
     assert code == 0 and "status: unsolvable" in out and "Gingerbread stands behind" in out
     code, out, _ = run(capsys, "solve", DEFAULT_PUZZLE, "--algorithm", "bfs", "--max-nodes", "10")
-    assert code == 1 and "status: limit  cost: -" in out
+    assert code == 1 and "status: limit (nodes)  cost: -" in out
 
 
 def test_solve_with_deck_file(capsys, tmp_path):

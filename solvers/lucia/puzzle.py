@@ -16,8 +16,9 @@ A* and IDA* use the admissible heuristic of :mod:`lumicore.lucia.heuristic`.
 from __future__ import annotations
 
 import numbers
+import os
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,14 +34,36 @@ from lumicore.lucia.heuristic import (
     gingerbread_behind_starboy,
 )
 from lumicore.lucia.train import DEFAULT_RULES, Play, Rules, Train
-from solvers.limits import FEASIBLE, OPTIMAL, UNSOLVABLE, check_limits
+from solvers.limits import FEASIBLE, INTERRUPTED, LIMIT, OPTIMAL, UNSOLVABLE, check_limits
 
 __all__ = ["solve", "bfs", "astar", "idastar", "SolveResult", "replay", "ALGORITHMS",
-           "DEFAULT_MAX_NODES", "DEFAULT_PUZZLE", "card_kinds", "search_kinds"]
+           "DEFAULT_MAX_NODES", "DEFAULT_PUZZLE", "card_kinds", "search_kinds",
+           "default_max_memory"]
 
 ALGORITHMS = ("bfs", "astar", "idastar")
+HEURISTICS = ("covering",)
+"""``heuristic=`` choices of :func:`solve` (A*, IDA*)."""
 DEFAULT_MAX_NODES = 20_000_000
-"""Default cap on stored states (BFS, A*: about 50 bytes each) or visits (IDA*)."""
+"""Default cap on stored states (BFS, A*: about 60-110 bytes each, see docs/lucia.md) or
+visits (IDA*)."""
+MEMORY_SHARE = 4
+"""The default memory budget of BFS and A* is 1/MEMORY_SHARE of the machine's available RAM."""
+
+
+def default_max_memory() -> int:
+    """A safe default memory budget in bytes: a quarter of the RAM available now (Linux
+    ``MemAvailable``; elsewhere a quarter of physical memory, or 2 GiB if unknown)."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024 // MEMORY_SHARE
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // MEMORY_SHARE
+    except (AttributeError, ValueError, OSError):
+        return 2 << 30
 
 DEFAULT_PUZZLE = "L3 G h G h G T S S h H S H T H H"
 """The CLI's built-in puzzle: ``scramble(20, seed=2026)`` with the default deck. Its optimum is
@@ -53,8 +76,11 @@ class SolveResult:
 
     ``status``: ``"optimal"`` (``plan`` is a shortest solution, ``cost`` its length),
     ``"feasible"`` (weighted A*: a solution at most ``weight`` times longer than the shortest),
-    ``"unsolvable"`` (the reachable space holds no goal) or ``"limit"`` (cut off by
-    ``max_nodes``/``time_limit``; ``plan`` empty, ``cost`` None). ``nodes``: states stored
+    ``"unsolvable"`` (the reachable space holds no goal), ``"limit"`` (cut off by
+    ``max_nodes``/``time_limit``/``max_memory``; ``plan`` empty, ``cost`` None) or
+    ``"interrupted"`` (Ctrl-C). ``reason``: what stopped it (``"nodes"``, ``"time"``,
+    ``"memory"``, ``"interrupted"``; None when it finished). ``bound``: the best lower bound on
+    the optimum proven (the cost when optimal; None for weighted A*). ``nodes``: states stored
     (BFS, A*) or visited over all iterations (IDA*); ``expanded``: states expanded.
     """
 
@@ -71,12 +97,22 @@ class SolveResult:
     """Why the start is hopeless, when the heuristic proves it before any search."""
     generated: int = 0
     """Successors made, repeats included (IDA*: distinct per expansion)."""
+    reason: str | None = None
+    bound: int | None = None
+
+    def _repr_svg_(self) -> str:
+        """The plan as a strip of trains, one per play, the moved kids marked (a start without
+        a plan draws the start and the status)."""
+        from lumicore.lucia.render import plan_svg
+
+        cost = "" if self.cost is None else f", {self.cost} cards"
+        return plan_svg(self.start, self.plan, title=f"{self.status}{cost}")
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data (JSON-ready)."""
         return {"status": self.status, "cost": self.cost, "algorithm": self.algorithm,
                 "nodes": self.nodes, "expanded": self.expanded, "generated": self.generated,
-                "elapsed": self.elapsed,
+                "elapsed": self.elapsed, "reason": self.reason, "bound": self.bound,
                 "start": str(self.start), "note": self.note,
                 "plan": [{"card": p.card.name, "play": str(p), "train": str(p.train)}
                          for p in self.plan]}
@@ -127,13 +163,19 @@ def _play_between(before: Train, after: Train, kinds: Sequence[Card], rules: Rul
 def solve(train: Train | str, cards: Deck | Sequence[Card] | None = None,
           algorithm: str = "astar", max_nodes: int | None = DEFAULT_MAX_NODES,
           time_limit: float | None = None, rules: Rules = DEFAULT_RULES,
-          weight: int = 1) -> SolveResult:
+          weight: int = 1, max_memory: int | None = None, heuristic: str = "covering",
+          progress: Callable[[int, int, int, float], object] | None = None) -> SolveResult:
     """Fewest plays from ``train`` to the goal, each card of ``cards`` usable any number of
     times (a Deck counts by its kinds; default: the default deck).
 
     ``weight`` (``"astar"`` only, 1..8): with ``weight > 1`` the search orders states by
     ``g + weight * h``; a plan it finds is at most ``weight`` times the optimum and is reported
-    as ``"feasible"``, not ``"optimal"`` ("unsolvable" is still a proof)."""
+    as ``"feasible"``, not ``"optimal"`` ("unsolvable" is still a proof).
+
+    ``max_memory`` (bytes; BFS and A*; default :func:`default_max_memory`) stops the search with
+    status ``"limit"``, reason ``"memory"`` before its tables outgrow it. ``progress(nodes,
+    expanded, bound, elapsed)`` is called every few thousand expansions. Ctrl-C stops the
+    search with status ``"interrupted"`` (the counts so far, no plan)."""
     start = Train.parse(train, rules) if isinstance(train, str) else train
     if not isinstance(start, Train):
         raise LumicoreError(f"train must be a Train or its notation, got {train!r}")
@@ -142,13 +184,20 @@ def solve(train: Train | str, cards: Deck | Sequence[Card] | None = None,
                             f"got {algorithm!r}")
     _check_limit_types(max_nodes, time_limit)
     check_limits(max_nodes, time_limit)
+    if heuristic not in HEURISTICS:
+        raise LumicoreError(f"heuristic must be one of {', '.join(HEURISTICS)}, "
+                            f"got {shorten(heuristic)}")
     kinds = card_kinds(cards)
     clock = time.perf_counter()
     needed = search_kinds(kinds)
     table = kernel.card_table(needed, rules)
     htable = build_table(needed, start) if algorithm != "bfs" else None
-    status, states, _, nodes, expanded, generated = kernel.search(
-        algorithm, start, table, htable, max_nodes, time_limit, weight)
+    if max_memory is None:
+        max_memory = default_max_memory()
+    out = kernel.search(algorithm, start, table, htable, max_nodes, time_limit, weight,
+                        max_memory, progress)
+    status, states, nodes, expanded, generated = (out.status, out.states, out.nodes,
+                                                  out.expanded, out.generated)
     plan: list[Play] = []
     note = _hopeless(start, htable) if status == UNSOLVABLE and htable is not None else ""
     if status == OPTIMAL:
@@ -161,7 +210,9 @@ def solve(train: Train | str, cards: Deck | Sequence[Card] | None = None,
     return SolveResult(status=status, cost=cost, plan=plan,
                        nodes=int(nodes), elapsed=time.perf_counter() - clock,
                        algorithm=algorithm, expanded=int(expanded), start=start, cards=kinds,
-                       note=note, generated=int(generated))
+                       note=note, generated=int(generated), reason=out.reason,
+                       bound=out.bound if weight == 1 and status in (
+                           OPTIMAL, LIMIT, INTERRUPTED) else None)
 
 
 def _check_limit_types(max_nodes: Any, time_limit: Any) -> None:
