@@ -440,14 +440,99 @@ cdef inline bint is_goal_c(u64 x, int n) noexcept nogil:
     return s == (span(n - m, n - 1) & LOW)
 
 
+# ---------------------------------------------------------------------------------------------
+# pattern databases: the exact distance of an abstract train (Lucia's place, the places of the
+# kept roles, everyone else a blank) to the abstract goal, one uint8 per abstract train, indexed
+# by a mixed-radix rank: Lucia's position, then for each kept role the colex rank of its set of
+# positions among the positions not taken by Lucia and the earlier roles
+
+cdef uint32_t BINOM[17][17]
+for _n in range(17):
+    for _k in range(17):
+        BINOM[_n][_k] = 0
+    BINOM[_n][0] = 1
+    for _k in range(1, _n + 1):
+        BINOM[_n][_k] = BINOM[_n - 1][_k - 1] + (BINOM[_n - 1][_k] if _k < _n else 0)
+
+
+cdef struct PSpec:
+    int n               # train length the database is for (0: no database)
+    int nroles
+    int code[3]         # kept role codes (S, G, T), ranked in this order after Lucia
+    int count[3]
+    size_t size         # entries: n * prod C(free, count)
+
+
+cdef int pspec_init(PSpec* p, int n, const int* codes, const int* counts, int nroles) noexcept:
+    cdef int i, free = n - 1
+    if n < 1 or n > 16 or nroles < 0 or nroles > 3:
+        return -1
+    p.n = n
+    p.nroles = nroles
+    p.size = n
+    for i in range(nroles):
+        if counts[i] < 0 or counts[i] > free:
+            return -1
+        p.code[i] = codes[i]
+        p.count[i] = counts[i]
+        p.size *= BINOM[free][counts[i]]
+        free -= counts[i]
+    return 0
+
+
+cdef inline size_t pdb_rank(u64 x, int n, const PSpec* p) noexcept nogil:
+    """The rank of x's abstract train; p.size when x does not fit the database (other length
+    or role counts), so a lookup can tell."""
+    cdef u64 valid = prefix(n) & LOW, m
+    cdef uint32_t taken, mine
+    cdef int pl = lucia_pos(x, n), i, j, q, f, free = n - 1
+    cdef size_t r, sub
+    if n != p.n or pl < 0:
+        return p.size
+    taken = 1U << pl
+    r = <size_t>pl
+    for i in range(p.nroles):
+        m = nib_eq(x, <u64>p.code[i]) & valid
+        if popcount(m) != p.count[i]:
+            return p.size
+        sub = 0
+        j = 0
+        mine = 0
+        while m:
+            q = ctz(m) >> 2
+            m &= m - 1
+            f = q - popcount(taken & ((1U << q) - 1))
+            j += 1
+            sub += BINOM[f][j]
+            mine |= 1U << q
+        taken |= mine
+        r = r * BINOM[free][p.count[i]] + sub
+        free -= p.count[i]
+    return r
+
+
 cdef struct HTab:
     const uint8_t* values
     int A, U, D, L
     int target
     int locked          # no card moves a Starboy past a Gingerbread: order inversions are dead
+    const uint8_t* pdb[2]   # up to two pattern databases (NULL: none), max-combined
+    PSpec pspec[2]
 
 
 cdef inline int heuristic_c(u64 x, int n, const HTab* t) noexcept nogil:
+    """max(covering table, pattern databases)."""
+    cdef int h = covering_c(x, n, t), i
+    cdef size_t r
+    for i in range(2):
+        if t.pdb[i] != NULL and h < INF:
+            r = pdb_rank(x, n, &t.pspec[i])
+            if r < t.pspec[i].size and t.pdb[i][r] > h:
+                h = t.pdb[i][r]
+    return h
+
+
+cdef inline int covering_c(u64 x, int n, const HTab* t) noexcept nogil:
     cdef u64 valid = prefix(n) & LOW
     cdef u64 s = nib_eq(x, STARBOY) & valid
     cdef int p = lucia_pos(x, n), a, u, d = t.target
@@ -478,6 +563,8 @@ cdef HTab make_htab(const uint8_t[:, :, :, ::1] values, int target, bint locked)
     t.L = values.shape[3]
     t.target = target
     t.locked = locked
+    t.pdb[0] = NULL
+    t.pdb[1] = NULL
     return t
 
 
@@ -487,9 +574,30 @@ cdef class Heuristic:
     cdef HTab t
     cdef object values
 
+    cdef list pdbs
+
     def __cinit__(self, const uint8_t[:, :, :, ::1] values, int target, bint locked):
         self.t = make_htab(values, target, locked)
         self.values = values
+        self.pdbs = []
+
+    def add_pdb(self, const uint8_t[::1] table, int n, codes, counts):
+        """Max-combine a pattern database (from :func:`pdb_build` with the same ``n``, role
+        ``codes`` and ``counts``); at most two."""
+        cdef int i = len(self.pdbs)
+        cdef int c[3]
+        cdef int m[3]
+        cdef PSpec spec
+        if i >= 2 or len(codes) != len(counts) or len(codes) > 3:
+            raise ValueError("at most two databases of at most three roles")
+        for j in range(len(codes)):
+            c[j] = codes[j]
+            m[j] = counts[j]
+        if pspec_init(&spec, n, c, m, len(codes)) != 0 or <size_t>table.shape[0] != spec.size:
+            raise ValueError("database size does not match its spec")
+        self.t.pspec[i] = spec
+        self.t.pdb[i] = &table[0]
+        self.pdbs.append(table)
 
     def __call__(self, const u64[::1] states):
         """Heuristic values (uint8, 255 = goal unreachable) of packed states."""
@@ -499,6 +607,116 @@ cdef class Heuristic:
         for i in range(states.shape[0]):
             ov[i] = heuristic_c(states[i], train_length(states[i]), &self.t)
         return out
+
+
+def pdb_size(int n, codes, counts):
+    """Entries of a pattern database for trains of ``n`` kids keeping ``codes`` with ``counts``."""
+    cdef int c[3]
+    cdef int m[3]
+    cdef PSpec spec
+    if len(codes) != len(counts) or len(codes) > 3:
+        raise ValueError("at most three roles")
+    for j in range(len(codes)):
+        c[j] = codes[j]
+        m[j] = counts[j]
+    if pspec_init(&spec, n, c, m, len(codes)) != 0:
+        raise ValueError("bad database spec")
+    return spec.size
+
+
+def pdb_ranks(const u64[::1] states, int n, codes, counts):
+    """Database index of each state (``pdb_size`` when a state does not fit)."""
+    cdef int c[3]
+    cdef int m[3]
+    cdef PSpec spec
+    cdef Py_ssize_t i
+    for j in range(len(codes)):
+        c[j] = codes[j]
+        m[j] = counts[j]
+    if len(codes) != len(counts) or len(codes) > 3 or pspec_init(&spec, n, c, m,
+                                                                  len(codes)) != 0:
+        raise ValueError("bad database spec")
+    out = np.empty(states.shape[0], dtype=np.int64)
+    cdef long long[::1] ov = out
+    for i in range(states.shape[0]):
+        ov[i] = <long long>pdb_rank(states[i], n, &spec)
+    return out
+
+
+def pdb_build(const u64[::1] goals, const uint32_t[:, ::1] cards, int n, codes, counts,
+              object progress=None):
+    """Exact distances to ``goals`` (abstract trains: blanks coded 0, Lucia 5) in the abstract
+    graph whose moves are the card table ``cards`` (already abstracted: blank moves, no lights,
+    Lucia's run through blanks stopping anywhere, so every move can be undone by the same card
+    and a breadth-first search outwards from the goals gives the distances to them). Returns a
+    uint8 array of ``pdb_size`` entries, 255 where no goal is reachable."""
+    cdef int c[3]
+    cdef int m[3]
+    cdef PSpec spec
+    cdef Work w = Work(cards)
+    cdef Py_ssize_t i
+    cdef size_t r, cur_n = 0, next_n = 0, cap
+    cdef int k, j, depth = 0, oom = 0
+    cdef u64* cur
+    cdef u64* nxt
+    cdef u64* tmp
+    cdef u64 x, y
+    for j in range(len(codes)):
+        c[j] = codes[j]
+        m[j] = counts[j]
+    if len(codes) != len(counts) or len(codes) > 3 or pspec_init(&spec, n, c, m,
+                                                                  len(codes)) != 0:
+        raise ValueError("bad database spec")
+    out = np.full(spec.size, INF, dtype=np.uint8)
+    cdef uint8_t[::1] dist = out
+    cap = max(<size_t>goals.shape[0], <size_t>1024)
+    cur = <u64*>malloc(cap * sizeof(u64))
+    nxt = <u64*>malloc(cap * sizeof(u64))
+    try:
+        if cur == NULL or nxt == NULL:
+            raise MemoryError()
+        for i in range(goals.shape[0]):
+            r = pdb_rank(goals[i], n, &spec)
+            if r < spec.size and dist[r] == INF:
+                dist[r] = 0
+                cur[cur_n] = goals[i]
+                cur_n += 1
+        while cur_n and depth < INF - 1:
+            depth += 1
+            next_n = 0
+            with nogil:
+                for i in range(<Py_ssize_t>cur_n):
+                    x = cur[i]
+                    k = expand_state(x, n, w.cs, w.ncards, &w.g)
+                    for j in range(k):
+                        y = w.g.out[j]
+                        r = pdb_rank(y, n, &spec)
+                        if r >= spec.size or dist[r] != INF:
+                            continue
+                        dist[r] = <uint8_t>depth
+                        if next_n == cap:
+                            if regrow(<void**>&nxt, 2 * cap * sizeof(u64)) or \
+                                    regrow(<void**>&cur, 2 * cap * sizeof(u64)):
+                                oom = 1
+                                break
+                            cap *= 2
+                        nxt[next_n] = y
+                        next_n += 1
+                    if oom:
+                        break
+            if oom:
+                raise MemoryError()
+            PyErr_CheckSignals()
+            if progress is not None:
+                progress(depth, next_n)
+            tmp = cur
+            cur = nxt
+            nxt = tmp
+            cur_n = next_n
+        return out
+    finally:
+        free(cur)
+        free(nxt)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -935,12 +1153,14 @@ cdef inline u64 heap_key(int f, int g, size_t node) noexcept nogil:
 
 
 def astar(u64 start, const uint32_t[:, ::1] cards, Heuristic heur, long long max_nodes,
-          double deadline, int weight=1, size_t max_bytes=<size_t>-1, object progress=None):
+          double deadline, int weight=1, size_t max_bytes=<size_t>-1, object progress=None,
+          int upper=INF):
     """A* with the admissible, consistent heuristic ``heur``; goal tested when a node is popped.
     ``max_nodes`` caps the stored (generated) states, ``max_bytes`` the memory of the store and
     the heap. Returns like :func:`bfs`. ``weight`` > 1 orders by ``g + weight * h`` (weighted A*:
     a plan at most ``weight`` times longer than the shortest, found with far fewer
-    expansions)."""
+    expansions). ``upper`` (with weight 1): a known plan's length; states whose f reaches it are
+    neither stored nor expanded, so an exhausted search proves that plan optimal."""
     cdef const HTab* t = &heur.t
     cdef Work w = Work(cards)
     cdef Store s
@@ -965,7 +1185,7 @@ def astar(u64 start, const uint32_t[:, ::1] cards, Heuristic heur, long long max
         with nogil:
             h = heuristic_c(start, n, t)
             add_node(&s, slot_of(&s, start), start, 0, 0, 0)
-            if h < INF:
+            if h < INF and (weight > 1 or h < upper):
                 heap_push(&heap, heap_key(min(weight * h, 255), 0, 0), &s)
             while heap.count:
                 key = heap_pop(&heap)
@@ -1004,15 +1224,17 @@ def astar(u64 start, const uint32_t[:, ::1] cards, Heuristic heur, long long max
                     if s.table[slot].key != 0:
                         if s.table[slot].g <= g + 1:
                             continue
+                        h = heuristic_c(y, n, t)
+                        if g + 1 + h >= upper:
+                            continue
                         s.table[slot].g = g + 1
                         idx = s.table[slot].idx
                         s.g[idx] = g + 1
                         s.parent[idx] = <uint32_t>node
                         s.card[idx] = w.g.card[j]
-                        h = heuristic_c(y, n, t)
                     else:
                         h = heuristic_c(y, n, t)
-                        if h >= INF:
+                        if h >= INF or g + 1 + h >= upper:
                             continue
                         if <long long>s.count >= max_nodes:
                             status = CUT

@@ -29,6 +29,7 @@ from lumicore.errors import LumicoreError, NotationError, SearchLimitError
 from lumicore.lucia.cards import Action, Card
 from lumicore.lucia.heuristic import HeuristicTable
 from lumicore.lucia.notation import EMPTY, GINGER, H_LIT, LUCIA0, LUCIA5, STARBOY, TOMTEN
+from lumicore.lucia.pdb import PatternDatabase
 from lumicore.lucia.train import DEFAULT_RULES, Rules, Train
 
 __all__ = ["card_table", "encode_action", "check_states", "pack_trains", "successors", "expand",
@@ -189,11 +190,15 @@ def check_max_nodes(algorithm: str, max_nodes: int | None) -> int:
 def search(algorithm: str, train: Train, table: np.ndarray, htable: HeuristicTable | None,
            max_nodes: int | None, time_limit: float | None, weight: int = 1,
            max_memory: int | None = None,
-           progress: Callable[[int, int, int, float], object] | None = None) -> SearchOutcome:
+           progress: Callable[[int, int, int, float], object] | None = None,
+           pdbs: Sequence[PatternDatabase] = (), upper: int | None = None) -> SearchOutcome:
     """Run ``bfs``, ``astar`` or ``idastar`` in the kernel. ``weight`` (A* only,
     1..MAX_WEIGHT) orders the open list by ``g + weight * h``. ``max_memory`` (bytes, BFS and
     A*) caps the search's tables; ``progress(nodes, expanded, bound, elapsed)`` is called every
-    few thousand expansions (Ctrl-C is checked then too: status ``"interrupted"``)."""
+    few thousand expansions (Ctrl-C is checked then too: status ``"interrupted"``). ``pdbs``
+    (A*, IDA*; at most two, each fitting ``train``) are max-combined with ``htable``.
+    ``upper`` (A* with weight 1): the length of a known plan; only shorter ones are looked for,
+    and status ``"unsolvable"`` then means none is shorter."""
     if not isinstance(train, Train):
         raise LumicoreError(f"train must be a lumicore.lucia.Train, got {shorten(train)}")
     table = _table(table)
@@ -221,9 +226,19 @@ def search(algorithm: str, train: Train, table: np.ndarray, htable: HeuristicTab
         if htable is None or htable.length != len(train):
             raise LumicoreError("a heuristic table for this train's length is needed")
         heur = _k.Heuristic(htable.values, htable.target, htable.locked)
+        if len(pdbs) > 2:
+            raise LumicoreError("at most two pattern databases")
+        for db in pdbs:
+            if not isinstance(db, PatternDatabase) or not db.fits(train):
+                raise LumicoreError(f"pattern database does not fit the train {train}")
+            heur.add_pdb(db.values, db.length, db.codes, db.counts)
         if algorithm == "astar":
+            if upper is not None and (weight != 1 or not isinstance(upper, int)
+                                      or not 0 <= upper <= 255):
+                raise LumicoreError(f"upper must be a plan length 0..255 (weight 1), "
+                                    f"got {shorten(upper)}")
             out = _k.astar(train.packed, table, heur, limit, deadline, weight, max_bytes,
-                           progress)
+                           progress, 255 if upper is None else upper)
         else:
             out = _k.idastar(train.packed, table, heur, limit, deadline, 20, progress)
     else:

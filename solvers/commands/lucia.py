@@ -20,9 +20,9 @@ from lumicore.lucia.kernel import MAX_NODES, check_max_nodes
 from lumicore.lucia.start import MAX_SCRAMBLE_DEPTH
 from lumicore.lucia.train import describe
 from solvers.commands import add_game, check_output_path
-from solvers.limits import INTERRUPTED, LIMIT, exit_code
+from solvers.limits import INTERRUPTED, LIMIT, OPTIMAL, exit_code
 from solvers.lucia import ALGORITHMS, DEFAULT_MAX_NODES, DEFAULT_PUZZLE, solve
-from solvers.lucia.puzzle import HEURISTICS
+from solvers.lucia.puzzle import HEURISTICS, WARM_WEIGHT
 from solvers.progress import progress
 
 
@@ -51,7 +51,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="weighted A* (astar only, 1..8): plans at most WEIGHT times the "
                         "optimum, for trains too deep to solve optimally (default 1: optimal)")
     p.add_argument("--heuristic", choices=HEURISTICS, default=HEURISTICS[0],
-                   help=f"lower bound for astar and idastar (default {HEURISTICS[0]})")
+                   help="lower bound for astar and idastar: pdb = covering table and pattern "
+                        "database (astar then starts with weighted A* for an upper bound), "
+                        f"covering = the table alone (default {HEURISTICS[0]})")
     p.add_argument("--lucia-partial", action="store_true",
                    help="the lucia action may stop inside the run of Handmaidens")
     p.add_argument("--svg", default=None, metavar="FILE",
@@ -133,7 +135,14 @@ def run_solve(args: argparse.Namespace) -> int:
           f"expanded: {result.expanded}  time: {result.elapsed:.2f} s  ({result.algorithm})")
     if result.note:
         print(f"note: {result.note}")
-    if result.status in (LIMIT, INTERRUPTED) and result.bound:
+    if result.first is not None and result.status == OPTIMAL:
+        gap = result.first - result.cost
+        print(f"weighted A* (w={WARM_WEIGHT}) found {result.first} cards first: "
+              + ("already optimal" if gap == 0 else f"{gap} more than the optimum {result.cost}"))
+    elif result.first is not None and result.bound is not None:
+        print(f"weighted A* (w={WARM_WEIGHT}) found {result.first} cards; the optimum is "
+              f"{result.bound}..{result.first}")
+    elif result.status in (LIMIT, INTERRUPTED) and result.bound:
         print(f"lower bound: the optimum is at least {result.bound} cards")
     if result.status == LIMIT and args.algorithm == "astar" and args.weight == 1:
         print("hint: --weight 2 (or 3) finds a plan at most 2 (3) times the optimum with far "

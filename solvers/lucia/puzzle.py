@@ -33,6 +33,7 @@ from lumicore.lucia.heuristic import (
     estimate,
     gingerbread_behind_starboy,
 )
+from lumicore.lucia.pdb import load_pdb
 from lumicore.lucia.train import DEFAULT_RULES, Play, Rules, Train
 from solvers.limits import FEASIBLE, INTERRUPTED, LIMIT, OPTIMAL, UNSOLVABLE, check_limits
 
@@ -41,8 +42,15 @@ __all__ = ["solve", "bfs", "astar", "idastar", "SolveResult", "replay", "ALGORIT
            "default_max_memory"]
 
 ALGORITHMS = ("bfs", "astar", "idastar")
-HEURISTICS = ("covering",)
-"""``heuristic=`` choices of :func:`solve` (A*, IDA*)."""
+HEURISTICS = ("pdb", "covering")
+"""``heuristic=`` choices of :func:`solve` (A*, IDA*): ``"pdb"`` = the covering table
+max-combined with the ``LSGT`` pattern database (built once per deck and train shape, then
+loaded from the cache), ``"covering"`` = the table alone."""
+PDB_ABSTRACTION = "LSGT"
+WARM_WEIGHT = 2
+"""A* (weight 1, ``heuristic="pdb"``) first runs weighted A* with this weight ..."""
+WARM_NODES = 2_000_000
+"""... and at most this many stored states (and a tenth of the time limit)."""
 DEFAULT_MAX_NODES = 20_000_000
 """Default cap on stored states (BFS, A*: about 60-110 bytes each, see docs/lucia.md) or
 visits (IDA*)."""
@@ -99,6 +107,9 @@ class SolveResult:
     """Successors made, repeats included (IDA*: distinct per expansion)."""
     reason: str | None = None
     bound: int | None = None
+    first: int | None = None
+    """The length of the plan the weighted A* warm start found (A*: it bounds the search); the
+    optimum is ``cost`` when proven."""
 
     def _repr_svg_(self) -> str:
         """The plan as a strip of trains, one per play, the moved kids marked (a start without
@@ -113,6 +124,7 @@ class SolveResult:
         return {"status": self.status, "cost": self.cost, "algorithm": self.algorithm,
                 "nodes": self.nodes, "expanded": self.expanded, "generated": self.generated,
                 "elapsed": self.elapsed, "reason": self.reason, "bound": self.bound,
+                "first": self.first,
                 "start": str(self.start), "note": self.note,
                 "plan": [{"card": p.card.name, "play": str(p), "train": str(p.train)}
                          for p in self.plan]}
@@ -163,7 +175,7 @@ def _play_between(before: Train, after: Train, kinds: Sequence[Card], rules: Rul
 def solve(train: Train | str, cards: Deck | Sequence[Card] | None = None,
           algorithm: str = "astar", max_nodes: int | None = DEFAULT_MAX_NODES,
           time_limit: float | None = None, rules: Rules = DEFAULT_RULES,
-          weight: int = 1, max_memory: int | None = None, heuristic: str = "covering",
+          weight: int = 1, max_memory: int | None = None, heuristic: str = "pdb",
           progress: Callable[[int, int, int, float], object] | None = None) -> SolveResult:
     """Fewest plays from ``train`` to the goal, each card of ``cards`` usable any number of
     times (a Deck counts by its kinds; default: the default deck).
@@ -192,27 +204,55 @@ def solve(train: Train | str, cards: Deck | Sequence[Card] | None = None,
     needed = search_kinds(kinds)
     table = kernel.card_table(needed, rules)
     htable = build_table(needed, start) if algorithm != "bfs" else None
+    pdbs = [load_pdb(needed, start, PDB_ABSTRACTION)] if (
+        algorithm != "bfs" and heuristic == "pdb") else []
     if max_memory is None:
         max_memory = default_max_memory()
+    first: list[int] = []
+    upper = None
+    if algorithm == "astar" and weight == 1 and heuristic == "pdb":
+        # weighted A* first: a plan in a fraction of the budget bounds the optimal search
+        warm = kernel.search("astar", start, table, htable, min(max_nodes or WARM_NODES,
+                             WARM_NODES), None if time_limit is None else time_limit / 10,
+                             WARM_WEIGHT, max_memory, progress, pdbs)
+        if warm.status == OPTIMAL:
+            first, upper = warm.states, len(warm.states) - 1
+        elif warm.status in (INTERRUPTED, UNSOLVABLE):
+            return _result(warm, start, kinds, rules, algorithm, clock, htable, weight)
+        if time_limit is not None:
+            time_limit = max(time_limit - (time.perf_counter() - clock), 1e-3)
     out = kernel.search(algorithm, start, table, htable, max_nodes, time_limit, weight,
-                        max_memory, progress)
-    status, states, nodes, expanded, generated = (out.status, out.states, out.nodes,
-                                                  out.expanded, out.generated)
+                        max_memory, progress, pdbs, upper)
+    if upper is not None:
+        out = out._replace(nodes=out.nodes + warm.nodes, expanded=out.expanded + warm.expanded,
+                           generated=out.generated + warm.generated)
+    if first and out.status == UNSOLVABLE:      # nothing shorter than the warm start's plan
+        out = out._replace(status=OPTIMAL, states=first, bound=upper)
+    elif first and out.status in (LIMIT, INTERRUPTED):
+        out = out._replace(states=first)
+    return _result(out, start, kinds, rules, algorithm, clock, htable, weight, upper)
+
+
+def _result(out: kernel.SearchOutcome, start: Train, kinds: tuple[Card, ...], rules: Rules,
+            algorithm: str, clock: float, htable: HeuristicTable | None, weight: int,
+            first: int | None = None) -> SolveResult:
+    status = out.status
     plan: list[Play] = []
     note = _hopeless(start, htable) if status == UNSOLVABLE and htable is not None else ""
-    if status == OPTIMAL:
-        trains = [Train.from_packed(s) for s in states]
+    if out.states:
+        trains = [Train.from_packed(s) for s in out.states]
         plan = [_play_between(a, b, kinds, rules) for a, b in zip(trains[:-1], trains[1:],
                                                                   strict=True)]
-    cost = len(plan) if status == OPTIMAL else None
+    if status in (LIMIT, INTERRUPTED) and plan:
+        status = FEASIBLE   # the warm start's plan, not proven shortest
+    cost = len(plan) if status in (OPTIMAL, FEASIBLE) else None
     if status == OPTIMAL and weight > 1:
         status = FEASIBLE
-    return SolveResult(status=status, cost=cost, plan=plan,
-                       nodes=int(nodes), elapsed=time.perf_counter() - clock,
-                       algorithm=algorithm, expanded=int(expanded), start=start, cards=kinds,
-                       note=note, generated=int(generated), reason=out.reason,
-                       bound=out.bound if weight == 1 and status in (
-                           OPTIMAL, LIMIT, INTERRUPTED) else None)
+    bound = out.bound if weight == 1 and status != UNSOLVABLE else None
+    return SolveResult(status=status, cost=cost, plan=plan, nodes=out.nodes,
+                       elapsed=time.perf_counter() - clock, algorithm=algorithm,
+                       expanded=out.expanded, start=start, cards=kinds, note=note,
+                       generated=out.generated, reason=out.reason, bound=bound, first=first)
 
 
 def _check_limit_types(max_nodes: Any, time_limit: Any) -> None:
