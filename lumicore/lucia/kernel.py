@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Callable, Iterable, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -144,11 +144,27 @@ def goal_mask(states: Sequence[int] | np.ndarray) -> np.ndarray:
     return _k.goal_mask(check_states(states))
 
 
-def heuristic(states: Sequence[int] | np.ndarray, htable: HeuristicTable) -> np.ndarray:
-    """Kernel heuristic values (uint8; 255 = unreachable) for trains of ``htable``'s length."""
+def heuristic(states: Sequence[int] | np.ndarray, htable: HeuristicTable,
+              pdbs: Sequence[PatternDatabase] = ()) -> np.ndarray:
+    """Kernel heuristic values (uint8; 255 = unreachable) for trains of ``htable``'s length:
+    the covering table, max-combined with the pattern databases ``pdbs`` when given (a state
+    that does not fit a database gets nothing from it)."""
     arr = check_states(states)
     _check_length(arr, htable)
-    return _k.heuristic(arr, htable.values, htable.target, htable.locked)
+    if not pdbs:
+        return _k.heuristic(arr, htable.values, htable.target, htable.locked)
+    return _heuristic_object(htable, pdbs)(arr)
+
+
+def _heuristic_object(htable: HeuristicTable, pdbs: Sequence[PatternDatabase]) -> Any:
+    heur = _k.Heuristic(htable.values, htable.target, htable.locked)
+    if len(pdbs) > 2:
+        raise LumicoreError("at most two pattern databases")
+    for db in pdbs:
+        if not isinstance(db, PatternDatabase) or db.length != htable.length:
+            raise LumicoreError("pattern database does not fit the heuristic table's trains")
+        heur.add_pdb(db.values, db.length, db.codes, db.counts)
+    return heur
 
 
 def _check_length(arr: np.ndarray, htable: HeuristicTable) -> None:
@@ -225,13 +241,9 @@ def search(algorithm: str, train: Train, table: np.ndarray, htable: HeuristicTab
     elif algorithm in ("astar", "idastar"):
         if htable is None or htable.length != len(train):
             raise LumicoreError("a heuristic table for this train's length is needed")
-        heur = _k.Heuristic(htable.values, htable.target, htable.locked)
-        if len(pdbs) > 2:
-            raise LumicoreError("at most two pattern databases")
-        for db in pdbs:
-            if not isinstance(db, PatternDatabase) or not db.fits(train):
-                raise LumicoreError(f"pattern database does not fit the train {train}")
-            heur.add_pdb(db.values, db.length, db.codes, db.counts)
+        if not all(isinstance(db, PatternDatabase) and db.fits(train) for db in pdbs):
+            raise LumicoreError(f"a pattern database does not fit the train {train}")
+        heur = _heuristic_object(htable, pdbs)
         if algorithm == "astar":
             if upper is not None and (weight != 1 or not isinstance(upper, int)
                                       or not 0 <= upper <= 255):
