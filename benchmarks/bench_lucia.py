@@ -174,9 +174,9 @@ def bench_pdb() -> list[str]:
 
 
 def bench_depths(quick: bool) -> list[str]:
-    max_nodes, time_limit = (1_000_000, 1.0) if quick else (8_000_000, 8.0)
+    max_nodes, time_limit = (1_000_000, 1.0) if quick else (8_000_000, 5.0)
     cases = [(f"scramble {d}", scramble(d, seed=2026)) for d in (4, 8, 12, 16, 20)]
-    cases += [(f"G-ahead full seed {s}", ordered_full_train(s)) for s in (1, 2)]
+    cases += [(f"G-ahead full seed {s}", ordered_full_train(s)) for s in (1,)]
     lines = [f"limits per run: max_nodes {max_nodes:,} (IDA*: {10 * max_nodes:,} visits, which "
              f"are cheaper), time_limit {time_limit} s; '*' = cut off (status limit, or feasible "
              f"with the warm start's plan). `scramble 20` is the default puzzle. A* with the "
@@ -187,6 +187,8 @@ def bench_depths(quick: bool) -> list[str]:
             ("idastar", 1, "covering"), ("idastar", 1, "pdb"), ("astar", 3, "pdb")]
     for name, train in cases:
         for algorithm, weight, heuristic in runs:
+            if algorithm == "bfs" and name not in ("scramble 4", "scramble 8"):
+                continue    # BFS only reaches the shallow ones within the limits
             budget = 10 * max_nodes if algorithm == "idastar" else max_nodes
             r, _ = run(train, algorithm, budget, time_limit, weight, heuristic)
             if weight > 1:

@@ -152,3 +152,38 @@ def test_state_graph_limit_and_unsolvable():
     graph = state_graph("L0 h T", [Card((Action.wild(1),))])
     assert not any(goal for _, goal in graph.nodes(data="goal"))
     assert json.dumps(graph.graph) == '{"start": "L0 h T"}'
+
+
+def _run_on_terminal(*argv: str) -> str:
+    """Run the CLI on a pseudo-terminal of 120 columns; everything it wrote."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+    pid, fd = pty.fork()
+    if pid == 0:  # pragma: no cover - the child
+        time.sleep(0.3)   # the parent sizes the terminal first
+        os.chdir(ROOT)
+        os.environ["PYTHONPATH"] = str(ROOT)
+        os.execvp(sys.executable, [sys.executable, "-m", "solvers.cli", "lucia", *argv])
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+    out = b""
+    while True:
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        out += chunk
+    os.waitpid(pid, 0)
+    return out.decode(errors="replace")
+
+
+def test_progress_line_on_a_terminal_only():
+    args = ("solve", DEEP, "--heuristic", "covering", "--time-limit", "1.6")
+    shown = _run_on_terminal(*args)
+    assert "lucia astar:" in shown and "bound f" in shown and "nodes/s" in shown
+    assert "status: limit (time)" in shown
+    quiet = _run_on_terminal(*args, "--json")
+    assert "lucia astar:" not in quiet and json.loads(quiet)["reason"] == "time"
