@@ -585,15 +585,10 @@ cdef class Heuristic:
         """Max-combine a pattern database (from :func:`pdb_build` with the same ``n``, role
         ``codes`` and ``counts``); at most two."""
         cdef int i = len(self.pdbs)
-        cdef int c[3]
-        cdef int m[3]
-        cdef PSpec spec
-        if i >= 2 or len(codes) != len(counts) or len(codes) > 3:
-            raise ValueError("at most two databases of at most three roles")
-        for j in range(len(codes)):
-            c[j] = codes[j]
-            m[j] = counts[j]
-        if pspec_init(&spec, n, c, m, len(codes)) != 0 or <size_t>table.shape[0] != spec.size:
+        cdef PSpec spec = make_pspec(n, codes, counts)
+        if i >= 2:
+            raise ValueError("at most two databases")
+        if <size_t>table.shape[0] != spec.size:
             raise ValueError("database size does not match its spec")
         self.t.pspec[i] = spec
         self.t.pdb[i] = &table[0]
@@ -609,33 +604,30 @@ cdef class Heuristic:
         return out
 
 
-def pdb_size(int n, codes, counts):
-    """Entries of a pattern database for trains of ``n`` kids keeping ``codes`` with ``counts``."""
+cdef PSpec make_pspec(int n, codes, counts) except *:
+    """The spec of a database for trains of ``n`` kids keeping role ``codes`` with ``counts``."""
     cdef int c[3]
     cdef int m[3]
     cdef PSpec spec
     if len(codes) != len(counts) or len(codes) > 3:
-        raise ValueError("at most three roles")
+        raise ValueError("at most three roles, one count each")
     for j in range(len(codes)):
         c[j] = codes[j]
         m[j] = counts[j]
     if pspec_init(&spec, n, c, m, len(codes)) != 0:
         raise ValueError("bad database spec")
-    return spec.size
+    return spec
+
+
+def pdb_size(int n, codes, counts):
+    """Entries of a pattern database for trains of ``n`` kids keeping ``codes`` with ``counts``."""
+    return make_pspec(n, codes, counts).size
 
 
 def pdb_ranks(const u64[::1] states, int n, codes, counts):
     """Database index of each state (``pdb_size`` when a state does not fit)."""
-    cdef int c[3]
-    cdef int m[3]
-    cdef PSpec spec
+    cdef PSpec spec = make_pspec(n, codes, counts)
     cdef Py_ssize_t i
-    for j in range(len(codes)):
-        c[j] = codes[j]
-        m[j] = counts[j]
-    if len(codes) != len(counts) or len(codes) > 3 or pspec_init(&spec, n, c, m,
-                                                                  len(codes)) != 0:
-        raise ValueError("bad database spec")
     out = np.empty(states.shape[0], dtype=np.int64)
     cdef long long[::1] ov = out
     for i in range(states.shape[0]):
@@ -650,9 +642,7 @@ def pdb_build(const u64[::1] goals, const uint32_t[:, ::1] cards, int n, codes, 
     Lucia's run through blanks stopping anywhere, so every move can be undone by the same card
     and a breadth-first search outwards from the goals gives the distances to them). Returns a
     uint8 array of ``pdb_size`` entries, 255 where no goal is reachable."""
-    cdef int c[3]
-    cdef int m[3]
-    cdef PSpec spec
+    cdef PSpec spec = make_pspec(n, codes, counts)
     cdef Work w = Work(cards)
     cdef Py_ssize_t i
     cdef size_t r, cur_n = 0, next_n = 0, cap
@@ -661,12 +651,6 @@ def pdb_build(const u64[::1] goals, const uint32_t[:, ::1] cards, int n, codes, 
     cdef u64* nxt
     cdef u64* tmp
     cdef u64 x, y
-    for j in range(len(codes)):
-        c[j] = codes[j]
-        m[j] = counts[j]
-    if len(codes) != len(counts) or len(codes) > 3 or pspec_init(&spec, n, c, m,
-                                                                  len(codes)) != 0:
-        raise ValueError("bad database spec")
     out = np.full(spec.size, INF, dtype=np.uint8)
     cdef uint8_t[::1] dist = out
     cap = max(<size_t>goals.shape[0], <size_t>1024)
