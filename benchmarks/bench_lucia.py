@@ -29,6 +29,7 @@ import numpy as np
 from lumicore.errors import DataError
 from lumicore.lucia import Train, load_deck, random_train, scramble
 from lumicore.lucia import kernel as K
+from lumicore.lucia import pdb as pdb_module
 from lumicore.lucia import reference as R
 from lumicore.lucia.notation import GINGER, H_LIT, H_UNLIT, LUCIA0, STARBOY
 from lumicore.lucia.pdb import build_pdb, load_pdb
@@ -163,13 +164,22 @@ def bench_pdb() -> list[str]:
     from lumicore.lucia.heuristic import build_table, estimate
     cover = " ".join(str(estimate(t, build_table(DECK, t))) for t in trains)
     lines.append(f"| covering table | | | | | {cover} |")
+    saved = os.environ.get("LUMICORE_CACHE")
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["LUMICORE_CACHE"] = tmp
         _, first, _ = timed(lambda: load_pdb(DECK, trains[0], PDB_ABSTRACTION))
+        pdb_module._LOADED.clear()      # as in a new process
         _, again, _ = timed(lambda: load_pdb(DECK, trains[0], PDB_ABSTRACTION))
+        _, memo, _ = timed(lambda: load_pdb(DECK, trains[0], PDB_ABSTRACTION))
+    if saved is None:
         del os.environ["LUMICORE_CACHE"]
-    lines += ["", f"{PDB_ABSTRACTION} through the cache: first solve builds and writes it in "
-              f"{first:.1f} s, the next loads it in {1000 * again:.0f} ms."]
+    else:
+        os.environ["LUMICORE_CACHE"] = saved
+    load_pdb(DECK, trains[0], PDB_ABSTRACTION)     # the depth table below starts cached
+    lines += ["", f"{PDB_ABSTRACTION} through the cache: the first solve builds and writes it in "
+              f"{first:.1f} s, the first solve of a new process loads and checks it in "
+              f"{1000 * again:.0f} ms, later solves in that process reuse it in "
+              f"{1000 * memo:.2f} ms."]
     return lines
 
 

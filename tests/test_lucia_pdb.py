@@ -158,6 +158,8 @@ def test_cache_first_builds_then_loads(cache, monkeypatch):
     def no_build(*_):
         raise AssertionError("rebuilt although cached")
     monkeypatch.setattr(P, "build_pdb", no_build)
+    assert P.load_pdb(DECK, SHAPE, "LSGT") is db         # this process: kept in memory
+    P._LOADED.clear()                                    # a new process: read from disk
     again = P.load_pdb(DECK, SHAPE, "LSGT")
     assert np.array_equal(again.values, db.values) and again.key == db.key
 
@@ -190,6 +192,8 @@ def test_corrupt_or_stale_cache_is_rebuilt(cache, damage):
     else:
         blob = bytearray()
     path.write_bytes(bytes(blob))
+    if damage != "flip":        # flip: the changed file alone must make the memory copy stale
+        P._LOADED.clear()
     db = P.load_pdb(DECK, SHAPE, "LSGT")
     assert np.array_equal(db.values, fresh.values)
     assert P.load_pdb(DECK, SHAPE, "LSGT").values.tobytes() == fresh.values.tobytes()

@@ -268,14 +268,34 @@ def load_pdb(cards: Sequence[Card], train: Train, abstraction: str = DEFAULT_ABS
         return build_pdb(cards, train, abstraction)
     key = pdb_key(cards, train, abstraction)
     path = cache_path(cards, train, abstraction)
+    seen = _LOADED.get(str(path))
+    if seen is not None and seen[0] == _stamp(path):
+        return seen[1]
     counts = _counts(train, kept)
     size = _k.pdb_size(len(train), tuple(_ROLE_CODE[r] for r in kept), counts)
     values = _read(path, key, size)
     if values is not None:
-        return PatternDatabase(abstraction, len(train), counts, values, key)
-    db = build_pdb(cards, train, abstraction)
-    try:
-        _write(path, key, db.values)
-    except OSError:
-        pass
+        db = PatternDatabase(abstraction, len(train), counts, values, key)
+    else:
+        db = build_pdb(cards, train, abstraction)
+        try:
+            _write(path, key, db.values)
+        except OSError:
+            pass
+    if len(_LOADED) >= 2:
+        _LOADED.pop(next(iter(_LOADED)))
+    _LOADED[str(path)] = (_stamp(path), db)
     return db
+
+
+_LOADED: dict[str, tuple[tuple[int, int] | None, PatternDatabase]] = {}
+"""The last databases loaded in this process, with their file's (mtime, size) when read: a
+later solve reuses them (no disk read, no checksum) unless the file changed since."""
+
+
+def _stamp(path: Path) -> tuple[int, int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_mtime_ns, st.st_size
