@@ -187,3 +187,19 @@ def test_progress_line_on_a_terminal_only():
     assert "status: limit (time)" in shown
     quiet = _run_on_terminal(*args, "--json")
     assert "lucia astar:" not in quiet and json.loads(quiet)["reason"] == "time"
+
+
+def test_interrupted_astar_keeps_the_warm_start_plan():
+    calls = []
+
+    def stop(*args):
+        calls.append(args)
+        if len(calls) == 2:     # the warm start (a few thousand expansions) is long done
+            raise KeyboardInterrupt
+    train = random_train(3)
+    result = solve(train, progress=stop)
+    assert result.status == "interrupted" and result.reason == "interrupted"
+    assert result.first is not None
+    assert result.plan and result.cost == len(result.plan) == result.first
+    assert result.bound is not None and result.bound <= result.cost
+    assert R.is_goal(result.plan[-1].train.codes)

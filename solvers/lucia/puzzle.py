@@ -243,9 +243,9 @@ def _result(out: kernel.SearchOutcome, start: Train, kinds: tuple[Card, ...], ru
         trains = [Train.from_packed(s) for s in out.states]
         plan = [_play_between(a, b, kinds, rules) for a, b in zip(trains[:-1], trains[1:],
                                                                   strict=True)]
-    if status in (LIMIT, INTERRUPTED) and plan:
+    if status == LIMIT and plan:
         status = FEASIBLE   # the warm start's plan, not proven shortest
-    cost = len(plan) if status in (OPTIMAL, FEASIBLE) else None
+    cost = len(plan) if plan or status == OPTIMAL else None
     if status == OPTIMAL and weight > 1:
         status = FEASIBLE
     bound = out.bound if weight == 1 and status != UNSOLVABLE else None
