@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_lucia_kernel import trains
 from test_lucia_solve import SMALL, distances_to_goal
 
 from lumicore.errors import LumicoreError
@@ -210,3 +211,16 @@ def test_unwritable_cache_still_solves(tmp_path, monkeypatch):
 def test_bad_abstraction():
     with pytest.raises(LumicoreError, match="abstraction"):
         P.build_pdb(DECK, SHAPE, "XYZ")
+
+
+@settings(max_examples=30)
+@given(trains(max_kids=7), st.sampled_from(["LSG", "LSGT"]))
+def test_kernel_heuristic_is_the_max_of_table_and_reference_database(train, abstraction):
+    from lumicore.lucia.heuristic import estimate
+    table, db = build_table(DECK, train), P.build_pdb(DECK, train, abstraction)
+    kept = P.ABSTRACTIONS[abstraction]
+    ref = abstract_distances(len(train), tuple(train.count(r) for r in kept), DECK, abstraction)
+    d = ref[P.abstract_codes(train.codes, abstraction)]
+    cover = estimate(train, table)
+    want = INF if cover == INF or d == float("inf") else max(cover, int(d))
+    assert K.heuristic([train.packed], table, [db])[0] == want
