@@ -992,6 +992,20 @@ cdef int poll(object progress, long long nodes, long long expanded, int bound, d
     return EXHAUSTED
 
 
+cdef inline int checkpoint(long long expanded, double deadline, object progress,
+                           long long nodes, int bound, double t0, list errors) noexcept nogil:
+    """Every 1024 expansions: TIMEUP past the deadline; every POLL_MASK + 1 also :func:`poll`
+    (with the GIL). EXHAUSTED means go on."""
+    cdef int status = EXHAUSTED
+    if (expanded & 1023) == 0:
+        if deadline > 0 and now() > deadline:
+            return TIMEUP
+        if (expanded & POLL_MASK) == 0:
+            with gil:
+                status = poll(progress, nodes, expanded, bound, t0, errors)
+    return status
+
+
 cdef tuple path_of(const Store* s, size_t node):
     states, cards = [], []
     while True:
@@ -1046,15 +1060,9 @@ def bfs(u64 start, const uint32_t[:, ::1] cards, long long max_nodes, double dea
                 x = s.state[head]
                 gx = s.g[head]
                 expanded += 1
-                if (expanded & 1023) == 0:
-                    if deadline > 0 and now() > deadline:
-                        status = TIMEUP
-                        break
-                    if (expanded & POLL_MASK) == 0:
-                        with gil:
-                            status = poll(progress, s.count, expanded, gx + 1, t0, errors)
-                        if status != EXHAUSTED:
-                            break
+                status = checkpoint(expanded, deadline, progress, s.count, gx + 1, t0, errors)
+                if status != EXHAUSTED:
+                    break
                 k = expand_raw(x, n, w.cs, w.ncards, &w.g)
                 generated += k
                 prefetch_all(&s, w.g.out, k)
@@ -1186,15 +1194,9 @@ def astar(u64 start, const uint32_t[:, ::1] cards, Heuristic heur, long long max
                     found = node
                     break
                 expanded += 1
-                if (expanded & 1023) == 0:
-                    if deadline > 0 and now() > deadline:
-                        status = TIMEUP
-                        break
-                    if (expanded & POLL_MASK) == 0:
-                        with gil:
-                            status = poll(progress, s.count, expanded, best, t0, errors)
-                        if status != EXHAUSTED:
-                            break
+                status = checkpoint(expanded, deadline, progress, s.count, best, t0, errors)
+                if status != EXHAUSTED:
+                    break
                 if g >= 254:
                     continue
                 k = expand_raw(x, n, w.cs, w.ncards, &w.g)
