@@ -77,3 +77,13 @@ def test_cli_bad_seed_or_depth_is_one_line_exit_2(argv, capsys):
     code = main(["lucia", *argv])
     err = capsys.readouterr().err
     assert code == 2 and err.startswith("lumicore: error: ") and err.count("\n") == 1
+
+
+def test_random_and_scramble_json(capsys):
+    import json
+    assert main(["lucia", "random", "--seed", "3", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["train"] == str(random_train(3)) and data["seed"] == 3
+    assert main(["lucia", "scramble", "--depth", "3", "--seed", "1", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["train"] == str(scramble(3, seed=1)) and data["depth"] == 3

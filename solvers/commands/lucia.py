@@ -55,10 +55,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "database (astar then starts with weighted A* for an upper bound), "
                         f"covering = the table alone (default {HEURISTICS[0]})")
     p.add_argument("--lucia-partial", action="store_true",
-                   help="the lucia action may stop inside the run of Handmaidens")
+                   help="the lucia action may stop inside the run of Handmaidens (default: "
+                        "she passes the whole run)")
     p.add_argument("--svg", default=None, metavar="FILE",
                    help="also draw the plan as a strip of trains into FILE (default: none)")
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--json", action="store_true",
+                   help="print the result as JSON (default: text)")
     p.set_defaults(run=run_solve)
 
     p = commands.add_parser("random", help="a starting train dealt by the rulebook's setup")
@@ -66,6 +68,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="0 .. 2**63-1 (default: a fresh random train)")
     p.add_argument("--setup", default="default",
                    help="setup TOML file or built-in name (default: default)")
+    p.add_argument("--json", action="store_true",
+                   help="print the train as JSON (default: its notation)")
     p.set_defaults(run=run_random)
 
     p = commands.add_parser("scramble", help="a puzzle: K random plays away from a goal train")
@@ -75,6 +79,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="0 .. 2**63-1 (default: a fresh random puzzle)")
     p.add_argument("--deck", default="default",
                    help="deck TOML file or built-in name (default: default)")
+    p.add_argument("--json", action="store_true",
+                   help="print the train as JSON (default: its notation)")
     p.set_defaults(run=run_scramble)
 
 
@@ -150,11 +156,18 @@ def run_solve(args: argparse.Namespace) -> int:
     return code
 
 
-def run_random(args: argparse.Namespace) -> int:
-    print(random_train(args.seed, setup=args.setup))
+def _print_train(train: Train, args: argparse.Namespace, **extra: Any) -> int:
+    if args.json:
+        print(json.dumps({"train": str(train), "packed": train.packed, **extra}))
+    else:
+        print(train)
     return 0
+
+
+def run_random(args: argparse.Namespace) -> int:
+    return _print_train(random_train(args.seed, setup=args.setup), args, seed=args.seed)
 
 
 def run_scramble(args: argparse.Namespace) -> int:
-    print(scramble(args.depth, seed=args.seed, cards=load_deck(args.deck)))
-    return 0
+    train = scramble(args.depth, seed=args.seed, cards=load_deck(args.deck))
+    return _print_train(train, args, seed=args.seed, depth=args.depth)
