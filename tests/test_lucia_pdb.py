@@ -224,3 +224,11 @@ def test_kernel_heuristic_is_the_max_of_table_and_reference_database(train, abst
     cover = estimate(train, table)
     want = INF if cover == INF or d == float("inf") else max(cover, int(d))
     assert K.heuristic([train.packed], table, [db])[0] == want
+
+
+def test_cli_says_when_it_builds_the_database(cache, capsys):
+    from solvers.cli import main
+    assert main(["lucia", "solve", "S h T h L0"]) == 0
+    assert "building the LSGT pattern database" in capsys.readouterr().err
+    assert main(["lucia", "solve", "S h T h L0"]) == 0
+    assert capsys.readouterr().err == ""

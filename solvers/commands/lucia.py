@@ -11,18 +11,20 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import sys
 from collections.abc import Callable
 from typing import Any
 
 from lumicore.data import shorten
 from lumicore.lucia import Rules, Train, load_deck, random_train, scramble
 from lumicore.lucia.kernel import MAX_NODES, check_max_nodes
+from lumicore.lucia.pdb import cache_dir, cache_path
 from lumicore.lucia.start import MAX_SCRAMBLE_DEPTH
 from lumicore.lucia.train import describe
 from solvers.commands import add_game, check_output_path
 from solvers.limits import INTERRUPTED, LIMIT, OPTIMAL, exit_code
 from solvers.lucia import ALGORITHMS, DEFAULT_MAX_NODES, DEFAULT_PUZZLE, solve
-from solvers.lucia.puzzle import HEURISTICS, WARM_WEIGHT
+from solvers.lucia.puzzle import HEURISTICS, PDB_ABSTRACTION, WARM_WEIGHT, search_kinds
 from solvers.progress import progress
 
 
@@ -117,6 +119,11 @@ def run_solve(args: argparse.Namespace) -> int:
     deck = load_deck(args.deck)
     check_max_nodes(args.algorithm, args.max_nodes)
     svg = check_output_path(args.svg) if args.svg else None
+    if args.heuristic == "pdb" and args.algorithm != "bfs" and not args.json:
+        path = cache_path(search_kinds(deck.kinds), train, PDB_ABSTRACTION)
+        if not path.exists():
+            print(f"building the {PDB_ABSTRACTION} pattern database for this deck and train "
+                  f"shape (once; cached in {cache_dir()})", file=sys.stderr)
     with progress(desc=f"lucia {args.algorithm}", unit=" nodes", delay=1.0,
                   enabled=False if args.json else None) as bar:
         result = solve(train, deck, algorithm=args.algorithm, max_nodes=args.max_nodes,
