@@ -7,6 +7,7 @@
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memset
+from cpython.exc cimport PyErr_CheckSignals
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 import numpy as np
@@ -439,14 +440,99 @@ cdef inline bint is_goal_c(u64 x, int n) noexcept nogil:
     return s == (span(n - m, n - 1) & LOW)
 
 
+# ---------------------------------------------------------------------------------------------
+# pattern databases: the exact distance of an abstract train (Lucia's place, the places of the
+# kept roles, everyone else a blank) to the abstract goal, one uint8 per abstract train, indexed
+# by a mixed-radix rank: Lucia's position, then for each kept role the colex rank of its set of
+# positions among the positions not taken by Lucia and the earlier roles
+
+cdef uint32_t BINOM[17][17]
+for _n in range(17):
+    for _k in range(17):
+        BINOM[_n][_k] = 0
+    BINOM[_n][0] = 1
+    for _k in range(1, _n + 1):
+        BINOM[_n][_k] = BINOM[_n - 1][_k - 1] + (BINOM[_n - 1][_k] if _k < _n else 0)
+
+
+cdef struct PSpec:
+    int n               # train length the database is for (0: no database)
+    int nroles
+    int code[3]         # kept role codes (S, G, T), ranked in this order after Lucia
+    int count[3]
+    size_t size         # entries: n * prod C(free, count)
+
+
+cdef int pspec_init(PSpec* p, int n, const int* codes, const int* counts, int nroles) noexcept:
+    cdef int i, free = n - 1
+    if n < 1 or n > 16 or nroles < 0 or nroles > 3:
+        return -1
+    p.n = n
+    p.nroles = nroles
+    p.size = n
+    for i in range(nroles):
+        if counts[i] < 0 or counts[i] > free:
+            return -1
+        p.code[i] = codes[i]
+        p.count[i] = counts[i]
+        p.size *= BINOM[free][counts[i]]
+        free -= counts[i]
+    return 0
+
+
+cdef inline size_t pdb_rank(u64 x, int n, const PSpec* p) noexcept nogil:
+    """The rank of x's abstract train; p.size when x does not fit the database (other length
+    or role counts), so a lookup can tell."""
+    cdef u64 valid = prefix(n) & LOW, m
+    cdef uint32_t taken, mine
+    cdef int pl = lucia_pos(x, n), i, j, q, f, free = n - 1
+    cdef size_t r, sub
+    if n != p.n or pl < 0:
+        return p.size
+    taken = 1U << pl
+    r = <size_t>pl
+    for i in range(p.nroles):
+        m = nib_eq(x, <u64>p.code[i]) & valid
+        if popcount(m) != p.count[i]:
+            return p.size
+        sub = 0
+        j = 0
+        mine = 0
+        while m:
+            q = ctz(m) >> 2
+            m &= m - 1
+            f = q - popcount(taken & ((1U << q) - 1))
+            j += 1
+            sub += BINOM[f][j]
+            mine |= 1U << q
+        taken |= mine
+        r = r * BINOM[free][p.count[i]] + sub
+        free -= p.count[i]
+    return r
+
+
 cdef struct HTab:
     const uint8_t* values
     int A, U, D, L
     int target
     int locked          # no card moves a Starboy past a Gingerbread: order inversions are dead
+    const uint8_t* pdb[2]   # up to two pattern databases (NULL: none), max-combined
+    PSpec pspec[2]
 
 
 cdef inline int heuristic_c(u64 x, int n, const HTab* t) noexcept nogil:
+    """max(covering table, pattern databases)."""
+    cdef int h = covering_c(x, n, t), i
+    cdef size_t r
+    for i in range(2):
+        if t.pdb[i] != NULL and h < INF:
+            r = pdb_rank(x, n, &t.pspec[i])
+            if r < t.pspec[i].size and t.pdb[i][r] > h:
+                h = t.pdb[i][r]
+    return h
+
+
+cdef inline int covering_c(u64 x, int n, const HTab* t) noexcept nogil:
     cdef u64 valid = prefix(n) & LOW
     cdef u64 s = nib_eq(x, STARBOY) & valid
     cdef int p = lucia_pos(x, n), a, u, d = t.target
@@ -477,7 +563,144 @@ cdef HTab make_htab(const uint8_t[:, :, :, ::1] values, int target, bint locked)
     t.L = values.shape[3]
     t.target = target
     t.locked = locked
+    t.pdb[0] = NULL
+    t.pdb[1] = NULL
     return t
+
+
+cdef class Heuristic:
+    """The searches' heuristic: the covering table (``values``, ``target``, ``locked``; see
+    lumicore/lucia/heuristic.py), kept alive with the C view of it."""
+    cdef HTab t
+    cdef object values
+
+    cdef list pdbs
+
+    def __cinit__(self, const uint8_t[:, :, :, ::1] values, int target, bint locked):
+        self.t = make_htab(values, target, locked)
+        self.values = values
+        self.pdbs = []
+
+    def add_pdb(self, const uint8_t[::1] table, int n, codes, counts):
+        """Max-combine a pattern database (from :func:`pdb_build` with the same ``n``, role
+        ``codes`` and ``counts``); at most two."""
+        cdef int i = len(self.pdbs)
+        cdef PSpec spec = make_pspec(n, codes, counts)
+        if i >= 2:
+            raise ValueError("at most two databases")
+        if <size_t>table.shape[0] != spec.size:
+            raise ValueError("database size does not match its spec")
+        self.t.pspec[i] = spec
+        self.t.pdb[i] = &table[0]
+        self.pdbs.append(table)
+
+    def __call__(self, const u64[::1] states):
+        """Heuristic values (uint8, 255 = goal unreachable) of packed states."""
+        out = np.empty(states.shape[0], dtype=np.uint8)
+        cdef uint8_t[::1] ov = out
+        cdef Py_ssize_t i
+        for i in range(states.shape[0]):
+            ov[i] = heuristic_c(states[i], train_length(states[i]), &self.t)
+        return out
+
+
+cdef PSpec make_pspec(int n, codes, counts) except *:
+    """The spec of a database for trains of ``n`` kids keeping role ``codes`` with ``counts``."""
+    cdef int c[3]
+    cdef int m[3]
+    cdef PSpec spec
+    if len(codes) != len(counts) or len(codes) > 3:
+        raise ValueError("at most three roles, one count each")
+    for j in range(len(codes)):
+        c[j] = codes[j]
+        m[j] = counts[j]
+    if pspec_init(&spec, n, c, m, len(codes)) != 0:
+        raise ValueError("bad database spec")
+    return spec
+
+
+def pdb_size(int n, codes, counts):
+    """Entries of a pattern database for trains of ``n`` kids keeping ``codes`` with ``counts``."""
+    return make_pspec(n, codes, counts).size
+
+
+def pdb_ranks(const u64[::1] states, int n, codes, counts):
+    """Database index of each state (``pdb_size`` when a state does not fit)."""
+    cdef PSpec spec = make_pspec(n, codes, counts)
+    cdef Py_ssize_t i
+    out = np.empty(states.shape[0], dtype=np.int64)
+    cdef long long[::1] ov = out
+    for i in range(states.shape[0]):
+        ov[i] = <long long>pdb_rank(states[i], n, &spec)
+    return out
+
+
+def pdb_build(const u64[::1] goals, const uint32_t[:, ::1] cards, int n, codes, counts,
+              object progress=None):
+    """Exact distances to ``goals`` (abstract trains: blanks coded 0, Lucia 5) in the abstract
+    graph whose moves are the card table ``cards`` (already abstracted: blank moves, no lights,
+    Lucia's run through blanks stopping anywhere, so every move can be undone by the same card
+    and a breadth-first search outwards from the goals gives the distances to them). Returns a
+    uint8 array of ``pdb_size`` entries, 255 where no goal is reachable."""
+    cdef PSpec spec = make_pspec(n, codes, counts)
+    cdef Work w = Work(cards)
+    cdef Py_ssize_t i
+    cdef size_t r, cur_n = 0, next_n = 0, cap
+    cdef int k, j, depth = 0, oom = 0
+    cdef u64* cur
+    cdef u64* nxt
+    cdef u64* tmp
+    cdef u64 x, y
+    out = np.full(spec.size, INF, dtype=np.uint8)
+    cdef uint8_t[::1] dist = out
+    cap = max(<size_t>goals.shape[0], <size_t>1024)
+    cur = <u64*>malloc(cap * sizeof(u64))
+    nxt = <u64*>malloc(cap * sizeof(u64))
+    try:
+        if cur == NULL or nxt == NULL:
+            raise MemoryError()
+        for i in range(goals.shape[0]):
+            r = pdb_rank(goals[i], n, &spec)
+            if r < spec.size and dist[r] == INF:
+                dist[r] = 0
+                cur[cur_n] = goals[i]
+                cur_n += 1
+        while cur_n and depth < INF - 1:
+            depth += 1
+            next_n = 0
+            with nogil:
+                for i in range(<Py_ssize_t>cur_n):
+                    x = cur[i]
+                    k = expand_state(x, n, w.cs, w.ncards, &w.g)
+                    for j in range(k):
+                        y = w.g.out[j]
+                        r = pdb_rank(y, n, &spec)
+                        if r >= spec.size or dist[r] != INF:
+                            continue
+                        dist[r] = <uint8_t>depth
+                        if next_n == cap:
+                            if regrow(<void**>&nxt, 2 * cap * sizeof(u64)) or \
+                                    regrow(<void**>&cur, 2 * cap * sizeof(u64)):
+                                oom = 1
+                                break
+                            cap *= 2
+                        nxt[next_n] = y
+                        next_n += 1
+                    if oom:
+                        break
+            if oom:
+                raise MemoryError()
+            PyErr_CheckSignals()
+            if progress is not None:
+                progress(depth, next_n)
+            tmp = cur
+            cur = nxt
+            nxt = tmp
+            cur_n = next_n
+        return out
+    finally:
+        free(cur)
+        free(nxt)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -607,6 +830,8 @@ cdef struct Store:
     Entry* table        # open addressing, load <= 1/2
     size_t mask
     int shift           # 64 - log2(slots): the hash takes the product's top bits
+    size_t limit        # memory budget in bytes for the store and the caller's extra
+    size_t extra        # bytes the caller holds besides the store (A*'s heap)
 
 
 cdef int store_init(Store* s, size_t cap) noexcept nogil:
@@ -617,6 +842,8 @@ cdef int store_init(Store* s, size_t cap) noexcept nogil:
         s.shift -= 1
     s.count = 0
     s.cap = cap
+    s.limit = <size_t>-1
+    s.extra = 0
     s.state = <u64*>malloc(cap * sizeof(u64))
     s.parent = <uint32_t*>malloc(cap * sizeof(uint32_t))
     s.card = <uint16_t*>malloc(cap * sizeof(uint16_t))
@@ -664,10 +891,22 @@ cdef int regrow(void** block, size_t size) noexcept nogil:
     return 0
 
 
+cdef enum:
+    NODE_BYTES = sizeof(u64) + sizeof(uint32_t) + sizeof(uint16_t) + sizeof(uint8_t)
+
+
+cdef inline size_t store_bytes(const Store* s) noexcept nogil:
+    """Bytes the store holds: node arrays, hash table, plus the caller's ``extra``."""
+    return s.cap * NODE_BYTES + (s.mask + 1) * sizeof(Entry) + s.extra
+
+
 cdef int store_grow(Store* s) noexcept nogil:
-    """Double node arrays and hash table (rehashing)."""
+    """Double node arrays and hash table (rehashing); -2 when that would pass ``s.limit``
+    (the old and new tables are both held while rehashing)."""
     cdef size_t cap = 2 * s.cap, old_slots = s.mask + 1, i
     cdef Entry* old = s.table
+    if store_bytes(s) + s.cap * NODE_BYTES + 2 * old_slots * sizeof(Entry) > s.limit:
+        return -2
     if (regrow(<void**>&s.state, cap * sizeof(u64)) or
             regrow(<void**>&s.parent, cap * sizeof(uint32_t)) or
             regrow(<void**>&s.card, cap * sizeof(uint16_t)) or
@@ -690,7 +929,8 @@ cdef int store_grow(Store* s) noexcept nogil:
 
 cdef inline long add_node(Store* s, size_t slot, u64 key, uint32_t parent, uint16_t card,
                           uint8_t g) noexcept nogil:
-    """Insert key at its (free) slot; returns the node index, -1 when out of memory."""
+    """Insert key at its (free) slot; returns the node index, -1 when out of memory (the
+    budget ``s.limit`` or the machine's)."""
     cdef size_t idx = s.count
     if idx >= s.cap or 2 * (idx + 1) > s.mask:
         if store_grow(s) != 0:
@@ -718,12 +958,52 @@ def monotonic():
     return now()
 
 
-# search status codes (mapped to words in lumicore/lucia/kernel.py)
+
+# search status codes (mapped to words and reasons in lumicore/lucia/kernel.py)
 cdef enum:
     FOUND = 0
-    EXHAUSTED = 1
-    CUT = 2
-    NOMEM = 3
+    EXHAUSTED = 1       # also "still running" inside the loops
+    CUT = 2             # node limit (or the 8-bit depth)
+    NOMEM = 3           # memory budget or malloc failure
+    TIMEUP = 4
+    STOPPED = 5         # a signal (Ctrl-C) or the progress callback raised
+
+    POLL_MASK = 8191    # A*/BFS expansions between signal checks and progress calls
+
+
+cdef int poll(object progress, long long nodes, long long expanded, int bound, double t0,
+              list errors) noexcept:
+    """With the GIL: deliver pending signals (Ctrl-C -> STOPPED) and call ``progress(nodes,
+    expanded, bound, elapsed)``; an exception other than KeyboardInterrupt is kept in
+    ``errors`` for the caller to raise once its memory is freed. The GIL is let go for a
+    moment first, so that other Python threads (a timer raising SIGINT, a progress display) run
+    even while a search that holds it (IDA*) is busy."""
+    with nogil:
+        pass
+    try:
+        PyErr_CheckSignals()
+        if progress is not None:
+            progress(nodes, expanded, bound, now() - t0)
+    except KeyboardInterrupt:
+        return STOPPED
+    except BaseException as exc:
+        errors.append(exc)
+        return STOPPED
+    return EXHAUSTED
+
+
+cdef inline int checkpoint(long long expanded, double deadline, object progress,
+                           long long nodes, int bound, double t0, list errors) noexcept nogil:
+    """Every 1024 expansions: TIMEUP past the deadline; every POLL_MASK + 1 also :func:`poll`
+    (with the GIL). EXHAUSTED means go on."""
+    cdef int status = EXHAUSTED
+    if (expanded & 1023) == 0:
+        if deadline > 0 and now() > deadline:
+            return TIMEUP
+        if (expanded & POLL_MASK) == 0:
+            with gil:
+                status = poll(progress, nodes, expanded, bound, t0, errors)
+    return status
 
 
 cdef tuple path_of(const Store* s, size_t node):
@@ -737,23 +1017,40 @@ cdef tuple path_of(const Store* s, size_t node):
     return states[::-1], cards[::-1]
 
 
-def bfs(u64 start, const uint32_t[:, ::1] cards, long long max_nodes, double deadline):
+cdef tuple finish(int status, const Store* s, size_t found, long long nodes, long long expanded,
+                  long long generated, int bound, list errors):
+    if errors:
+        raise errors[0]
+    if status == FOUND:
+        return (status,) + path_of(s, found) + (nodes, expanded, generated, bound)
+    return status, [], [], nodes, expanded, generated, bound
+
+
+def bfs(u64 start, const uint32_t[:, ::1] cards, long long max_nodes, double deadline,
+        size_t max_bytes=<size_t>-1, object progress=None):
     """Breadth-first search with a C hash set; goal tested when a state is first generated.
 
-    Returns ``(status, states, cards, nodes, expanded, generated)``: status 0 found, 1 exhausted,
-    2 limit, 3 out of memory; ``states``/``cards`` the path (start first) when found;
-    ``generated`` counts successors made, repeats included (IDA*: distinct per expansion)."""
+    Returns ``(status, states, cards, nodes, expanded, generated, bound)``: status 0 found,
+    1 exhausted, 2 node limit, 3 out of memory (``max_bytes`` or the machine's), 4 time limit,
+    5 interrupted; ``states``/``cards`` the path (start first) when found; ``generated`` counts
+    successors made, repeats included (IDA*: distinct per expansion); ``bound`` a lower bound on
+    the optimum (BFS: the depth being generated; A*: the highest f popped; IDA*: the last
+    completed threshold). ``progress(nodes, expanded, bound, elapsed)`` is called every few
+    thousand expansions, when Ctrl-C is also checked."""
     cdef Work w = Work(cards)
     cdef Store s
     cdef int n = train_length(start), k, j, status = EXHAUSTED
     cdef size_t head = 0, slot, found = 0
-    cdef long idx, expanded = 0
-    cdef long long generated = 0
+    cdef long idx
+    cdef long long generated = 0, expanded = 0
     cdef u64 x, y
-    cdef uint8_t gx
+    cdef uint8_t gx = 0
+    cdef double t0 = now()
+    cdef list errors = []
     if store_init(&s, 1 << 16) != 0:
         store_free(&s)
         raise MemoryError()
+    s.limit = max_bytes
     try:
         with nogil:
             add_node(&s, slot_of(&s, start), start, 0, 0, 0)
@@ -763,8 +1060,8 @@ def bfs(u64 start, const uint32_t[:, ::1] cards, long long max_nodes, double dea
                 x = s.state[head]
                 gx = s.g[head]
                 expanded += 1
-                if (expanded & 1023) == 0 and deadline > 0 and now() > deadline:
-                    status = CUT
+                status = checkpoint(expanded, deadline, progress, s.count, gx + 1, t0, errors)
+                if status != EXHAUSTED:
                     break
                 k = expand_raw(x, n, w.cs, w.ncards, &w.g)
                 generated += k
@@ -788,9 +1085,7 @@ def bfs(u64 start, const uint32_t[:, ::1] cards, long long max_nodes, double dea
                         found = <size_t>idx
                         break
                 head += 1
-        if status == FOUND:
-            return (status,) + path_of(&s, found) + (s.count, expanded, generated)
-        return status, [], [], s.count, expanded, generated
+        return finish(status, &s, found, s.count, expanded, generated, gx + 1, errors)
     finally:
         store_free(&s)
 
@@ -803,12 +1098,17 @@ cdef struct Heap:
     size_t count, cap
 
 
-cdef int heap_push(Heap* h, u64 key) noexcept nogil:
+cdef int heap_push(Heap* h, u64 key, Store* s) noexcept nogil:
+    """Push; -1 when growing would pass the store's memory budget or malloc fails (the heap's
+    bytes count as the store's ``extra``)."""
     cdef size_t i, parent
     if h.count == h.cap:
+        if store_bytes(s) + h.cap * sizeof(u64) > s.limit:
+            return -1
         if regrow(<void**>&h.data, 2 * h.cap * sizeof(u64)):
             return -1
         h.cap *= 2
+        s.extra = h.cap * sizeof(u64)
     i = h.count
     h.count += 1
     while i > 0:
@@ -844,21 +1144,26 @@ cdef inline u64 heap_key(int f, int g, size_t node) noexcept nogil:
     return (<u64>f << 56) | (<u64>(255 - g) << 48) | <u64>node
 
 
-def astar(u64 start, const uint32_t[:, ::1] cards, const uint8_t[:, :, :, ::1] values,
-          int target, bint locked, long long max_nodes, double deadline, int weight=1):
-    """A* with the admissible, consistent table heuristic; goal tested when a node is popped.
-    ``max_nodes`` caps the stored (generated) states. Returns like :func:`bfs`.
-    ``weight`` > 1 orders by ``g + weight * h`` (weighted A*: a plan at most ``weight`` times
-    longer than the shortest, found with far fewer expansions)."""
-    cdef HTab t = make_htab(values, target, locked)
+def astar(u64 start, const uint32_t[:, ::1] cards, Heuristic heur, long long max_nodes,
+          double deadline, int weight=1, size_t max_bytes=<size_t>-1, object progress=None,
+          int upper=INF):
+    """A* with the admissible, consistent heuristic ``heur``; goal tested when a node is popped.
+    ``max_nodes`` caps the stored (generated) states, ``max_bytes`` the memory of the store and
+    the heap. Returns like :func:`bfs`. ``weight`` > 1 orders by ``g + weight * h`` (weighted A*:
+    a plan at most ``weight`` times longer than the shortest, found with far fewer
+    expansions). ``upper`` (with weight 1): a known plan's length; states whose f reaches it are
+    neither stored nor expanded, so an exhausted search proves that plan optimal."""
+    cdef const HTab* t = &heur.t
     cdef Work w = Work(cards)
     cdef Store s
     cdef Heap heap
-    cdef int n = train_length(start), k, j, h, g, status = EXHAUSTED
+    cdef int n = train_length(start), k, j, h, g, f, status = EXHAUSTED, best = 0
     cdef size_t slot, node, found = 0
-    cdef long idx, expanded = 0
-    cdef long long generated = 0
+    cdef long idx
+    cdef long long generated = 0, expanded = 0
     cdef u64 key, x, y
+    cdef double t0 = now()
+    cdef list errors = []
     heap.count = 0
     heap.cap = 1 << 16
     heap.data = <u64*>malloc(heap.cap * sizeof(u64))
@@ -866,26 +1171,31 @@ def astar(u64 start, const uint32_t[:, ::1] cards, const uint8_t[:, :, :, ::1] v
         store_free(&s)
         free(heap.data)
         raise MemoryError()
+    s.limit = max_bytes
+    s.extra = heap.cap * sizeof(u64)
     try:
         with nogil:
-            h = heuristic_c(start, n, &t)
+            h = heuristic_c(start, n, t)
             add_node(&s, slot_of(&s, start), start, 0, 0, 0)
-            if h < INF:
-                heap_push(&heap, heap_key(min(weight * h, 255), 0, 0))
+            if h < INF and (weight > 1 or h < upper):
+                heap_push(&heap, heap_key(min(weight * h, 255), 0, 0), &s)
             while heap.count:
                 key = heap_pop(&heap)
                 node = key & 0xFFFFFFFFFFFFULL
                 g = 255 - <int>((key >> 48) & 255)
                 if g != s.g[node]:
                     continue        # a stale entry: the node was reached more cheaply since
+                f = <int>(key >> 56)
+                if f > best:
+                    best = f
                 x = s.state[node]
                 if is_goal_c(x, n):
                     status = FOUND
                     found = node
                     break
                 expanded += 1
-                if (expanded & 1023) == 0 and deadline > 0 and now() > deadline:
-                    status = CUT
+                status = checkpoint(expanded, deadline, progress, s.count, best, t0, errors)
+                if status != EXHAUSTED:
                     break
                 if g >= 254:
                     continue
@@ -900,15 +1210,17 @@ def astar(u64 start, const uint32_t[:, ::1] cards, const uint8_t[:, :, :, ::1] v
                     if s.table[slot].key != 0:
                         if s.table[slot].g <= g + 1:
                             continue
+                        h = heuristic_c(y, n, t)
+                        if g + 1 + h >= upper:
+                            continue
                         s.table[slot].g = g + 1
                         idx = s.table[slot].idx
                         s.g[idx] = g + 1
                         s.parent[idx] = <uint32_t>node
                         s.card[idx] = w.g.card[j]
-                        h = heuristic_c(y, n, &t)
                     else:
-                        h = heuristic_c(y, n, &t)
-                        if h >= INF:
+                        h = heuristic_c(y, n, t)
+                        if h >= INF or g + 1 + h >= upper:
                             continue
                         if <long long>s.count >= max_nodes:
                             status = CUT
@@ -917,14 +1229,13 @@ def astar(u64 start, const uint32_t[:, ::1] cards, const uint8_t[:, :, :, ::1] v
                         if idx < 0:
                             status = NOMEM
                             break
-                    if heap_push(&heap, heap_key(min(g + 1 + weight * h, 255), g + 1, idx)) != 0:
+                    if heap_push(&heap, heap_key(min(g + 1 + weight * h, 255), g + 1, idx),
+                                 &s) != 0:
                         status = NOMEM
                         break
                 if status != EXHAUSTED:
                     break
-        if status == FOUND:
-            return (status,) + path_of(&s, found) + (s.count, expanded, generated)
-        return status, [], [], s.count, expanded, generated
+        return finish(status, &s, found, s.count, expanded, generated, best, errors)
     finally:
         store_free(&s)
         free(heap.data)
@@ -979,13 +1290,13 @@ cdef int frame_fill(Frame* f, u64 x, u64 parent, int n, Work w, const HTab* t) n
     return 0
 
 
-def idastar(u64 start, const uint32_t[:, ::1] cards, const uint8_t[:, :, :, ::1] values,
-            int target, bint locked, long long max_nodes, double deadline, int tt_bits=20):
-    """IDA* with the table heuristic. ``max_nodes`` caps the nodes visited over all iterations.
-    Returns like :func:`bfs` (``nodes`` = visits, ``expanded`` = expansions)."""
-    cdef HTab t = make_htab(values, target, locked)
+def idastar(u64 start, const uint32_t[:, ::1] cards, Heuristic heur, long long max_nodes,
+            double deadline, int tt_bits=20, object progress=None):
+    """IDA* with the heuristic ``heur``. ``max_nodes`` caps the nodes visited over all
+    iterations. Returns like :func:`bfs` (``nodes`` = visits, ``expanded`` = expansions)."""
+    cdef const HTab* t = &heur.t
     cdef Work w = Work(cards)
-    cdef int n = train_length(start), depth = 0, f, bound, next_bound
+    cdef int n = train_length(start), depth = 0, f, bound, next_bound, proven = 0
     cdef int status = EXHAUSTED, i
     cdef int tt_shift = 64 - max(4, min(tt_bits, 26))
     cdef size_t tt_size = (<size_t>1) << (64 - tt_shift), slot
@@ -996,12 +1307,15 @@ def idastar(u64 start, const uint32_t[:, ::1] cards, const uint8_t[:, :, :, ::1]
     cdef uint8_t* tt_g = <uint8_t*>malloc(tt_size * sizeof(uint8_t))
     cdef long long visits = 0, expanded = 0, generated = 0
     cdef u64 y
+    cdef double t0 = now()
+    cdef list errors = []
     if frames != NULL:
         memset(frames, 0, 256 * sizeof(Frame))
     try:
         if frames == NULL or path == NULL or path_card == NULL or tt_key == NULL or tt_g == NULL:
             raise MemoryError()
-        bound = heuristic_c(start, n, &t)
+        bound = heuristic_c(start, n, t)
+        proven = bound if bound < INF else 0
         path[0] = start
         while bound < INF and status == EXHAUSTED:
             memset(tt_key, 0, tt_size * sizeof(u64))
@@ -1010,7 +1324,7 @@ def idastar(u64 start, const uint32_t[:, ::1] cards, const uint8_t[:, :, :, ::1]
             if is_goal_c(start, n):
                 status = FOUND
                 break
-            if frame_fill(&frames[0], start, start, n, w, &t) != 0:
+            if frame_fill(&frames[0], start, start, n, w, t) != 0:
                 status = NOMEM
                 break
             expanded += 1
@@ -1023,10 +1337,17 @@ def idastar(u64 start, const uint32_t[:, ::1] cards, const uint8_t[:, :, :, ::1]
                 frames[depth].next += 1
                 y = frames[depth].child[i]
                 visits += 1
-                if visits >= max_nodes or ((visits & 4095) == 0 and deadline > 0
-                                           and now() > deadline):
+                if visits >= max_nodes:
                     status = CUT
                     break
+                if (visits & 4095) == 0:
+                    if deadline > 0 and now() > deadline:
+                        status = TIMEUP
+                        break
+                    if (visits & 65535) == 0:
+                        status = poll(progress, visits, expanded, bound, t0, errors)
+                        if status != EXHAUSTED:
+                            break
                 f = depth + 1 + frames[depth].h[i]
                 if f > bound:
                     if f < next_bound:
@@ -1045,7 +1366,7 @@ def idastar(u64 start, const uint32_t[:, ::1] cards, const uint8_t[:, :, :, ::1]
                 tt_key[slot] = y
                 tt_g[slot] = depth + 1
                 depth += 1      # f <= bound < 255 keeps depth below 255
-                if frame_fill(&frames[depth], y, path[depth - 1], n, w, &t) != 0:
+                if frame_fill(&frames[depth], y, path[depth - 1], n, w, t) != 0:
                     status = NOMEM
                     break
                 expanded += 1
@@ -1058,10 +1379,14 @@ def idastar(u64 start, const uint32_t[:, ::1] cards, const uint8_t[:, :, :, ::1]
                 if next_bound >= INF:
                     status = CUT
                 bound = next_bound
+                proven = bound
+        if errors:
+            raise errors[0]
         if status == FOUND:
             return (status, [path[i] for i in range(depth + 1)],
-                    [path_card[i] for i in range(1, depth + 1)], visits, expanded, generated)
-        return status, [], [], visits, expanded, generated
+                    [path_card[i] for i in range(1, depth + 1)], visits, expanded, generated,
+                    depth)
+        return status, [], [], visits, expanded, generated, proven
     finally:
         if frames != NULL:
             for i in range(256):

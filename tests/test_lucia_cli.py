@@ -33,6 +33,10 @@ def check_plan_lines(out: str, start: str) -> list[str]:
     return lines
 
 
+def status_line(lines: list[str]) -> str:
+    return next(line for line in lines if line.startswith("status: "))
+
+
 def _deck_kinds():
     from lumicore.lucia import load_deck
     return load_deck().kinds
@@ -46,15 +50,22 @@ def test_solve_prints_plan_and_figures(capsys):
     code, out, _ = run(capsys, "solve", "h L4 H T S")
     assert code == 0
     lines = check_plan_lines(out, "h L4 H T S")
-    assert lines[-1].startswith("status: optimal  cost: 2  nodes: ")
-    assert "time: " in lines[-1] and "(astar)" in lines[-1]
+    status = status_line(lines)
+    assert status.startswith("status: optimal  cost: 2  nodes: ")
+    assert "time: " in status and "(astar)" in status
+    # the weighted A* warm start's plan, compared with the optimum
+    assert lines[-1].startswith("weighted A* (w=2) found 2 cards first: already optimal")
 
 
 def test_solve_default_puzzle(capsys):
     code, out, _ = run(capsys, "solve")
     assert code == 0 and "(built-in default puzzle)" in out
     lines = check_plan_lines(out, DEFAULT_PUZZLE)
-    assert "status: optimal" in lines[-1]
+    assert "status: optimal" in status_line(lines)
+    first = int(lines[-1].split("found ")[1].split()[0])
+    cost = int(status_line(lines).split("cost: ")[1].split()[0])
+    assert first >= cost and (f"{first - cost} more than the optimum {cost}" in lines[-1]
+                              or (first == cost and "already optimal" in lines[-1]))
 
 
 def test_solve_options_and_json(capsys):
@@ -69,7 +80,7 @@ def test_solve_unsolvable_and_limit(capsys):
     code, out, _ = run(capsys, "solve", "S h G T h L0")
     assert code == 0 and "status: unsolvable" in out and "Gingerbread stands behind" in out
     code, out, _ = run(capsys, "solve", DEFAULT_PUZZLE, "--algorithm", "bfs", "--max-nodes", "10")
-    assert code == 1 and "status: limit  cost: -" in out
+    assert code == 1 and "status: limit (nodes)  cost: -" in out
 
 
 def test_solve_with_deck_file(capsys, tmp_path):

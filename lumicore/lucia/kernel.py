@@ -17,28 +17,37 @@ Cards travel as a ``(k, 2)`` uint32 table, one row per card, one word per action
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+import numbers
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from lumicore._ext import lucia as _k
-from lumicore.errors import LumicoreError, NotationError
+from lumicore.data import shorten
+from lumicore.errors import LumicoreError, NotationError, SearchLimitError
 from lumicore.lucia.cards import Action, Card
 from lumicore.lucia.heuristic import HeuristicTable
 from lumicore.lucia.notation import EMPTY, GINGER, H_LIT, LUCIA0, LUCIA5, STARBOY, TOMTEN
+from lumicore.lucia.pdb import PatternDatabase
 from lumicore.lucia.train import DEFAULT_RULES, Rules, Train
 
 __all__ = ["card_table", "encode_action", "check_states", "pack_trains", "successors", "expand",
-           "count_successors", "goal_mask", "heuristic", "search", "STATUS"]
+           "count_successors", "goal_mask", "heuristic", "search", "STATUS", "REASON",
+           "SearchOutcome", "check_max_nodes", "MAX_NODES", "MAX_VISITS"]
 
 _KIND = {"move": 1, "wild": 1, "light": 2, "lucia": 3}
 _CODES = {"H": (0, 1), "T": (2,), "S": (3,), "G": (4,), "L": tuple(range(LUCIA0, LUCIA5 + 1))}
 MAX_NODES = (1 << 32) - 2
+"""The most states BFS and A* can store (32-bit node indices)."""
+MAX_VISITS = (1 << 63) - 1
+"""The most node visits IDA* can count."""
 MAX_WEIGHT = 8
 """Largest weighted-A* weight: f values are kept in 8 bits."""
-"""The most states a kernel search can store (32-bit node indices)."""
-STATUS = {0: "optimal", 1: "unsolvable", 2: "limit", 3: "limit"}
-"""Kernel status code -> result status (3 = out of memory, reported as a limit)."""
+STATUS = {0: "optimal", 1: "unsolvable", 2: "limit", 3: "limit", 4: "limit", 5: "interrupted"}
+"""Kernel status code -> result status (3 = out of memory, 4 = time, 5 = Ctrl-C)."""
+REASON = {2: "nodes", 3: "memory", 4: "time", 5: "interrupted"}
+"""Kernel status code -> the ``reason`` a search stopped (the words of solvers.limits)."""
 
 
 def encode_action(action: Action, rules: Rules = DEFAULT_RULES) -> int:
@@ -135,11 +144,27 @@ def goal_mask(states: Sequence[int] | np.ndarray) -> np.ndarray:
     return _k.goal_mask(check_states(states))
 
 
-def heuristic(states: Sequence[int] | np.ndarray, htable: HeuristicTable) -> np.ndarray:
-    """Kernel heuristic values (uint8; 255 = unreachable) for trains of ``htable``'s length."""
+def heuristic(states: Sequence[int] | np.ndarray, htable: HeuristicTable,
+              pdbs: Sequence[PatternDatabase] = ()) -> np.ndarray:
+    """Kernel heuristic values (uint8; 255 = unreachable) for trains of ``htable``'s length:
+    the covering table, max-combined with the pattern databases ``pdbs`` when given (a state
+    that does not fit a database gets nothing from it)."""
     arr = check_states(states)
     _check_length(arr, htable)
-    return _k.heuristic(arr, htable.values, htable.target, htable.locked)
+    if not pdbs:
+        return _k.heuristic(arr, htable.values, htable.target, htable.locked)
+    return _heuristic_object(htable, pdbs)(arr)
+
+
+def _heuristic_object(htable: HeuristicTable, pdbs: Sequence[PatternDatabase]) -> Any:
+    heur = _k.Heuristic(htable.values, htable.target, htable.locked)
+    if len(pdbs) > 2:
+        raise LumicoreError("at most two pattern databases")
+    for db in pdbs:
+        if not isinstance(db, PatternDatabase) or db.length != htable.length:
+            raise LumicoreError("pattern database does not fit the heuristic table's trains")
+        heur.add_pdb(db.values, db.length, db.codes, db.counts)
+    return heur
 
 
 def _check_length(arr: np.ndarray, htable: HeuristicTable) -> None:
@@ -148,17 +173,52 @@ def _check_length(arr: np.ndarray, htable: HeuristicTable) -> None:
         raise LumicoreError(f"heuristic table is for trains of {htable.length} kids")
 
 
+class SearchOutcome(NamedTuple):
+    """What a kernel search returns: ``status`` (a word of :mod:`solvers.limits`), ``reason``
+    (why a limit or the user stopped it, else None), the path (``states`` from the start to a
+    goal, ``cards`` the card row of each step) when found, the counts, and ``bound``: a lower
+    bound on the optimum proven so far (BFS: depth reached; A*: highest f expanded; IDA*: the
+    threshold of the last finished iteration; the cost when found)."""
+
+    status: str
+    reason: str | None
+    states: list[int]
+    cards: list[int]
+    nodes: int
+    expanded: int
+    generated: int
+    bound: int
+
+
+def check_max_nodes(algorithm: str, max_nodes: int | None) -> int:
+    """The node cap the kernel gets: ``max_nodes`` (None: the largest) after checking it fits."""
+    cap = MAX_VISITS if algorithm == "idastar" else MAX_NODES
+    if max_nodes is None:
+        return cap
+    if isinstance(max_nodes, bool) or not isinstance(max_nodes, numbers.Integral) \
+            or not 1 <= max_nodes <= cap:
+        what = "visits (IDA*)" if algorithm == "idastar" else "stored states (32-bit indices)"
+        raise SearchLimitError(f"max_nodes must be an integer from 1 to {cap:,} {what}, "
+                               f"got {shorten(max_nodes)}")
+    return int(max_nodes)
+
+
 def search(algorithm: str, train: Train, table: np.ndarray, htable: HeuristicTable | None,
-           max_nodes: int | None, time_limit: float | None, weight: int = 1
-           ) -> tuple[str, list[int], list[int], int, int, int]:
-    """Run ``bfs``, ``astar`` or ``idastar`` in the kernel: ``(status, states, card indices,
-    nodes, expanded, generated)``; ``states`` is the path from ``train`` to a goal when one is
-    found. ``weight`` (A* only, 1..MAX_WEIGHT) orders the open list by ``g + weight * h``."""
+           max_nodes: int | None, time_limit: float | None, weight: int = 1,
+           max_memory: int | None = None,
+           progress: Callable[[int, int, int, float], object] | None = None,
+           pdbs: Sequence[PatternDatabase] = (), upper: int | None = None) -> SearchOutcome:
+    """Run ``bfs``, ``astar`` or ``idastar`` in the kernel. ``weight`` (A* only,
+    1..MAX_WEIGHT) orders the open list by ``g + weight * h``. ``max_memory`` (bytes, BFS and
+    A*) caps the search's tables; ``progress(nodes, expanded, bound, elapsed)`` is called every
+    few thousand expansions (Ctrl-C is checked then too: status ``"interrupted"``). ``pdbs``
+    (A*, IDA*; at most two, each fitting ``train``) are max-combined with ``htable``.
+    ``upper`` (A* with weight 1): the length of a known plan; only shorter ones are looked for,
+    and status ``"unsolvable"`` then means none is shorter."""
     if not isinstance(train, Train):
-        raise LumicoreError(f"train must be a lumicore.lucia.Train, got {train!r}")
+        raise LumicoreError(f"train must be a lumicore.lucia.Train, got {shorten(train)}")
     table = _table(table)
-    # node indices are 32-bit in the kernel: far beyond any memory this machine class has
-    limit = min(MAX_NODES, MAX_NODES if max_nodes is None else int(max_nodes))
+    limit = check_max_nodes(algorithm, max_nodes)
     deadline = 0.0 if time_limit is None else _k.monotonic() + float(time_limit)
     if time_limit is not None and not math.isfinite(deadline):
         raise LumicoreError(f"bad time limit {time_limit!r}")
@@ -166,19 +226,35 @@ def search(algorithm: str, train: Train, table: np.ndarray, htable: HeuristicTab
         raise LumicoreError(f"weight must be an integer from 1 to {MAX_WEIGHT}, got {weight!r}")
     if weight != 1 and algorithm != "astar":
         raise LumicoreError(f"weight is for astar only, not {algorithm!r}")
+    if max_memory is None:
+        max_bytes = (1 << 64) - 1
+    elif isinstance(max_memory, bool) or not isinstance(max_memory, numbers.Integral) \
+            or not 1 <= max_memory < 1 << 64:
+        raise SearchLimitError(f"max_memory must be a positive number of bytes, "
+                               f"got {shorten(max_memory)}")
+    else:
+        max_bytes = int(max_memory)
+    if progress is not None and not callable(progress):
+        raise LumicoreError(f"progress must be callable, got {shorten(progress)}")
     if algorithm == "bfs":
-        out = _k.bfs(train.packed, table, limit, deadline)
+        out = _k.bfs(train.packed, table, limit, deadline, max_bytes, progress)
     elif algorithm in ("astar", "idastar"):
         if htable is None or htable.length != len(train):
             raise LumicoreError("a heuristic table for this train's length is needed")
+        if not all(isinstance(db, PatternDatabase) and db.fits(train) for db in pdbs):
+            raise LumicoreError(f"a pattern database does not fit the train {train}")
+        heur = _heuristic_object(htable, pdbs)
         if algorithm == "astar":
-            out = _k.astar(train.packed, table, htable.values, htable.target, htable.locked,
-                           limit, deadline, weight)
+            if upper is not None and (weight != 1 or not isinstance(upper, int)
+                                      or not 0 <= upper <= 255):
+                raise LumicoreError(f"upper must be a plan length 0..255 (weight 1), "
+                                    f"got {shorten(upper)}")
+            out = _k.astar(train.packed, table, heur, limit, deadline, weight, max_bytes,
+                           progress, 255 if upper is None else upper)
         else:
-            out = _k.idastar(train.packed, table, htable.values, htable.target, htable.locked,
-                             limit, deadline)
+            out = _k.idastar(train.packed, table, heur, limit, deadline, 20, progress)
     else:
         raise LumicoreError(f"unknown algorithm {algorithm!r}")
-    status, *rest = out
-    return (STATUS[status], *rest)
-
+    code, states, cards, nodes, expanded, generated, bound = out
+    return SearchOutcome(STATUS[code], REASON.get(code), states, cards, int(nodes),
+                         int(expanded), int(generated), int(bound))

@@ -1,4 +1,6 @@
-"""SVG drawing of a train for notebooks (``Train._repr_svg_``): one card per kid, front left.
+"""SVG drawing of a train for notebooks (``Train._repr_svg_``): one card per kid, front left;
+and of a plan (``SolveResult._repr_svg_``): a strip of trains, one per play, the kids each play
+moved outlined in magenta with an arrow from where they stood, a light's source dashed.
 
 >>> from lumicore.lucia.train import Train
 >>> svg = train_svg(Train.parse("L2 H h S T G"))
@@ -8,29 +10,39 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from html import escape
 from typing import TYPE_CHECKING
 
 from lumicore.lucia.notation import H_LIT, TOKENS, candles_of, is_lucia, role_of
 
 if TYPE_CHECKING:
-    from lumicore.lucia.train import Train
+    from lumicore.lucia.train import Play, Train
 
-__all__ = ["train_svg"]
+__all__ = ["train_svg", "plan_svg", "moved_kids"]
 
 _FILL = {"L": "#fff7d6", "H": "#f4f1ea", "T": "#d9534f", "S": "#3d6fb6", "G": "#a8743f"}
 _LIT = "#ffd84d"
+_MARK = "#d6007a"
 _W, _H, _GAP = 44, 64, 6
+_ROW = 20 + _H + 2 * _GAP + 14 + 12     # caption, kid cards, position numbers, arrow
 
 
-def _kid(pos: int, code: int) -> str:
-    x = _GAP + pos * (_W + _GAP)
+def _x(pos: int) -> float:
+    return _GAP + pos * (_W + _GAP)
+
+
+def _kid(pos: int, code: int, mark: str = "") -> str:
+    x = _x(pos)
     role = role_of(code)
     fill = _LIT if code == H_LIT else _FILL[role]
     ink = "#fff" if role in "TSG" else "#222"
+    stroke = {"moved": f'stroke="{_MARK}" stroke-width="4"',
+              "source": f'stroke="{_MARK}" stroke-width="3" stroke-dasharray="5,3"'
+              }.get(mark, 'stroke="#555"')
     parts = [
         f'<rect x="{x}" y="{_GAP}" width="{_W}" height="{_H}" rx="6" fill="{fill}" '
-        f'stroke="#555"/>',
+        f'{stroke}/>',
         f'<text x="{x + _W / 2}" y="{_GAP + 30}" text-anchor="middle" font-size="18" '
         f'font-family="sans-serif" fill="{ink}">{TOKENS[code]}</text>',
         f'<text x="{x + _W / 2}" y="{_GAP + _H + 14}" text-anchor="middle" font-size="11" '
@@ -43,14 +55,98 @@ def _kid(pos: int, code: int) -> str:
     return "".join(parts)
 
 
-def train_svg(train: Train, caption: str | None = None) -> str:
-    """The train as an SVG string; ``caption`` is written above it (e.g. the card played)."""
+def _row(train: Train, caption: str | None, marks: dict[int, str] | None = None,
+         arrows: Sequence[tuple[int, int]] = ()) -> tuple[str, int]:
+    """One train with its caption, marks and move arrows: SVG elements and their height."""
+    marks = marks or {}
     top = 20 if caption else 0
-    width = _GAP + len(train) * (_W + _GAP)
-    height = top + _H + 2 * _GAP + 14
-    body = "".join(_kid(pos, code) for pos, code in enumerate(train.codes))
+    body = "".join(_kid(pos, code, marks.get(pos, "")) for pos, code in enumerate(train.codes))
+    y = _GAP + _H + 22
+    for start, end in arrows:
+        x0, x1 = _x(start) + _W / 2, _x(end) + _W / 2
+        body += (f'<line x1="{x0}" y1="{y}" x2="{x1}" y2="{y}" stroke="{_MARK}" '
+                 f'stroke-width="2" marker-end="url(#lc-arrow)"/>'
+                 f'<circle cx="{x0}" cy="{y}" r="3" fill="{_MARK}"/>')
     head = (f'<text x="{_GAP}" y="14" font-size="13" font-family="sans-serif">{escape(caption)}'
             "</text>" if caption else "")
+    height = top + _H + 2 * _GAP + 14 + (12 if arrows else 0)
+    return f'{head}<g transform="translate(0,{top})">{body}</g>', height
+
+
+_DEFS = (f'<defs><marker id="lc-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" '
+         f'markerHeight="6" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="{_MARK}"/>'
+         "</marker></defs>")
+
+
+def _svg(width: float, height: float, body: str) -> str:
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-            f'viewBox="0 0 {width} {height}">{head}<g transform="translate(0,{top})">{body}</g>'
-            "</svg>")
+            f'viewBox="0 0 {width} {height}">{body}</svg>')
+
+
+def train_svg(train: Train, caption: str | None = None) -> str:
+    """The train as an SVG string; ``caption`` is written above it (e.g. the card played)."""
+    body, height = _row(train, caption)
+    return _svg(_GAP + len(train) * (_W + _GAP), height, body)
+
+
+def moved_kids(play: Play) -> tuple[dict[int, str], list[tuple[int, int]]]:
+    """Where, in the train after ``play``, the kids it moved stand (``"moved"``) and the light
+    sources it used (``"source"``), and an arrow (from, to) per moved kid: positions are
+    followed through the card's later actions.
+
+    >>> from lumicore.lucia.train import Train
+    >>> from lumicore.lucia.cards import Action, Card
+    >>> play = next(Train.parse("S h T h L0").plays(Card((Action.move("S", 2),))))
+    >>> moved_kids(play)
+    ({2: 'moved'}, [(0, 2)])
+    """
+    marks: dict[int, str] = {}
+    arrows: list[tuple[int, int]] = []
+    for choice in play.choices:
+        a, b = choice.start, choice.end
+        if a != b:
+            def shift(p: int, a: int = a, b: int = b) -> int:
+                if p == a:
+                    return b
+                if a < p <= b:
+                    return p - 1
+                return p + 1 if b <= p < a else p
+            marks = {shift(p): kind for p, kind in marks.items()}
+            arrows = [(x, shift(y)) for x, y in arrows]
+            marks[b] = "moved"
+            arrows.append((a, b))
+        else:
+            marks[a] = "source"
+    return marks, arrows
+
+
+def plan_svg(start: Train, plan: Sequence[Play], title: str = "") -> str:
+    """A plan as a vertical strip of trains: the start, then the train after each play with its
+    number, card and choices above it and the kids it moved marked.
+
+    >>> from lumicore.lucia.train import Train
+    >>> from lumicore.lucia.cards import Action, Card
+    >>> play = next(Train.parse("S h T h L0").plays(Card((Action.move("S", 2),))))
+    >>> svg = plan_svg(play.before, [play])
+    >>> svg.count("<rect") - 1, svg.count('stroke-width="4"'), "1. move S 2" in svg
+    (10, 1, True)
+    """
+    from lumicore.lucia.train import describe
+
+    rows: list[str] = []
+    y = 0
+    first = f"{title}. start: {start}" if title else f"start: {start}"
+    captions = [first] + [f"{i}. {p.card.name}: {', '.join(map(describe, p.choices))}"
+                          for i, p in enumerate(plan, 1)]
+    head, h = _row(start, first)
+    rows.append(f'<g transform="translate(0,{y})">{head}</g>')
+    y += h + 8
+    for i, play in enumerate(plan, 1):
+        marks, arrows = moved_kids(play)
+        body, h = _row(play.train, captions[i], marks, arrows)
+        rows.append(f'<g transform="translate(0,{y})">{body}</g>')
+        y += h + 8
+    # 13 px sans-serif: about 7.5 px per character
+    width = max(_GAP + len(start) * (_W + _GAP), max(2 * _GAP + 7.5 * len(c) for c in captions))
+    return _svg(width, y, f'<rect width="{width}" height="{y}" fill="#fff"/>{_DEFS}'
+                + "".join(rows))

@@ -33,14 +33,32 @@ from lumicore.lucia.notation import (
 from lumicore.lucia.train import DEFAULT_RULES, Rules, Train
 
 __all__ = ["Setup", "load_setup", "fix_up", "random_train", "random_goal", "scramble",
-           "BUILTIN_SETUPS"]
+           "BUILTIN_SETUPS", "check_seed", "MAX_SEED", "MAX_SCRAMBLE_DEPTH"]
 
 BUILTIN_SETUPS = {"default": "lucia_setup.toml"}
 
 Seed = int | np.random.Generator | None
 
 
+MAX_SEED = 2**63
+"""Seeds are integers ``0 <= seed < MAX_SEED`` (or a numpy Generator, or None for fresh entropy)."""
+MAX_SCRAMBLE_DEPTH = 10_000
+"""The deepest scramble: each step costs a few milliseconds of reference-rule work, and far
+shallower scrambles already give puzzles beyond optimal search."""
+
+
+def check_seed(seed: Any) -> None:
+    """Raise :class:`LumicoreError` unless ``seed`` is None, a numpy Generator or an integer
+    in ``0 .. 2**63 - 1``."""
+    if seed is None or isinstance(seed, np.random.Generator):
+        return
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) \
+            or not 0 <= int(seed) < MAX_SEED:
+        raise LumicoreError(f"seed must be an integer from 0 to 2**63 - 1, got {shorten(seed)}")
+
+
 def _rng(seed: Seed) -> np.random.Generator:
+    check_seed(seed)
     return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
 
 
@@ -185,11 +203,23 @@ def scramble(depth: int, seed: Seed = None, cards: Sequence[Card] | Deck | None 
     """
     from lumicore.lucia.heuristic import build_table, estimate
 
-    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
-        raise LumicoreError(f"depth must be a non-negative integer, got {depth!r}")
+    if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= \
+            MAX_SCRAMBLE_DEPTH:
+        raise LumicoreError(f"depth must be an integer from 0 to {MAX_SCRAMBLE_DEPTH}, "
+                            f"got {shorten(depth)}")
     rng = _rng(seed)
-    kinds = (cards.kinds if isinstance(cards, Deck)
-             else tuple(dict.fromkeys(cards or load_deck().kinds)))
+    if cards is None:
+        kinds = load_deck().kinds
+    elif isinstance(cards, Deck):
+        kinds = cards.kinds
+    elif isinstance(cards, Card):
+        kinds = (cards,)
+    else:
+        kinds = tuple(dict.fromkeys(cards))
+    if not kinds:
+        raise LumicoreError("scramble needs at least one card (cards=None: the default deck)")
+    if not all(isinstance(c, Card) for c in kinds):
+        raise LumicoreError(f"cards must be lumicore.lucia.Card objects, got {shorten(kinds)}")
     train = start if start is not None else random_goal(rng)
     table = build_table(kinds, train)
     near = {train}

@@ -10,11 +10,22 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
+import sys
+from collections.abc import Callable
+from typing import Any
 
+from lumicore.data import shorten
 from lumicore.lucia import Rules, Train, load_deck, random_train, scramble
+from lumicore.lucia.kernel import MAX_NODES, check_max_nodes
+from lumicore.lucia.pdb import cache_dir, cache_path
+from lumicore.lucia.start import MAX_SCRAMBLE_DEPTH
 from lumicore.lucia.train import describe
-from solvers.commands import add_game
+from solvers.commands import add_game, check_output_path
+from solvers.limits import INTERRUPTED, LIMIT, OPTIMAL, exit_code
 from solvers.lucia import ALGORITHMS, DEFAULT_MAX_NODES, DEFAULT_PUZZLE, solve
+from solvers.lucia.puzzle import HEURISTICS, PDB_ABSTRACTION, WARM_WEIGHT, search_kinds
+from solvers.progress import progress
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -28,44 +39,103 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--deck", default="default",
                    help="deck TOML file or built-in name; its distinct cards may each be used "
                         "any number of times (default: the 33-card default deck)")
-    p.add_argument("--algorithm", choices=ALGORITHMS, default="astar")
+    p.add_argument("--algorithm", choices=ALGORITHMS, default="astar",
+                   help="search algorithm (default astar)")
     p.add_argument("--max-nodes", type=int, default=DEFAULT_MAX_NODES,
-                   help=f"cap on stored (BFS, A*) or visited (IDA*) states "
-                        f"(default {DEFAULT_MAX_NODES})")
-    p.add_argument("--time-limit", type=float, default=None, help="seconds")
+                   help=f"cap on stored (BFS, A*: at most {MAX_NODES:,}) or visited (IDA*) "
+                        f"states (default {DEFAULT_MAX_NODES:,})")
+    p.add_argument("--max-memory", type=parse_bytes, default=None,
+                   help="memory budget of BFS and A*, bytes or with a unit: 500M, 2G "
+                        "(default: a quarter of the RAM available)")
+    p.add_argument("--time-limit", type=float, default=None,
+                   help="seconds (default: none)")
     p.add_argument("--weight", type=int, default=1,
                    help="weighted A* (astar only, 1..8): plans at most WEIGHT times the "
                         "optimum, for trains too deep to solve optimally (default 1: optimal)")
+    p.add_argument("--heuristic", choices=HEURISTICS, default=HEURISTICS[0],
+                   help="lower bound for astar and idastar: pdb = covering table and pattern "
+                        "database (astar then starts with weighted A* for an upper bound), "
+                        f"covering = the table alone (default {HEURISTICS[0]})")
     p.add_argument("--lucia-partial", action="store_true",
-                   help="the lucia action may stop inside the run of Handmaidens")
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
+                   help="the lucia action may stop inside the run of Handmaidens (default: "
+                        "she passes the whole run)")
+    p.add_argument("--svg", default=None, metavar="FILE",
+                   help="also draw the plan as a strip of trains into FILE (default: none)")
+    p.add_argument("--json", action="store_true",
+                   help="print the result as JSON (default: text)")
     p.set_defaults(run=run_solve)
 
     p = commands.add_parser("random", help="a starting train dealt by the rulebook's setup")
-    p.add_argument("--seed", type=int, default=None)
-    p.add_argument("--setup", default="default", help="setup TOML file or built-in name")
+    p.add_argument("--seed", type=int, default=None,
+                   help="0 .. 2**63-1 (default: a fresh random train)")
+    p.add_argument("--setup", default="default",
+                   help="setup TOML file or built-in name (default: default)")
+    p.add_argument("--json", action="store_true",
+                   help="print the train as JSON (default: its notation)")
     p.set_defaults(run=run_random)
 
     p = commands.add_parser("scramble", help="a puzzle: K random plays away from a goal train")
-    p.add_argument("--depth", type=int, required=True)
-    p.add_argument("--seed", type=int, default=None)
-    p.add_argument("--deck", default="default", help="deck TOML file or built-in name")
+    p.add_argument("--depth", type=int, required=True,
+                   help=f"number of random plays, 0..{MAX_SCRAMBLE_DEPTH}")
+    p.add_argument("--seed", type=int, default=None,
+                   help="0 .. 2**63-1 (default: a fresh random puzzle)")
+    p.add_argument("--deck", default="default",
+                   help="deck TOML file or built-in name (default: default)")
+    p.add_argument("--json", action="store_true",
+                   help="print the train as JSON (default: its notation)")
     p.set_defaults(run=run_scramble)
+
+
+def parse_bytes(text: str) -> int:
+    """``"2G"`` -> 2 * 2**30 bytes; units K, M, G, T (powers of 1024, optional ``B``/``iB``).
+
+    >>> parse_bytes("2G"), parse_bytes("512m"), parse_bytes("1000")
+    (2147483648, 536870912, 1000)
+    """
+    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*", text, re.IGNORECASE)
+    if not match:
+        raise argparse.ArgumentTypeError(f"not a size in bytes (e.g. 2G, 500M): {shorten(text)}")
+    value = float(match.group(1)) * 1024 ** " kmgt".index(match.group(2).lower() or " ")
+    if not 1 <= value < 2**63:
+        raise argparse.ArgumentTypeError(f"size out of range: {shorten(text)}")
+    return int(value)
+
+
+def _progress_line(bar: Any) -> Callable[[int, int, int, float], None]:
+    def show(nodes: int, expanded: int, bound: int, elapsed: float) -> None:
+        bar.update(nodes - bar.n)
+        bar.set_postfix_str(f"expanded {expanded:,}, bound f {bound}, {elapsed:.0f} s",
+                            refresh=False)
+    return show
 
 
 def run_solve(args: argparse.Namespace) -> int:
     """Print the plan (one card and the resulting train per line) and the search figures.
     Exit status 0 when solved (optimal, or feasible with a weight) or proven unsolvable, 1 when a
-    limit cut the search."""
+    limit cut the search, 130 when interrupted (Ctrl-C)."""
     rules = Rules(lucia_partial=args.lucia_partial)
     text = DEFAULT_PUZZLE if args.train is None else args.train
     train = Train.parse(text, rules)
-    result = solve(train, load_deck(args.deck), algorithm=args.algorithm,
-                   max_nodes=args.max_nodes, time_limit=args.time_limit, rules=rules,
-                   weight=args.weight)
+    deck = load_deck(args.deck)
+    check_max_nodes(args.algorithm, args.max_nodes)
+    svg = check_output_path(args.svg) if args.svg else None
+    if args.heuristic == "pdb" and args.algorithm != "bfs" and not args.json:
+        path = cache_path(search_kinds(deck.kinds), train, PDB_ABSTRACTION)
+        if not path.exists():
+            print(f"building the {PDB_ABSTRACTION} pattern database for this deck and train "
+                  f"shape (once; cached in {cache_dir()})", file=sys.stderr)
+    with progress(desc=f"lucia {args.algorithm}", unit=" nodes", delay=1.0,
+                  enabled=False if args.json else None) as bar:
+        result = solve(train, deck, algorithm=args.algorithm, max_nodes=args.max_nodes,
+                       time_limit=args.time_limit, rules=rules, weight=args.weight,
+                       max_memory=args.max_memory, heuristic=args.heuristic,
+                       progress=_progress_line(bar))
+    if svg is not None:
+        svg.write_text(result._repr_svg_(), encoding="utf-8")
+    code = exit_code(result.status, bool(result.plan) or result.status != LIMIT)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
-        return 0 if result.status != "limit" else 1
+        return code
     label = " (built-in default puzzle)" if args.train is None else ""
     print(f"start: {train}{label}")
     width = max((len(p.card.name) for p in result.plan), default=0)
@@ -73,18 +143,38 @@ def run_solve(args: argparse.Namespace) -> int:
         choices = ", ".join(map(describe, play.choices))
         print(f"{i:3d}. {play.card.name:<{width}}  {play.train}   ({choices})")
     cost = "-" if result.cost is None else result.cost
-    print(f"status: {result.status}  cost: {cost}  nodes: {result.nodes}  "
+    stopped = f" ({result.reason})" if result.reason and result.status != INTERRUPTED else ""
+    print(f"status: {result.status}{stopped}  cost: {cost}  nodes: {result.nodes}  "
           f"expanded: {result.expanded}  time: {result.elapsed:.2f} s  ({result.algorithm})")
     if result.note:
         print(f"note: {result.note}")
-    return 0 if result.status != "limit" else 1
+    if result.first is not None and result.status == OPTIMAL:
+        gap = result.first - result.cost
+        print(f"weighted A* (w={WARM_WEIGHT}) found {result.first} cards first: "
+              + ("already optimal" if gap == 0 else f"{gap} more than the optimum {result.cost}"))
+    elif result.first is not None and result.bound is not None:
+        print(f"weighted A* (w={WARM_WEIGHT}) found {result.first} cards; the optimum is "
+              f"{result.bound}..{result.first}")
+    elif result.status in (LIMIT, INTERRUPTED) and result.bound:
+        print(f"lower bound: the optimum is at least {result.bound} cards")
+    if result.status == LIMIT and args.algorithm == "astar" and args.weight == 1:
+        print("hint: --weight 2 (or 3) finds a plan at most 2 (3) times the optimum with far "
+              "fewer nodes")
+    return code
+
+
+def _print_train(train: Train, args: argparse.Namespace, **extra: Any) -> int:
+    if args.json:
+        print(json.dumps({"train": str(train), "packed": train.packed, **extra}))
+    else:
+        print(train)
+    return 0
 
 
 def run_random(args: argparse.Namespace) -> int:
-    print(random_train(args.seed, setup=args.setup))
-    return 0
+    return _print_train(random_train(args.seed, setup=args.setup), args, seed=args.seed)
 
 
 def run_scramble(args: argparse.Namespace) -> int:
-    print(scramble(args.depth, seed=args.seed, cards=load_deck(args.deck)))
-    return 0
+    train = scramble(args.depth, seed=args.seed, cards=load_deck(args.deck))
+    return _print_train(train, args, seed=args.seed, depth=args.depth)

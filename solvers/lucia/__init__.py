@@ -1,4 +1,5 @@
-"""Lucia solvers: optimal puzzles (:mod:`solvers.lucia.puzzle`: BFS, A*, IDA*, weighted A*).
+"""Lucia solvers: optimal puzzles (:mod:`solvers.lucia.puzzle`: BFS, A*, IDA*, weighted A*)
+and the reachable state graph as a networkx graph (:mod:`solvers.lucia.graph`).
 
 >>> from lumicore.lucia import Train
 >>> result = solve(Train.parse("h L4 H T S"), algorithm="astar")
@@ -8,6 +9,7 @@
 
 from __future__ import annotations
 
+from solvers.lucia.graph import state_graph
 from solvers.lucia.puzzle import (
     ALGORITHMS,
     DEFAULT_MAX_NODES,
@@ -23,4 +25,4 @@ from solvers.lucia.puzzle import (
 )
 
 __all__ = ["solve", "bfs", "astar", "idastar", "SolveResult", "replay", "ALGORITHMS",
-           "DEFAULT_MAX_NODES", "DEFAULT_PUZZLE", "card_kinds", "search_kinds"]
+           "DEFAULT_MAX_NODES", "DEFAULT_PUZZLE", "card_kinds", "search_kinds", "state_graph"]

@@ -15,12 +15,15 @@ A* and IDA* use the admissible heuristic of :mod:`lumicore.lucia.heuristic`.
 
 from __future__ import annotations
 
+import numbers
+import os
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from lumicore.errors import IllegalMoveError, LumicoreError
+from lumicore.data import shorten
+from lumicore.errors import IllegalMoveError, LumicoreError, SearchLimitError
 from lumicore.lucia import kernel
 from lumicore.lucia.cards import Card, Deck, load_deck
 from lumicore.lucia.heuristic import (
@@ -30,15 +33,45 @@ from lumicore.lucia.heuristic import (
     estimate,
     gingerbread_behind_starboy,
 )
+from lumicore.lucia.pdb import load_pdb
 from lumicore.lucia.train import DEFAULT_RULES, Play, Rules, Train
-from solvers.limits import FEASIBLE, OPTIMAL, UNSOLVABLE, check_limits
+from solvers.limits import FEASIBLE, INTERRUPTED, LIMIT, OPTIMAL, UNSOLVABLE, check_limits
 
 __all__ = ["solve", "bfs", "astar", "idastar", "SolveResult", "replay", "ALGORITHMS",
-           "DEFAULT_MAX_NODES", "DEFAULT_PUZZLE", "card_kinds", "search_kinds"]
+           "DEFAULT_MAX_NODES", "DEFAULT_PUZZLE", "card_kinds", "search_kinds",
+           "default_max_memory"]
 
 ALGORITHMS = ("bfs", "astar", "idastar")
+HEURISTICS = ("pdb", "covering")
+"""``heuristic=`` choices of :func:`solve` (A*, IDA*): ``"pdb"`` = the covering table
+max-combined with the ``LSGT`` pattern database (built once per deck and train shape, then
+loaded from the cache), ``"covering"`` = the table alone."""
+PDB_ABSTRACTION = "LSGT"
+WARM_WEIGHT = 2
+"""A* (weight 1, ``heuristic="pdb"``) first runs weighted A* with this weight ..."""
+WARM_NODES = 2_000_000
+"""... and at most this many stored states (and a tenth of the time limit)."""
 DEFAULT_MAX_NODES = 20_000_000
-"""Default cap on stored states (BFS, A*: about 50 bytes each) or visits (IDA*)."""
+"""Default cap on stored states (BFS, A*: about 60-110 bytes each, see docs/lucia.md) or
+visits (IDA*)."""
+MEMORY_SHARE = 4
+"""The default memory budget of BFS and A* is 1/MEMORY_SHARE of the machine's available RAM."""
+
+
+def default_max_memory() -> int:
+    """A safe default memory budget in bytes: a quarter of the RAM available now (Linux
+    ``MemAvailable``; elsewhere a quarter of physical memory, or 2 GiB if unknown)."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024 // MEMORY_SHARE
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // MEMORY_SHARE
+    except (AttributeError, ValueError, OSError):
+        return 2 << 30
 
 DEFAULT_PUZZLE = "L3 G h G h G T S S h H S H T H H"
 """The CLI's built-in puzzle: ``scramble(20, seed=2026)`` with the default deck. Its optimum is
@@ -51,8 +84,11 @@ class SolveResult:
 
     ``status``: ``"optimal"`` (``plan`` is a shortest solution, ``cost`` its length),
     ``"feasible"`` (weighted A*: a solution at most ``weight`` times longer than the shortest),
-    ``"unsolvable"`` (the reachable space holds no goal) or ``"limit"`` (cut off by
-    ``max_nodes``/``time_limit``; ``plan`` empty, ``cost`` None). ``nodes``: states stored
+    ``"unsolvable"`` (the reachable space holds no goal), ``"limit"`` (cut off by
+    ``max_nodes``/``time_limit``/``max_memory``; ``plan`` empty, ``cost`` None) or
+    ``"interrupted"`` (Ctrl-C). ``reason``: what stopped it (``"nodes"``, ``"time"``,
+    ``"memory"``, ``"interrupted"``; None when it finished). ``bound``: the best lower bound on
+    the optimum proven (the cost when optimal; None for weighted A*). ``nodes``: states stored
     (BFS, A*) or visited over all iterations (IDA*); ``expanded``: states expanded.
     """
 
@@ -69,12 +105,26 @@ class SolveResult:
     """Why the start is hopeless, when the heuristic proves it before any search."""
     generated: int = 0
     """Successors made, repeats included (IDA*: distinct per expansion)."""
+    reason: str | None = None
+    bound: int | None = None
+    first: int | None = None
+    """The length of the plan the weighted A* warm start found (A*: it bounds the search); the
+    optimum is ``cost`` when proven."""
+
+    def _repr_svg_(self) -> str:
+        """The plan as a strip of trains, one per play, the moved kids marked (a start without
+        a plan draws the start and the status)."""
+        from lumicore.lucia.render import plan_svg
+
+        cost = "" if self.cost is None else f", {self.cost} cards"
+        return plan_svg(self.start, self.plan, title=f"{self.status}{cost}")
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data (JSON-ready)."""
         return {"status": self.status, "cost": self.cost, "algorithm": self.algorithm,
                 "nodes": self.nodes, "expanded": self.expanded, "generated": self.generated,
-                "elapsed": self.elapsed,
+                "elapsed": self.elapsed, "reason": self.reason, "bound": self.bound,
+                "first": self.first,
                 "start": str(self.start), "note": self.note,
                 "plan": [{"card": p.card.name, "play": str(p), "train": str(p.train)}
                          for p in self.plan]}
@@ -96,9 +146,22 @@ def card_kinds(cards: Deck | Sequence[Card] | None) -> tuple[Card, ...]:
 
 def search_kinds(kinds: Sequence[Card]) -> tuple[Card, ...]:
     """The cards a search needs: a card whose plays another card also offers (``move S 1``
-    under ``wild 1``) adds no successor, so it is left out; the plan names the first card of
-    ``kinds`` that makes each step."""
-    return tuple(c for c in kinds if not any(o != c and o.covers(c) for o in kinds))
+    under ``wild 1``) adds no successor, so it is left out. Of cards that cover each other
+    (``wild 1`` and ``move LHTSG 1``: the same plays) exactly the first is kept. The plan names
+    the first card of ``kinds`` that makes each step.
+
+    >>> from lumicore.lucia import Action, Card
+    >>> search_kinds([Card((Action.wild(1),)), Card((Action.move("LHTSG", 1),)),
+    ...               Card((Action.move("S", 1),))])
+    (Card('wild 1'),)
+    """
+    kinds = tuple(dict.fromkeys(kinds))
+
+    def dropped(i: int, card: Card) -> bool:
+        return any(o.covers(card) and (j < i or not card.covers(o))
+                   for j, o in enumerate(kinds) if j != i)
+
+    return tuple(c for i, c in enumerate(kinds) if not dropped(i, c))
 
 
 def _play_between(before: Train, after: Train, kinds: Sequence[Card], rules: Rules) -> Play:
@@ -112,40 +175,94 @@ def _play_between(before: Train, after: Train, kinds: Sequence[Card], rules: Rul
 def solve(train: Train | str, cards: Deck | Sequence[Card] | None = None,
           algorithm: str = "astar", max_nodes: int | None = DEFAULT_MAX_NODES,
           time_limit: float | None = None, rules: Rules = DEFAULT_RULES,
-          weight: int = 1) -> SolveResult:
+          weight: int = 1, max_memory: int | None = None, heuristic: str = "pdb",
+          progress: Callable[[int, int, int, float], object] | None = None) -> SolveResult:
     """Fewest plays from ``train`` to the goal, each card of ``cards`` usable any number of
     times (a Deck counts by its kinds; default: the default deck).
 
     ``weight`` (``"astar"`` only, 1..8): with ``weight > 1`` the search orders states by
     ``g + weight * h``; a plan it finds is at most ``weight`` times the optimum and is reported
-    as ``"feasible"``, not ``"optimal"`` ("unsolvable" is still a proof)."""
+    as ``"feasible"``, not ``"optimal"`` ("unsolvable" is still a proof).
+
+    ``max_memory`` (bytes; BFS and A*; default :func:`default_max_memory`) stops the search with
+    status ``"limit"``, reason ``"memory"`` before its tables outgrow it. ``progress(nodes,
+    expanded, bound, elapsed)`` is called every few thousand expansions. Ctrl-C stops the
+    search with status ``"interrupted"`` (the counts so far, no plan)."""
     start = Train.parse(train, rules) if isinstance(train, str) else train
     if not isinstance(start, Train):
         raise LumicoreError(f"train must be a Train or its notation, got {train!r}")
     if algorithm not in ALGORITHMS:
         raise LumicoreError(f"algorithm must be one of {', '.join(ALGORITHMS)}, "
                             f"got {algorithm!r}")
+    _check_limit_types(max_nodes, time_limit)
     check_limits(max_nodes, time_limit)
+    if heuristic not in HEURISTICS:
+        raise LumicoreError(f"heuristic must be one of {', '.join(HEURISTICS)}, "
+                            f"got {shorten(heuristic)}")
     kinds = card_kinds(cards)
     clock = time.perf_counter()
     needed = search_kinds(kinds)
     table = kernel.card_table(needed, rules)
     htable = build_table(needed, start) if algorithm != "bfs" else None
-    status, states, _, nodes, expanded, generated = kernel.search(
-        algorithm, start, table, htable, max_nodes, time_limit, weight)
+    pdbs = [load_pdb(needed, start, PDB_ABSTRACTION)] if (
+        algorithm != "bfs" and heuristic == "pdb") else []
+    if max_memory is None:
+        max_memory = default_max_memory()
+    first: list[int] = []
+    upper = None
+    if algorithm == "astar" and weight == 1 and heuristic == "pdb":
+        # weighted A* first: a plan in a fraction of the budget bounds the optimal search
+        warm = kernel.search("astar", start, table, htable, min(max_nodes or WARM_NODES,
+                             WARM_NODES), None if time_limit is None else time_limit / 10,
+                             WARM_WEIGHT, max_memory, progress, pdbs)
+        if warm.status == OPTIMAL:
+            first, upper = warm.states, len(warm.states) - 1
+        elif warm.status in (INTERRUPTED, UNSOLVABLE):
+            return _result(warm, start, kinds, rules, algorithm, clock, htable, weight)
+        if time_limit is not None:
+            time_limit = max(time_limit - (time.perf_counter() - clock), 1e-3)
+    out = kernel.search(algorithm, start, table, htable, max_nodes, time_limit, weight,
+                        max_memory, progress, pdbs, upper)
+    if upper is not None:
+        out = out._replace(nodes=out.nodes + warm.nodes, expanded=out.expanded + warm.expanded,
+                           generated=out.generated + warm.generated)
+    if first and out.status == UNSOLVABLE:      # nothing shorter than the warm start's plan
+        out = out._replace(status=OPTIMAL, states=first, bound=upper)
+    elif first and out.status in (LIMIT, INTERRUPTED):
+        out = out._replace(states=first)
+    return _result(out, start, kinds, rules, algorithm, clock, htable, weight, upper)
+
+
+def _result(out: kernel.SearchOutcome, start: Train, kinds: tuple[Card, ...], rules: Rules,
+            algorithm: str, clock: float, htable: HeuristicTable | None, weight: int,
+            first: int | None = None) -> SolveResult:
+    status = out.status
     plan: list[Play] = []
     note = _hopeless(start, htable) if status == UNSOLVABLE and htable is not None else ""
-    if status == OPTIMAL:
-        trains = [Train.from_packed(s) for s in states]
+    if out.states:
+        trains = [Train.from_packed(s) for s in out.states]
         plan = [_play_between(a, b, kinds, rules) for a, b in zip(trains[:-1], trains[1:],
                                                                   strict=True)]
-    cost = len(plan) if status == OPTIMAL else None
+    if status == LIMIT and plan:
+        status = FEASIBLE   # the warm start's plan, not proven shortest
+    cost = len(plan) if plan or status == OPTIMAL else None
     if status == OPTIMAL and weight > 1:
         status = FEASIBLE
-    return SolveResult(status=status, cost=cost, plan=plan,
-                       nodes=int(nodes), elapsed=time.perf_counter() - clock,
-                       algorithm=algorithm, expanded=int(expanded), start=start, cards=kinds,
-                       note=note, generated=int(generated))
+    bound = out.bound if weight == 1 and status != UNSOLVABLE else None
+    return SolveResult(status=status, cost=cost, plan=plan, nodes=out.nodes,
+                       elapsed=time.perf_counter() - clock, algorithm=algorithm,
+                       expanded=out.expanded, start=start, cards=kinds, note=note,
+                       generated=out.generated, reason=out.reason, bound=bound, first=first)
+
+
+def _check_limit_types(max_nodes: Any, time_limit: Any) -> None:
+    if max_nodes is not None and (isinstance(max_nodes, bool)
+                                  or not isinstance(max_nodes, numbers.Integral)):
+        raise SearchLimitError(f"max_nodes must be a positive integer, got {shorten(max_nodes)}")
+    if time_limit is not None and (isinstance(time_limit, bool)
+                                   or not isinstance(time_limit, numbers.Real)):
+        raise SearchLimitError(
+            f"time_limit must be a positive number of seconds, got {shorten(time_limit)}")
 
 
 def _hopeless(start: Train, htable: HeuristicTable) -> str:

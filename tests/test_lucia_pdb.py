@@ -1,0 +1,234 @@
+"""Pattern databases: the kernel's build and ranks against the plain-Python twin, admissibility
+and consistency of the combined heuristic against exact distances, unchanged optima, and the
+disk cache (first use builds, next loads; corrupt or stale files are rebuilt)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_lucia_kernel import trains
+from test_lucia_solve import SMALL, distances_to_goal
+
+from lumicore.errors import LumicoreError
+from lumicore.lucia import Action, Card, Train, load_deck, scramble
+from lumicore.lucia import kernel as K
+from lumicore.lucia import pdb as P
+from lumicore.lucia.heuristic import INF, build_table
+from lumicore.lucia.pdb_reference import abstract_distances, abstract_trains
+from solvers.lucia import DEFAULT_PUZZLE, solve
+
+DECK = load_deck().kinds
+EXTRA = (Card((Action.wild(3),)), Card((Action.move("L", 1),)), Card((Action.move("HTG", 4),)),
+         Card((Action.lucia(), Action.move("G", 2))), Card((Action.move("T", 2),)))
+
+
+def _pdb_of(values: P.PatternDatabase, trains: list[tuple[int, ...]]) -> list[int]:
+    arr = np.array([Train(t).packed for t in trains], dtype=np.uint64)
+    ranks = K._k.pdb_ranks(arr, values.length, values.codes, values.counts)
+    return values.values[ranks].tolist()
+
+
+@st.composite
+def shapes(draw):
+    abstraction = draw(st.sampled_from(["LSG", "LSGT", "LS"]))
+    kept = P.ABSTRACTIONS[abstraction]
+    length = draw(st.integers(3, 7))
+    counts = []
+    room = length - 1
+    for _ in kept:
+        counts.append(draw(st.integers(0, min(2, room))))
+        room -= counts[-1]
+    cards = draw(st.lists(st.sampled_from(DECK + EXTRA), min_size=1, max_size=6, unique=True))
+    return abstraction, length, tuple(counts), cards
+
+
+@settings(max_examples=40)
+@given(shapes())
+def test_kernel_build_equals_reference_bfs(shape):
+    abstraction, length, counts, cards = shape
+    trains = abstract_trains(length, counts, abstraction)
+    if not trains:
+        return
+    db = P.build_pdb(cards, Train(trains[0]), abstraction)
+    assert db.counts == counts and db.values.size == K._k.pdb_size(length, db.codes, counts)
+    want = abstract_distances(length, counts, cards, abstraction)
+    got = _pdb_of(db, trains)
+    assert got == [INF if want[t] == float("inf") else want[t] for t in trains]
+
+
+@pytest.mark.parametrize("abstraction,length,counts", [("LSGT", 7, (2, 2, 1)),
+                                                       ("LSG", 8, (2, 2)), ("LS", 5, (2,))])
+def test_ranks_are_a_bijection_onto_the_table(abstraction, length, counts):
+    trains = abstract_trains(length, counts, abstraction)
+    db = P.build_pdb(DECK, Train(trains[0]), abstraction)
+    ranks = K._k.pdb_ranks(np.array([Train(t).packed for t in trains], dtype=np.uint64), length,
+                           db.codes, counts)
+    assert len(set(ranks.tolist())) == len(trains)
+    assert ranks.min() >= 0 and ranks.max() < db.values.size
+
+
+@settings(max_examples=60)
+@given(st.permutations([0, 0, 1, 1, 1, 2, 2, 3, 3, 3, 4, 4, 4, 5, 9, 0]))
+def test_concrete_trains_rank_as_their_abstraction(codes):
+    codes = [c if c != 9 else 1 for c in codes]
+    codes = tuple(codes)
+    try:
+        train = Train(codes)
+    except LumicoreError:
+        return
+    for abstraction in ("LSG", "LSGT"):
+        kept = P.ABSTRACTIONS[abstraction]
+        counts = tuple(train.count(r) for r in kept)
+        codes_k = tuple(P._ROLE_CODE[r] for r in kept)
+        pair = np.array([train.packed, Train(P.abstract_codes(codes, abstraction)).packed],
+                        dtype=np.uint64)
+        r = K._k.pdb_ranks(pair, 16, codes_k, counts)
+        assert r[0] == r[1] < K._k.pdb_size(16, codes_k, counts)
+
+
+def test_trains_of_another_shape_get_nothing_from_the_database():
+    db = P.build_pdb(DECK, Train.parse("h L0 T S h G"), "LSGT")
+    other = Train.parse("S h L0 T h G")         # fits
+    odd = Train.parse("S h L0 h h G")           # no Tomten: does not fit
+    assert db.fits(other) and not db.fits(odd)
+    with pytest.raises(LumicoreError, match="does not fit"):
+        db.estimate(odd)
+    table = build_table(DECK, odd)
+    assert K.heuristic([odd.packed], table, [db])[0] == K.heuristic([odd.packed], table)[0]
+
+
+@pytest.mark.parametrize("text", SMALL[:5] + ["S h T G h L0", "G h T S h L0 h"])
+@pytest.mark.parametrize("abstraction", ["LSG", "LSGT"])
+def test_combined_heuristic_is_admissible_and_consistent(text, abstraction):
+    train = Train.parse(text)
+    table, db = build_table(DECK, train), P.build_pdb(DECK, train, abstraction)
+    dist = distances_to_goal(train, DECK)
+    states = np.array(list(dist), dtype=np.uint64)
+    h = K.heuristic(states, table, [db]).astype(int)
+    d = np.array([INF if v == float("inf") else v for v in dist.values()])
+    assert (h <= d).all()
+    assert ((h == 0) == (d == 0)).all()
+    assert (h >= K.heuristic(states, table)).all()          # the max of the two
+    succ, parent, _ = K.expand(states, K.card_table(DECK))
+    h_succ = K.heuristic(succ, table, [db]).astype(int)
+    assert (h[parent] <= 1 + h_succ).all()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(3))
+def test_hidden_optima_unchanged_against_bfs(seed):
+    train = scramble(5, seed=seed)
+    costs = {solve(train, heuristic=h, algorithm=a).cost
+             for h in ("pdb", "covering") for a in ("astar", "idastar")}
+    assert len(costs) == 1
+    bfs = solve(train, algorithm="bfs", max_nodes=2_000_000)
+    if bfs.status == "optimal":
+        assert costs == {bfs.cost}
+
+
+@pytest.mark.parametrize("text", SMALL)
+def test_hidden_optima_unchanged(text):
+    costs = {solve(text, heuristic=h, algorithm=a).cost
+             for h in ("pdb", "covering") for a in ("astar", "idastar", "bfs")}
+    assert len(costs) == 1
+
+
+@pytest.mark.slow
+def test_default_puzzle_optimum_with_and_without_database():
+    pdb, covering = solve(DEFAULT_PUZZLE), solve(DEFAULT_PUZZLE, heuristic="covering")
+    assert pdb.status == covering.status == "optimal" and pdb.cost == covering.cost == 13
+    assert pdb.first is not None and pdb.first >= pdb.cost
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("LUMICORE_CACHE", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+SHAPE = Train.parse("G h h S L0 T h S T")
+
+
+def test_cache_first_builds_then_loads(cache, monkeypatch):
+    db = P.load_pdb(DECK, SHAPE, "LSGT")
+    files = list(cache.glob("lucia-pdb-LSGT-*.bin"))
+    assert len(files) == 1 and files[0] == P.cache_path(DECK, SHAPE, "LSGT")
+
+    def no_build(*_):
+        raise AssertionError("rebuilt although cached")
+    monkeypatch.setattr(P, "build_pdb", no_build)
+    assert P.load_pdb(DECK, SHAPE, "LSGT") is db         # this process: kept in memory
+    P._LOADED.clear()                                    # a new process: read from disk
+    again = P.load_pdb(DECK, SHAPE, "LSGT")
+    assert np.array_equal(again.values, db.values) and again.key == db.key
+
+
+def test_another_deck_gets_its_own_database(cache):
+    P.load_pdb(DECK, SHAPE, "LSGT")
+    P.load_pdb(DECK[:5], SHAPE, "LSGT")
+    assert len(list(cache.glob("*.bin"))) == 2
+    # the same abstract moves in another order share the file
+    P.load_pdb(DECK[::-1], SHAPE, "LSGT")
+    assert len(list(cache.glob("*.bin"))) == 2
+
+
+@pytest.mark.parametrize("damage", ["flip", "truncate", "magic", "header", "key", "empty"])
+def test_corrupt_or_stale_cache_is_rebuilt(cache, damage):
+    fresh = P.build_pdb(DECK, SHAPE, "LSGT")
+    P.load_pdb(DECK, SHAPE, "LSGT")
+    path = P.cache_path(DECK, SHAPE, "LSGT")
+    blob = bytearray(path.read_bytes())
+    if damage == "flip":
+        blob[-7] ^= 0x01
+    elif damage == "truncate":
+        blob = blob[:-10]
+    elif damage == "magic":
+        blob[:4] = b"XXXX"
+    elif damage == "header":
+        blob[len(P._MAGIC) + 2] = ord("{")
+    elif damage == "key":
+        blob = blob.replace(fresh.key.encode(), b"0" * len(fresh.key))
+    else:
+        blob = bytearray()
+    path.write_bytes(bytes(blob))
+    if damage != "flip":        # flip: the changed file alone must make the memory copy stale
+        P._LOADED.clear()
+    db = P.load_pdb(DECK, SHAPE, "LSGT")
+    assert np.array_equal(db.values, fresh.values)
+    assert P.load_pdb(DECK, SHAPE, "LSGT").values.tobytes() == fresh.values.tobytes()
+    assert path.read_bytes() != bytes(blob)       # rewritten
+
+
+def test_unwritable_cache_still_solves(tmp_path, monkeypatch):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("LUMICORE_CACHE", str(blocker / "cache"))
+    assert solve("S h T h L0").cost == 6
+
+
+def test_bad_abstraction():
+    with pytest.raises(LumicoreError, match="abstraction"):
+        P.build_pdb(DECK, SHAPE, "XYZ")
+
+
+@settings(max_examples=30)
+@given(trains(max_kids=7), st.sampled_from(["LSG", "LSGT"]))
+def test_kernel_heuristic_is_the_max_of_table_and_reference_database(train, abstraction):
+    from lumicore.lucia.heuristic import estimate
+    table, db = build_table(DECK, train), P.build_pdb(DECK, train, abstraction)
+    kept = P.ABSTRACTIONS[abstraction]
+    ref = abstract_distances(len(train), tuple(train.count(r) for r in kept), DECK, abstraction)
+    d = ref[P.abstract_codes(train.codes, abstraction)]
+    cover = estimate(train, table)
+    want = INF if cover == INF or d == float("inf") else max(cover, int(d))
+    assert K.heuristic([train.packed], table, [db])[0] == want
+
+
+def test_cli_says_when_it_builds_the_database(cache, capsys):
+    from solvers.cli import main
+    assert main(["lucia", "solve", "S h T h L0"]) == 0
+    assert "building the LSGT pattern database" in capsys.readouterr().err
+    assert main(["lucia", "solve", "S h T h L0"]) == 0
+    assert capsys.readouterr().err == ""

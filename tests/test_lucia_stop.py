@@ -1,0 +1,205 @@
+"""Lucia searches a person can stop and that stay within limits: Ctrl-C (a real SIGINT),
+memory, node and time limits with their reasons, progress calls, the plan picture and the
+state graph."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import networkx as nx
+import pytest
+
+from lumicore.errors import LumicoreError, SearchLimitError
+from lumicore.lucia import Action, Card, Train, load_deck, random_train, scramble
+from lumicore.lucia import reference as R
+from lumicore.lucia.kernel import MAX_NODES
+from solvers.cli import main
+from solvers.lucia import solve, state_graph
+
+ROOT = Path(__file__).resolve().parents[1]
+DEEP = str(random_train(1))     # a dealt train: far beyond BFS
+
+
+def test_sigint_stops_the_cli_with_exit_130():
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen([sys.executable, "-m", "solvers.cli", "lucia", "solve", DEEP,
+                             "--algorithm", "bfs", "--max-nodes", "4000000000"],
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    time.sleep(3.0)
+    assert proc.poll() is None, proc.communicate()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, (out, err)
+    assert "status: interrupted" in out and "Traceback" not in err
+    assert int(out.split("nodes: ")[1].split()[0]) > 0
+
+
+@pytest.mark.parametrize("algorithm", ["bfs", "astar", "idastar"])
+def test_sigint_in_process_returns_interrupted(algorithm):
+    timer = threading.Timer(0.7, signal.raise_signal, (signal.SIGINT,))
+    timer.start()
+    try:
+        # A* and IDA* on a dealt train with a weak start; a generous time limit as a safety net
+        result = solve(DEEP, algorithm=algorithm, max_nodes=None if algorithm != "astar"
+                       else MAX_NODES, time_limit=60, heuristic="covering")
+    finally:
+        timer.cancel()
+    assert result.status == "interrupted" and result.reason == "interrupted"
+    assert result.plan == [] and result.cost is None and result.nodes > 0
+    assert result.elapsed < 30
+
+
+def test_limits_give_their_reason():
+    train = Train.parse(DEEP)
+    assert solve(train, max_nodes=50).reason == "nodes"
+    assert solve(train, algorithm="bfs", time_limit=0.05).reason == "time"
+    small = 32 << 20
+    mem = solve(train, algorithm="astar", max_memory=small, heuristic="covering")
+    assert (mem.status, mem.reason) == ("limit", "memory")
+    # the budget counts every table: at least 40 bytes a stored state
+    assert 40 * mem.nodes <= small
+    assert solve("h L4 H T S").reason is None
+
+
+def test_node_cap_is_not_silently_lowered():
+    with pytest.raises(SearchLimitError, match="4,294,967,294"):
+        solve("h L4 H T S", max_nodes=10**30)
+    assert solve("h L4 H T S", algorithm="idastar", max_nodes=10**15).status == "optimal"
+    with pytest.raises(LumicoreError, match="max_memory"):
+        solve("h L4 H T S", max_memory=-5)
+
+
+def test_cli_node_cap_and_memory_sizes(capsys):
+    assert main(["lucia", "solve", "h L4 H T S", "--max-nodes", str(10**30)]) == 2
+    assert "4,294,967,294" in capsys.readouterr().err
+    assert main(["lucia", "solve", "h L4 H T S", "--max-memory", "1G"]) == 0
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exc:
+        main(["lucia", "solve", "h L4 H T S", "--max-memory", "lots"])
+    assert exc.value.code == 2 and "lots" in capsys.readouterr().err
+
+
+def test_cli_limit_suggests_weight_and_shows_the_bound(capsys):
+    code = main(["lucia", "solve", DEEP, "--max-nodes", "2000", "--heuristic", "covering"])
+    out = capsys.readouterr().out
+    assert code == 1 and "status: limit (nodes)" in out and "--weight" in out
+    assert "at least" in out
+
+
+def test_progress_is_called_with_growing_counts():
+    calls = []
+    result = solve(DEEP, algorithm="bfs", max_nodes=1_000_000,
+                   progress=lambda *a: calls.append(a))
+    assert result.reason == "nodes" and len(calls) >= 2
+    nodes = [c[0] for c in calls]
+    assert nodes == sorted(nodes) and nodes[-1] <= result.nodes
+    assert all(c[3] >= 0 for c in calls)
+
+
+def test_progress_errors_are_raised_not_swallowed():
+    def boom(*_):
+        raise RuntimeError("boom")
+    with pytest.raises(RuntimeError, match="boom"):
+        solve(DEEP, algorithm="bfs", max_nodes=3_000_000, progress=boom)
+
+
+def test_plan_svg_marks_each_moved_kid(tmp_path, capsys):
+    result = solve("S h T h L0")
+    svg = result._repr_svg_()
+    assert svg.startswith("<svg") and svg.count("start: S h T h L0") == 1
+    for i, play in enumerate(result.plan, 1):
+        assert f"{i}. {play.card.name}" in svg
+    moves = sum(c.start != c.end for p in result.plan for c in p.choices)
+    assert svg.count('stroke-width="4"') == moves and svg.count("marker-end") == moves
+    path = tmp_path / "plan.svg"
+    assert main(["lucia", "solve", "S h T h L0", "--svg", str(path)]) == 0
+    assert path.read_text(encoding="utf-8") == svg
+
+
+def test_svg_path_is_checked_before_solving(tmp_path, capsys):
+    start = time.perf_counter()
+    assert main(["lucia", "solve", DEEP, "--algorithm", "bfs", "--svg",
+                 str(tmp_path / "missing" / "x.svg")]) == 2
+    assert main(["lucia", "solve", DEEP, "--svg", str(tmp_path)]) == 2
+    assert time.perf_counter() - start < 5
+    assert "folder" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("text", ["S h T h L0", "h L2 T S H", "G h S h L0 T", "h T L1 S"])
+def test_state_graph_distances_equal_the_optimum(text):
+    graph = state_graph(text)
+    goals = [n for n, goal in graph.nodes(data="goal") if goal]
+    assert goals and all(Train.parse(g).is_goal() for g in goals)
+    dist = nx.single_source_shortest_path_length(graph, text)
+    assert len(dist) == graph.number_of_nodes()
+    assert min(dist[g] for g in goals) == solve(text).cost == solve(text, algorithm="bfs").cost
+    kinds = {c.name: c for c in load_deck().kinds}
+    for a, b, card in list(graph.edges(data="card"))[:300]:
+        assert Train.parse(b).codes in R.successors(Train.parse(a).codes, kinds[card])
+
+
+def test_state_graph_limit_and_unsolvable():
+    with pytest.raises(SearchLimitError, match="100"):
+        state_graph(scramble(6, seed=1), max_nodes=100)
+    graph = state_graph("L0 h T", [Card((Action.wild(1),))])
+    assert not any(goal for _, goal in graph.nodes(data="goal"))
+    assert json.dumps(graph.graph) == '{"start": "L0 h T"}'
+
+
+def _run_on_terminal(*argv: str) -> str:
+    """Run the CLI on a pseudo-terminal of 120 columns; everything it wrote."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+    pid, fd = pty.fork()
+    if pid == 0:  # pragma: no cover - the child
+        time.sleep(0.3)   # the parent sizes the terminal first
+        os.chdir(ROOT)
+        os.environ["PYTHONPATH"] = str(ROOT)
+        os.execvp(sys.executable, [sys.executable, "-m", "solvers.cli", "lucia", *argv])
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+    out = b""
+    while True:
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        out += chunk
+    os.waitpid(pid, 0)
+    return out.decode(errors="replace")
+
+
+def test_progress_line_on_a_terminal_only():
+    args = ("solve", DEEP, "--heuristic", "covering", "--time-limit", "1.6")
+    shown = _run_on_terminal(*args)
+    assert "lucia astar:" in shown and "bound f" in shown and "nodes/s" in shown
+    assert "status: limit (time)" in shown
+    quiet = _run_on_terminal(*args, "--json")
+    assert "lucia astar:" not in quiet and json.loads(quiet)["reason"] == "time"
+
+
+def test_interrupted_astar_keeps_the_warm_start_plan():
+    calls = []
+
+    def stop(*args):
+        calls.append(args)
+        if len(calls) == 2:     # the warm start (a few thousand expansions) is long done
+            raise KeyboardInterrupt
+    train = random_train(3)
+    result = solve(train, progress=stop)
+    assert result.status == "interrupted" and result.reason == "interrupted"
+    assert result.first is not None
+    assert result.plan and result.cost == len(result.plan) == result.first
+    assert result.bound is not None and result.bound <= result.cost
+    assert R.is_goal(result.plan[-1].train.codes)
