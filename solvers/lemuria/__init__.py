@@ -24,7 +24,7 @@ from ortools.sat.python import cp_model
 from lumicore.errors import LumicoreError, SearchLimitError
 from lumicore.lemuria import Instance, Schedule, simulate
 from lumicore.lemuria.instance import check_seed
-from solvers.lemuria.bound import upper_bound
+from solvers.lemuria.bound import DEFAULT_BOUND_TIME, lagrangian_bound
 from solvers.lemuria.greedy import greedy_schedule
 from solvers.lemuria.model import YearModel
 from solvers.lemuria.search import Watch, solve_watched
@@ -128,15 +128,18 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
     check_limits(None, time_limit)
     workers, seed = _check_args(instance, workers, seed)
     start = time.perf_counter()
-    fast = upper_bound(instance)
-    limit = math.floor(fast + 1e-6)
+    greedy = greedy_schedule(instance)
+    spend = DEFAULT_BOUND_TIME if time_limit is None else min(DEFAULT_BOUND_TIME,
+                                                               0.1 * float(time_limit))
+    fast = lagrangian_bound(instance, spend, target=greedy.vp)
+    limit = math.floor(fast.value + 1e-6)
     year = YearModel(instance)
     year.add_bound(limit)
-    greedy = greedy_schedule(instance)
     if hint:
         rows = {trace.turn: trace.row for trace in simulate(instance, greedy).trace}
         year.hint(greedy.turns, rows)
     watch = Watch(show_progress, time_limit, vp=greedy.vp, bound=float(limit))
+    watch.interrupted = fast.interrupted
     try:
         runs = _solve(year, instance, watch, workers, seed, time_limit, log, start)
     finally:
@@ -155,7 +158,9 @@ def _solve(year: YearModel, instance: Instance, watch: Watch, workers: int, seed
     # default_instance(0) in 60 s, where the default search kept the greedy 171; split in
     # halves, 10 s runs never beat the greedy year). The better plan and the lower bound are
     # kept.
-    runs = []
+    runs: list = []
+    if watch.interrupted:  # Ctrl-C while the fast bound was computed
+        return runs
     if workers == 1 and instance.turns <= SHORT_YEAR:
         first = None if time_limit is None else float(time_limit) / 2
         solver = _solver(1, seed, first, log, interleave=False)
