@@ -418,6 +418,9 @@ def lagrangian_bound(instance: Instance, time_limit: float | None = DEFAULT_BOUN
         fallback = year.need_fallback()
     except _TooManyRows:
         fallback = True
+    except KeyboardInterrupt:
+        value = _simple_bound(instance)
+        return BoundResult(value, value, 0, time.perf_counter() - start, interrupted=True)
     if fallback:
         value = _simple_bound(instance)
         return BoundResult(value, value, 0, time.perf_counter() - start)
