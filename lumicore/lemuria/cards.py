@@ -21,6 +21,7 @@ from typing import Any
 from lumicore.data import read_toml, shorten
 from lumicore.errors import DataError
 from lumicore.lemuria.schedule import COLORS, RESOURCES
+from lumicore.lemuria.skills import Skill, parse_skill
 
 __all__ = [
     "Building",
@@ -70,7 +71,9 @@ class Building:
 @dataclass(frozen=True)
 class Character:
     """A character card: played for ``food``; housed in a facility it scores ``vp``, or
-    ``vp_match`` when the facility has its colour. ``skill`` is text only (not modelled)."""
+    ``vp_match`` when the facility has its colour. ``skill`` is the printed text; ``effect``
+    (optional) the skill in the vocabulary of :mod:`lumicore.lemuria.skills`, applied by the
+    whole game (the one-player year leaves skills out)."""
 
     id: str
     color: str
@@ -78,6 +81,12 @@ class Character:
     vp: int
     vp_match: int
     skill: str = ""
+    effect: str = ""
+
+    @property
+    def skill_effect(self) -> Skill | None:
+        """The parsed ``effect`` (None when the card has none)."""
+        return parse_skill(self.effect, f"character {self.id}.effect")
 
 
 def _amount(value: Any, where: str, limit: int = RESOURCE_LIMIT) -> int:
@@ -109,13 +118,13 @@ def check_character(card: Any, where: str) -> None:
 
 def _text(value: Any, where: str) -> str:
     if not isinstance(value, str) or not value:
-        raise DataError(f"{where}: expected a non-empty string, got {value!r}")
+        raise DataError(f"{where}: expected a non-empty string, got {shorten(value)}")
     return value
 
 
 def _color(value: Any, where: str) -> str:
     if value not in COLORS:
-        raise DataError(f"{where}: unknown colour {value!r} (one of {', '.join(COLORS)})")
+        raise DataError(f"{where}: unknown colour {shorten(value)} (one of {', '.join(COLORS)})")
     return value
 
 
@@ -134,12 +143,12 @@ def resources(value: Any, where: str) -> dict[str, int]:
 
 def _check_keys(entry: Mapping[str, Any], allowed: tuple[str, ...], where: str) -> None:
     if not isinstance(entry, Mapping):
-        raise DataError(f"{where}: expected a table, got {entry!r}")
+        raise DataError(f"{where}: expected a table, got {shorten(entry)}")
     for key in entry:
         if key not in allowed:
-            raise DataError(f"{where}: unknown key {key!r}")
+            raise DataError(f"{where}: unknown key {shorten(key)}")
     for key in allowed:
-        if key not in entry and key not in ("skill", "cost"):
+        if key not in entry and key not in ("skill", "cost", "effect"):
             raise DataError(f"{where}: missing key {key!r}")
 
 
@@ -153,7 +162,7 @@ def _parse(entries: Any, where: str, kind: str, keys: tuple[str, ...],
         at = f"{where}[{i}]"
         _check_keys(entry, keys, at)
         card_id = _text(entry["id"], f"{at}.id")
-        at = f"{where} {card_id}"
+        at = f"{where} {card_id if len(card_id) <= 40 else card_id[:40] + '...'}"
         if card_id in cards:
             raise DataError(f"{at}: duplicate id")
         cards[card_id] = make(entry, card_id, at)
@@ -169,11 +178,19 @@ def _building(entry: Mapping[str, Any], card_id: str, at: str) -> Building:
 def _character(entry: Mapping[str, Any], card_id: str, at: str) -> Character:
     skill = entry.get("skill", "")
     if not isinstance(skill, str):
-        raise DataError(f"{at}.skill: expected a string, got {skill!r}")
+        raise DataError(f"{at}.skill: expected a string, got {shorten(skill)}")
     return Character(card_id, _color(entry["color"], f"{at}.color"),
                      _amount(entry["food"], f"{at}.food"),
                      _amount(entry["vp"], f"{at}.vp", VP_LIMIT),
-                     _amount(entry["vp_match"], f"{at}.vp_match", VP_LIMIT), skill)
+                     _amount(entry["vp_match"], f"{at}.vp_match", VP_LIMIT), skill,
+                     _effect(entry, at))
+
+
+def _effect(entry: Mapping[str, Any], at: str) -> str:
+    """The optional ``effect`` of a character, checked against the skill vocabulary."""
+    effect = entry.get("effect", "")
+    parse_skill(effect, f"{at}.effect")
+    return effect
 
 
 def parse_buildings(entries: Any, where: str = "building") -> dict[str, Building]:
@@ -183,28 +200,29 @@ def parse_buildings(entries: Any, where: str = "building") -> dict[str, Building
 
 def parse_characters(entries: Any, where: str = "character") -> dict[str, Character]:
     """Character cards from the parsed ``[[character]]`` array of a TOML file."""
-    return _parse(entries, where, "character", ("id", "color", "food", "vp", "vp_match", "skill"),
-                  _character)
+    return _parse(entries, where, "character",
+                  ("id", "color", "food", "vp", "vp_match", "skill", "effect"), _character)
 
 
 def _load(name_or_path: str | Path, builtin: dict[str, str], key: str) -> list[Any]:
     data = read_toml(name_or_path, builtin)
     extra = [k for k in data if k != key]
     if extra:
-        raise DataError(f"{name_or_path}: unknown key {extra[0]!r} (expected [[{key}]] tables)")
+        raise DataError(f"{shorten(name_or_path)}: unknown key {shorten(extra[0])} "
+                        f"(expected [[{key}]] tables)")
     return data.get(key, [])
 
 
 def load_buildings(name_or_path: str | Path = "default") -> dict[str, Building]:
     """Building cards by id from ``"default"`` or a TOML file of ``[[building]]`` tables."""
     return parse_buildings(_load(name_or_path, BUILTIN_BUILDINGS, "building"),
-                           f"{name_or_path}: building")
+                           f"{shorten(name_or_path)}: building")
 
 
 def load_characters(name_or_path: str | Path = "default") -> dict[str, Character]:
     """Character cards by id from ``"default"`` or a TOML file of ``[[character]]`` tables."""
     return parse_characters(_load(name_or_path, BUILTIN_CHARACTERS, "character"),
-                            f"{name_or_path}: character")
+                            f"{shorten(name_or_path)}: character")
 
 
 def toml_str(text: str) -> str:
@@ -234,5 +252,7 @@ def cards_to_toml(buildings: Mapping[str, Building] | None = None,
     for c in (characters or {}).values():
         lines += ["[[character]]", f"id = {toml_str(c.id)}", f"color = {toml_str(c.color)}",
                   f"food = {c.food}", f"vp = {c.vp}", f"vp_match = {c.vp_match}",
-                  f"skill = {toml_str(c.skill)}", ""]
+                  f"skill = {toml_str(c.skill)}"]
+        lines += [f"effect = {toml_str(c.effect)}"] if c.effect else []
+        lines.append("")
     return "\n".join(lines)

@@ -18,6 +18,7 @@ import json
 from dataclasses import asdict
 from typing import Any
 
+from lumicore.errors import LumicoreError
 from lumicore.lemuria import (
     Build,
     Buy,
@@ -109,12 +110,72 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                       help="CP-SAT search workers (default 2 on a machine with 2 cores or more, "
                            "else 1)")
     plan.add_argument("--seed", type=int, default=0, metavar="N",
-                      help="the solver's random seed, 0..2**31-1 (default 0)")
+                      help="the solver's random seed, 0 to 2147483647 (default 0)")
     plan.add_argument("--deal", type=int, default=0, metavar="N",
-                      help="seed of the default instance when no file is given, 0..2**63-1 "
+                      help="seed of the default instance when no file is given, 0 to 2^63-1 "
                            "(default 0)")
     plan.add_argument("--svg", metavar="FILE", default=None,
                       help="also write the year as a turn-by-turn SVG chart to FILE "
                            "(default: none)")
     plan.add_argument("--json", action="store_true", help="print the plan as JSON")
     plan.set_defaults(run=run_plan)
+    add_play_command(commands)
+
+
+def run_play(args: argparse.Namespace) -> int:
+    """``lumicore lemuria play``: a whole game between bots, turn by turn."""
+    from lumicore.lemuria.game import _check_players, _check_seed
+    from solvers.commands import check_output_path
+    from solvers.lemuria.play import parse_bots, play_game
+    from solvers.progress import progress
+
+    players = _check_players(args.players)
+    seed = _check_seed(args.seed)
+    bots = parse_bots(args.bots, players)
+    if args.time_limit is not None and not args.time_limit > 0:
+        raise LumicoreError(f"--time-limit must be positive, got {args.time_limit}")
+    record_path = check_output_path(args.record) if args.record else None
+    with progress(total=13, desc="lemuria play", unit="turn",
+                  enabled=False if args.json else None) as bar:
+        def show(_game: Any, lines: list[str]) -> None:
+            bar.update(1)
+            if not args.json:
+                bar.clear()
+                print("\n".join(lines), flush=True)
+
+        result = play_game(players, bots, seed=seed, time_limit=args.time_limit,
+                           impact=args.impact, on_turn=show)
+    record = result.game.record()
+    record["bots"] = result.bots
+    if record_path is not None:
+        record_path.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    if args.json:
+        print(json.dumps(record))
+        return 0
+    vp = ", ".join(f"player {p + 1} ({b}) {v}" for p, (b, v) in
+                   enumerate(zip(result.bots, result.vp, strict=True)))
+    print(f"final VP: {vp}")
+    print(f"winner: player {result.winner + 1} ({result.bots[result.winner]})")
+    return 0
+
+
+def add_play_command(commands: argparse._SubParsersAction) -> None:
+    play = commands.add_parser("play", help="a whole game between bots, turn by turn",
+                               description="Play a whole seeded game of Lemuria between bots "
+                                           "and print it turn by turn (altar, actions, VP) and "
+                                           "the winner.")
+    play.add_argument("--players", type=int, default=3, metavar="N",
+                      help="number of players, 2 to 4 (default 3)")
+    play.add_argument("--bots", default="planner,greedy,random", metavar="LIST",
+                      help="bots by seat, comma-separated: planner, greedy, random; one name "
+                           "for every seat (default planner,greedy,random)")
+    play.add_argument("--seed", type=int, default=0, metavar="N",
+                      help="seed of the deck draws and the bots (default 0)")
+    play.add_argument("--record", metavar="FILE",
+                      help="write the game record (JSON) to FILE (default: none)")
+    play.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
+                      help="planner time limit per turn in seconds (default 10)")
+    play.add_argument("--impact", action="store_true",
+                      help="play with the Lemuria Impact append rules (default off)")
+    play.add_argument("--json", action="store_true", help="print the game record as JSON")
+    play.set_defaults(run=run_play)
