@@ -25,8 +25,9 @@ from lumicore.errors import LumicoreError, SearchLimitError
 from lumicore.lemuria import Instance, Schedule, simulate
 from lumicore.lemuria.harvests import AltarSetup
 from lumicore.lemuria.instance import check_seed
-from solvers.lemuria.bound import upper_bound
+from solvers.lemuria.bound import DEFAULT_BOUND_TIME, lagrangian_bound
 from solvers.lemuria.greedy import greedy_schedule
+from solvers.lemuria.lns import improve
 from solvers.lemuria.model import YearModel
 from solvers.lemuria.search import Watch, solve_watched
 from solvers.limits import FEASIBLE, INTERRUPTED, OPTIMAL, REASON_INTERRUPTED, check_limits
@@ -108,7 +109,8 @@ def _check_args(instance: Instance, workers: int | None, seed: int) -> tuple[int
 def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_LIMIT,
                    workers: int | None = None, seed: int = 0, hint: bool = True,
                    log: bool = False, show_progress: bool | None = False,
-                   harvests: bool = False, altar: AltarSetup | None = None) -> Schedule:
+                   harvests: bool = False, altar: AltarSetup | None = None,
+                   lns: bool = True, fast_bound: bool = True) -> Schedule:
     """Solve the year of ``instance`` for the most VP.
 
     Returns a :class:`~lumicore.lemuria.Schedule` with ``status`` ``"optimal"`` (its VP equals a
@@ -119,7 +121,11 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
     0..2**31-1. The greedy year (:func:`solvers.lemuria.greedy.greedy_schedule`) is the fallback:
     with ``hint`` it is given to the solver as a first plan, and when the solver stops before it
     found a better plan the greedy year is returned. ``show_progress``: a progress line with the
-    plan's VP, the bound and the gap (None: only on a terminal). ``schedule.stats`` holds the
+    plan's VP, the bound and the gap (None: only on a terminal). ``lns``: on long years, spend
+    the last ``1 - LNS_START`` of the time re-solving windows of turns around the best plan
+    (:mod:`solvers.lemuria.lns`). ``fast_bound``: compute
+    :func:`solvers.lemuria.bound.lagrangian_bound` and add it as a cut (False: CP-SAT's bound
+    alone, for comparisons). ``schedule.stats`` holds the
     model size (:class:`ModelStats`), ``schedule.branches`` the solver's branch count.
 
     Optimal means optimal over the plans the model describes: every rule of docs/lemuria.md, in
@@ -139,25 +145,57 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
 
         return build_harvest_schedule(instance, altar, time_limit, workers, seed, hint, log)
     start = time.perf_counter()
-    fast = upper_bound(instance)
-    limit = math.floor(fast + 1e-6)
-    year = YearModel(instance)
-    year.add_bound(limit)
     greedy = greedy_schedule(instance)
-    if hint:
-        rows = {trace.turn: trace.row for trace in simulate(instance, greedy).trace}
-        year.hint(greedy.turns, rows)
-    watch = Watch(show_progress, time_limit, vp=greedy.vp, bound=float(limit))
     try:
-        runs = _solve(year, instance, watch, workers, seed, time_limit, log, start)
+        year, limit, values, interrupted = _prepare(instance, greedy, time_limit, hint,
+                                                    fast_bound)
+    except KeyboardInterrupt:  # Ctrl-C before the solver started: the greedy year
+        greedy.status, greedy.reason = INTERRUPTED, REASON_INTERRUPTED
+        greedy.elapsed = time.perf_counter() - start
+        return greedy
+    watch = Watch(show_progress, time_limit, vp=greedy.vp,
+                  bound=None if limit is None else float(limit))
+    watch.interrupted = interrupted
+    try:
+        runs = _solve(year, instance, watch, workers, seed, time_limit, log, start,
+                      lns and values is not None, (values, greedy.vp))
     finally:
         watch.close()
     return _result(year, greedy, runs, watch, time.perf_counter() - start)
 
 
+def _prepare(instance: Instance, greedy: Schedule, time_limit: float | None, hint: bool,
+             fast_bound: bool) -> tuple[YearModel, int | None, list[int] | None, bool]:
+    """The model with the fast bound as a cut and the greedy year as a complete hint: the
+    model, the bound (rounded down; None without ``fast_bound``), the hint's values and whether
+    Ctrl-C cut the bound short."""
+    limit, interrupted = None, False
+    if fast_bound:
+        spend = DEFAULT_BOUND_TIME if time_limit is None else min(DEFAULT_BOUND_TIME,
+                                                                   0.1 * float(time_limit))
+        fast = lagrangian_bound(instance, spend, target=greedy.vp)
+        limit, interrupted = math.floor(fast.value + 1e-6), fast.interrupted
+    year = YearModel(instance)
+    if limit is not None:
+        year.add_bound(limit)
+    values = None
+    if hint:
+        rows = {trace.turn: trace.row for trace in simulate(instance, greedy).trace}
+        year.hint(greedy.turns, rows)
+        values = year.complete_hint()
+    return year, limit, values, interrupted
+
+
+LNS_START = 0.4
+"""Share of a long year's time limit for the first CP-SAT run; the rest goes to the large
+neighbourhood search around its plan (:mod:`solvers.lemuria.lns`)."""
+
+
 def _solve(year: YearModel, instance: Instance, watch: Watch, workers: int, seed: int,
-           time_limit: float | None, log: bool, start: float) -> list:
-    """The CP-SAT runs: ``[(status code, solver), ...]``."""
+           time_limit: float | None, log: bool, start: float, lns: bool,
+           incumbent: tuple) -> list:
+    """The CP-SAT runs: ``[(status code, solver), ...]``. ``incumbent``: the values of every
+    variable for the greedy year and its VP, where the search starts from."""
     # One worker, short years: first the default search with the LP at level 2 for half the
     # time (it proves them: all of default_instance(0..3, turns=4) in 30 s, median about 13 s on
     # the shared 2-core machine, where the interleaved pair below proved none); if it does not
@@ -166,7 +204,9 @@ def _solve(year: YearModel, instance: Instance, watch: Watch, workers: int, seed
     # default_instance(0) in 60 s, where the default search kept the greedy 171; split in
     # halves, 10 s runs never beat the greedy year). The better plan and the lower bound are
     # kept.
-    runs = []
+    runs: list = []
+    if watch.interrupted:  # Ctrl-C while the fast bound was computed
+        return runs
     if workers == 1 and instance.turns <= SHORT_YEAR:
         first = None if time_limit is None else float(time_limit) / 2
         solver = _solver(1, seed, first, log, interleave=False)
@@ -179,8 +219,24 @@ def _solve(year: YearModel, instance: Instance, watch: Watch, workers: int, seed
             runs.append((solve_watched(solver, year.m, watch), solver))
     else:
         left = None if time_limit is None else float(time_limit) - (time.perf_counter() - start)
-        solver = _solver(workers, seed, left, log, interleave=workers <= 2)
-        runs.append((solve_watched(solver, year.m, watch), solver))
+        first = left if left is None or not lns else LNS_START * left
+        solver = _solver(workers, seed, first, log, interleave=workers <= 2)
+        code = solve_watched(solver, year.m, watch)
+        runs.append((code, solver))
+        if lns and left is not None and code != cp_model.OPTIMAL:
+            deadline = start + float(time_limit)
+            if code == cp_model.FEASIBLE and solver.objective_value > incumbent[1]:
+                incumbent = (list(solver.response_proto.solution),
+                             int(round(solver.objective_value)))
+
+            def make(seconds: float) -> cp_model.CpSolver:
+                sub = _solver(workers, seed, seconds, log, interleave=False)
+                sub.parameters.linearization_level = 1
+                return sub
+
+            best = improve(year, *incumbent, watch, deadline, make, seed)
+            if best is not None:
+                runs.append((cp_model.FEASIBLE, best))
     if any(code == cp_model.INFEASIBLE for code, _s in runs):  # pragma: no cover
         raise AssertionError("the Lemuria year model is infeasible: a modelling bug")
     return runs

@@ -1,15 +1,483 @@
-"""A fast upper bound on the VP of a Lemuria year (placeholder: the exhaustive planner's bound)."""
+"""A fast, proven upper bound on the VP of a Lemuria year: a Lagrangian relaxation solved by two
+dynamic programs (numpy), tightened by subgradient steps. docs/lemuria.md ("The upper bound")
+proves it valid; here is what it computes.
+
+Every legal year satisfies, for each resource r and turn t, ``L[r, t] = start + income so far
++ bonuses so far - spending so far >= 0`` and, for each colour and turn, "residents housed so far
+<= facilities built so far" (a facility houses one resident in its life). For multipliers
+``mu >= 0`` (resources) and ``lam >= 0`` (housing), VP <= VP + sum mu*L + sum lam*(built -
+housed); the right side is maximised over a *relaxed* year, which splits into
+
+* the **building side** (:func:`_building_dp`): a dynamic program over the Trend rows the year
+  can reach (simulated exactly, opponents included), the number of facilities (0..8) and which
+  districts hold a chit. A build scores the card's VP and trend bonus, pays its cost after the
+  reductions at the turn's resource prices ``P[t] = sum of mu[u] for u >= t``, and earns
+  ``Lam[t, colour] = sum of lam[u] for u >= t``; district chits pay Church VP and Rural/Commerce
+  resources at the prices (majorities relaxed to presence);
+* the **character side** (:func:`_character_value`): the hand and the character deck as a stream;
+  a housed character scores its VP (matching or not), 3 VP at every festival from then on, pays
+  its food at the prices and ``Lam``; digging to the deepest housed deck card costs at least one
+  unit of gold or food (at the price of its turn) for every card passed over before it
+  (the proof counts free buys into an empty hand), and recycled cards lie past the whole deck.
+
+Any ``mu, lam >= 0`` give a valid bound; the subgradient steps only make it smaller.
+
+>>> from lumicore.lemuria import default_instance
+>>> from solvers.lemuria.exhaustive import exhaustive_best
+>>> inst = default_instance(0, turns=3)
+>>> upper_bound(inst, time_limit=0.5) >= exhaustive_best(inst).vp
+True
+"""
 
 from __future__ import annotations
 
-from lumicore.lemuria import Instance
-from lumicore.lemuria.rules import initial_state
+import math
+import time
+from dataclasses import dataclass, field
 
-__all__ = ["upper_bound"]
+import numpy as np
+
+from lumicore.errors import LumicoreError
+from lumicore.lemuria import CHITS, COLORS, DISTRICTS, RESOURCES, Instance
+from lumicore.lemuria.rules import REMODEL_FROM, TREND_BONUS, age_row
+from solvers.lemuria.model import max_draws
+from solvers.limits import check_limits
+
+__all__ = ["upper_bound", "lagrangian_bound", "BoundResult", "DEFAULT_BOUND_TIME"]
+
+DEFAULT_BOUND_TIME = 2.0
+"""Seconds of subgradient steps :func:`upper_bound` spends by default."""
+_NEG = -1e18
+STALL = 6
+"""Subgradient steps without a better bound after which the step size is halved."""
+THETA = 1.0
+"""The first step's size, as a share of the Polyak step."""
+_R = {r: i for i, r in enumerate(RESOURCES)}
+_GOLD, _FOOD = _R["gold"], _R["food"]
+_CHURCH, _RURAL, _COMMERCE, _ADMIN = (DISTRICTS.index(d) for d in
+                                      ("church", "rural", "commerce", "administrative"))
+_BITS = np.arange(16)
+_HAS = {d: ((_BITS >> d) & 1).astype(bool) for d in range(4)}
+_OR = np.array([[b | (1 << d) for d in range(4)] for b in range(16)])  # (16, 4)
 
 
-def upper_bound(instance: Instance, time_limit: float | None = 1.0) -> float:
-    """An upper bound on the VP of every legal year of ``instance``."""
+@dataclass
+class BoundResult:
+    """The least bound found (``value``), the bound of the first step, the number of steps,
+    the seconds spent, the multipliers that gave ``value``, and whether Ctrl-C cut the steps
+    short."""
+
+    value: float
+    first: float
+    steps: int
+    elapsed: float
+    mu: np.ndarray = field(repr=False, default_factory=lambda: np.zeros(0))
+    lam: np.ndarray = field(repr=False, default_factory=lambda: np.zeros(0))
+    fest: np.ndarray = field(repr=False, default_factory=lambda: np.zeros(0))
+    interrupted: bool = False
+
+
+@dataclass
+class _Rows:
+    """The Trend rows the year can reach: per turn, per state, the card in each slot after the
+    opponents' takes (-1: empty) and the next state for "no build" and for a build from each
+    slot (-1: impossible)."""
+
+    card: list[np.ndarray]
+    succ: list[np.ndarray]
+
+
+MAX_ROWS = 20_000
+"""Reachable Trend row states per turn past which :func:`lagrangian_bound` falls back to the
+exhaustive planner's simple bound (only decks that run out, where returned cards come back in
+many orders, get near it)."""
+
+
+class _TooManyRows(Exception):
+    pass
+
+
+def _rows(instance: Instance, cards: dict[str, int]) -> _Rows:
+    """Simulate every reachable row: the refill of the rules (``age_row``); cards sent to the
+    deck bottom are kept only when the deck can run out (otherwise they are never drawn)."""
+    keep_returns = max_draws(instance) > len(instance.deck)
+    states = {(instance.trend, instance.deck): 0}
+    out_card, out_succ = [], []
+    for t in range(1, instance.turns + 1):
+        if len(states) > MAX_ROWS:
+            raise _TooManyRows
+        takes = {o.builds[t] for o in instance.opponents if t in o.builds}
+        nxt: dict = {}
+        card = np.full((len(states), 5), -1, dtype=np.int64)
+        succ = np.full((len(states), 6), -1, dtype=np.int64)
+        for (row, deck), i in states.items():
+            seen = tuple(None if c in takes else c for c in row)
+            for option in range(6):
+                if option and seen[option - 1] is None:
+                    continue
+                after = seen if not option else (
+                    seen[:option - 1] + (None,) + seen[option:])
+                if t == instance.turns:
+                    key = None
+                else:
+                    new_row, new_deck = age_row(after, deck)
+                    if not keep_returns:
+                        new_deck = new_deck[:len(new_deck) - (after[-1] is not None)]
+                    key = (new_row, new_deck)
+                succ[i, option] = nxt.setdefault(key, len(nxt))
+            card[i] = [cards[c] if c is not None else -1 for c in seen]
+        out_card.append(card)
+        out_succ.append(succ)
+        states = nxt
+    return _Rows(out_card, out_succ)
+
+
+class _Year:
+    """The fixed data of the relaxation, built once per instance."""
+
+    def __init__(self, instance: Instance) -> None:
+        self.inst = instance
+        self.T = T = instance.turns
+        ids = sorted(instance.buildings)
+        self.index = {c: i for i, c in enumerate(ids)}
+        b = [instance.buildings[c] for c in ids]
+        self.vp = np.array([x.vp for x in b], dtype=float)
+        self.color = np.array([COLORS.index(x.color) for x in b])
+        units = [[_R[r] for r, n in sorted(x.cost.items()) for _ in range(n)] for x in b]
+        width = max([len(u) for u in units] + [1])
+        self.units = np.array([u + [-1] * (width - len(u)) for u in units])  # (C, width)
+        self.remodel = T >= REMODEL_FROM
+        if self.need_fallback():
+            return
+        self.rows = _rows(instance, self.index)
+        # cumulative resources given by the instance, A[r, t] (t 0-based)
+        income = np.array([[instance.income[t].get(r, 0) for t in range(1, T + 1)]
+                           for r in RESOURCES], dtype=float)
+        self.A = np.array([instance.start[r] for r in RESOURCES], dtype=float)[:, None] + \
+            np.cumsum(income, axis=1)
+        self.is_festival = np.array([t in instance.festivals for t in range(1, T + 1)])
+        self._characters()
+
+    def _characters(self) -> None:
+        inst = self.inst
+        items = list(inst.hand) + list(inst.character_deck)
+        self.H, self.K = len(inst.hand), len(inst.character_deck)
+        chars = [inst.characters[c] for c in items]
+        n = len(chars)
+        # resident VP of item i in a facility of colour col: (n, 4)
+        self.res_vp = np.array([[c.vp_match if COLORS[k] == c.color else c.vp
+                                 for k in range(4)] for c in chars], dtype=float).reshape(n, 4)
+        self.food = np.array([c.food for c in chars], dtype=float)
+        self.food_min = float(self.food.min()) if n else 0.0
+        self.n_items = n
+        # facility instances a year can have: one build a turn, at most 8 new facilities
+        self.j_max = min(self.T, CHITS + max(0, self.T - REMODEL_FROM + 1))
+
+    def need_fallback(self) -> bool:
+        """A remodelled card can come back from the deck bottom (the rows do not track it)."""
+        return self.remodel and max_draws(self.inst) > len(self.inst.deck)
+
+
+def _prices(mu: np.ndarray) -> np.ndarray:
+    """P[r, t] = sum of mu[r, u] for u >= t."""
+    return np.cumsum(mu[:, ::-1], axis=1)[:, ::-1]
+
+
+def _priced_costs(year: _Year, P: np.ndarray) -> np.ndarray:
+    """cost[t, c, k]: card c's cost at turn t's prices with its k (0..3) dearest units
+    reduced."""
+    T = year.T
+    units = year.units
+    unit_price = np.where(units[None] >= 0, P.T[:, np.maximum(units, 0)], 0.0)  # (T, C, w)
+    unit_price = -np.sort(-unit_price, axis=2)
+    total = unit_price.sum(axis=2)
+    out = np.empty((T, units.shape[0], 4))
+    out[:, :, 0] = total
+    cum = np.cumsum(unit_price, axis=2)
+    for k in range(1, 4):
+        j = min(k, units.shape[1]) - 1
+        out[:, :, k] = total - cum[:, :, j]
+    return out
+
+
+def _bonus(P: np.ndarray, t: int) -> np.ndarray:
+    """Turn-start bonus value of each chit pattern (16,) at turn t (1-based)."""
+    if t == 1:
+        return np.zeros(16)
+    return (3.0 * _HAS[_CHURCH] + P[_FOOD, t - 1] * _HAS[_RURAL]
+            + P[_GOLD, t - 1] * _HAS[_COMMERCE])
+
+
+def _build_gains(year: _Year, t: int, s: int, card: np.ndarray, cost: np.ndarray,
+                 Lam: np.ndarray, extra: int) -> np.ndarray:
+    """Gain (R, 16) of building the slot-s card of each row at turn t with ``extra``
+    reductions (a remodel's), by chit pattern (the Administrative chit reduces Upper cards)."""
+    c = np.maximum(card, 0)
+    base = year.vp[c] + TREND_BONUS[s] + Lam[t - 1, year.color[c]]
+    lower = 1 if s >= 3 else 0
+    plain = base - cost[t - 1, c, min(3, lower + extra)]
+    admin = base - cost[t - 1, c, min(3, lower + extra + (s < 3))]
+    return np.where(_HAS[_ADMIN][None, :], admin[:, None], plain[:, None])
+
+
+_NFAC = np.arange(CHITS + 1, dtype=float)
+
+
+def _after_turn(V: list[np.ndarray], t: int, fest: np.ndarray) -> np.ndarray:
+    """V[t + 1] plus the festival share ``fest[t - 1]`` per facility owned after turn t."""
+    nxt = V[t + 1]
+    if fest[t - 1]:
+        nxt = nxt + fest[t - 1] * _NFAC[None, :, None]
+    return nxt
+
+
+def _building_dp(year: _Year, P: np.ndarray, Lam: np.ndarray, cost: np.ndarray,
+                 fest: np.ndarray) -> list[np.ndarray]:
+    """Values V[t] (R_t, 9, 16) of the building side from the start of turn t (1-based),
+    by row state, facilities and chit pattern; V[T + 1] is zero. ``fest[t - 1]``: VP per
+    facility owned at the end of festival turn t."""
+    T = year.T
+    V: list[np.ndarray] = [np.zeros(0)] * (T + 2)
+    V[T + 1] = np.zeros((1, CHITS + 1, 16))
+    for t in range(T, 0, -1):
+        nxt = _after_turn(V, t, fest)
+        chit = nxt[:, :, _OR].max(axis=3)  # best district for a new chit
+        card, succ = year.rows.card[t - 1], year.rows.succ[t - 1]
+        best = nxt[succ[:, 0]]
+        for s in range(5):
+            ok = succ[:, s + 1] >= 0
+            if not ok.any():
+                continue
+            gain = _build_gains(year, t, s, card[:, s], cost, Lam, 0)
+            after = chit[np.maximum(succ[:, s + 1], 0)]
+            cand = np.full_like(best, _NEG)
+            cand[:, :CHITS] = gain[:, None, :] + after[:, 1:]
+            if year.remodel and t >= REMODEL_FROM:
+                gain_r = _build_gains(year, t, s, card[:, s], cost, Lam, 2)
+                same = nxt[np.maximum(succ[:, s + 1], 0)]
+                cand[:, 1:] = np.maximum(cand[:, 1:], gain_r[:, None, :] + same[:, 1:])
+            cand[~ok] = _NEG
+            np.maximum(best, cand, out=best)
+        V[t] = best + _bonus(P, t)[None, None, :]
+    return V
+
+
+@dataclass
+class _Plan:
+    """What the relaxed year does, for the subgradient: resources spent and gained per turn
+    (4, T), facilities built and residents housed per turn and colour (T, 4)."""
+
+    spend: np.ndarray
+    gain: np.ndarray
+    built: np.ndarray
+    housed: np.ndarray
+    owned: np.ndarray
+
+
+def _follow(year: _Year, V: list[np.ndarray], P: np.ndarray, Lam: np.ndarray,
+            cost: np.ndarray, fest: np.ndarray, plan: _Plan) -> None:
+    """Walk the building side's best path forward, recording it into ``plan``."""
+    state, n, bits = 0, 0, 0
+    for t in range(1, year.T + 1):
+        if t > 1:
+            plan.gain[_FOOD, t - 1] += bits >> _RURAL & 1
+            plan.gain[_GOLD, t - 1] += bits >> _COMMERCE & 1
+        nxt = _after_turn(V, t, fest)
+        card, succ = year.rows.card[t - 1][state], year.rows.succ[t - 1][state]
+        choice, value = (0, 0, bits, n), nxt[succ[0], n, bits]
+        for s in range(5):
+            if succ[s + 1] < 0:
+                continue
+            c = np.array([card[s]])
+            options = []
+            if n < CHITS:
+                g = _build_gains(year, t, s, c, cost, Lam, 0)[0, bits]
+                for d in range(4):
+                    nb = bits | (1 << d)
+                    options.append((g + nxt[succ[s + 1], n + 1, nb], (s + 1, 0, nb, n + 1)))
+            if year.remodel and t >= REMODEL_FROM and n >= 1:
+                g = _build_gains(year, t, s, c, cost, Lam, 2)[0, bits]
+                options.append((g + nxt[succ[s + 1], n, bits], (s + 1, 2, bits, n)))
+            for v, ch in options:
+                if v > value + 1e-9:
+                    value, choice = v, ch
+        option, extra, new_bits, new_n = choice
+        if option:
+            s = option - 1
+            c = card[s]
+            k = min(3, (1 if s >= 3 else (bits >> _ADMIN & 1)) + extra)
+            units = sorted((u for u in year.units[c] if u >= 0), key=lambda u: -P[u, t - 1])
+            for u in units[k:]:
+                plan.spend[u, t - 1] += 1
+            plan.built[t - 1, year.color[c]] += 1
+        state, n, bits = succ[option], new_n, new_bits
+        plan.owned[t - 1] = n
+
+
+def _character_value(year: _Year, P: np.ndarray, Lam: np.ndarray, fest: np.ndarray,
+                     plan: _Plan | None) -> float:
+    """The character side's best value (and, with ``plan``, its housings and spending).
+    A resident housed in turn p earns ``3 - fest[F]`` at each festival F >= p."""
+    T, H, K, n = year.T, year.H, year.K, year.n_items
+    if n == 0:
+        return 0.0
+    share = np.where(year.is_festival, 3.0 - fest, 0.0)
+    from_p = np.cumsum(share[::-1])[::-1]  # (T,)
+    # value of housing item i at turn p in colour col: (n, T, 4)
+    val = (year.res_vp[:, None, :] + from_p[None, :, None]
+           - P[_FOOD][None, :, None] * year.food[:, None, None] - Lam[None, :, :])
+    at_turn = val.max(axis=2)  # (n, T)
+    opt = at_turn.max(axis=1)  # (n,)
+    wild = float(opt.max())
+    wild_at = at_turn.max(axis=0)  # (T,)
+    unit = np.minimum(P[_GOLD], year.food_min * P[_FOOD])  # (T,) a passed-over card
+    jm = year.j_max
+    best = float(np.sort(np.maximum(opt[:H], 0.0))[::-1][:jm].sum()) if H else 0.0
+    best_case: tuple = ("hand", None, None)
+    for k in range(K + 1):  # k == K: the deepest housed card is a recycled one
+        before = opt[:H + k]
+        head = at_turn[H + k] if k < K else wild_at
+        for p in range(T):
+            gains = before + unit[p]
+            if k == K:
+                gains = np.concatenate([gains, np.full(jm - 1, wild)])
+            top = np.sort(gains[gains > 0])[::-1][:jm - 1]
+            value = head[p] - unit[p] * len(before) + float(top.sum())
+            if value > best:
+                best, best_case = value, (k, p, None)
+    if plan is not None:
+        _record_characters(year, P, val, opt, unit, best_case, plan)
+    return best
+
+
+def _record_characters(year: _Year, P: np.ndarray, val: np.ndarray, opt: np.ndarray,
+                       unit: np.ndarray, case: tuple, plan: _Plan) -> None:
+    """Record the character side's choice (approximately: the subgradient only needs a
+    direction) into ``plan``."""
+    H, K, jm = year.H, year.K, year.j_max
+    k, p = case[0], case[1]
+    count = H if k == "hand" else H + min(k, K)
+    chosen = [i for i in np.argsort(-opt[:count]) if opt[i] > (0 if k == "hand" else -unit[p])]
+    chosen = chosen[:jm - (k != "hand")]
+    if k != "hand":
+        head = H + k if k < K else int(np.argmax(opt))
+        i, pp, col = head, p, int(np.argmax(val[head, p]))
+        plan.housed[pp, col] += 1
+        plan.spend[_FOOD, pp] += year.food[i]
+        skipped = count - len(chosen)
+        resource = _GOLD if unit[p] >= P[_GOLD, p] else _FOOD
+        plan.spend[resource, p] += skipped * (1 if resource == _GOLD else year.food_min)
+    for i in chosen:
+        pp, col = np.unravel_index(int(np.argmax(val[i])), val[i].shape)
+        plan.housed[pp, col] += 1
+        plan.spend[_FOOD, pp] += year.food[i]
+
+
+def _evaluate(year: _Year, mu: np.ndarray, lam: np.ndarray, fest: np.ndarray,
+              want_plan: bool) -> tuple[float, _Plan | None]:
+    """The Lagrangian bound for ``mu`` (4, T), ``lam`` (T, 4) and the festival split ``fest``
+    (T,), and the relaxed year."""
+    P = _prices(mu)
+    Lam = np.cumsum(lam[::-1], axis=0)[::-1]
+    cost = _priced_costs(year, P)
+    V = _building_dp(year, P, Lam, cost, fest)
+    plan = None
+    if want_plan:
+        T = year.T
+        plan = _Plan(np.zeros((4, T)), np.zeros((4, T)), np.zeros((T, 4)), np.zeros((T, 4)),
+                     np.zeros(T))
+        _follow(year, V, P, Lam, cost, fest, plan)
+    chars = _character_value(year, P, Lam, fest, plan)
+    value = float((mu * year.A).sum()) + float(V[1][0, 0, 0]) + chars
+    return value, plan
+
+
+def _simple_bound(instance: Instance) -> float:
+    from lumicore.lemuria.rules import initial_state
     from solvers.lemuria.exhaustive import upper_bound as simple
 
     return float(simple(instance, initial_state(instance)))
+
+
+def lagrangian_bound(instance: Instance, time_limit: float | None = DEFAULT_BOUND_TIME,
+                     target: float | None = None, max_steps: int = 300) -> BoundResult:
+    """The bound with its details (see the module docstring): projected subgradient steps on
+    ``mu``, ``lam`` and the festival split with Polyak step sizes towards ``target`` (a VP some
+    plan reaches; None: the greedy year's), until ``time_limit`` seconds or ``max_steps``
+    steps. Ctrl-C ends the steps early (``interrupted``: the bound found so far stays valid).
+
+    It falls back to the exhaustive planner's simple bound where the relaxation does not track
+    the year: a remodelled card that can come back from the deck bottom, or more than
+    ``MAX_ROWS`` reachable Trend rows in a turn."""
+    if not isinstance(instance, Instance):
+        raise LumicoreError(f"expected a lemuria Instance, got {type(instance).__name__}")
+    check_limits(None, time_limit)
+    start = time.perf_counter()
+    try:
+        year = _Year(instance)
+        fallback = year.need_fallback()
+    except _TooManyRows:
+        fallback = True
+    except KeyboardInterrupt:
+        value = _simple_bound(instance)
+        return BoundResult(value, value, 0, time.perf_counter() - start, interrupted=True)
+    if fallback:
+        value = _simple_bound(instance)
+        return BoundResult(value, value, 0, time.perf_counter() - start)
+    if target is None:
+        from solvers.lemuria.greedy import greedy_schedule
+
+        target = float(greedy_schedule(instance).vp)
+    result = BoundResult(math.inf, math.inf, 0, 0.0)
+    try:
+        _subgradient(year, float(target), time_limit, max_steps, start, result)
+    except KeyboardInterrupt:
+        result.interrupted = True
+        if not math.isfinite(result.value):
+            result.value = result.first = _simple_bound(instance)
+    result.elapsed = time.perf_counter() - start
+    return result
+
+
+def _subgradient(year: _Year, target: float, time_limit: float | None, max_steps: int,
+                 start: float, result: BoundResult) -> None:
+    """The steps, recording the best multipliers into ``result`` as they are found."""
+    T = year.T
+    mu = np.zeros((4, T))
+    mu[:, -1] = 1.5
+    lam = np.zeros((T, 4))
+    fest = np.where(year.is_festival, 1.5, 0.0)
+    theta, stall = THETA, 0
+    while result.steps < max_steps:
+        value, plan = _evaluate(year, mu, lam, fest, want_plan=True)
+        result.steps += 1
+        if result.steps == 1:
+            result.first = value
+        if value < result.value - 1e-9:
+            result.value, stall = value, 0
+            result.mu, result.lam, result.fest = mu.copy(), lam.copy(), fest.copy()
+        else:
+            stall += 1
+            if stall >= STALL:
+                theta, stall = theta / 2, 0
+        if time_limit is not None and time.perf_counter() - start > time_limit:
+            return
+        if result.value - target < 1e-6 or theta < 1e-4:
+            return
+        assert plan is not None
+        g_mu = year.A + np.cumsum(plan.gain - plan.spend, axis=1)
+        g_lam = np.cumsum(plan.built - plan.housed, axis=0)
+        g_fest = np.where(year.is_festival, plan.owned - plan.housed.sum(axis=1).cumsum(), 0.0)
+        norm = float((g_mu ** 2).sum() + (g_lam ** 2).sum() + (g_fest ** 2).sum())
+        if norm < 1e-12:
+            return
+        step = theta * (value - target) / norm
+        mu = np.maximum(0.0, mu - step * g_mu)
+        lam = np.maximum(0.0, lam - step * g_lam)
+        fest = np.where(year.is_festival, np.clip(fest - step * g_fest, 0.0, 3.0), 0.0)
+
+
+def upper_bound(instance: Instance, time_limit: float | None = DEFAULT_BOUND_TIME) -> float:
+    """A proven upper bound on the VP of every legal year of ``instance`` (see the module
+    docstring and docs/lemuria.md); ``time_limit``: seconds of subgradient steps."""
+    return lagrangian_bound(instance, time_limit).value

@@ -770,5 +770,39 @@ class YearModel:
             for x in table.values():
                 self.m.add_hint(x, values.get(x, 0))
 
+    def complete_hint(self, seconds: float = 10.0) -> list[int] | None:
+        """Turn the hint (a whole plan's decision literals, see :meth:`hint`; remodels absent)
+        into values of every variable by solving the model with those literals fixed, and hint
+        all of them, so that the solver starts from a complete solution. Returns the values
+        (by variable index), or None when that solve did not finish."""
+        hints = dict(zip(self.m.proto.solution_hint.vars, self.m.proto.solution_hint.values,
+                         strict=True))
+        fixed = self.m.clone()
+        for x in self.model_literals():
+            domain = fixed.proto.variables[x.index].domain
+            domain[0] = domain[1] = hints.get(x.index, 0)
+        fixed.clear_hints()
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        solver.parameters.max_time_in_seconds = seconds
+        solver.parameters.catch_sigint_signal = False  # Ctrl-C stays Python's
+        if solver.solve(fixed) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return None
+        values = list(solver.response_proto.solution)
+        self.m.clear_hints()
+        for i, value in enumerate(values):
+            self.m.add_hint(self.m.get_int_var_from_proto_index(i), value)
+        return values
+
+    def model_literals(self) -> list[cp_model.IntVar]:
+        """Every decision literal of the plan (builds, chits, remodels, character moves and
+        homes): the variables a hint sets."""
+        lits = [x for t in self.turns for x in self.bs[t]]
+        lits += [x for d in self.chit.values() for x in d.values()]
+        lits += [x for x in self.rem.values() if x is not None] + list(self.disc.values())
+        for table in (self.dt, self.bk, self.xs, self.xo, self.pn, self.po, self.go, self.hz):
+            lits += list(table.values())
+        return lits
+
     def breakdown(self, sol: cp_model.CpSolver) -> dict[str, int]:
         return {name: int(sol.value(expr)) for name, expr in self.parts.items()}

@@ -73,27 +73,31 @@ class Watch:
 
 
 class _Callback(cp_model.CpSolverSolutionCallback):
-    def __init__(self, watch: Watch) -> None:
+    def __init__(self, watch: Watch, bounds: bool) -> None:
         super().__init__()
         self.watch = watch
+        self.bounds = bounds
 
     def on_solution_callback(self) -> None:
         self.watch.found(self.objective_value)
-        self.watch.bounded(self.best_objective_bound)
+        if self.bounds:
+            self.watch.bounded(self.best_objective_bound)
 
 
-def solve_watched(solver: cp_model.CpSolver, model: cp_model.CpModel, watch: Watch
-                  ) -> cp_model.CpSolverStatus:
+def solve_watched(solver: cp_model.CpSolver, model: cp_model.CpModel, watch: Watch,
+                  bounds: bool = True) -> cp_model.CpSolverStatus:
     """``solver.solve(model)`` in a thread, recording into ``watch``; a Ctrl-C (or an earlier
     one, ``watch.interrupted``) stops it gracefully. A model CP-SAT rejects raises
-    :class:`LumicoreError` (its bound would mean nothing)."""
+    :class:`LumicoreError` (its bound would mean nothing). ``bounds``: the model is the whole
+    year, so its bounds bound the year (False for a neighbourhood, whose bound does not)."""
     if watch.interrupted:
         return cp_model.UNKNOWN
     solver.parameters.catch_sigint_signal = False
-    solver.best_bound_callback = watch.bounded
+    if bounds:
+        solver.best_bound_callback = watch.bounded
     result: dict[str, object] = {}
     done = threading.Event()
-    callback = _Callback(watch)
+    callback = _Callback(watch, bounds)
 
     def run() -> None:
         try:
@@ -121,6 +125,7 @@ def solve_watched(solver: cp_model.CpSolver, model: cp_model.CpModel, watch: Wat
                             f"{model.validate()[:80]}")
     if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):  # UNKNOWN's bound may be a dummy
         watch.found(solver.objective_value)
-        watch.bounded(solver.best_objective_bound)
+        if bounds:
+            watch.bounded(solver.best_objective_bound)
     watch.tick()
     return code

@@ -1,0 +1,97 @@
+"""Large neighbourhood search around a Lemuria plan: fix the decisions of most turns to the
+incumbent's and let CP-SAT re-solve a window of a few consecutive turns, asking for a strictly
+better year; repeat over windows until the time is up.
+
+The decisions of a turn are the build literals (slot, chit district, remodel, discarded
+facility), the character draws, plays and give-backs of that turn, and where the characters
+played outside the window live. Everything else (the Trend rows, resources, festivals) follows
+from them in the model, so a neighbourhood is the incumbent's year with the window left open.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+
+from ortools.sat.python import cp_model
+
+from solvers.lemuria.model import YearModel
+from solvers.lemuria.search import Watch, solve_watched
+
+__all__ = ["turn_literals", "neighbourhood", "improve", "WINDOW"]
+
+WINDOW = 4
+"""Turns re-solved at once."""
+
+
+def turn_literals(year: YearModel, t: int) -> list[cp_model.IntVar]:
+    """The decision literals of turn ``t`` (without the housing literals)."""
+    lits = list(year.bs[t]) + list(year.chit[t].values())
+    if year.rem[t] is not None:
+        lits.append(year.rem[t])
+    lits += [x for (_f, d), x in year.disc.items() if d == t]
+    for table in (year.dt, year.bk, year.xs, year.xo, year.pn, year.po, year.go):
+        lits += [x for (_i, u), x in table.items() if u == t]
+    return lits
+
+
+def neighbourhood(year: YearModel, values: list[int], window: range, floor: int
+                  ) -> cp_model.CpModel:
+    """A copy of the model with every turn outside ``window`` fixed to ``values`` (the
+    incumbent, by variable index), the homes of characters played outside the window kept,
+    and the cut ``VP >= floor``."""
+    model = year.m.clone()
+    fixed = [x for t in year.turns if t not in window for x in turn_literals(year, t)]
+    play_turn = {}
+    for i in range(year.H + year.K):
+        turns = [t for t in year.turns if any(
+            values[x.index] for x in _plays(year, i, t))]
+        play_turn[i] = turns[0] if turns else None
+    fixed += [x for (i, f), x in year.hz.items()
+              if f not in window and play_turn[i] is not None and play_turn[i] not in window]
+    for x in fixed:
+        domain = model.proto.variables[x.index].domain
+        domain[0] = domain[1] = values[x.index]
+    model.add(sum(year.parts.values()) >= floor)
+    model.clear_hints()
+    for x in year.model_literals():
+        model.add_hint(model.get_int_var_from_proto_index(x.index), values[x.index])
+    return model
+
+
+def _plays(year: YearModel, i: int, t: int) -> list[cp_model.IntVar]:
+    out = [year.po[i, t]]
+    if i >= year.H:
+        out.append(year.pn[i - year.H, t])
+    return out
+
+
+def improve(year: YearModel, values: list[int], vp: int, watch: Watch, deadline: float,
+            make_solver: Callable[[float], cp_model.CpSolver], seed: int = 0,
+            window: int = WINDOW) -> cp_model.CpSolver | None:
+    """Improve the plan given by ``values`` (of every variable of ``year``, scoring ``vp``) by
+    re-solving windows of ``window`` turns in a seeded random order until ``deadline``
+    (``time.perf_counter()``), Ctrl-C, or a round of windows without a better plan; returns the
+    solver holding the best plan found, or None. ``make_solver(seconds)`` builds the solver of
+    one neighbourhood."""
+    rng = random.Random(seed)
+    best = None
+    starts = list(range(1, max(1, year.T - window + 1) + 1))
+    stale = 0
+    while not watch.interrupted and stale < len(starts):
+        rng.shuffle(starts)
+        for a in starts:
+            left = deadline - time.perf_counter()
+            if left < 0.5 or watch.interrupted:
+                return best
+            model = neighbourhood(year, values, range(a, a + window), vp + 1)
+            sub = make_solver(min(left, 4.0))
+            code = solve_watched(sub, model, watch, bounds=False)
+            if code in (cp_model.OPTIMAL, cp_model.FEASIBLE) and sub.objective_value > vp:
+                best, vp = sub, int(round(sub.objective_value))
+                values = list(sub.response_proto.solution)
+                stale = 0
+            else:
+                stale += 1
+    return best

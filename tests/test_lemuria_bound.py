@@ -1,0 +1,184 @@
+"""The fast Lagrangian upper bound (solvers.lemuria.bound): never below the exhaustive optimum on
+short years (remodels, opponents, cards sent back to the deck), never below any plan found."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_lemuria_model import tiny
+
+from lumicore.errors import IllegalMoveError, LumicoreError
+from lumicore.lemuria import Build, Building, Character, Instance, default_instance
+from lumicore.lemuria.instance import small_instance
+from lumicore.lemuria.rules import (
+    apply,
+    begin_turn,
+    build_card,
+    chit_options,
+    end_turn,
+    initial_state,
+    place_chit,
+)
+from solvers.lemuria import build_schedule
+from solvers.lemuria.bound import _evaluate, _Year, lagrangian_bound, upper_bound
+from solvers.lemuria.exhaustive import exhaustive_best, turn_actions
+from solvers.lemuria.greedy import greedy_schedule
+
+QUICK = 0.5  # seconds of subgradient steps in these tests
+
+
+def remodel_year(seed: int) -> Instance:
+    """8 turns, 3 cheap cards and 18 unaffordable fillers (the deck never runs out, so the
+    remodel case of the bound applies), two characters."""
+    rng = random.Random(seed)
+    b = {f"B{i}": Building(f"B{i}", rng.choice(("red", "blue")), rng.randint(0, 5),
+                           {"stone": rng.randint(0, 2), "wood": rng.randint(0, 1)})
+         for i in range(3)}
+    fill = [f"F{i:02d}" for i in range(18)]
+    b.update({f: Building(f, "red", 9, {"gold": 9}) for f in fill})
+    ch = {f"C{i}": Character(f"C{i}", rng.choice(("red", "blue")), rng.randint(0, 2),
+                             rng.randint(0, 1), rng.randint(1, 4)) for i in range(2)}
+    ids = [f"B{i}" for i in range(3)]
+    rng.shuffle(ids)
+    return Instance(turns=8, buildings=b, characters=ch, trend=tuple(ids) + tuple(fill[:2]),
+                    deck=tuple(fill[2:]), start={"food": 1}, hand=("C0",),
+                    character_deck=("C1",),
+                    income={t: {"stone": rng.randint(0, 1)} for t in range(1, 9)})
+
+
+def _check(inst: Instance):
+    oracle = exhaustive_best(inst, max_nodes=None, time_limit=60)
+    assert oracle.status == "optimal"
+    bound = upper_bound(inst, time_limit=QUICK)
+    assert bound >= oracle.vp - 1e-6
+    return oracle
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_never_below_the_exhaustive_optimum(seed):
+    # tiny(): a deck of one card, so the slot-5 cards sent back to the deck come back
+    _check(tiny(seed))
+
+
+@pytest.mark.parametrize("seed", [0])
+def test_never_below_the_exhaustive_optimum_with_opponents(seed):
+    _check(tiny(seed, turns=4, opponents=True))
+    _check(small_instance(seed, turns=4, buildings=3, characters=2, opponents=1))
+
+
+def test_never_below_the_exhaustive_optimum_with_remodels():
+    inst = remodel_year(3)
+    assert not _Year(inst).need_fallback()
+    oracle = _check(inst)
+    # the best year remodels, so the remodel part of the bound is what is tested
+    assert any(type(a).__name__ == "Remodel" for p in oracle.schedule.turns for a in p.actions)
+
+
+@pytest.mark.slow
+def test_never_below_the_exhaustive_optimum_with_remodels_more():
+    _check(remodel_year(1))
+    _check(remodel_year(2))
+
+
+def test_fallback_when_a_remodelled_card_can_come_back():
+    # an 8-turn year whose deck runs out: a discarded card could be drawn again
+    inst = default_instance(0, turns=8)
+    short = Instance(**{**inst.__dict__, "deck": inst.deck[:3]})
+    assert _Year(short).need_fallback()
+    assert upper_bound(short) >= greedy_schedule(short).vp
+
+
+def test_any_multipliers_give_a_valid_bound():
+    # the bound is valid for every mu, lam >= 0 and festival split in [0, 3], not only for the
+    # ones the subgradient steps find
+    inst = tiny(0, turns=3, opponents=True)
+    best = exhaustive_best(inst, max_nodes=None, time_limit=60).vp
+    year = _Year(inst)
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        mu = rng.exponential(1.0, (4, year.T)) * (rng.random((4, year.T)) < 0.5)
+        lam = rng.exponential(1.0, (year.T, 4)) * (rng.random((year.T, 4)) < 0.5)
+        fest = np.where(year.is_festival, rng.uniform(0, 3, year.T), 0.0)
+        value, _plan = _evaluate(year, mu, lam, fest, want_plan=False)
+        assert value >= best - 1e-6
+
+
+def random_year_vp(inst: Instance, rng: random.Random) -> int:
+    """The VP of a random legal year played through the rules."""
+    state = initial_state(inst)
+    for turn in range(1, inst.turns + 1):
+        state = begin_turn(inst, state)
+        for _ in range(rng.randint(0, 4)):
+            actions = list(turn_actions(inst, state))
+            rng.shuffle(actions)
+            for action in actions:
+                try:
+                    if isinstance(action, Build):
+                        state = build_card(inst, state, action.card, action.reduce)
+                        state = place_chit(state, rng.choice(chit_options(state)))
+                    else:
+                        state = apply(inst, state, action)
+                    break
+                except IllegalMoveError:
+                    continue
+        state = end_turn(inst, state)
+        assert state.turn == turn + 1
+    return state.total
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), turns=st.integers(1, 6), opponents=st.integers(0, 2),
+       cards=st.integers(2, 7))
+def test_never_below_random_legal_years(seed, turns, opponents, cards):
+    inst = small_instance(seed, turns=turns, buildings=cards, characters=3, opponents=opponents)
+    rng = random.Random(seed)
+    bound = upper_bound(inst, time_limit=0.2)
+    assert bound >= greedy_schedule(inst).vp - 1e-6
+    for _ in range(5):
+        assert bound >= random_year_vp(inst, rng) - 1e-6
+
+
+def test_never_below_the_plans_of_the_scheduler():
+    inst = default_instance(5, turns=5)
+    plan = build_schedule(inst, time_limit=3, workers=1, seed=0)
+    result = lagrangian_bound(inst, time_limit=QUICK)
+    assert result.value >= plan.vp - 1e-6
+    assert result.value <= result.first  # the steps only lower it
+
+
+def test_tighter_than_the_simple_bound_on_a_default_year():
+    from lumicore.lemuria.rules import initial_state as start
+    from solvers.lemuria.exhaustive import upper_bound as simple
+
+    inst = default_instance(0)
+    assert upper_bound(inst, time_limit=1.0) < simple(inst, start(inst))
+
+
+def test_bad_arguments():
+    with pytest.raises(LumicoreError):
+        upper_bound("not an instance")  # type: ignore[arg-type]
+    with pytest.raises(LumicoreError):
+        upper_bound(default_instance(0, turns=2), time_limit=-1)
+
+
+def test_ctrl_c_ends_the_steps_with_a_valid_bound(monkeypatch):
+    import solvers.lemuria.bound as bound
+
+    calls = []
+    real = bound._evaluate
+
+    def interrupted_on_the_third_step(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(bound, "_evaluate", interrupted_on_the_third_step)
+    inst = default_instance(3)
+    result = lagrangian_bound(inst, time_limit=60, target=0.0)
+    assert result.interrupted and result.steps == 2
+    assert result.value >= greedy_schedule(inst).vp

@@ -1,0 +1,76 @@
+"""Large neighbourhood search (solvers.lemuria.lns) and the complete greedy hint: neighbourhoods
+keep the turns outside the window, better plans replay through the simulator, and a
+neighbourhood's bound never passes for the year's bound."""
+
+from __future__ import annotations
+
+import time
+
+from ortools.sat.python import cp_model
+
+from lumicore.lemuria import default_instance, simulate
+from solvers.lemuria import _solver
+from solvers.lemuria.greedy import greedy_schedule
+from solvers.lemuria.lns import improve, neighbourhood, turn_literals
+from solvers.lemuria.model import YearModel
+from solvers.lemuria.search import Watch, solve_watched
+
+
+def _greedy_year(seed: int, turns: int):
+    inst = default_instance(seed, turns=turns)
+    year = YearModel(inst)
+    greedy = greedy_schedule(inst)
+    year.hint(greedy.turns, {t.turn: t.row for t in simulate(inst, greedy).trace})
+    values = year.complete_hint()
+    assert values is not None
+    return inst, year, greedy, values
+
+
+def _solve(model: cp_model.CpModel, watch: Watch, bounds: bool = True,
+           seconds: float = 20) -> cp_model.CpSolver:
+    solver = _solver(1, 0, seconds, False, interleave=False)
+    assert solve_watched(solver, model, watch, bounds) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+    return solver
+
+
+def test_complete_hint_is_the_greedy_year():
+    inst, year, greedy, values = _greedy_year(0, 5)
+    assert sum(values[x.index] for t in year.turns for x in year.bs[t]) == sum(
+        1 for p in greedy.turns if p.build_action())
+    fixed = year.m.clone()  # the hint is a whole solution: fixing every variable to it
+    for i, value in enumerate(values):
+        fixed.add(fixed.get_int_var_from_proto_index(i) == value)
+    assert _solve(fixed, Watch()).objective_value == greedy.vp
+
+
+def test_an_empty_window_keeps_the_incumbent():
+    inst, year, greedy, values = _greedy_year(1, 5)
+    solver = _solve(neighbourhood(year, values, range(0), greedy.vp), Watch(), bounds=False)
+    for t in year.turns:
+        for x in turn_literals(year, t):
+            assert solver.value(x) == values[x.index]
+    assert simulate(inst, year.schedule_turns(solver)).total == greedy.vp
+
+
+def test_a_window_finds_a_better_legal_year_and_its_bound_is_not_the_years():
+    inst, year, greedy, values = _greedy_year(2, 6)
+    watch = Watch(bound=1000.0)
+    solver = _solve(neighbourhood(year, values, range(3, 7), greedy.vp + 1), watch, False)
+    assert solver.objective_value > greedy.vp
+    assert watch.bound == 1000.0  # a neighbourhood's bound says nothing about the year
+    plan = year.schedule_turns(solver)
+    assert simulate(inst, plan).total == round(solver.objective_value)
+    for t in (1, 2):  # outside the window: as in the greedy year
+        assert [x for x in turn_literals(year, t) if solver.value(x)] == [
+            x for x in turn_literals(year, t) if values[x.index]]
+
+
+def test_improve_returns_a_better_year_that_replays():
+    inst, year, greedy, values = _greedy_year(3, 6)
+
+    def make(seconds: float) -> cp_model.CpSolver:
+        return _solver(1, 0, seconds, False, interleave=False)
+
+    best = improve(year, values, greedy.vp, Watch(), time.perf_counter() + 5, make, seed=0)
+    assert best is not None and best.objective_value > greedy.vp
+    assert simulate(inst, year.schedule_turns(best)).total == round(best.objective_value)
