@@ -155,3 +155,15 @@ def test_every_optimal_short_year_matches_the_exhaustive_planner(seed):
         assert plan.vp == oracle.vp
     else:
         assert plan.vp <= oracle.vp <= plan.bound
+
+
+def test_ctrl_c_still_stops_the_solver_after_a_harvest_plan():
+    """CP-SAT's own SIGINT handler (on unless turned off) left Ctrl-C killing the process."""
+    build_schedule(default_instance(0, turns=3), time_limit=1, workers=1, harvests=True)
+    test_ctrl_c_stops_the_solver_and_keeps_the_best_plan()
+
+
+@pytest.mark.parametrize("time_limit", [0.05, 0.5])
+def test_a_harvest_plan_cut_off_early_never_reports_a_bound_below_its_vp(time_limit):
+    plan = build_schedule(default_instance(0), time_limit=time_limit, workers=1, harvests=True)
+    assert plan.bound is None or plan.bound >= plan.vp

@@ -77,6 +77,8 @@ def _solver(workers: int, seed: int, time_limit: float | None, log: bool,
     params = solver.parameters
     params.num_workers = workers
     params.random_seed = seed
+    # CP-SAT's own SIGINT handler does not hand Ctrl-C back to Python afterwards
+    params.catch_sigint_signal = False
     if time_limit is not None:
         params.max_time_in_seconds = max(float(time_limit), 0.01)
     params.log_search_progress = log

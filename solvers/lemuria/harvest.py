@@ -330,7 +330,8 @@ def build_harvest_schedule(instance: Instance, setup: AltarSetup | None = None,
         raise LumicoreError("no legal year: the other players' materials cannot all be placed "
                             "as given")
     found = code in (cp_model.OPTIMAL, cp_model.FEASIBLE)
-    bound = solver.best_objective_bound if found or code == cp_model.UNKNOWN else None
+    # without a solution CP-SAT's bound may be its unset value (0), not a proof
+    bound = solver.best_objective_bound if found else None
     if found and (code == cp_model.OPTIMAL or solver.objective_value > greedy.vp):
         ops = year.material_ops(solver)
         turns = [TurnPlan(p.turn, ops[p.turn] + p.actions) for p in year.schedule_turns(solver)]
