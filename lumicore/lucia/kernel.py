@@ -26,11 +26,16 @@ import numpy as np
 from lumicore._ext import lucia as _k
 from lumicore.data import shorten
 from lumicore.errors import LumicoreError, NotationError, SearchLimitError
+from lumicore.lucia import pdb as _pdb
 from lumicore.lucia.cards import Action, Card
 from lumicore.lucia.heuristic import HeuristicTable
 from lumicore.lucia.notation import EMPTY, GINGER, H_LIT, LUCIA0, LUCIA5, STARBOY, TOMTEN
-from lumicore.lucia.pdb import PatternDatabase
 from lumicore.lucia.train import DEFAULT_RULES, Rules, Train
+
+# the pattern-database primitives, for lumicore.lucia.pdb (which validates their arguments)
+pdb_size = _k.pdb_size
+pdb_ranks = _k.pdb_ranks
+pdb_build = _k.pdb_build
 
 __all__ = ["card_table", "encode_action", "check_states", "pack_trains", "successors", "expand",
            "count_successors", "goal_mask", "heuristic", "search", "STATUS", "REASON",
@@ -145,7 +150,7 @@ def goal_mask(states: Sequence[int] | np.ndarray) -> np.ndarray:
 
 
 def heuristic(states: Sequence[int] | np.ndarray, htable: HeuristicTable,
-              pdbs: Sequence[PatternDatabase] = ()) -> np.ndarray:
+              pdbs: Sequence[_pdb.PatternDatabase] = ()) -> np.ndarray:
     """Kernel heuristic values (uint8; 255 = unreachable) for trains of ``htable``'s length:
     the covering table, max-combined with the pattern databases ``pdbs`` when given (a state
     that does not fit a database gets nothing from it)."""
@@ -156,12 +161,12 @@ def heuristic(states: Sequence[int] | np.ndarray, htable: HeuristicTable,
     return _heuristic_object(htable, pdbs)(arr)
 
 
-def _heuristic_object(htable: HeuristicTable, pdbs: Sequence[PatternDatabase]) -> Any:
+def _heuristic_object(htable: HeuristicTable, pdbs: Sequence[_pdb.PatternDatabase]) -> Any:
     heur = _k.Heuristic(htable.values, htable.target, htable.locked)
     if len(pdbs) > 2:
         raise LumicoreError("at most two pattern databases")
     for db in pdbs:
-        if not isinstance(db, PatternDatabase) or db.length != htable.length:
+        if not isinstance(db, _pdb.PatternDatabase) or db.length != htable.length:
             raise LumicoreError("pattern database does not fit the heuristic table's trains")
         heur.add_pdb(db.values, db.length, db.codes, db.counts)
     return heur
@@ -207,7 +212,7 @@ def search(algorithm: str, train: Train, table: np.ndarray, htable: HeuristicTab
            max_nodes: int | None, time_limit: float | None, weight: int = 1,
            max_memory: int | None = None,
            progress: Callable[[int, int, int, float], object] | None = None,
-           pdbs: Sequence[PatternDatabase] = (), upper: int | None = None) -> SearchOutcome:
+           pdbs: Sequence[_pdb.PatternDatabase] = (), upper: int | None = None) -> SearchOutcome:
     """Run ``bfs``, ``astar`` or ``idastar`` in the kernel. ``weight`` (A* only,
     1..MAX_WEIGHT) orders the open list by ``g + weight * h``. ``max_memory`` (bytes, BFS and
     A*) caps the search's tables; ``progress(nodes, expanded, bound, elapsed)`` is called every
@@ -241,7 +246,7 @@ def search(algorithm: str, train: Train, table: np.ndarray, htable: HeuristicTab
     elif algorithm in ("astar", "idastar"):
         if htable is None or htable.length != len(train):
             raise LumicoreError("a heuristic table for this train's length is needed")
-        if not all(isinstance(db, PatternDatabase) and db.fits(train) for db in pdbs):
+        if not all(isinstance(db, _pdb.PatternDatabase) and db.fits(train) for db in pdbs):
             raise LumicoreError(f"a pattern database does not fit the train {train}")
         heur = _heuristic_object(htable, pdbs)
         if algorithm == "astar":

@@ -40,8 +40,8 @@ from pathlib import Path
 
 import numpy as np
 
-from lumicore._ext import lucia as _k
 from lumicore.errors import LumicoreError
+from lumicore.lucia import kernel as _k
 from lumicore.lucia.cards import Action, Card
 from lumicore.lucia.notation import GINGER, H_UNLIT, LUCIA0, STARBOY, TOMTEN, is_lucia
 from lumicore.lucia.train import Rules, Train
