@@ -159,7 +159,24 @@ class RandomBot:
         return _pick(self.rng, state.legal_actions())
 
 
-class GreedyBot:
+class _ByValue:
+    """A bot that plays the action of highest ``values(state)``, ties broken by its rng."""
+
+    rng: np.random.Generator
+
+    def values(self, state: GameState) -> dict[int, float]:
+        raise NotImplementedError
+
+    def choose(self, state: GameState) -> int:
+        actions = state.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        values = self.values(state)
+        best = max(values.values())
+        return _pick(self.rng, [a for a, v in values.items() if v >= best - 1e-9])
+
+
+class GreedyBot(_ByValue):
     """One ply: the action whose resulting state (chance resolved as in :func:`value_after`)
     scores best for the mover by ``evaluate()`` (or ``returns()``); ties broken at random.
 
@@ -182,14 +199,6 @@ class GreedyBot:
         me = state.current_player()
         return {a: value_after(_child(state, a), me, self.rng, self.samples, 1, self.evaluate)
                 for a in state.legal_actions()}
-
-    def choose(self, state: GameState) -> int:
-        actions = state.legal_actions()
-        if len(actions) == 1:
-            return actions[0]
-        values = self.values(state)
-        best = max(values.values())
-        return _pick(self.rng, [a for a, v in values.items() if v >= best - 1e-9])
 
 
 class _Searcher:
@@ -216,7 +225,7 @@ class _Searcher:
         return None if self.time_limit is None else time.perf_counter() + self.time_limit
 
 
-class FlatMCBot(_Searcher):
+class FlatMCBot(_Searcher, _ByValue):
     """Flat Monte Carlo: every legal action is scored by ``playouts`` seeded play-outs
     (``policy`` "random" or "greedy", optionally cut off after ``cutoff`` decisions and scored by
     ``evaluate()``); the best mean wins. With ``time_limit`` (seconds per decision) play-outs go
@@ -250,14 +259,6 @@ class FlatMCBot(_Searcher):
                 totals[a] += self._playout(_child(state, a))[me]
                 counts[a] += 1
         return {a: totals[a] / counts[a] for a in actions}
-
-    def choose(self, state: GameState) -> int:
-        actions = state.legal_actions()
-        if len(actions) == 1:
-            return actions[0]
-        values = self.values(state)
-        best = max(values.values())
-        return _pick(self.rng, [a for a, v in values.items() if v >= best - 1e-9])
 
 
 class _Node:
