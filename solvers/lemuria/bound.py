@@ -22,9 +22,9 @@ housed); the right side is maximised over a *relaxed* year, which splits into
 
 Any ``mu, lam >= 0`` give a valid bound; the subgradient steps only make it smaller.
 
->>> from lumicore.lemuria import default_instance
+>>> from lumicore.lemuria.instance import small_instance
 >>> from solvers.lemuria.exhaustive import exhaustive_best
->>> inst = default_instance(0, turns=3)
+>>> inst = small_instance(seed=0, turns=3)
 >>> upper_bound(inst, time_limit=0.5) >= exhaustive_best(inst).vp
 True
 """
