@@ -55,7 +55,7 @@ def solve(seed: int, config: str, time_limit: float, workers: int) -> dict:
 
 def _cell(r: dict | None) -> str:
     if r is None:
-        return " | | | |"
+        return " | | | | |"
     return (f" {r['vp']} | {r['bound']:g} | {r['gap']:.1%} | {'yes' if r['proven'] else 'no'} | "
             f"{r['time']:.0f} s |")
 

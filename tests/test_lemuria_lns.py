@@ -71,6 +71,6 @@ def test_improve_returns_a_better_year_that_replays():
     def make(seconds: float) -> cp_model.CpSolver:
         return _solver(1, 0, seconds, False, interleave=False)
 
-    best = improve(year, values, greedy.vp, Watch(), time.perf_counter() + 5, make, seed=0)
+    best = improve(year, values, greedy.vp, Watch(), time.perf_counter() + 3, make, seed=0)
     assert best is not None and best.objective_value > greedy.vp
     assert simulate(inst, year.schedule_turns(best)).total == round(best.objective_value)

@@ -121,7 +121,7 @@ def test_json_output_is_quiet_on_stderr(capsys):
 
 def test_svg_chart_of_a_year(tmp_path, capsys):
     inst = default_instance(4, turns=4)
-    plan = build_schedule(inst, time_limit=5, workers=1)
+    plan = build_schedule(inst, time_limit=2, workers=1)
     svg = render_year(inst, plan, title="seed 4")
     built = [a.card for p in plan.turns for a in p.actions if hasattr(a, "card")]
     assert svg.startswith("<svg") and svg.rstrip().endswith("</svg>")

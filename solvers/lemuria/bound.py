@@ -22,9 +22,9 @@ housed); the right side is maximised over a *relaxed* year, which splits into
 
 Any ``mu, lam >= 0`` give a valid bound; the subgradient steps only make it smaller.
 
->>> from lumicore.lemuria import default_instance
+>>> from lumicore.lemuria.instance import small_instance
 >>> from solvers.lemuria.exhaustive import exhaustive_best
->>> inst = default_instance(0, turns=3)
+>>> inst = small_instance(seed=0, turns=3)
 >>> upper_bound(inst, time_limit=0.5) >= exhaustive_best(inst).vp
 True
 """
@@ -342,7 +342,7 @@ def _character_value(year: _Year, P: np.ndarray, Lam: np.ndarray, fest: np.ndarr
             if k == K:
                 gains = np.concatenate([gains, np.full(jm - 1, wild)])
             top = np.sort(gains[gains > 0])[::-1][:jm - 1]
-            value = head[p] - unit[p] * len(before) + float(top.sum())
+            value = float(head[p] - unit[p] * len(before) + top.sum())
             if value > best:
                 best, best_case = value, (k, p, None)
     if plan is not None:
@@ -480,4 +480,4 @@ def _subgradient(year: _Year, target: float, time_limit: float | None, max_steps
 def upper_bound(instance: Instance, time_limit: float | None = DEFAULT_BOUND_TIME) -> float:
     """A proven upper bound on the VP of every legal year of ``instance`` (see the module
     docstring and docs/lemuria.md); ``time_limit``: seconds of subgradient steps."""
-    return lagrangian_bound(instance, time_limit).value
+    return float(lagrangian_bound(instance, time_limit).value)

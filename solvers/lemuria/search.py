@@ -38,7 +38,7 @@ class Watch:
         self.start = time.perf_counter()
         total = None if time_limit is None else round(float(time_limit), 1)
         self.bar = progress(total=total, desc="lemuria plan", unit="s", enabled=show,
-                            bar_format="{desc}: {n:.0f}/{total_fmt} s {postfix}")
+                            bar_format="{desc} {n:.0f}/{total_fmt} s{postfix}")
 
     def found(self, vp: float) -> None:
         vp = int(round(vp))
