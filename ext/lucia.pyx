@@ -1073,3 +1073,4 @@ def idastar(u64 start, const uint32_t[:, ::1] cards, const uint8_t[:, :, :, ::1]
         free(path_card)
         free(tt_key)
         free(tt_g)
+include "lucia_deal.pxi"

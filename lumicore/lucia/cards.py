@@ -24,7 +24,8 @@ from lumicore.lucia.notation import MAX_KIDS, ROLES
 __all__ = ["Action", "Card", "Deck", "load_deck", "BUILTIN_DECKS", "KINDS"]
 
 KINDS = ("move", "wild", "light", "lucia")
-BUILTIN_DECKS = {"default": "lucia_deck.toml"}
+BUILTIN_DECKS = {"default": "lucia_deck.toml", "reconstructed": "lucia_deck.toml",
+                 "calibrated": "lucia_deck_calibrated.toml"}
 _ACTION_KEYS = {"move": {"kind", "roles", "steps"}, "wild": {"kind", "steps"},
                 "light": {"kind", "source"}, "lucia": {"kind"}}
 _ROLE_NAMES = {"L": "Lucia", "H": "Handmaiden", "T": "Tomten", "S": "Starboy", "G": "Gingerbread"}

@@ -24,3 +24,4 @@ from solvers.lucia.puzzle import (
 
 __all__ = ["solve", "bfs", "astar", "idastar", "SolveResult", "replay", "ALGORITHMS",
            "DEFAULT_MAX_NODES", "DEFAULT_PUZZLE", "card_kinds", "search_kinds"]
+from solvers.lucia.deal import DealResult, DealStep, replay_deal, solve_deal, solve_position  # noqa: E402
