@@ -46,6 +46,7 @@ CHANCE = -2
 GAMES: dict[str, str] = {
     # name -> "module:callable"; the callable takes (players: int, seed: int, **options) and
     # returns a fresh GameState (at a chance node or a decision). Each game adds its line.
+    "lucia": "lumicore.lucia.deal_game:DealState.new_game",
 }
 
 

@@ -27,11 +27,12 @@ import numpy as np
 from lumicore.data import shorten
 from lumicore.errors import DataError, LumicoreError
 from lumicore.lucia.cards import Card, Deck, load_deck
+from lumicore.lucia.heuristic import HeuristicTable, build_table
 from lumicore.lucia.start import Setup, random_train
 from lumicore.lucia.train import Train
 
 __all__ = ["Deal", "deal", "HAND_SIZE", "MAX_PLAYERS", "GAME_DECK", "game_deck", "check_seed",
-           "check_players", "unseen_counts"]
+           "check_players", "unseen_counts", "heuristic_table"]
 
 HAND_SIZE: Final = 3
 MAX_PLAYERS: Final = 4
@@ -191,6 +192,20 @@ def deal(seed: int, players: int = 1, setup: str | Path | Setup = "default",
     train = random_train(rng, setup)
     order = tuple(cards[i] for i in rng.permutation(len(cards)))
     return Deal(train, order, players, HAND_SIZE, seed)
+
+
+_TABLES: dict[tuple, HeuristicTable] = {}
+
+
+def heuristic_table(kinds: tuple[Card, ...], train: Train) -> HeuristicTable:
+    """The puzzle heuristic's table for these card kinds and this train's shape, cached (every
+    train a setup deals has the same shape, and a table takes about 0.1 s to build)."""
+    key = (tuple(kinds), len(train), train.count("S"), train.count("H"))
+    if key not in _TABLES:
+        if len(_TABLES) > 64:
+            _TABLES.clear()
+        _TABLES[key] = build_table(kinds, train)
+    return _TABLES[key]
 
 
 def unseen_counts(cards: Sequence[Card]) -> Counter[Card]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache
 
 from lumicore.lucia.cards import Card
 from lumicore.lucia.train import DEFAULT_RULES, Rules, Train
@@ -60,7 +60,7 @@ def winnable(train: Train, hands: Hands, deck: Sequence[Card], mover: int = 0,
     """Whether some order of plays wins (plain depth-first search over every play, memoised)."""
     deck = tuple(deck)
 
-    @lru_cache(maxsize=None)
+    @cache
     def win(key: tuple) -> bool:
         train, hands, mover, deck = memo[key]
         for card, after in plays(train, hands[mover], rules):

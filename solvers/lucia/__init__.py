@@ -25,3 +25,8 @@ from solvers.lucia.puzzle import (
 __all__ = ["solve", "bfs", "astar", "idastar", "SolveResult", "replay", "ALGORITHMS",
            "DEFAULT_MAX_NODES", "DEFAULT_PUZZLE", "card_kinds", "search_kinds"]
 from solvers.lucia.deal import DealResult, DealStep, replay_deal, solve_deal, solve_position  # noqa: E402
+from solvers.lucia.play import best_play, greedy_play, play_game  # noqa: E402
+from solvers.lucia.winrate import WinRate, win_rate  # noqa: E402
+
+__all__ += ["solve_deal", "solve_position", "DealResult", "DealStep", "replay_deal", "best_play",
+            "greedy_play", "play_game", "win_rate", "WinRate"]

@@ -25,8 +25,7 @@ from typing import Any
 from lumicore.errors import IllegalMoveError, LumicoreError
 from lumicore.lucia import kernel
 from lumicore.lucia.cards import Card, Deck
-from lumicore.lucia.deal import HAND_SIZE, Deal, check_players
-from lumicore.lucia.heuristic import HeuristicTable, build_table
+from lumicore.lucia.deal import HAND_SIZE, Deal, check_players, heuristic_table
 from lumicore.lucia.train import DEFAULT_RULES, Play, Rules, Train
 from solvers.limits import (
     INTERRUPTED,
@@ -95,19 +94,6 @@ class DealResult:
                 "start": None if self.start is None else str(self.start),
                 "plan": [{"player": s.player, "card": s.card.name, "play": str(s.play),
                           "train": str(s.train)} for s in self.plan]}
-
-
-def heuristic_table(kinds: tuple[Card, ...], train: Train) -> HeuristicTable:
-    """The puzzle heuristic's table for these kinds and this train's shape (cached: every dealt
-    train of a setup has the same shape)."""
-    key = (kinds, len(train), train.count("S"), train.count("H"))
-    hit = _SHAPES.get(key)
-    if hit is None:
-        hit = _SHAPES[key] = build_table(kinds, train)
-    return hit
-
-
-_SHAPES: dict[tuple, HeuristicTable] = {}
 
 
 def _kind_indices(cards: Sequence[Card], kinds: tuple[Card, ...], what: str) -> list[int]:
