@@ -96,13 +96,8 @@ class DealResult:
                           "train": str(s.train)} for s in self.plan]}
 
 
-def _kind_indices(cards: Sequence[Card], kinds: tuple[Card, ...], what: str) -> list[int]:
-    out = []
-    for i, card in enumerate(cards):
-        if not isinstance(card, Card):
-            raise LumicoreError(f"{what} card #{i + 1} is not a lumicore.lucia.Card: {card!r}")
-        out.append(kinds.index(card))
-    return out
+def _kind_indices(cards: Sequence[Card], kinds: tuple[Card, ...]) -> list[int]:
+    return [kinds.index(card) for card in cards]
 
 
 def _plan(start: Train, steps: list[tuple[int, int, int]], kinds: tuple[Card, ...], seats: int,
@@ -133,15 +128,19 @@ def solve_position(train: Train, hands: Sequence[Sequence[Card]], deck: Sequence
     if isinstance(mover, bool) or not isinstance(mover, int) or not 0 <= mover < seats:
         raise LumicoreError(f"mover must be a seat 0..{seats - 1}, got {mover!r}")
     clock = time.perf_counter()
+    for what, cards in [("deck", deck), *((f"hand {i + 1}", h) for i, h in enumerate(hands))]:
+        for i, card in enumerate(cards):
+            if not isinstance(card, Card):
+                raise LumicoreError(f"{what} card #{i + 1} is not a lumicore.lucia.Card: "
+                                    f"{card!r:.80}")
     kinds = tuple(dict.fromkeys([*deck, *(c for h in hands for c in h)]))
     if not kinds:
         return DealResult(WINNABLE if train.is_goal() else UNWINNABLE, 0 if train.is_goal()
                           else None, [], train.is_goal(), 0, 0.0, None, train)
     order = [hands[(mover + i) % seats] for i in range(seats)]
     search_table = heuristic_table(kinds, train)
-    search = kernel.deal_search(train, kinds, _kind_indices(deck, kinds, "deck"),
-                                [_kind_indices(h, kinds, f"hand {i + 1}")
-                                 for i, h in enumerate(order)],
+    search = kernel.deal_search(train, kinds, _kind_indices(deck, kinds),
+                                [_kind_indices(h, kinds) for h in order],
                                 search_table, rules, tt_bits)
     limit = kernel.MAX_NODES if max_nodes is None else int(max_nodes)
     deadline = kernel.deal_deadline(time_limit)
