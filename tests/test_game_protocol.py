@@ -8,8 +8,10 @@ import numpy as np
 import pytest
 
 from lumicore.errors import DataError, IllegalMoveError
-from lumicore.game import GameState, play_randomly
-from lumicore.lucia import Train, scramble
+from lumicore.game import CHANCE, GameState, play_randomly
+from lumicore.lucia import Action, Card, Deck, Train, scramble
+from lumicore.lucia.deal import Deal
+from lumicore.lucia.deal_game import DealState
 from lumicore.lucia.game import PuzzleState
 from lumicore.reef import load_tiles
 from lumicore.reef.game import HandState
@@ -25,12 +27,26 @@ def reef_hand(seed: int, size: int = 3) -> HandState:
     return HandState(random_reef("AB"[seed % 2], pieces=8, seed=seed), hand, limestone=seed % 3)
 
 
+SMALL_DECK = Deck(tuple(Card((a,)) for a in (Action.light("T"), Action.lucia(), Action.wild(1),
+                                              Action.light("H"))) * 3)
+
+
+def lucia_small_deal(seed: int) -> DealState:
+    """A short dealt game (5 kids, 12 cards) with the deck order fixed."""
+    rng = np.random.default_rng(seed)
+    cards = tuple(SMALL_DECK.cards[i] for i in rng.permutation(len(SMALL_DECK)))
+    return DealState.from_deal(Deal(Train.parse("h T H L2 h"), cards, players=1 + seed % 2))
+
+
 GAMES = {
+    "lucia": lambda seed: DealState.new_game(players=1 + seed % 3, seed=seed, deck=SMALL_DECK),
+    "lucia-deal": lucia_small_deal,
     "lucia-puzzle": lambda seed: PuzzleState.new(scramble(5, seed=seed), max_plays=6),
     "lucia-small": lambda seed: PuzzleState.new("h S T h L2 H", max_plays=4 + seed % 3),
     "reef-hand": reef_hand,
 }
-DESERIALIZE = {"lucia-puzzle": PuzzleState.deserialize, "lucia-small": PuzzleState.deserialize,
+DESERIALIZE = {"lucia": DealState.deserialize, "lucia-deal": DealState.deserialize,
+               "lucia-puzzle": PuzzleState.deserialize, "lucia-small": PuzzleState.deserialize,
                "reef-hand": HandState.deserialize}
 
 
@@ -40,10 +56,17 @@ def check_invariants(state: GameState, deserialize) -> None:
     assert actions == sorted(set(actions)) and all(isinstance(a, int) for a in actions)
     assert state.is_terminal() == (not actions)
     assert len(state.returns()) == state.num_players()
-    assert state.current_player() == (-1 if state.is_terminal() else 0)
+    if state.is_terminal():
+        assert state.current_player() == -1
+    elif state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        assert state.current_player() == CHANCE and [a for a, _ in outcomes] == actions
+        assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+    else:
+        assert 0 <= state.current_player() < state.num_players()
     copy = deserialize(state.serialize())
     assert copy == state and copy.legal_actions() == actions
-    for bad in (len(actions), -1, 0.5, True):
+    for bad in (max(actions, default=-1) + 1, -1, 0.5, True):
         with pytest.raises(IllegalMoveError):
             state.clone().apply_action(bad)
     for a in actions:
