@@ -7,22 +7,30 @@ import json
 import pytest
 
 from lumicore.errors import DataError, LumicoreError
+from lumicore.lucia import Action, Card, Deck
 from lumicore.lucia.deal import deal
+from lumicore.lucia.start import Setup
 from solvers.cli import main
 from solvers.lucia import solve_deal, win_rate
 from solvers.stats import wilson
 
+LT, LU, W1, LH = (Card((a,)) for a in (Action.light("T"), Action.lucia(), Action.wild(1),
+                                        Action.light("H")))
+SMALL = dict(deck=Deck((LT,) * 2 + (LU,) * 2 + (W1,) * 3 + (LH,) * 5),
+             setup=Setup(((0, 2, 0), (1, 3), (7,))))
+"""A small game (6 kids, 12 cards) whose deals are winnable, unwinnable or cut by the node cap."""
 # node caps instead of time limits keep every count deterministic
-FAST = dict(time_limit=None, max_nodes=20_000)
+FAST = dict(time_limit=None, max_nodes=200, **SMALL)
 
 
 def test_counts_match_solving_each_deal():
-    result = win_rate(deals=6, seed=10, workers=1, **FAST)
-    statuses = [solve_deal(deal(s), max_nodes=20_000).status for s in range(10, 16)]
+    result = win_rate(deals=12, seed=3, workers=1, **FAST)
+    statuses = [solve_deal(deal(s, **SMALL), max_nodes=200).status for s in range(3, 15)]
+    assert set(statuses) == {"winnable", "unwinnable", "limit"}
     assert result.winnable == statuses.count("winnable")
     assert result.unwinnable == statuses.count("unwinnable")
     assert result.limit == statuses.count("limit")
-    assert result.solved == 6 and result.status == "done"
+    assert result.solved == 12 and result.status == "done"
     assert (result.low, result.high) == wilson(result.winnable,
                                                result.winnable + result.unwinnable)
     assert result.low_all_limits_lost <= result.high_all_limits_won
@@ -31,7 +39,7 @@ def test_counts_match_solving_each_deal():
 
 def test_dask_local_cluster_gives_the_process_counts():
     pytest.importorskip("dask.distributed")
-    args = dict(deals=8, seed=3, players=2, workers=2, **FAST)
+    args = dict(deals=12, seed=3, players=1, workers=2, **FAST)
     process = win_rate(backend="process", **args).to_dict()
     dask = win_rate(backend="dask", **args).to_dict()
     for key in ("winnable", "unwinnable", "limit", "rate", "low", "high"):
@@ -73,7 +81,7 @@ def test_bad_arguments(kwargs, match):
 def test_cli_winrate_json_and_out(tmp_path, capsys):
     out = tmp_path / "w.jsonl"
     code = main(["lucia", "winrate", "--deals", "4", "--seed", "7", "--workers", "1",
-                 "--max-nodes", "20000", "--json", "--out", str(out)])
+                 "--max-nodes", "2000", "--json", "--out", str(out)])
     assert code == 0
     data = json.loads(capsys.readouterr().out)
     assert {"winnable", "unwinnable", "limit", "rate", "low", "high"} <= set(data)
