@@ -32,7 +32,7 @@ cdef enum:
     DL_HAND = 3
     DL_KINDS = 31       # kind 31 marks an empty hand slot in the key
     DL_DECK = 250
-    DL_EXACT = 255
+    DL_EXACT = 0xFFFF
     DL_UNBOUNDED = 1 << 20
     # abort reasons
     DR_NODES = 1
@@ -44,8 +44,9 @@ cdef enum:
 cdef struct DealTT:
     u64 train
     u64 hands
-    uint32_t pos
-    uint32_t tag        # 0 = empty slot, else DL_EXACT or 1 + the play bound
+    uint16_t pos
+    uint16_t tag        # 0 = empty slot, else DL_EXACT or 1 + the play bound
+    uint32_t work       # nodes the search of this position took (the costlier entry stays)
 
 
 cdef struct DealFrame:
@@ -310,19 +311,24 @@ cdef class DealSearch:
         here is in path_*[depth:]), DL_LOSS, DL_CUT or DL_ABORT."""
         cdef u64 hk, goal
         cdef size_t slot
+        cdef long long start
+        cdef DealTT* e
+        cdef DealTT* e2
         cdef int cnt, j, r, cut = 0, drawn, gk, player
         cdef uint8_t k
         cdef DealFrame* f
         if self.tick():
             return DL_ABORT
         hk = self.hands_key()
-        slot = self.tt_slot(x, hk)
-        if self.tt[slot].tag and self.tt[slot].train == x and self.tt[slot].hands == hk \
-                and self.tt[slot].pos == <uint32_t>self.pos:
-            if self.tt[slot].tag == DL_EXACT:
-                return DL_LOSS
-            if <int>self.tt[slot].tag - 1 >= self.bound:
-                return DL_CUT
+        slot = self.tt_slot(x, hk) & ~(<size_t>1)     # a bucket of two entries
+        for j in range(2):
+            e = &self.tt[slot + j]
+            if e.tag and e.train == x and e.hands == hk and e.pos == <uint16_t>self.pos:
+                if e.tag == DL_EXACT:
+                    return DL_LOSS
+                if <int>e.tag - 1 >= self.bound:
+                    return DL_CUT
+        start = self.nodes
         player = self.mover
         cnt = self.fill(x, depth, &gk, &goal)
         if cnt < 0:
@@ -350,11 +356,18 @@ cdef class DealSearch:
                 return DL_ABORT
             if r == DL_CUT:
                 cut = 1
-        # the frame may have been reused below; store what this state is known to be
-        self.tt[slot].train = x
-        self.tt[slot].hands = hk
-        self.tt[slot].pos = <uint32_t>self.pos
-        self.tt[slot].tag = (1 + self.bound) if cut else DL_EXACT
+        # keep what this position is known to be: in a free or matching entry of the bucket,
+        # else in place of the entry whose search was cheaper
+        e = &self.tt[slot]
+        if e.tag and not (e.train == x and e.hands == hk and e.pos == <uint16_t>self.pos):
+            e2 = &self.tt[slot + 1]
+            if not e2.tag or (e2.train == x and e2.hands == hk) or e2.work < e.work:
+                e = e2
+        e.train = x
+        e.hands = hk
+        e.pos = <uint16_t>self.pos
+        e.tag = (1 + self.bound) if cut else DL_EXACT
+        e.work = <uint32_t>min(self.nodes - start, 0xFFFFFFFF)
         return DL_CUT if cut else DL_LOSS
 
     cdef list plan(self):
