@@ -17,9 +17,10 @@ import statistics
 import sys
 import time
 
-from lumicore.reef import Lumino, fast, load_tiles, reference
+from lumicore.reef import Lumino, kernel, load_tiles, reference
+from lumicore.reef.sample import random_reef
 from lumicore.reef.tiles import COLORS
-from solvers.reef import best_placement, random_reef
+from solvers.reef import best_placement
 
 
 def mid_game_reefs(n: int):
@@ -40,7 +41,7 @@ def best_rate(run, positions: int, tries: int = 3) -> tuple[float, int]:
 def bench_enumeration(reefs, repeat: int) -> list[tuple[str, float, float]]:
     """(label, positions per second, placements per position) per method."""
     tiles = [Lumino(COLORS[i % 4], 3, "crab") for i in range(len(reefs))]
-    states = [fast.state(r) for r in reefs]
+    states = [kernel.state(r) for r in reefs]
     pairs = list(zip(reefs, tiles, strict=True))
     n = len(reefs)
     methods = [
@@ -49,8 +50,8 @@ def bench_enumeration(reefs, repeat: int) -> list[tuple[str, float, float]]:
         ("kernel (State.placements, one call)", repeat // 100,
          lambda: sum(len(s.placements(i % 4, 2)) for _ in range(repeat // 100)
                      for i, s in enumerate(states))),
-        ("fast.placements(Reef) -> Placement list", repeat // 1000,
-         lambda: sum(len(fast.placements(r, t, 2)) for _ in range(repeat // 1000)
+        ("kernel.placements(Reef) -> Placement list", repeat // 1000,
+         lambda: sum(len(kernel.placements(r, t, 2)) for _ in range(repeat // 1000)
                      for r, t in pairs)),
         ("reference.placements (pure Python)", 1,
          lambda: sum(len(reference.placements(r, t, 2)) for r, t in pairs)),

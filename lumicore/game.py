@@ -8,7 +8,7 @@ copies the state and ``serialize()`` writes it as JSON text that the state's
 conformance test in ``tests/test_game_protocol.py``) work on any game that implements it:
 
 - :class:`lumicore.lucia.game.PuzzleState`: a Lucia train puzzle, one card play per action;
-- :class:`lumicore.reef.game.HandState`: placing a hand of Luminos in a reef, one tile per action.
+- :class:`lumicore.reef.hand.HandState`: placing a hand of Luminos in a reef, one tile per action.
 
 Games with dice, shuffled decks or a bag have *chance nodes*, as in OpenSpiel: there
 ``is_chance_node()`` is true, ``current_player()`` is :data:`CHANCE`, ``chance_outcomes()`` lists
@@ -46,6 +46,9 @@ CHANCE = -2
 GAMES: dict[str, str] = {
     # name -> "module:callable"; the callable takes (players: int, seed: int, **options) and
     # returns a fresh GameState (at a chance node or a decision). Each game adds its line.
+    "reef": "lumicore.reef.game:new_game",
+    "lumen": "lumicore.lumen.game:GameState.new_game",
+    "lemuria": "lumicore.lemuria.game:Game.new",
     "lucia": "lumicore.lucia.deal_game:DealState.new_game",
 }
 

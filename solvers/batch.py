@@ -12,7 +12,10 @@ scheduler address, to a fresh ``LocalCluster`` of ``workers`` single-threaded pr
 
 from __future__ import annotations
 
+import logging
+import math
 import os
+import signal
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
@@ -20,7 +23,7 @@ from typing import Any
 
 from lumicore.errors import LumicoreError
 
-__all__ = ["BACKENDS", "run_batch", "default_workers", "check_workers"]
+__all__ = ["BACKENDS", "MAX_TASKS", "run_batch", "default_workers", "check_workers"]
 
 BACKENDS = ("process", "dask")
 
@@ -42,29 +45,76 @@ def check_workers(workers: int | None, backend: str) -> int:
     return workers
 
 
+CONNECT_TIMEOUT = "10s"
+"""How long to try reaching a Dask scheduler given by address."""
+MAX_TASKS = 1000
+"""With more items than this, items are grouped so that a run makes about this many tasks."""
+
+
+def _chunks(n: int, chunksize: int | None) -> list[range]:
+    if chunksize is None:
+        chunksize = max(1, math.ceil(n / MAX_TASKS))
+    elif isinstance(chunksize, bool) or not isinstance(chunksize, int) or chunksize < 1:
+        raise LumicoreError(f"chunksize must be a positive integer, got {chunksize!r:.80}")
+    return [range(start, min(n, start + chunksize)) for start in range(0, n, chunksize)]
+
+
+def _run_chunk(fn: Callable[[Any], Any], start: int, items: Sequence[Any]) -> list[tuple[int, Any]]:
+    """Run one task: ``fn`` on consecutive items, numbered from ``start``."""
+    return [(start + j, fn(item)) for j, item in enumerate(items)]
+
+
+def _ignore_sigint() -> None:
+    """Pool workers leave Ctrl-C to the parent, which stops handing out jobs."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def run_batch(fn: Callable[[Any], Any], items: Sequence[Any], *, workers: int | None = None,
-              backend: str = "process", scheduler: str | None = None) -> Iterator[tuple[int, Any]]:
+              backend: str = "process", scheduler: str | None = None,
+              chunksize: int | None = None) -> Iterator[tuple[int, Any]]:
     """Run ``fn(item)`` for every item; yield ``(index, result)`` as each finishes.
 
-    Closing the iterator early (or Ctrl-C while it waits) cancels the jobs not yet started.
+    Items travel to the workers in tasks of ``chunksize`` consecutive items (default: one item
+    a task, or enough to keep a run to about :data:`MAX_TASKS` tasks), so thousands of tiny jobs
+    do not pay a task's overhead each; results still come one item at a time. An exception in
+    ``fn`` is raised here. Closing the iterator early (or Ctrl-C while it waits) cancels the jobs
+    not yet started; jobs already running finish first.
     """
     workers = check_workers(workers, backend)
     if scheduler is not None and backend != "dask":
         raise LumicoreError("a scheduler address needs backend='dask'")
+    items = list(items)
+    chunks = _chunks(len(items), chunksize)
     if backend == "dask":
-        yield from _run_dask(fn, items, workers, scheduler)
-    elif workers == 1 or len(items) <= 1:
+        yield from _run_dask(fn, items, chunks, workers, scheduler)
+    elif workers == 1 or len(chunks) <= 1:
         for i, item in enumerate(items):
             yield i, fn(item)
     else:
-        with ProcessPoolExecutor(max_workers=min(workers, len(items))) as pool:
-            futures = {pool.submit(fn, item): i for i, item in enumerate(items)}
-            try:
-                for future in as_completed(futures):
-                    yield futures[future], future.result()
-            finally:
-                for future in futures:
-                    future.cancel()
+        pool = ProcessPoolExecutor(max_workers=min(workers, len(chunks)),
+                                   initializer=_ignore_sigint)
+        futures = [pool.submit(_run_chunk, fn, c.start, items[c.start:c.stop]) for c in chunks]
+        try:
+            for future in as_completed(futures):
+                yield from future.result()
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+@contextmanager
+def _workers_ignore_sigint():
+    """Start worker processes with Ctrl-C ignored (they inherit it), so that Ctrl-C in a terminal
+    reaches only this process, which stops the run and shuts the workers down itself."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 @contextmanager
@@ -76,27 +126,29 @@ def _dask_client(workers: int, scheduler: str | None):
             'the dask backend needs dask.distributed: pip install -e ".[cluster]"') from exc
     if scheduler is not None:
         try:
-            client = Client(scheduler, timeout="10s")
+            client = Client(scheduler, timeout=CONNECT_TIMEOUT)
         except (OSError, TimeoutError, ValueError) as exc:
             raise LumicoreError(
                 f"cannot reach the Dask scheduler {scheduler[:80]!r}: {exc}") from exc
         with client:
             yield client
         return
-    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                      dashboard_address=None) as cluster, Client(cluster) as client:
+    with _workers_ignore_sigint():
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                               dashboard_address=None, silence_logs=logging.ERROR)
+    with cluster, Client(cluster) as client:
         yield client
 
 
-def _run_dask(fn: Callable[[Any], Any], items: Sequence[Any], workers: int,
+def _run_dask(fn: Callable[[Any], Any], items: list[Any], chunks: list[range], workers: int,
               scheduler: str | None) -> Iterator[tuple[int, Any]]:
     from dask.distributed import as_completed as dask_completed
 
     with _dask_client(workers, scheduler) as client:
-        futures = client.map(fn, list(items), pure=False)
-        index = {future.key: i for i, future in enumerate(futures)}
+        futures = client.map(_run_chunk, [fn] * len(chunks), [c.start for c in chunks],
+                             [items[c.start:c.stop] for c in chunks], pure=False)
         try:
             for future in dask_completed(futures):
-                yield index[future.key], future.result()
+                yield from future.result()
         finally:
             client.cancel(futures)

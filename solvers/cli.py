@@ -12,13 +12,16 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
 from collections.abc import Sequence
 
 import solvers.commands
 from lumicore import __version__
+from lumicore.data import shorten
 from lumicore.errors import LumicoreError
+from solvers.commands import Parser
 from solvers.limits import EXIT_BAD_INPUT, EXIT_INTERRUPTED
 
 ORDER = ("lucia", "reef", "lemuria", "lumen")
@@ -31,7 +34,8 @@ def games() -> list[str]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="lumicore", description=__doc__.splitlines()[0])
+    """The ``lumicore`` parser with every game's commands (all of them :class:`Parser`)."""
+    parser = Parser(prog="lumicore", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"lumicore {__version__}")
     subparsers = parser.add_subparsers(dest="game", metavar="GAME")
     subparsers.required = True
@@ -41,17 +45,28 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point: parse ``argv`` and run the chosen command; bad input exits with status 2."""
+    """Entry point: parse ``argv`` and run the chosen command. Bad input (argparse's usage
+    errors, a :class:`LumicoreError`, an ``OSError`` such as an unwritable output) exits with
+    status 2 after a one-line message; Ctrl-C exits with 130."""
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
         return int(args.run(args) or 0)
     except LumicoreError as exc:
-        print(f"lumicore: error: {exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return _fail(str(exc))
+    except OSError as exc:
+        if isinstance(exc, BrokenPipeError):  # the reader went away: no second error at exit
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        where = f"{shorten(exc.filename)}: " if exc.filename is not None else ""
+        return _fail(f"{where}{exc.strerror or exc}")
     except KeyboardInterrupt:
         print("lumicore: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+
+
+def _fail(message: str) -> int:
+    print(f"lumicore: error: {message}", file=sys.stderr)
+    return EXIT_BAD_INPUT
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["wilson"]
+__all__ = ["wilson", "plackett_luce"]
 
 
 def wilson(successes: int, trials: int, z: float = 1.959963984540054) -> tuple[float, float]:
@@ -25,3 +25,34 @@ def wilson(successes: int, trials: int, z: float = 1.959963984540054) -> tuple[f
     centre = (p + z * z / (2 * trials)) / denom
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
     return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def plackett_luce(ranking_games: list[list[tuple[str, float]]], names: list[str] | None = None
+                  ) -> dict[str, dict[str, float]]:
+    """openskill Plackett-Luce ratings from games given as ``[(player, result), ...]`` (higher
+    result is better; equal results tie), rated in the order given. Returns per player its
+    ``mu``, ``sigma`` and ``ordinal`` (mu - 3 sigma, the conservative skill). A player holding
+    several seats of one game is rated from each seat and the updates averaged.
+
+    >>> r = plackett_luce([[("a", 1.0), ("b", 0.0)]] * 3)
+    >>> r["a"]["mu"] > 25 > r["b"]["mu"]
+    True
+    """
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    ratings = {name: model.rating(name=name) for name in names or []}
+    for game in ranking_games:
+        for name, _ in game:
+            ratings.setdefault(name, model.rating(name=name))
+        results = [result for _, result in game]
+        ranks = [sum(other > r for other in results) for r in results]
+        rated = model.rate([[ratings[name]] for name, _ in game], ranks=ranks)
+        updates: dict[str, list] = {}
+        for (name, _), (new,) in zip(game, rated, strict=True):
+            updates.setdefault(name, []).append(new)
+        for name, news in updates.items():
+            ratings[name] = model.rating(mu=sum(n.mu for n in news) / len(news),
+                                         sigma=sum(n.sigma for n in news) / len(news), name=name)
+    return {name: {"mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal()}
+            for name, r in ratings.items()}

@@ -8,13 +8,15 @@ import numpy as np
 import pytest
 
 from lumicore.errors import DataError, IllegalMoveError
-from lumicore.game import CHANCE, GameState, play_randomly
+from lumicore.game import CHANCE, GameState, new_game, play_randomly, sample_chance
+from lumicore.lemuria.game import Game as LemuriaGame
 from lumicore.lucia import Action, Card, Deck, Train, scramble
 from lumicore.lucia.deal import Deal
 from lumicore.lucia.deal_game import DealState
 from lumicore.lucia.game import PuzzleState
 from lumicore.reef import load_tiles
-from lumicore.reef.game import HandState
+from lumicore.reef.game import Game
+from lumicore.reef.hand import HandState
 from lumicore.reef.sample import random_reef
 from solvers.lucia import solve
 from solvers.reef import best_placement
@@ -44,10 +46,11 @@ GAMES = {
     "lucia-puzzle": lambda seed: PuzzleState.new(scramble(5, seed=seed), max_plays=6),
     "lucia-small": lambda seed: PuzzleState.new("h S T h L2 H", max_plays=4 + seed % 3),
     "reef-hand": reef_hand,
+    "lemuria": lambda seed: LemuriaGame.new(players=2 + seed % 3, seed=seed, impact=seed % 2 == 1),
 }
 DESERIALIZE = {"lucia": DealState.deserialize, "lucia-deal": DealState.deserialize,
                "lucia-puzzle": PuzzleState.deserialize, "lucia-small": PuzzleState.deserialize,
-               "reef-hand": HandState.deserialize}
+               "reef-hand": HandState.deserialize, "lemuria": LemuriaGame.deserialize}
 
 
 def check_invariants(state: GameState, deserialize) -> None:
@@ -59,9 +62,9 @@ def check_invariants(state: GameState, deserialize) -> None:
     if state.is_terminal():
         assert state.current_player() == -1
     elif state.is_chance_node():
+        assert state.current_player() == CHANCE
         outcomes = state.chance_outcomes()
-        assert state.current_player() == CHANCE and [a for a, _ in outcomes] == actions
-        assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+        assert [a for a, _ in outcomes] == actions and abs(sum(p for _, p in outcomes) - 1) < 1e-9
     else:
         assert 0 <= state.current_player() < state.num_players()
     copy = deserialize(state.serialize())
@@ -78,7 +81,7 @@ def check_invariants(state: GameState, deserialize) -> None:
 def test_random_play_keeps_the_protocol(game, seed):
     state = GAMES[game](seed)
     rng = np.random.default_rng(seed)
-    for _ in range(50):
+    for _ in range(2000):
         check_invariants(state, DESERIALIZE[game])
         if state.is_terminal():
             break
@@ -91,6 +94,23 @@ def test_random_play_keeps_the_protocol(game, seed):
     assert state.is_terminal()
     with pytest.raises(IllegalMoveError):
         state.apply_action(0)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_reef_game_random_play_keeps_the_protocol(seed):
+    state = new_game("reef", players=2 + seed, seed=seed, side="AB"[seed % 2])
+    rng = np.random.default_rng(seed)
+    for step in range(5000):
+        if step % 9 == 0 or state.is_terminal():
+            check_invariants(state, Game.deserialize)
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+            continue
+        actions = state.legal_actions()
+        state.apply_action(actions[int(rng.integers(len(actions)))])
+    assert state.is_terminal() and sum(state.returns()) == pytest.approx(1.0)
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
@@ -143,3 +163,5 @@ def test_deserialize_rejects_garbage(text):
         PuzzleState.deserialize(text)
     with pytest.raises(DataError):
         HandState.deserialize(text)
+    with pytest.raises(DataError):
+        Game.deserialize(text)

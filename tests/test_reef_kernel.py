@@ -1,4 +1,4 @@
-"""The Cython reef kernel (lumicore.reef.fast): placement rules on hand-made reefs, differential
+"""The Cython reef kernel (lumicore.reef.kernel): placement rules on hand-made reefs, differential
 tests against lumicore.reef.reference on reefs grown by random legal play, input checks."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from lumicore.errors import LumicoreError
-from lumicore.reef import Board, Lumino, Piece, Reef, StartLumino, fast, load_board, reference
+from lumicore.reef import Board, Lumino, Piece, Reef, StartLumino, kernel, load_board, reference
+from lumicore.reef.sample import random_reef
 from lumicore.reef.tiles import ANIMALS, COLORS
-from solvers.reef import random_reef
 
 # A small board: the starting area in the middle, every other space next to it.
 #  row 0:  (0,1)L (0,3)W (0,5)L
@@ -36,17 +36,17 @@ def cells(placements):
 def test_first_tile_of_a_new_colour_touches_any_lumino_and_pays_water():
     reef = Reef.new(SMALL, start=("pink", "green"))
     free = [edge for edge in RING if not {"(0, 3)", "(1, 6)", "(2, 1)"} & {str(c) for c in edge}]
-    assert cells(fast.placements(reef, Lumino("blue", 2), 0)) == both_ways(free)
-    assert cells(fast.placements(reef, Lumino("blue", 2), 1)) == both_ways(RING)
-    assert {p.cost for p in fast.placements(reef, Lumino("blue", 2), 5)} == {0, 1}
-    assert all(p.level == 1 for p in fast.placements(reef, Lumino("blue", 2), 5))
+    assert cells(kernel.placements(reef, Lumino("blue", 2), 0)) == both_ways(free)
+    assert cells(kernel.placements(reef, Lumino("blue", 2), 1)) == both_ways(RING)
+    assert {p.cost for p in kernel.placements(reef, Lumino("blue", 2), 5)} == {0, 1}
+    assert all(p.level == 1 for p in kernel.placements(reef, Lumino("blue", 2), 5))
 
 
 def test_level_1_must_touch_its_own_colour_when_it_can():
     reef = Reef.new(SMALL, start=("pink", "green"))  # pink on (1,2)
     away = {((2, 5), (1, 6)), ((1, 6), (0, 5))}      # no cell next to (1,2)
     expected = both_ways(edge for edge in RING if edge not in away)
-    assert cells(fast.placements(reef, Lumino("pink", 2), 2)) == expected
+    assert cells(kernel.placements(reef, Lumino("pink", 2), 2)) == expected
 
 
 def test_level_1_exception_when_no_free_pair_touches_the_own_colour():
@@ -56,10 +56,10 @@ def test_level_1_exception_when_no_free_pair_touches_the_own_colour():
         ("yellow 1", (2, 3), (2, 5)),  # touches the yellow start half
     ])
     # the only free pair, (1,0)-(2,1), touches no pink: a pink may go there anyway
-    level_1 = {c for p in fast.placements(reef, Lumino("pink", 2), 1) if p.level == 1
+    level_1 = {c for p in kernel.placements(reef, Lumino("pink", 2), 1) if p.level == 1
                for c in [(p.number_cell, p.other_cell)]}
     assert level_1 == both_ways([((1, 0), (2, 1))])
-    assert not [p for p in fast.placements(reef, Lumino("pink", 2), 0) if p.level == 1]
+    assert not [p for p in kernel.placements(reef, Lumino("pink", 2), 0) if p.level == 1]
 
 
 def test_higher_levels_cover_or_touch_the_own_colour_never_one_lumino_never_tilted():
@@ -68,28 +68,28 @@ def test_higher_levels_cover_or_touch_the_own_colour_never_one_lumino_never_tilt
         ("blue 1", (0, 1), (0, 3)),
         ("yellow 1", (2, 3), (2, 5)),
     ])
-    pink = cells(p for p in fast.placements(reef, Lumino("pink", 2), 0) if p.level == 2)
+    pink = cells(p for p in kernel.placements(reef, Lumino("pink", 2), 0) if p.level == 2)
     assert ((0, 5), (1, 4)) in pink                       # covers a pink space
     assert ((0, 5), (1, 6)) not in pink                   # would exactly cover the pink Lumino
     assert ((0, 3), (1, 4)) not in pink                   # covers no pink, touches none in level 2
-    assert all(p.level in (1, 2) for p in fast.placements(reef, Lumino("pink", 2), 0))
-    assert ((1, 0), (1, 2)) not in cells(fast.placements(reef, Lumino("green", 2), 5))  # tilted
-    green = cells(fast.placements(reef, Lumino("green", 2), 0))
+    assert all(p.level in (1, 2) for p in kernel.placements(reef, Lumino("pink", 2), 0))
+    assert ((1, 0), (1, 2)) not in cells(kernel.placements(reef, Lumino("green", 2), 5))  # tilted
+    green = cells(kernel.placements(reef, Lumino("green", 2), 0))
     assert ((0, 5), (1, 4)) not in green
     higher = reef.place(reef.placement_at(Lumino("green", 4), (1, 2), (0, 1)))
-    green = cells(fast.placements(higher, Lumino("green", 2), 0))
+    green = cells(kernel.placements(higher, Lumino("green", 2), 0))
     assert ((0, 5), (1, 4)) in green                      # touches green in level 2 at (1,2)
 
 
 def test_remote_spaces_cost_nothing_and_count_as_penalties():
     board = Board.parse("1 S S 2\n W L W\n", name="remote")
     reef = Reef.new(board, start=("pink", "green"))
-    assert fast.placements(reef, Lumino("blue", 1), 0) == []   # every free pair has one W
-    found = fast.placements(reef, Lumino("blue", 1), 1)
+    assert kernel.placements(reef, Lumino("blue", 1), 0) == []   # every free pair has one W
+    found = kernel.placements(reef, Lumino("blue", 1), 1)
     assert len(found) == 8 and {p.cost for p in found} == {1}
-    assert fast.remote_penalty(reef) == 3
+    assert reef.remote_penalty() == 3
     covered = reef.place(reef.placement_at(Lumino("blue", 1), (0, 0), (1, 1)), 1)
-    assert fast.remote_penalty(covered) == 2
+    assert covered.remote_penalty() == 2
 
 
 def test_visible_views_follow_the_top_of_each_stack():
@@ -99,14 +99,14 @@ def test_visible_views_follow_the_top_of_each_stack():
         ("yellow 1", (2, 3), (2, 5)),
         ("pink 5 starfish", (0, 5), (1, 4)),
     ])
-    assert fast.visible_counts(reef) == {"pink": 3, "green": 1, "blue": 2, "yellow": 2}
-    assert fast.visible_animals(reef) == {"shellfish": 0, "crab": 1, "seahorse": 1,
+    assert reef.visible_counts() == {"pink": 3, "green": 1, "blue": 2, "yellow": 2}
+    assert reef.visible_animals() == {"shellfish": 0, "crab": 1, "seahorse": 1,
                                           "starfish": 1}
     # pink: level 1 shows no pink number (the 1 is covered), level 2 shows the 5
-    assert fast.coral_score(reef, "pink") == 5
-    assert fast.coral_score(reef, "yellow") == 1 and fast.coral_score(reef, "blue") == 6
+    assert reef.coral_score("pink") == 5
+    assert reef.coral_score("yellow") == 1 and reef.coral_score("blue") == 6
     # dark board (rulebook): 1 crab 2, 1 seahorse 1, 1 starfish 4
-    assert fast.animal_points(reef, "dark") == 7
+    assert reef.animal_points("dark") == 7
 
 
 # ---- differential tests against the reference --------------------------------------------------
@@ -118,17 +118,17 @@ DARK = {"shellfish": (0, 0, 1, 4, 8), "crab": (0, 2, 4, 7, 10), "seahorse": (0, 
 def assert_same_as_reference(reef: Reef, limestone: int) -> None:
     for color in COLORS:
         tile = Lumino(color, 3, "crab")
-        assert fast.placements(reef, tile, limestone) == reference.placements(reef, tile,
+        assert kernel.placements(reef, tile, limestone) == reference.placements(reef, tile,
                                                                               limestone)
-        assert fast.coral_score(reef, color) == reference.coral_score(reef, color)
-    assert fast.visible_counts(reef) == reference.visible_counts(reef)
+        assert reef.coral_score(color) == reference.coral_score(reef, color)
+    assert reef.visible_counts() == reference.visible_counts(reef)
     animals = reference.visible_animals(reef)
-    assert fast.visible_animals(reef) == animals
-    assert fast.animal_points(reef, "dark") == sum(DARK[a][min(n, 4)] for a, n in animals.items())
-    assert fast.animal_points(reef, "light") == sum(
+    assert reef.visible_animals() == animals
+    assert reef.animal_points("dark") == sum(DARK[a][min(n, 4)] for a, n in animals.items())
+    assert reef.animal_points("light") == sum(
         points for *_, points in reference.light_animal_points(reef))
-    assert fast.remote_penalty(reef) == reference.remote_penalty(reef)
-    s = fast.state(reef)
+    assert reef.remote_penalty() == reference.remote_penalty(reef)
+    s = kernel.state(reef)
     assert [s.height(i) for i in range(s.n)] == list(reef.heights)
     assert [s.top(i) for i in range(s.n)] == list(reef.top_pieces)
 
@@ -163,7 +163,7 @@ def test_kernel_on_a_board_of_64_spaces():
     assert any(p.number_cell == board.cells[63] or p.other_cell == board.cells[63]
                for p in reference.placements(reef, Lumino("pink", 1), 2)) == any(
         p.number_cell == board.cells[63] or p.other_cell == board.cells[63]
-        for p in fast.placements(reef, Lumino("pink", 1), 2))
+        for p in kernel.placements(reef, Lumino("pink", 1), 2))
 
 
 # ---- the edge: nothing unchecked reaches the kernel ---------------------------------------------
@@ -173,26 +173,26 @@ def test_kernel_on_a_board_of_64_spaces():
 def test_bad_limestone_is_refused(limestone):
     reef = Reef.new(load_board("A"), start=("pink", "green"))
     with pytest.raises(LumicoreError, match="limestone"):
-        fast.placements(reef, Lumino("pink", 1), limestone)
+        kernel.placements(reef, Lumino("pink", 1), limestone)
 
 
 def test_only_one_colour_luminos_are_placed():
     reef = Reef.new(load_board("A"), start=("pink", "green"))
     with pytest.raises(LumicoreError):
-        fast.placements(reef, StartLumino("pink", "blue"), 2)
+        kernel.placements(reef, StartLumino("pink", "blue"), 2)
     with pytest.raises(LumicoreError):
-        fast.placements(reef, "pink 3", 2)
+        kernel.placements(reef, "pink 3", 2)
 
 
 def test_huge_limestone_is_fine():
     reef = random_reef("B", 10, seed=1)
-    assert fast.placements(reef, Lumino("blue", 3), 10**30) == \
+    assert kernel.placements(reef, Lumino("blue", 3), 10**30) == \
         reference.placements(reef, Lumino("blue", 3), 10**30)
 
 
 def test_state_rejects_bad_arrays_and_moves():
     board = load_board("A")
-    s = fast.state(Reef.new(board, start=("pink", "green")))
+    s = kernel.state(Reef.new(board, start=("pink", "green")))
     a, b = board.start_cells
     far = board.index[(0, 3)]
     with pytest.raises(ValueError):
@@ -214,8 +214,8 @@ def test_state_rejects_bad_arrays_and_moves():
 def test_apply_and_views_agree_with_reef_place():
     reef = random_reef("A", 12, seed=5)
     tile = Lumino("yellow", 4, "starfish")
-    for placement in fast.placements(reef, tile, 2)[:10]:
-        s = fast.state(reef)
+    for placement in kernel.placements(reef, tile, 2)[:10]:
+        s = kernel.state(reef)
         board = reef.board
         a, b = board.index[placement.number_cell], board.index[placement.other_cell]
         s.apply(a, b, 3, 3, 4, ANIMALS.index("starfish"))
@@ -224,16 +224,16 @@ def test_apply_and_views_agree_with_reef_place():
         assert [s.color(i) for i in range(s.n)] == list(after.cell_colors)
         assert [s.number(i) for i in range(s.n)] == list(after.cell_numbers)
         assert [s.animal(i) for i in range(s.n)] == list(after.cell_animals)
-        assert s.features() == fast.state(after).features()
+        assert s.features() == kernel.state(after).features()
 
 
 def test_a_tower_above_the_kernel_ceiling_falls_back_to_the_reference():
     # Reef() checks only the stacking, so a user can build a tower no game reaches
     board = Board.parse("S S L\n", name="row")
     start = Piece(StartLumino("pink", "green"), 0, 1, 1)
-    tower = [Piece(Lumino("blue", 2), 1, 0, level) for level in range(2, fast.MAX_HEIGHT + 3)]
+    tower = [Piece(Lumino("blue", 2), 1, 0, level) for level in range(2, kernel.MAX_HEIGHT + 3)]
     reef = Reef(board, (start, *tower))
-    assert fast.placements(reef, Lumino("blue", 1), 0) == reference.placements(
+    assert kernel.placements(reef, Lumino("blue", 1), 0) == reference.placements(
         reef, Lumino("blue", 1), 0)
     with pytest.raises(LumicoreError, match="levels high"):
-        fast.state(reef)
+        kernel.state(reef)

@@ -10,7 +10,6 @@ from lumicore.reef.scoring import (
     DARK_ANIMALS,
     DISCARD_VP,
     LIMESTONE_CAP,
-    coral_score,
     dark_animal_points,
     final_scores,
     gain_limestone,
@@ -59,10 +58,10 @@ def test_anni_pink_coral_scoring_is_11():
     assert any(reef.top(c) and reef.top(c).color == "pink" and reef.top(c).level == 3
                for c in A.cells)  # level 3 shows pink, but no number
     # "3 + 2 + 0 + 6 = 11"
-    assert coral_score(reef, "pink") == 3 + 2 + 0 + 6 == 11
+    assert reef.coral_score("pink") == 3 + 2 + 0 + 6 == 11
     assert reef.coral_score("pink") == 11
-    assert coral_score(reef, "green") == 1
-    assert coral_score(reef, "blue") == 0  # scoring a colour with nothing visible gives 0
+    assert reef.coral_score("green") == 1
+    assert reef.coral_score("blue") == 0  # scoring a colour with nothing visible gives 0
 
 
 def test_coral_scoring_ignores_covered_numbers():
@@ -77,8 +76,8 @@ def test_coral_scoring_takes_the_smallest_per_level():
     reef = Reef.build(A, ("pink", "green"), [("pink 5", (2, 5), (1, 4)),
                                              ("pink 2", (4, 5), (5, 4)),
                                              ("pink 4", (3, 4), (3, 2))])
-    assert coral_score(reef, "pink") == 2
-    assert coral_score(reef.place(reef.placement_at(Lumino("pink", 6), (3, 6), (2, 5))),
+    assert reef.coral_score("pink") == 2
+    assert (reef.place(reef.placement_at(Lumino("pink", 6), (3, 6), (2, 5)))).coral_score(
                        "pink") == 2 + 6
 
 

@@ -16,15 +16,16 @@ from lumicore.reef import (
     Piece,
     Reef,
     StartLumino,
-    fast,
+    kernel,
     load_board,
     load_tiles,
     reference,
     scoring,
 )
+from lumicore.reef.sample import random_reef
 from lumicore.reef.tiles import COLORS
 from solvers.reef import OBJECTIVES as OBJECTIVES_ALL
-from solvers.reef import as_objective, best_placement, random_reef, weighted
+from solvers.reef import as_objective, best_placement, weighted
 
 TILES = load_tiles("default").luminos
 TINY = Board.parse(" L W\nL S S\n W L\n", name="tiny")          # 7 spaces
@@ -198,7 +199,7 @@ def test_the_root_bound_is_above_the_optimum(side):
         reef = random_reef(side, pieces=3 + 2 * seed, seed=seed, climb=0.6)
         tiles = hand(300 + seed, 1 + seed % 3)
         for goal in goals:
-            found = fast.search_hand(fast.state(reef), tiles, [1] * len(tiles), seed % 4,
+            found = kernel.search_hand(kernel.state(reef), tiles, [1] * len(tiles), seed % 4,
                                      goal.weights, prune=False, max_nodes=None, time_limit=None)
             assert found["complete"] and found["bound"] >= found["value"] - 1e-9, (seed, goal)
 
@@ -305,7 +306,7 @@ def test_bad_hands_are_refused(bad):
 def test_a_tower_beyond_the_kernel_is_refused():
     board = Board.parse("S S L\n", name="row")
     start = Piece(StartLumino("pink", "green"), 0, 1, 1)
-    tower = [Piece(Lumino("blue", 2), 1, 0, level) for level in range(2, fast.MAX_HEIGHT)]
+    tower = [Piece(Lumino("blue", 2), 1, 0, level) for level in range(2, kernel.MAX_HEIGHT)]
     reef = Reef(board, (start, *tower))
     assert best_placement(reef, "blue 1", 0).optimal
     with pytest.raises(LumicoreError, match="levels high"):

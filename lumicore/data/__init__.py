@@ -23,9 +23,23 @@ __all__ = ["data_dir", "resolve", "read_toml", "read_text", "read_file", "parse_
            "shorten"]
 
 
+MAX_TOML_CHARS = 200_000
+"""The longest TOML data file read (the built-in ones are a few kilobytes)."""
+MAX_TOML_DOTS = 100
+"""The most ``.`` on one line of a TOML data file: deeply dotted keys cost memory quadratic in
+their depth while parsing."""
+
+
 def shorten(text: object, limit: int = 80) -> str:
-    """``repr`` of user input cut to about ``limit`` characters, for error messages."""
-    s = str(text)
+    """``repr`` of user input cut to about ``limit`` characters, for error messages.
+
+    >>> shorten("x" * 100)[-5:], shorten(10 ** 5000)
+    ("x...'", "'an integer of about 5000 digits'")
+    """
+    try:
+        s = str(text)
+    except ValueError:  # an int beyond Python's digit limit for str()
+        return repr(f"an integer of about {round(abs(text).bit_length() * 0.30103)} digits")
     return repr(s if len(s) <= limit else s[:limit] + "...")
 
 
@@ -69,11 +83,32 @@ def read_file(path: str | Path) -> str:
 
 
 def parse_toml(text: str, source: object = "TOML") -> dict[str, Any]:
-    """Parse TOML text; a syntax error becomes a :class:`DataError` naming ``source``."""
+    """Parse TOML text; a syntax error, text that is not a ``str``, or input too large or too
+    deeply nested for a data file becomes a :class:`DataError` naming ``source``.
+
+    >>> parse_toml("a = " + "[" * 5000, "deep.toml")
+    Traceback (most recent call last):
+    ...
+    lumicore.errors.DataError: 'deep.toml': nested too deeply for a data file
+    """
+    if not isinstance(text, str):
+        raise DataError(f"{shorten(source)}: TOML is read from text, got {type(text).__name__}")
+    if len(text) > MAX_TOML_CHARS:
+        raise DataError(f"{shorten(source)}: {len(text)} characters, more than a data file may "
+                        f"hold ({MAX_TOML_CHARS})")
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.count(".") > MAX_TOML_DOTS:
+            raise DataError(f"{shorten(source)}: line {number} has more than {MAX_TOML_DOTS} "
+                            "dots (keys nested too deeply for a data file)")
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise DataError(f"{shorten(source)}: {exc}") from exc
+    except RecursionError:
+        raise DataError(f"{shorten(source)}: nested too deeply for a data file") from None
+    except ValueError as exc:  # an integer beyond Python's digit limit
+        raise DataError(f"{shorten(source)}: {exc}") from None
+
 
 def read_toml(name_or_path: str | Path, builtin: dict[str, str]) -> dict[str, Any]:
     """Parse a TOML data file; a syntax error becomes a :class:`DataError` naming the file."""

@@ -9,6 +9,7 @@ tiny instances in ``solvers.lemuria.exhaustive``.
 """
 
 from lumicore.lemuria.cards import Building, Character, load_buildings, load_characters
+from lumicore.lemuria.game import Game
 from lumicore.lemuria.instance import (
     CHITS,
     FESTIVALS,
@@ -66,4 +67,5 @@ __all__ = [
     "SimResult",
     "TurnTrace",
     "simulate",
+    "Game",
 ]

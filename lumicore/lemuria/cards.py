@@ -18,9 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from lumicore.data import read_toml
+from lumicore.data import read_toml, shorten
 from lumicore.errors import DataError
 from lumicore.lemuria.schedule import COLORS, RESOURCES
+from lumicore.lemuria.skills import Skill, parse_skill
 
 __all__ = [
     "Building",
@@ -30,7 +31,17 @@ __all__ = [
     "parse_buildings",
     "parse_characters",
     "cards_to_toml",
+    "check_building",
+    "check_character",
+    "RESOURCE_LIMIT",
+    "VP_LIMIT",
 ]
+
+RESOURCE_LIMIT = 525
+"""The most of one resource the game can hold: 105 resource chits of at most 5 each. Every amount
+in card and instance files (costs, food, start, income) must lie in 0..RESOURCE_LIMIT."""
+VP_LIMIT = 100
+"""The most VP one card may print (VP, ``vp_match``); the score track is far shorter."""
 
 BUILTIN_BUILDINGS = {"default": "lemuria_buildings.toml"}
 BUILTIN_CHARACTERS = {"default": "lemuria_characters.toml"}
@@ -60,7 +71,9 @@ class Building:
 @dataclass(frozen=True)
 class Character:
     """A character card: played for ``food``; housed in a facility it scores ``vp``, or
-    ``vp_match`` when the facility has its colour. ``skill`` is text only (not modelled)."""
+    ``vp_match`` when the facility has its colour. ``skill`` is the printed text; ``effect``
+    (optional) the skill in the vocabulary of :mod:`lumicore.lemuria.skills`, applied by the
+    whole game (the one-player year leaves skills out)."""
 
     id: str
     color: str
@@ -68,47 +81,74 @@ class Character:
     vp: int
     vp_match: int
     skill: str = ""
+    effect: str = ""
+
+    @property
+    def skill_effect(self) -> Skill | None:
+        """The parsed ``effect`` (None when the card has none)."""
+        return parse_skill(self.effect, f"character {self.id}.effect")
 
 
-def _amount(value: Any, where: str) -> int:
-    """A non-negative integer from a data file, or a DataError naming ``where``."""
+def _amount(value: Any, where: str, limit: int = RESOURCE_LIMIT) -> int:
+    """An integer in 0..``limit`` from a data file, or a DataError naming ``where``."""
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise DataError(f"{where}: expected a non-negative integer, got {value!r}")
+        raise DataError(f"{where}: expected a non-negative integer, got {shorten(value)}")
+    if value > limit:
+        raise DataError(f"{where}: {shorten(value)} is more than the game can hold (at most "
+                        f"{limit})")
     return value
+
+
+def check_building(card: Any, where: str) -> None:
+    """Raise DataError unless ``card`` is a :class:`Building` with amounts the game can hold."""
+    if not isinstance(card, Building):
+        raise DataError(f"{where}: expected a Building, got {shorten(card)}")
+    _amount(card.vp, f"{where}.vp", VP_LIMIT)
+    resources(card.cost, f"{where}.cost")
+
+
+def check_character(card: Any, where: str) -> None:
+    """Raise DataError unless ``card`` is a :class:`Character` with amounts the game can hold."""
+    if not isinstance(card, Character):
+        raise DataError(f"{where}: expected a Character, got {shorten(card)}")
+    _amount(card.food, f"{where}.food")
+    _amount(card.vp, f"{where}.vp", VP_LIMIT)
+    _amount(card.vp_match, f"{where}.vp_match", VP_LIMIT)
 
 
 def _text(value: Any, where: str) -> str:
     if not isinstance(value, str) or not value:
-        raise DataError(f"{where}: expected a non-empty string, got {value!r}")
+        raise DataError(f"{where}: expected a non-empty string, got {shorten(value)}")
     return value
 
 
 def _color(value: Any, where: str) -> str:
     if value not in COLORS:
-        raise DataError(f"{where}: unknown colour {value!r} (one of {', '.join(COLORS)})")
+        raise DataError(f"{where}: unknown colour {shorten(value)} (one of {', '.join(COLORS)})")
     return value
 
 
 def resources(value: Any, where: str) -> dict[str, int]:
     """A table resource -> amount with known resources and non-negative amounts."""
     if not isinstance(value, Mapping):
-        raise DataError(f"{where}: expected a table of resources, got {value!r}")
+        raise DataError(f"{where}: expected a table of resources, got {shorten(value)}")
     out = {}
     for name, amount in value.items():
         if name not in RESOURCES:
-            raise DataError(f"{where}: unknown resource {name!r} (one of {', '.join(RESOURCES)})")
+            raise DataError(f"{where}: unknown resource {shorten(name)} "
+                            f"(one of {', '.join(RESOURCES)})")
         out[name] = _amount(amount, f"{where}.{name}")
     return out
 
 
 def _check_keys(entry: Mapping[str, Any], allowed: tuple[str, ...], where: str) -> None:
     if not isinstance(entry, Mapping):
-        raise DataError(f"{where}: expected a table, got {entry!r}")
+        raise DataError(f"{where}: expected a table, got {shorten(entry)}")
     for key in entry:
         if key not in allowed:
-            raise DataError(f"{where}: unknown key {key!r}")
+            raise DataError(f"{where}: unknown key {shorten(key)}")
     for key in allowed:
-        if key not in entry and key not in ("skill", "cost"):
+        if key not in entry and key not in ("skill", "cost", "effect"):
             raise DataError(f"{where}: missing key {key!r}")
 
 
@@ -122,7 +162,7 @@ def _parse(entries: Any, where: str, kind: str, keys: tuple[str, ...],
         at = f"{where}[{i}]"
         _check_keys(entry, keys, at)
         card_id = _text(entry["id"], f"{at}.id")
-        at = f"{where} {card_id}"
+        at = f"{where} {card_id if len(card_id) <= 40 else card_id[:40] + '...'}"
         if card_id in cards:
             raise DataError(f"{at}: duplicate id")
         cards[card_id] = make(entry, card_id, at)
@@ -131,17 +171,26 @@ def _parse(entries: Any, where: str, kind: str, keys: tuple[str, ...],
 
 def _building(entry: Mapping[str, Any], card_id: str, at: str) -> Building:
     return Building(card_id, _color(entry["color"], f"{at}.color"),
-                    _amount(entry["vp"], f"{at}.vp"),
+                    _amount(entry["vp"], f"{at}.vp", VP_LIMIT),
                     resources(entry.get("cost", {}), f"{at}.cost"))
 
 
 def _character(entry: Mapping[str, Any], card_id: str, at: str) -> Character:
     skill = entry.get("skill", "")
     if not isinstance(skill, str):
-        raise DataError(f"{at}.skill: expected a string, got {skill!r}")
+        raise DataError(f"{at}.skill: expected a string, got {shorten(skill)}")
     return Character(card_id, _color(entry["color"], f"{at}.color"),
-                     _amount(entry["food"], f"{at}.food"), _amount(entry["vp"], f"{at}.vp"),
-                     _amount(entry["vp_match"], f"{at}.vp_match"), skill)
+                     _amount(entry["food"], f"{at}.food"),
+                     _amount(entry["vp"], f"{at}.vp", VP_LIMIT),
+                     _amount(entry["vp_match"], f"{at}.vp_match", VP_LIMIT), skill,
+                     _effect(entry, at))
+
+
+def _effect(entry: Mapping[str, Any], at: str) -> str:
+    """The optional ``effect`` of a character, checked against the skill vocabulary."""
+    effect = entry.get("effect", "")
+    parse_skill(effect, f"{at}.effect")
+    return effect
 
 
 def parse_buildings(entries: Any, where: str = "building") -> dict[str, Building]:
@@ -151,28 +200,29 @@ def parse_buildings(entries: Any, where: str = "building") -> dict[str, Building
 
 def parse_characters(entries: Any, where: str = "character") -> dict[str, Character]:
     """Character cards from the parsed ``[[character]]`` array of a TOML file."""
-    return _parse(entries, where, "character", ("id", "color", "food", "vp", "vp_match", "skill"),
-                  _character)
+    return _parse(entries, where, "character",
+                  ("id", "color", "food", "vp", "vp_match", "skill", "effect"), _character)
 
 
 def _load(name_or_path: str | Path, builtin: dict[str, str], key: str) -> list[Any]:
     data = read_toml(name_or_path, builtin)
     extra = [k for k in data if k != key]
     if extra:
-        raise DataError(f"{name_or_path}: unknown key {extra[0]!r} (expected [[{key}]] tables)")
+        raise DataError(f"{shorten(name_or_path)}: unknown key {shorten(extra[0])} "
+                        f"(expected [[{key}]] tables)")
     return data.get(key, [])
 
 
 def load_buildings(name_or_path: str | Path = "default") -> dict[str, Building]:
     """Building cards by id from ``"default"`` or a TOML file of ``[[building]]`` tables."""
     return parse_buildings(_load(name_or_path, BUILTIN_BUILDINGS, "building"),
-                           f"{name_or_path}: building")
+                           f"{shorten(name_or_path)}: building")
 
 
 def load_characters(name_or_path: str | Path = "default") -> dict[str, Character]:
     """Character cards by id from ``"default"`` or a TOML file of ``[[character]]`` tables."""
     return parse_characters(_load(name_or_path, BUILTIN_CHARACTERS, "character"),
-                            f"{name_or_path}: character")
+                            f"{shorten(name_or_path)}: character")
 
 
 def toml_str(text: str) -> str:
@@ -202,5 +252,7 @@ def cards_to_toml(buildings: Mapping[str, Building] | None = None,
     for c in (characters or {}).values():
         lines += ["[[character]]", f"id = {toml_str(c.id)}", f"color = {toml_str(c.color)}",
                   f"food = {c.food}", f"vp = {c.vp}", f"vp_match = {c.vp_match}",
-                  f"skill = {toml_str(c.skill)}", ""]
+                  f"skill = {toml_str(c.skill)}"]
+        lines += [f"effect = {toml_str(c.effect)}"] if c.effect else []
+        lines.append("")
     return "\n".join(lines)

@@ -17,12 +17,14 @@ from typing import Any
 
 import numpy as np
 
-from lumicore.data import read_toml, tomllib
-from lumicore.errors import DataError
+from lumicore.data import read_toml, shorten, tomllib
+from lumicore.errors import DataError, LumicoreError
 from lumicore.lemuria.cards import (
     Building,
     Character,
     cards_to_toml,
+    check_building,
+    check_character,
     inline_table,
     load_buildings,
     load_characters,
@@ -47,6 +49,7 @@ __all__ = [
     "default_instance",
     "default_income",
     "small_instance",
+    "check_seed",
 ]
 
 MAX_TURNS = 12
@@ -121,11 +124,13 @@ class Opponent:
 
 
 def _counts(counts: Mapping[str, Any], where: str) -> dict[str, int]:
-    """Non-negative integer counts by key (colours here), naming the bad entry."""
+    """Counts by key (colours here) in 0..CHITS (a player has at most 8 facilities), naming the
+    bad entry."""
     out = {}
     for key, value in counts.items():
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise DataError(f"{where}.{key}: expected a non-negative integer, got {value!r}")
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= CHITS:
+            raise DataError(f"{where}.{key}: expected a count of facilities 0..{CHITS}, got "
+                            f"{shorten(value)}")
         out[key] = value
     return out
 
@@ -156,11 +161,14 @@ class Instance:
         turns = self.turns
         if isinstance(turns, bool) or not isinstance(turns, int) or not 1 <= turns <= MAX_TURNS:
             raise DataError(f"turns: expected 1..{MAX_TURNS}, got {turns!r}")
-        for name, kind in (("buildings", Building), ("characters", Character)):
+        for name, kind, check in (("buildings", Building, check_building),
+                                  ("characters", Character, check_character)):
             cards = getattr(self, name)
             if not isinstance(cards, Mapping) or not all(
                     isinstance(c, kind) and c.id == k for k, c in cards.items()):
                 raise DataError(f"{name}: expected a mapping id -> {kind.__name__}")
+            for k, c in cards.items():
+                check(c, f"{name[:-1]} {k}")
         for name in ("trend", "deck", "hand", "character_deck"):
             if not isinstance(getattr(self, name), (list, tuple)):
                 raise DataError(f"{name}: expected a sequence of card ids, "
@@ -347,6 +355,21 @@ def dump_instance(instance: Instance, path: str | Path) -> None:
     Path(path).write_text(instance.to_toml(), encoding="utf-8")
 
 
+SEED_LIMIT = 2**63
+
+
+def check_seed(seed: Any, limit: int = SEED_LIMIT, name: str = "seed") -> int:
+    """``seed`` if it is an int in 0..limit-1, else a :class:`LumicoreError` naming it.
+
+    >>> check_seed(7)
+    7
+    """
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not (
+            0 <= seed < limit):
+        raise LumicoreError(f"{name} must be an integer in 0..{limit - 1}, got {shorten(seed)}")
+    return int(seed)
+
+
 def default_income(turns: int, seed: int) -> dict[int, dict[str, int]]:
     """The default per-turn income, a stand-in for the altar's harvests: every turn one harvest of
     2 units of one resource and 1 unit of a different one, drawn with weights stone 0.3, wood 0.3,
@@ -356,7 +379,7 @@ def default_income(turns: int, seed: int) -> dict[int, dict[str, int]]:
     >>> sorted(inc) == list(range(1, 13)), all(sum(a.values()) == 3 for a in inc.values())
     (True, True)
     """
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(check_seed(seed))
     kinds = ("stone", "wood", "gold", "food")
     weights = np.array([0.3, 0.3, 0.2, 0.2])
     income = {}
@@ -376,7 +399,7 @@ def default_instance(seed: int = 0, turns: int = MAX_TURNS) -> Instance:
     >>> a == b, a.trend == default_instance(6).trend
     (True, False)
     """
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(check_seed(seed))
     buildings = load_buildings()
     characters = load_characters()
     deck = [str(x) for x in rng.permutation(sorted(buildings))]
@@ -406,7 +429,7 @@ def small_instance(seed: int = 0, turns: int = 4, buildings: int = 5, characters
     >>> inst.turns, sum(c is not None for c in inst.trend), len(inst.hand)
     (3, 5, 1)
     """
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(check_seed(seed))
     all_b, all_c = load_buildings(), load_characters()
     cards = [str(x) for x in rng.permutation(sorted(all_b))[:buildings]]
     chars = [str(x) for x in rng.permutation(sorted(all_c))[:characters]]

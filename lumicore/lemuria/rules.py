@@ -92,6 +92,8 @@ class State:
     built: bool = False
     admin: bool = False
     vp: tuple[int, ...] = (0, 0, 0, 0, 0)
+    discount: int = 0
+    """Extra reductions the next build may take (a ``discount`` skill, whole game only)."""
 
     @property
     def gold(self) -> int:
@@ -212,7 +214,7 @@ def allowed_reductions(state: State, slot: int, remodel_color: str | None = None
     """How many 1-resource reductions a build from ``slot`` (1-based) may take: one in the Lower
     Trend, one in the Upper Trend with the Administrative bonus; a remodel adds one, and one more
     when the discarded facility (``remodel_color``) has the new card's colour."""
-    n = 1 if slot > UPPER else int(state.admin)
+    n = (1 if slot > UPPER else int(state.admin)) + state.discount
     if remodel_color is not None:
         n += 1 + int(remodel_color == card_color)
     return n
@@ -254,7 +256,7 @@ def _build_from_row(instance: Instance, state: State, card_id: str, reduce: tupl
     vp = _add(_add(state.vp, _S["buildings"], card.vp), _S["trend"], TREND_BONUS[slot - 1])
     facilities = tuple(sorted(state.facilities + ((card_id, None),)))
     return replace(state, row=_take(state.row, card_id), facilities=facilities, vp=vp,
-                   built=True, admin=False)
+                   built=True, admin=False, discount=0)
 
 
 def _row_text(row: tuple[str | None, ...]) -> str:

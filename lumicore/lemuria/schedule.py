@@ -97,9 +97,10 @@ class TurnPlan:
 class Schedule:
     """A whole year: one :class:`TurnPlan` per turn, the VP it scores and how it was found.
 
-    ``status`` is ``"optimal"`` (proven) or ``"feasible"`` (then ``bound`` is the solver's upper
-    bound on the VP). ``breakdown`` maps a source (``"buildings"``, ``"trend"``, ``"residents"``,
-    ``"church"``, ``"festival"``) to its VP.
+    ``status`` is ``"optimal"`` (proven), ``"feasible"`` (then ``bound`` is a proven upper
+    bound on the VP) or ``"interrupted"`` (Ctrl-C: the best plan found so far, with ``reason``
+    ``"interrupted"``). ``breakdown`` maps a source (``"buildings"``, ``"trend"``,
+    ``"residents"``, ``"church"``, ``"festival"``) to its VP. ``gap`` is ``(bound - vp) / bound``.
     """
 
     turns: list[TurnPlan]
@@ -108,3 +109,15 @@ class Schedule:
     status: str = "feasible"
     bound: float | None = None
     elapsed: float = 0.0
+    reason: str | None = None
+
+    @property
+    def gap(self) -> float:
+        """The relative gap to the bound: 0.0 when proven optimal or without a bound.
+
+        >>> Schedule([], vp=90, bound=100.0).gap
+        0.1
+        """
+        if self.bound is None or self.bound <= 0:
+            return 0.0
+        return max(0.0, (self.bound - self.vp) / self.bound)

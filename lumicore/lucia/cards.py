@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from lumicore.data import read_toml
+from lumicore.data import read_toml, shorten
 from lumicore.errors import DataError
 from lumicore.lucia.notation import MAX_KIDS, ROLES
 
@@ -26,9 +26,16 @@ __all__ = ["Action", "Card", "Deck", "load_deck", "BUILTIN_DECKS", "KINDS"]
 KINDS = ("move", "wild", "light", "lucia")
 BUILTIN_DECKS = {"default": "lucia_deck.toml", "reconstructed": "lucia_deck.toml",
                  "calibrated": "lucia_deck_calibrated.toml"}
+MAX_COPIES = 1000
+"""The most copies of one card a deck file may ask for."""
 _ACTION_KEYS = {"move": {"kind", "roles", "steps"}, "wild": {"kind", "steps"},
                 "light": {"kind", "source"}, "lucia": {"kind"}}
 _ROLE_NAMES = {"L": "Lucia", "H": "Handmaiden", "T": "Tomten", "S": "Starboy", "G": "Gingerbread"}
+
+
+def _first(keys: set[Any]) -> str:
+    """The first of some unknown keys, for an error message."""
+    return sorted(map(str, keys))[0]
 
 
 @dataclass(frozen=True, order=True)
@@ -49,20 +56,21 @@ class Action:
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
-            raise DataError(f"action kind {self.kind!r} is not one of {', '.join(KINDS)}")
+            raise DataError(f"action kind {shorten(self.kind)} is not one of {', '.join(KINDS)}")
         if self.kind in ("move", "wild"):
             if (isinstance(self.steps, bool) or not isinstance(self.steps, int)
                     or not 1 <= self.steps < MAX_KIDS):
                 raise DataError(f"{self.kind} steps must be an integer 1..{MAX_KIDS - 1}, "
-                                f"got {self.steps!r}")
+                                f"got {shorten(self.steps)}")
             roles = ROLES if self.kind == "wild" else self.roles
             if not isinstance(roles, str) or not roles or any(r not in ROLES for r in roles):
-                raise DataError(f"move roles must be letters of {ROLES!r}, got {self.roles!r}")
+                raise DataError(f"move roles must be letters of {ROLES!r}, "
+                                f"got {shorten(self.roles)}")
             # canonical order so that "HS" and "SH" are the same action
             object.__setattr__(self, "roles", "".join(r for r in ROLES if r in roles))
         elif self.kind == "light":
             if self.source not in ("H", "T"):
-                raise DataError(f"light source must be 'H' or 'T', got {self.source!r}")
+                raise DataError(f"light source must be 'H' or 'T', got {shorten(self.source)}")
         if self.kind != "light" and self.source:
             raise DataError(f"{self.kind} takes no source")
         if self.kind in ("light", "lucia") and (self.roles or self.steps):
@@ -88,15 +96,15 @@ class Action:
     def from_dict(cls, d: Mapping[str, Any]) -> Action:
         """One inline table of a deck file's ``actions`` list."""
         if not isinstance(d, Mapping):
-            raise DataError(f"an action is a table, got {d!r}")
+            raise DataError(f"an action is a table, got {shorten(d)}")
         kind = d.get("kind")
-        if kind not in _ACTION_KEYS:
-            raise DataError(f"action kind {kind!r} is not one of {', '.join(KINDS)}")
+        if not isinstance(kind, str) or kind not in _ACTION_KEYS:
+            raise DataError(f"action kind {shorten(kind)} is not one of {', '.join(KINDS)}")
         extra = set(d) - _ACTION_KEYS[kind]
         missing = _ACTION_KEYS[kind] - set(d)
         if extra or missing:
-            raise DataError(f"{kind} action: unknown keys {sorted(extra)}, "
-                            f"missing {sorted(missing)}")
+            unknown = sorted(k[:80] for k in map(str, extra))
+            raise DataError(f"{kind} action: unknown keys {unknown}, missing {sorted(missing)}")
         if kind == "wild":
             return cls.wild(d["steps"])
         return cls(kind, roles=d.get("roles", ""), steps=d.get("steps", 0),
@@ -151,7 +159,7 @@ class Card:
     def __post_init__(self) -> None:
         actions = tuple(self.actions)
         if not 1 <= len(actions) <= 2 or not all(isinstance(a, Action) for a in actions):
-            raise DataError(f"a card holds one or two actions, got {self.actions!r}")
+            raise DataError(f"a card holds one or two actions, got {shorten(self.actions)}")
         object.__setattr__(self, "actions", actions)
         if not self.name:
             object.__setattr__(self, "name", " + ".join(str(a) for a in actions))
@@ -189,20 +197,20 @@ class Card:
     def from_dict(cls, d: Mapping[str, Any]) -> Card:
         """One ``[[card]]`` table: ``actions`` (one or two), optional ``name`` and ``copies``."""
         if not isinstance(d, Mapping):
-            raise DataError(f"a card is a table, got {d!r}")
-        extra = set(d) - {"name", "copies", "actions"}
-        if extra:
-            raise DataError(f"card {d.get('name', '')!r}: unknown keys {sorted(extra)}")
-        actions = d.get("actions")
-        if not isinstance(actions, list) or not 1 <= len(actions) <= 2:
-            raise DataError(f"card {d.get('name', '')!r}: 'actions' must list one or two actions")
+            raise DataError(f"a card is a table, got {shorten(d)}")
         name = d.get("name", "")
         if not isinstance(name, str):
-            raise DataError(f"card name must be text, got {name!r}")
+            raise DataError(f"card name must be text, got {shorten(name)}")
+        extra = set(d) - {"name", "copies", "actions"}
+        if extra:
+            raise DataError(f"card {shorten(name)}: unknown key {shorten(_first(extra))}")
+        actions = d.get("actions")
+        if not isinstance(actions, list) or not 1 <= len(actions) <= 2:
+            raise DataError(f"card {shorten(name)}: 'actions' must list one or two actions")
         try:
             return cls(tuple(Action.from_dict(a) for a in actions), name=name)
         except DataError as exc:
-            raise DataError(f"card {name!r}: {exc}") from exc
+            raise DataError(f"card {shorten(name)}: {exc}") from exc
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "actions": [a.to_dict() for a in self.actions]}
@@ -241,14 +249,29 @@ class Deck:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Deck:
+        """A deck from a parsed deck file: ``[[card]]`` tables and nothing else.
+
+        >>> Deck.from_dict({"cards": []})
+        Traceback (most recent call last):
+        ...
+        lumicore.errors.DataError: unknown key 'cards' in a deck file (expected [[card]] tables)
+        """
+        if not isinstance(data, Mapping):
+            raise DataError(f"a deck is a table of [[card]] tables, got {shorten(data)}")
+        extra = set(data) - {"card"}
+        if extra:
+            raise DataError(f"unknown key {shorten(_first(extra))} in a deck file "
+                            "(expected [[card]] tables)")
         tables = data.get("card")
         if not isinstance(tables, list) or not tables:
             raise DataError("a deck file needs at least one [[card]] table")
         cards: list[Card] = []
         for i, table in enumerate(tables):
             copies = table.get("copies", 1) if isinstance(table, Mapping) else 1
-            if isinstance(copies, bool) or not isinstance(copies, int) or copies < 1:
-                raise DataError(f"card #{i + 1}: copies must be a positive integer, got {copies!r}")
+            if (isinstance(copies, bool) or not isinstance(copies, int)
+                    or not 1 <= copies <= MAX_COPIES):
+                raise DataError(f"card #{i + 1}: copies must be an integer 1..{MAX_COPIES}, "
+                                f"got {shorten(copies)}")
             try:
                 cards += [Card.from_dict(table)] * copies
             except DataError as exc:

@@ -10,14 +10,14 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from lumicore.data import read_toml
+from lumicore.data import read_toml, shorten
 from lumicore.errors import DataError, LumicoreError
 from lumicore.lucia import reference
 from lumicore.lucia.cards import Card, Deck, load_deck
@@ -51,22 +51,52 @@ class Setup:
     groups: tuple[tuple[int, ...], ...]
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Setup:
+    def from_dict(cls, data: Mapping[str, Any]) -> Setup:
+        """A setup from a parsed setup file: ``[[group]]`` tables of ``stars`` (an integer,
+        optional; groups are laid out by increasing stars) and ``kids`` (train notation).
+
+        >>> Setup.from_dict({"group": [{"stars": 2, "kids": "h"}, {"stars": 1, "kids": "L0"}]})
+        Setup(groups=((5,), (0,)))
+        >>> Setup.from_dict({"group": [{"stars": "x", "kids": "L0"}]})
+        Traceback (most recent call last):
+        ...
+        lumicore.errors.DataError: group #1: 'stars' must be an integer, got 'x'
+        """
+        if not isinstance(data, Mapping):
+            raise DataError(f"a setup is a table of [[group]] tables, got {shorten(data)}")
+        _no_unknown_keys(data, {"group"}, "a setup file")
         tables = data.get("group")
         if not isinstance(tables, list) or not tables:
             raise DataError("a setup file needs [[group]] tables")
-        groups = []
-        for i, table in enumerate(sorted(tables, key=lambda t: t.get("stars", 0))):
+        stars = []
+        for i, table in enumerate(tables):
+            where = f"group #{i + 1}"
+            if not isinstance(table, Mapping):
+                raise DataError(f"{where}: expected a table, got {shorten(table)}")
+            _no_unknown_keys(table, {"stars", "kids"}, where)
+            star = table.get("stars", 0)
+            if isinstance(star, bool) or not isinstance(star, int):
+                raise DataError(f"{where}: 'stars' must be an integer, got {shorten(star)}")
             if not isinstance(table.get("kids"), str):
-                raise DataError(f"group #{i + 1}: 'kids' must be a train notation string")
+                raise DataError(f"{where}: 'kids' must be a train notation string")
+            stars.append(star)
+        groups = []
+        for i in sorted(range(len(tables)), key=stars.__getitem__):
             try:
-                groups.append(parse_codes(table["kids"]))
+                groups.append(parse_codes(tables[i]["kids"]))
             except LumicoreError as exc:
                 raise DataError(f"group #{i + 1}: {exc}") from exc
         kids = sum(groups, ())
         if sum(map(is_lucia, kids)) != 1 or not 1 <= len(kids) <= 16:
             raise DataError("the setup groups must hold 1..16 kids with exactly one Lucia")
         return cls(tuple(groups))
+
+
+def _no_unknown_keys(table: Mapping[str, Any], known: set[str], where: str) -> None:
+    extra = sorted(map(str, set(table) - known))
+    if extra:
+        raise DataError(f"{where}: unknown key {shorten(extra[0])} (expected "
+                        f"{', '.join(sorted(known))})")
 
 
 def load_setup(name_or_path: str | Path = "default") -> Setup:

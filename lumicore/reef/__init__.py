@@ -1,6 +1,10 @@
-"""Lumicora reefs: boards, Luminos, reefs, placement rules and scoring (see docs/reef.md).
+"""Lumicora reefs and the whole game (see docs/reef.md).
 
-The best placement of a hand is searched by ``solvers.reef.best_placement``.
+Layers, each importing only those above it: ``values`` (colours, animals, ``Lumino``,
+``Placement``), ``board``, ``tiles`` (hands, tile sets), ``reference`` (the rules in plain
+Python) and ``kernel`` (the Cython kernel's door), ``render``, ``reef`` (``Reef``), ``scoring``,
+``io``, ``game`` (the whole game). The best placement of a hand and the best turn are searched by
+``solvers.reef``.
 
 >>> from lumicore.reef import Lumino, Reef, load_board
 >>> reef = Reef.new(load_board("A"), start=("pink", "green"))
@@ -12,16 +16,16 @@ The best placement of a hand is searched by ``solvers.reef.best_placement``.
 from __future__ import annotations
 
 from lumicore.reef.board import Board, load_board
-from lumicore.reef.reef import Piece, Placement, Reef, Space
-from lumicore.reef.tiles import (
+from lumicore.reef.reef import Reef
+from lumicore.reef.tiles import TileSet, format_hand, load_tiles, parse_hand
+from lumicore.reef.values import (
     ANIMALS,
     COLORS,
     Lumino,
+    Piece,
+    Placement,
+    Space,
     StartLumino,
-    TileSet,
-    format_hand,
-    load_tiles,
-    parse_hand,
 )
 
 __all__ = [

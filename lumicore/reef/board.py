@@ -30,7 +30,9 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from lumicore.data import read_text
+import networkx as nx
+
+from lumicore.data import read_text, shorten
 from lumicore.errors import DataError, LumicoreError, NotationError
 
 __all__ = ["Board", "load_board", "KINDS", "MAX_CELLS", "BUILTIN_BOARDS"]
@@ -163,6 +165,9 @@ class Board:
         ...
         lumicore.errors.NotationError: unknown token 'X' at row 0, column 4 (expected L W S 1 2 3)
         """
+        if not isinstance(drawing, str):
+            raise NotationError(f"a board drawing is text, got {shorten(drawing)}")
+        drawing = drawing.removeprefix("\ufeff")  # a byte-order mark is not a space
         lines = [line for line in drawing.splitlines() if not line.lstrip().startswith("#")]
         while lines and not lines[0].strip():
             lines.pop(0)
@@ -209,6 +214,20 @@ class Board:
         """The cell indices adjacent to cell ``i``, in increasing order."""
         mask = self.neighbors[i]
         return tuple(j for j in range(len(self.cells)) if mask >> j & 1)
+
+    def graph(self) -> nx.Graph:
+        """The spaces as a ``networkx.Graph``: one node per cell index with attributes ``cell``
+        (row, column) and ``kind`` (token), one edge per pair of neighbouring spaces.
+
+        >>> g = load_board("A").graph()
+        >>> g.number_of_nodes(), g.number_of_edges(), g.nodes[0]["kind"]
+        (44, 109, 'W')
+        """
+        graph = nx.Graph(name=self.name)
+        for i, (cell, kind) in enumerate(zip(self.cells, self.kinds, strict=True)):
+            graph.add_node(i, cell=cell, kind=kind)
+        graph.add_edges_from((i, j) for i, j in self.edges if i < j)
+        return graph
 
     def is_builtin(self, side: str) -> bool:
         """Whether this board has the spaces of the built-in side ``"A"`` or ``"B"``."""

@@ -1,117 +1,794 @@
-"""Placing a hand of Luminos in a reef as a :class:`~lumicore.game.GameState` (one player).
+"""The whole game of Lumicora for 2 to 4 players, as a :class:`lumicore.game.GameState`.
 
-Each action places one tile of the hand or returns it to the bag (-1 VP, rule 5). The actions
-are, for every distinct tile left in the hand (in hand order), its legal placements (as
-``reef.placements`` lists them, paying limestone) and then "return it". The game ends when the
-hand is empty; its return is ``objective(reef) - tiles returned`` (default objective: the reef's
-animal VP on the dark score board). ``solvers.reef.best_placement`` finds the best line.
+:meth:`Game.new` sets the game up as the rulebook says: the bag sorted by the fish on the backs
+(2 players 72 tiles; 3 players 88 and 4 players 104, 6 of them an emergency stack), a starting
+Lumino dealt to each player (who orients it), 4 tiles in each display and 4 in the Atoll, the
+octopus with the first player and the turtle on round 1. Then ten rounds of an action phase (each
+player's turn: jellyfish swaps, steps 1-4) and a scoring phase (displays refilled, coral scoring
+or skip, octopus, turtle), and the final scoring of the chosen reef side and score board.
 
->>> from lumicore.reef import Reef, load_board
->>> state = HandState(Reef.new(load_board("A"), ("pink", "green")), "pink 3 crab", limestone=1)
->>> state.action_to_string(state.legal_actions()[-1])
-'return pink 3 crab to the bag'
->>> state.apply_action(state.legal_actions()[-1]); state.is_terminal(), state.returns()
-(True, [-1.0])
+Draws come from a generator owned by the game (splitmix64 seeded by ``seed``), so a seed and a
+list of decisions reproduce a game exactly (:meth:`Game.record`, :meth:`Game.replay`). With
+``auto_chance=False`` (the registry's ``lumicore.game.new_game("reef", ...)``) every draw is a
+chance node instead, for tools that sample chance themselves.
+
+Decisions (see :mod:`lumicore.reef.decisions`) are listed by :meth:`Game.decisions`; action id
+``i`` is ``decisions()[i]``.
+
+>>> game = Game.new(players=2, seed=1)
+>>> game.current_player(), game.phase
+(0, 'orient')
+>>> print(game.decisions()[0])
+orient the starting Lumino blue/yellow
+>>> while not game.is_terminal():
+...     game.play(game.decisions()[0])
+>>> game.round, len(game.final_scores())
+(10, 2)
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Iterator
+from itertools import combinations
+from pathlib import Path
+from typing import Any
 
-from lumicore.errors import DataError, LumicoreError
-from lumicore.game import OnePlayerState, check_action
+from lumicore.data import read_file, shorten
+from lumicore.errors import DataError, IllegalMoveError, LumicoreError
+from lumicore.game import CHANCE, TERMINAL, check_action
 from lumicore.reef import io
-from lumicore.reef.reef import Placement, Reef
-from lumicore.reef.scoring import DISCARD_VP, dark_animal_points
-from lumicore.reef.tiles import Lumino, format_hand, parse_hand
+from lumicore.reef.board import load_board
+from lumicore.reef.decisions import Orient, Place, Return, Score, Skip, Swap, Turn
+from lumicore.reef.reef import Reef
+from lumicore.reef.scoring import (
+    LIMESTONE_CAP,
+    FinalScore,
+    final_scores,
+    round_limestone,
+    winners,
+)
+from lumicore.reef.tiles import TileSet, load_tiles
+from lumicore.reef.values import COLORS, Lumino, StartLumino, animal_code, color_code
 
-__all__ = ["HandState", "dark_animal_vp"]
+__all__ = ["Game", "new_game", "ROUNDS", "DISPLAY", "ATOLL", "EMERGENCY", "SplitMix64",
+           "check_seed", "read_records"]
+
+ROUNDS = 10
+DISPLAY = 4
+"""Tiles in a full personal display."""
+ATOLL = 4
+"""The Atoll is refilled to this many tiles."""
+EMERGENCY = 6
+"""Tiles set aside as the emergency stack with 3 or 4 players."""
+FORMAT = "lumicore-reef-game"
+_MASK = (1 << 64) - 1
 
 
-def dark_animal_vp(reef: Reef) -> float:
-    """The reef's animal VP on the dark score board (the default objective)."""
-    return float(sum(dark_animal_points(reef).values()))
+def check_seed(seed: object) -> int:
+    """A seed as an int in 0..2**63-1; LumicoreError for anything else."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+        raise LumicoreError(f"seed must be an integer in 0..2**63-1, got {shorten(seed)}")
+    return seed
 
 
-class HandState(OnePlayerState):
-    """Reef, tiles left in hand, limestone in storage and tiles returned so far."""
+class SplitMix64:
+    """The game's generator: splitmix64 (the same sequence in the Cython play-out loop).
 
-    def __init__(self, reef: Reef, hand: str | Sequence[Lumino], limestone: int,
-                 returned: int = 0, objective: Callable[[Reef], float] | None = None) -> None:
-        if not isinstance(reef, Reef):
-            raise LumicoreError(f"reef must be a lumicore.reef.Reef, got {reef!r}")
-        self.hand = parse_hand(hand) if isinstance(hand, str) else tuple(hand)
-        if not all(isinstance(t, Lumino) for t in self.hand):
-            raise LumicoreError("hand must be Luminos or their notation")
-        if isinstance(limestone, bool) or not isinstance(limestone, int) or limestone < 0:
-            raise LumicoreError(f"limestone must be a non-negative integer, got {limestone!r}")
-        self.reef, self.limestone, self.returned = reef, limestone, returned
-        self.objective = objective or dark_animal_vp
-        self._moves: list[tuple[int, Placement | None]] | None = None
+    >>> rng = SplitMix64(0)
+    >>> rng.next(), rng.state
+    (16294208416658607535, 11400714819323198485)
+    """
 
-    def _legal(self) -> list[tuple[int, Placement | None]]:
-        if self._moves is None:
-            moves: list[tuple[int, Placement | None]] = []
-            for i, tile in enumerate(self.hand):
-                if tile in self.hand[:i]:
+    __slots__ = ("state",)
+
+    def __init__(self, state: int) -> None:
+        self.state = state & _MASK
+
+    def next(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """A number in 0..n-1."""
+        return self.next() % n
+
+
+def _kind_key(t: Lumino) -> tuple[int, int, int]:
+    return (color_code(t.color), t.number or 0, animal_code(t.animal))
+
+
+def _without(tiles: list[Lumino], taken: tuple[Lumino, ...]) -> list[Lumino] | None:
+    """``tiles`` less one instance of each of ``taken`` (None if one is missing)."""
+    rest = list(tiles)
+    for t in taken:
+        if t not in rest:
+            return None
+        rest.remove(t)
+    return rest
+
+
+def _sub_multisets(tiles: list[Lumino], sizes: range) -> list[tuple[Lumino, ...]]:
+    """Distinct sub-multisets of ``tiles`` of the given sizes, each sorted, in a fixed order."""
+    ordered = sorted(tiles, key=_kind_key)
+    found = dict.fromkeys(c for k in sizes for c in combinations(ordered, k))
+    return list(found)
+
+
+class Game:
+    """A Lumicora game in progress (see the module docstring). Build it with :meth:`new`."""
+
+    # ---- setup ------------------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, players: int = 2, seed: int = 0, side: str = "A", scoreboard: str = "dark",
+            tiles: str | Path = "default", auto_chance: bool = True) -> Game:
+        """A new game of ``players`` (2-4) on reef side ``"A"``/``"B"`` with the ``"dark"`` or
+        ``"light"`` score board; ``tiles`` a tile set (name or TOML path). With ``auto_chance``
+        the game draws from its own generator and stops only at decisions."""
+        if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
+            raise LumicoreError(f"Lumicora is for 2 to 4 players, got {shorten(players)}")
+        check_seed(seed)
+        if side not in ("A", "B"):
+            raise LumicoreError(f"side must be 'A' or 'B', got {shorten(side)}")
+        if scoreboard not in ("dark", "light"):
+            raise LumicoreError(f"scoreboard must be 'dark' or 'light', got {shorten(scoreboard)}")
+        tile_set = load_tiles(tiles)
+        self = cls.__new__(cls)
+        self.setup = {"players": players, "seed": seed, "side": side, "scoreboard": scoreboard,
+                      "tiles": str(tiles)}
+        self.auto_chance = bool(auto_chance)
+        self._init(tile_set)
+        self._advance()
+        return self
+
+    def _init(self, tile_set: TileSet) -> None:
+        n = self.setup["players"]
+        self.n = n
+        self.board = load_board(self.setup["side"])
+        pool = tile_set.for_players(n)
+        self.kinds = tuple(sorted(set(pool), key=_kind_key))
+        index = {k: i for i, k in enumerate(self.kinds)}
+        self.unseen = [0] * len(self.kinds)     # never drawn (the emergency stack among them)
+        for t in pool:
+            self.unseen[index[t]] += 1
+        self.returned = [0] * len(self.kinds)   # back in the bag after being drawn
+        if len(tile_set.starts) < n:
+            raise DataError(f"the tile set has {len(tile_set.starts)} starting Luminos, "
+                            f"{n} players need {n}")
+        self.emergency = EMERGENCY if n >= 3 else 0
+        self.bag_left = len(pool) - self.emergency
+        self.starts = tile_set.starts
+        self.start_pool = list(range(len(tile_set.starts)))
+        self.rng = SplitMix64(self.setup["seed"])
+        self.dealt: list[StartLumino | None] = [None] * n
+        self.reefs: list[Reef | None] = [None] * n
+        self.limestone = [0] * n
+        self.vp = [0] * n
+        self.coral = [list(COLORS) for _ in range(n)]
+        self.jellyfish = [0] * n
+        self.displays: list[list[Lumino]] = [[] for _ in range(n)]
+        self.atoll: list[Lumino] = []
+        self.hand: list[Lumino] = []
+        self.octopus = 0
+        self.round = 1
+        self.player = 0
+        self.turn_pos = 0
+        self.phase = "deal"
+        self.queue: list[int] = []      # draw destinations: player p's display, or -1 the Atoll
+        self.then = ""                  # what follows when the draws are done
+        self.ending = False             # the bag ran out before round 10
+        self.extra = False              # the extra scoring phase of a premature end
+        self.last_scorer: int | None = None
+        self.log: list[str] = []        # every action applied, as text
+        self.chance_from_outside = False
+        self._moves: list | None = None
+        self._final: list[FinalScore] | None = None
+
+    # ---- flow -------------------------------------------------------------------------------
+
+    def _draw_then(self, destinations: list[int], then: str) -> None:
+        self.queue = destinations
+        self.then = then
+
+    def _advance(self) -> None:
+        """Run the rules' automatic steps up to the next decision or chance node."""
+        while True:
+            if self.phase == "deal" and self.player >= self.n:
+                self.player, self.phase = 0, "orient"
+            if self.phase == "orient" and self.player >= self.n:
+                self.phase = "setup-draws"
+                self._draw_then([p for p in range(self.n) for _ in range(DISPLAY)]
+                                + [-1] * ATOLL, "start-round")
+            if self.queue:
+                if self.bag_left == 0:
+                    self._bag_empty()
+                if self.bag_left == 0:
+                    self.queue = []     # nothing left to draw: the rest is not replenished
                     continue
-                moves += [(i, p) for p in self.reef.placements(tile, self.limestone)]
-                moves.append((i, None))
-            self._moves = moves
-        return self._moves
+                self.phase = "draw"
+                break
+            if self.then:
+                then, self.then = self.then, ""
+                getattr(self, "_" + then.replace("-", "_"))()
+                continue
+            break
+        self._moves = None
+        if self.auto_chance:
+            while self.is_chance_node():
+                self._apply_chance(self._sample())
 
+    def _bag_empty(self) -> None:
+        """No tile in the bag when one must be drawn: the emergency stack goes in; before round
+        10 the game then ends after this round's scoring phase and one more."""
+        self.bag_left += self.emergency
+        self.emergency = 0
+        if self.round < ROUNDS and not self.extra:
+            self.ending = True
+
+    def _start_round(self) -> None:
+        self.turn_pos = 0
+        self.player = self.octopus
+        self.phase = "turn"
+
+    def _start_turn(self) -> None:
+        self.phase = "turn"
+
+    def _after_refill(self) -> None:
+        if self.hand:
+            self.phase = "place"
+        else:
+            self._end_turn()
+
+    def _end_turn(self) -> None:
+        self.turn_pos += 1
+        if self.turn_pos < self.n:
+            self.player = (self.octopus + self.turn_pos) % self.n
+            self.phase = "turn"
+            return
+        self._start_scoring()
+
+    def _start_scoring(self) -> None:
+        self.phase = "refill"
+        order = [(self.octopus + k) % self.n for k in range(self.n)]
+        self._draw_then([p for p in order for _ in range(DISPLAY - len(self.displays[p]))],
+                        "start-choices")
+
+    def _start_choices(self) -> None:
+        self.turn_pos = 0
+        self.last_scorer = None
+        self.player = self.octopus
+        self.phase = "score"
+
+    def _end_scoring(self) -> None:
+        if self.last_scorer is not None:
+            self.octopus = self.last_scorer
+        if self.extra or (self.round >= ROUNDS and not self.ending):
+            self._finish()
+            return
+        self.round += 1
+        if self.ending:
+            self.extra = True
+            self._start_scoring()
+        else:
+            self._start_round()
+
+    def _finish(self) -> None:
+        self.phase = "over"
+        self.player = TERMINAL
+        self._final = final_scores(self.reefs, self.jellyfish, self.limestone,
+                                   self.setup["scoreboard"], self.setup["side"])
+
+    # ---- the protocol -----------------------------------------------------------------------
+
+    def num_players(self) -> int:
+        return self.n
+
+    def current_player(self) -> int:
+        if self.phase == "over":
+            return TERMINAL
+        if self.is_chance_node():
+            return CHANCE
+        return self.player
+
+    def is_chance_node(self) -> bool:
+        return self.phase in ("deal", "draw")
+
+    def is_terminal(self) -> bool:
+        return self.phase == "over"
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.phase == "deal":
+            return [(i, 1 / len(self.start_pool)) for i in self.start_pool]
+        if self.phase == "draw":
+            unseen = sum(self.unseen)
+            share = (unseen - self.emergency) / unseen / self.bag_left if unseen else 0.0
+            return [(k, r / self.bag_left + u * share)
+                    for k, (r, u) in enumerate(zip(self.returned, self.unseen, strict=True))
+                    if r or (u and share)]
+        return []
+
+    def legal_actions(self) -> list[int]:
+        if self.is_chance_node():
+            return [a for a, _ in self.chance_outcomes()]
+        if self.phase == "over":
+            return []
+        return list(range(len(self.decisions())))
 
     def apply_action(self, action: int) -> None:
         check_action(self, action)
-        i, placement = self._legal()[action]
-        if placement is None:
-            self.returned += 1
-        else:
-            self.reef = self.reef.place(placement, self.limestone)
-            self.limestone -= placement.cost
-        self.hand = self.hand[:i] + self.hand[i + 1:]
-        self._moves = None
+        action = int(action)
+        if self.is_chance_node():
+            self.chance_from_outside = True
+            self._apply_chance(action)
+            if self.auto_chance:
+                self._advance()
+            return
+        self._apply_decision(self.decisions()[action])
 
     def action_to_string(self, action: int) -> str:
         check_action(self, action)
-        i, p = self._legal()[action]
-        if p is None:
-            return f"return {self.hand[i]} to the bag"
-        return (f"{p.lumino}: number on {p.number_cell}, other half on {p.other_cell}, "
-                f"level {p.level}, cost {p.cost}")
-
-    def is_terminal(self) -> bool:
-        return not self.hand
+        if self.phase == "deal":
+            return f"deal starting Lumino {self.starts[action]} to player {self.player + 1}"
+        if self.phase == "draw":
+            where = "the Atoll" if self.queue[0] < 0 else f"player {self.queue[0] + 1}'s display"
+            return f"draw {self.kinds[action]} into {where}"
+        return str(self.decisions()[action])
 
     def returns(self) -> list[float]:
-        if not self.is_terminal():
-            return [0.0]
-        return [self.objective(self.reef) + DISCARD_VP * self.returned]
+        if self.phase != "over":
+            return [0.0] * self.n
+        won = self.winners()
+        return [1.0 / len(won) if p in won else 0.0 for p in range(self.n)]
 
-    def clone(self) -> HandState:
-        return HandState(self.reef, self.hand, self.limestone, self.returned, self.objective)
+    def clone(self) -> Game:
+        other = Game.__new__(Game)
+        other.__dict__.update(self.__dict__)
+        for name in ("unseen", "returned", "start_pool", "dealt", "reefs", "limestone", "vp",
+                     "jellyfish", "atoll", "hand", "queue", "log"):
+            setattr(other, name, list(getattr(self, name)))
+        other.coral = [list(c) for c in self.coral]
+        other.displays = [list(d) for d in self.displays]
+        other.rng = SplitMix64(self.rng.state)
+        return other
 
-    def serialize(self) -> str:
-        """JSON of the reef, hand, limestone and returns so far (not a custom objective)."""
-        return json.dumps({"game": "reef-hand", "reef": io.to_json(self.reef),
-                           "hand": format_hand(self.hand), "limestone": self.limestone,
-                           "returned": self.returned})
+    # ---- chance -----------------------------------------------------------------------------
+
+    def _sample(self) -> int:
+        if self.phase == "deal":
+            return self.start_pool[self.rng.below(len(self.start_pool))]
+        # the emergency stack is a random part of the never-drawn tiles: a tile comes from those
+        # returned to the bag or, uniformly, from the never-drawn ones outside the stack
+        r = self.rng.below(self.bag_left)
+        counts = self.returned
+        if r >= sum(self.returned):
+            counts = self.unseen
+            r = self.rng.below(sum(self.unseen))
+        for k, count in enumerate(counts):
+            if r < count:
+                return k
+            r -= count
+        raise AssertionError("unreachable: the bag is not empty at a draw")
+
+    def _apply_chance(self, action: int) -> None:
+        if self.phase == "deal":
+            self.log.append(f"deal {self.starts[action]}")
+            self.start_pool.remove(action)
+            self.dealt[self.player] = self.starts[action]
+            self.player += 1
+        else:
+            tile = self.kinds[action]
+            self.log.append(f"draw {tile}")
+            if self.returned[action]:
+                self.returned[action] -= 1
+            else:
+                self.unseen[action] -= 1
+            self.bag_left -= 1
+            where = self.queue.pop(0)
+            (self.atoll if where < 0 else self.displays[where]).append(tile)
+        self._moves = None
+        self._advance_after_chance()
+
+    def _advance_after_chance(self) -> None:
+        auto, self.auto_chance = self.auto_chance, False
+        try:
+            self._advance()
+        finally:
+            self.auto_chance = auto
+
+    def resolve_chance(self) -> None:
+        """Draw from the game's own generator until a decision (or the end)."""
+        while self.is_chance_node():
+            self._apply_chance(self._sample())
+
+    # ---- decisions --------------------------------------------------------------------------
+
+    def decisions(self) -> list:
+        """The legal decisions of the player to move, in action-id order (empty at chance nodes
+        and at the end)."""
+        if self._moves is None:
+            self._moves = self._list_decisions()
+        return self._moves
+
+    def _list_decisions(self) -> list:
+        p = self.player
+        if self.phase == "orient":
+            start = self.dealt[p]
+            return [Orient(start), Orient(StartLumino(start.color_b, start.color_a))]
+        if self.phase == "turn":
+            return self._swaps() + self._turns()
+        if self.phase == "place":
+            moves: list = []
+            for i, tile in enumerate(self.hand):
+                if tile in self.hand[:i]:
+                    continue
+                moves += [Place(pl) for pl in self.reefs[p].placements(tile, self.limestone[p])]
+                moves.append(Return(tile))
+            return moves
+        if self.phase == "score":
+            reef = self.reefs[p]
+            return [Score(c, reef.coral_score(c)) for c in self.coral[p]] + [Skip()]
+        return []
+
+    def _swaps(self) -> list[Swap]:
+        if not self.jellyfish[self.player]:
+            return []
+        sizes = range(1, 100)
+        return ([Swap("atoll", t) for t in _sub_multisets(self.atoll, sizes)]
+                + [Swap("display", t)
+                   for t in _sub_multisets(self.displays[self.player], sizes)])
+
+    def _turns(self) -> list[Turn]:
+        display = self.displays[self.player]
+        puts: list[Lumino | None] = list(dict.fromkeys(sorted(display, key=_kind_key))) or [None]
+        turns = []
+        for put in puts:
+            rest = list(display)
+            if put is not None:
+                rest.remove(put)
+            turns.append(Turn(put, "A", (), (put.number or 0) if put else 0))
+            turns += [Turn(put, "B", (t,)) for t in dict.fromkeys(sorted(rest, key=_kind_key))]
+            atoll = self.atoll + ([put] if put else [])
+            for color in COLORS:
+                if put is not None and color == put.color:
+                    continue
+                same = [t for t in atoll if t.color == color]
+                turns += [Turn(put, "C", take) for take in _sub_multisets(same, range(1, 4))]
+        return turns
+
+    def _apply_decision(self, move) -> None:
+        p = self.player
+        self.log.append(str(move))
+        if isinstance(move, Orient):
+            self.reefs[p] = Reef.new(self.board, move.start.colors)
+            self.player += 1
+        elif isinstance(move, Swap):
+            self.jellyfish[p] -= 1
+            source = self.atoll if move.where == "atoll" else self.displays[p]
+            for t in move.tiles:
+                source.remove(t)
+                self.returned[self.kinds.index(t)] += 1
+                self.bag_left += 1
+            self._draw_then([-1 if move.where == "atoll" else p] * len(move.tiles), "start-turn")
+        elif isinstance(move, Turn):
+            self._apply_turn(move)
+        elif isinstance(move, Place):
+            self.reefs[p] = self.reefs[p].place(move.placement, self.limestone[p])
+            self.limestone[p] -= move.placement.cost
+            self.hand.remove(move.placement.lumino)
+            if not self.hand:
+                self._end_turn()
+        elif isinstance(move, Return):
+            self.vp[p] -= 1
+            self.hand.remove(move.lumino)
+            self.returned[self.kinds.index(move.lumino)] += 1
+            self.bag_left += 1
+            if not self.hand:
+                self._end_turn()
+        elif isinstance(move, Score):
+            self.vp[p] += self.reefs[p].coral_score(move.color)
+            self.coral[p].remove(move.color)
+            self.jellyfish[p] += 1
+            self.limestone[p] = min(LIMESTONE_CAP,
+                                    self.limestone[p] + round_limestone(self.round))
+            self.last_scorer = p
+            self._next_scorer()
+        else:
+            self._next_scorer()
+        self._moves = None
+        self._advance()
+
+    def _apply_turn(self, move: Turn) -> None:
+        p = self.player
+        if move.put is not None:
+            self.displays[p].remove(move.put)
+            self.atoll.append(move.put)
+        if move.action == "A":
+            self.limestone[p] = min(LIMESTONE_CAP, self.limestone[p] + move.limestone)
+        elif move.action == "B":
+            self.displays[p].remove(move.take[0])
+        else:
+            for t in move.take:
+                self.atoll.remove(t)
+        self.hand = list(move.take)
+        self._draw_then([-1] * max(0, ATOLL - len(self.atoll)), "after-refill")
+
+    def _next_scorer(self) -> None:
+        self.turn_pos += 1
+        if self.turn_pos < self.n:
+            self.player = (self.octopus + self.turn_pos) % self.n
+        else:
+            self._end_scoring()
+
+    def play(self, decision) -> None:
+        """Apply a decision (a decision object or its text) of the player to move; with
+        ``auto_chance`` the draws that follow are made too. IllegalMoveError says why not."""
+        text = str(decision)
+        for k, move in enumerate(self.decisions()):
+            if str(move) == text:
+                self.apply_action(k)
+                return
+        raise IllegalMoveError(f"{shorten(text)} is not legal: {self.why_illegal(text)}")
+
+    def why_illegal(self, text: str) -> str:
+        """A reason why the decision written ``text`` is not legal now."""
+        if self.phase == "over":
+            return "the game is over"
+        if self.is_chance_node():
+            return "a draw comes first"
+        expected = {"orient": "orient the starting Lumino", "turn": "put / spend a jellyfish",
+                    "place": "place / return", "score": "coral scoring / skip"}[self.phase]
+        legal = self.decisions()
+        first = str(legal[0]).split(" ")[0]
+        if not any(text.startswith(str(m).split(" ")[0]) for m in legal):
+            return f"player {self.player + 1} must decide '{expected}' now, e.g. {str(legal[0])!r}"
+        if text.startswith("spend") and not self.jellyfish[self.player]:
+            return f"player {self.player + 1} has no jellyfish to spend"
+        if text.startswith("put "):
+            put = text[4:].split(" into")[0]
+            if put not in {str(t) for t in self.displays[self.player]}:
+                return f"{put} is not in player {self.player + 1}'s display"
+            if "; C: take " in text and text.split("; C: take ")[1].startswith(put.split()[0]):
+                return "action C may not take the colour just put into the Atoll"
+            return "that action's tiles are not there (or not 1-3 of one colour)"
+        if text.startswith("place "):
+            return "that placement breaks a placement rule or costs more limestone than stored"
+        if text.startswith("coral scoring"):
+            return "that scoring tile is already on its jellyfish side (or the VP shown are wrong)"
+        return f"not among the {len(legal)} legal decisions (e.g. {str(legal[0])!r}; {first})"
+
+    # ---- results ----------------------------------------------------------------------------
+
+    def final_scores(self) -> list[FinalScore]:
+        """The final scoring per player (only once the game is over)."""
+        if self._final is None:
+            raise LumicoreError("the game is not over yet: no final scoring")
+        return self._final
+
+    def totals(self) -> list[int]:
+        """VP per player: during the game those on the score track, at the end including the
+        final scoring."""
+        if self._final is None:
+            return list(self.vp)
+        return [v + s.total for v, s in zip(self.vp, self._final, strict=True)]
+
+    def winners(self) -> list[int]:
+        """The winning players (most VP, then most limestone; still tied, all of them)."""
+        return winners(self.final_scores(), self.limestone, self.vp)
+
+    def evaluate(self) -> list[float]:
+        """A heuristic chance of winning per player (softmax of :meth:`estimate` over 4 VP),
+        on the scale of :meth:`returns`; the returns themselves once the game is over."""
+        if self.phase == "over":
+            return self.returns()
+        est = self.estimate()
+        top = max(est)
+        weights = [2.718281828 ** ((e - top) / 4.0) for e in est]
+        total = sum(weights)
+        return [w / total for w in weights]
+
+    def estimate(self) -> list[float]:
+        """Expected final VP per player if the game ended now, plus what the coral scorings
+        left could still bring: VP so far, jellyfish, limestone pairs, animals, majorities
+        against the current opponents, penalties, and the best remaining coral scorings (one per
+        scoring phase left, each with its jellyfish and limestone)."""
+        if self.phase == "over":
+            return [float(t) for t in self.totals()]
+        if any(r is None for r in self.reefs):
+            return [0.0] * self.n
+        scores = final_scores(self.reefs, self.jellyfish, self.limestone,
+                              self.setup["scoreboard"], self.setup["side"])
+        phases = ROUNDS - self.round + 1
+        out = []
+        for p in range(self.n):
+            potential = sorted((self.reefs[p].coral_score(c) + 2 for c in self.coral[p]),
+                               reverse=True)[:max(0, phases)]
+            out.append(self.vp[p] + scores[p].total + sum(potential))
+        return [float(v) for v in out]
+
+    # ---- records ----------------------------------------------------------------------------
+
+    def record(self) -> dict[str, Any]:
+        """The game as a record: its setup and its decisions (or, if some draws were applied
+        from outside, every action), plus the VP totals when it is over."""
+        data: dict[str, Any] = {"format": FORMAT, "version": 1, **self.setup}
+        if self.chance_from_outside:
+            data["actions"] = list(self.log)
+        else:
+            data["decisions"] = [a for a in self.log if not a.startswith(("deal ", "draw "))]
+        if self.phase == "over":
+            data["totals"] = self.totals()
+        return data
 
     @classmethod
-    def deserialize(cls, text: str,
-                    objective: Callable[[Reef], float] | None = None) -> HandState:
+    def replay(cls, record: dict | str | Path) -> Game:
+        """Replay a record (a dict, or the path of a JSON file holding one) and return the final
+        state. IllegalMoveError names the decision, its turn and why it is not legal; a record
+        whose totals differ from the replay's is a DataError."""
+        return list(cls.iter_replay(record))[-1]
+
+    @classmethod
+    def iter_replay(cls, record: dict | str | Path) -> Iterator[Game]:
+        """Every state of a recorded game, from the first decision to the last, as copies."""
+        if not isinstance(record, dict):
+            records = read_records(record)
+            if len(records) != 1:
+                raise DataError(f"{shorten(record)} holds {len(records)} records: replay one "
+                                "(read_records reads them all)")
+            record = records[0]
+        game = cls._from_setup(record)
+        yield game.clone()
+        steps = record.get("actions", record.get("decisions"))
+        if not isinstance(steps, list) or not all(isinstance(s, str) for s in steps):
+            raise DataError("game record: 'decisions' must be a list of decision texts")
+        for k, text in enumerate(steps, start=1):
+            where = (f"decision {k} (round {game.round}, player {game.player + 1}, "
+                     f"phase {game.phase})")
+            try:
+                if game.is_chance_node():
+                    game._apply_text_chance(text)
+                else:
+                    game.play(text)
+            except IllegalMoveError as exc:
+                raise IllegalMoveError(f"{where}: {exc}") from None
+            yield game.clone()
+        if "totals" in record and game.phase == "over" and record["totals"] != game.totals():
+            raise DataError(f"game record: totals {record['totals']} recorded, the replay gives "
+                            f"{game.totals()}")
+
+    def _apply_text_chance(self, text: str) -> None:
+        for a in self.legal_actions():
+            label = (f"deal {self.starts[a]}" if self.phase == "deal"
+                     else f"draw {self.kinds[a]}")
+            if label == text:
+                self.apply_action(a)
+                return
+        raise IllegalMoveError(f"{shorten(text)} is not a possible draw here")
+
+    @classmethod
+    def _from_setup(cls, record: dict) -> Game:
+        if record.get("format") != FORMAT:
+            raise DataError(f"not a game record: expected \"format\": \"{FORMAT}\"")
         try:
-            data = json.loads(text)
-            return cls(io.from_json(data["reef"]), data["hand"], int(data["limestone"]),
-                       int(data["returned"]), objective)
-        except (ValueError, KeyError, TypeError) as exc:
-            raise DataError(f"not a serialized reef hand state: {exc}") from exc
+            return cls.new(record["players"], record["seed"], record.get("side", "A"),
+                           record.get("scoreboard", "dark"), record.get("tiles", "default"),
+                           auto_chance="actions" not in record)
+        except KeyError as exc:
+            raise DataError(f"game record: missing {exc.args[0]!r}") from None
 
+    def serialize(self) -> str:
+        """The state as JSON text (:meth:`deserialize` reads it back)."""
+        data = {
+            "setup": self.setup, "auto_chance": self.auto_chance,
+            "rng": self.rng.state, "unseen": self.unseen, "returned": self.returned,
+            "bag_left": self.bag_left,
+            "emergency": self.emergency, "start_pool": self.start_pool,
+            "dealt": [list(d.colors) if d else None for d in self.dealt],
+            "reefs": [io.to_json(r) if r else None for r in self.reefs],
+            "limestone": self.limestone, "vp": self.vp, "coral": self.coral,
+            "jellyfish": self.jellyfish,
+            "displays": [[str(t) for t in d] for d in self.displays],
+            "atoll": [str(t) for t in self.atoll], "hand": [str(t) for t in self.hand],
+            "octopus": self.octopus, "round": self.round, "player": self.player,
+            "turn_pos": self.turn_pos, "phase": self.phase, "queue": self.queue,
+            "then": self.then, "ending": self.ending, "extra": self.extra,
+            "last_scorer": self.last_scorer, "log": self.log,
+            "chance_from_outside": self.chance_from_outside,
+        }
+        return json.dumps(data)
 
-    def _key(self) -> tuple:
-        return (self.reef, self.hand, self.limestone, self.returned)
+    @classmethod
+    def deserialize(cls, text: str) -> Game:
+        data = io.parse_json(text, "serialized reef game")
+        try:
+            self = cls.__new__(cls)
+            self.setup = data["setup"]
+            self.auto_chance = data["auto_chance"]
+            self._init(load_tiles(self.setup["tiles"]))
+            self.rng = SplitMix64(data["rng"])
+            for name in ("unseen", "returned",
+                         "bag_left", "emergency", "start_pool", "limestone", "vp",
+                         "coral", "jellyfish", "octopus", "round", "player", "turn_pos",
+                         "phase", "queue", "then", "ending", "extra", "last_scorer", "log",
+                         "chance_from_outside"):
+                setattr(self, name, data[name])
+            self.dealt = [StartLumino(*d) if d else None for d in data["dealt"]]
+            self.reefs = [io.from_json(r) if r else None for r in data["reefs"]]
+            self.displays = [[Lumino.parse(t) for t in d] for d in data["displays"]]
+            self.atoll = [Lumino.parse(t) for t in data["atoll"]]
+            self.hand = [Lumino.parse(t) for t in data["hand"]]
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise DataError(f"not a serialized reef game: {shorten(exc)}") from None
+        if self.phase == "over":
+            self._finish()
+        return self
+
+    def _key(self) -> str:
+        return self.serialize()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    # ---- display ----------------------------------------------------------------------------
+
+    def __str__(self) -> str:
+        lines = [f"Lumicora, {self.n} players, side {self.setup['side']}, "
+                 f"{self.setup['scoreboard']} score board, round {self.round}, phase "
+                 f"{self.phase}" + ("" if self.phase == "over" else
+                                    f", player {self.player + 1} to act" if self.player >= 0
+                                    else "")]
+        lines.append(f"Atoll: {', '.join(map(str, self.atoll)) or '-'}; bag {self.bag_left}"
+                     + (f" (+{self.emergency} emergency)" if self.emergency else ""))
+        for p in range(self.n):
+            mark = " (octopus)" if p == self.octopus else ""
+            lines.append(f"player {p + 1}{mark}: {self.vp[p]} VP, {self.limestone[p]} limestone,"
+                         f" {self.jellyfish[p]} jellyfish, coral tiles "
+                         f"{'/'.join(self.coral[p]) or '-'}; display "
+                         f"{', '.join(map(str, self.displays[p])) or '-'}")
+        if self.hand:
+            lines.append(f"hand: {', '.join(map(str, self.hand))}")
+        if self.phase == "over":
+            lines.append("final: " + ", ".join(f"player {p + 1} {t} VP"
+                                               for p, t in enumerate(self.totals()))
+                         + f"; winner {', '.join(str(w + 1) for w in self.winners())}")
+        return "\n".join(lines)
 
     def __repr__(self) -> str:
-        return (f"HandState({len(self.reef.pieces)} pieces, hand {format_hand(self.hand)!r}, "
-                f"limestone {self.limestone})")
+        return (f"<reef Game players={self.n} seed={self.setup['seed']} round={self.round} "
+                f"phase={self.phase}>")
+
+    @classmethod
+    def new_game(cls, players: int = 2, seed: int = 0, **options: Any) -> Game:
+        """The registry's factory (``lumicore.game.new_game("reef", ...)``): every draw is a
+        chance node unless ``auto_chance=True`` is passed."""
+        options.setdefault("auto_chance", False)
+        return cls.new(players=players, seed=seed, **options)
+
+
+new_game = Game.new_game
+
+
+def read_records(path: str | Path) -> list[dict]:
+    """The game records in a file: one JSON object, or JSON lines (one object per line)."""
+    text = read_file(path)
+    stripped = text.strip()
+    if not stripped:
+        raise DataError(f"{shorten(path)} holds no game record")
+    try:
+        return [io.parse_json(stripped, str(path))]
+    except DataError:
+        pass
+    records = []
+    for number, line in enumerate(stripped.splitlines(), start=1):
+        if line.strip():
+            records.append(io.parse_json(line, f"{path} line {number}"))
+    if not all(isinstance(r, dict) for r in records):
+        raise DataError(f"{shorten(path)}: every record is a JSON object")
+    return records
+

@@ -31,44 +31,24 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from lumicore.data import shorten
 from lumicore.errors import IllegalMoveError, LumicoreError
-from lumicore.reef.board import Board, Cell
-from lumicore.reef.tiles import ANIMALS, COLORS, Lumino, StartLumino, animal_code, color_code
+from lumicore.reef import kernel, reference, render
+from lumicore.reef.board import Board
+from lumicore.reef.values import (
+    ANIMALS,
+    COLORS,
+    Cell,
+    Lumino,
+    Piece,
+    Placement,
+    Space,
+    StartLumino,
+    animal_code,
+    color_code,
+)
 
-__all__ = ["Piece", "Placement", "Space", "Reef"]
-
-
-@dataclass(frozen=True)
-class Piece:
-    """A Lumino in a reef: its two cells (indices) and its level."""
-
-    lumino: Lumino | StartLumino
-    number_cell: int
-    other_cell: int
-    level: int
-
-
-@dataclass(frozen=True)
-class Placement:
-    """A legal way to place ``lumino``: its number half on ``number_cell``, its other half on
-    ``other_cell`` (``(row, column)``), in ``level``, costing ``cost`` limestone markers."""
-
-    lumino: Lumino
-    number_cell: Cell
-    other_cell: Cell
-    level: int
-    cost: int
-
-
-@dataclass(frozen=True)
-class Space:
-    """What is visible on a covered cell: the top Lumino's half there."""
-
-    color: str
-    number: int | None
-    animal: str | None
-    level: int
-    piece: int
+__all__ = ["Reef"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -133,10 +113,13 @@ class Reef:
     def new(cls, board: Board, start: tuple[str, str]) -> Reef:
         """A reef with only its starting Lumino: ``start[0]`` on the first starting cell (lower
         column), ``start[1]`` on the second."""
+        if not isinstance(board, Board):
+            raise LumicoreError(f"board must be a lumicore.reef.Board (see load_board), got "
+                                f"{shorten(board)}")
         try:
             color_a, color_b = start
         except (TypeError, ValueError):
-            raise LumicoreError(f"start must be two colours, got {start!r}") from None
+            raise LumicoreError(f"start must be two colours, got {shorten(start)}") from None
         lumino = StartLumino(color_a, color_b)
         a, b = board.start_cells
         return cls(board, (Piece(lumino, a, b, 1),))
@@ -172,15 +155,11 @@ class Reef:
     def placements(self, lumino: Lumino, limestone: int) -> Iterator[Placement]:
         """Every legal placement of ``lumino`` with ``limestone`` markers in storage, in a fixed
         order (by number cell, then other cell)."""
-        from lumicore.reef import fast
-
-        return iter(fast.placements(self, lumino, limestone))
+        return iter(kernel.placements(self, lumino, limestone))
 
     def placement_at(self, lumino: Lumino, number_cell: Cell, other_cell: Cell) -> Placement:
         """The placement of ``lumino`` on these cells, with its level and cost filled in;
         IllegalMoveError (with the rule broken) when it is not legal."""
-        from lumicore.reef import reference
-
         if not isinstance(lumino, Lumino):
             raise IllegalMoveError(f"only a Lumino can be placed, not {lumino!r}")
         a, b = self.board.cell_index(number_cell), self.board.cell_index(other_cell)
@@ -243,20 +222,31 @@ class Reef:
         return Space(COLORS[self.cell_colors[i]], number or None,
                      ANIMALS[animal] if animal >= 0 else None, self.heights[i], self.top_pieces[i])
 
+    def _index(self, i: int) -> int:
+        if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < len(self.heights):
+            raise LumicoreError(f"no cell index {shorten(i)} on board {self.board.name!r} "
+                                f"(0..{len(self.heights) - 1})")
+        return i
+
     def height_index(self, i: int) -> int:
-        return self.heights[i]
+        """The height of cell index ``i`` (0 = bare); LumicoreError for a bad index."""
+        return self.heights[self._index(i)]
 
     def top_piece(self, i: int) -> int:
-        return self.top_pieces[i]
+        """The index in ``pieces`` of the top Lumino on cell ``i`` (-1 if bare)."""
+        return self.top_pieces[self._index(i)]
 
     def cell_color(self, i: int) -> int:
-        return self.cell_colors[i]
+        """The colour code visible on cell ``i`` (-1 if bare)."""
+        return self.cell_colors[self._index(i)]
 
     def cell_number(self, i: int) -> int:
-        return self.cell_numbers[i]
+        """The number visible on cell ``i`` (0 if none)."""
+        return self.cell_numbers[self._index(i)]
 
     def cell_animal(self, i: int) -> int:
-        return self.cell_animals[i]
+        """The animal code visible on cell ``i`` (-1 if none)."""
+        return self.cell_animals[self._index(i)]
 
     def levels(self) -> int:
         """The highest level in the reef."""
@@ -264,22 +254,36 @@ class Reef:
 
     def visible_count(self, color: str) -> int:
         """How many visible coral spaces of ``color`` the reef shows (for the majorities)."""
-        from lumicore.reef import reference
+        return self.visible_counts()[COLORS[color_code(color)]]
 
-        return reference.visible_counts(self)[color]
+    def visible_counts(self) -> dict[str, int]:
+        """Visible coral spaces per colour (every colour a key)."""
+        s = kernel.state(self)
+        return {name: s.visible_count(code) for code, name in enumerate(COLORS)}
 
     def visible_animals(self) -> dict[str, int]:
         """How many of each animal are visible (every species a key, 0 if none)."""
-        from lumicore.reef import reference
-
-        return reference.visible_animals(self)
+        return dict(zip(ANIMALS, kernel.state(self).animal_counts(), strict=True))
 
     def coral_score(self, color: str) -> int:
         """What a coral scoring of ``color`` would give now: per level the smallest visible
         number on a ``color`` space, summed."""
-        from lumicore.reef import reference
+        return kernel.state(self).coral_score(color_code(color))
 
-        return reference.coral_score(self, color)
+    def remote_penalty(self) -> int:
+        """VP lost for the remote limestone spaces still visible (B side), as a number >= 0."""
+        return kernel.state(self).remote_penalty()
+
+    def animal_points(self, score_board: str = "dark") -> int:
+        """Animal VP of this reef on the ``"dark"`` (counts) or ``"light"`` (neighbours) score
+        board."""
+        s = kernel.state(self)
+        if score_board == "dark":
+            return s.dark_animal_points()
+        if score_board == "light":
+            return s.light_animal_points()
+        raise LumicoreError(f"unknown score board {shorten(score_board)} (expected 'dark' or "
+                            "'light')")
 
     # ---- value semantics and display --------------------------------------------------------
 
@@ -301,14 +305,10 @@ class Reef:
                 f"placements={len(self.pieces) - 1}>")
 
     def __str__(self) -> str:
-        from lumicore.reef.render import text
-
-        return text(self)
+        return render.text(self)
 
     def _repr_svg_(self) -> str:
-        from lumicore.reef.render import svg
-
-        return svg(self)
+        return render.svg(self)
 
 
 def _stack(arrays, k: int, piece: Piece) -> None:

@@ -1,6 +1,6 @@
 """The reef rules in plain Python: placement legality and the reef's scores.
 
-This is the specification the Cython kernel (``lumicore.reef.fast``) is tested against; it favours
+This is the specification the Cython kernel (``lumicore.reef.kernel``) is tested against; it favours
 reading like the rulebook over speed. Cells are cell indices of ``reef.board``.
 
 A placement of a Lumino of colour ``c`` with its halves on adjacent cells ``a`` and ``b`` is legal
@@ -25,8 +25,12 @@ when (design/reef.md, "Placement rules"):
 
 from __future__ import annotations
 
-from lumicore.reef.reef import Placement, Reef
-from lumicore.reef.tiles import ANIMALS, COLORS, Lumino, color_code
+from typing import TYPE_CHECKING
+
+from lumicore.reef.values import ANIMALS, COLORS, Lumino, Placement, color_code
+
+if TYPE_CHECKING:
+    from lumicore.reef.reef import Reef
 
 __all__ = [
     "placements",

@@ -24,10 +24,14 @@ True
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from html import escape
+from typing import TYPE_CHECKING
 
-from lumicore.reef.reef import Reef
-from lumicore.reef.tiles import ANIMALS, COLORS
+from lumicore.reef.values import ANIMALS, COLORS
+
+if TYPE_CHECKING:
+    from lumicore.reef.reef import Reef
 
 __all__ = ["text", "svg", "ANIMAL_LETTERS", "FILL"]
 
@@ -72,7 +76,14 @@ def text(reef: Reef, legend: bool = True) -> str:
 FILL = {"pink": "#e8559a", "green": "#3fa34d", "blue": "#2f7fd6", "yellow": "#f2c230"}
 BARE_FILL = {"L": "#e9e2cf", "W": "#bfe3f2"}
 REMOTE_FILL = "#d8c9a6"
-RADIUS = 22.0
+RADIUS = 30.0
+HIGHLIGHT = "#ff6a00"
+STYLE = ("<style>text{font-family:sans-serif;text-anchor:middle}"
+         ".num{font-size:18px;font-weight:bold;fill:#fff;stroke:#222;stroke-width:0.6}"
+         ".ani{font-size:9.5px;fill:#111}"
+         ".lvl{font-size:9px;fill:#fff}.pen{font-size:13px;fill:#7a2020}"
+         ".leg{font-size:12px;text-anchor:start;fill:#222}.cap{font-size:13px;fill:#222}"
+         ".ord{font-size:10px;font-weight:bold;fill:#fff}</style>")
 
 
 def _center(cell: tuple[int, int]) -> tuple[float, float]:
@@ -96,7 +107,7 @@ def _shade(color: str, level: int) -> str:
     return "#" + "".join(f"{int(c * factor):02x}" for c in rgb)
 
 
-def _space(reef: Reef, i: int) -> list[str]:
+def _space(reef: Reef, i: int, marked: bool) -> list[str]:
     cx, cy = _center(reef.board.cells[i])
     kind = reef.board.kinds[i]
     color = reef.cell_colors[i]
@@ -106,51 +117,115 @@ def _space(reef: Reef, i: int) -> list[str]:
         out.append(f'<polygon points="{_hexagon(cx, cy, RADIUS * 0.97)}" fill="{fill}" '
                    'stroke="#8a8a8a" stroke-width="1"/>')
         if kind in "123":
-            out.append(f'<text x="{cx:.1f}" y="{cy + 4:.1f}" class="pen">-{kind}</text>')
+            out.append(f'<text x="{cx:.1f}" y="{cy + 5:.1f}" class="pen">-{kind} VP</text>')
         return out
     level = reef.heights[i]
     fill = _shade(FILL[COLORS[color]], level)
-    out.append(f'<polygon points="{_hexagon(cx, cy, RADIUS * 0.97)}" fill="{fill}" '
-               f'stroke="#222" stroke-width="{0.8 + 0.6 * level:.1f}"/>')
+    stroke = (f'stroke="{HIGHLIGHT}" stroke-width="3.5"' if marked
+              else f'stroke="#222" stroke-width="{0.8 + 0.6 * level:.1f}"')
+    out.append(f'<polygon points="{_hexagon(cx, cy, RADIUS * 0.93)}" fill="{fill}" {stroke}/>')
     number, animal = reef.cell_numbers[i], reef.cell_animals[i]
-    label = str(number) if number else ANIMALS[animal][:3] if animal >= 0 else ""
-    if label:
-        size = "num" if number else "ani"
-        out.append(f'<text x="{cx:.1f}" y="{cy + 4:.1f}" class="{size}">{escape(label)}</text>')
-    out.append(f'<text x="{cx + RADIUS * 0.45:.1f}" y="{cy - RADIUS * 0.35:.1f}" '
-               f'class="lvl">{level}</text>')
+    if number:
+        out.append(f'<text x="{cx:.1f}" y="{cy + 7:.1f}" class="num">{number}</text>')
+    elif animal >= 0:
+        name = ANIMALS[animal]
+        w = 5.2 * len(name) + 4
+        out.append(f'<rect x="{cx - w / 2:.1f}" y="{cy + 4.5:.1f}" width="{w:.1f}" height="12" '
+                   f'rx="3" fill="#fff" fill-opacity="0.85"/>'
+                   f'<text x="{cx:.1f}" y="{cy + 14:.1f}" class="ani">{name}</text>')
+    out.append(f'<text x="{cx:.1f}" y="{cy - RADIUS * 0.5:.1f}" class="lvl">L{level}</text>')
     return out
 
 
 def _links(reef: Reef) -> list[str]:
-    """A bar joining the two halves of every Lumino whose halves are both visible."""
+    """A short bar across the shared edge of every Lumino whose halves are both visible (kept
+    clear of the numbers and names in the middle of each space)."""
     out = []
     for k, piece in enumerate(reef.pieces):
         a, b = piece.number_cell, piece.other_cell
         if reef.top_pieces[a] == k == reef.top_pieces[b]:
             (x1, y1), (x2, y2) = _center(reef.board.cells[a]), _center(reef.board.cells[b])
-            out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
-                       'stroke="#222" stroke-opacity="0.35" stroke-width="4"/>')
+            p, q = (x1 + 0.38 * (x2 - x1), y1 + 0.38 * (y2 - y1)), \
+                (x1 + 0.62 * (x2 - x1), y1 + 0.62 * (y2 - y1))
+            out.append(f'<line x1="{p[0]:.1f}" y1="{p[1]:.1f}" x2="{q[0]:.1f}" y2="{q[1]:.1f}" '
+                       'stroke="#222" stroke-opacity="0.55" stroke-width="5" '
+                       'stroke-linecap="round"/>')
     return out
 
 
-def svg(reef: Reef) -> str:
-    """The reef as an SVG image: spaces as hexagons, coral shaded darker per level, the level in
-    the corner, numbers and animals written on their halves, bars joining each visible Lumino."""
+def _order_marks(reef: Reef, order: dict[int, int]) -> list[str]:
+    """A numbered dot on the number half of each piece in ``order`` (piece -> 1, 2, ...)."""
+    out = []
+    for k, n in order.items():
+        piece = reef.pieces[k]
+        cx, cy = _center(reef.board.cells[piece.number_cell])
+        x, y = cx - RADIUS * 0.45, cy - RADIUS * 0.42
+        out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="7" fill="{HIGHLIGHT}"/>'
+                   f'<text x="{x:.1f}" y="{y + 3.5:.1f}" class="ord">{n}</text>')
+    return out
+
+
+def _legend(top: float, board_kinds: set[str], placed: bool) -> tuple[list[str], float]:
+    """Colour swatches and the bare-space kinds, below the board; returns (elements, height)."""
+    out = []
+    y = top + 16
+    x = 8.0
+    for name, fill in FILL.items():
+        out.append(f'<rect x="{x:.0f}" y="{y - 11:.0f}" width="14" height="14" fill="{fill}" '
+                   f'stroke="#222"/><text x="{x + 18:.0f}" y="{y:.0f}" class="leg">{name}</text>')
+        x += 72
+    y += 20
+    x = 8.0
+    bare = [("limestone", BARE_FILL["L"]), ("water (costs 1 limestone)", BARE_FILL["W"])]
+    if board_kinds & set("123"):
+        bare.append(("remote limestone (-n VP if visible)", REMOTE_FILL))
+    for name, fill in bare:
+        out.append(f'<rect x="{x:.0f}" y="{y - 11:.0f}" width="14" height="14" fill="{fill}" '
+                   f'stroke="#8a8a8a"/>'
+                   f'<text x="{x + 18:.0f}" y="{y:.0f}" class="leg">{name}</text>')
+        x += 24 + 6.5 * len(name)
+    y += 20
+    note = "Ln = level (darker = higher); a bar joins the two visible halves of a Lumino"
+    out.append(f'<text x="8" y="{y:.0f}" class="leg">{note}</text>')
+    if placed:
+        y += 20
+        out.append(f'<circle cx="15" cy="{y - 4:.0f}" r="7" fill="{HIGHLIGHT}"/>'
+                   f'<text x="28" y="{y:.0f}" class="leg">newly placed, in this order '
+                   f'(orange outline)</text>')
+    return out, y - top + 10
+
+
+def svg(reef: Reef, *, legend: bool = True, placed: Sequence[int] = (),
+        caption: str | None = None) -> str:
+    """The reef as an SVG image: spaces as hexagons, coral shaded darker per level with the level
+    at the top, numbers and full animal names on their halves, a bar across the shared edge of
+    each visible Lumino, and (``legend=True``) a legend below. ``placed``: piece indices to
+    outline and number 1, 2, ... (a placement result); ``caption``: a line above the board."""
+    order = {k: n for n, k in enumerate(placed, start=1)}
+    marked = {c for k in order for c in (reef.pieces[k].number_cell, reef.pieces[k].other_cell)
+              if reef.top_pieces[c] == k}
+    shift = 22.0 if caption else 0.0
     centers = [_center(cell) for cell in reef.board.cells]
-    width = max(x for x, _ in centers) + RADIUS * 1.2
-    height = max(y for _, y in centers) + RADIUS * 1.2
+    width = max(max(x for x, _ in centers) + RADIUS * 1.2, 560.0 if legend else 0.0)
+    board_height = max(y for _, y in centers) + RADIUS * 1.2
     body = []
     for i in range(len(reef.board.cells)):
-        body.extend(_space(reef, i))
+        body.extend(_space(reef, i, i in marked))
     body.extend(_links(reef))
-    title = escape(f"reef on board {reef.board.name}, start {'/'.join(reef.start)}")
+    body.extend(_order_marks(reef, order))
+    extra: list[str] = []
+    legend_height = 0.0
+    if legend:
+        extra, legend_height = _legend(board_height + shift, set(reef.board.kinds), bool(order))
+    if caption:
+        extra.append(f'<text x="{width / 2:.1f}" y="16" class="cap">{escape(caption)}</text>')
+    height = board_height + shift + legend_height
+    title = escape(caption or f"reef on board {reef.board.name}, start {'/'.join(reef.start)}")
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
         f'viewBox="0 0 {width:.1f} {height:.1f}">'
-        f"<title>{title}</title>"
-        "<style>text{font-family:sans-serif;text-anchor:middle}"
-        ".num{font-size:14px;font-weight:bold;fill:#fff}.ani{font-size:10px;fill:#fff}"
-        ".lvl{font-size:8px;fill:#fff}.pen{font-size:11px;fill:#7a2020}</style>"
-        + "".join(body) + "</svg>"
+        f"<title>{title}</title>{STYLE}"
+        f'<rect width="100%" height="100%" fill="#fff"/>'
+        f'<g transform="translate(0,{shift:.0f})">' + "".join(body) + "</g>"
+        + "".join(extra) + "</svg>"
     )

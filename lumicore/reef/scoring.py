@@ -13,7 +13,7 @@ Final scoring per player (rulebook, "End of the Game" and "Variants"):
 
 >>> from lumicore.reef import Reef, load_board
 >>> reef = Reef.build(load_board("A"), ("pink", "green"), [("pink 3 crab", (2, 5), (1, 4))])
->>> coral_score(reef, "pink")
+>>> reef.coral_score("pink")
 3
 >>> [score] = final_scores([reef], jellyfish=[1], limestone=[5])
 >>> score.jellyfish, score.limestone, score.animals, score.majorities, score.total
@@ -28,13 +28,12 @@ from dataclasses import asdict, dataclass
 from lumicore.errors import LumicoreError
 from lumicore.reef import reference
 from lumicore.reef.reef import Reef
-from lumicore.reef.tiles import ANIMALS, COLORS
+from lumicore.reef.values import ANIMALS, COLORS
 
 __all__ = [
     "LIMESTONE_CAP",
     "DISCARD_VP",
     "DARK_ANIMALS",
-    "coral_score",
     "round_limestone",
     "gain_limestone",
     "dark_animal_points",
@@ -60,12 +59,6 @@ DARK_ANIMALS: dict[str, tuple[int, int, int, int, int]] = {
 """Dark score board: VP for 0..4 visible animals of a species (more than 4 count as 4)."""
 
 MAJORITY_VP = {"first": 4, "second": 2, "tied_first": 3, "tied_second": 1}
-
-
-def coral_score(reef: Reef, color: str) -> int:
-    """VP of a coral scoring of ``color``: per level the smallest visible number on a ``color``
-    space of that level, summed (levels without one give 0)."""
-    return reference.coral_score(reef, color)
 
 
 def round_limestone(round_number: int) -> int:
@@ -95,7 +88,7 @@ def gain_limestone(storage: int, amount: int) -> int:
 
 def dark_animal_points(reef: Reef) -> dict[str, int]:
     """Dark score board: VP per species for the visible animals (capped at 4 per species)."""
-    counts = reference.visible_animals(reef)
+    counts = reef.visible_animals()
     return {animal: DARK_ANIMALS[animal][min(4, counts[animal])] for animal in ANIMALS}
 
 
@@ -191,7 +184,7 @@ def final_scores(
             raise LumicoreError(f"player {p + 1}: {reefs[p]!r} is not a Reef")
         _check_count(f"jellyfish count of player {p + 1}", jellyfish[p], len(COLORS))
         _check_count(f"limestone of player {p + 1}", limestone[p], LIMESTONE_CAP)
-    visible = [reference.visible_counts(reef) for reef in reefs]
+    visible = [reef.visible_counts() for reef in reefs]
     majorities = [dict.fromkeys(COLORS, 0) for _ in reefs]
     for color in COLORS:
         for p, vp in enumerate(majority_points([v[color] for v in visible])):
@@ -200,7 +193,7 @@ def final_scores(
     scores = []
     for p, reef in enumerate(reefs):
         animals = animal_points(reef)
-        remote = -reference.remote_penalty(reef) if reef_side == "B" else 0
+        remote = -reef.remote_penalty() if reef_side == "B" else 0
         parts = (2 * jellyfish[p], limestone[p] // 2, sum(animals.values()),
                  sum(majorities[p].values()), remote)
         scores.append(FinalScore(*parts, sum(parts), animals, majorities[p], visible[p]))

@@ -1,4 +1,4 @@
-"""Luminos (the two-space coral tiles), their text notation, and the tile set.
+"""Hands of Luminos in text and the tile set (the Luminos themselves live in ``values``).
 
 Colour and animal codes are the index in :data:`COLORS` / :data:`ANIMALS` (the Cython kernel and
 the bitboards use the codes).
@@ -30,12 +30,20 @@ halves, no number, no animal. As a piece in a reef its ``color_a`` half lies on 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from lumicore.data import read_toml
+from lumicore.data import read_toml, shorten
 from lumicore.errors import DataError, LumicoreError, NotationError
+from lumicore.reef.values import (
+    ANIMALS,
+    COLORS,
+    Lumino,
+    StartLumino,
+    animal_code,
+    color_code,
+)
 
 __all__ = [
     "COLORS",
@@ -50,158 +58,7 @@ __all__ = [
     "animal_code",
 ]
 
-COLORS: tuple[str, ...] = ("pink", "green", "blue", "yellow")
-ANIMALS: tuple[str, ...] = ("shellfish", "crab", "seahorse", "starfish")
-
 BUILTIN_TILES = {"default": "lumicora_tiles.toml"}
-
-
-def color_code(color: str) -> int:
-    """The code of a colour name (its index in :data:`COLORS`).
-
-    >>> color_code("blue")
-    2
-    """
-    try:
-        return COLORS.index(color)
-    except ValueError:
-        raise NotationError(f"unknown colour {color!r} (expected one of {', '.join(COLORS)})") \
-            from None
-
-
-def animal_code(animal: str | None) -> int:
-    """The code of an animal name (its index in :data:`ANIMALS`), -1 for ``None``.
-
-    >>> animal_code("crab"), animal_code(None)
-    (1, -1)
-    """
-    if animal is None:
-        return -1
-    try:
-        return ANIMALS.index(animal)
-    except ValueError:
-        raise NotationError(f"unknown animal {animal!r} (expected one of {', '.join(ANIMALS)})") \
-            from None
-
-
-@dataclass(frozen=True)
-class Lumino:
-    """A one-colour Lumino: ``color``, the ``number`` on one half (1..6 or None), the ``animal`` on
-    the other half (or None). ``fish`` (0, 3 or 4 on the default backs) is ignored by ``==``.
-
-    >>> Lumino("blue", 5) == Lumino("blue", 5, fish=3)
-    True
-    >>> Lumino("red", 2)
-    Traceback (most recent call last):
-    ...
-    lumicore.errors.NotationError: unknown colour 'red' (expected one of pink, green, blue, yellow)
-    """
-
-    color: str
-    number: int | None = None
-    animal: str | None = None
-    fish: int = field(default=0, compare=False)
-
-    def __post_init__(self) -> None:
-        color_code(self.color)
-        animal_code(self.animal)
-        if self.number is not None and (
-            isinstance(self.number, bool) or not isinstance(self.number, int)
-            or not 1 <= self.number <= 6
-        ):
-            raise NotationError(f"bad number {self.number!r} on a Lumino (expected 1..6 or None)")
-        if isinstance(self.fish, bool) or not isinstance(self.fish, int) or self.fish < 0:
-            raise NotationError(f"bad fish count {self.fish!r} (expected an integer >= 0)")
-
-    @property
-    def colors(self) -> tuple[str, str]:
-        """The colours of the (number half, other half)."""
-        return (self.color, self.color)
-
-    @classmethod
-    def parse(cls, text: str) -> Lumino:
-        """Read ``"<colour> [<number>] [<animal>]"`` (case-insensitive); NotationError names the
-        bad token.
-
-        >>> Lumino.parse("Yellow seahorse")
-        Lumino('yellow seahorse')
-        >>> Lumino.parse("pink 7")
-        Traceback (most recent call last):
-        ...
-        lumicore.errors.NotationError: bad token '7' in Lumino 'pink 7': numbers are 1..6
-        """
-        tokens = text.lower().split()
-        if not tokens:
-            raise NotationError(f"empty Lumino {text!r}: expected '<colour> [<number>] [<animal>]'")
-        color, *rest = tokens
-        if color not in COLORS:
-            raise NotationError(
-                f"bad token {color!r} in Lumino {text!r}: unknown colour "
-                f"(expected one of {', '.join(COLORS)})"
-            )
-        number: int | None = None
-        animal: str | None = None
-        if rest and rest[0].isdigit():
-            token = rest.pop(0)
-            if not 1 <= int(token) <= 6:
-                raise NotationError(f"bad token {token!r} in Lumino {text!r}: numbers are 1..6")
-            number = int(token)
-        if rest:
-            token = rest.pop(0)
-            if token not in ANIMALS:
-                raise NotationError(
-                    f"bad token {token!r} in Lumino {text!r}: expected an animal "
-                    f"({', '.join(ANIMALS)})" + ("" if number else " or a number 1..6")
-                )
-            animal = token
-        if rest:
-            raise NotationError(f"bad token {rest[0]!r} in Lumino {text!r}: nothing may follow")
-        return cls(color, number, animal)
-
-    def __str__(self) -> str:
-        parts = [self.color]
-        if self.number is not None:
-            parts.append(str(self.number))
-        if self.animal is not None:
-            parts.append(self.animal)
-        return " ".join(parts)
-
-    def __repr__(self) -> str:
-        return f"Lumino({str(self)!r})"
-
-
-@dataclass(frozen=True)
-class StartLumino:
-    """A starting Lumino: two halves of different colours, no number, no animal.
-
-    In a reef its ``color_a`` half is on the piece's ``number_cell`` and ``color_b`` on its
-    ``other_cell``. ``StartLumino("pink", "green") != StartLumino("green", "pink")``: the order is
-    the orientation on the board.
-
-    >>> StartLumino("pink", "green").colors
-    ('pink', 'green')
-    """
-
-    color_a: str
-    color_b: str
-    number = None
-    animal = None
-
-    def __post_init__(self) -> None:
-        color_code(self.color_a)
-        color_code(self.color_b)
-        if self.color_a == self.color_b:
-            raise LumicoreError(
-                f"a starting Lumino has two different colours, got {self.color_a!r} twice"
-            )
-
-    @property
-    def colors(self) -> tuple[str, str]:
-        """The colours of the (first, second) half."""
-        return (self.color_a, self.color_b)
-
-    def __str__(self) -> str:
-        return f"start {self.color_a}/{self.color_b}"
 
 
 def parse_hand(text: str) -> tuple[Lumino, ...]:
@@ -214,12 +71,14 @@ def parse_hand(text: str) -> tuple[Lumino, ...]:
     ...
     lumicore.errors.NotationError: empty Lumino at position 2 of hand 'pink 3, , blue 5'
     """
+    if not isinstance(text, str):
+        raise NotationError(f"a hand is written as text, got {shorten(text)}")
     if not text.strip():
         return ()
     hand = []
     for position, item in enumerate(text.split(","), start=1):
         if not item.strip():
-            raise NotationError(f"empty Lumino at position {position} of hand {text!r}")
+            raise NotationError(f"empty Lumino at position {position} of hand {shorten(text)}")
         hand.append(Lumino.parse(item))
     return tuple(hand)
 

@@ -1,12 +1,90 @@
-"""One module per game, each with ``register(subparsers)`` adding that game's subcommands."""
+"""One module per game, each with ``register(subparsers)`` adding that game's subcommands.
+
+Every parser of the ``lumicore`` command is a :class:`Parser`, so every option's help shows its
+default (or says it is required) and carries no docstring markup, without each command having
+to say so:
+
+>>> parser = Parser(prog="demo", description="Run ``demo``.")
+>>> _ = parser.add_argument("--seed", type=int, default=3, help="the :func:`seed` to use")
+>>> _ = parser.add_argument("--json", action="store_true", help="print JSON")
+>>> print(parser.format_help())  # doctest: +NORMALIZE_WHITESPACE
+usage: demo [-h] [--seed SEED] [--json]
+Run demo.
+options:
+  -h, --help   show this help message and exit
+  --seed SEED  the seed to use (default: 3)
+  --json       print JSON
+"""
 
 from __future__ import annotations
 
 import argparse
+import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from lumicore.data import shorten
 from lumicore.errors import LumicoreError
+
+_MARKUP = re.compile(r":[a-z:]+:`~?([^`]*)`|``([^`]*)``|\*\*([^*]+)\*\*")
+_DEFAULT = re.compile(r"\bdefault\b|\(required\)", re.IGNORECASE)
+_FLAGS = (argparse._StoreConstAction, argparse._CountAction, argparse._HelpAction,
+          argparse._VersionAction, argparse._SubParsersAction)
+
+
+def plain(text: str) -> str:
+    """Text without reStructuredText markup (roles, literals, bold), for terminal help.
+
+    >>> plain("see :func:`solvers.lucia.solve` and ``--deck`` (**exact**)")
+    'see solvers.lucia.solve and --deck (exact)'
+    """
+    return _MARKUP.sub(lambda m: next(g for g in m.groups() if g is not None), text)
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """Help without doc markup, with ``(default: ...)`` after every option that takes a value
+    and does not name its default already (``(required)`` for required options)."""
+
+    def _format_text(self, text: str) -> str:
+        return super()._format_text(plain(text))
+
+    def _expand_help(self, action: argparse.Action) -> str:
+        return plain(super()._expand_help(action))
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        note = _default_note(action)
+        return f"{text} {note}" if note and text else text or note
+
+
+def _default_note(action: argparse.Action) -> str:
+    """``(default: ...)`` or ``(required)`` for an option that takes a value and whose help does
+    not name its default; ``""`` for flags, sub-commands and required positionals."""
+    if (not isinstance(action, argparse._StoreAction | argparse._AppendAction)
+            or action.nargs == 0 or action.help == argparse.SUPPRESS
+            or _DEFAULT.search(action.help or "")
+            or (action.required and not action.option_strings)):
+        return ""
+    if action.required:
+        return "(required)"
+    return "(default: none)" if action.default is None else "(default: %(default)s)"
+
+
+class Parser(argparse.ArgumentParser):
+    """An ``ArgumentParser`` with :class:`HelpFormatter`; its subparsers are Parsers too (argparse
+    makes subparsers of the parent's class), so every command of the CLI gets the formatter.
+    An option added without help still shows its default."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
+
+    def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
+        action = super().add_argument(*args, **kwargs)
+        if action.help is None:  # argparse prints nothing for an action without help
+            action.help = _default_note(action) or None
+        return action
 
 
 def add_game(subparsers: argparse._SubParsersAction, name: str, help: str,
@@ -31,3 +109,130 @@ def check_output_path(path: str | Path) -> Path:
     except OSError as exc:
         raise LumicoreError(f"output {shorten(path)} is not a usable path") from exc
     return path
+
+
+def _bot_list(text: str) -> list[str]:
+    bots = [b.strip() for b in text.split(",")]
+    if any(not b for b in bots):
+        raise LumicoreError(f"--bots {shorten(text)}: an empty bot name")
+    return bots
+
+
+def add_tournament_command(commands: argparse._SubParsersAction, game: str,
+                           bots: str = "random,greedy", players: int = 2
+                           ) -> argparse.ArgumentParser:
+    """Add ``lumicore GAME tournament`` (bots of :mod:`solvers.arena` playing seeded games with
+    rotated seats) to a game's subcommand group; one line in a game's ``register``::
+
+        add_tournament_command(commands, "reef")
+    """
+    parser = commands.add_parser(
+        "tournament", help="play bots against each other; win rates and ratings",
+        description=f"Play seeded games of {game} between bots, seats rotated; print each bot's "
+                    "games, wins, win rate with its 95%% interval and openskill rating.")
+    parser.add_argument("--bots", default=bots,
+                        help=f"comma-separated bot names, options as name:key=value "
+                             f"(e.g. mcts:iterations=400) (default: {bots})")
+    parser.add_argument("--games", type=int, default=100, help="games to play (default: 100)")
+    parser.add_argument("--players", type=int, default=players,
+                        help=f"players per game (default: {players})")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the deals (default: 0)")
+    parser.add_argument("--workers", type=int, default=None,
+                        help="worker processes (default: the machine's cores)")
+    parser.add_argument("--backend", choices=("process", "dask"), default="process",
+                        help="local process pool or Dask cluster (default: process)")
+    parser.add_argument("--scheduler", default=None,
+                        help="Dask scheduler address, e.g. tcp://host:8786 (default: a local "
+                             "cluster)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--out", default=None,
+                        help="write every game's record to FILE, one JSON line each (default: "
+                             "none)")
+    parser.set_defaults(run=lambda args: _run_tournament(args, game))
+    return parser
+
+
+def _run_tournament(args: argparse.Namespace, game: str) -> int:
+    import json
+
+    from solvers.arena import tournament
+    from solvers.limits import exit_code
+
+    if args.out is not None:
+        check_output_path(args.out)
+    result = tournament(game, _bot_list(args.bots), players=args.players, games=args.games,
+                        seed=args.seed, workers=args.workers, backend=args.backend,
+                        scheduler=args.scheduler, progress=False if args.json else None,
+                        record=args.out)
+    if args.json:
+        print(json.dumps(result.to_dict()))
+    else:
+        print(f"{game}: {result.played} of {result.games} games, {result.players} players, "
+              f"seed {result.seed} ({result.status})")
+        print(result.table())
+        print("wins by seat: " + ", ".join(f"{w:.3f}" for w in result.seat_wins))
+    return exit_code(result.status, has_answer=True)
+
+
+def add_play_command(commands: argparse._SubParsersAction, game: str,
+                     bots: str = "greedy,random",
+                     describe: Callable[[Any, int], str] | None = None) -> argparse.ArgumentParser:
+    """Add a generic ``lumicore GAME play`` (one seeded game between bots, printed action by
+    action, then each player's return) to a game's subcommand group. ``describe(state, action)``
+    is the line printed before each action (default: the acting player and
+    ``state.action_to_string(action)``). A game with its own round-by-round printout writes its
+    own ``play`` instead, with :func:`solvers.arena.play_game` and its ``on_action`` hook."""
+    parser = commands.add_parser(
+        "play", help="play one seeded game between bots",
+        description=f"Play one seeded game of {game} between bots, one per seat, and print it.")
+    parser.add_argument("--bots", default=bots,
+                        help=f"comma-separated bot names, one per seat, or one for every seat; "
+                             f"options as name:key=value (default: {bots})")
+    parser.add_argument("--players", type=int, default=None,
+                        help="players (default: one per bot named)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the deal (default: 0)")
+    parser.add_argument("--record", default=None,
+                        help="write the game's record (JSON) to FILE (default: none)")
+    parser.add_argument("--json", action="store_true",
+                        help="print the record as JSON instead of the game")
+    parser.set_defaults(run=lambda args: _run_play(args, game, describe))
+    return parser
+
+
+def _default_describe(state: Any, action: int) -> str:
+    player = state.current_player()
+    who = "chance" if player < 0 else f"player {player}"
+    return f"{who}: {state.action_to_string(action)}"
+
+
+def _run_play(args: argparse.Namespace, game: str,
+              describe: Callable[[Any, int], str] | None) -> int:
+    import json
+
+    from solvers.arena import play_game
+
+    if args.record is not None:
+        check_output_path(args.record)
+    bots = _bot_list(args.bots)
+    players = len(bots) if args.players is None else args.players
+    if len(bots) == 1:
+        bots = bots * players
+    if len(bots) != players:
+        raise LumicoreError(f"--bots names {len(bots)} bots for {players} players "
+                            "(name one per seat, or one for every seat)")
+    show = describe or _default_describe
+    printer = None if args.json else (lambda state, action: print(show(state, action)))
+    record, final = play_game(game, bots, players, args.seed, on_action=printer)
+    if args.record is not None:
+        Path(args.record).write_text(json.dumps(record) + "\n", encoding="utf-8")
+    if args.json:
+        print(json.dumps(record))
+        return 0
+    returns = final.returns()
+    best = max(returns)
+    winners = [p for p, r in enumerate(returns) if r == best and r > 0]
+    print("returns: " + ", ".join(f"player {p} ({record['bots'][p]}) {r:g}"
+                                  for p, r in enumerate(returns)))
+    print("winner: " + (", ".join(f"player {p} ({record['bots'][p]})" for p in winners)
+                        if winners else "nobody"))
+    return 0

@@ -1,12 +1,14 @@
 """``lumicore lemuria``: plan a Lemuria year with the CP-SAT scheduler.
 
     lumicore lemuria plan [INSTANCE.toml] [--time-limit S] [--workers N] [--seed N] [--deal N]
-                          [--json]
+                          [--svg FILE] [--json]
 
 Without an instance file it plans the default instance ``default_instance(--deal)`` (12 turns,
 the default cards, no opponents). The plan is replayed through the rules simulator and printed
 turn by turn (district bonuses, the Trend row seen, resources, actions, running VP), then the VP
-breakdown and the solver's status. ``--json`` prints the same as one JSON object.
+breakdown, the solver's status, the proven bound and the gap. ``--json`` prints the same as one
+JSON object. On a terminal a progress line shows the plan's VP, the bound and the gap while the
+solver runs. Ctrl-C stops the solver and prints the best plan so far (exit status 130).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import json
 from dataclasses import asdict
 from typing import Any
 
+from lumicore.errors import LumicoreError
 from lumicore.lemuria import (
     Build,
     Buy,
@@ -27,8 +30,10 @@ from lumicore.lemuria import (
     load_instance,
     simulate,
 )
-from solvers.commands import add_game
+from lumicore.lemuria.render import render_year
+from solvers.commands import add_game, check_output_path
 from solvers.lemuria import DEFAULT_TIME_LIMIT, build_schedule
+from solvers.limits import INTERRUPTED, exit_code
 
 __all__ = ["register", "schedule_json", "action_json"]
 
@@ -55,6 +60,8 @@ def schedule_json(schedule: Schedule, source: str, simulated: int) -> dict[str, 
         "breakdown": schedule.breakdown,
         "status": schedule.status,
         "bound": schedule.bound,
+        "gap": round(schedule.gap, 6),
+        "reason": schedule.reason,
         "elapsed": round(schedule.elapsed, 3),
         "model": asdict(stats) if stats is not None else None,
         "turns": [{"turn": p.turn, "actions": [action_json(a) for a in p.actions]}
@@ -63,25 +70,31 @@ def schedule_json(schedule: Schedule, source: str, simulated: int) -> dict[str, 
 
 
 def run_plan(args: argparse.Namespace) -> int:
+    svg = check_output_path(args.svg) if args.svg else None
     if args.instance:
         instance, source = load_instance(args.instance), args.instance
     else:
         instance, source = default_instance(args.deal), f"default_instance({args.deal})"
     schedule = build_schedule(instance, time_limit=args.time_limit, workers=args.workers,
-                              seed=args.seed)
+                              seed=args.seed, show_progress=False if args.json else None)
     result = simulate(instance, schedule)
+    if svg is not None:
+        svg.write_text(render_year(instance, schedule, title=source), encoding="utf-8")
+    code = exit_code(schedule.status, has_answer=True)
     if args.json:
         print(json.dumps(schedule_json(schedule, source, result.total), indent=2))
-        return 0
+        return code
     print(f"Lemuria year plan for {source}: {instance.turns} turns")
     print(result)
     status = schedule.status
+    if schedule.status == INTERRUPTED:
+        status = "interrupted (the best plan found before Ctrl-C)"
     if schedule.bound is not None:
-        status += f" (upper bound {schedule.bound:g} VP)"
+        status += f"; upper bound {schedule.bound:g} VP, gap {schedule.gap:.1%}"
     stats = getattr(schedule, "stats", None)
     size = f"; model {stats.variables} variables, {stats.constraints} constraints" if stats else ""
     print(f"status: {status}; {schedule.elapsed:.1f} s{size}")
-    return 0
+    return code
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -93,11 +106,76 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     plan.add_argument("instance", nargs="?", help="instance TOML (default: the default instance)")
     plan.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT, metavar="S",
                       help=f"solver time limit in seconds (default {DEFAULT_TIME_LIMIT:g})")
-    plan.add_argument("--workers", type=int, default=2, metavar="N",
-                      help="CP-SAT search workers (default 2)")
+    plan.add_argument("--workers", type=int, default=None, metavar="N",
+                      help="CP-SAT search workers (default 2 on a machine with 2 cores or more, "
+                           "else 1)")
     plan.add_argument("--seed", type=int, default=0, metavar="N",
-                      help="the solver's random seed (default 0)")
+                      help="the solver's random seed, 0..2**31-1 (default 0)")
     plan.add_argument("--deal", type=int, default=0, metavar="N",
-                      help="seed of the default instance when no file is given (default 0)")
+                      help="seed of the default instance when no file is given, 0..2**63-1 "
+                           "(default 0)")
+    plan.add_argument("--svg", metavar="FILE", default=None,
+                      help="also write the year as a turn-by-turn SVG chart to FILE "
+                           "(default: none)")
     plan.add_argument("--json", action="store_true", help="print the plan as JSON")
     plan.set_defaults(run=run_plan)
+    add_play_command(commands)
+
+
+def run_play(args: argparse.Namespace) -> int:
+    """``lumicore lemuria play``: a whole game between bots, turn by turn."""
+    from lumicore.lemuria.game import _check_players, _check_seed
+    from solvers.commands import check_output_path
+    from solvers.lemuria.play import parse_bots, play_game
+    from solvers.progress import progress
+
+    players = _check_players(args.players)
+    seed = _check_seed(args.seed)
+    bots = parse_bots(args.bots, players)
+    if args.time_limit is not None and not args.time_limit > 0:
+        raise LumicoreError(f"--time-limit must be positive, got {args.time_limit}")
+    record_path = check_output_path(args.record) if args.record else None
+    with progress(total=13, desc="lemuria play", unit="turn",
+                  enabled=False if args.json else None) as bar:
+        def show(_game: Any, lines: list[str]) -> None:
+            bar.update(1)
+            if not args.json:
+                bar.clear()
+                print("\n".join(lines), flush=True)
+
+        result = play_game(players, bots, seed=seed, time_limit=args.time_limit,
+                           impact=args.impact, on_turn=show)
+    record = result.game.record()
+    record["bots"] = result.bots
+    if record_path is not None:
+        record_path.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    if args.json:
+        print(json.dumps(record))
+        return 0
+    vp = ", ".join(f"player {p + 1} ({b}) {v}" for p, (b, v) in
+                   enumerate(zip(result.bots, result.vp, strict=True)))
+    print(f"final VP: {vp}")
+    print(f"winner: player {result.winner + 1} ({result.bots[result.winner]})")
+    return 0
+
+
+def add_play_command(commands: argparse._SubParsersAction) -> None:
+    play = commands.add_parser("play", help="a whole game between bots, turn by turn",
+                               description="Play a whole seeded game of Lemuria between bots "
+                                           "and print it turn by turn (altar, actions, VP) and "
+                                           "the winner.")
+    play.add_argument("--players", type=int, default=3, metavar="N",
+                      help="number of players, 2 to 4 (default 3)")
+    play.add_argument("--bots", default="planner,greedy,random", metavar="LIST",
+                      help="bots by seat, comma-separated: planner, greedy, random; one name "
+                           "for every seat (default planner,greedy,random)")
+    play.add_argument("--seed", type=int, default=0, metavar="N",
+                      help="seed of the deck draws and the bots (default 0)")
+    play.add_argument("--record", metavar="FILE",
+                      help="write the game record (JSON) to FILE (default: none)")
+    play.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
+                      help="planner time limit per turn in seconds (default 10)")
+    play.add_argument("--impact", action="store_true",
+                      help="play with the Lemuria Impact append rules (default off)")
+    play.add_argument("--json", action="store_true", help="print the game record as JSON")
+    play.set_defaults(run=run_play)

@@ -14,19 +14,27 @@ characters played, housed, bought and exchanged, festival scoring) in
 
 from __future__ import annotations
 
+import math
+import os
 import time
 from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
-from lumicore.errors import SearchLimitError
+from lumicore.errors import LumicoreError, SearchLimitError
 from lumicore.lemuria import Instance, Schedule, simulate
+from lumicore.lemuria.instance import check_seed
+from solvers.lemuria.bound import upper_bound
 from solvers.lemuria.greedy import greedy_schedule
 from solvers.lemuria.model import YearModel
-from solvers.limits import FEASIBLE, OPTIMAL, check_limits
+from solvers.lemuria.search import Watch, solve_watched
+from solvers.limits import FEASIBLE, INTERRUPTED, OPTIMAL, REASON_INTERRUPTED, check_limits
 
-__all__ = ["DEFAULT_TIME_LIMIT", "ModelStats", "build_schedule", "model_stats"]
+__all__ = ["DEFAULT_TIME_LIMIT", "SEED_LIMIT", "ModelStats", "build_schedule", "model_stats",
+           "default_workers"]
 
+SEED_LIMIT = 2**31
+"""CP-SAT's ``random_seed`` is a 32-bit signed int: seeds lie in 0..2**31-1."""
 DEFAULT_TIME_LIMIT = 20.0
 """Seconds. 12-turn default instances are not proven within it (see the benchmark); 4-turn
 ones mostly are."""
@@ -81,18 +89,36 @@ SHORT_YEAR = 6
 """Years of at most this many turns start with a proving phase when solved on one worker."""
 
 
+def default_workers() -> int:
+    """Two CP-SAT workers on a machine with two cores or more, else one."""
+    return 2 if (os.cpu_count() or 1) >= 2 else 1
+
+
+def _check_args(instance: Instance, workers: int | None, seed: int) -> tuple[int, int]:
+    if not isinstance(instance, Instance):
+        raise LumicoreError(f"expected a lemuria Instance, got {type(instance).__name__}")
+    if workers is None:
+        workers = default_workers()
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise SearchLimitError(f"workers must be a positive integer, got {workers!r}")
+    return workers, check_seed(seed, SEED_LIMIT)
+
+
 def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_LIMIT,
-                   workers: int = 1, seed: int = 0, hint: bool = True,
-                   log: bool = False) -> Schedule:
+                   workers: int | None = None, seed: int = 0, hint: bool = True,
+                   log: bool = False, show_progress: bool | None = False) -> Schedule:
     """Solve the year of ``instance`` for the most VP.
 
-    Returns a :class:`~lumicore.lemuria.Schedule` with ``status`` ``"optimal"`` (proven) or
-    ``"feasible"`` (cut off by ``time_limit``; ``bound`` is the solver's upper bound on the VP).
-    The greedy year (:func:`solvers.lemuria.greedy.greedy_schedule`) is the fallback: with
-    ``hint`` it is given to the solver as a first plan, and when the solver stops before it
-    found a better plan the greedy year is returned (status ``"feasible"``, the solver's bound).
-    ``schedule.stats`` holds the model size (:class:`ModelStats`), ``schedule.branches`` the
-    solver's branch count.
+    Returns a :class:`~lumicore.lemuria.Schedule` with ``status`` ``"optimal"`` (its VP equals a
+    proven upper bound), ``"feasible"`` (cut off by ``time_limit``; ``bound`` is the least
+    proven upper bound: CP-SAT's or :func:`solvers.lemuria.bound.upper_bound`'s, rounded down)
+    or ``"interrupted"`` (Ctrl-C: the best plan so far, ``reason = "interrupted"``).
+    ``workers``: CP-SAT workers (None: :func:`default_workers`); ``seed``: CP-SAT's random seed,
+    0..2**31-1. The greedy year (:func:`solvers.lemuria.greedy.greedy_schedule`) is the fallback:
+    with ``hint`` it is given to the solver as a first plan, and when the solver stops before it
+    found a better plan the greedy year is returned. ``show_progress``: a progress line with the
+    plan's VP, the bound and the gap (None: only on a terminal). ``schedule.stats`` holds the
+    model size (:class:`ModelStats`), ``schedule.branches`` the solver's branch count.
 
     Optimal means optimal over the plans the model describes: every rule of docs/lemuria.md, in
     the canonical order of each turn described in :mod:`solvers.lemuria.model` (which loses
@@ -100,14 +126,27 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
     drawn again (the model draws each card of the initial character deck at most once).
     """
     check_limits(None, time_limit)
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise SearchLimitError(f"workers must be a positive integer, got {workers!r}")
+    workers, seed = _check_args(instance, workers, seed)
     start = time.perf_counter()
+    fast = upper_bound(instance)
+    limit = math.floor(fast + 1e-6)
     year = YearModel(instance)
+    year.add_bound(limit)
     greedy = greedy_schedule(instance)
     if hint:
         rows = {trace.turn: trace.row for trace in simulate(instance, greedy).trace}
         year.hint(greedy.turns, rows)
+    watch = Watch(show_progress, time_limit, vp=greedy.vp, bound=float(limit))
+    try:
+        runs = _solve(year, instance, watch, workers, seed, time_limit, log, start)
+    finally:
+        watch.close()
+    return _result(year, greedy, runs, watch, time.perf_counter() - start)
+
+
+def _solve(year: YearModel, instance: Instance, watch: Watch, workers: int, seed: int,
+           time_limit: float | None, log: bool, start: float) -> list:
+    """The CP-SAT runs: ``[(status code, solver), ...]``."""
     # One worker, short years: first the default search with the LP at level 2 for half the
     # time (it proves them: all of default_instance(0..3, turns=4) in 30 s, median about 13 s on
     # the shared 2-core machine, where the interleaved pair below proved none); if it does not
@@ -120,36 +159,41 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
     if workers == 1 and instance.turns <= SHORT_YEAR:
         first = None if time_limit is None else float(time_limit) / 2
         solver = _solver(1, seed, first, log, interleave=False)
-        code = solver.solve(year.m)
+        code = solve_watched(solver, year.m, watch)
         runs.append((code, solver))
         left = None if time_limit is None else float(time_limit) - (time.perf_counter() - start)
-        if code not in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and (left is None or left > 0):
+        if (code not in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and not watch.interrupted
+                and (left is None or left > 0)):
             solver = _solver(1, seed, left, log, interleave=True)
-            runs.append((solver.solve(year.m), solver))
+            runs.append((solve_watched(solver, year.m, watch), solver))
     else:
-        solver = _solver(workers, seed, time_limit, log, interleave=workers <= 2)
-        runs.append((solver.solve(year.m), solver))
-    elapsed = time.perf_counter() - start
+        left = None if time_limit is None else float(time_limit) - (time.perf_counter() - start)
+        solver = _solver(workers, seed, left, log, interleave=workers <= 2)
+        runs.append((solve_watched(solver, year.m, watch), solver))
     if any(code == cp_model.INFEASIBLE for code, _s in runs):  # pragma: no cover
         raise AssertionError("the Lemuria year model is infeasible: a modelling bug")
-    bound = min(s.best_objective_bound for _c, s in runs)
+    return runs
+
+
+def _result(year: YearModel, greedy: Schedule, runs: list, watch: Watch,
+            elapsed: float) -> Schedule:
+    """The best plan of the runs (or the greedy year) with the least proven bound."""
+    bound = math.floor(watch.bound + 1e-6) if watch.bound is not None else None
     found = [(s.objective_value, i) for i, (code, s) in enumerate(runs)
              if code in (cp_model.OPTIMAL, cp_model.FEASIBLE)]
     best = runs[max(found)[1]][1] if found else None
-    if best is not None and (best.objective_value >= bound - 1e-6
-                             or best.objective_value > greedy.vp):
-        optimal = best.objective_value >= bound - 1e-6
-        schedule = Schedule(
-            turns=year.schedule_turns(best),
-            vp=int(round(best.objective_value)),
-            breakdown=year.breakdown(best),
-            status=OPTIMAL if optimal else FEASIBLE,
-            bound=None if optimal else float(bound),
-            elapsed=elapsed,
-        )
+    if best is not None and best.objective_value > greedy.vp - 0.5:
+        schedule = Schedule(turns=year.schedule_turns(best), vp=int(round(best.objective_value)),
+                            breakdown=year.breakdown(best))
     else:  # cut off before beating the greedy year
-        schedule = Schedule(turns=greedy.turns, vp=greedy.vp, breakdown=greedy.breakdown,
-                            status=FEASIBLE, bound=float(bound), elapsed=elapsed)
+        schedule = Schedule(turns=greedy.turns, vp=greedy.vp, breakdown=greedy.breakdown)
+    schedule.elapsed = elapsed
+    if bound is not None and schedule.vp >= bound:
+        schedule.status, schedule.bound = OPTIMAL, None
+    else:
+        schedule.status, schedule.bound = FEASIBLE, None if bound is None else float(bound)
+    if watch.interrupted:
+        schedule.status, schedule.reason = INTERRUPTED, REASON_INTERRUPTED
     schedule.stats = _stats(year.m)  # type: ignore[attr-defined]
     schedule.branches = sum(s.num_branches for _c, s in runs)  # type: ignore[attr-defined]
     return schedule

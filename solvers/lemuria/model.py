@@ -625,16 +625,48 @@ class YearModel:
         return self._fc[key]
 
     # ------------------------------------------------------------------ redundant cuts
-    CUTS: tuple[str, ...] = ("once",)
+    CUTS: tuple[str, ...] = ("once", "window")
     """The redundant constraints :meth:`_cuts` adds (an empty tuple: none; for tests)."""
 
     def _cuts(self) -> None:
         """Valid redundant constraints (no plan is cut off). ``once``: when no card returned
         to the deck bottom can be drawn again (no returns in the stream), a card enters the row
-        at most once, so it is built at most once over the year."""
+        at most once, so it is built at most once over the year. ``window``: see
+        :meth:`windows`."""
         if "once" in self.CUTS and not self.n_returns:
             for c in range(self.NONE):
                 self.m.add(sum(self.bh[t][c] for t in self.turns) <= 1)
+        windows = self.windows() if "window" in self.CUTS else None
+        if windows:
+            position = {c: p for p, c in enumerate(self.stream_fixed)}
+            for t in self.turns:
+                for s in SLOTS:
+                    lo, hi = windows[t][s]
+                    outside = [self.bh[t][c] for c in range(self.NONE)
+                               if not lo <= position.get(c, -1) <= hi]
+                    self.m.add(sum(outside) <= 1 - self.bs[t][s])
+
+    def windows(self) -> dict[int, list[tuple[int, int]]] | None:
+        """``windows[t][s]``: the stream positions (0-based) a card in slot ``s`` (0-based) can
+        have in turn ``t``, when the opening row is full and the deck never runs out (else
+        None). Each refill draws one card plus one per card removed from slots 1-4 (by the
+        player, at most one a turn, or the opponents), so after turn ``t - 1`` the draw pointer
+        lies in [t + 4, 5 + sum of the most draws per turn]; the card in slot ``s`` is the
+        (s+1)-th newest card still in the row, and every removed card newer than it came with
+        an extra draw, so its position lies in [t + 3 - s, most - 1 - s] (docs/lemuria.md)."""
+        inst = self.inst
+        if any(c is None for c in inst.trend) or self.n_returns:
+            return None
+        out, most = {}, 5
+        for t in self.turns:
+            out[t] = [(t + 3 - s, most - 1 - s) for s in SLOTS]
+            taken = sum(1 for o in inst.opponents if t in o.builds)
+            most += min(5, 2 + taken)
+        return out
+
+    def add_bound(self, limit: int) -> None:
+        """The cut ``VP <= limit`` (from a proven upper bound on the year's VP)."""
+        self.m.add(sum(self.parts.values()) <= int(limit))
 
     def _objective(self) -> None:
         chars = self.inst.characters

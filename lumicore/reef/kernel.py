@@ -1,14 +1,14 @@
-"""The Cython reef kernel behind a checked, typed interface.
+"""The kernel door: the Cython reef kernel ``lumicore._ext.reef`` behind a checked, typed
+interface. Only this module imports ``lumicore._ext``.
 
-Everything that reaches the private module ``lumicore._ext.reef`` passes through here and is
-validated first (cell indices, colour / number / animal codes, limestone as a non-negative int,
-heights below the kernel's ceiling), so the kernel never reads out of bounds.
+Everything that reaches the kernel passes through here and is validated first (cell indices,
+colour / number / animal codes, limestone as a non-negative int, heights below the kernel's
+ceiling), so the kernel never reads out of bounds.
 
 - :func:`placements` is :func:`lumicore.reef.reference.placements` computed on bitboards: the same
   placements in the same order (``Reef.placements`` routes through it).
-- :func:`coral_score`, :func:`visible_counts`, :func:`visible_animals`, :func:`remote_penalty`,
-  :func:`animal_points` and :func:`features` are the reef's scores.
-- :func:`state` gives the kernel state itself (:class:`State`), which searches use to walk
+- :func:`state` gives the kernel state itself (:class:`State`: coral scores, visible counts,
+  animals, penalties, features), which ``Reef``'s score methods read and searches use to walk
   placements without building a ``Reef`` per node; :func:`search_hand` is the exhaustive hand
   search used by :func:`solvers.reef.best_placement`.
 
@@ -16,22 +16,26 @@ heights below the kernel's ceiling), so the kernel never reads out of bounds.
 >>> reef = Reef.new(load_board("A"), start=("pink", "green"))
 >>> placements(reef, Lumino("blue", 2), 0) == reference.placements(reef, Lumino("blue", 2), 0)
 True
->>> reef = reef.place(reef.placement_at(Lumino("pink", 3, "crab"), (2, 5), (2, 7)))
->>> coral_score(reef, "pink"), visible_counts(reef)["pink"], visible_animals(reef)["crab"]
-(3, 3, 1)
+>>> s = state(reef.place(reef.placement_at(Lumino("pink", 3, "crab"), (2, 5), (2, 7))))
+>>> s.coral_score(0), s.visible_count(0), s.animal_counts()
+(3, 3, (0, 1, 0, 0))
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lumicore._ext import reef as _kernel
+from lumicore.data import shorten
 from lumicore.errors import LumicoreError
+from lumicore.reef import reference
 from lumicore.reef.board import Board
-from lumicore.reef.reef import Placement, Reef
-from lumicore.reef.tiles import ANIMALS, COLORS, Lumino, animal_code, color_code
+from lumicore.reef.values import Lumino, Placement, animal_code, color_code
+
+if TYPE_CHECKING:
+    from lumicore.reef.reef import Reef
 
 __all__ = [
     "State",
@@ -41,11 +45,6 @@ __all__ = [
     "tile_codes",
     "check_limestone",
     "placements",
-    "coral_score",
-    "visible_counts",
-    "visible_animals",
-    "remote_penalty",
-    "animal_points",
     "features",
     "search_hand",
 ]
@@ -67,6 +66,12 @@ def _empty(board: Board) -> State:
                  board.remote_mask, board.penalty)
 
 
+def _check_reef(reef: Reef) -> None:
+    # duck-typed: the reef module imports this one, not the other way round
+    if not isinstance(getattr(reef, "board", None), Board) or not hasattr(reef, "cell_animals"):
+        raise LumicoreError(f"expected a Reef, got {shorten(reef)}")
+
+
 def state(reef: Reef) -> State:
     """The kernel state of ``reef`` (a fresh object: the caller may change it).
 
@@ -75,8 +80,7 @@ def state(reef: Reef) -> State:
     >>> s.max_height, s.visible_count(2), s.remote_penalty()
     (1, 1, 12)
     """
-    if not isinstance(reef, Reef):
-        raise LumicoreError(f"expected a Reef, got {reef!r}")
+    _check_reef(reef)
     if max(reef.heights) > MAX_HEIGHT:
         raise LumicoreError(f"reef is {max(reef.heights)} levels high; the kernel takes at most "
                             f"{MAX_HEIGHT}")
@@ -114,44 +118,12 @@ def placements(reef: Reef, lumino: Lumino, limestone: int) -> list[Placement]:
     :data:`MAX_HEIGHT` levels, which no game reaches, is handed to the reference)."""
     color, _, _ = tile_codes(lumino)
     limestone = check_limestone(limestone)
-    if isinstance(reef, Reef) and max(reef.heights) > MAX_HEIGHT:  # beyond any real game
-        from lumicore.reef import reference
-
+    _check_reef(reef)
+    if max(reef.heights) > MAX_HEIGHT:  # beyond any real game
         return reference.placements(reef, lumino, limestone)
     found = state(reef).placements(color, limestone)
     cells = reef.board.cells
     return [Placement(lumino, cells[a], cells[b], level, cost) for a, b, level, cost in found]
-
-
-def coral_score(reef: Reef, color: str) -> int:
-    """Coral scoring of ``color`` now: per level the smallest visible ``color`` number, summed."""
-    return state(reef).coral_score(color_code(color))
-
-
-def visible_counts(reef: Reef) -> dict[str, int]:
-    """Visible coral spaces per colour (every colour a key)."""
-    s = state(reef)
-    return {name: s.visible_count(code) for code, name in enumerate(COLORS)}
-
-
-def visible_animals(reef: Reef) -> dict[str, int]:
-    """Visible animals per species (every species a key)."""
-    return dict(zip(ANIMALS, state(reef).animal_counts(), strict=True))
-
-
-def remote_penalty(reef: Reef) -> int:
-    """VP lost for the remote spaces still visible, as a number >= 0."""
-    return state(reef).remote_penalty()
-
-
-def animal_points(reef: Reef, score_board: str = "dark") -> int:
-    """Animal VP of this reef on the ``"dark"`` (counts) or ``"light"`` (neighbours) board."""
-    s = state(reef)
-    if score_board == "dark":
-        return s.dark_animal_points()
-    if score_board == "light":
-        return s.light_animal_points()
-    raise LumicoreError(f"unknown score board {score_board!r} (expected 'dark' or 'light')")
 
 
 def features(reef: Reef) -> dict[str, float]:

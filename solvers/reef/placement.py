@@ -33,7 +33,7 @@ reefs: 0.25 VP per space (a majority is worth 2 to 4 VP and is usually decided b
 Jellyfish do not depend on where tiles go, so no objective includes them; limestone is not part
 of a reef, so it enters through ``limestone_value`` and the tie-break.
 
-How the search is exhaustive and still fast (all in the Cython kernel, ``lumicore.reef.fast``):
+How the search is exhaustive and still fast (all in the Cython kernel, ``lumicore.reef.kernel``):
 
 - *Merging.* Every node is keyed by the multiset of actions taken so far (tile, cells, level, or
   "returned"); two orders that build the same reef with the same tiles left meet at the same key
@@ -74,9 +74,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from lumicore.errors import LumicoreError
-from lumicore.reef import fast
+from lumicore.reef import kernel
 from lumicore.reef.reef import Placement, Reef
-from lumicore.reef.sample import random_reef
 from lumicore.reef.scoring import DISCARD_VP
 from lumicore.reef.tiles import COLORS, Lumino, parse_hand
 from solvers.limits import LIMIT, OPTIMAL, Budget, check_limits
@@ -89,7 +88,6 @@ __all__ = [
     "as_objective",
     "PlacementResult",
     "best_placement",
-    "random_reef",
 ]
 
 VISIBLE_WEIGHT = 0.25
@@ -100,11 +98,11 @@ DISCARD_COST = float(-DISCARD_VP)
 
 
 def _unit(name: str) -> tuple[float, ...]:
-    return tuple(1.0 if f == name else 0.0 for f in fast.FEATURES)
+    return tuple(1.0 if f == name else 0.0 for f in kernel.FEATURES)
 
 
 def _final(board: str) -> tuple[float, ...]:
-    w = dict.fromkeys(fast.FEATURES, 0.0)
+    w = dict.fromkeys(kernel.FEATURES, 0.0)
     w[f"animals:{board}"] = 1.0
     w["remote"] = 1.0
     for color in COLORS:
@@ -113,16 +111,16 @@ def _final(board: str) -> tuple[float, ...]:
 
 
 OBJECTIVES: dict[str, tuple[float, ...]] = {
-    **{name: _unit(name) for name in fast.FEATURES},
+    **{name: _unit(name) for name in kernel.FEATURES},
     "final:dark": _final("dark"),
     "final:light": _final("light"),
 }
-"""The built-in objectives: name -> weights over ``lumicore.reef.fast.FEATURES``."""
+"""The built-in objectives: name -> weights over ``lumicore.reef.kernel.FEATURES``."""
 
 
 @dataclass(frozen=True)
 class Objective:
-    """A weighted sum of the reef features ``lumicore.reef.fast.FEATURES``; call it on a reef.
+    """A weighted sum of the reef features ``lumicore.reef.kernel.FEATURES``; call it on a reef.
 
     >>> from lumicore.reef import Reef, load_board
     >>> reef = Reef.new(load_board("B"), start=("pink", "green"))
@@ -134,13 +132,13 @@ class Objective:
     name: str = "custom"
 
     def __post_init__(self) -> None:
-        if len(self.weights) != len(fast.FEATURES) or not all(
+        if len(self.weights) != len(kernel.FEATURES) or not all(
             isinstance(w, (int, float)) and math.isfinite(w) for w in self.weights
         ):
-            raise LumicoreError(f"an objective has {len(fast.FEATURES)} finite weights")
+            raise LumicoreError(f"an objective has {len(kernel.FEATURES)} finite weights")
 
     def __call__(self, reef: Reef) -> float:
-        return _dot(self.weights, fast.state(reef).features())
+        return _dot(self.weights, kernel.state(reef).features())
 
     @property
     def prunable(self) -> bool:
@@ -161,7 +159,7 @@ def weighted(terms: Mapping[str | Objective, float], name: str | None = None) ->
     >>> weighted({"coral:pink": 1, "final:dark": 0.5}).weights[:5]
     (1.0, 0.0, 0.0, 0.0, 0.125)
     """
-    total = [0.0] * len(fast.FEATURES)
+    total = [0.0] * len(kernel.FEATURES)
     for term, factor in terms.items():
         if isinstance(factor, bool) or not isinstance(factor, (int, float)) \
                 or not math.isfinite(factor):
@@ -218,6 +216,31 @@ class PlacementResult:
     def optimal(self) -> bool:
         return self.status == OPTIMAL
 
+    def _repr_svg_(self) -> str:
+        from lumicore.reef.render import svg
+
+        n = len(self.reef.pieces)
+        placed = range(n - len(self.placements), n)
+        returned = f", {len(self.discarded)} returned to the bag" if self.discarded else ""
+        return svg(self.reef, placed=placed,
+                   caption=f"best placement for {self.objective}: value {self.value:g} "
+                           f"({self.status}){returned}")
+
+    def as_dict(self) -> dict:
+        """Plain JSON data: the plan, value, status and counts (the reef as a reef file)."""
+        from lumicore.reef import io
+
+        return {
+            "objective": self.objective, "value": self.value, "status": self.status,
+            "limestone": self.limestone,
+            "placements": [{"lumino": str(p.lumino), "number_cell": list(p.number_cell),
+                            "other_cell": list(p.other_cell), "level": p.level, "cost": p.cost}
+                           for p in self.placements],
+            "discarded": [str(t) for t in self.discarded],
+            "nodes": self.nodes, "merged": self.merged, "pruned": self.pruned,
+            "elapsed": self.elapsed, "reef": io.to_json(self.reef),
+        }
+
     def __str__(self) -> str:
         lines = [f"best placement for {self.objective}: value {self.value:g} ({self.status}), "
                  f"limestone left {self.limestone}"]
@@ -263,22 +286,22 @@ def best_placement(
     if not 1 <= len(tiles) <= 3:
         raise LumicoreError(f"a hand has 1 to 3 Luminos, got {len(tiles)}")
     for lumino in tiles:
-        fast.tile_codes(lumino)
-    limestone = fast.check_limestone(limestone)
+        kernel.tile_codes(lumino)
+    limestone = kernel.check_limestone(limestone)
     if isinstance(limestone_value, bool) or not isinstance(limestone_value, (int, float)) \
             or not math.isfinite(limestone_value):
         raise LumicoreError(f"limestone_value must be a finite number, got {limestone_value!r}")
-    if max(reef.heights) + len(tiles) > fast.MAX_HEIGHT + 1:
+    if max(reef.heights) + len(tiles) > kernel.MAX_HEIGHT + 1:
         raise LumicoreError(f"reef is {max(reef.heights)} levels high: the search takes reefs up "
-                            f"to {fast.MAX_HEIGHT + 1 - len(tiles)} levels (a game reaches 105)")
+                            f"to {kernel.MAX_HEIGHT + 1 - len(tiles)} levels (a game reaches 105)")
     kinds = list(dict.fromkeys(tiles))
     counts = [tiles.count(k) for k in kinds]
     if callable(objective) and not isinstance(objective, Objective):
         return _search_python(reef, kinds, counts, limestone, objective, max_nodes, time_limit,
                               limestone_value)
     goal = as_objective(objective)
-    found = fast.search_hand(
-        fast.state(reef), kinds, counts, limestone, goal.weights,
+    found = kernel.search_hand(
+        kernel.state(reef), kinds, counts, limestone, goal.weights,
         limestone_value=limestone_value, prune=prune and goal.prunable and limestone_value >= 0,
         max_nodes=max_nodes, time_limit=time_limit,
     )
@@ -335,7 +358,7 @@ def _search_python(reef: Reef, kinds: list[Lumino], counts: list[int], limestone
                 continue
             left[k] -= 1
             options = [(p, index[p.number_cell], index[p.other_cell])
-                       for p in fast.placements(node, lumino, ls)]
+                       for p in kernel.placements(node, lumino, ls)]
             for p, a, b in options + [(None, -1, -1)]:
                 key = tuple(sorted(done + ((k, a, b, p.level if p else 0),)))
                 if key in seen:

@@ -1,0 +1,223 @@
+"""The Star-Carved Altar and Calendar of Lemuria: memories, materials, black cubes, harvests.
+
+The altar card is data (``lumicore/data/lemuria_altar.toml``, a reconstruction): 12 memories,
+each with its blocks (how many materials and black cubes fit) and the resource a Plant and a
+Mineral material yield there. The blocks stay in place; turning the altar moves the printed
+resources: at ``rotation`` r memory m yields what memory m - r printed (clockwise is +1).
+Memories are numbered 0..11 in code and 1..12 in text. What lies in a memory is a
+:class:`Memory`: the material type, the owners of the materials (one entry per material) and the
+black cubes. The functions here are pure: they return new values or raise
+:class:`~lumicore.errors.IllegalMoveError` naming the rule.
+
+>>> card = load_altar()
+>>> len(card.memories), card.memories[0].blocks, card.yields(0, "plant", rotation=0)
+(12, 3, 'food')
+>>> card.yields(1, "plant", rotation=1)   # memory 1 now shows what memory 0 printed
+'food'
+>>> m = place(card, Memory(), 0, 0, "plant")
+>>> str(place(card, m, 0, 1, "plant"))
+'plant 0 1'
+>>> can_place(card, m, 0, "mineral")
+'memory 1 holds plant materials: only plant may be placed there (one type per memory)'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from lumicore.data import read_toml, shorten
+from lumicore.errors import DataError, IllegalMoveError
+from lumicore.lemuria.schedule import RESOURCES
+
+__all__ = ["MEMORIES", "MATERIALS", "FESTIVALS", "ALTAR_FROM", "MONTHS", "AltarMemory",
+           "AltarCard", "Memory", "load_altar", "parse_altar", "place", "can_place", "is_full",
+           "harvest_shares", "add_black_cubes", "turn_altar", "Calendar"]
+
+MEMORIES = 12
+MATERIALS = ("plant", "mineral")
+MONTHS = 12
+FESTIVALS = (4, 8, 12)
+ALTAR_FROM = FESTIVALS[0]
+"""The altar phase is played from the first festival turn on (turns 1-3 skip it)."""
+PLANT_YIELDS = ("food", "wood")
+MINERAL_YIELDS = ("gold", "stone")
+BUILTIN_ALTARS = {"default": "lemuria_altar.toml"}
+
+
+@dataclass(frozen=True)
+class AltarMemory:
+    """One memory of the altar card: its ``blocks`` and the ``plant`` / ``mineral`` yields."""
+
+    blocks: int
+    plant: str
+    mineral: str
+
+
+@dataclass(frozen=True)
+class AltarCard:
+    """The 12 memories (clockwise from the start position) and the resource ``supply``."""
+
+    memories: tuple[AltarMemory, ...]
+    supply: dict[str, int] = field(default_factory=dict)
+
+    def __hash__(self) -> int:
+        return hash((self.memories, tuple(sorted(self.supply.items()))))
+
+    def blocks(self, memory: int) -> int:
+        return self.memories[memory].blocks
+
+    def yields(self, memory: int, material: str, rotation: int) -> str:
+        """The resource a ``material`` harvested from ``memory`` gives at ``rotation``."""
+        return getattr(self.memories[(memory - rotation) % MEMORIES], material)
+
+
+def parse_altar(data: Any, where: str = "altar") -> AltarCard:
+    """An :class:`AltarCard` from parsed TOML (``supply`` table and 12 ``[[memory]]`` tables)."""
+    if not isinstance(data, dict):
+        raise DataError(f"{where}: expected a table")
+    for key in data:
+        if key not in ("memory", "supply"):
+            raise DataError(f"{where}: unknown key {key!r} (expected supply and [[memory]])")
+    entries = data.get("memory")
+    if not isinstance(entries, list) or len(entries) != MEMORIES:
+        n = len(entries) if isinstance(entries, list) else 0
+        raise DataError(f"{where}: expected {MEMORIES} [[memory]] tables, got {n}")
+    memories = []
+    for i, entry in enumerate(entries):
+        at = f"{where} memory {i + 1}"
+        if not isinstance(entry, dict) or set(entry) != {"blocks", "plant", "mineral"}:
+            raise DataError(f"{at}: expected the keys blocks, plant, mineral")
+        blocks = entry["blocks"]
+        if isinstance(blocks, bool) or not isinstance(blocks, int) or not 1 <= blocks <= 6:
+            raise DataError(f"{at}.blocks: expected 1..6, got {shorten(blocks)}")
+        if entry["plant"] not in PLANT_YIELDS:
+            raise DataError(f"{at}.plant: expected food or wood, got {shorten(entry['plant'])}")
+        if entry["mineral"] not in MINERAL_YIELDS:
+            raise DataError(f"{at}.mineral: expected gold or stone, "
+                            f"got {shorten(entry['mineral'])}")
+        memories.append(AltarMemory(blocks, entry["plant"], entry["mineral"]))
+    supply = data.get("supply", {})
+    if not isinstance(supply, dict) or set(supply) - set(RESOURCES):
+        raise DataError(f"{where}.supply: expected a table of resources ({', '.join(RESOURCES)})")
+    for r, n in supply.items():
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise DataError(f"{where}.supply.{r}: expected a non-negative integer, got {n!r}")
+    return AltarCard(tuple(memories), {r: supply.get(r, 40) for r in RESOURCES})
+
+
+def load_altar(name_or_path: str | Path = "default") -> AltarCard:
+    """The altar card from ``"default"`` or a TOML file (see the module docstring)."""
+    return parse_altar(read_toml(name_or_path, BUILTIN_ALTARS), str(name_or_path))
+
+
+@dataclass(frozen=True)
+class Memory:
+    """What lies in one memory: the ``material`` type (None when empty), the ``owners`` of the
+    materials there (one entry per material, sorted) and the ``black`` cubes."""
+
+    material: str | None = None
+    owners: tuple[int, ...] = ()
+    black: int = 0
+
+    @property
+    def filled(self) -> int:
+        return len(self.owners) + self.black
+
+    def __str__(self) -> str:
+        if not self.filled:
+            return "-"
+        return " ".join([self.material or "-"] + [str(p) for p in self.owners]
+                        + ["x"] * self.black)
+
+
+def is_full(card: AltarCard, memory: Memory, index: int) -> bool:
+    """Whether every block of memory ``index`` is filled."""
+    return memory.filled >= card.blocks(index)
+
+
+def can_place(card: AltarCard, memory: Memory, index: int, material: str) -> str | None:
+    """None if a ``material`` may be placed in memory ``index``, else the rule it breaks."""
+    if material not in MATERIALS:
+        return f"unknown material {shorten(material)} (plant or mineral)"
+    if is_full(card, memory, index):
+        return f"memory {index + 1} is full (no empty block)"
+    if memory.owners and memory.material != material:
+        return (f"memory {index + 1} holds {memory.material} materials: only {memory.material} "
+                "may be placed there (one type per memory)")
+    return None
+
+
+def place(card: AltarCard, memory: Memory, index: int, player: int, material: str) -> Memory:
+    """``memory`` with ``player``'s ``material`` placed on an empty block."""
+    reason = can_place(card, memory, index, material)
+    if reason:
+        raise IllegalMoveError(reason)
+    return Memory(material, tuple(sorted(memory.owners + (player,))), memory.black)
+
+
+def harvest_shares(card: AltarCard, memory: Memory, index: int, rotation: int, harvester: int,
+                   players: int) -> list[tuple[int, str, int]]:
+    """The harvest of memory ``index`` by ``harvester``: ``(player, resource, amount)`` in the
+    order the chits are handed out (the harvester, then clockwise). The harvester gets their
+    own materials plus every black cube; every other owner their own materials plus half the
+    black cubes, rounded down. Raises :class:`IllegalMoveError` unless the memory is full and
+    holds a material of the harvester.
+
+    >>> card = load_altar()
+    >>> harvest_shares(card, Memory("mineral", (0, 2), 1), 0, 0, 2, 3)
+    [(2, 'stone', 2), (0, 'stone', 1)]
+    """
+    if harvester not in memory.owners:
+        raise IllegalMoveError(f"memory {index + 1} holds no material of player {harvester + 1}"
+                               " (harvest a memory with a material of yours)")
+    if not is_full(card, memory, index):
+        raise IllegalMoveError(f"memory {index + 1} is not full ({memory.filled} of "
+                               f"{card.blocks(index)} blocks): only a full memory is harvested")
+    resource = card.yields(index, memory.material or "plant", rotation)
+    shares = []
+    for k in range(players):
+        p = (harvester + k) % players
+        own = memory.owners.count(p)
+        if not own:
+            continue
+        amount = own + (memory.black if p == harvester else memory.black // 2)
+        shares.append((p, resource, amount))
+    return shares
+
+
+def add_black_cubes(card: AltarCard, memories: tuple[Memory, ...]) -> tuple[Memory, ...]:
+    """End of a turn (not the last): one black cube on every memory that holds a player's
+    material and has an empty block."""
+    return tuple(Memory(m.material, m.owners, m.black + 1)
+                 if m.owners and not is_full(card, m, i) else m
+                 for i, m in enumerate(memories))
+
+
+def turn_altar(rotation: int, step: int) -> int:
+    """The rotation after turning ``step`` memories (+1 clockwise, -1 back)."""
+    return (rotation + step) % MEMORIES
+
+
+@dataclass(frozen=True)
+class Calendar:
+    """The Star-Carved Calendar: one memory a month, festivals at months 4, 8 and 12.
+
+    >>> Calendar(4).festival, Calendar(3).altar_phase, Calendar(12).last
+    (True, False, True)
+    """
+
+    month: int = 1
+
+    @property
+    def festival(self) -> bool:
+        return self.month in FESTIVALS
+
+    @property
+    def altar_phase(self) -> bool:
+        return self.month >= ALTAR_FROM
+
+    @property
+    def last(self) -> bool:
+        return self.month == MONTHS

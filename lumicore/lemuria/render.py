@@ -1,0 +1,128 @@
+"""A Lemuria year as an SVG chart, turn by turn: the build, the residents housed and the VP by
+source (stacked, running totals), with a legend.
+
+>>> from lumicore.lemuria import Instance, Building, Character, TurnPlan, Build, Play
+>>> inst = Instance(turns=1, buildings={"A": Building("A", "red", 2, {"stone": 1})},
+...                 characters={"K": Character("K", "red", 1, 1, 3)},
+...                 trend=("A", None, None, None, None), start={"stone": 1, "food": 1},
+...                 hand=("K",))
+>>> svg = render_year(inst, [TurnPlan(1, (Build("A", "church"), Play("K", house_in="A")))])
+>>> svg.startswith("<svg") and "VP 11" in svg
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from html import escape
+
+from lumicore.lemuria.instance import Instance
+from lumicore.lemuria.rules import SOURCES, apply, begin_turn, end_turn, initial_state
+from lumicore.lemuria.schedule import Build, Play, Remodel, Schedule, TurnPlan
+from lumicore.lemuria.simulate import plans_by_turn
+
+__all__ = ["render_year", "CARD_COLORS", "SOURCE_COLORS"]
+
+CARD_COLORS = {"red": "#d9534f", "blue": "#3f7fbf", "green": "#4a9a4a", "yellow": "#e0b020"}
+SOURCE_COLORS = {"buildings": "#6d4c41", "trend": "#ff8f00", "residents": "#8e24aa",
+                 "church": "#546e7a", "festival": "#26a69a"}
+_COL = 74  # width of one turn's column
+_LEFT = 70
+_TOP = 40
+_ROW = 22  # height of a card box
+
+
+def _year(instance: Instance, plans: dict[int, TurnPlan]) -> list[dict]:
+    """Per turn: the build or remodel, the plays housed, and the VP by source after the turn."""
+    state = initial_state(instance)
+    out = []
+    for turn in range(1, instance.turns + 1):
+        state = begin_turn(instance, state)
+        actions = plans[turn].actions if turn in plans else ()
+        for action in actions:
+            state = apply(instance, state, action)
+        state = end_turn(instance, state)
+        out.append({"build": next((a for a in actions if isinstance(a, (Build, Remodel))), None),
+                    "housed": [a for a in actions if isinstance(a, Play) and a.house_in],
+                    "vp": state.breakdown()})
+    return out
+
+
+def _box(x: float, y: float, w: float, text: str, fill: str, dashed: bool = False) -> str:
+    dash = ' stroke-dasharray="4 2"' if dashed else ""
+    return (f'<rect x="{x:.0f}" y="{y:.0f}" width="{w:.0f}" height="{_ROW - 4}" rx="3" '
+            f'fill="{fill}" stroke="#333"{dash}/>'
+            f'<text x="{x + w / 2:.0f}" y="{y + _ROW - 9:.0f}" font-size="11" fill="white" '
+            f'text-anchor="middle" font-weight="bold">{escape(text)}</text>')
+
+
+def render_year(instance: Instance, schedule: Schedule | Iterable[TurnPlan],
+                title: str | None = None) -> str:
+    """The chart of ``schedule`` played through ``instance`` (it must be legal: the year is
+    replayed through the rules). Top: per turn the card built (its colour; a dashed box for a
+    remodel, with the discarded card), then each resident housed (the character's colour; with
+    the facility it moved into). Bottom: the running VP, stacked by source, festivals marked."""
+    plans = plans_by_turn(instance, schedule)
+    year = _year(instance, plans)
+    turns = len(year)
+    most_housed = max([len(y["housed"]) for y in year] + [1])
+    chart_top = _TOP + _ROW * (2 + most_housed) + 30
+    chart_h = 220
+    total = max(sum(year[-1]["vp"].values()), 1) if year else 1
+    width = _LEFT + _COL * turns + 150
+    height = chart_top + chart_h + 50
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+           f'viewBox="0 0 {width} {height}" font-family="sans-serif">',
+           f'<rect width="{width}" height="{height}" fill="white"/>']
+    vp = sum(year[-1]["vp"].values()) if year else 0
+    head = escape(title) + " - " if title else ""
+    out.append(f'<text x="10" y="22" font-size="15" font-weight="bold">{head}Lemuria year, '
+               f'{turns} turns: VP {vp}</text>')
+    out.append(f'<text x="10" y="{_TOP + 14}" font-size="12">build</text>')
+    out.append(f'<text x="10" y="{_TOP + _ROW + 14}" font-size="12">residents</text>')
+    festivals = set(instance.festivals)
+    for i, turn in enumerate(year):
+        x = _LEFT + _COL * i
+        t = i + 1
+        label = f"turn {t}" + (" *" if t in festivals else "")
+        out.append(f'<text x="{x + _COL / 2:.0f}" y="{_TOP - 6}" font-size="11" '
+                   f'text-anchor="middle">{label}</text>')
+        build = turn["build"]
+        if build is not None:
+            color = CARD_COLORS[instance.buildings[build.card].color]
+            text = build.card if isinstance(build, Build) else f"{build.discard}>{build.card}"
+            out.append(_box(x + 3, _TOP, _COL - 6, text, color, isinstance(build, Remodel)))
+        for j, play in enumerate(turn["housed"]):
+            color = CARD_COLORS[instance.characters[play.character].color]
+            out.append(_box(x + 3, _TOP + _ROW * (1 + j), _COL - 6,
+                            f"{play.character}>{play.house_in}", color))
+        # stacked running VP
+        y = chart_top + chart_h
+        for source in SOURCES:
+            h = chart_h * turn["vp"][source] / total
+            if h > 0:
+                out.append(f'<rect x="{x + 12}" y="{y - h:.1f}" width="{_COL - 24}" '
+                           f'height="{h:.1f}" fill="{SOURCE_COLORS[source]}"/>')
+            y -= h
+        out.append(f'<text x="{x + _COL / 2:.0f}" y="{y - 4:.1f}" font-size="11" '
+                   f'text-anchor="middle">{sum(turn["vp"].values())}</text>')
+    base = chart_top + chart_h
+    out.append(f'<line x1="{_LEFT}" y1="{base}" x2="{_LEFT + _COL * turns}" y2="{base}" '
+               f'stroke="#333"/>')
+    out.append(f'<text x="10" y="{chart_top + 12}" font-size="12">VP</text>')
+    out.append(f'<text x="{_LEFT}" y="{base + 18}" font-size="11">* festival turn; boxes: '
+               f'card colour; dashed: remodel (discarded&gt;built); resident&gt;facility</text>')
+    legend_x = _LEFT + _COL * turns + 16
+    for k, source in enumerate(reversed(SOURCES)):
+        y = chart_top + 18 * k
+        value = year[-1]["vp"][source] if year else 0
+        out.append(f'<rect x="{legend_x}" y="{y}" width="12" height="12" '
+                   f'fill="{SOURCE_COLORS[source]}"/>'
+                   f'<text x="{legend_x + 18}" y="{y + 11}" font-size="12">{source} '
+                   f'{value}</text>')
+    for k, (color, fill) in enumerate(CARD_COLORS.items()):
+        y = _TOP + 18 * k
+        out.append(f'<rect x="{legend_x}" y="{y}" width="12" height="12" fill="{fill}"/>'
+                   f'<text x="{legend_x + 18}" y="{y + 11}" font-size="12">{color}</text>')
+    out.append("</svg>")
+    return "\n".join(out)

@@ -1,0 +1,692 @@
+"""A whole game of Lumen: The Lost World for two players as a :class:`~lumicore.game.GameState`.
+
+Each round: chance rolls two dice; the first player chooses a selection and a bubble, then the
+second player a different selection and a bubble (or passes when nothing is left to choose);
+then the first player, and after them the second, writes the value, crosses High Command (bonus
+and objective tokens are chance draws, a Mercenary is placed by its owner), and resolves the
+chains: when both an identical and a sequence gain are earned the player picks which comes
+first; reinforcements are placed one at a time (or the player stops), then the supply refills
+from the bag (chance, one unit per draw); sequence choices (move, activate, glow) one at a time
+(or stop). After 17 rounds the game is scored; a player with no units on the map loses at once.
+
+Actions index the list of moves of the node (``action_to_string`` names them); chance nodes are
+the first player (round 1), bag draws, dice rolls and token draws.
+
+>>> from lumicore.game import play_randomly
+>>> state = GameState.new_game(seed=1)
+>>> state.is_chance_node(), state.action_to_string(0)
+(True, 'player 1 starts')
+>>> end = play_randomly(state, seed=4)
+>>> end.is_terminal(), sorted(end.returns()) in ([0.0, 1.0], [0.0, 0.0])
+(True, True)
+>>> GameState.replay(end.record()) == end
+True
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+from lumicore.errors import DataError, IllegalMoveError, LumicoreError
+from lumicore.game import CHANCE, TERMINAL, check_action
+from lumicore.lumen import kernel
+from lumicore.lumen.dice import ROLLS, SELECTIONS, selections
+from lumicore.lumen.map import Map, load_map
+from lumicore.lumen.rules import Score, score, side_strengths
+from lumicore.lumen.sheet import Sheet, load_layout
+from lumicore.lumen.units import BONUS_KINDS, Board, load_board
+
+__all__ = ["GameState", "replay", "check_seed"]
+
+PHASES = ("first", "draw", "roll", "choose", "bonus", "objective", "mercenary", "order",
+          "reinforce", "sequence", "over")
+CHANCE_PHASES = frozenset({"first", "draw", "roll", "bonus", "objective"})
+
+
+def check_seed(seed: object) -> int:
+    """``seed`` if it is an int in 0..2**63-1, else :class:`LumicoreError` naming it."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+        raise LumicoreError(f"seed {seed!r} is not an integer in 0..2**63-1")
+    return seed
+
+
+def _option(value: object, what: str) -> str:
+    if not isinstance(value, (str, Path)):
+        raise LumicoreError(f"{what} must be a name or a path, got {value!r}")
+    return str(value)
+
+
+class GameState:
+    """A position of a two-player game (mutable; :meth:`clone` copies it)."""
+
+    def __init__(self, scenario: str = "A", board: str = "default", seed: int = 0) -> None:
+        self.options = {"scenario": _option(scenario, "scenario"),
+                        "board": _option(board, "board")}
+        self.seed = check_seed(seed)
+        self.board: Board = load_board(self.options["board"])
+        self.map: Map = load_map(self.options["scenario"])
+        k = len(self.board.kinds)
+        for p in (0, 1):
+            for _, kind, _ in self.map.start[p]:
+                self.board.kind(kind)  # raises on a kind the board lacks
+        self._strength = side_strengths(self.board)
+        layout = load_layout(self.board.layout)
+        self.round = 1
+        self.phase = "first"
+        self.first = 0
+        self.actor = 0           # the player to decide, or whose chance event this is
+        self.resolving = 0       # 0: the first player resolves, 1: the second
+        self.dice: tuple[int, int] = (0, 0)
+        self.picks: list[tuple[int, int] | None] = [None, None]   # (selection, bubble) or None
+        self.uses = [[0] * len(SELECTIONS) for _ in (0, 1)]
+        self.sheets = [Sheet(layout), Sheet(layout)]
+        self.bag = [[self.board.bag[name] for name in self.board.kinds] for _ in (0, 1)]
+        self.supply = [[0] * k for _ in (0, 1)]
+        self.units = [[[0] * (2 * k) for _ in (0, 1)] for _ in self.map.territories]
+        for p in (0, 1):
+            for t, kind, n in self.map.start[p]:
+                i = self.board.kind_index(kind)
+                self.units[t][p][2 * i] += n
+                self.bag[p][i] = max(0, self.bag[p][i] - n)
+        self.discovery = list(self.map.discovery)
+        self.collected: list[list[int]] = [[], []]
+        self.bonus_pool = [(self.board.bonus or {}).get(b, 0) for b in BONUS_KINDS]
+        self.objective_pool = sorted(self.board.objectives)
+        self.secrets = [0, 0]
+        self.glows = [0, 0]
+        self.objectives: list[list[int]] = [[], []]
+        self.todo: list[str] = []   # the steps left for the resolving player
+        self.left = 0               # reinforcements or sequence choices left in this step
+        self.gains = (0, 0)
+        self.refill: list[int] = []  # players whose supply refills (one draw per node)
+        self.after_draw = "round"    # what follows the refills: "round" starts, or "continue"
+        self.loser = -1              # a player left with no units on the map
+        self.history: list[int] = []
+        self._moves: list[tuple] | None = None
+
+    # ----------------------------------------------------------------------------------------
+    # construction, copies, records
+
+    @classmethod
+    def new_game(cls, players: int = 2, seed: int = 0, scenario: str = "A",
+                 board: str = "default") -> GameState:
+        """A fresh game (at the chance node that picks the first player)."""
+        if players != 2:
+            raise LumicoreError(f"Lumen is a game for 2 players, not {players!r}")
+        return cls(scenario, board, seed)
+
+    def clone(self) -> GameState:
+        new = object.__new__(GameState)
+        new.__dict__.update(self.__dict__)
+        new.options = dict(self.options)
+        new.picks = list(self.picks)
+        new.uses = [list(u) for u in self.uses]
+        new.sheets = list(self.sheets)
+        new.bag = [list(b) for b in self.bag]
+        new.supply = [list(s) for s in self.supply]
+        new.units = [[list(side) for side in t] for t in self.units]
+        new.discovery = list(self.discovery)
+        new.collected = [list(c) for c in self.collected]
+        new.bonus_pool = list(self.bonus_pool)
+        new.objective_pool = list(self.objective_pool)
+        new.secrets = list(self.secrets)
+        new.glows = list(self.glows)
+        new.objectives = [list(o) for o in self.objectives]
+        new.todo = list(self.todo)
+        new.refill = list(self.refill)
+        new.history = list(self.history)
+        new._moves = self._moves
+        return new
+
+    _FIELDS = ("round", "phase", "first", "actor", "resolving", "dice", "picks", "uses", "bag",
+               "supply", "units", "discovery", "collected", "bonus_pool", "objective_pool",
+               "secrets", "glows", "objectives", "todo", "left", "gains", "refill", "after_draw",
+               "loser")
+
+    def _key(self) -> tuple:
+        def freeze(x: Any) -> Any:
+            return tuple(freeze(y) for y in x) if isinstance(x, (list, tuple)) else x
+        return (tuple(sorted(self.options.items())),
+                tuple(s.values for s in self.sheets),
+                tuple(freeze(getattr(self, f)) for f in self._FIELDS))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, GameState) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def serialize(self) -> str:
+        """JSON of the whole position (with the actions that led to it)."""
+        data = {f: getattr(self, f) for f in self._FIELDS}
+        data.update(game="lumen", options=self.options, seed=self.seed, history=self.history,
+                    sheets=[str(s) for s in self.sheets])
+        return json.dumps(data)
+
+    @classmethod
+    def deserialize(cls, text: str) -> GameState:
+        """The state :meth:`serialize` wrote; :class:`DataError` for anything else."""
+        try:
+            data = json.loads(text)
+            if data.get("game") != "lumen":
+                raise ValueError("not a Lumen state")
+            state = cls(data["options"]["scenario"], data["options"]["board"], data["seed"])
+            template = state.clone()
+            for f in cls._FIELDS:
+                value = data[f]
+                if type(value) is not type(getattr(template, f)) and not (
+                        isinstance(value, list) and isinstance(getattr(template, f), tuple)):
+                    raise ValueError(f"field {f} has the wrong type")
+                setattr(state, f, tuple(value) if f in ("dice", "gains") else value)
+            state.picks = [None if p is None else tuple(p) for p in state.picks]
+            layout = state.sheets[0].layout
+            state.sheets = [Sheet.parse(s, layout) for s in data["sheets"]]
+            state.history = [int(a) for a in data["history"]]
+            if state.phase not in PHASES:
+                raise ValueError(f"unknown phase {state.phase!r}")
+            state._legal()
+        except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
+            raise DataError(f"not a serialized Lumen state: {str(exc)[:80]}") from exc
+        return state
+
+    def record(self) -> dict[str, Any]:
+        """The game record: ``{"game", "players", "seed", "options", "actions"}`` (chance
+        outcomes included), which :meth:`replay` plays back."""
+        return {"game": "lumen", "players": 2, "seed": self.seed, "options": dict(self.options),
+                "actions": list(self.history)}
+
+    @classmethod
+    def replay(cls, record: dict[str, Any] | str) -> GameState:
+        """Play a record (a dict or its JSON text) from the start; an illegal action raises
+        :class:`IllegalMoveError` naming its index in the record."""
+        return replay(record)
+
+    # ----------------------------------------------------------------------------------------
+    # the protocol
+
+    def num_players(self) -> int:
+        return 2
+
+    def is_terminal(self) -> bool:
+        return self.phase == "over"
+
+    def is_chance_node(self) -> bool:
+        return self.phase in CHANCE_PHASES
+
+    def current_player(self) -> int:
+        if self.phase == "over":
+            return TERMINAL
+        return CHANCE if self.phase in CHANCE_PHASES else self.actor
+
+    def _legal(self) -> list[tuple]:
+        if self._moves is None:
+            self._moves = getattr(self, f"_moves_{self.phase}")()
+        return self._moves
+
+    def legal_actions(self) -> list[int]:
+        return list(range(len(self._legal())))
+
+    def moves(self) -> list[tuple]:
+        """The moves of this node as tuples, in action order (action ``a`` is ``moves()[a]``):
+        ``("choose", selection, bubble)``, ``("pass",)``, ``("place", kind, territory)``,
+        ``("move", kind, inactive, from, to)``, ``("activate", kind, territory, ...)``,
+        ``("glow",)``, ``("stop",)``, ``("order", chain)``, ``("mercenary", territory)``; chance
+        moves (``first``, ``draw``, ``roll``, ``bonus``, ``objective``) end with their
+        probability."""
+        return list(self._legal())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if not self.is_chance_node():
+            return []
+        return [(a, move[-1]) for a, move in enumerate(self._legal())]
+
+    def apply_action(self, action: int) -> None:
+        check_action(self, action)
+        move = self._legal()[action]
+        self.history.append(int(action))
+        self._moves = None
+        getattr(self, f"_apply_{move[0]}")(move)
+
+    def action_to_string(self, action: int) -> str:
+        check_action(self, action)
+        return self.describe(self._legal()[action])
+
+    def returns(self) -> list[float]:
+        """1 for the winner and 0 for the loser; 0 for both when nobody wins (a tie in VP with
+        the initiative territory uncontrolled); 0 for both before the end."""
+        if self.phase != "over":
+            return [0.0, 0.0]
+        w = self.winner()
+        return [0.0, 0.0] if w is None else [float(w == 0), float(w == 1)]
+
+    def evaluate(self) -> list[float]:
+        """A heuristic chance to win for each player, from the VP lead if the game ended now
+        (plus a tenth of the strength lead), squashed to 0..1; the returns at the end."""
+        if self.phase == "over":
+            return self.returns()
+        vp = [self.score(p).total + 0.1 * self.strength_total(p) for p in (0, 1)]
+        x = max(-30.0, min(30.0, (vp[0] - vp[1]) / 4))
+        p0 = 1 / (1 + math.exp(-x))
+        return [p0, 1 - p0]
+
+    # ----------------------------------------------------------------------------------------
+    # readable views
+
+    def strengths(self) -> list[list[int]]:
+        """Each player's strength in each territory: ``result[t][p]``."""
+        return kernel.strength_sums(self.units, self._strength)
+
+    def strength_total(self, player: int) -> int:
+        return sum(row[player] for row in self.strengths())
+
+    def controllers(self) -> list[int]:
+        """Who controls each territory (-1: nobody)."""
+        return [0 if a > b else 1 if b > a else -1 for a, b in self.strengths()]
+
+    def score(self, player: int) -> Score:
+        """``player``'s VP if the game ended now."""
+        return score(player, self.units, self.board, self.map, self.collected[player],
+                     self.secrets[player], self.objectives[player])
+
+    def winner(self) -> int | None:
+        """The winner of a finished game (0 or 1), or None when nobody wins (or not over)."""
+        if self.phase != "over":
+            return None
+        if self.loser >= 0:
+            return 1 - self.loser
+        vp = [self.score(p).total for p in (0, 1)]
+        if vp[0] != vp[1]:
+            return 0 if vp[0] > vp[1] else 1
+        holder = self.controllers()[self.map.initiative]
+        return None if holder < 0 else holder
+
+    def units_on_map(self, player: int) -> int:
+        return sum(sum(t[player]) for t in self.units)
+
+    def unit_list(self, t: int, player: int) -> list[str]:
+        """The units of ``player`` in territory ``t`` as names (``*`` marks an inactive one)."""
+        out = []
+        for i, name in enumerate(self.board.kinds):
+            out += [name] * self.units[t][player][2 * i]
+            out += [name + "*"] * self.units[t][player][2 * i + 1]
+        return out
+
+    def describe(self, move: tuple) -> str:
+        """A readable name of a move tuple of :meth:`_legal`."""
+        kind, names, terr = move[0], self.board.kinds, self.map.territories
+        p = self.actor + 1
+        if kind == "first":
+            return f"player {move[1] + 1} starts"
+        if kind == "draw":
+            return f"player {p} draws a {names[move[1]]} from the bag"
+        if kind == "roll":
+            return f"dice {move[1]} and {move[2]}"
+        if kind == "choose":
+            sel, cell = SELECTIONS[move[1]], self.sheets[self.actor].layout.cells[move[2]]
+            return f"player {p}: {sel} ({selections(*self.dice)[sel]}) in bubble {cell}"
+        if kind == "pass":
+            return f"player {p} passes"
+        if kind == "bonus":
+            return f"player {p} draws a {BONUS_KINDS[move[1]]} bonus token"
+        if kind == "objective":
+            return f"player {p} draws an objective token"
+        if kind == "mercenary":
+            return f"player {p} places the Mercenary in {terr[move[1]]}"
+        if kind == "order":
+            return f"player {p} resolves the {move[1]} chain first"
+        if kind == "place":
+            return f"player {p} reinforces {terr[move[2]]} with a {names[move[1]]}"
+        if kind == "stop":
+            return f"player {p} stops"
+        if kind == "move":
+            return f"player {p} moves a {names[move[1]]} from {terr[move[3]]} to {terr[move[4]]}"
+        if kind == "glow":
+            return f"player {p} uses a Glow token: every unit of theirs turns active"
+        who, t = names[move[1]], terr[move[2]]
+        ability = self.board.units[move[1]].ability
+        if ability == "restore":
+            return f"player {p} activates the {who} in {t}: allies around turn active"
+        if ability == "fly":
+            return f"player {p} activates the {who} in {t}: it flies to {terr[move[3]]}"
+        if ability == "push":
+            owner, k = move[3], names[move[4]]
+            return (f"player {p} activates the {who} in {t}: pushes player {owner + 1}'s {k} "
+                    f"to {terr[move[6]]}")
+        return f"player {p} activates the {who} in {t}: removes player {3 - p}'s {names[move[3]]}"
+
+    def __repr__(self) -> str:
+        return (f"<Lumen round {self.round}/{self.board.rounds}, phase {self.phase}, "
+                f"player {self.actor + 1}>")
+
+    def _repr_svg_(self) -> str:
+        from lumicore.lumen.render import state_svg
+
+        return state_svg(self)
+
+    # ----------------------------------------------------------------------------------------
+    # moves of each phase (chance moves end with their probability)
+
+    def _moves_first(self) -> list[tuple]:
+        return [("first", 0, 0.5), ("first", 1, 0.5)]
+
+    def _moves_draw(self) -> list[tuple]:
+        bag = self.bag[self.actor]
+        total = sum(bag)
+        return [("draw", k, n / total) for k, n in enumerate(bag) if n]
+
+    def _moves_roll(self) -> list[tuple]:
+        return [("roll", lo, hi, prob) for (lo, hi), prob in ROLLS]
+
+    def _moves_choose(self) -> list[tuple]:
+        p = self.actor
+        taken = self.picks[self.first][0] if p != self.first and self.picks[self.first] else -1
+        cells = kernel.legal_cells(self.sheets[p])
+        moves = [("choose", s, c) for s, name in enumerate(SELECTIONS)
+                 if s != taken and self.uses[p][s] < self.board.limits[name] for c in cells]
+        return moves or [("pass",)]
+
+    def _moves_bonus(self) -> list[tuple]:
+        total = sum(self.bonus_pool)
+        return [("bonus", b, n / total) for b, n in enumerate(self.bonus_pool) if n]
+
+    def _moves_objective(self) -> list[tuple]:
+        pool = self.objective_pool
+        return [("objective", v, pool.count(v) / len(pool)) for v in sorted(set(pool))]
+
+    def _own_territories(self, p: int) -> list[int]:
+        return [t for t, sides in enumerate(self.units) if any(sides[p])]
+
+    def _moves_mercenary(self) -> list[tuple]:
+        return [("mercenary", t) for t in self._own_territories(self.actor)]
+
+    def _moves_order(self) -> list[tuple]:
+        return [("order", "identical"), ("order", "sequence")]
+
+    def _moves_reinforce(self) -> list[tuple]:
+        p = self.actor
+        own = self._own_territories(p)
+        return [("place", k, t) for k, n in enumerate(self.supply[p]) if n for t in own] + \
+            [("stop",)]
+
+    def _moves_sequence(self) -> list[tuple]:
+        p, units, kinds = self.actor, self.units, self.board.units
+        nbrs = self.map.neighbors
+        moves: list[tuple] = []
+        for t, sides in enumerate(units):
+            mine = sides[p]
+            for c, n in enumerate(mine):
+                if n and kinds[c // 2].moves:
+                    moves += [("move", c // 2, c % 2, t, u) for u in nbrs[t]]
+        for t, sides in enumerate(units):
+            for k, unit in enumerate(kinds):
+                if not sides[p][2 * k] or unit.ability == "none":
+                    continue
+                if unit.ability == "restore":
+                    moves.append(("activate", k, t))
+                elif unit.ability == "fly":
+                    moves += [("activate", k, t, u) for u in range(len(units)) if u != t]
+                elif unit.ability == "kill":
+                    moves += [("activate", k, t, c // 2, c % 2)
+                              for c, n in enumerate(sides[1 - p])
+                              if n and not kinds[c // 2].protected]
+                else:  # push: any other unit in the territory that can move
+                    for owner in (0, 1):
+                        for c, n in enumerate(sides[owner]):
+                            if owner == p and c == 2 * k:
+                                n -= 1  # the Pusher itself
+                            if n > 0 and kinds[c // 2].moves:
+                                moves += [("activate", k, t, owner, c // 2, c % 2, u)
+                                          for u in nbrs[t]]
+        if self.glows[p]:
+            moves.append(("glow",))
+        return moves + [("stop",)]
+
+    def _moves_over(self) -> list[tuple]:
+        return []
+
+    # ----------------------------------------------------------------------------------------
+    # applying moves
+
+    def _apply_first(self, move: tuple) -> None:
+        self.first = move[1]
+        self.refill, self.after_draw = [self.first, 1 - self.first], "round"
+        self._next_draw()
+
+    def _next_draw(self) -> None:
+        """Refill supplies one draw at a time; when none is due, go on."""
+        while self.refill:
+            p = self.refill[0]
+            if sum(self.supply[p]) < self.board.supply and sum(self.bag[p]):
+                self.phase, self.actor = "draw", p
+                return
+            self.refill.pop(0)
+        if self.after_draw == "round":
+            self._start_round()
+        else:
+            self._continue()
+
+    def _apply_draw(self, move: tuple) -> None:
+        p, k = self.actor, move[1]
+        self.bag[p][k] -= 1
+        self.supply[p][k] += 1
+        self._next_draw()
+
+    def _start_round(self) -> None:
+        self.phase, self.actor = "roll", self.first
+        self.picks = [None, None]
+
+    def _apply_roll(self, move: tuple) -> None:
+        self.dice = (move[1], move[2])
+        self.phase, self.actor = "choose", self.first
+
+    def _apply_choose(self, move: tuple) -> None:
+        self.picks[self.actor] = (move[1], move[2])
+        self._after_choice()
+
+    def _apply_pass(self, move: tuple) -> None:
+        self.picks[self.actor] = None
+        self._after_choice()
+
+    def _after_choice(self) -> None:
+        if self.actor == self.first:
+            self.actor = 1 - self.first
+            return
+        self.resolving = 0
+        self._resolve(self.first)
+
+    def _resolve(self, p: int) -> None:
+        """Write player ``p``'s value and queue their High Command draws and chains."""
+        self.actor, pick = p, self.picks[p]
+        self.todo, self.left, self.gains = [], 0, (0, 0)
+        if pick is not None:
+            sel, cell = pick
+            value = selections(*self.dice)[SELECTIONS[sel]]
+            sheet = self.sheets[p]
+            self.uses[p][sel] += 1
+            self.gains = kernel.gains(sheet, cell, value)
+            hc = sheet.layout.high_command
+            for section in sheet.new_sections(value):
+                self.todo.append("bonus")
+                if section in hc.objective_sections:
+                    self.todo.append("objective")
+            self.sheets[p] = sheet.place(sheet.layout.cells[cell], value)
+            identical, sequence = self.gains
+            if identical and sequence:
+                self.todo.append("order")
+            elif identical:
+                self.todo.append("reinforce")
+            elif sequence:
+                self.todo.append("sequence")
+        self._continue()
+
+    def _continue(self) -> None:
+        """Go to the next step of the resolving player, the next player, or the next round."""
+        while self.todo:
+            step = self.todo.pop(0)
+            if step == "bonus" and not sum(self.bonus_pool):
+                continue
+            if step == "objective" and not self.objective_pool:
+                continue
+            if step == "reinforce":
+                self.left = self.gains[0]
+                if not sum(self.supply[self.actor]):
+                    continue
+            elif step == "sequence":
+                self.left = self.gains[1]
+            self.phase = step
+            return
+        if self.resolving == 0:
+            self.resolving = 1
+            self._resolve(1 - self.first)
+            return
+        self._end_round()
+
+    def _end_round(self) -> None:
+        holder = self.controllers()[self.map.initiative]
+        if holder >= 0:
+            self.first = holder
+        if self.round >= self.board.rounds:
+            self.phase = "over"
+            return
+        self.round += 1
+        self._start_round()
+
+    def _apply_bonus(self, move: tuple) -> None:
+        p, b = self.actor, move[1]
+        self.bonus_pool[b] -= 1
+        if BONUS_KINDS[b] == "mercenary":
+            self.phase = "mercenary"
+            return
+        if BONUS_KINDS[b] == "secret":
+            self.secrets[p] += 1
+        else:
+            self.glows[p] += 1
+        self._continue()
+
+    def _apply_objective(self, move: tuple) -> None:
+        self.objective_pool.remove(move[1])
+        self.objectives[self.actor].append(move[1])
+        self._continue()
+
+    def _apply_mercenary(self, move: tuple) -> None:
+        k = self.board.kind_index("mercenary")
+        self.units[move[1]][self.actor][2 * k] += 1
+        self._continue()
+
+    def _apply_order(self, move: tuple) -> None:
+        first = move[1]
+        second = "sequence" if first == "identical" else "identical"
+        self.todo[:0] = ["reinforce" if first == "identical" else "sequence",
+                         "reinforce" if second == "identical" else "sequence"]
+        self._continue()
+
+    def _apply_place(self, move: tuple) -> None:
+        p, k, t = self.actor, move[1], move[2]
+        self.supply[p][k] -= 1
+        self.units[t][p][2 * k] += 1
+        self.left -= 1
+        if self.left and sum(self.supply[p]):
+            self._moves = None
+            return
+        self._refill_then_continue()
+
+    def _refill_then_continue(self) -> None:
+        self.left = 0
+        self.refill, self.after_draw = [self.actor], "continue"
+        self._next_draw()
+
+    def _apply_stop(self, move: tuple) -> None:
+        if self.phase == "reinforce":
+            self._refill_then_continue()
+        else:
+            self.left = 0
+            self._continue()
+
+    def _enter(self, owner: int, t: int) -> None:
+        """A unit of ``owner`` enters ``t``: the first takes its discovery token."""
+        if self.discovery[t]:
+            self.collected[owner].append(self.discovery[t])
+            self.discovery[t] = 0
+
+    def _shift(self, owner: int, c: int, src: int, dst: int) -> None:
+        self.units[src][owner][c] -= 1
+        self.units[dst][owner][c] += 1
+        self._enter(owner, dst)
+
+    def _apply_move(self, move: tuple) -> None:
+        _, k, side, src, dst = move
+        self._shift(self.actor, 2 * k + side, src, dst)
+        self._sequence_step()
+
+    def _apply_glow(self, move: tuple) -> None:
+        p = self.actor
+        self.glows[p] -= 1
+        self.bonus_pool[BONUS_KINDS.index("glow")] += 1
+        for sides in self.units:
+            mine = sides[p]
+            for k in range(0, len(mine), 2):
+                mine[k] += mine[k + 1]
+                mine[k + 1] = 0
+        self._sequence_step()
+
+    def _apply_activate(self, move: tuple) -> None:
+        p, k, t = self.actor, move[1], move[2]
+        mine = self.units[t][p]
+        mine[2 * k] -= 1
+        mine[2 * k + 1] += 1
+        ability = self.board.units[k].ability
+        if ability == "restore":
+            for u in (t, *self.map.neighbors[t]):
+                side = self.units[u][p]
+                for c in range(0, len(side), 2):
+                    side[c] += side[c + 1]
+                    side[c + 1] = 0
+            mine[2 * k] -= 1  # the Restorer itself stays spent
+            mine[2 * k + 1] += 1
+        elif ability == "fly":
+            self._shift(p, 2 * k + 1, t, move[3])
+        elif ability == "push":
+            _, _, _, owner, k2, side2, dst = move
+            self._shift(owner, 2 * k2 + side2, t, dst)
+        else:  # kill
+            k2, side2 = move[3], move[4]
+            self.units[t][1 - p][2 * k2 + side2] -= 1
+            if not self.board.units[k2].special:
+                self.bag[1 - p][k2] += 1
+            if not self.units_on_map(1 - p):  # only a removal can empty a player's map
+                self.loser, self.phase = 1 - p, "over"
+                return
+        self._sequence_step()
+
+    def _sequence_step(self) -> None:
+        self.left -= 1
+        if self.left <= 0:
+            self._continue()
+
+
+def replay(record: dict[str, Any] | str) -> GameState:
+    """Play a game record (:meth:`GameState.record`, or the arena's generic record) from the
+    start and return the final state."""
+    if isinstance(record, str):
+        try:
+            record = json.loads(record)
+        except ValueError as exc:
+            raise DataError(f"game record is not JSON: {str(exc)[:80]}") from exc
+    if not isinstance(record, dict) or record.get("game") != "lumen":
+        raise DataError("not a Lumen game record (expected \"game\": \"lumen\")")
+    try:
+        options = dict(record.get("options") or {})
+        state = GameState.new_game(players=int(record.get("players", 2)),
+                                   seed=int(record.get("seed", 0)), **options)
+        actions = list(record["actions"])
+    except (KeyError, TypeError) as exc:
+        raise DataError(f"bad Lumen game record: {str(exc)[:80]}") from exc
+    for i, action in enumerate(actions):
+        try:
+            state.apply_action(action)
+        except IllegalMoveError as exc:
+            raise IllegalMoveError(f"record action #{i}: {exc}") from None
+    return state

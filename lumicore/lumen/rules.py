@@ -1,0 +1,74 @@
+"""Strength, control and final scoring on a map of units.
+
+Units on the map are ``units[t][p]``: for territory ``t`` and player ``p`` a list of ``2 * K``
+counts, ``[2 * k]`` the active units of kind ``k`` and ``[2 * k + 1]`` the inactive ones (both
+sides have the same chevrons, so the same strength).
+
+>>> from lumicore.lumen.units import load_board
+>>> board = load_board()
+>>> units = [[[0] * 14, [0] * 14] for _ in range(2)]
+>>> units[0][0][0] = 2; units[0][1][2] = 1; units[1][1][2] = 1
+>>> strengths(units, board), controllers(units, board)
+([[4, 3], [0, 3]], [0, 1])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from lumicore.lumen import reference
+from lumicore.lumen.map import Map
+from lumicore.lumen.units import Board
+
+__all__ = ["side_strengths", "strengths", "controllers", "Score", "score"]
+
+Units = Sequence[Sequence[Sequence[int]]]
+
+
+def side_strengths(board: Board) -> tuple[int, ...]:
+    """The strength of each of the ``2 * K`` counts (active and inactive of each kind)."""
+    return tuple(u.strength for u in board.units for _ in (0, 1))
+
+
+def strengths(units: Units, board: Board) -> list[list[int]]:
+    """Each player's total strength in each territory: ``result[t][p]``."""
+    return reference.strength_sums(units, side_strengths(board))
+
+
+def controllers(units: Units, board: Board) -> list[int]:
+    """Who controls each territory: the player with the higher strength, -1 on a tie (and when
+    the territory is empty)."""
+    return [0 if a > b else 1 if b > a else -1 for a, b in strengths(units, board)]
+
+
+@dataclass(frozen=True)
+class Score:
+    """One player's VP by source; ``total`` is their sum."""
+
+    territories: int
+    discovery: int
+    secrets: int
+    objectives: int
+
+    @property
+    def total(self) -> int:
+        return self.territories + self.discovery + self.secrets + self.objectives
+
+
+def score(player: int, units: Units, board: Board, game_map: Map,
+          discovery: Sequence[int], secrets: int, objectives: Sequence[int]) -> Score:
+    """``player``'s VP if the game ended now: the territories they control (by season),
+    discovery tokens they took, Secrets and objective tokens.
+
+    >>> from lumicore.lumen.map import load_map
+    >>> from lumicore.lumen.units import load_board
+    >>> m = load_map("A")
+    >>> units = [[[0] * 14, [0] * 14] for _ in m.territories]
+    >>> units[4][0][0] = 1  # a Shroomling of player 1 alone in the spring centre
+    >>> score(0, units, load_board(), m, [3], 1, [5]).total
+    17
+    """
+    owned = controllers(units, board)
+    land = sum(vp for vp, who in zip(game_map.vp, owned, strict=True) if who == player)
+    return Score(land, sum(discovery), secrets * board.secret_vp, sum(objectives))

@@ -1,0 +1,366 @@
+"""The command area of a Lumen player board (a :class:`Sheet`) and its High Command row.
+
+A sheet is immutable: :meth:`Sheet.place` returns a new one. Its notation has one line per row
+(or rows separated by ``/``), cells separated by whitespace, ``.`` for an empty bubble, an
+integer 0..36 for a written value and ``-`` where a layout with holes has no bubble. Cells are
+``(row, col)`` from the top left, 0-based.
+
+>>> sheet = Sheet.parse("4 . . . . / 4 . . . . / . . . . . / . . . . .")
+>>> sheet.gains((0, 1), 4)
+Gains(identical=1, sequence=0)
+>>> sheet.gains((0, 1), 5)
+Gains(identical=0, sequence=2)
+>>> str(sheet.place((0, 1), 5)).splitlines()[0]
+'4 5 . . .'
+>>> Sheet.parse(str(sheet)) == sheet
+True
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from lumicore.data import parse_toml, read_file, resolve, shorten
+from lumicore.errors import DataError, IllegalMoveError, LumicoreError, NotationError
+from lumicore.lumen import reference
+from lumicore.lumen.dice import MAX_VALUE
+
+__all__ = ["Cell", "Gains", "HighCommand", "Layout", "Sheet", "load_layout", "grid_layout",
+           "LAYOUTS"]
+
+Cell = tuple[int, int]
+LAYOUTS = {"default": "lumen_sheet.toml"}
+"""Built-in command-area layouts by name."""
+MAX_BUBBLES = 64
+"""The most bubbles a layout may have (the kernel keeps a sheet in one 64-bit word)."""
+
+
+class Gains(NamedTuple):
+    """What writing a value earns: the most reinforcements (``identical``) and the most move /
+    activate / glow choices (``sequence``)."""
+
+    identical: int
+    sequence: int
+
+
+@dataclass(frozen=True)
+class HighCommand:
+    """The High Command row: a value of ``threshold`` or more crosses the next box; finishing a
+    section gives a bonus token, and an objective token too for ``objective_sections``."""
+
+    threshold: int = 7
+    sections: tuple[int, ...] = (2, 2, 2, 2, 2)
+    objective_sections: tuple[int, ...] = (3, 4)
+
+    @property
+    def boxes(self) -> int:
+        """How many boxes the row has."""
+        return sum(self.sections)
+
+    def completed(self, crossed: int) -> int:
+        """How many sections are complete once ``crossed`` boxes are crossed.
+
+        >>> HighCommand().completed(5)
+        2
+        """
+        done, total = 0, 0
+        for size in self.sections:
+            total += size
+            if crossed < total:
+                break
+            done += 1
+        return done
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The bubbles of a command area (``cells`` as ``(row, col)``), which are neighbours
+    (``neighbors[i]``: indices of the bubbles next to bubble ``i``) and the High Command row."""
+
+    cells: tuple[Cell, ...]
+    neighbors: tuple[tuple[int, ...], ...]
+    high_command: HighCommand = HighCommand()
+    name: str = field(default="custom", compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_index", {c: i for i, c in enumerate(self.cells)})
+        masks = [sum(1 << j for j in nbrs) for nbrs in self.neighbors]
+        object.__setattr__(self, "masks", tuple(masks))
+
+    def index(self, cell: object) -> int:
+        """The bubble index of ``cell``; :class:`LumicoreError` naming it if there is none."""
+        try:
+            return self._index[tuple(cell)]  # type: ignore[attr-defined,arg-type]
+        except (KeyError, TypeError):
+            raise LumicoreError(f"no bubble at {shorten(cell)} on the {self.name} sheet") from None
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """Rows and columns the notation spans."""
+        return (max(r for r, _ in self.cells) + 1, max(c for _, c in self.cells) + 1)
+
+
+def _orthogonal(cells: tuple[Cell, ...]) -> tuple[tuple[int, ...], ...]:
+    index = {c: i for i, c in enumerate(cells)}
+    return tuple(tuple(index[(r + dr, c + dc)] for dr, dc in ((-1, 0), (0, -1), (0, 1), (1, 0))
+                       if (r + dr, c + dc) in index) for r, c in cells)
+
+
+def grid_layout(cells: list[Cell] | tuple[Cell, ...], high_command: HighCommand = HighCommand(),
+                name: str = "custom") -> Layout:
+    """A layout of the given bubbles with orthogonal neighbours.
+
+    >>> grid_layout([(0, 0), (0, 1), (1, 1)]).neighbors
+    ((1,), (0, 2), (1,))
+    """
+    cells = tuple(sorted(cells))
+    if not 1 <= len(cells) <= MAX_BUBBLES:
+        raise DataError(f"a command area has 1 to {MAX_BUBBLES} bubbles, not {len(cells)}")
+    return Layout(cells, _orthogonal(cells), high_command, name)
+
+
+def _cell(raw: Any, source: object) -> Cell:
+    if (not isinstance(raw, list) or len(raw) != 2
+            or not all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x < 64
+                       for x in raw)):
+        raise DataError(f"{shorten(source)}: bad bubble {shorten(raw)} (expected [row, col])")
+    return (raw[0], raw[1])
+
+
+def _high_command(raw: Any, source: object) -> HighCommand:
+    if raw is None:
+        return HighCommand()
+    try:
+        hc = HighCommand(int(raw.get("threshold", 7)), tuple(int(x) for x in raw["sections"]),
+                         tuple(int(x) for x in raw.get("objective_sections", ())))
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise DataError(f"{shorten(source)}: bad [high_command] table ({exc})") from exc
+    if not hc.sections or min(hc.sections) < 1:
+        raise DataError(f"{shorten(source)}: every High Command section needs a box")
+    bad = [s for s in hc.objective_sections if not 0 <= s < len(hc.sections)]
+    if bad:
+        raise DataError(f"{shorten(source)}: objective section {bad[0]} is not a section")
+    return hc
+
+
+def layout_from_dict(data: dict[str, Any], source: object = "layout") -> Layout:
+    """A layout from the tables of a layout file (format in ``lumen_sheet.toml``)."""
+    hc = _high_command(data.get("high_command"), source)
+    name = str(data.get("name", "custom"))
+    if "bubbles" in data:
+        cells = [_cell(c, source) for c in data["bubbles"]]
+        if len(set(cells)) != len(cells):
+            raise DataError(f"{shorten(source)}: a bubble is listed twice")
+        if "links" not in data:
+            return grid_layout(cells, hc, name)
+        cells = sorted(cells)
+        index = {c: i for i, c in enumerate(cells)}
+        nbrs: list[set[int]] = [set() for _ in cells]
+        for link in data["links"]:
+            if not isinstance(link, list) or len(link) != 2:
+                raise DataError(f"{shorten(source)}: bad link {shorten(link)}")
+            a, b = (_cell(c, source) for c in link)
+            for c in (a, b):
+                if c not in index:
+                    raise DataError(f"{shorten(source)}: link names {c}, which is not a bubble")
+            nbrs[index[a]].add(index[b])
+            nbrs[index[b]].add(index[a])
+        if not 1 <= len(cells) <= MAX_BUBBLES:
+            raise DataError(f"a command area has 1 to {MAX_BUBBLES} bubbles, not {len(cells)}")
+        return Layout(tuple(cells), tuple(tuple(sorted(n)) for n in nbrs), hc, name)
+    try:
+        rows, cols = int(data["rows"]), int(data["cols"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise DataError(f"{shorten(source)}: give rows and cols, or bubbles") from exc
+    if rows < 1 or cols < 1 or rows * cols > MAX_BUBBLES:
+        raise DataError(f"{shorten(source)}: a {rows} x {cols} grid is not 1 to 64 bubbles")
+    return grid_layout([(r, c) for r in range(rows) for c in range(cols)], hc, name)
+
+
+@lru_cache(maxsize=32)
+def _load(path: Path) -> Layout:
+    return layout_from_dict(parse_toml(read_file(path), path), path)
+
+
+def load_layout(name_or_path: str | Path | Layout = "default") -> Layout:
+    """A command-area layout: a built-in name (``"default"``: 4 x 5), a layout file, or a
+    :class:`Layout` (returned as is).
+
+    >>> load_layout().shape, load_layout().high_command.boxes
+    ((4, 5), 10)
+    """
+    if isinstance(name_or_path, Layout):
+        return name_or_path
+    if not isinstance(name_or_path, (str, Path)):
+        raise LumicoreError(f"layout must be a name or a path, got {shorten(name_or_path)}")
+    return _load(resolve(name_or_path, LAYOUTS))
+
+
+def _check_value(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_VALUE:
+        raise IllegalMoveError(f"value {shorten(value)} is not a selection value 0..{MAX_VALUE}")
+    return value
+
+
+class Sheet:
+    """A player's command area: which bubble holds which value (immutable, hashable)."""
+
+    __slots__ = ("layout", "values", "_packed")
+
+    def __init__(self, layout: Layout, values: tuple[int | None, ...] | None = None) -> None:
+        if not isinstance(layout, Layout):
+            raise LumicoreError(f"layout must be a Layout, got {shorten(layout)}")
+        values = (None,) * len(layout.cells) if values is None else tuple(values)
+        if len(values) != len(layout.cells):
+            raise LumicoreError(f"{len(values)} values for {len(layout.cells)} bubbles")
+        for v in values:
+            if v is not None:
+                _check_value(v)
+        object.__setattr__(self, "layout", layout)
+        object.__setattr__(self, "values", values)
+        object.__setattr__(self, "_packed", None)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("a Sheet is immutable")
+
+    @classmethod
+    def new(cls, layout: str | Path | Layout = "default") -> Sheet:
+        """An empty sheet of a layout (name, file or :class:`Layout`).
+
+        >>> str(Sheet.new()).splitlines()[0]
+        '. . . . .'
+        """
+        return cls(load_layout(layout))
+
+    @classmethod
+    def parse(cls, text: str, layout: str | Path | Layout | None = None) -> Sheet:
+        """Read the notation. Without ``layout`` the bubbles are the text's non-``-`` cells with
+        orthogonal neighbours (the default 4 x 5 layout for a 4 x 5 text); with one, the text
+        must draw exactly its bubbles."""
+        if not isinstance(text, str):
+            raise NotationError(f"a sheet is text, got {shorten(text)}")
+        rows = [r.split() for r in re.split(r"[/\n]", text) if r.strip()]
+        if not rows:
+            raise NotationError("empty sheet notation")
+        cells: dict[Cell, int | None] = {}
+        for r, row in enumerate(rows):
+            for c, token in enumerate(row):
+                if token == "-":
+                    continue
+                if token == ".":
+                    cells[(r, c)] = None
+                elif re.fullmatch(r"\d{1,9}", token):
+                    if int(token) > MAX_VALUE:
+                        raise NotationError(f"value {token} at {(r, c)} is not a selection value "
+                                            f"0..{MAX_VALUE}")
+                    cells[(r, c)] = int(token)
+                else:
+                    raise NotationError(f"bad sheet token {shorten(token)} at {(r, c)}")
+        if layout is None:
+            default = load_layout("default")
+            lay = default if sorted(cells) == list(default.cells) else grid_layout(list(cells))
+        else:
+            lay = load_layout(layout)
+            if sorted(cells) != list(lay.cells):
+                raise NotationError(f"the notation does not draw the bubbles of the {lay.name} "
+                                    "layout")
+        return cls(lay, tuple(cells[c] for c in lay.cells))
+
+    def __str__(self) -> str:
+        rows, cols = self.layout.shape
+        grid = [["-"] * cols for _ in range(rows)]
+        for (r, c), v in zip(self.layout.cells, self.values, strict=True):
+            grid[r][c] = "." if v is None else str(v)
+        return "\n".join(" ".join(row) for row in grid)
+
+    def __repr__(self) -> str:
+        return f"Sheet.parse({' / '.join(str(self).splitlines())!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Sheet) and self.values == other.values
+                and self.layout == other.layout)
+
+    def __hash__(self) -> int:
+        return hash((self.values, self.layout.cells))
+
+    def __getitem__(self, cell: Cell) -> int | None:
+        return self.values[self.layout.index(cell)]
+
+    def _repr_svg_(self) -> str:
+        from lumicore.lumen.render import sheet_svg
+
+        return sheet_svg(self)
+
+    def packed(self) -> bytes:
+        """One byte per bubble: its value, 255 when empty (the kernel's form)."""
+        if self._packed is None:
+            object.__setattr__(self, "_packed",
+                               bytes(255 if v is None else v for v in self.values))
+        return self._packed  # type: ignore[return-value]
+
+    @property
+    def written(self) -> int:
+        """How many bubbles hold a value."""
+        return sum(v is not None for v in self.values)
+
+    def legal_indices(self) -> list[int]:
+        """Indices of the bubbles a value may be written in."""
+        return reference.legal_cells(self.values, self.layout.neighbors)
+
+    def legal_cells(self) -> list[Cell]:
+        """The bubbles a value may be written in: any on an empty sheet, otherwise the empty
+        bubbles next to a written one.
+
+        >>> Sheet.parse(". . / . 3").legal_cells()
+        [(0, 1), (1, 0)]
+        """
+        return [self.layout.cells[i] for i in self.legal_indices()]
+
+    def _check_move(self, cell: object, value: object) -> int:
+        i = self.layout.index(cell)
+        _check_value(value)
+        if self.values[i] is not None:
+            raise IllegalMoveError(f"bubble {tuple(cell)} already holds {self.values[i]}")  # type: ignore[arg-type]
+        if i not in self.legal_indices():
+            raise IllegalMoveError(f"bubble {tuple(cell)} is not next to a written bubble")  # type: ignore[arg-type]
+        return i
+
+    def gains(self, cell: Cell, value: int) -> Gains:
+        """The identical and sequence gains of writing ``value`` in ``cell`` (see
+        :func:`lumicore.lumen.reference.gains`)."""
+        i = self._check_move(cell, value)
+        return Gains(*reference.gains(self.values, self.layout.neighbors, i, value))
+
+    def place(self, cell: Cell, value: int) -> Sheet:
+        """The sheet with ``value`` written in ``cell`` (which must be legal)."""
+        i = self._check_move(cell, value)
+        return Sheet(self.layout, self.values[:i] + (value,) + self.values[i + 1:])
+
+    @property
+    def crossed(self) -> int:
+        """High Command boxes crossed: one per written value of the threshold or more (capped
+        at the row's length)."""
+        hc = self.layout.high_command
+        return min(hc.boxes, sum(v is not None and v >= hc.threshold for v in self.values))
+
+    @property
+    def sections_completed(self) -> int:
+        """Complete High Command sections."""
+        return self.layout.high_command.completed(self.crossed)
+
+    def new_sections(self, value: int) -> tuple[int, ...]:
+        """The High Command sections that writing ``value`` completes (none or one).
+
+        >>> Sheet.parse("7 . / . .").new_sections(9), Sheet.parse("7 . / . .").new_sections(6)
+        ((0,), ())
+        """
+        hc = self.layout.high_command
+        if _check_value(value) < hc.threshold:
+            return ()
+        before = self.sections_completed
+        after = hc.completed(min(hc.boxes, self.crossed + 1))
+        return tuple(range(before, after))

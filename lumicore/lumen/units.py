@@ -1,0 +1,130 @@
+"""Units, the player board's numbers (selection limits, supply, bag) and the token pools.
+
+>>> board = load_board()
+>>> board.kinds[:2], board.kind("mudshell").strength, board.kind("mudshell").moves
+(('shroomling', 'mudshell'), 3, False)
+>>> sum(board.limits.values()), board.supply, board.bag["shroomling"]
+(17, 3, 6)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from lumicore.data import parse_toml, read_file, resolve, shorten
+from lumicore.errors import DataError, LumicoreError
+from lumicore.lumen.dice import SELECTIONS
+
+__all__ = ["ABILITIES", "BONUS_KINDS", "UnitKind", "Board", "load_board", "BOARDS"]
+
+ABILITIES = ("none", "restore", "push", "kill", "fly")
+"""What activating a unit does: nothing, turn allies around active, push a unit to a
+neighbouring territory, remove an enemy unit, fly anywhere."""
+BONUS_KINDS = ("mercenary", "secret", "glow")
+BOARDS = {"default": "lumen_board.toml"}
+
+
+@dataclass(frozen=True)
+class UnitKind:
+    """A kind of unit: strength, ability, whether it moves, whether Deadly Fighters can remove
+    it, and whether it is special (a Mercenary: never in a bag)."""
+
+    name: str
+    strength: int
+    ability: str = "none"
+    moves: bool = True
+    protected: bool = False
+    special: bool = False
+
+
+@dataclass(frozen=True)
+class Board:
+    """Everything on the player board and in the token pools (both players alike)."""
+
+    units: tuple[UnitKind, ...]
+    bag: dict[str, int]
+    limits: dict[str, int]
+    supply: int = 3
+    rounds: int = 17
+    layout: str = "default"
+    bonus: dict[str, int] | None = None
+    secret_vp: int = 2
+    objectives: tuple[int, ...] = (2, 3, 4, 5)
+    name: str = "default"
+
+    def __hash__(self) -> int:
+        return hash((self.units, tuple(self.limits.items()), self.supply, self.rounds))
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        """Unit kind names in file order (the index of a kind everywhere)."""
+        return tuple(u.name for u in self.units)
+
+    def kind(self, name: str) -> UnitKind:
+        for u in self.units:
+            if u.name == name:
+                return u
+        raise LumicoreError(f"unknown unit {shorten(name)} (known: {', '.join(self.kinds)})")
+
+    def kind_index(self, name: str) -> int:
+        return self.kinds.index(self.kind(name).name)
+
+
+def _int(table: dict[str, Any], key: str, default: int, source: object, low: int = 0) -> int:
+    value = table.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise DataError(f"{shorten(source)}: {key} must be an integer >= {low}, "
+                        f"not {shorten(value)}")
+    return value
+
+
+def board_from_dict(data: dict[str, Any], source: object = "board") -> Board:
+    """A :class:`Board` from the tables of a board file (format in ``lumen_board.toml``)."""
+    units, bag = [], {}
+    raw_units = data.get("units")
+    if not isinstance(raw_units, dict) or not raw_units:
+        raise DataError(f"{shorten(source)}: no [units.NAME] tables")
+    for name, raw in raw_units.items():
+        if not isinstance(raw, dict):
+            raise DataError(f"{shorten(source)}: units.{name} is not a table")
+        ability = raw.get("ability", "none")
+        if ability not in ABILITIES:
+            raise DataError(f"{shorten(source)}: unit {name}: unknown ability {shorten(ability)}")
+        units.append(UnitKind(name, _int(raw, "strength", 1, source), ability,
+                              bool(raw.get("moves", True)), bool(raw.get("protected", False)),
+                              bool(raw.get("special", False))))
+        bag[name] = _int(raw, "bag", 0, source)
+    limits_raw = data.get("limits", {})
+    unknown = [k for k in limits_raw if k not in SELECTIONS]
+    if unknown:
+        raise DataError(f"{shorten(source)}: unknown selection {shorten(unknown[0])} in [limits]")
+    limits = {s: _int(limits_raw, s, 0, source) for s in SELECTIONS}
+    bonus_raw = data.get("bonus", {})
+    bonus = {b: _int(bonus_raw, b, 0, source) for b in BONUS_KINDS}
+    if bonus["mercenary"] and "mercenary" not in bag:
+        raise DataError(f"{shorten(source)}: mercenary bonus tokens need a [units.mercenary]")
+    objectives = data.get("objectives", {}).get("values", [])
+    if not isinstance(objectives, list) or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in objectives):
+        raise DataError(f"{shorten(source)}: objectives.values must be a list of integers")
+    return Board(tuple(units), bag, limits, _int(data, "supply", 3, source),
+                 _int(data, "rounds", 17, source, low=1), str(data.get("layout", "default")),
+                 bonus, _int(bonus_raw, "secret_vp", 2, source), tuple(objectives),
+                 str(data.get("name", "default")))
+
+
+@lru_cache(maxsize=16)
+def _load(path: Path) -> Board:
+    return board_from_dict(parse_toml(read_file(path), path), path)
+
+
+def load_board(name_or_path: str | Path | Board = "default") -> Board:
+    """The player board and unit data: ``"default"`` or a board file (or a :class:`Board`)."""
+    if isinstance(name_or_path, Board):
+        return name_or_path
+    if not isinstance(name_or_path, (str, Path)):
+        raise LumicoreError(f"board must be a name or a path, got {shorten(name_or_path)}")
+    return _load(resolve(name_or_path, BOARDS))

@@ -1,0 +1,436 @@
+"""Bots playing whole games of any registered game, and tournaments between them.
+
+Everything here works on the :class:`lumicore.game.GameState` protocol and the registry
+``lumicore.game.GAMES``, so a game gets bots, ``play`` and ``tournament`` by registering its
+``new_game``. The generic bots (:mod:`solvers.bots`) are ``random``, ``greedy``, ``flatmc`` and
+``mcts``; a game adds or overrides bots in ``solvers/<game>/bots.py`` with a dict
+``BOTS: dict[str, Callable[..., Bot]]`` (each called as ``factory(seed=..., **options)``), which
+:func:`make_bot` looks at first.
+
+A game record is a JSON object ``{"game", "players", "seed", "options", "bots", "actions",
+"returns"}``: ``actions`` lists every action in order, chance outcomes included, so
+:func:`replay_record` replays it exactly.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from lumicore.errors import IllegalMoveError, LumicoreError
+from lumicore.game import GAMES, GameState, new_game
+from solvers.batch import check_workers, run_batch
+from solvers.bots import (
+    GENERIC_BOTS,
+    MAX_STEPS,
+    Bot,
+    FlatMCBot,
+    GreedyBot,
+    MCTSBot,
+    RandomBot,
+    _sample,
+    check_seed,
+)
+from solvers.limits import INTERRUPTED
+from solvers.progress import progress as progress_bar
+from solvers.stats import plackett_luce, wilson
+
+__all__ = ["Bot", "RandomBot", "GreedyBot", "FlatMCBot", "MCTSBot", "make_bot", "bot_names",
+           "parse_bot_spec", "play_game", "play_from",
+           "replay_record",
+           "tournament", "TournamentResult", "BotResult", "seat_lineups", "game_seed"]
+
+DONE = "done"
+"""Status of a tournament that played all its games (else :data:`solvers.limits.INTERRUPTED`)."""
+
+
+def _game_bots(game: str) -> dict[str, Callable[..., Bot]]:
+    """``solvers.<game>.bots.BOTS``, or nothing when the game has no such module."""
+    if not game.replace("-", "_").isidentifier():
+        return {}
+    package = f"solvers.{game.replace('-', '_')}"
+    module_name = f"{package}.bots"
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name in (module_name, package):
+            return {}
+        raise
+    return dict(getattr(module, "BOTS", {}))
+
+
+def bot_names(game: str) -> list[str]:
+    """The bot names ``game`` knows: its own and the generic ones, sorted."""
+    return sorted(set(_game_bots(game)) | set(GENERIC_BOTS))
+
+
+def make_bot(name: str, game: str, seed: int = 0, **options: Any) -> Bot:
+    """The bot called ``name`` for ``game`` (the game's own ``BOTS`` first, then the generic
+    ones), seeded with ``seed``; ``options`` go to its factory.
+
+    >>> make_bot("mcts", "lucia", seed=1, iterations=10).iterations
+    10
+    >>> make_bot("foo", "lucia")
+    Traceback (most recent call last):
+    ...
+    lumicore.errors.LumicoreError: unknown bot 'foo' (known: flatmc, greedy, mcts, random)
+    """
+    if not isinstance(name, str) or not isinstance(game, str):
+        raise LumicoreError(f"bot and game names must be strings, got {name!r:.40}, {game!r:.40}")
+    check_seed(seed)
+    factories = {**GENERIC_BOTS, **_game_bots(game)}
+    if name not in factories:
+        raise LumicoreError(f"unknown bot {name[:80]!r} (known: {', '.join(bot_names(game))})")
+    try:
+        return factories[name](seed=seed, **options)
+    except TypeError as exc:
+        raise LumicoreError(f"bot {name!r}: bad options {sorted(options)} ({exc})") from exc
+
+
+def parse_bot_spec(text: str) -> tuple[str, dict[str, Any]]:
+    """A bot name with options, ``"mcts:iterations=400:policy=greedy"`` ->
+    ``("mcts", {"iterations": 400, "policy": "greedy"})`` (numbers become int or float).
+
+    >>> parse_bot_spec("flatmc:playouts=8:policy=greedy")
+    ('flatmc', {'playouts': 8, 'policy': 'greedy'})
+    """
+    if not isinstance(text, str):
+        raise LumicoreError(f"a bot is named by a string, got {text!r:.80}")
+    if not text.strip():
+        raise LumicoreError("empty bot name")
+    name, *parts = text.strip().split(":")
+    options: dict[str, Any] = {}
+    for part in parts:
+        key, eq, value = part.partition("=")
+        if not eq or not key.isidentifier():
+            raise LumicoreError(f"bot option {part[:80]!r} in {text[:80]!r} is not KEY=VALUE")
+        options[key] = _number(value)
+    return name, options
+
+
+def _number(text: str) -> Any:
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return None if text == "none" else text
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game ``index`` of a run seeded with ``seed`` (below 2**63)."""
+    state = np.random.SeedSequence([seed, index]).generate_state(2, dtype=np.uint64)
+    return int(state[0] >> np.uint64(1))
+
+
+def _new_game(game: str, players: int, seed: int, options: dict[str, Any]) -> GameState:
+    """``new_game`` with an unknown option reported as a :class:`LumicoreError`."""
+    if not isinstance(game, str):
+        raise LumicoreError(f"a game is named by a string, got {game!r:.80}")
+    try:
+        return new_game(game, players=players, seed=seed, **options)
+    except TypeError as exc:
+        raise LumicoreError(f"game {game[:40]!r}: bad options {sorted(options)} ({exc})") from exc
+
+
+def _check_players(players: object) -> int:
+    if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 8:
+        raise LumicoreError(f"players must be an integer from 1 to 8, got {players!r:.80}")
+    return players
+
+
+def play_game(game: str, bots: Sequence[str | Bot], players: int | None = None, seed: int = 0,
+              options: dict[str, Any] | None = None,
+              bot_options: dict[str, dict[str, Any]] | None = None,
+              on_action: Callable[[GameState, int], None] | None = None,
+              ) -> tuple[dict[str, Any], GameState]:
+    """Play one seeded game of ``game`` with one bot per seat (names, bot specs as in
+    :func:`parse_bot_spec`, or bot objects); return the record and the final state.
+
+    The deal is ``new_game(game, players, seed, **options)``; chance outcomes and bots are
+    seeded from ``seed`` too, so the same arguments give the same game. ``on_action(state,
+    action)`` is called before each action is applied (for printing a game as it goes).
+    """
+    seed = check_seed(seed)
+    if isinstance(bots, str) or not isinstance(bots, Sequence):
+        raise LumicoreError(f"bots must be a list, one bot per seat, got {bots!r:.80}")
+    players = _check_players(len(bots) if players is None else players)
+    if len(bots) != players:
+        raise LumicoreError(f"{players} players need {players} bots, got {len(bots)}")
+    options = dict(options or {})
+    state = _new_game(game, players, seed, options)
+    labels, seat_bots = [], []
+    for seat, bot in enumerate(bots):
+        if isinstance(bot, str):
+            name, opts = parse_bot_spec(bot)
+            opts = {**(bot_options or {}).get(bot, {}), **opts}
+            bot_seed = game_seed(seed, 1 + seat)
+            labels.append(bot)
+            seat_bots.append(make_bot(name, game, seed=bot_seed, **opts))
+        elif callable(getattr(bot, "choose", None)):
+            labels.append(getattr(bot, "name", type(bot).__name__))
+            seat_bots.append(bot)
+        else:
+            raise LumicoreError(f"seat {seat}: not a bot name or bot: {bot!r:.80}")
+    actions = play_from(state, seat_bots, np.random.default_rng(game_seed(seed, 0)), on_action,
+                        labels)
+    record = {"game": game, "players": players, "seed": seed, "options": options,
+              "bots": labels, "actions": actions, "returns": [float(r) for r in state.returns()]}
+    return record, state
+
+
+def play_from(state: GameState, bots: Sequence[Bot], rng: np.random.Generator | int,
+              on_action: Callable[[GameState, int], None] | None = None,
+              labels: Sequence[str] | None = None) -> list[int]:
+    """Play ``state`` in place to the end, ``bots[p]`` choosing for player ``p`` and chance drawn
+    from ``rng`` (a generator or a seed); return the actions played, chance outcomes included.
+    For play-outs from a given position (win probabilities, analysis); a bot's illegal action
+    raises :class:`IllegalMoveError` naming it (by ``labels[p]`` if given).
+
+    >>> from lumicore.lucia.game import PuzzleState
+    >>> state = PuzzleState.new("h L4 H T S", max_plays=4)
+    >>> actions = play_from(state, [make_bot("greedy", "lucia", seed=1)], rng=0)
+    >>> state.is_terminal() and len(actions) <= 4
+    True
+    """
+    rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(check_seed(rng))
+    actions: list[int] = []
+    while not state.is_terminal():
+        if len(actions) >= MAX_STEPS:
+            raise LumicoreError(f"a game did not end within {MAX_STEPS} actions")
+        if state.is_chance_node():
+            action = _sample(state, rng)
+        else:
+            player = state.current_player()
+            action = bots[player].choose(state)
+            if isinstance(action, bool) or action not in state.legal_actions():
+                name = labels[player] if labels else type(bots[player]).__name__
+                raise IllegalMoveError(f"bot {name!r} (seat {player}) chose {action!r:.40}, "
+                                       "not a legal action")
+            action = int(action)
+        if on_action is not None:
+            on_action(state, action)
+        state.apply_action(action)
+        actions.append(action)
+    return actions
+
+
+def replay_record(record: dict[str, Any] | str) -> GameState:
+    """Replay a game record (a dict or its JSON text) through ``new_game`` and
+    ``apply_action``; return the final state. An illegal action raises
+    :class:`IllegalMoveError` naming its index in ``actions``."""
+    if isinstance(record, str):
+        try:
+            record = json.loads(record)
+        except ValueError as exc:
+            raise LumicoreError(f"a game record must be JSON: {exc}") from exc
+    if not isinstance(record, dict):
+        raise LumicoreError(f"a game record is a JSON object, got {record!r:.80}")
+    missing = [k for k in ("game", "players", "seed", "actions") if k not in record]
+    if missing:
+        raise LumicoreError(f"game record lacks {', '.join(missing)}")
+    actions, options = record["actions"], record.get("options") or {}
+    if not isinstance(actions, list) or not isinstance(options, dict):
+        raise LumicoreError("a game record's actions must be a list and its options an object")
+    state = _new_game(record["game"], _check_players(record["players"]),
+                      check_seed(record["seed"]), options)
+    for i, action in enumerate(actions):
+        if state.is_terminal() or isinstance(action, bool) or not isinstance(action, int) \
+                or action not in state.legal_actions():
+            raise IllegalMoveError(f"record action {i} ({action!r:.40}) is not legal there")
+        state.apply_action(action)
+    return state
+
+
+def seat_lineups(n_bots: int, players: int) -> list[tuple[int, ...]]:
+    """One cycle of seatings (bot indices per seat) in which every bot sits in every seat equally
+    often: every combination of ``players`` bots, each rotated through the seats; with fewer
+    bots than seats, the bots are dealt round the seats and rotated.
+
+    >>> seat_lineups(2, 2)
+    [(0, 1), (1, 0)]
+    >>> len(seat_lineups(4, 3)), seat_lineups(2, 3)
+    (12, [(0, 1, 0), (1, 0, 1)])
+    """
+    if n_bots < players:
+        return [tuple((s + r) % n_bots for s in range(players)) for r in range(n_bots)]
+    return [combo[r:] + combo[:r] for combo in combinations(range(n_bots), players)
+            for r in range(players)]
+
+
+@dataclass
+class BotResult:
+    """One bot's tally: ``games`` is the seats it played (one per game unless it held several
+    seats), ``wins`` the sum of its returns (1 a win, 1/k a win shared by k), ``shared`` the
+    games it tied for first."""
+
+    games: int = 0
+    wins: float = 0.0
+    shared: int = 0
+    rating: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson(self.wins, self.games)
+
+    def to_dict(self) -> dict[str, Any]:
+        low, high = self.interval
+        return {"games": self.games, "wins": self.wins, "shared": self.shared,
+                "win_rate": self.win_rate, "low": low, "high": high, "rating": self.rating}
+
+
+@dataclass
+class TournamentResult:
+    """What :func:`tournament` returns: per bot its :class:`BotResult` (by the label given in
+    ``bots``), the games played, the status (``"done"`` or ``"interrupted"``) and the records
+    (in game order)."""
+
+    game: str
+    players: int
+    seed: int
+    options: dict[str, Any]
+    bots: dict[str, BotResult]
+    games: int
+    played: int
+    status: str
+    elapsed: float
+    records: list[dict[str, Any]] = field(default_factory=list, repr=False)
+
+    @property
+    def seat_wins(self) -> list[float]:
+        """Each seat's share of the wins (seat ``s`` is player ``s``): its advantage."""
+        totals = [sum(min(1.0, max(0.0, r["returns"][s])) for r in self.records)
+                  for s in range(self.players)]
+        return [t / self.played if self.played else 0.0 for t in totals]
+
+    @property
+    def interrupted(self) -> bool:
+        return self.status == INTERRUPTED
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"game": self.game, "players": self.players, "seed": self.seed,
+                "options": self.options, "games": self.games, "played": self.played,
+                "status": self.status, "elapsed": self.elapsed, "seat_wins": self.seat_wins,
+                "bots": {name: r.to_dict() for name, r in self.bots.items()}}
+
+    def table(self) -> str:
+        """A text table, best rating first."""
+        rows = [f"{'bot':<24} {'games':>6} {'wins':>8} {'win rate':>9} {'95% interval':>15} "
+                f"{'mu':>6} {'sigma':>6} {'ordinal':>8}"]
+        ranked = sorted(self.bots.items(), key=lambda kv: -kv[1].rating.get("ordinal", 0.0))
+        for name, r in ranked:
+            low, high = r.interval
+            rows.append(f"{name[:24]:<24} {r.games:>6} {r.wins:>8.1f} {r.win_rate:>9.3f} "
+                        f"{f'{low:.3f}-{high:.3f}':>15} {r.rating.get('mu', 0):>6.2f} "
+                        f"{r.rating.get('sigma', 0):>6.2f} {r.rating.get('ordinal', 0):>8.2f}")
+        return "\n".join(rows)
+
+
+def _play_job(job: tuple) -> dict[str, Any]:
+    """One tournament game (top level, so process pools and Dask can pickle it)."""
+    game, entry, labels, players, seed, options, bot_options = job
+    if game not in GAMES:  # a worker that did not see a registration made at run time
+        GAMES[game] = entry
+    record, _ = play_game(game, labels, players, seed, options, bot_options)
+    return record
+
+
+def _tally(results: dict[str, BotResult], record: dict[str, Any]) -> None:
+    best = max(record["returns"])
+    for label, ret in zip(record["bots"], record["returns"], strict=True):
+        r = results[label]
+        r.games += 1
+        r.wins += min(1.0, max(0.0, ret))
+        if ret == best and record["returns"].count(best) > 1 and ret > 0:
+            r.shared += 1
+
+
+def _writer(record: str | Path | Callable[[dict], None] | None):
+    if record is None or callable(record):
+        return record, None
+    from solvers.commands import check_output_path
+
+    handle = check_output_path(record).open("w", encoding="utf-8")
+    return (lambda rec: (handle.write(json.dumps(rec) + "\n"), handle.flush())), handle
+
+
+def tournament(game: str = "reef", bots: Sequence[str] = ("random", "greedy"), players: int = 2,
+               games: int = 100, seed: int = 0, workers: int | None = None,
+               backend: str = "process", scheduler: str | None = None,
+               progress: bool | None = None,
+               record: str | Path | Callable[[dict], None] | None = None,
+               bot_options: dict[str, dict[str, Any]] | None = None,
+               **game_options: Any) -> TournamentResult:
+    """Play ``games`` seeded games of ``game`` between ``bots`` (names or specs such as
+    ``"mcts:iterations=400"``; 2 or more) with ``players`` seats, seats rotated so that every bot
+    sits in every seat equally often over each cycle of :func:`seat_lineups`.
+
+    Game ``i`` is :func:`play_game` with seed ``game_seed(seed, i)``, run through
+    :func:`solvers.batch.run_batch` (``workers``, ``backend``, ``scheduler``), so the counts are
+    the same on either backend and any number of workers. A progress bar shows the running win
+    rates (``progress``: None = on a terminal). ``record`` is a file path (one JSON record per
+    line, in the order games finish) or a callable taking each record. Ctrl-C stops the run and
+    returns the games finished so far with status ``"interrupted"``.
+    """
+    started = time.perf_counter()
+    seed = check_seed(seed)
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise LumicoreError(f"games must be a positive integer, got {games!r:.80}")
+    if isinstance(bots, str) or not isinstance(bots, Iterable):
+        raise LumicoreError(f"bots must be a list of bot names, got {bots!r:.80}")
+    bots = list(bots)
+    if not 2 <= _check_players(players) <= 4:
+        raise LumicoreError(f"a tournament has 2 to 4 players, got {players}")
+    for label in bots:
+        name, opts = parse_bot_spec(label)
+        make_bot(name, game, seed=0, **{**(bot_options or {}).get(label, {}), **opts})
+    if len(bots) < 2 or len(set(bots)) != len(bots):
+        raise LumicoreError(f"a tournament needs 2 or more different bots, got {bots!r:.80}")
+    _new_game(game, players, seed, game_options)  # bad player counts and options fail here
+    check_workers(workers, backend)
+    if scheduler is not None and backend != "dask":
+        raise LumicoreError("a scheduler address needs backend='dask'")
+    lineups = seat_lineups(len(bots), players)
+    jobs = [(game, GAMES[game], [bots[b] for b in lineups[i % len(lineups)]], players,
+             game_seed(seed, i), game_options, bot_options) for i in range(games)]
+    write, handle = _writer(record)
+    results = {label: BotResult() for label in bots}
+    records: dict[int, dict[str, Any]] = {}
+    status = DONE
+    bar = progress_bar(total=games, desc="games", unit="game", enabled=progress)
+    batch = run_batch(_play_job, jobs, workers=workers, backend=backend, scheduler=scheduler)
+    try:
+        for index, rec in batch:
+            records[index] = rec
+            _tally(results, rec)
+            if write is not None:
+                write(rec)
+            bar.update(1)
+            bar.set_postfix_str(", ".join(f"{k[:12]} {r.win_rate:.2f}"
+                                          for k, r in results.items()), refresh=False)
+    except KeyboardInterrupt:
+        status = INTERRUPTED
+    finally:
+        batch.close()
+        bar.close()
+        if handle is not None:
+            handle.close()
+    ordered = [records[i] for i in sorted(records)]
+    ratings = plackett_luce(
+        [list(zip(r["bots"], r["returns"], strict=True)) for r in ordered], bots)
+    for label, r in results.items():
+        r.rating = ratings[label]
+    return TournamentResult(game, players, seed, dict(game_options), results, games,
+                            len(ordered), status, time.perf_counter() - started, ordered)

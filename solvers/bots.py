@@ -1,0 +1,350 @@
+"""Generic bots for any :class:`lumicore.game.GameState`: random, greedy, flat Monte Carlo, MCTS.
+
+A bot answers ``choose(state) -> action`` at a decision node (never at a chance node). Every bot
+is seeded and, with its default iteration budgets, deterministic: the same seed and the same
+sequence of states give the same actions. A ``time_limit`` option (flat Monte Carlo, MCTS) stops
+searching on the clock instead, and then the actions depend on the machine's speed.
+
+Bots work from the protocol alone, so a player who acts several times in a row (a multi-step
+turn: ``current_player()`` stays the same) is handled like any other sequence of decisions.
+Greedy, flat Monte Carlo and MCTS score unfinished states with the state's ``evaluate()`` (if it
+has one); an ``evaluate=function`` option replaces it, so a game's ``solvers/<game>/bots.py`` can
+build its own bots from these, e.g. ``{"greedy": functools.partial(GreedyBot, evaluate=f)}``.
+:func:`solvers.arena.make_bot` finds bots by name (a game's own bots first).
+
+>>> from lumicore.lucia.game import PuzzleState
+>>> state = PuzzleState.new("h L4 H T S", max_plays=4)
+>>> bot = MCTSBot(seed=3, iterations=50)
+>>> bot.choose(state) in state.legal_actions()
+True
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from lumicore.errors import LumicoreError
+from lumicore.game import GameState
+
+__all__ = ["Bot", "RandomBot", "GreedyBot", "FlatMCBot", "MCTSBot", "GENERIC_BOTS", "check_seed",
+           "score", "value_after", "rollout"]
+
+MAX_OUTCOMES = 64
+"""A chance node with at most this many outcomes is resolved by its expectation (greedy)."""
+MAX_STEPS = 100_000
+"""Play-outs longer than this are a game that never ends: an error, not a hang."""
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """Anything with ``choose(state) -> action``, called at decision nodes only."""
+
+    def choose(self, state: GameState) -> int:
+        """A legal action for the player to act in ``state`` (which it must not change)."""
+        ...
+
+
+def check_seed(seed: object, what: str = "seed") -> int:
+    """``seed`` if it is an int in 0 .. 2**63 - 1, else :class:`LumicoreError`."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not (
+            0 <= seed < 2**63):
+        raise LumicoreError(f"{what} must be an integer from 0 to 2**63 - 1, got {seed!r:.80}")
+    return int(seed)
+
+
+def _positive(value: object, name: str, kind: type = int) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, float) if kind is float else int) \
+            or not value > 0 or not math.isfinite(value):
+        raise LumicoreError(f"{name} must be a positive {kind.__name__}, got {value!r:.80}")
+
+
+def _check_evaluate(evaluate: object) -> Evaluator | None:
+    if evaluate is not None and not callable(evaluate):
+        raise LumicoreError(f"evaluate must be a function of a state, got {evaluate!r:.80}")
+    return evaluate
+
+
+def _pick(rng: np.random.Generator, items: Sequence[int]) -> int:
+    return int(items[int(rng.random() * len(items))])
+
+
+def _sample(state: GameState, rng: np.random.Generator) -> int:
+    """A chance outcome drawn with its probability (one uniform number per draw)."""
+    outcomes = state.chance_outcomes()
+    x = rng.random() * sum(p for _, p in outcomes)
+    for action, p in outcomes:
+        x -= p
+        if x < 0:
+            return int(action)
+    return int(outcomes[-1][0])
+
+
+def _child(state: GameState, action: int) -> GameState:
+    child = state.clone()
+    child.apply_action(action)
+    return child
+
+
+Evaluator = Callable[[GameState], Sequence[float]]
+"""A heuristic value per player of an unfinished state, on the scale of ``returns()``."""
+
+
+def score(state: GameState, evaluate: Evaluator | None = None) -> list[float]:
+    """Every player's value of ``state``: once the game is over its ``returns()``; before, the
+    ``evaluate`` function if given, else the state's own ``evaluate()`` if it has one, else
+    ``returns()``."""
+    if not state.is_terminal():
+        if evaluate is not None:
+            return [float(v) for v in evaluate(state)]
+        if hasattr(state, "evaluate"):
+            return [float(v) for v in state.evaluate()]
+    return [float(v) for v in state.returns()]
+
+
+def value_after(state: GameState, player: int, rng: np.random.Generator, samples: int = 4,
+                width: int = 1, evaluate: Evaluator | None = None) -> float:
+    """``player``'s value of ``state`` once the chance nodes at its front are resolved: by their
+    expectation while the tree of outcomes has at most :data:`MAX_OUTCOMES` leaves, else by
+    seeded samples (``samples``, fewer as the tree widens)."""
+    if not state.is_chance_node():
+        return score(state, evaluate)[player]
+    outcomes = state.chance_outcomes()
+    if len(outcomes) * width <= MAX_OUTCOMES:
+        return sum(p * value_after(_child(state, a), player, rng, samples,
+                                   width * len(outcomes), evaluate) for a, p in outcomes)
+    k = max(1, min(samples, MAX_OUTCOMES // width))
+    return sum(value_after(_child(state, _sample(state, rng)), player, rng, samples, width * k,
+                           evaluate) for _ in range(k)) / k
+
+
+def rollout(state: GameState, rng: np.random.Generator,
+            policy: Callable[[GameState], int] | None = None, cutoff: int | None = None,
+            evaluate: Evaluator | None = None) -> list[float]:
+    """Play ``state`` (in place) to the end with ``policy`` (uniformly random by default) and
+    chance sampled; with ``cutoff``, stop after that many decisions and :func:`score` there."""
+    decisions = 0
+    for _ in range(MAX_STEPS):
+        if state.is_terminal():
+            return score(state, evaluate)
+        if state.is_chance_node():
+            state.apply_action(_sample(state, rng))
+            continue
+        if cutoff is not None and decisions >= cutoff:
+            return score(state, evaluate)
+        state.apply_action(policy(state) if policy else _pick(rng, state.legal_actions()))
+        decisions += 1
+    raise LumicoreError(f"a play-out did not end within {MAX_STEPS} actions")
+
+
+class RandomBot:
+    """A uniformly random legal action.
+
+    >>> from lumicore.lucia.game import PuzzleState
+    >>> state = PuzzleState.new("h L4 H T S", max_plays=4)
+    >>> RandomBot(seed=1).choose(state) == RandomBot(seed=1).choose(state)
+    True
+    """
+
+    name = "random"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = np.random.default_rng(check_seed(seed))
+
+    def choose(self, state: GameState) -> int:
+        return _pick(self.rng, state.legal_actions())
+
+
+class GreedyBot:
+    """One ply: the action whose resulting state (chance resolved as in :func:`value_after`)
+    scores best for the mover by ``evaluate()`` (or ``returns()``); ties broken at random.
+
+    >>> from lumicore.lucia.game import PuzzleState
+    >>> state = PuzzleState.new("h L4 H T S", max_plays=4)
+    >>> GreedyBot(seed=2).choose(state) in state.legal_actions()
+    True
+    """
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0, samples: int = 4, evaluate: Evaluator | None = None
+                 ) -> None:
+        _positive(samples, "samples")
+        self.rng = np.random.default_rng(check_seed(seed))
+        self.samples, self.evaluate = samples, _check_evaluate(evaluate)
+
+    def values(self, state: GameState) -> dict[int, float]:
+        """Each legal action's value for the player to act."""
+        me = state.current_player()
+        return {a: value_after(_child(state, a), me, self.rng, self.samples, 1, self.evaluate)
+                for a in state.legal_actions()}
+
+    def choose(self, state: GameState) -> int:
+        actions = state.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        values = self.values(state)
+        best = max(values.values())
+        return _pick(self.rng, [a for a, v in values.items() if v >= best - 1e-9])
+
+
+class _Searcher:
+    """Shared options of the sampling bots: budget, clock, play-out policy and cut-off."""
+
+    def __init__(self, seed: int, time_limit: float | None, policy: str, cutoff: int | None,
+                 evaluate: Evaluator | None):
+        self.rng = np.random.default_rng(check_seed(seed))
+        if time_limit is not None:
+            _positive(time_limit, "time_limit", float)
+        if policy not in ("random", "greedy"):
+            raise LumicoreError(f"policy must be 'random' or 'greedy', got {policy!r:.80}")
+        if cutoff is not None:
+            _positive(cutoff, "cutoff")
+        self.time_limit, self.policy, self.cutoff = time_limit, policy, cutoff
+        self.evaluate = _check_evaluate(evaluate)
+        self._greedy = GreedyBot(seed=int(self.rng.integers(2**63)), samples=1, evaluate=evaluate)
+
+    def _playout(self, state: GameState) -> list[float]:
+        policy = self._greedy.choose if self.policy == "greedy" else None
+        return rollout(state, self.rng, policy, self.cutoff, self.evaluate)
+
+    def _deadline(self) -> float | None:
+        return None if self.time_limit is None else time.perf_counter() + self.time_limit
+
+
+class FlatMCBot(_Searcher):
+    """Flat Monte Carlo: every legal action is scored by ``playouts`` seeded play-outs
+    (``policy`` "random" or "greedy", optionally cut off after ``cutoff`` decisions and scored by
+    ``evaluate()``); the best mean wins. With ``time_limit`` (seconds per decision) play-outs go
+    round the actions until the clock runs out (not deterministic).
+
+    >>> from lumicore.lucia.game import PuzzleState
+    >>> state = PuzzleState.new("h L4 H T S", max_plays=4)
+    >>> FlatMCBot(seed=4, playouts=4).choose(state) in state.legal_actions()
+    True
+    """
+
+    name = "flatmc"
+
+    def __init__(self, seed: int = 0, playouts: int = 16, policy: str = "random",
+                 cutoff: int | None = None, time_limit: float | None = None,
+                 evaluate: Evaluator | None = None) -> None:
+        super().__init__(seed, time_limit, policy, cutoff, evaluate)
+        _positive(playouts, "playouts")
+        self.playouts = playouts
+
+    def values(self, state: GameState) -> dict[int, float]:
+        """Each legal action's mean play-out value for the player to act."""
+        me, actions = state.current_player(), state.legal_actions()
+        totals = dict.fromkeys(actions, 0.0)
+        counts = dict.fromkeys(actions, 0)
+        deadline = self._deadline()
+        for round_ in range(self.playouts if deadline is None else MAX_STEPS):
+            if deadline is not None and round_ and time.perf_counter() > deadline:
+                break
+            for a in actions:
+                totals[a] += self._playout(_child(state, a))[me]
+                counts[a] += 1
+        return {a: totals[a] / counts[a] for a in actions}
+
+    def choose(self, state: GameState) -> int:
+        actions = state.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        values = self.values(state)
+        best = max(values.values())
+        return _pick(self.rng, [a for a, v in values.items() if v >= best - 1e-9])
+
+
+class _Node:
+    __slots__ = ("visits", "totals", "children", "untried", "player")
+
+    def __init__(self, players: int) -> None:
+        self.visits = 0
+        self.totals = [0.0] * players
+        self.children: dict[int, _Node] = {}
+        self.untried: list[int] | None = None
+        self.player = -1
+
+
+class MCTSBot(_Searcher):
+    """UCT with chance nodes sampled: ``iterations`` descents from the current state, each
+    expanding one node and finishing with a play-out (see :class:`FlatMCBot` for ``policy`` and
+    ``cutoff``). Every node keeps the total return of every player; a decision node picks its
+    child by the UCB1 value of its own mover's return (``exploration`` is UCB1's constant, for
+    returns on a 0..1 scale). The most visited action is played.
+
+    >>> from lumicore.lucia.game import PuzzleState
+    >>> state = PuzzleState.new("h L4 H T S", max_plays=4)
+    >>> MCTSBot(seed=5, iterations=30).choose(state) in state.legal_actions()
+    True
+    """
+
+    name = "mcts"
+
+    def __init__(self, seed: int = 0, iterations: int = 200, exploration: float = 1.4,
+                 policy: str = "random", cutoff: int | None = None,
+                 time_limit: float | None = None, evaluate: Evaluator | None = None) -> None:
+        super().__init__(seed, time_limit, policy, cutoff, evaluate)
+        _positive(iterations, "iterations")
+        if isinstance(exploration, bool) or not isinstance(exploration, (int, float)) \
+                or not 0 <= exploration < math.inf:
+            raise LumicoreError(f"exploration must be a number >= 0, got {exploration!r:.80}")
+        self.iterations, self.exploration = iterations, float(exploration)
+
+    def choose(self, state: GameState) -> int:
+        actions = state.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        root = _Node(state.num_players())
+        deadline = self._deadline()
+        for i in range(self.iterations if deadline is None else 10**9):
+            if deadline is not None and i and time.perf_counter() > deadline:
+                break
+            self._iterate(root, state.clone())
+        return max(root.children.items(),
+                   key=lambda kv: (kv[1].visits, kv[1].totals[root.player]))[0]
+
+    def _iterate(self, root: _Node, state: GameState) -> None:
+        node, path = root, [root]
+        while not state.is_terminal():
+            if state.is_chance_node():
+                action = _sample(state, self.rng)
+                state.apply_action(action)
+                node = node.children.setdefault(action, _Node(len(root.totals)))
+                path.append(node)
+                continue
+            if node.untried is None:
+                node.player = state.current_player()
+                node.untried = list(state.legal_actions())
+                self.rng.shuffle(node.untried)
+            if node.untried:
+                action = node.untried.pop()
+                state.apply_action(action)
+                node.children[action] = node = _Node(len(root.totals))
+                path.append(node)
+                break
+            action, node = self._select(node)
+            state.apply_action(action)
+            path.append(node)
+        values = self._playout(state)
+        for n in path:
+            n.visits += 1
+            for p, v in enumerate(values):
+                n.totals[p] += v
+
+    def _select(self, node: _Node) -> tuple[int, _Node]:
+        log_n, me, c = math.log(node.visits), node.player, self.exploration
+        return max(node.children.items(),
+                   key=lambda kv: kv[1].totals[me] / kv[1].visits
+                   + c * math.sqrt(log_n / kv[1].visits))
+
+
+GENERIC_BOTS: dict[str, Callable[..., Bot]] = {
+    "random": RandomBot, "greedy": GreedyBot, "flatmc": FlatMCBot, "mcts": MCTSBot,
+}
+"""The bots every game has, by name (a game's ``solvers.<game>.bots.BOTS`` may override)."""

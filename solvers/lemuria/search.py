@@ -1,0 +1,126 @@
+"""Running CP-SAT on a Lemuria year: Ctrl-C, a progress line, and the best plan and bound so far.
+
+The solve runs in a worker thread (CP-SAT releases the GIL); the calling thread waits on it, so a
+Ctrl-C raises ``KeyboardInterrupt`` there at once, and :class:`Watch` stops the search with
+``StopSearch`` and keeps what the solver had found. A solution callback and the bound callback
+record the best VP and bound, and a progress line (``solvers.progress``) shows them with the gap.
+
+>>> watch = Watch(show=False)
+>>> watch.found(200), watch.bounded(250.0)
+(None, None)
+>>> watch.text()
+'VP 200 bound 250 gap 20.0%'
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+
+from ortools.sat.python import cp_model
+
+from lumicore.errors import LumicoreError
+from solvers.progress import progress
+
+__all__ = ["Watch", "solve_watched"]
+
+
+class Watch:
+    """Best plan VP and bound seen over one or more CP-SAT runs, the progress line, and whether
+    the user interrupted. ``show``: draw the progress line (None: only on a terminal)."""
+
+    def __init__(self, show: bool | None = False, time_limit: float | None = None,
+                 vp: int | None = None, bound: float | None = None) -> None:
+        self.vp = vp
+        self.bound = bound
+        self.interrupted = False
+        self.start = time.perf_counter()
+        total = None if time_limit is None else round(float(time_limit), 1)
+        self.bar = progress(total=total, desc="lemuria plan", unit="s", enabled=show,
+                            bar_format="{desc}: {n:.0f}/{total_fmt} s {postfix}")
+
+    def found(self, vp: float) -> None:
+        vp = int(round(vp))
+        if self.vp is None or vp > self.vp:
+            self.vp = vp
+
+    def bounded(self, bound: float) -> None:
+        if math.isfinite(bound) and (self.bound is None or bound < self.bound):
+            self.bound = float(bound)
+
+    def text(self) -> str:
+        parts = []
+        if self.vp is not None:
+            parts.append(f"VP {self.vp}")
+        if self.bound is not None:
+            parts.append(f"bound {math.floor(self.bound + 1e-6)}")
+            if self.vp is not None and self.bound > 0:
+                parts.append(f"gap {max(0.0, (self.bound - self.vp) / self.bound):.1%}")
+        return " ".join(parts)
+
+    def tick(self) -> None:
+        bar = self.bar
+        if bar.disable:
+            return
+        elapsed = time.perf_counter() - self.start
+        bar.n = min(elapsed, bar.total) if bar.total else elapsed
+        bar.set_postfix_str(self.text(), refresh=False)
+        bar.refresh()
+
+    def close(self) -> None:
+        self.bar.close()
+
+
+class _Callback(cp_model.CpSolverSolutionCallback):
+    def __init__(self, watch: Watch) -> None:
+        super().__init__()
+        self.watch = watch
+
+    def on_solution_callback(self) -> None:
+        self.watch.found(self.objective_value)
+        self.watch.bounded(self.best_objective_bound)
+
+
+def solve_watched(solver: cp_model.CpSolver, model: cp_model.CpModel, watch: Watch
+                  ) -> cp_model.CpSolverStatus:
+    """``solver.solve(model)`` in a thread, recording into ``watch``; a Ctrl-C (or an earlier
+    one, ``watch.interrupted``) stops it gracefully. A model CP-SAT rejects raises
+    :class:`LumicoreError` (its bound would mean nothing)."""
+    if watch.interrupted:
+        return cp_model.UNKNOWN
+    solver.parameters.catch_sigint_signal = False
+    solver.best_bound_callback = watch.bounded
+    result: dict[str, object] = {}
+    done = threading.Event()
+    callback = _Callback(watch)
+
+    def run() -> None:
+        try:
+            result["code"] = solver.solve(model, callback)
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread
+            result["error"] = exc
+        finally:
+            done.set()
+
+    thread = threading.Thread(target=run, name="cp-sat", daemon=True)
+    thread.start()
+    try:
+        while not done.wait(0.25):
+            watch.tick()
+    except KeyboardInterrupt:
+        watch.interrupted = True
+        solver.stop_search()
+        while not done.wait(0.25):  # a second Ctrl-C waits as well: the thread must finish
+            solver.stop_search()
+    if "error" in result:
+        raise result["error"]  # type: ignore[misc]
+    code = result["code"]
+    if code == cp_model.MODEL_INVALID:
+        raise LumicoreError("CP-SAT rejected the year model as invalid: "
+                            f"{model.validate()[:80]}")
+    if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):  # UNKNOWN's bound may be a dummy
+        watch.found(solver.objective_value)
+        watch.bounded(solver.best_objective_bound)
+    watch.tick()
+    return code

@@ -1,0 +1,325 @@
+"""solvers.arena and solvers.bots on a toy game with chance (Dice Nim, tests/dice_nim.py) and on
+the one-player states: legal and seeded bots, strength ordering, seat rotation, ratings, records
+and the tournament command."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import types
+from collections import Counter
+
+import numpy as np
+import pytest
+from dice_nim import ENTRY, NAME, DiceNim
+
+from lumicore.errors import IllegalMoveError, LumicoreError
+from lumicore.game import GAMES
+from lumicore.lucia.game import PuzzleState
+from lumicore.reef import load_tiles
+from lumicore.reef.hand import HandState
+from lumicore.reef.sample import random_reef
+from solvers.arena import (
+    bot_names,
+    game_seed,
+    make_bot,
+    parse_bot_spec,
+    play_from,
+    play_game,
+    replay_record,
+    seat_lineups,
+    tournament,
+)
+from solvers.bots import GENERIC_BOTS
+from solvers.commands import add_game, add_play_command, add_tournament_command
+
+FAST = {"flatmc": {"playouts": 2}, "mcts": {"iterations": 30}}
+
+
+@pytest.fixture(autouse=True)
+def dice_nim_registered(monkeypatch):
+    monkeypatch.setitem(GAMES, NAME, ENTRY)
+
+
+def reef_hand(seed: int) -> HandState:
+    rng = np.random.default_rng(seed)
+    tiles = load_tiles("default").luminos
+    hand = [tiles[i] for i in rng.choice(len(tiles), 2, replace=False)]
+    return HandState(random_reef("A", pieces=6, seed=seed), hand, limestone=1)
+
+
+STATES = {
+    "dice-nim": lambda: DiceNim.new_game(players=3, seed=5),
+    "lucia": lambda: PuzzleState.new("h S T h L2 H", max_plays=4),
+    "reef-hand": lambda: reef_hand(2),
+}
+
+
+def decisions(state, bot, rng):
+    """Every action a bot chooses while playing ``state`` to the end (chance from ``rng``)."""
+    chosen = []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = [a for a, _ in state.chance_outcomes()]
+            state.apply_action(outcomes[int(rng.integers(len(outcomes)))])
+            continue
+        before = state.clone()
+        action = bot.choose(state)
+        assert action in state.legal_actions()
+        assert state.serialize() == before.serialize(), "choose() changed the state"
+        chosen.append(action)
+        state.apply_action(action)
+    return chosen
+
+
+@pytest.mark.parametrize("game", sorted(STATES))
+@pytest.mark.parametrize("name", sorted(GENERIC_BOTS))
+def test_bots_play_legal_actions_and_repeat_for_a_seed(game, name):
+    def run(seed):
+        bot = make_bot(name, "dice-nim", seed=seed, **FAST.get(name, {}))
+        return decisions(STATES[game](), bot, np.random.default_rng(0))
+
+    first = run(7)
+    assert first and run(7) == first
+
+
+def test_random_bots_with_different_seeds_differ():
+    runs = {tuple(decisions(DiceNim(2, 40), make_bot("random", NAME, seed=s),
+                            np.random.default_rng(0))) for s in range(5)}
+    assert len(runs) > 1
+
+
+def test_greedy_takes_the_nim_move_and_the_last_stones():
+    bot = make_bot("greedy", NAME, seed=0)
+    assert bot.choose(DiceNim(2, pile=3)) == 3  # take the last stones and win
+    assert bot.choose(DiceNim(2, pile=6)) == 2  # leave a multiple of 4
+
+
+@pytest.mark.parametrize("name", ["greedy", "flatmc", "mcts"])
+def test_an_evaluate_option_replaces_the_states_own(name):
+    def more_stones_is_better(state):  # player 0 wants the pile to stay large
+        return [state.pile, 0]
+
+    options = {"flatmc": {"playouts": 8, "cutoff": 1}, "mcts": {"iterations": 60, "cutoff": 1}}
+    bot = make_bot(name, NAME, seed=0, evaluate=more_stones_is_better, **options.get(name, {}))
+    assert bot.choose(DiceNim(2, pile=10)) == 1
+    with pytest.raises(LumicoreError, match="evaluate must be"):
+        make_bot(name, NAME, evaluate=3)
+
+
+def test_mcts_finds_the_winning_take():
+    assert make_bot("mcts", NAME, seed=1, iterations=60).choose(DiceNim(2, pile=2)) == 2
+    assert make_bot("flatmc", NAME, seed=1, playouts=4).choose(DiceNim(2, pile=3)) == 3
+
+
+def test_greedy_respects_a_multi_step_turn():
+    state = DiceNim(2, pile=9)
+    state.apply_action(2)
+    state.apply_action(6)  # a six: player 0 acts again with 7 stones
+    assert state.current_player() == 0
+    assert make_bot("greedy", NAME, seed=0).choose(state) == 3
+
+
+@pytest.mark.parametrize("strong", ["greedy", "mcts:iterations=60", "flatmc:playouts=6"])
+def test_searching_bots_beat_random(strong):
+    result = tournament(NAME, ["random", strong], games=60, seed=11, workers=1, progress=False)
+    assert result.bots[strong].interval[0] > 0.55
+    assert result.bots[strong].rating["mu"] > result.bots["random"].rating["mu"]
+    assert result.bots[strong].wins + result.bots["random"].wins == 60
+
+
+@pytest.mark.parametrize(("bots", "players"), [(2, 2), (3, 2), (4, 3), (3, 4), (2, 3), (4, 4)])
+def test_seat_lineups_put_every_bot_in_every_seat_equally(bots, players):
+    lineups = seat_lineups(bots, players)
+    seats = Counter((b, s) for lineup in lineups for s, b in enumerate(lineup))
+    assert set(seats) == {(b, s) for b in range(bots) for s in range(players)}
+    assert len(set(seats.values())) == 1
+
+
+def test_tournament_rotates_seats_and_records_replay():
+    bots = ["random", "greedy", "mcts:iterations=20"]
+    records = []
+    result = tournament(NAME, bots, players=2, games=12, seed=3, workers=1, progress=False,
+                        record=records.append)
+    assert result.status == "done" and result.played == 12 and len(records) == 12
+    seats = Counter((bot, seat) for r in result.records for seat, bot in enumerate(r["bots"]))
+    assert seats == {(b, s): 4 for b in bots for s in range(2)}  # 12 games x 2 seats / 6
+    assert [r["seed"] for r in result.records] == [game_seed(3, i) for i in range(12)]
+    for record in records:
+        final = replay_record(json.loads(json.dumps(record)))
+        assert final.is_terminal() and final.returns() == record["returns"]
+    assert {name: r.games for name, r in result.bots.items()} == dict.fromkeys(bots, 8)
+
+
+def test_tournament_four_players_and_fractional_counts():
+    result = tournament(NAME, ["random", "greedy"], players=4, games=8, seed=2, workers=1,
+                        progress=True)
+    assert len(result.seat_wins) == 4 and sum(result.seat_wins) == pytest.approx(1)
+    assert sum(r.games for r in result.bots.values()) == 32  # each bot holds 2 seats a game
+    assert sum(r.wins for r in result.bots.values()) == pytest.approx(8)
+
+
+def test_tournament_same_counts_with_two_worker_processes():
+    args = dict(game=NAME, bots=["random", "greedy"], games=16, seed=5, progress=False)
+    one, two = tournament(workers=1, **args), tournament(workers=2, **args)
+    assert one.to_dict()["bots"] == two.to_dict()["bots"]
+    assert one.records == two.records
+
+
+def test_interrupted_tournament_returns_what_it_played():
+    def stop_after_three(record, seen=[]):  # noqa: B006 - a counter local to the test
+        seen.append(record)
+        if len(seen) == 3:
+            raise KeyboardInterrupt
+
+    result = tournament(NAME, ["random", "greedy"], games=10, workers=1, progress=False,
+                        record=stop_after_three)
+    assert result.interrupted and result.played == 3
+    assert sum(r.games for r in result.bots.values()) == 6
+
+
+def test_ratings_order_follows_strength():
+    result = tournament(NAME, ["random", "greedy", "mcts:iterations=40"], games=30, seed=4,
+                        workers=1, progress=False)
+    ordinal = {name: r.rating["ordinal"] for name, r in result.bots.items()}
+    assert ordinal["random"] < min(ordinal["greedy"], ordinal["mcts:iterations=40"])
+
+
+def test_play_game_is_seeded():
+    one, final = play_game(NAME, ["mcts:iterations=20", "random"], seed=9)
+    two, _ = play_game(NAME, ["mcts:iterations=20", "random"], seed=9)
+    assert one == two and final.is_terminal() and one["returns"] == final.returns()
+    assert set(one) == {"game", "players", "seed", "options", "bots", "actions", "returns"}
+
+
+def test_play_from_a_position_is_seeded_and_replays():
+    start = DiceNim(3, pile=9, mover=1)
+    bots = [make_bot("greedy", NAME, seed=s) for s in range(3)]
+    one, two = start.clone(), start.clone()
+    actions = play_from(one, bots, rng=5)
+    bots = [make_bot("greedy", NAME, seed=s) for s in range(3)]
+    assert play_from(two, bots, rng=np.random.default_rng(5)) == actions
+    assert one.is_terminal() and one == two
+    for action in actions:
+        start.apply_action(action)
+    assert start == one
+
+
+def test_replay_names_the_illegal_action():
+    record, _ = play_game(NAME, ["random", "random"], seed=1)
+    record["actions"][2] = 99
+    with pytest.raises(IllegalMoveError, match="record action 2"):
+        replay_record(record)
+    with pytest.raises(LumicoreError, match="lacks actions"):
+        replay_record({"game": NAME, "players": 2, "seed": 1})
+    with pytest.raises(LumicoreError):
+        replay_record("not json")
+
+
+def test_a_bot_playing_an_illegal_action_is_named():
+    class Cheat:
+        def choose(self, state):
+            return 7
+
+    with pytest.raises(IllegalMoveError, match="bot 'Cheat' .seat 1. chose 7"):
+        play_game(NAME, ["random", Cheat()], seed=0)
+
+
+def test_unknown_bot_names_the_known_ones():
+    with pytest.raises(LumicoreError, match=r"unknown bot 'foo' \(known: flatmc, greedy, mcts"):
+        make_bot("foo", NAME)
+    with pytest.raises(LumicoreError, match="unknown bot"):
+        tournament(NAME, ["random", "foo"], games=2, workers=1)
+    with pytest.raises(LumicoreError, match="unknown bot 'foo'"):
+        tournament(NAME, ["foo"], games=2, workers=1)
+
+
+@pytest.mark.parametrize("kwargs", [
+    {"players": 5}, {"players": 1}, {"games": 0}, {"seed": -1}, {"bots": ["random"]},
+    {"bots": ["random", "random"]}, {"bots": "random,greedy"}, {"workers": 0},
+    {"backend": "threads"}, {"bots": ["random", "mcts:iterations=0"]},
+    {"bots": ["random", "mcts:depth"]}, {"bots": ["random", "mcts:color=red"]},
+    {"colour": "red"}, {"scheduler": "tcp://127.0.0.1:1"}, {"game": "no-such-game"},
+    {"game": 3}, {"bots": ["random", 3]},
+])
+def test_tournament_rejects_bad_arguments(kwargs, tmp_path):
+    out = tmp_path / "games.jsonl"
+    args = {"game": NAME, "bots": ["random", "greedy"], "games": 2, "workers": 1, **kwargs}
+    with pytest.raises(LumicoreError):
+        tournament(record=out, **args)
+    assert not out.exists()
+
+
+def test_a_game_module_adds_and_overrides_bots(monkeypatch):
+    class Always1:
+        def __init__(self, seed=0):
+            self.seed = seed
+
+        def choose(self, state):
+            return 1
+
+    package = types.ModuleType("solvers.dice_nim")
+    bots = types.ModuleType("solvers.dice_nim.bots")
+    bots.BOTS = {"always1": Always1, "greedy": Always1}
+    monkeypatch.setitem(sys.modules, "solvers.dice_nim", package)
+    monkeypatch.setitem(sys.modules, "solvers.dice_nim.bots", bots)
+    assert "always1" in bot_names(NAME)
+    assert isinstance(make_bot("greedy", NAME, seed=3), Always1)
+    assert make_bot("always1", NAME, seed=3).seed == 3
+
+
+def test_parse_bot_spec():
+    assert parse_bot_spec("mcts:iterations=5:exploration=0.5:cutoff=none") == (
+        "mcts", {"iterations": 5, "exploration": 0.5, "cutoff": None})
+    with pytest.raises(LumicoreError, match="KEY=VALUE"):
+        parse_bot_spec("mcts:5")
+
+
+def run_command(argv, capsys):
+    parser = argparse.ArgumentParser()
+    commands = add_game(parser.add_subparsers(), NAME, help="toy", description="toy")
+    add_tournament_command(commands, NAME)
+    add_play_command(commands, NAME)
+    args = parser.parse_args([NAME, *argv])
+    code = args.run(args)
+    return code, capsys.readouterr().out
+
+
+def test_tournament_command_prints_json_and_writes_records(tmp_path, capsys):
+    out = tmp_path / "games.jsonl"
+    code, text = run_command(["tournament", "--bots", "random,greedy", "--games", "6",
+                              "--workers", "1", "--json", "--out", str(out)], capsys)
+    data = json.loads(text)
+    assert code == 0 and data["played"] == 6 and data["status"] == "done"
+    assert set(data["bots"]["greedy"]) >= {"games", "wins", "win_rate", "low", "high", "rating"}
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(lines) == 6 and all(replay_record(r).is_terminal() for r in lines)
+
+
+def test_tournament_command_table_and_errors(tmp_path, capsys):
+    code, text = run_command(["tournament", "--games", "4", "--workers", "1"], capsys)
+    assert code == 0 and "greedy" in text and "win rate" in text
+    with pytest.raises(LumicoreError, match="unknown bot 'foo'"):
+        run_command(["tournament", "--bots", "random,foo"], capsys)
+    with pytest.raises(LumicoreError, match="does not exist"):
+        run_command(["tournament", "--out", str(tmp_path / "no" / "x.jsonl")], capsys)
+
+
+def test_play_command_prints_the_game_and_writes_its_record(tmp_path, capsys):
+    out = tmp_path / "game.json"
+    code, text = run_command(["play", "--bots", "greedy,mcts:iterations=20,random", "--seed",
+                              "4", "--record", str(out)], capsys)
+    record = json.loads(out.read_text())
+    lines = text.splitlines()
+    assert code == 0 and record["players"] == 3 and record["seed"] == 4
+    assert len(lines) == len(record["actions"]) + 2
+    assert lines[0].startswith("player 0: take") and lines[1].startswith("chance: roll")
+    winner = record["returns"].index(1.0)
+    assert lines[-1] == f"winner: player {winner} ({record['bots'][winner]})"
+    code, text = run_command(["play", "--bots", "random", "--players", "4", "--json"], capsys)
+    assert json.loads(text)["bots"] == ["random"] * 4
+    with pytest.raises(LumicoreError, match="2 bots for 3 players"):
+        run_command(["play", "--players", "3"], capsys)
+    with pytest.raises(LumicoreError, match="2 to 4 players"):
+        run_command(["play", "--bots", "random", "--players", "5"], capsys)

@@ -1,0 +1,123 @@
+"""solvers.batch on its two backends: a local process pool and a real Dask LocalCluster (started
+once for this module), giving the same results; arena tournaments agree across backends."""
+
+from __future__ import annotations
+
+import math
+import os
+
+import pytest
+from dice_nim import ENTRY, NAME
+
+from lumicore.errors import LumicoreError
+from lumicore.game import GAMES
+from solvers import batch
+from solvers.arena import tournament
+from solvers.batch import MAX_TASKS, _chunks, check_workers, run_batch
+
+distributed = pytest.importorskip("dask.distributed")
+
+
+@pytest.fixture(scope="module")
+def scheduler():
+    import logging
+
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None, silence_logs=logging.ERROR) as cluster:
+        yield cluster.scheduler_address
+
+
+def collect(pairs):
+    """Results by index, checking that every index comes exactly once."""
+    out = {}
+    for index, result in pairs:
+        assert index not in out
+        out[index] = result
+    return [out[i] for i in range(len(out))]
+
+
+ITEMS = list(range(-30, 30, 3))
+EXPECTED = [math.factorial(abs(x)) % 1_000_003 for x in ITEMS]
+
+
+def factorial_mod(x: int) -> int:
+    return math.factorial(abs(x)) % 1_000_003
+
+
+def pid(_: object) -> int:
+    return os.getpid()
+
+
+def test_workers_1_runs_in_this_process():
+    assert collect(run_batch(pid, [None] * 5, workers=1)) == [os.getpid()] * 5
+
+
+def test_process_pool_uses_other_processes_and_keeps_indices():
+    pids = collect(run_batch(pid, [None] * 6, workers=2, chunksize=1))
+    assert os.getpid() not in pids
+    assert collect(run_batch(factorial_mod, ITEMS, workers=2)) == EXPECTED
+
+
+@pytest.mark.parametrize("chunksize", [None, 1, 4, 100])
+def test_dask_gives_the_process_results(scheduler, chunksize):
+    dask = collect(run_batch(factorial_mod, ITEMS, backend="dask", scheduler=scheduler,
+                             chunksize=chunksize))
+    assert dask == EXPECTED == collect(run_batch(factorial_mod, ITEMS, workers=2,
+                                                 chunksize=chunksize))
+
+
+def test_many_tiny_jobs_are_grouped(scheduler):
+    n = 3 * MAX_TASKS + 7
+    chunks = _chunks(n, None)
+    assert len(chunks) <= MAX_TASKS and [i for c in chunks for i in c] == list(range(n))
+    assert len(_chunks(50, None)) == 50 and len(_chunks(50, 7)) == 8
+    results = collect(run_batch(abs, range(-n, 0), backend="dask", scheduler=scheduler))
+    assert results == list(range(n, 0, -1))
+
+
+def test_an_exception_in_a_job_surfaces(scheduler):
+    with pytest.raises(ValueError, match="math domain"):
+        collect(run_batch(math.sqrt, [4, -1, 9], workers=2, chunksize=1))
+    with pytest.raises(ValueError, match="math domain"):
+        collect(run_batch(math.sqrt, [4, -1, 9], backend="dask", scheduler=scheduler))
+    with pytest.raises(ValueError, match="math domain"):
+        collect(run_batch(math.sqrt, [4, -1, 9], workers=1))
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"backend": "threads"}, "unknown backend 'threads'"),
+    ({"workers": 0}, "workers must be"),
+    ({"workers": True}, "workers must be"),
+    ({"workers": 2.5}, "workers must be"),
+    ({"scheduler": "tcp://x:1"}, "needs backend='dask'"),
+    ({"chunksize": 0}, "chunksize must be"),
+])
+def test_bad_arguments(kwargs, message):
+    with pytest.raises(LumicoreError, match=message):
+        collect(run_batch(abs, [1, 2], **kwargs))
+
+
+def test_unreachable_scheduler_is_one_error(monkeypatch):
+    monkeypatch.setattr(batch, "CONNECT_TIMEOUT", "1s")
+    with pytest.raises(LumicoreError, match="cannot reach the Dask scheduler"):
+        collect(run_batch(abs, [1], backend="dask", scheduler="tcp://127.0.0.1:9"))
+
+
+def test_check_workers_default():
+    assert check_workers(None, "process") >= 1
+
+
+def test_tournament_counts_agree_across_backends(scheduler, monkeypatch):
+    monkeypatch.setitem(GAMES, NAME, ENTRY)
+    args = dict(game=NAME, bots=["random", "greedy", "mcts:iterations=20"], games=18, seed=8,
+                progress=False)
+    local = tournament(workers=1, **args)
+    pool = tournament(workers=2, **args)
+    dask = tournament(backend="dask", scheduler=scheduler, **args)
+    assert local.to_dict()["bots"] == pool.to_dict()["bots"] == dask.to_dict()["bots"]
+    assert local.records == dask.records
+
+
+@pytest.mark.slow
+def test_dask_without_an_address_starts_its_own_cluster():
+    assert collect(run_batch(factorial_mod, ITEMS, backend="dask", workers=2)) == EXPECTED

@@ -1,0 +1,111 @@
+"""The ``lumicore`` command as a whole: help for every command, exit codes, ``python -m``."""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from solvers import cli
+from solvers.commands import HelpFormatter, plain
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def commands(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()) -> Iterator[
+        tuple[tuple[str, ...], argparse.ArgumentParser]]:
+    """Every parser of the command tree with its argument path, the root first."""
+    yield path, parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from commands(sub, (*path, name))
+
+
+ALL = list(commands(cli.build_parser()))
+
+
+def test_every_game_has_commands() -> None:
+    names = {path for path, _ in ALL}
+    assert {("lucia", "solve"), ("reef", "best"), ("lemuria", "plan")} <= names
+
+
+@pytest.mark.parametrize("path", [p for p, _ in ALL], ids=" ".join)
+def test_help_runs_and_every_option_shows_its_default(
+        path: tuple[str, ...], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        cli.main([*path, "--help"])
+    assert info.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: lumicore")
+    for marker in ("``", ":func:", ":class:", ":mod:", ":meth:", "**"):
+        assert marker not in out, f"doc markup {marker!r} in the help of {path}"
+    parser = dict(ALL)[path]
+    formatter = parser._get_formatter()
+    assert isinstance(formatter, HelpFormatter)
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction) or (action.required
+                                                              and not action.option_strings):
+            continue
+        entry = formatter._format_action(action)
+        is_flag = action.nargs == 0
+        assert is_flag or "default" in entry.lower() or "(required)" in entry, (path, entry)
+
+
+def test_plain_strips_markup() -> None:
+    assert plain("the :class:`~lumicore.lucia.Train` of ``S h L0``") == "the lumicore.lucia.Train" \
+        " of S h L0"
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, *args], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_python_m_lumicore_is_the_lumicore_command() -> None:
+    direct = run("-m", "solvers.cli", "lucia", "random", "--seed", "3")
+    via = run("-m", "lumicore", "lucia", "random", "--seed", "3")
+    assert via.returncode == direct.returncode == 0, via.stderr
+    assert via.stdout == direct.stdout and len(via.stdout.split()) == 16
+    version = run("-m", "lumicore", "--version")
+    assert version.stdout.startswith("lumicore ")
+    bad = run("-m", "lumicore", "lucia", "solve", "S h X L0")
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1, bad.stderr
+    assert "usage: lumicore" in run("-m", "lumicore", "lucia").stderr
+
+
+@pytest.mark.parametrize("argv", [[], ["lucia"], ["lucia", "solve", "--max-nodes", "x"],
+                                  ["nogame"], ["lucia", "solve", "--nope"]])
+def test_usage_errors_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        cli.main(argv)
+    assert info.value.code == 2
+    assert "usage: lumicore" in capsys.readouterr().err
+
+
+def test_an_os_error_is_a_one_line_error(monkeypatch: pytest.MonkeyPatch,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    def unwritable(args: argparse.Namespace) -> int:
+        raise PermissionError(errno.EACCES, "Permission denied", "/root/" + "x" * 300)
+
+    import solvers.commands.lucia as lucia_commands
+
+    monkeypatch.setattr(lucia_commands, "run_random", unwritable)
+    assert cli.main(["lucia", "random"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("lumicore: error: ") and err.count("\n") == 1
+    assert "Permission denied" in err and len(err) < 200
+
+
+def test_writing_into_a_missing_folder_exits_2(tmp_path: Path) -> None:
+    out = tmp_path / "missing" / "reef.svg"
+    done = run("-m", "lumicore", "reef", "show", "--svg", str(out))
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("lumicore: error: ") and done.stderr.count("\n") == 1

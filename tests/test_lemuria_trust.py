@@ -1,0 +1,141 @@
+"""Lemuria planning never gives a wrong answer or a raw traceback: bounded instance quantities,
+models CP-SAT rejects, seeds, Ctrl-C, the progress line and the SVG chart of a year."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import threading
+
+import pytest
+
+from lumicore.errors import DataError, LumicoreError
+from lumicore.lemuria import (
+    Building,
+    Character,
+    Instance,
+    Opponent,
+    default_instance,
+    parse_instance,
+    simulate,
+)
+from lumicore.lemuria.render import render_year
+from solvers.cli import main
+from solvers.lemuria import build_schedule
+from solvers.lemuria.search import Watch
+
+ONE_TURN = """\
+turns = 1
+trend = ["B01", "B02", "B03", "B04", "B05"]
+start = { gold = GOLD, food = 3 }
+"""
+
+
+@pytest.mark.parametrize("gold", ["4611686018427387904", "9223372036854775807", "526"])
+def test_amounts_beyond_what_the_game_holds_are_rejected(gold):
+    with pytest.raises(DataError, match="start.gold") as err:
+        parse_instance(ONE_TURN.replace("GOLD", gold))
+    assert len(str(err.value).splitlines()) == 1 and len(str(err.value)) < 200
+    assert parse_instance(ONE_TURN.replace("GOLD", "525")).start["gold"] == 525
+
+
+def test_card_and_opponent_quantities_are_bounded_in_python_too():
+    base = default_instance(0, turns=4)
+    huge = {**base.buildings, "B01": Building("B01", "red", 10**18, {"stone": 1})}
+    with pytest.raises(DataError, match="building B01.vp"):
+        Instance(**{**base.__dict__, "buildings": huge})
+    costly = {**base.buildings, "B01": Building("B01", "red", 1, {"stone": 2**62})}
+    with pytest.raises(DataError, match="building B01.cost.stone"):
+        Instance(**{**base.__dict__, "buildings": costly})
+    hungry = {**base.characters, "C01": Character("C01", "red", 2**40, 1, 2)}
+    with pytest.raises(DataError, match="character C01.food"):
+        Instance(**{**base.__dict__, "characters": hungry})
+    with pytest.raises(DataError, match="residents"):
+        Instance(**{**base.__dict__, "opponents": (Opponent(residents={4: {"red": 99}}),)})
+    with pytest.raises(DataError, match="income turn 2.wood"):
+        Instance(**{**base.__dict__, "income": {2: {"wood": 10**6}}})
+
+
+def test_a_model_cp_sat_rejects_raises_instead_of_reporting_a_bound():
+    inst = default_instance(0, turns=2)
+    object.__setattr__(inst, "start", {**inst.start, "gold": 2**62})  # past the validation
+    with pytest.raises(LumicoreError, match="invalid"):
+        build_schedule(inst, time_limit=5, workers=1)
+
+
+@pytest.mark.parametrize("seed", [2**31, -1, 1.5, "3", True])
+def test_solver_seeds_outside_int32_are_rejected(seed):
+    with pytest.raises(LumicoreError, match="seed"):
+        build_schedule(default_instance(0, turns=2), seed=seed)
+
+
+@pytest.mark.parametrize("argv", [["--deal", "-1"], ["--seed", "1099511627776"],
+                                  ["--deal", str(2**63)]])
+def test_cli_bad_seeds_exit_2(argv, capsys):
+    assert main(["lemuria", "plan", "--time-limit", "1", *argv]) == 2
+    err = capsys.readouterr().err
+    assert "seed" in err and "Traceback" not in err and len(err.splitlines()) == 1
+
+
+def _interrupt_after(seconds: float) -> threading.Timer:
+    timer = threading.Timer(seconds, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    return timer
+
+
+def test_ctrl_c_stops_the_solver_and_keeps_the_best_plan():
+    inst = default_instance(1)
+    _interrupt_after(1.5)
+    plan = build_schedule(inst, time_limit=60, workers=1, seed=0)
+    assert plan.status == "interrupted" and plan.reason == "interrupted"
+    assert plan.elapsed < 30
+    assert simulate(inst, plan).total == plan.vp > 0
+    assert plan.bound is not None and plan.bound >= plan.vp
+
+
+def test_ctrl_c_in_the_cli_prints_the_plan_and_exits_130(capsys):
+    _interrupt_after(1.5)
+    assert main(["lemuria", "plan", "--json", "--time-limit", "60", "--workers", "1"]) == 130
+    data = json.loads(capsys.readouterr().out)
+    assert data["status"] == "interrupted" and data["reason"] == "interrupted"
+    assert data["vp"] == data["simulated_vp"] > 0
+
+
+def test_progress_line_shows_vp_bound_and_gap(capsys):
+    build_schedule(default_instance(2, turns=3), time_limit=5, workers=1, show_progress=True)
+    err = capsys.readouterr().err
+    assert "lemuria plan" in err and "VP " in err and "bound " in err
+    build_schedule(default_instance(2, turns=3), time_limit=5, workers=1, show_progress=False)
+    assert capsys.readouterr().err == ""
+    watch = Watch(show=False, vp=90, bound=100.4)
+    assert watch.text() == "VP 90 bound 100 gap 10.4%"
+
+
+def test_json_output_is_quiet_on_stderr(capsys):
+    assert main(["lemuria", "plan", "--json", "--time-limit", "2", "--workers", "1",
+                 "--deal", "3"]) == 0
+    out = capsys.readouterr()
+    assert out.err == "" and json.loads(out.out)["gap"] >= 0
+
+
+def test_svg_chart_of_a_year(tmp_path, capsys):
+    inst = default_instance(4, turns=4)
+    plan = build_schedule(inst, time_limit=5, workers=1)
+    svg = render_year(inst, plan, title="seed 4")
+    built = [a.card for p in plan.turns for a in p.actions if hasattr(a, "card")]
+    assert svg.startswith("<svg") and svg.rstrip().endswith("</svg>")
+    assert f"VP {plan.vp}" in svg and all(card in svg for card in built)
+    for source in ("buildings", "trend", "residents", "church", "festival"):
+        assert source in svg
+    path = tmp_path / "year.svg"
+    assert main(["lemuria", "plan", "--svg", str(path), "--time-limit", "2", "--workers", "1",
+                 "--deal", "4"]) == 0
+    assert path.read_text(encoding="utf-8").startswith("<svg")
+
+
+@pytest.mark.parametrize("where", ["missing/year.svg", "."])
+def test_svg_output_path_is_checked_before_solving(tmp_path, where, capsys):
+    target = tmp_path / where
+    assert main(["lemuria", "plan", "--svg", str(target), "--time-limit", "60"]) == 2
+    assert "output" in capsys.readouterr().err

@@ -1,0 +1,573 @@
+"""The rules of Lumen: The Lost World, one test (or more) per sentence of the rulebook, played
+through lumicore.lumen.game.GameState."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from lumicore.errors import DataError, IllegalMoveError, LumicoreError
+from lumicore.game import CHANCE, TERMINAL, play_randomly
+from lumicore.lumen import load_map
+from lumicore.lumen.game import GameState, replay
+from lumicore.lumen.map import map_from_dict
+from lumicore.lumen.sheet import Sheet
+from lumicore.lumen.units import load_board
+
+KINDS = load_board().kinds
+
+
+def find(state: GameState, *prefix) -> int:
+    """The action of the first move starting with ``prefix``."""
+    for a, move in enumerate(state.moves()):
+        if move[:len(prefix)] == prefix:
+            return a
+    raise AssertionError(f"no move {prefix} among {state.moves()[:8]}...")
+
+
+def has(state: GameState, *prefix) -> bool:
+    return any(m[:len(prefix)] == prefix for m in state.moves())
+
+
+def do(state: GameState, *prefix) -> None:
+    state.apply_action(find(state, *prefix))
+
+
+def k(name: str) -> int:
+    return KINDS.index(name)
+
+
+def t(name: str) -> int:
+    return load_map("A").index(name)
+
+
+def started(first: int = 0) -> GameState:
+    """A game after the first-player draw and the supply draws (Shroomlings first)."""
+    state = GameState.new_game(seed=0)
+    do(state, "first", first)
+    while state.phase == "draw":
+        state.apply_action(0)
+    return state
+
+
+def clear(state: GameState) -> GameState:
+    for sides in state.units:
+        for side in sides:
+            side[:] = [0] * len(side)
+    state._moves = None
+    return state
+
+
+def put(state: GameState, where: str, player: int, kind: str, n: int = 1,
+        inactive: bool = False) -> None:
+    state.units[t(where)][player][2 * k(kind) + inactive] += n
+    state._moves = None
+
+
+def sequence_step(state: GameState, player: int = 0, left: int = 1) -> GameState:
+    """Make ``state`` the second resolver's sequence step with ``left`` choices."""
+    state.phase, state.actor, state.left, state.todo, state.resolving = \
+        "sequence", player, left, [], 1
+    state._moves = None
+    return state
+
+
+# --- "Tienes 17 rondas"
+
+def test_a_game_has_17_rounds():
+    end = play_randomly(GameState.new_game(seed=2), seed=2)
+    assert end.is_terminal() and end.round == 17
+    rolls = sum(1 for a, s in zip(end.history, _states(end), strict=True) if s.phase == "roll")
+    assert rolls == 17
+
+
+def _states(end: GameState) -> list[GameState]:
+    state, out = GameState.new_game(seed=end.seed), []
+    for a in end.history:
+        out.append(state.clone())
+        state.apply_action(a)
+    return out
+
+
+# --- "El primer jugador se decide al azar al inicio"
+
+def test_first_player_is_random_at_the_start():
+    state = GameState.new_game()
+    assert state.current_player() == CHANCE
+    assert state.chance_outcomes() == [(0, 0.5), (1, 0.5)]
+    assert started(1).first == 1 and started(1).current_player() == CHANCE
+
+
+# --- "Un turno comprende una tirada, una selección, un plan y luego una emisión"
+# --- "El primer jugador tira los dados"
+
+def test_round_starts_with_a_roll_then_the_first_player_chooses():
+    state = started(1)
+    assert state.phase == "roll" and len(state.chance_outcomes()) == 21
+    do(state, "roll", 2, 5)
+    assert state.phase == "choose" and state.current_player() == 1
+
+
+# --- "el segundo jugador no puede elegir la misma selección que hizo el primero"
+
+def test_second_player_cannot_take_the_first_players_selection():
+    state = started(0)
+    do(state, "roll", 2, 5)
+    do(state, "choose", 2)  # sum
+    assert state.current_player() == 1
+    assert {m[1] for m in state.moves()} == {0, 1, 3, 4}
+
+
+# --- "Cada opción tiene un límite de usos durante la partida"
+
+def test_a_spent_selection_cannot_be_chosen():
+    state = started(0)
+    state.uses[0][3] = load_board().limits["product"]
+    do(state, "roll", 2, 5)
+    assert 3 not in {m[1] for m in state.moves()}
+
+
+def test_a_player_with_nothing_to_choose_passes():
+    state = started(0)
+    state.uses[1] = [load_board().limits[s] for s in ("low", "high", "sum", "product",
+                                                       "difference")]
+    do(state, "roll", 1, 1)
+    do(state, "choose", 0)
+    assert state.moves() == [("pass",)]
+    do(state, "pass")
+    assert state.sheets[1].written == 0
+
+
+# --- "este se ingresa en una burbuja ... adyacentes a selecciones previas"
+
+def test_the_value_is_written_in_the_chosen_bubble():
+    state = started(0)
+    do(state, "roll", 3, 4)
+    do(state, "choose", 3, 7)   # product 12 in bubble 7 = (1, 2)
+    do(state, "choose", 0, 0)   # low 3 in bubble 0
+    assert state.sheets[0][(1, 2)] == 12 and state.sheets[1][(0, 0)] == 3
+    do(state, "roll", 1, 2)
+    do(state, "choose", 0)
+    assert {m[2] for m in state.moves()} == {1, 5}
+
+
+# --- "Si el valor fue 7 o superior, también tachas una casilla en tu fila de Alto Mando"
+# --- "Si al tachar una casilla se completa esa sección, puedes robar una ficha de Bonificación"
+
+def test_completing_a_section_draws_a_bonus_token():
+    state = started(0)
+    state.sheets[0] = Sheet.parse("9 . . . . / . . . . . / . . . . . / . . . . .")
+    do(state, "roll", 4, 5)
+    do(state, "choose", 2, 1)  # sum 9 next to the 9
+    do(state, "choose", 0, 0)
+    assert state.phase == "bonus" and state.current_player() == CHANCE
+    assert [m[1] for m in state.moves()] == [0, 1, 2]  # mercenary, secret, glow
+    do(state, "bonus", 1)
+    assert state.secrets[0] == 1 and state.bonus_pool[1] == 3
+
+
+def test_last_two_sections_also_draw_an_objective_token():
+    state = started(0)
+    state.sheets[0] = Sheet.parse("9 9 9 9 9 / 9 9 . . . / . . . . . / . . . . .")
+    do(state, "roll", 4, 5)
+    do(state, "choose", 2, 7)  # the eighth box completes section 3
+    do(state, "choose", 0, 0)
+    do(state, "bonus", 2)
+    assert state.phase == "objective" and state.glows[0] == 1
+    do(state, "objective", 5)
+    assert state.objectives[0] == [5] and 5 not in state.objective_pool
+
+
+def test_a_mercenary_is_placed_where_its_owner_has_units():
+    state = started(0)
+    state.sheets[0] = Sheet.parse("9 . . . . / . . . . . / . . . . . / . . . . .")
+    do(state, "roll", 4, 5)
+    do(state, "choose", 2, 1)
+    do(state, "choose", 0, 0)
+    do(state, "bonus", 0)
+    assert state.phase == "mercenary" and state.moves() == [("mercenary", t("a1"))]
+    do(state, "mercenary")
+    assert state.units[t("a1")][0][2 * k("mercenary")] == 1
+
+
+# --- "Si tienes la suerte de crear tanto un Idéntico como una Secuencia, debes elegir cuál
+#     resolver completamente primero"
+
+def test_both_chains_let_the_player_choose_the_order():
+    state = started(0)
+    state.sheets[0] = Sheet.parse("4 . 3 . . / . . . . . / . . . . . / . . . . .")
+    do(state, "roll", 4, 6)
+    do(state, "choose", 0, 1)   # low 4 between 4 and 3
+    do(state, "choose", 4, 0)
+    assert state.phase == "order" and state.current_player() == 0
+    do(state, "order", "sequence")
+    assert state.phase == "sequence" and state.left == 2
+    do(state, "stop")
+    assert state.phase == "reinforce" and state.left == 2
+
+
+# --- Identical: "puedes añadir refuerzos al mapa hasta la cantidad de números nuevos"
+# --- "coloca cada uno en un área donde ya tengas al menos 1 unidad ... pueden ir en áreas
+#     diferentes"
+
+def reinforcing(left: int) -> GameState:
+    state = started(0)
+    put(state, "b2", 0, "shroomling")
+    state.phase, state.actor, state.left, state.todo, state.resolving = \
+        "reinforce", 0, left, [], 1
+    state._moves = None
+    return state
+
+
+def test_reinforcements_go_where_the_player_already_is():
+    state = reinforcing(2)
+    assert {m[2] for m in state.moves() if m[0] == "place"} == {t("a1"), t("b2")}
+    assert state.moves()[-1] == ("stop",)
+
+
+def test_reinforcements_up_to_the_gain_in_different_areas_then_refill():
+    state = reinforcing(2)
+    bag_before = sum(state.bag[0])
+    do(state, "place", k("shroomling"), t("a1"))
+    assert state.phase == "reinforce" and sum(state.supply[0]) == 2  # no refill yet
+    do(state, "place", k("shroomling"), t("b2"))
+    assert state.units[t("b2")][0][0] == 2 and state.units[t("a1")][0][0] == 3
+    assert state.phase == "draw" and state.current_player() == CHANCE
+    while state.phase == "draw":
+        state.apply_action(0)
+    assert sum(state.supply[0]) == 3 and sum(state.bag[0]) == bag_before - 2
+
+
+def test_reinforcing_less_than_the_gain_is_allowed():
+    state = reinforcing(3)
+    do(state, "place", k("shroomling"), t("a1"))
+    do(state, "stop")
+    assert state.phase == "draw"
+    assert state.units_on_map(0) == 5
+
+
+def test_mercenaries_are_not_refilled():
+    state = started(0)
+    assert state.bag[0][k("mercenary")] == 0
+    assert all(m[1] != k("mercenary") for m in state.moves() if state.phase == "draw")
+
+
+# --- Sequence: "Mover: marchar con una sola unidad ... a una masa de tierra adyacente"
+# --- "Si eres el primero en entrar al espacio, puedes ganar la ficha de descubrimiento"
+
+def test_move_one_unit_to_an_adjacent_territory_taking_the_discovery_token():
+    state = sequence_step(started(0))
+    targets = {m[4] for m in state.moves() if m[0] == "move"}
+    assert targets == {t("a2"), t("b1")}
+    do(state, "move", k("shroomling"), 0, t("a1"), t("b1"))
+    assert state.units[t("b1")][0][0] == 1 and state.collected[0] == [3]
+    assert state.discovery[t("b1")] == 0
+
+
+def test_only_the_first_to_enter_takes_the_token():
+    state = sequence_step(started(0))
+    state.discovery[t("b1")] = 0
+    state.collected[1] = [3]
+    do(state, "move", k("shroomling"), 0, t("a1"), t("b1"))
+    assert state.collected[0] == []
+
+
+def test_sequence_choices_count_like_reinforcements():
+    state = sequence_step(started(0), left=2)
+    do(state, "move", k("shroomling"), 0, t("a1"), t("a2"))
+    assert state.phase == "sequence" and state.left == 1
+    do(state, "move", k("shroomling"), 0, t("a2"), t("a3"))
+    assert state.phase != "sequence"
+
+
+# --- "Caparazón de Lodo: Fuerza 3. Está protegido contra Luchadores Mortales ..., pero no
+#     puede moverse"
+
+def test_mudshell_never_moves():
+    state = sequence_step(started(0))
+    assert not has(state, "move", k("mudshell"))
+
+
+def test_mudshell_is_protected_from_deadly_fighters():
+    state = sequence_step(clear(started(0)))
+    put(state, "b2", 0, "deadly")
+    put(state, "b2", 1, "mudshell")
+    put(state, "b2", 1, "shroomling")
+    kills = [m for m in state.moves() if m[0] == "activate" and m[1] == k("deadly")]
+    assert [m[3] for m in kills] == [k("shroomling")]
+
+
+# --- "Fungilino: Fuerza 2. Sin habilidad" and the strengths
+
+def test_strengths_of_the_basic_units():
+    board = load_board()
+    assert {u.name: u.strength for u in board.units if not u.special} == {
+        "shroomling": 2, "mudshell": 3, "restorer": 1, "pusher": 1, "deadly": 1, "feathered": 1}
+    assert {u.name: board.bag[u.name] for u in board.units if not u.special} == {
+        "shroomling": 6, "mudshell": 2, "restorer": 2, "pusher": 2, "deadly": 2, "feathered": 2}
+
+
+def test_a_unit_without_ability_cannot_be_activated():
+    state = sequence_step(started(0))
+    assert not has(state, "activate")
+
+
+# --- "Activar: voltear una unidad activa a su lado inactivo y llevar a cabo la habilidad"
+# --- "Restaurador: Todas las aliadas en los territorios actuales y adyacentes se voltean a
+#     activas"
+
+def test_restorer_turns_allies_around_active():
+    state = sequence_step(clear(started(0)))
+    put(state, "b2", 0, "restorer")
+    put(state, "b2", 0, "shroomling", inactive=True)
+    put(state, "a2", 0, "pusher", inactive=True)
+    put(state, "a1", 0, "feathered", inactive=True)   # not adjacent to b2
+    put(state, "b2", 1, "shroomling", inactive=True)  # an enemy
+    do(state, "activate", k("restorer"), t("b2"))
+    assert state.units[t("b2")][0][2 * k("shroomling")] == 1
+    assert state.units[t("a2")][0][2 * k("pusher")] == 1
+    assert state.units[t("a1")][0][2 * k("feathered") + 1] == 1
+    assert state.units[t("b2")][1][2 * k("shroomling") + 1] == 1
+    assert state.units[t("b2")][0][2 * k("restorer") + 1] == 1  # the Restorer itself is spent
+
+
+def test_only_active_units_can_be_activated():
+    state = sequence_step(clear(started(0)))
+    put(state, "b2", 0, "restorer", inactive=True)
+    assert not has(state, "activate")
+
+
+# --- "Empujador: Obliga a una de tus unidades o de tu oponente a moverse a un área adyacente"
+
+def test_pusher_moves_a_unit_of_either_side():
+    state = sequence_step(clear(started(0)))
+    put(state, "b2", 0, "pusher")
+    put(state, "b2", 1, "shroomling")
+    put(state, "b2", 0, "deadly")
+    pushes = {(m[3], m[4]) for m in state.moves() if m[:2] == ("activate", k("pusher"))}
+    assert pushes == {(1, k("shroomling")), (0, k("deadly"))}
+    do(state, "activate", k("pusher"), t("b2"), 1, k("shroomling"), 0, t("c2"))
+    assert state.units[t("c2")][1][0] == 1 and state.units[t("b2")][1][0] == 0
+    assert state.units[t("b2")][0][2 * k("pusher") + 1] == 1
+
+
+# --- "Asesino: Elimina una unidad del mismo territorio y la devuelve a la bolsa del jugador"
+
+def test_deadly_fighter_sends_an_enemy_back_to_its_bag():
+    state = sequence_step(clear(started(0)))
+    put(state, "b2", 0, "deadly")
+    put(state, "b2", 1, "shroomling")
+    put(state, "c3", 1, "shroomling")
+    before = state.bag[1][0]
+    do(state, "activate", k("deadly"), t("b2"), k("shroomling"))
+    assert state.units[t("b2")][1][0] == 0 and state.bag[1][0] == before + 1
+
+
+def test_a_killed_mercenary_leaves_the_game():
+    state = sequence_step(clear(started(0)))
+    put(state, "b2", 0, "deadly")
+    put(state, "b2", 1, "mercenary")
+    put(state, "c3", 1, "shroomling")
+    do(state, "activate", k("deadly"), t("b2"), k("mercenary"))
+    assert state.bag[1][k("mercenary")] == 0 and state.units[t("b2")][1] == [0] * 14
+
+
+# --- "Emplumado: Muévelo a cualquier territorio cuando se active"
+
+def test_feathered_flies_anywhere():
+    state = sequence_step(clear(started(0)))
+    put(state, "a1", 0, "feathered")
+    flights = {m[3] for m in state.moves() if m[:2] == ("activate", k("feathered"))}
+    assert flights == set(range(9)) - {t("a1")}
+    do(state, "activate", k("feathered"), t("a1"), t("c2"))
+    assert state.units[t("c2")][0][2 * k("feathered") + 1] == 1 and state.collected[0] == [2]
+
+
+# --- "Resplandor: usar la habilidad en una ficha de resplandor ... luego descartas la ficha de
+#     vuelta a la bolsa de suministro general"
+
+def test_glow_is_used_then_goes_back_to_the_general_supply():
+    state = sequence_step(clear(started(0)))
+    put(state, "a1", 0, "shroomling", 2, inactive=True)
+    assert not has(state, "glow")
+    state.glows[0], state.bonus_pool[2] = 1, 4
+    state._moves = None
+    do(state, "glow")
+    assert state.glows[0] == 0 and state.bonus_pool[2] == 5
+    assert state.units[t("a1")][0][:2] == [2, 0]
+
+
+# --- "Si un jugador no tiene unidades en el tablero, su oponente gana inmediatamente"
+
+def test_a_player_without_units_loses_at_once():
+    state = sequence_step(clear(started(0)))
+    put(state, "b2", 0, "deadly")
+    put(state, "b2", 1, "shroomling")
+    do(state, "activate", k("deadly"), t("b2"), k("shroomling"))
+    assert state.is_terminal() and state.current_player() == TERMINAL
+    assert state.winner() == 0 and state.returns() == [1.0, 0.0]
+
+
+# --- "Para cada territorio, verifica qué jugador tiene la fuerza más alta y gana ese
+#     territorio: 1 PV Invierno, 3 Otoño, 5 Verano, 7 Primavera. (Los empates no dan puntos)"
+
+def test_territory_majorities_score_by_season():
+    state = clear(started(0))
+    put(state, "b2", 0, "shroomling")        # spring, 2 against 1
+    put(state, "b2", 1, "pusher")
+    put(state, "a2", 0, "mudshell")          # autumn, 3 alone
+    put(state, "b3", 1, "shroomling")        # summer, tie 2-2: nobody
+    put(state, "b3", 0, "shroomling")
+    put(state, "c3", 1, "restorer")          # winter
+    assert state.score(0).territories == 7 + 3
+    assert state.score(1).territories == 1
+
+
+def test_seasons_of_scenario_a():
+    m = load_map("A")
+    assert sorted(m.vp) == [1, 1, 1, 1, 3, 3, 5, 5, 7]
+    assert m.territories[m.initiative] == "b2" and m.vp[m.initiative] == 7
+
+
+# --- "Si has recolectado alguna Ficha de Descubrimiento ... suma los puntos (las que aún están
+#     en el tablero ... no se reclaman)" and "Si has recolectado alguna Ficha de Objetivo"
+
+def test_collected_tokens_score_and_tokens_left_on_the_map_do_not():
+    state = clear(started(0))
+    put(state, "b1", 1, "shroomling")   # b1 still holds its token: nobody scores it
+    put(state, "a1", 0, "shroomling")
+    state.collected[0] = [2]
+    state.objectives[0] = [4]
+    state.secrets[0] = 1
+    s0, s1 = state.score(0), state.score(1)
+    assert (s0.discovery, s0.objectives, s0.secrets) == (2, 4, 2)
+    assert s1.discovery == 0 and s1.territories == 5
+
+
+# --- "Gana quien tenga más PV o, en caso de empate, gana el jugador que controle el territorio
+#     con la Ficha de Iniciativa o, si nadie lo controla, no gana nadie"
+
+def finished(setup) -> GameState:
+    state = clear(started(0))
+    setup(state)
+    state.phase = "over"
+    return state
+
+
+def test_more_vp_wins():
+    state = finished(lambda s: (put(s, "b1", 1, "shroomling"), put(s, "a1", 0, "shroomling")))
+    assert state.winner() == 1 and state.returns() == [0.0, 1.0]
+
+
+def test_a_tie_goes_to_the_initiative_holder():
+    def setup(s):
+        put(s, "b2", 0, "shroomling", 2)
+        put(s, "b2", 1, "shroomling")
+        put(s, "b1", 1, "shroomling")
+        s.collected[0] = [3]
+    state = finished(setup)
+    assert state.score(0).total == 10 and state.score(1).total == 5 + 0
+    state.collected[0] = []
+    state.collected[1] = [2]
+    assert state.score(0).total == state.score(1).total == 7
+    assert state.winner() == 0
+
+
+def test_a_tie_with_nobody_on_the_initiative_means_nobody_wins():
+    state = finished(lambda s: (put(s, "a1", 0, "shroomling"), put(s, "c3", 1, "shroomling")))
+    assert state.winner() is None and state.returns() == [0.0, 0.0]
+
+
+# --- "luego lo determina quien controle el territorio de la iniciativa"
+
+def test_initiative_holder_goes_first_next_round():
+    state = started(0)
+    put(state, "b2", 1, "shroomling")
+    state.resolving, state.todo = 1, []
+    state._continue()
+    assert state.first == 1 and state.round == 2 and state.phase == "roll"
+    assert state.current_player() == CHANCE
+    do(state, "roll", 1, 1)
+    assert state.current_player() == 1
+
+
+def test_without_an_initiative_holder_the_first_player_stays():
+    state = started(1)
+    state.resolving, state.todo = 1, []
+    state._continue()
+    assert state.first == 1 and state.round == 2
+
+
+# --- setup, records, files
+
+def test_starting_units_come_out_of_the_bag():
+    state = GameState.new_game()
+    assert state.unit_list(t("a1"), 0) == ["shroomling", "shroomling", "mudshell"]
+    assert state.unit_list(t("c3"), 1) == ["shroomling", "shroomling", "mudshell"]
+    assert state.bag[0][k("shroomling")] == 4 and state.bag[0][k("mudshell")] == 1
+
+
+def test_supplies_start_full():
+    state = started(0)
+    assert sum(state.supply[0]) == sum(state.supply[1]) == 3
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_records_replay_exactly(seed):
+    end = play_randomly(GameState.new_game(seed=seed), seed=seed)
+    record = end.record()
+    assert replay(json.dumps(record)) == end
+    assert GameState.replay(record).history == end.history
+
+
+def test_a_record_with_an_illegal_action_names_it():
+    record = {"game": "lumen", "players": 2, "seed": 0, "options": {}, "actions": [0, 999]}
+    with pytest.raises(IllegalMoveError, match="#1"):
+        replay(record)
+    with pytest.raises(DataError):
+        replay({"game": "reef"})
+
+
+def test_serialize_round_trip_mid_game():
+    state = GameState.new_game(seed=3)
+    end = play_randomly(state, seed=3, max_steps=400)
+    copy = GameState.deserialize(end.serialize())
+    assert copy == end and copy.moves() == end.moves()
+
+
+@pytest.mark.parametrize("bad", ["", "{}", '{"game": "lumen"}', "[1]"])
+def test_deserialize_rejects_garbage(bad):
+    with pytest.raises(DataError):
+        GameState.deserialize(bad)
+
+
+def test_map_adjacency_naming_a_missing_territory_is_an_error():
+    data = {"territories": {"x": {"season": "winter"}}, "adjacency": [["x", "zz9"]],
+            "initiative": "x", "start": [{"player": 1, "territory": "x", "units": {"a": 1}},
+                                         {"player": 2, "territory": "x", "units": {"a": 1}}]}
+    with pytest.raises(DataError, match="'zz9'") as err:
+        map_from_dict(data)
+    assert "\n" not in str(err.value)
+
+
+def test_other_scenarios_load_from_files(tmp_path):
+    path = tmp_path / "duel.toml"
+    path.write_text('name = "Duel"\ninitiative = "m"\nadjacency = [["w", "m"], ["m", "e"]]\n'
+                    '[territories]\nw = { season = "winter" }\nm = { season = "spring" }\n'
+                    'e = { season = "autumn", discovery = 4 }\n'
+                    '[[start]]\nplayer = 1\nterritory = "w"\nunits = { shroomling = 1 }\n'
+                    '[[start]]\nplayer = 2\nterritory = "e"\nunits = { pusher = 2 }\n')
+    state = GameState.new_game(scenario=str(path), seed=1)
+    assert state.map.name == "Duel" and state.map.graph().number_of_edges() == 2
+    end = play_randomly(state, seed=1)
+    assert end.is_terminal()
+
+
+@pytest.mark.parametrize("options, match", [({"players": 3}, "2 players"),
+                                             ({"scenario": "Z"}, "'Z'"),
+                                             ({"seed": -1}, "seed"),
+                                             ({"board": 5}, "board")])
+def test_bad_game_options(options, match):
+    with pytest.raises(LumicoreError, match=match):
+        GameState.new_game(**options)

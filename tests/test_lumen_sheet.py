@@ -1,0 +1,229 @@
+"""The command sheet: selections, notation, legal bubbles, chain gains as the rules count them,
+High Command, and one-line errors for bad input."""
+
+from __future__ import annotations
+
+import pytest
+
+from lumicore.errors import DataError, IllegalMoveError, LumicoreError, NotationError
+from lumicore.lumen import Sheet, load_layout, selections
+from lumicore.lumen.dice import ROLLS, check_selection, selection_value
+from lumicore.lumen.sheet import HighCommand, layout_from_dict
+from lumicore.lumen.units import load_board
+
+EMPTY_ROW = ". . . . ."
+
+
+def row_sheet(first: str) -> Sheet:
+    """A default 4 x 5 sheet whose top row is ``first``."""
+    return Sheet.parse("\n".join([first] + [EMPTY_ROW] * 3))
+
+
+# --- selections: "Dado más bajo / más alto / Suma / Multiplicación / Resta"
+
+def test_selections_of_each_kind():
+    assert selections(5, 2) == {"low": 2, "high": 5, "sum": 7, "product": 10, "difference": 3}
+
+
+def test_difference_is_high_minus_low_so_never_negative():
+    assert all(selections(a, b)["difference"] >= 0 for (a, b), _ in ROLLS)
+    assert selections(1, 6)["difference"] == selections(6, 1)["difference"] == 5
+
+
+def test_doubles_give_difference_zero_and_product_up_to_36():
+    assert selections(6, 6)["difference"] == 0 and selections(6, 6)["product"] == 36
+
+
+def test_rolls_cover_all_36_outcomes():
+    assert len(ROLLS) == 21
+    assert sum(p for _, p in ROLLS) == pytest.approx(1.0)
+    probs = dict(ROLLS)
+    assert probs[(3, 3)] == pytest.approx(1 / 36) and probs[(2, 5)] == pytest.approx(2 / 36)
+
+
+@pytest.mark.parametrize("bad", ["quotient", "", 3, None])
+def test_unknown_selection_is_named(bad):
+    with pytest.raises(LumicoreError, match="unknown selection") as err:
+        check_selection(bad)
+    assert "\n" not in str(err.value)
+    with pytest.raises(LumicoreError):
+        selection_value(bad, 1, 2)
+
+
+@pytest.mark.parametrize("die", [0, 7, -1, 2.5, True])
+def test_bad_die(die):
+    with pytest.raises(LumicoreError, match="die"):
+        selections(die, 3)
+
+
+def test_each_selection_has_a_use_limit_on_the_board():
+    limits = load_board().limits
+    assert set(limits) == {"low", "high", "sum", "product", "difference"}
+    assert sum(limits.values()) == 17
+
+
+# --- notation
+
+def test_default_sheet_is_4_by_5():
+    sheet = Sheet.new()
+    assert sheet.layout.shape == (4, 5) and len(sheet.values) == 20
+    assert str(sheet) == "\n".join([EMPTY_ROW] * 4)
+
+
+@pytest.mark.parametrize("text", ["4 . . . . / 4 5 . . . / . . . . . / 0 . . . 36",
+                                  ". 1\n2 .", "- 3 -\n4 . 5"])
+def test_notation_round_trips(text):
+    sheet = Sheet.parse(text)
+    assert Sheet.parse(str(sheet)) == sheet
+    assert Sheet.parse(str(sheet)).values == sheet.values
+
+
+def test_slash_and_newline_rows_are_the_same():
+    assert Sheet.parse("1 . / . 2") == Sheet.parse("1 .\n. 2")
+
+
+def test_value_37_is_rejected_naming_it():
+    with pytest.raises(NotationError, match="37") as err:
+        Sheet.parse("37 . . . . / . . . . . / . . . . . / . . . . .")
+    assert "\n" not in str(err.value)
+    with pytest.raises(IllegalMoveError, match="37"):
+        Sheet.new().place((0, 0), 37)
+
+
+@pytest.mark.parametrize("bad", ["x . / . .", "1 . / . -3", "", 7])
+def test_bad_notation(bad):
+    with pytest.raises(LumicoreError):
+        Sheet.parse(bad)
+
+
+def test_sheet_is_immutable_and_place_returns_a_new_one():
+    sheet = Sheet.new()
+    after = sheet.place((1, 1), 4)
+    assert sheet[(1, 1)] is None and after[(1, 1)] == 4
+    with pytest.raises(AttributeError):
+        sheet.values = ()
+
+
+# --- legal bubbles: "Todas las nuevas posiciones deben ser adyacentes a selecciones previas"
+
+def test_first_value_may_go_anywhere():
+    assert len(Sheet.new().legal_cells()) == 20
+
+
+def test_later_values_must_be_next_to_a_written_one():
+    sheet = Sheet.new().place((1, 1), 4)
+    assert sorted(sheet.legal_cells()) == [(0, 1), (1, 0), (1, 2), (2, 1)]
+
+
+def test_a_bubble_not_next_to_a_written_one_is_rejected_naming_it():
+    sheet = Sheet.new().place((0, 0), 4)
+    with pytest.raises(IllegalMoveError, match=r"\(3, 3\).*not next to") as err:
+        sheet.place((3, 3), 5)
+    assert "\n" not in str(err.value)
+    with pytest.raises(IllegalMoveError, match="already holds"):
+        sheet.place((0, 0), 5)
+    with pytest.raises(LumicoreError, match="no bubble"):
+        sheet.place((9, 9), 5)
+
+
+# --- chains: "Idéntico" and "Secuencia" gains, counted as the rules say
+
+def test_first_identical_pair_gives_two():
+    assert row_sheet("4 . . . .").gains((0, 1), 4) == (2, 0)
+
+
+def test_growing_a_pair_to_three_gives_one():
+    assert row_sheet("4 4 . . .").gains((0, 2), 4).identical == 1
+
+
+def test_joining_two_lone_equal_values_gives_three():
+    assert row_sheet("4 . 4 . .").gains((0, 1), 4).identical == 3
+
+
+def test_joining_two_pairs_gives_one():
+    assert row_sheet("4 4 . 4 4").gains((0, 2), 4).identical == 1
+
+
+def test_sequence_456():
+    sheet = row_sheet("4 5 . . .")
+    assert sheet.gains((0, 2), 6) == (0, 1)
+    assert row_sheet("4 . . . .").gains((0, 1), 5) == (0, 2)
+
+
+def test_zero_one_is_a_sequence():
+    assert row_sheet("0 . . . .").gains((0, 1), 1).sequence == 2
+
+
+def test_a_bent_sequence_454_counts():
+    assert row_sheet("4 . 4 . .").gains((0, 1), 5).sequence == 3
+
+
+def test_a_value_may_make_both_kinds_at_once():
+    sheet = Sheet.parse("4 . 3 / . . . / . . .")
+    assert sheet.gains((0, 1), 4) == (2, 2)
+
+
+def test_no_link_no_gain():
+    assert row_sheet("4 . . . .").gains((0, 1), 6) == (0, 0)
+    assert row_sheet("4 . . . .").gains((1, 0), 4) == (2, 0)  # columns link too
+
+
+def test_diagonal_bubbles_are_not_neighbours():
+    sheet = Sheet.parse("4 . / . .").place((0, 1), 9)
+    assert sheet.gains((1, 1), 4) == (0, 0)
+
+
+# --- High Command: "Si el valor fue 7 o superior, también tachas una casilla"
+
+def test_values_of_seven_or_more_cross_high_command():
+    sheet = Sheet.new().place((0, 0), 6).place((0, 1), 7).place((0, 2), 30)
+    assert sheet.crossed == 2 and sheet.sections_completed == 1
+
+
+def test_completing_a_section_is_reported():
+    sheet = row_sheet("7 . . . .")
+    assert sheet.new_sections(7) == (0,) and sheet.new_sections(6) == ()
+    assert Sheet.new().new_sections(12) == ()
+
+
+def test_last_two_sections_give_objectives():
+    hc = load_layout().high_command
+    assert hc.boxes == 10 and len(hc.sections) == 5 and hc.objective_sections == (3, 4)
+    assert HighCommand().completed(10) == 5 and HighCommand().completed(9) == 4
+
+
+# --- layout files: any grid or graph of bubbles
+
+def test_layout_graph_with_links():
+    layout = layout_from_dict({"bubbles": [[0, 0], [0, 2], [1, 1]],
+                               "links": [[[0, 0], [1, 1]], [[0, 2], [1, 1]]]})
+    sheet = Sheet(layout).place((0, 0), 3)
+    assert sheet.legal_cells() == [(1, 1)]
+    assert sheet.place((1, 1), 3).gains((0, 2), 3).identical == 1
+    assert Sheet.parse(str(sheet), layout) == sheet
+
+
+def test_layout_file(tmp_path):
+    path = tmp_path / "board.toml"
+    path.write_text("rows = 2\ncols = 3\n[high_command]\nsections = [1, 1]\n"
+                    "objective_sections = [1]\n")
+    sheet = Sheet.new(str(path))
+    assert sheet.layout.shape == (2, 3) and sheet.layout.high_command.boxes == 2
+    assert Sheet.new(path).place((0, 0), 8).sections_completed == 1
+
+
+@pytest.mark.parametrize("data, match", [
+    ({"bubbles": [[0, 0]], "links": [[[0, 0], [5, 5]]]}, "not a bubble"),
+    ({"rows": 9, "cols": 9}, "not 1 to 64"),
+    ({}, "rows and cols"),
+    ({"rows": 1, "cols": 2, "high_command": {"sections": [2], "objective_sections": [3]}},
+     "objective section 3"),
+])
+def test_bad_layouts(data, match):
+    with pytest.raises(DataError, match=match):
+        layout_from_dict(data)
+
+
+def test_unknown_layout_name():
+    with pytest.raises(DataError, match="nope"):
+        Sheet.new("nope")

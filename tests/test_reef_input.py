@@ -1,0 +1,178 @@
+"""Bad input to the reef API and CLI: one LumicoreError (CLI: one line, exit 2), never a
+traceback; pictures of results; the board as a graph."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+
+import networkx as nx
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lumicore.errors import DataError, LumicoreError
+from lumicore.reef import Board, Lumino, Reef, load_board, parse_hand
+from lumicore.reef import io as reef_io
+from lumicore.reef.render import svg
+from solvers.cli import main
+from solvers.reef import best_placement
+
+NS = "{http://www.w3.org/2000/svg}"
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("text", ["[" * 100_000, '{"version": ' + "1" * 5001 + "}"])
+def test_deep_or_huge_json_is_a_data_error(text):
+    with pytest.raises(DataError, match="not JSON"):
+        reef_io.loads(text)
+
+
+def test_deep_json_file_on_the_cli_is_one_line(capsys, tmp_path):
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000)
+    code, _, err = run(capsys, "reef", "show", str(path))
+    assert code == 2 and err.count("\n") == 1 and "nested too deeply" in err
+
+
+@pytest.mark.parametrize("hand", ["pink ³", "pink ٣", "pink ３"])
+def test_only_ascii_digits_are_numbers(hand):
+    with pytest.raises(LumicoreError, match="bad token"):
+        parse_hand(hand)
+
+
+@pytest.mark.parametrize("value", [None, 3, ["pink 3"]])
+def test_parse_hand_of_a_non_string(value):
+    with pytest.raises(LumicoreError):
+        parse_hand(value)
+
+
+def test_error_quotes_at_most_about_80_characters():
+    with pytest.raises(LumicoreError) as info:
+        parse_hand("pink " + "x" * 500)
+    assert len(str(info.value)) < 250
+
+
+def test_board_file_with_a_byte_order_mark(tmp_path):
+    path = tmp_path / "bom.txt"
+    path.write_bytes("\ufeff S S\nL W\n".encode())
+    assert load_board(path).cells == ((0, 1), (0, 3), (1, 0), (1, 2))
+    assert Board.parse("\ufeff S S\nL W\n") == load_board(path)
+
+
+def test_reef_file_with_a_byte_order_mark(tmp_path):
+    reef = Reef.build(load_board("A"), ("pink", "green"), [("pink 3 crab", (2, 5), (1, 4))])
+    path = tmp_path / "reef.json"
+    path.write_bytes(b"\xef\xbb\xbf" + reef_io.dumps(reef).encode())
+    assert reef_io.load(path) == reef
+
+
+@pytest.mark.parametrize("option", ["--board", "--start"])
+def test_empty_board_or_start_is_an_error(capsys, option):
+    code, _, err = run(capsys, "reef", "show", option, "")
+    assert code == 2 and err.startswith("lumicore: error:")
+
+
+@pytest.mark.parametrize("board", ["A", None, 3])
+def test_reef_new_needs_a_board(board):
+    with pytest.raises(LumicoreError, match="load_board"):
+        Reef.new(board, ("pink", "green"))
+
+
+def test_cell_views_reject_bad_indices_and_colours():
+    reef = Reef.new(load_board("A"), ("pink", "green"))
+    with pytest.raises(LumicoreError):
+        reef.visible_count("red")
+    for bad in (999, -1, 44, "3", 1.0, True):
+        for view in (reef.height_index, reef.top_piece, reef.cell_color, reef.cell_number,
+                     reef.cell_animal):
+            with pytest.raises(LumicoreError):
+                view(bad)
+    assert reef.height_index(43) == 0
+
+
+@pytest.mark.parametrize("command", [
+    ["reef", "show", "--svg"],
+    ["reef", "best", "--hand", "pink 3", "--limestone", "1", "--save"],
+    ["reef", "best", "--hand", "pink 3", "--limestone", "1", "--svg"],
+])
+def test_output_paths_checked_before_work(capsys, tmp_path, command):
+    code, out, err = run(capsys, *command, str(tmp_path))
+    assert code == 2 and "folder" in err and out == ""
+    code, out, err = run(capsys, *command, str(tmp_path / "missing" / "out.x"))
+    assert code == 2 and "does not exist" in err and out == ""
+
+
+def test_json_on_show_and_best(capsys):
+    code, out, _ = run(capsys, "reef", "show", "--start", "blue,yellow", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["visible"]["blue"] == 1 and data["reef"]["start"] == ["blue",
+                                                                                     "yellow"]
+    code, out, _ = run(capsys, "reef", "best", "--hand", "pink 3 crab", "--limestone", "0",
+                       "--objective", "animals:dark", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["status"] == "optimal" and data["value"] == 2.0
+    assert reef_io.from_json(data["reef"]).visible_animals()["crab"] == 1
+
+
+def test_best_stopped_by_a_limit_still_has_an_answer(capsys):
+    code, out, _ = run(capsys, "reef", "best", "--hand", "pink 3, pink 4, blue 2",
+                       "--limestone", "3", "--max-nodes", "2", "--json")
+    assert json.loads(out)["status"] == "limit" and code == 0
+
+
+def test_board_graph():
+    board = load_board("B")
+    graph = board.graph()
+    assert isinstance(graph, nx.Graph) and nx.is_connected(graph)
+    assert graph.number_of_nodes() == len(board.cells)
+    assert all(graph.degree(i) == bin(board.neighbors[i]).count("1") for i in graph)
+    assert {graph.nodes[i]["kind"] for i in graph} == {"L", "W", "S", "1", "2", "3"}
+
+
+def test_placement_result_svg_outlines_the_new_tiles_in_order(tmp_path, capsys):
+    reef = Reef.new(load_board("A"), ("pink", "green"))
+    result = best_placement(reef, "pink 3 crab, pink 4", 2, "coral:pink")
+    root = ET.fromstring(result._repr_svg_())
+    texts = [t.text for t in root.iter(f"{NS}text")]
+    assert "1" in texts and "2" in texts
+    assert any("best placement for coral:pink" in (t or "") for t in texts)
+    image = tmp_path / "best.svg"
+    code, _, _ = run(capsys, "reef", "best", "--hand", "pink 3 crab", "--limestone", "0",
+                     "--svg", str(image))
+    assert code == 0 and ET.parse(image).getroot().tag == f"{NS}svg"
+
+
+def test_reef_picture_has_a_legend_and_full_animal_names():
+    reef = Reef.build(load_board("B"), ("pink", "green"), [("pink 3 seahorse", (2, 7), (2, 5))])
+    root = ET.fromstring(svg(reef))
+    texts = [t.text for t in root.iter(f"{NS}text")]
+    assert "seahorse" in texts and "water (costs 1 limestone)" in texts
+    assert all(name in texts for name in ("pink", "green", "blue", "yellow"))
+    assert float(root.get("width")) >= 500
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=60))
+def test_fuzz_hand_parser(text):
+    try:
+        hand = parse_hand(text)
+    except LumicoreError:
+        return
+    assert all(isinstance(t, Lumino) for t in hand)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.one_of(st.text(max_size=80), st.binary(max_size=80).map(
+    lambda b: b.decode("utf-8", "replace"))))
+def test_fuzz_reef_json_and_board_parsers(text):
+    for parse in (reef_io.loads, Board.parse):
+        try:
+            parse(text)
+        except LumicoreError:
+            pass
