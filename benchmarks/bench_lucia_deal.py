@@ -22,7 +22,7 @@ import numpy as np
 
 from lumicore.lucia import Action, Card, Train, load_deck
 from lumicore.lucia.deal import deal
-from lumicore.lucia.deal_reference import winnable
+from lumicore.lucia.deal_reference import plays, winnable
 from solvers.lucia import play_game, solve, solve_deal, win_rate
 from solvers.lucia.winrate import read_outcomes
 from solvers.stats import wilson
@@ -94,6 +94,14 @@ def kinds_that_run_out(deck_name: str, trains: int) -> str:
             f"needing more copies than the deck has: {top or 'none'}")
 
 
+def dead_first_hands(deck_name: str, deals: int) -> str:
+    """How often player 1's dealt hand holds no card that can be played (lost at once)."""
+    dead = sum(not plays(d.train, d.hands()[0])
+               for d in (deal(s, deck=deck_name) for s in range(deals)))
+    return f"{deck_name}: the first hand has no playable card in {pct(dead / deals)} of " \
+           f"{deals} deals"
+
+
 def players_rows(deals: int, samples: int, outcomes: dict[int, str]) -> list[list[str]]:
     best = greedy = 0
     clock = time.perf_counter()
@@ -134,6 +142,7 @@ def main() -> None:
     rows += players_rows(10 if q else 40, 8 if q else 16, outcomes)
     for name in ("reconstructed", "calibrated"):
         notes.append(kinds_that_run_out(name, 4 if q else 10))
+        notes.append(dead_first_hands(name, 200 if q else 2000))
     head = ["run", "deals", "winnable / unwinnable / limit", "rate [95% Wilson]",
             "if limits lost / won", "median / worst time", "deals/s", "10,000 deals"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
