@@ -23,6 +23,7 @@ import numpy as np
 from lumicore.lucia import Action, Card, Train, load_deck
 from lumicore.lucia.deal import deal
 from lumicore.lucia.deal_reference import plays, winnable
+from solvers.batch import run_batch
 from solvers.lucia import play_game, solve, solve_deal, win_rate
 from solvers.lucia.winrate import read_outcomes
 from solvers.stats import wilson
@@ -102,13 +103,19 @@ def dead_first_hands(deck_name: str, deals: int) -> str:
            f"{deals} deals"
 
 
-def players_rows(deals: int, samples: int, outcomes: dict[int, str]) -> list[list[str]]:
-    best = greedy = 0
+def _both_players(job: tuple[int, int]) -> tuple[bool, bool]:
+    seed, samples = job
+    d = deal(seed)
+    return (play_game(d, "best", samples=samples, seed=seed, max_nodes=10_000).won,
+            play_game(d, "greedy").won)
+
+
+def players_rows(deals: int, samples: int, outcomes: dict[int, str],
+                 workers: int) -> list[list[str]]:
     clock = time.perf_counter()
-    for s in range(deals):
-        d = deal(s)
-        greedy += play_game(d, "greedy").won
-        best += play_game(d, "best", samples=samples, seed=s, max_nodes=20_000).won
+    won = [r for _, r in run_batch(_both_players, [(s, samples) for s in range(deals)],
+                                   workers=workers)]
+    best, greedy = sum(b for b, _ in won), sum(g for _, g in won)
     wall = time.perf_counter() - clock
     known = sum(outcomes.get(s) == "winnable" for s in range(deals))
     limits = sum(outcomes.get(s) == "limit" for s in range(deals))
@@ -130,7 +137,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
     args = parser.parse_args()
     q = args.quick
-    n1, n2, n3, limit = (40, 20, 20, 0.3) if q else (200, 100, 100, 0.5)
+    n1, n2, n3, limit = (40, 20, 20, 0.3) if q else (200, 60, 60, 0.5)
     rows, notes = [], []
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "deals.jsonl"
@@ -139,7 +146,7 @@ def main() -> None:
     rows.append(rate_row("calibrated deck", n2, 2, "calibrated", limit, args.workers))
     rows.append(rate_row("reconstructed deck", n3, 1, "reconstructed", limit, args.workers))
     rows.append(twin_ratio(10 if q else 30))
-    rows += players_rows(10 if q else 40, 8 if q else 16, outcomes)
+    rows += players_rows(10 if q else 40, 8 if q else 12, outcomes, args.workers)
     for name in ("reconstructed", "calibrated"):
         notes.append(kinds_that_run_out(name, 4 if q else 10))
         notes.append(dead_first_hands(name, 200 if q else 2000))

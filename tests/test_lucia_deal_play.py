@@ -56,6 +56,7 @@ def test_greedy_takes_the_play_with_the_lowest_heuristic():
     table = heuristic_table(tuple(hand), train)
     assert estimate(play.train, table) == min(estimate(t, table) for _, t in plays(train, hand))
     assert greedy_play(Train.parse("L3 T h"), [LU]) is None
+    assert best_play(Train.parse("L3 T h"), [], [LU]).plays == []
 
 
 def test_whole_games_end_and_wins_only_on_winnable_deals():
@@ -73,7 +74,7 @@ def test_whole_games_end_and_wins_only_on_winnable_deals():
 
 
 @pytest.mark.parametrize("kwargs, match", [
-    ({"samples": 0}, "samples"), ({"players": 9}, "players"), ({"hand": []}, "hand"),
+    ({"samples": 0}, "samples"), ({"players": 9}, "players"), ({"hand": [LT] * 4}, "hand"),
     ({"unseen": ["x"]}, "Card"), ({"seed": -1}, "seed"), ({"time_limit": -2.0}, "time_limit"),
 ])
 def test_bad_input(kwargs, match):

@@ -124,8 +124,8 @@ def best_play(train: Train | str, hand: Sequence[Card], unseen: Iterable[Card] |
     pool = list(unseen.elements()) if isinstance(unseen, Counter) else list(unseen)
     if not all(isinstance(c, Card) for c in [*hand, *pool]):
         raise LumicoreError("hand and unseen must hold lumicore.lucia.Card objects")
-    if not 1 <= len(hand) <= 3:
-        raise LumicoreError(f"a hand holds 1..3 cards, got {len(hand)}")
+    if len(hand) > 3:
+        raise LumicoreError(f"a hand holds at most 3 cards, got {len(hand)}")
     if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
         raise LumicoreError(f"samples must be a positive integer, got {samples!r}")
     check_limits(max_nodes, time_limit)
@@ -214,6 +214,8 @@ def play_game(game: Deal, policy: str = "best", samples: int = DEFAULT_SAMPLES, 
     while not record.won:
         hand = hands[mover]
         estimate_ = None
+        if not hand:
+            break
         if policy == "greedy":
             play = greedy_play(train, hand, game.kinds, rules)
         else:
