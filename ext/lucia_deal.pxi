@@ -52,7 +52,7 @@ cdef struct DealTT:
 cdef struct DealFrame:
     u64* child
     uint8_t* kind
-    uint8_t* h
+    uint16_t* h         # order key (see order())
     int cap
 
 
@@ -239,7 +239,7 @@ cdef class DealSearch:
             if cnt + m > f.cap:
                 if (regrow(<void**>&f.child, 2 * (cnt + m) * sizeof(u64)) or
                         regrow(<void**>&f.kind, 2 * (cnt + m) * sizeof(uint8_t)) or
-                        regrow(<void**>&f.h, 2 * (cnt + m) * sizeof(uint8_t))):
+                        regrow(<void**>&f.h, 2 * (cnt + m) * sizeof(uint16_t))):
                     return -1
                 f.cap = 2 * (cnt + m)
             for j in range(m):
@@ -252,13 +252,12 @@ cdef class DealSearch:
                 cnt += 1
         return cnt
 
-    cdef inline int hopeless(self, u64 y, int k, int h) noexcept:
-        """Whether the cards left after playing kind k cannot cover y's deficits or bound."""
-        cdef int dfc[4]
+    cdef inline int hopeless(self, u64 y, int k, int h, int* dfc) noexcept:
+        """Whether the cards left after playing kind k cannot cover y's deficits (dfc) or its
+        lower bound h."""
         cdef int i
         if h >= INF or h > self.left - 1:
             return 1
-        deal_deficits(y, self.n, self.t.target, dfc)
         for i in range(4):
             if dfc[i] > self.capleft[i] - self.capk[k][i]:
                 return 1
@@ -266,29 +265,35 @@ cdef class DealSearch:
 
     cdef int order(self, u64 x, int depth, int cnt, int* cut) noexcept:
         """Drop hopeless children (and, under a bound, those beyond it: sets cut), sort the
-        rest by heuristic value; returns how many remain."""
+        rest by their order key; returns how many remain."""
         cdef DealFrame* f = &self.frames[depth]
-        cdef int j, i, m = 0, h
+        cdef int j, i, m = 0, h, key
+        cdef int dfc[4]
         cdef u64 y
         cdef uint8_t k
         for j in range(cnt):
             y = f.child[j]
             k = f.kind[j]
             h = heuristic_c(y, self.n, &self.t)
-            if self.hopeless(y, k, h):
+            deal_deficits(y, self.n, self.t.target, dfc)
+            if self.hopeless(y, k, h, dfc):
                 continue
             if depth + 1 + h > self.bound:
                 cut[0] = 1
                 continue
+            # most promising first: a weighted sum of the deficits, candles heaviest (a
+            # tuned ordering, not a bound; it found several times more wins within a time
+            # limit than ordering by h)
+            key = min(65535, 8 * dfc[0] + 2 * dfc[1] + dfc[2] + dfc[3])
             i = m
-            while i > 0 and f.h[i - 1] > h:
+            while i > 0 and f.h[i - 1] > key:
                 f.child[i] = f.child[i - 1]
                 f.kind[i] = f.kind[i - 1]
                 f.h[i] = f.h[i - 1]
                 i -= 1
             f.child[i] = y
             f.kind[i] = k
-            f.h[i] = <uint8_t>h
+            f.h[i] = <uint16_t>key
             m += 1
         return m
 
@@ -394,6 +399,7 @@ cdef class DealSearch:
         ``(kind, train after, code)`` (codes as :meth:`solve`; 3 once a limit struck) and the
         abort reason (0 if none). The transposition table is shared by the children."""
         cdef int m, i, j, r, drawn, k
+        cdef int dfc[4]
         cdef u64 y
         cdef list out = []
         self.bound = DL_UNBOUNDED
@@ -410,11 +416,12 @@ cdef class DealSearch:
             m = play_unique(train, self.n, &self.cs[k], &self.g)
             plays += [(k, self.g.out[i]) for i in range(m)]
         for k, y in plays:
+            deal_deficits(y, self.n, self.t.target, dfc)
             if is_goal_c(y, self.n):
                 r = DL_WIN
             elif self.reason:
                 r = DL_ABORT
-            elif self.hopeless(y, k, heuristic_c(y, self.n, &self.t)):
+            elif self.hopeless(y, k, heuristic_c(y, self.n, &self.t), dfc):
                 r = DL_LOSS
             else:
                 drawn = self.play(k)

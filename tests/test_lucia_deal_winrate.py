@@ -20,12 +20,12 @@ SMALL = dict(deck=Deck((LT,) * 2 + (LU,) * 2 + (W1,) * 3 + (LH,) * 5),
              setup=Setup(((0, 2, 0), (1, 3), (7,))))
 """A small game (6 kids, 12 cards) whose deals are winnable, unwinnable or cut by the node cap."""
 # node caps instead of time limits keep every count deterministic
-FAST = dict(time_limit=None, max_nodes=200, **SMALL)
+FAST = dict(time_limit=None, max_nodes=60, **SMALL)
 
 
 def test_counts_match_solving_each_deal():
     result = win_rate(deals=12, seed=3, workers=1, **FAST)
-    statuses = [solve_deal(deal(s, **SMALL), max_nodes=200).status for s in range(3, 15)]
+    statuses = [solve_deal(deal(s, **SMALL), max_nodes=60).status for s in range(3, 15)]
     assert set(statuses) == {"winnable", "unwinnable", "limit"}
     assert result.winnable == statuses.count("winnable")
     assert result.unwinnable == statuses.count("unwinnable")
