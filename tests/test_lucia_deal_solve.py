@@ -168,3 +168,20 @@ def test_kernel_door_validates():
         K.deal_search(train, (LIGHT_T,), [], [[0, 0, 0, 0]], table)
     with pytest.raises(LumicoreError, match="players"):
         K.deal_search(train, (LIGHT_T,), [], [[0]] * 5, table)
+
+
+def test_ctrl_c_stops_the_kernel_search_as_interrupted():
+    import os
+    import subprocess
+
+    from lumicore.lucia.deal import deal
+
+    hard = deal(0, deck="reconstructed")     # a search that runs for minutes unless stopped
+    # the signal comes from another process, as Ctrl-C does (the kernel holds the GIL)
+    killer = subprocess.Popen(["sh", "-c", f"sleep 0.5; kill -INT {os.getpid()}"])
+    try:
+        result = solve_deal(hard, time_limit=30)
+    finally:
+        killer.wait()
+    assert result.status == "interrupted" and result.reason == "interrupted"
+    assert result.elapsed < 20 and result.plan == []

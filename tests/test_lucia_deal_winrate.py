@@ -105,3 +105,17 @@ def test_ctrl_c_returns_the_partial_result(monkeypatch):
     monkeypatch.setattr(W, "_solve", interrupted)
     result = win_rate(deals=10, workers=1, **FAST)
     assert result.status == "interrupted" and result.solved == 2 and result.unwinnable == 2
+
+
+def test_cli_ctrl_c_prints_the_partial_result_and_exits_130(monkeypatch, capsys):
+    import solvers.lucia.winrate as W
+
+    def interrupted(job):
+        if job.seed == 2:
+            raise KeyboardInterrupt
+        return W.DealOutcome(job.seed, job.players, "winnable", 5, 1, 0.0)
+
+    monkeypatch.setattr(W, "_solve", interrupted)
+    assert main(["lucia", "winrate", "--deals", "5", "--workers", "1", "--json"]) == 130
+    data = json.loads(capsys.readouterr().out)
+    assert data["status"] == "interrupted" and data["winnable"] == 2
