@@ -137,7 +137,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
     args = parser.parse_args()
     q = args.quick
-    n1, n2, n3, limit = (40, 20, 20, 0.3) if q else (200, 60, 60, 0.5)
+    n1, n2, n3, limit = (40, 20, 20, 0.3) if q else (200, 100, 100, 0.5)
     rows, notes = [], []
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "deals.jsonl"
