@@ -396,14 +396,15 @@ cdef class DealSearch:
 
     def children(self, u64 train, long long max_nodes, double deadline):
         """Every distinct play of the mover from ``train`` with its exact value: a list of
-        ``(kind, train after, code)`` (codes as :meth:`solve`; 3 once a limit struck) and the
-        abort reason (0 if none). The transposition table is shared by the children."""
+        ``(kind, train after, code)`` (codes as :meth:`solve`; 3 when a limit struck) and the
+        abort reason (0 if none). ``max_nodes`` is per play (a play that runs out is code 3 and
+        the next play starts afresh); the deadline and Ctrl-C stop all. The transposition table
+        is shared by the plays."""
         cdef int m, i, j, r, drawn, k
         cdef int dfc[4]
         cdef u64 y
         cdef list out = []
         self.bound = DL_UNBOUNDED
-        self.max_nodes = max_nodes
         self.deadline = deadline
         self.reason = 0
         plays = []
@@ -424,8 +425,11 @@ cdef class DealSearch:
             elif self.hopeless(y, k, heuristic_c(y, self.n, &self.t), dfc):
                 r = DL_LOSS
             else:
+                self.max_nodes = self.nodes + max_nodes
                 drawn = self.play(k)
                 r = self.dfs(y, 1)
                 self.unplay(k, drawn)
+                if self.reason == DR_NODES:
+                    self.reason = 0
             out.append((k, y, r))
         return out, self.reason
