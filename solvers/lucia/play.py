@@ -29,7 +29,7 @@ from lumicore.lucia import kernel
 from lumicore.lucia.cards import Card
 from lumicore.lucia.deal import Deal, check_players, check_seed, heuristic_table
 from lumicore.lucia.deal_reference import after_play, plays
-from lumicore.lucia.heuristic import estimate
+from lumicore.lucia.heuristic import deficits, estimate
 from lumicore.lucia.train import DEFAULT_RULES, Play, Rules, Train
 from solvers.limits import check_limits
 from solvers.stats import wilson
@@ -161,8 +161,15 @@ def best_play(train: Train | str, hand: Sequence[Card], unseen: Iterable[Card] |
     estimates = [PlayEstimate(_play(train, card, after, rules), wins[(card, after)],
                               trials[(card, after)], undecided[(card, after)])
                  for card, after in options]
-    estimates.sort(key=lambda e: (-e.rate, -e.low))
+    estimates.sort(key=lambda e: (-e.rate, -e.low, progress_score(e.play.train)))
     return Ranking(estimates, done, time.perf_counter() - clock)
+
+
+def progress_score(train: Train) -> int:
+    """``8a + 2u + d + l`` over the deficits of :mod:`lumicore.lucia.heuristic` (lower is
+    closer to the goal): the deal search's order of plays, and the tie-break of rankings."""
+    a, u, d, l_ = deficits(train)
+    return 8 * a + 2 * u + d + l_
 
 
 def _play(train: Train, card: Card, after: Train, rules: Rules) -> Play:
@@ -171,14 +178,14 @@ def _play(train: Train, card: Card, after: Train, rules: Rules) -> Play:
 
 def greedy_play(train: Train, hand: Sequence[Card], kinds: Sequence[Card] | None = None,
                 rules: Rules = DEFAULT_RULES) -> Play | None:
-    """The play with the best (lowest) puzzle heuristic value after it (a goal first), the
-    first such in hand order; None when no card can be played. ``kinds``: the cards the
-    heuristic may count on (default: the hand's)."""
+    """The play with the best (lowest) puzzle heuristic value after it (a goal first), ties
+    broken by :func:`progress_score`, then hand order; None when no card can be played.
+    ``kinds``: the cards the heuristic may count on (default: the hand's)."""
     options = plays(train, hand, rules)
     if not options:
         return None
     table = heuristic_table(tuple(dict.fromkeys(kinds or hand)), train)
-    card, after = min(options, key=lambda o: estimate(o[1], table))
+    card, after = min(options, key=lambda o: (estimate(o[1], table), progress_score(o[1])))
     return _play(train, card, after, rules)
 
 
