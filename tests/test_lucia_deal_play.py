@@ -84,7 +84,7 @@ def test_bad_input(kwargs, match):
 
 
 def test_cli_play_prints_every_turn_and_the_result(capsys):
-    assert main(["lucia", "play", "--seed", "2", "--samples", "4"]) == 0
+    assert main(["lucia", "play", "--seed", "2", "--samples", "4", "--max-nodes", "300"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("start: ") and out[-1].split()[0] in ("won", "lost")
     assert sum(line.startswith("player 1  hand:") for line in out) == int(out[-1].split()[2])

@@ -97,7 +97,7 @@ def run_scramble(args: argparse.Namespace) -> int:
 def register_game(commands: argparse._SubParsersAction) -> None:
     """The ``deal``, ``winrate`` and ``play`` subcommands."""
     from solvers.lucia.deal import DEFAULT_DEAL_NODES
-    from solvers.lucia.play import DEFAULT_SAMPLES
+    from solvers.lucia.play import DEFAULT_SAMPLES, SAMPLE_NODES
     from solvers.lucia.winrate import DEFAULT_TIME_LIMIT
 
     deck_help = ("deck TOML file or built-in name (default: 'default' = the game's deck, "
@@ -141,6 +141,8 @@ def register_game(commands: argparse._SubParsersAction) -> None:
                    help=f"sampled deck orders per turn (default {DEFAULT_SAMPLES})")
     p.add_argument("--time-limit", type=float, default=None,
                    help="seconds per turn (default: none; each sample is capped in nodes)")
+    p.add_argument("--max-nodes", type=int, default=SAMPLE_NODES,
+                   help=f"positions searched per play and sample (default {SAMPLE_NODES})")
     p.add_argument("--policy", choices=("best", "greedy"), default="best",
                    help="best (Monte Carlo over deck orders) or greedy (default best)")
     p.add_argument("--deck", default="default", help=deck_help)
@@ -205,10 +207,10 @@ def run_play(args: argparse.Namespace) -> int:
             return
         est = "" if estimate is None else (f"  est {estimate.rate:.0%} [{estimate.low:.0%}, "
                                            f"{estimate.high:.0%}]")
-        print(f"player {player}  hand: {', '.join(c.name for c in hand)}\n"
-              f"    plays {play}{est}")
+        print(f"player {player}  hand: {', '.join(c.name for c in hand)}  ->  {play}{est}")
 
-    record = play_game(d, args.policy, args.samples, args.seed, args.time_limit, on_turn=show)
+    record = play_game(d, args.policy, args.samples, args.seed, args.time_limit, args.max_nodes,
+                       on_turn=show)
     if args.json:
         print(json.dumps({"seed": args.seed, "players": args.players, **record.to_dict()}))
     else:
