@@ -1,7 +1,14 @@
-"""Lumicora reef benchmarks: placement enumeration (kernel vs reference) and best_placement.
+"""Lumicora benchmarks: whole random games (kernel vs reference), placement enumeration (kernel
+vs reference) and best_placement.
 
-    python benchmarks/bench_reef.py            # 100 mid-game reefs (about a minute)
-    python benchmarks/bench_reef.py --quick    # 20 reefs, a few seconds
+    python benchmarks/bench_reef.py            # about a minute
+    python benchmarks/bench_reef.py --quick    # a few seconds
+    python benchmarks/bench_reef.py --games-only --write-docs   # the table in docs/reef.md
+
+Whole games: the random play-out policy of ``lumicore.reef.reference.playout`` (side A, dark score
+board) played by the kernel (``lumicore.reef.kernel.playout``, one core, games in a C loop) and by
+the pure-Python twin, and random decisions through the ``Game`` engine; games per second, best of
+3 runs (the machine is shared).
 
 Mid-game reefs: ``solvers.reef.random_reef(side, pieces=15, seed, climb=0.5)`` on sides A and B
 alternately (15 Luminos besides the start, several levels). Enumeration: every legal placement of
@@ -13,14 +20,61 @@ from __future__ import annotations
 
 import argparse
 import random
+import re
 import statistics
 import sys
 import time
+from pathlib import Path
 
-from lumicore.reef import Lumino, kernel, load_tiles, reference
+from lumicore.reef import Lumino, kernel, load_board, load_tiles, reference
 from lumicore.reef.sample import random_reef
 from lumicore.reef.tiles import COLORS
 from solvers.reef import best_placement
+
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "reef.md"
+MARKERS = ("<!-- bench:reef-game -->", "<!-- /bench -->")
+
+
+def game_rates(players: int, kernel_games: int, reference_games: int) -> tuple[float, ...]:
+    """Games per second of the kernel, the reference and the Game engine for ``players``."""
+    from lumicore.reef.game import Game
+
+    tiles = load_tiles("default")
+    args = (load_board("A"), tiles.for_players(players), tiles.starts, 0 if players == 2 else 6)
+    fast, _ = best_rate(lambda: kernel.playout(players, 0, *args, count=kernel_games),
+                        kernel_games)
+    ref, _ = best_rate(lambda: [reference.playout(players, s, *args)
+                                for s in range(reference_games)], reference_games, tries=1)
+
+    def engine():
+        for seed in range(reference_games):
+            game = Game.new(players=players, seed=seed)
+            rng = random.Random(seed)
+            while not game.is_terminal():
+                game.apply_action(rng.randrange(len(game.decisions())))
+
+    eng, _ = best_rate(engine, reference_games, tries=1)
+    return fast, ref, eng
+
+
+def bench_games(kernel_games: int, reference_games: int) -> list[str]:
+    """Rows of the whole-game table: per player count, kernel, reference and engine rates."""
+    rows = []
+    for players in (2, 3, 4):
+        fast, ref, eng = game_rates(players, kernel_games, reference_games)
+        rows.append(f"| {players} | {fast:,.0f} | {ref:,.1f} | {fast / ref:,.0f} | {eng:,.1f} |")
+    return ["| players | kernel games/s | reference games/s | kernel / reference "
+            "| Game engine games/s (random decisions) |", "|---|---|---|---|---|"] + rows
+
+
+def write_docs(table: list[str]) -> None:
+    text = DOCS.read_text(encoding="utf-8")
+    start, end = MARKERS
+    body = (f"{start}\n" + "\n".join(table) + f"\n\nMeasured by `python "
+            f"benchmarks/bench_reef.py --games-only --write-docs` on "
+            f"{time.strftime('%Y-%m-%d')} (2 shared cores, under load).\n{end}")
+    text = re.sub(re.escape(start) + ".*?" + re.escape(end), lambda _: body, text, flags=re.S)
+    DOCS.write_text(text, encoding="utf-8")
 
 
 def mid_game_reefs(n: int):
@@ -81,8 +135,19 @@ def bench_best(reefs, objective: str | None, prune: bool = True):
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="20 reefs, fewer repeats")
+    parser.add_argument("--quick", action="store_true", help="fewer reefs, games and repeats")
+    parser.add_argument("--games-only", action="store_true", help="only the whole-game table")
+    parser.add_argument("--write-docs", action="store_true",
+                        help="write the whole-game table into docs/reef.md")
     args = parser.parse_args(argv)
+    table = bench_games(500 if args.quick else 5000, 3 if args.quick else 10)
+    print("whole random games (side A, dark score board), one core")
+    print("\n".join(table))
+    print()
+    if args.write_docs:
+        write_docs(table)
+    if args.games_only:
+        return 0
     n, repeat = (20, 2000) if args.quick else (100, 20000)
     reefs = mid_game_reefs(n)
     heights = [max(r.heights) for r in reefs]

@@ -874,3 +874,426 @@ def search_hand(State state, kinds, counts, int limestone, weights, double disca
         "merged": x.merged, "pruned": x.pruned, "complete": not x.stopped,
         "found": bool(x.have_best), "elapsed": now() - start, "bound": root_bound,
     }
+
+
+# ------------------------------------------------------------------------------------------------
+# whole games by the random play-out policy (the twin of lumicore.reef.reference.playout)
+
+cdef enum:
+    MAXKINDS = 128
+    MAXTILES = 128        # a display or the Atoll never holds more than every tile of a game
+    MAXPLAYERS = 4
+    MAXSTARTS = 16
+
+POLICY_SALT = 0x5DEECE66D
+cdef uint64_t C_POLICY_SALT = 0x5DEECE66D
+
+
+cdef struct Rng:
+    uint64_t s
+
+
+cdef inline uint64_t rng_next(Rng* r) noexcept nogil:
+    cdef uint64_t z
+    r.s += 0x9E3779B97F4A7C15ULL
+    z = r.s
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef inline int below(Rng* r, int n) noexcept nogil:
+    return <int>(rng_next(r) % <uint64_t>n)
+
+
+cdef struct Play:
+    int n
+    int nkinds
+    int kc[MAXKINDS]
+    int kn[MAXKINDS]
+    int ka[MAXKINDS]
+    int unseen[MAXKINDS]
+    int returned[MAXKINDS]
+    int sum_unseen
+    int sum_returned
+    int bag_left
+    int emergency
+    int round
+    int ending
+    int extra
+    Rng chance
+    Rng policy
+    int disp[MAXPLAYERS][MAXTILES]
+    int ndisp[MAXPLAYERS]
+    int atoll[MAXTILES]
+    int natoll
+    int lime[MAXPLAYERS]
+    int vp[MAXPLAYERS]
+    int jelly[MAXPLAYERS]
+    int coral_list[MAXPLAYERS][4]
+    int ncoral[MAXPLAYERS]
+    int decisions
+    RS reef[MAXPLAYERS]
+
+
+cdef inline void remove_at(int* arr, int* count, int i) noexcept nogil:
+    cdef int j
+    for j in range(i, count[0] - 1):
+        arr[j] = arr[j + 1]
+    count[0] -= 1
+
+
+cdef int draw(Play* g) noexcept nogil:
+    """A tile kind from the bag, or -1 when even the emergency stack is gone."""
+    cdef int r, k
+    cdef int* counts
+    if g.bag_left == 0:
+        g.bag_left = g.emergency
+        g.emergency = 0
+        if g.round < 10 and not g.extra:
+            g.ending = 1
+    if g.bag_left == 0:
+        return -1
+    r = below(&g.chance, g.bag_left)
+    counts = g.returned
+    if r >= g.sum_returned:
+        r = below(&g.chance, g.sum_unseen)
+        counts = g.unseen
+    k = 0
+    while r >= counts[k]:
+        r -= counts[k]
+        k += 1
+    if g.returned[k] > 0:
+        g.returned[k] -= 1
+        g.sum_returned -= 1
+    else:
+        g.unseen[k] -= 1
+        g.sum_unseen -= 1
+    g.bag_left -= 1
+    return k
+
+
+cdef bint fill(Play* g, int* place, int* count, int wanted) noexcept nogil:
+    cdef int i, k
+    for i in range(wanted):
+        k = draw(g)
+        if k < 0:
+            return False
+        place[count[0]] = k
+        count[0] += 1
+    return True
+
+
+cdef inline int round_lime(int r) noexcept nogil:
+    return 4 if r <= 4 else (2 if r <= 7 else (1 if r <= 9 else 0))
+
+
+cdef void play_turn(Play* g, int p, int* moves) noexcept nogil:
+    """Steps 1-4 of one play-out turn of player ``p`` (``moves``: 3 * MAXMOVES ints)."""
+    cdef int put = -1
+    cdef int action, i, c, count, m, t, nsame, k, ncols, nh = 0
+    cdef int cols[4]
+    cdef int same[MAXTILES]
+    cdef int hand[MAXHAND]
+    cdef RS* s = &g.reef[p]
+    if g.ndisp[p] > 0:
+        i = below(&g.policy, g.ndisp[p])
+        put = g.disp[p][i]
+        remove_at(g.disp[p], &g.ndisp[p], i)
+        g.atoll[g.natoll] = put
+        g.natoll += 1
+    action = below(&g.policy, 3)
+    ncols = 0
+    for c in range(4):
+        if put >= 0 and c == g.kc[put]:
+            continue
+        for i in range(g.natoll):
+            if g.kc[g.atoll[i]] == c:
+                cols[ncols] = c
+                ncols += 1
+                break
+    if (action == 1 and g.ndisp[p] == 0) or (action == 2 and ncols == 0):
+        action = 0
+    if action == 0:
+        if put >= 0:
+            g.lime[p] = g.lime[p] + g.kn[put]
+            if g.lime[p] > 10:
+                g.lime[p] = 10
+    elif action == 1:
+        i = below(&g.policy, g.ndisp[p])
+        hand[nh] = g.disp[p][i]
+        nh += 1
+        remove_at(g.disp[p], &g.ndisp[p], i)
+    else:
+        c = cols[below(&g.policy, ncols)]
+        count = 0
+        for i in range(g.natoll):
+            if g.kc[g.atoll[i]] == c:
+                count += 1
+        m = 1 + below(&g.policy, count if count < 3 else 3)
+        for t in range(m):
+            nsame = 0
+            for i in range(g.natoll):
+                if g.kc[g.atoll[i]] == c:
+                    same[nsame] = i
+                    nsame += 1
+            i = same[below(&g.policy, nsame)]
+            hand[nh] = g.atoll[i]
+            nh += 1
+            remove_at(g.atoll, &g.natoll, i)
+    g.decisions += 1
+    if g.natoll < ATOLL_SIZE:
+        fill(g, g.atoll, &g.natoll, ATOLL_SIZE - g.natoll)
+    for t in range(nh):
+        k = hand[t]
+        count = gen(s, g.kc[k], g.lime[p], moves, moves + MAXMOVES, moves + 2 * MAXMOVES)
+        g.decisions += 1
+        if count > 0:
+            i = below(&g.policy, count)
+            apply(s, moves[i], moves[MAXMOVES + i], g.kc[k], g.kc[k], g.kn[k], g.ka[k], NULL)
+            g.lime[p] -= moves[2 * MAXMOVES + i]
+        else:
+            g.vp[p] -= 1
+            g.returned[k] += 1
+            g.sum_returned += 1
+            g.bag_left += 1
+
+
+cdef enum:
+    ATOLL_SIZE = 4
+    DISPLAY_SIZE = 4
+
+
+cdef void scoring_phase(Play* g, int* octopus) noexcept nogil:
+    cdef int k, p, r, c, j, last = -1
+    for k in range(g.n):
+        p = (octopus[0] + k) % g.n
+        if not fill(g, g.disp[p], &g.ndisp[p], DISPLAY_SIZE - g.ndisp[p]):
+            break
+    for k in range(g.n):
+        p = (octopus[0] + k) % g.n
+        r = below(&g.policy, g.ncoral[p] + 1)
+        g.decisions += 1
+        if r < g.ncoral[p]:
+            c = g.coral_list[p][r]
+            for j in range(r, g.ncoral[p] - 1):
+                g.coral_list[p][j] = g.coral_list[p][j + 1]
+            g.ncoral[p] -= 1
+            g.vp[p] += coral(&g.reef[p], c)
+            g.jelly[p] += 1
+            g.lime[p] += round_lime(g.round)
+            if g.lime[p] > 10:
+                g.lime[p] = 10
+            last = p
+    if last >= 0:
+        octopus[0] = last
+
+
+cdef void final_totals(Play* g, bint light, bint penalties, int* totals) noexcept nogil:
+    cdef int p, c, best, second, nbest, nsecond, v, pts
+    cdef int vis[MAXPLAYERS]
+    for p in range(g.n):
+        totals[p] = g.vp[p] + 2 * g.jelly[p] + g.lime[p] // 2
+        totals[p] += light_animals(&g.reef[p], 0, NULL) if light else dark_animals(&g.reef[p])
+        if penalties:
+            totals[p] -= remote_penalty(&g.reef[p])
+    for c in range(4):
+        best = 0
+        second = 0
+        for p in range(g.n):
+            vis[p] = popcount(g.reef[p].vcol[c])
+            if vis[p] > best:
+                best = vis[p]
+        for p in range(g.n):
+            if second < vis[p] < best:
+                second = vis[p]
+        nbest = 0
+        nsecond = 0
+        for p in range(g.n):
+            nbest += vis[p] == best
+            nsecond += vis[p] == second
+        if best == 0:
+            continue
+        for p in range(g.n):
+            v = vis[p]
+            pts = 0
+            if v == best:
+                pts = 3 if nbest > 1 else 4
+            elif nbest == 1 and second > 0 and v == second:
+                pts = 1 if nsecond > 1 else 2
+            totals[p] += pts
+
+
+cdef void run_game(Play* g, const RS* empty, int nstarts, const int* start_a,
+                   const int* start_b, int sa, int sb, bint light, bint penalties,
+                   int* totals, int* moves) noexcept nogil:
+    cdef int pool[MAXSTARTS]
+    cdef int dealt[MAXPLAYERS]
+    cdef int npool = nstarts
+    cdef int p, i, ca, cb, k
+    cdef int octopus = 0
+    for i in range(nstarts):
+        pool[i] = i
+    for p in range(g.n):
+        i = below(&g.chance, npool)
+        dealt[p] = pool[i]
+        remove_at(pool, &npool, i)
+    for p in range(g.n):
+        g.reef[p] = empty[0]
+        ca = start_a[dealt[p]]
+        cb = start_b[dealt[p]]
+        if below(&g.policy, 2):
+            ca, cb = cb, ca
+        apply(&g.reef[p], sa, sb, ca, cb, 0, -1, NULL)
+        g.decisions += 1
+    for p in range(g.n):
+        fill(g, g.disp[p], &g.ndisp[p], DISPLAY_SIZE)
+    fill(g, g.atoll, &g.natoll, ATOLL_SIZE)
+    while True:
+        if not g.extra:
+            for k in range(g.n):
+                play_turn(g, (octopus + k) % g.n, moves)
+        scoring_phase(g, &octopus)
+        if g.extra or (g.round >= 10 and not g.ending):
+            break
+        g.round += 1
+        if g.ending:
+            g.extra = 1
+    final_totals(g, light, penalties, totals)
+
+
+cdef class Playout:
+    """Whole random games on one board with one tile pool (validated by lumicore.reef.kernel).
+
+    ``Playout(board_state, kinds, counts, starts, players, emergency, light, penalties)``:
+    ``kinds`` (colour, number, animal) per tile kind, ``counts`` how many of each are in the bag,
+    ``starts`` (colour a, colour b) per starting Lumino; ``board_state`` an empty board's State.
+    """
+
+    cdef Play proto
+    cdef RS empty
+    cdef int nstarts
+    cdef int start_a[MAXSTARTS]
+    cdef int start_b[MAXSTARTS]
+    cdef int sa, sb
+    cdef bint light, penalties
+
+    def __init__(self, State board, kinds, counts, starts, int players, int emergency,
+                 bint light, bint penalties, int start_cell_a, int start_cell_b):
+        cdef int i, total = 0
+        if not 2 <= players <= MAXPLAYERS or not 1 <= len(kinds) <= MAXKINDS:
+            raise ValueError("bad players or kinds")
+        if len(counts) != len(kinds) or not players <= len(starts) <= MAXSTARTS:
+            raise ValueError("bad counts or starts")
+        if not (0 <= start_cell_a < board.s.n and 0 <= start_cell_b < board.s.n
+                and (board.s.nbr[start_cell_a] >> start_cell_b) & 1):
+            raise ValueError("bad starting cells")
+        self.empty = board.s
+        self.proto.n = players
+        self.proto.nkinds = len(kinds)
+        for i in range(len(kinds)):
+            self.proto.kc[i], self.proto.kn[i], self.proto.ka[i] = kinds[i]
+            if not (0 <= self.proto.kc[i] < 4 and 0 <= self.proto.kn[i] <= 6
+                    and -1 <= self.proto.ka[i] < 4 and 0 <= counts[i] <= 1000):
+                raise ValueError("bad tile kind")
+            self.proto.unseen[i] = counts[i]
+            self.proto.returned[i] = 0
+            total += counts[i]
+        for i in range(len(kinds), MAXKINDS):
+            self.proto.unseen[i] = 0
+            self.proto.returned[i] = 0
+        if not 0 <= emergency <= total or total > MAXTILES - 8:
+            raise ValueError("bad emergency stack or too many tiles")
+        self.proto.sum_unseen = total
+        self.proto.sum_returned = 0
+        self.proto.bag_left = total - emergency
+        self.proto.emergency = emergency
+        self.nstarts = len(starts)
+        for i in range(self.nstarts):
+            self.start_a[i], self.start_b[i] = starts[i]
+            if not (0 <= self.start_a[i] < 4 and 0 <= self.start_b[i] < 4):
+                raise ValueError("bad start colours")
+        self.sa = start_cell_a
+        self.sb = start_cell_b
+        self.light = light
+        self.penalties = penalties
+
+    cdef void _game(self, Play* g, uint64_t seed, int* totals, int* moves) noexcept nogil:
+        cdef int p
+        g[0] = self.proto
+        g.chance.s = seed
+        g.policy.s = seed ^ C_POLICY_SALT
+        g.round = 1
+        g.ending = 0
+        g.extra = 0
+        g.natoll = 0
+        g.decisions = 0
+        for p in range(MAXPLAYERS):
+            g.ndisp[p] = 0
+            g.lime[p] = 0
+            g.vp[p] = 0
+            g.jelly[p] = 0
+            g.ncoral[p] = 4
+            g.coral_list[p][0] = 0
+            g.coral_list[p][1] = 1
+            g.coral_list[p][2] = 2
+            g.coral_list[p][3] = 3
+        run_game(g, &self.empty, self.nstarts, self.start_a, self.start_b, self.sa, self.sb,
+                 self.light, self.penalties, totals, moves)
+
+    def play(self, uint64_t seed) -> dict:
+        """One game: totals, vp, limestone, jellyfish per player, rounds, decisions."""
+        cdef Play* g = <Play*>calloc(1, sizeof(Play))
+        cdef int* moves = <int*>calloc(3 * MAXMOVES, sizeof(int))
+        cdef int totals[MAXPLAYERS]
+        cdef int n = self.proto.n
+        if g == NULL or moves == NULL:
+            free(g)
+            free(moves)
+            raise MemoryError()
+        try:
+            with nogil:
+                self._game(g, seed, totals, moves)
+            return {"totals": [totals[p] for p in range(n)], "vp": [g.vp[p] for p in range(n)],
+                    "limestone": [g.lime[p] for p in range(n)],
+                    "jellyfish": [g.jelly[p] for p in range(n)], "rounds": g.round,
+                    "decisions": g.decisions}
+        finally:
+            free(g)
+            free(moves)
+
+    def play_many(self, uint64_t first_seed, int count) -> list:
+        """``count`` games with seeds ``first_seed, first_seed + 1, ...``: the wins per player
+        (a tie shares the win; tie-break by limestone as the rulebook) as floats."""
+        cdef Play* g = <Play*>calloc(1, sizeof(Play))
+        cdef int* moves = <int*>calloc(3 * MAXMOVES, sizeof(int))
+        cdef int totals[MAXPLAYERS]
+        cdef double wins[MAXPLAYERS]
+        cdef int n = self.proto.n
+        cdef int r, p, best, bestl, k
+        if g == NULL or moves == NULL:
+            free(g)
+            free(moves)
+            raise MemoryError()
+        for p in range(MAXPLAYERS):
+            wins[p] = 0.0
+        try:
+            with nogil:
+                for r in range(count):
+                    self._game(g, first_seed + <uint64_t>r, totals, moves)
+                    best = totals[0]
+                    bestl = g.lime[0]
+                    for p in range(1, n):
+                        if totals[p] > best or (totals[p] == best and g.lime[p] > bestl):
+                            best = totals[p]
+                            bestl = g.lime[p]
+                    k = 0
+                    for p in range(n):
+                        k += totals[p] == best and g.lime[p] == bestl
+                    for p in range(n):
+                        if totals[p] == best and g.lime[p] == bestl:
+                            wins[p] += 1.0 / k
+            return [wins[p] for p in range(n)]
+        finally:
+            free(g)
+            free(moves)

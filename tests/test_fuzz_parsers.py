@@ -9,18 +9,21 @@ reason, so that they pass once the owner fixes them.
 
 from __future__ import annotations
 
+import json
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from lumicore.data import data_dir, parse_toml, shorten
 from lumicore.errors import DataError, LumicoreError
+from lumicore.game import GAMES, new_game
 from lumicore.lemuria import default_instance
+from lumicore.lemuria.altar import load_altar, parse_altar
 from lumicore.lemuria.cards import (
     cards_to_toml,
     load_buildings,
@@ -28,14 +31,19 @@ from lumicore.lemuria.cards import (
     parse_buildings,
     parse_characters,
 )
-from lumicore.lemuria.instance import load_instance, parse_instance
+from lumicore.lemuria.instance import instance_from_dict, load_instance, parse_instance
+from lumicore.lemuria.skills import load_impacts, parse_impacts, parse_skill
 from lumicore.lucia import Train
 from lumicore.lucia.cards import KINDS, Action, Card, Deck, load_deck
+from lumicore.lucia.game import PuzzleState
 from lumicore.lucia.start import Setup, load_setup
+from lumicore.lumen import Sheet, load_layout, load_map
+from lumicore.lumen import load_board as lumen_board
 from lumicore.reef import Lumino, Reef, load_board, parse_hand
 from lumicore.reef import io as reef_io
 from lumicore.reef.board import Board
 from lumicore.reef.tiles import format_hand, load_tiles
+from solvers.arena import parse_bot_spec, replay_record
 
 SCRATCH = Path(tempfile.mkdtemp(prefix="lumicore-fuzz-"))
 
@@ -137,9 +145,27 @@ def test_train_round_trips(train: Train) -> None:
     assert Train.from_packed(train.packed) == train
 
 
-@given(st.integers(-(1 << 70), 1 << 70))
-def test_train_from_packed_any_integer(packed: int) -> None:
+@given(st.integers(-(1 << 70), 1 << 70) | junk)
+def test_train_from_packed_any_value(packed: Any) -> None:
     only_lumicore_errors(Train.from_packed, packed)
+
+
+@given(st.lists(st.integers(-(1 << 70), 1 << 70) | junk, max_size=18))
+def test_train_from_codes(codes: list[Any]) -> None:
+    train = only_lumicore_errors(Train, codes)
+    if train is not None:
+        assert Train.parse(str(train)) == train
+
+
+@pytest.mark.parametrize("value", ["x", None, "0x5", [1]])
+def test_train_from_packed_rejects_other_types(value: Any) -> None:
+    with pytest.raises(LumicoreError, match="unsigned 64-bit integer"):
+        Train.from_packed(value)
+
+
+def test_train_codes_error_survives_a_huge_integer() -> None:
+    with pytest.raises(LumicoreError, match="bad kid code 'an integer of about 5000 digits'"):
+        Train((10 ** 5000,))
 
 
 # -- Lucia deck TOML -----------------------------------------------------------------------------
@@ -223,12 +249,16 @@ def test_parse_hand_text(text: str) -> None:
         assert all(Lumino.parse(str(lumino)) == lumino for lumino in hand)
 
 
-@pytest.mark.xfail(strict=False, reason="reef: parse_hand(None)/bytes raise AttributeError or "
-                                        "TypeError (reef helper's item)")
-@given(any_bytes | st.none() | st.integers())
+@given(any_bytes | st.none() | st.integers() | st.lists(st.text(max_size=6), max_size=2))
 def test_parse_hand_wrong_types(value: Any) -> None:
     with pytest.raises(LumicoreError):
         parse_hand(value)
+
+
+@pytest.mark.parametrize("text", ["pink \u00b3", "pink \u0663", "pink \U0001d7d1 crab"])
+def test_parse_hand_accepts_ascii_digits_only(text: str) -> None:
+    with pytest.raises(LumicoreError):
+        parse_hand(text)
 
 
 @given(mutations(builtin("lumicora_tiles.toml")) | any_bytes)
@@ -246,8 +276,17 @@ def _reef_json() -> str:
 REEF_JSON = _reef_json()
 
 
-def test_reef_json_round_trips() -> None:
-    reef = reef_io.loads(REEF_JSON)
+@given(st.sampled_from("AB"), st.lists(st.tuples(
+    st.sampled_from(["pink", "green", "blue", "yellow"]), st.integers(1, 6),
+    st.sampled_from(["", "crab", "seahorse", "shellfish", "starfish"]), st.integers(0, 99)),
+    max_size=5))
+def test_reef_json_round_trips(side: str, tiles: list[tuple[str, int, str, int]]) -> None:
+    reef = Reef.new(load_board(side), ("pink", "green"))
+    for color, number, animal, pick in tiles:
+        lumino = Lumino.parse(f"{color} {animal}" if animal else f"{color} {number}")
+        options = list(reef.placements(lumino, limestone=4))
+        if options:
+            reef = reef.place(options[pick % len(options)])
     assert reef_io.loads(reef_io.dumps(reef)) == reef
 
 
@@ -261,18 +300,15 @@ def test_reef_json_parsed_data(data: Any) -> None:
     only_lumicore_errors(reef_io.from_json, data)
 
 
-@pytest.mark.xfail(strict=False, reason="reef: lumicore.reef.io.load reads with Path.read_text, "
-                                        "so a non-UTF-8 file raises UnicodeDecodeError (reef "
-                                        "helper's item)")
-@given(any_bytes)
+@given(any_bytes | any_text.map(lambda text: text.encode("utf-8")))
 def test_reef_json_file_bytes(raw: bytes) -> None:
     only_lumicore_errors(reef_io.load, as_file(raw, ".json"))
 
 
-@pytest.mark.xfail(strict=False, reason="reef: a JSON reef nested 100,000 deep raises "
-                                        "RecursionError (reef helper's item)")
-def test_reef_json_deep_nesting() -> None:
-    only_lumicore_errors(reef_io.loads, "[" * 100_000 + "]" * 100_000)
+@pytest.mark.parametrize("text", ["[" * 100_000 + "]" * 100_000, "[" + "1" * 5001 + "]"])
+def test_reef_json_deep_or_huge(text: str) -> None:
+    with pytest.raises(LumicoreError):
+        reef_io.loads(text)
 
 
 # -- Lemuria card and instance TOML --------------------------------------------------------------
@@ -309,6 +345,13 @@ def test_lemuria_character_file(content: str | bytes) -> None:
 
 
 INSTANCE_TOML = default_instance(seed=1).to_toml()
+INSTANCE_DATA = parse_toml(INSTANCE_TOML)
+
+
+@given(st.dictionaries(st.sampled_from(sorted(INSTANCE_DATA) + ["opponent", "building", "x"]),
+                       junk | resource_tables | st.integers(), max_size=2))
+def test_instance_from_parsed_data(changes: dict[str, Any]) -> None:
+    only_lumicore_errors(instance_from_dict, {**INSTANCE_DATA, **changes})
 
 
 @given(st.integers(0, 1000))
@@ -325,6 +368,83 @@ def test_instance_text(text: str) -> None:
 @given(any_bytes)
 def test_instance_file_bytes(raw: bytes) -> None:
     only_lumicore_errors(load_instance, as_file(raw, ".toml"))
+
+
+# -- the parsers of the whole games (game states, Lumen data, Lemuria altar and skills, arena) --
+
+FEW = settings(max_examples=max(20, settings.default.max_examples // 4))
+"""A quarter of the profile's examples: these parsers were fuzzed more when they were written."""
+
+
+def _serialized(name: str) -> str:
+    return new_game(name, players=2, seed=1).serialize()
+
+
+@FEW
+@given(st.data())
+def test_game_state_deserialize(data: st.DataObject) -> None:
+    name = data.draw(st.sampled_from(sorted(GAMES)))
+    state_class = type(new_game(name, players=2, seed=1))
+    text = data.draw(mutations(_serialized(name)) | any_text | st.none())
+    only_lumicore_errors(state_class.deserialize, text)
+
+
+@FEW
+@given(mutations(PuzzleState.new("h H L3").serialize()) | any_text | st.none())
+def test_lucia_puzzle_state_deserialize(text: Any) -> None:
+    only_lumicore_errors(PuzzleState.deserialize, text)
+
+
+@FEW
+@given(any_text | st.none() | st.text(alphabet="0123456789 .|\n-#", max_size=80))
+def test_lumen_sheet_parse(text: Any) -> None:
+    sheet = only_lumicore_errors(Sheet.parse, text)
+    if sheet is not None:
+        assert Sheet.parse(str(sheet)) == sheet
+
+
+@FEW
+@pytest.mark.parametrize("load, name", [(load_layout, "lumen_sheet.toml"),
+                                        (lumen_board, "lumen_board.toml"),
+                                        (load_map, "lumen_scenario_a.toml"),
+                                        (load_altar, "lemuria_altar.toml"),
+                                        (load_impacts, "lemuria_impact.toml")],
+                         ids=["lumen-layout", "lumen-board", "lumen-map", "altar", "impacts"])
+@given(data=st.data())
+def test_game_data_files(load: Callable[[Path], Any], name: str, data: st.DataObject) -> None:
+    content = data.draw(mutations(builtin(name)) | any_bytes)
+    only_lumicore_errors(load, as_file(content, ".toml"))
+
+
+@FEW
+@given(any_text | junk | st.text(alphabet="gain trend bonus extra build wood 0123456789",
+                                 max_size=30))
+def test_lemuria_skill(text: Any) -> None:
+    skill = only_lumicore_errors(parse_skill, text)
+    if skill is not None:
+        assert parse_skill(str(skill)) == skill
+
+
+@FEW
+@given(junk)
+def test_lemuria_altar_and_impact_data(data: Any) -> None:
+    only_lumicore_errors(parse_altar, data)
+    only_lumicore_errors(parse_impacts, data)
+
+
+@FEW
+@given(any_text | st.none() | st.text(alphabet="mcts:iterations=400policy.e-", max_size=30))
+def test_arena_bot_spec(text: Any) -> None:
+    only_lumicore_errors(parse_bot_spec, text)
+
+
+RECORD = json.dumps({"game": "reef", "players": 2, "seed": 1, "options": {}, "actions": [0, 1]})
+
+
+@FEW
+@given(mutations(RECORD) | junk)
+def test_arena_replay_record(record: Any) -> None:
+    only_lumicore_errors(replay_record, record)
 
 
 # -- the regressions the fuzzing is about (each failed before its fix) ---------------------------

@@ -14,6 +14,7 @@ from lumicore.lucia import Action, Card, Deck, Train, scramble
 from lumicore.lucia.deal import Deal
 from lumicore.lucia.deal_game import DealState
 from lumicore.lucia.game import PuzzleState
+from lumicore.lumen.game import GameState as LumenState
 from lumicore.reef import load_tiles
 from lumicore.reef.game import Game
 from lumicore.reef.hand import HandState
@@ -47,10 +48,14 @@ GAMES = {
     "lucia-small": lambda seed: PuzzleState.new("h S T h L2 H", max_plays=4 + seed % 3),
     "reef-hand": reef_hand,
     "lemuria": lambda seed: LemuriaGame.new(players=2 + seed % 3, seed=seed, impact=seed % 2 == 1),
+    "lumen": lambda seed: LumenState.new_game(seed=seed),
+    "reef": lambda seed: new_game("reef", players=2 + seed % 3, seed=seed, side="AB"[seed % 2],
+                                  scoreboard=("dark", "light")[seed // 2 % 2]),
 }
 DESERIALIZE = {"lucia": DealState.deserialize, "lucia-deal": DealState.deserialize,
                "lucia-puzzle": PuzzleState.deserialize, "lucia-small": PuzzleState.deserialize,
-               "reef-hand": HandState.deserialize, "lemuria": LemuriaGame.deserialize}
+               "reef-hand": HandState.deserialize, "lemuria": LemuriaGame.deserialize,
+               "lumen": LumenState.deserialize, "reef": Game.deserialize}
 
 
 def check_invariants(state: GameState, deserialize) -> None:
@@ -165,3 +170,4 @@ def test_deserialize_rejects_garbage(text):
         HandState.deserialize(text)
     with pytest.raises(DataError):
         Game.deserialize(text)
+        LemuriaGame.deserialize(text)

@@ -601,3 +601,59 @@ def test_evaluate_is_on_the_returns_scale():
     assert len(values) == 3 and abs(sum(values) - 1) < 1e-9
     touch(game).s["pl"][1]["vp"][0] = 20
     assert max(range(3), key=game.evaluate().__getitem__) == 1
+
+
+def test_a_skill_may_turn_the_altar_between_two_harvests():
+    game = start(2)
+    s = touch(game).s
+    s["altar"][1] = ["plant", [0, 0], 0]                  # memory 2 (2 blocks), full
+    s["altar"][3] = ["plant", [0, 1], 0]                  # memory 4 (2 blocks), full
+    s["pl"][0]["mat"]["plant"] = 0
+    s["pl"][0]["hand"] = ["C19"]                          # rotate, 1 food
+    game = touch(game)
+    game.apply_move(("harvest", 1, 0))
+    before = game.resources(0)
+    game.apply_move(("play", "C19", None, "clockwise"))
+    assert game.rotation == 1
+    game.apply_move(("harvest", 3, 1))
+    # at rotation 1 memory 4 shows what memory 3 prints
+    resource = game.cards.altar.memories[2].plant
+    assert game.resources(0)[resource] == before[resource] + 1
+    assert game.resources(0)["gold"] == before["gold"] - 1
+
+
+def test_build_without_a_chit_when_every_slot_is_full():
+    game = start(2)
+    s = touch(game).s
+    s["pl"][1]["chits"] = [6, 5, 5, 4]                    # the city is full
+    s["pl"][0]["res"].update(stone=5, wood=5)
+    game = touch(game)
+    assert ("build", "B02", None, ()) in game.moves()
+    assert not any(m[0] == "build" and m[2] is not None for m in game.moves())
+    game.apply_move(("build", "B02", None, ()))
+    assert game.vp(0) == 8 and sum(game.chits(0).values()) == 0
+
+
+def test_at_most_eight_facilities():
+    game = start(2)
+    s = touch(game).s
+    s["pl"][0]["fac"] = [[f"B{n:02d}", None] for n in range(10, 18)]
+    s["pl"][0]["res"].update(stone=9, wood=9, gold=9, food=9)
+    assert "build" not in kinds(touch(game))
+
+
+def test_one_material_operation_even_with_materials_left():
+    # "You may place as many materials as you have, in as many turns as you wish": one a turn
+    game = start(2)
+    placed = 0
+    while game.turn <= 3:
+        if game.is_chance_node():
+            game.resolve_chance()
+        elif game.current_player() == 0:
+            game.apply_move(("place", 2 * placed, "plant" if placed < 2 else "mineral"))
+            placed += 1
+            assert not kinds(game) & {"place", "pedestal"}
+            game.apply_move(("end",))
+        else:
+            finish_turn_one_player(game)
+    assert placed == 3 and game.materials(0) == {"plant": 0, "mineral": 1}

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from lumen_helpers import clear, do, has, k, put, sequence_step, started, t
 
 from lumicore.errors import DataError, IllegalMoveError, LumicoreError
 from lumicore.game import CHANCE, TERMINAL, play_randomly
@@ -14,64 +15,6 @@ from lumicore.lumen.game import GameState, replay
 from lumicore.lumen.map import map_from_dict
 from lumicore.lumen.sheet import Sheet
 from lumicore.lumen.units import load_board
-
-KINDS = load_board().kinds
-
-
-def find(state: GameState, *prefix) -> int:
-    """The action of the first move starting with ``prefix``."""
-    for a, move in enumerate(state.moves()):
-        if move[:len(prefix)] == prefix:
-            return a
-    raise AssertionError(f"no move {prefix} among {state.moves()[:8]}...")
-
-
-def has(state: GameState, *prefix) -> bool:
-    return any(m[:len(prefix)] == prefix for m in state.moves())
-
-
-def do(state: GameState, *prefix) -> None:
-    state.apply_action(find(state, *prefix))
-
-
-def k(name: str) -> int:
-    return KINDS.index(name)
-
-
-def t(name: str) -> int:
-    return load_map("A").index(name)
-
-
-def started(first: int = 0) -> GameState:
-    """A game after the first-player draw and the supply draws (Shroomlings first)."""
-    state = GameState.new_game(seed=0)
-    do(state, "first", first)
-    while state.phase == "draw":
-        state.apply_action(0)
-    return state
-
-
-def clear(state: GameState) -> GameState:
-    for sides in state.units:
-        for side in sides:
-            side[:] = [0] * len(side)
-    state._moves = None
-    return state
-
-
-def put(state: GameState, where: str, player: int, kind: str, n: int = 1,
-        inactive: bool = False) -> None:
-    state.units[t(where)][player][2 * k(kind) + inactive] += n
-    state._moves = None
-
-
-def sequence_step(state: GameState, player: int = 0, left: int = 1) -> GameState:
-    """Make ``state`` the second resolver's sequence step with ``left`` choices."""
-    state.phase, state.actor, state.left, state.todo, state.resolving = \
-        "sequence", player, left, [], 1
-    state._moves = None
-    return state
-
 
 # --- "Tienes 17 rondas"
 
@@ -571,3 +514,26 @@ def test_other_scenarios_load_from_files(tmp_path):
 def test_bad_game_options(options, match):
     with pytest.raises(LumicoreError, match=match):
         GameState.new_game(**options)
+
+
+# --- "Se sugiere comenzar con el Escenario A: Primer Contacto"
+
+def test_scenario_a_is_the_default():
+    state = GameState.new_game()
+    assert state.map.name == "Primer Contacto" and state.options["scenario"] == "A"
+    assert load_map("default") == load_map("A")
+
+
+# --- "Si un valor crea o se añade a una línea de 2 o más números idénticos, puedes añadir
+#     refuerzos al mapa hasta la cantidad de números nuevos"
+
+def test_the_identical_gain_is_the_number_of_reinforcements():
+    state = started(0)
+    state.sheets[0] = Sheet.parse("3 . 3 . . / . . . . . / . . . . . / . . . . .")
+    do(state, "roll", 1, 2)
+    do(state, "choose", 2, 1)   # sum 3 joins two lone 3s: 3 reinforcements
+    do(state, "choose", 0, 0)
+    assert state.phase == "reinforce" and state.left == 3
+    for _ in range(3):
+        do(state, "place")
+    assert state.units_on_map(0) == 6 and state.phase == "draw"

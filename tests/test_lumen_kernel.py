@@ -93,3 +93,115 @@ def test_the_raw_kernel_checks_sizes_and_cells():
         raw.gains(bytes([255] * 3), nbr, 3, 1)
     with pytest.raises(ValueError):
         raw.gains(bytes([1, 255, 255]), nbr, 0, 1)
+
+
+# --- whole random games: the kernel's game loop against the Python GameState
+
+DUEL = ('name = "Duel"\ninitiative = "m"\nadjacency = [["w", "m"], ["m", "e"], ["e", "x"]]\n'
+        '[territories]\nw = { season = "winter" }\nm = { season = "spring" }\n'
+        'e = { season = "autumn", discovery = 4 }\nx = { season = "summer", discovery = 1 }\n'
+        '[[start]]\nplayer = 1\nterritory = "w"\nunits = { deadly = 1, pusher = 1 }\n'
+        '[[start]]\nplayer = 2\nterritory = "x"\nunits = { deadly = 1, feathered = 1 }\n')
+BRAWL = ('name = "Brawl"\ninitiative = "r"\nadjacency = [["r", "s"]]\n'
+         '[territories]\nr = { season = "spring" }\ns = { season = "winter", discovery = 2 }\n'
+         '[[start]]\nplayer = 1\nterritory = "r"\nunits = { deadly = 1 }\n'
+         '[[start]]\nplayer = 2\nterritory = "r"\nunits = { deadly = 1 }\n')
+SMALL_BOARD = ('rounds = 9\nsupply = 2\n[limits]\nlow = 1\nhigh = 2\nsum = 2\nproduct = 2\n'
+               'difference = 1\n'
+               '[units.deadly]\nstrength = 1\nability = "kill"\nbag = 3\n'
+               '[units.pusher]\nstrength = 1\nability = "push"\nbag = 2\n'
+               '[units.feathered]\nstrength = 2\nability = "fly"\nbag = 2\n'
+               '[units.restorer]\nstrength = 1\nability = "restore"\nbag = 1\n'
+               '[units.mercenary]\nstrength = 3\nspecial = true\n'
+               '[bonus]\nmercenary = 2\nsecret = 1\nglow = 3\n[objectives]\nvalues = [1, 1, 6]\n')
+
+
+@pytest.fixture(scope="module")
+def games(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("lumen")
+    (folder / "duel.toml").write_text(DUEL)
+    (folder / "small.toml").write_text(SMALL_BOARD)
+    (folder / "brawl.toml").write_text(BRAWL)
+    from lumicore.lumen.game import GameState
+
+    small = str(folder / "small.toml")
+    states = [GameState.new_game(),
+              GameState.new_game(scenario=str(folder / "duel.toml"), board=small),
+              GameState.new_game(scenario=str(folder / "brawl.toml"), board=small)]
+    return [(s, kernel.setup(s)) for s in states]
+
+
+@given(st.integers(0, 2**63 - 1), st.integers(0, 2))
+def test_kernel_games_match_the_python_engine(games, seed, which):
+    state, setup = games[which]
+    assert kernel.random_game(setup, seed) == reference.random_game(state, seed)
+
+
+def test_kernel_game_records_replay_in_python(games):
+    from lumicore.lumen.game import replay
+
+    state, setup = games[0]
+    actions, winner, s0, s1, last = kernel.random_game(setup, 11)
+    end = replay({"game": "lumen", "actions": actions})
+    assert end.is_terminal() and end.round == last
+    assert (end.score(0).total, end.score(1).total) == (s0, s1)
+    assert (-1 if end.winner() is None else end.winner()) == winner
+
+
+def test_brawls_end_by_elimination_in_both_engines(games):
+    state, setup = games[2]
+    early = [seed for seed in range(60) if kernel.random_game(setup, seed)[4] < 9]
+    assert early, "no game ended before the last round"
+    for seed in early[:5]:
+        assert kernel.random_game(setup, seed) == reference.random_game(state, seed)
+
+
+def test_random_games_counts(games):
+    _, setup = games[0]
+    wins0, wins1, nobody, actions = kernel.random_games(setup, 50, seed=3)
+    assert wins0 + wins1 + nobody == 50 and actions > 50 * 17
+    one = sum(kernel.random_game(setup, 3 + i)[1] == 0 for i in range(50))
+    assert one == wins0
+
+
+def test_setup_needs_a_fresh_game():
+    from lumicore.game import play_randomly
+    from lumicore.lumen.game import GameState
+
+    with pytest.raises(LumicoreError):
+        kernel.setup(play_randomly(GameState.new_game(), seed=1, max_steps=3))
+    with pytest.raises(LumicoreError):
+        kernel.setup("game")
+    setup = kernel.setup(GameState.new_game())
+    for bad in (-1, 2**63, 1.5):
+        with pytest.raises(LumicoreError):
+            kernel.random_game(setup, bad)
+    with pytest.raises(LumicoreError):
+        kernel.random_games(setup, -1)
+
+
+def test_setup_rejects_numbers_beyond_the_kernel(tmp_path):
+    from lumicore.lumen.game import GameState
+
+    path = tmp_path / "huge.toml"
+    path.write_text(DUEL.replace("deadly = 1, pusher = 1", "deadly = 99999999999"))
+    with pytest.raises(LumicoreError, match="range"):
+        kernel.setup(GameState.new_game(scenario=str(path)))
+
+
+@given(st.integers(0, 2**32), st.integers(1, 400), st.integers(0, 2))
+def test_kernel_games_from_any_position_match_the_python_engine(games, seed, steps, which):
+    from lumicore.game import play_randomly
+
+    state, _ = games[which]
+    position = play_randomly(state, seed=seed, max_steps=steps)
+    expected = reference.random_game(position, seed)
+    expected = (expected[0][len(position.history):], *expected[1:])
+    assert kernel.random_game_from(position, seed) == expected
+
+
+def test_position_rejects_non_states():
+    with pytest.raises(LumicoreError):
+        kernel.position("state")
+    with pytest.raises(LumicoreError):
+        kernel.playouts("state", 3)

@@ -11,7 +11,7 @@ import pytest
 from lumicore.errors import DataError, IllegalMoveError, LumicoreError
 from lumicore.game import CHANCE, new_game
 from lumicore.reef import Lumino, Reef, load_board
-from lumicore.reef.decisions import Orient, Place, Return, Score, Skip, Swap, Turn
+from lumicore.reef.decisions import Orient, Pick, Place, Return, Score, Skip, Spend, SwapDone, Turn
 from lumicore.reef.game import Game, SplitMix64, read_records
 
 
@@ -205,29 +205,54 @@ def test_several_tiles_are_placed_in_any_order():
 
 def test_jellyfish_swap_needs_a_jellyfish_and_swaps_from_one_place():
     game = dealt(atoll=["blue 2", "blue 5 crab", "yellow 1 crab", "green 4"])
-    assert not [d for d in game.decisions() if isinstance(d, Swap)]
+    assert not [d for d in game.decisions() if isinstance(d, Spend)]
     game.jellyfish[0] = 1
     game._moves = None
-    swaps = [d for d in game.decisions() if isinstance(d, Swap)]
-    assert {d.where for d in swaps} == {"atoll", "display"}
-    assert len([d for d in swaps if d.where == "atoll"]) == 15       # any non-empty subset
-    game.apply_action(find(game, Swap, where="atoll",
-                           tiles=(Lumino("blue", 2), Lumino("blue", 5, "crab"))))
-    assert game.jellyfish[0] == 0 and game.bag_left == 72 - 12 + 2
+    assert {d.where for d in game.decisions() if isinstance(d, Spend)} == {"atoll", "display"}
+    game.apply_action(find(game, Spend, where="atoll"))
+    assert game.jellyfish[0] == 0 and not any(isinstance(d, SwapDone) for d in game.decisions())
+    assert {d.lumino for d in game.decisions()} == set(game.atoll)   # Atoll tiles only
+    game.apply_action(find(game, Pick, lumino=Lumino("blue", 2)))
+    game.apply_action(find(game, Pick, lumino=Lumino("blue", 5, "crab")))
+    assert Pick(Lumino("blue", 2)) not in game.decisions()            # each tile once
+    game.apply_action(find(game, SwapDone))
+    assert game.bag_left == 72 - 12 + 2
     draw(game, "yellow 6", "blue 2")                                  # may draw one back
     assert Counter(game.atoll) == Counter([Lumino("yellow", 1, "crab"), Lumino("green", 4),
                                            Lumino("yellow", 6), Lumino("blue", 2)])
     assert game.phase == "turn" and game.current_player() == 0
-    assert not [d for d in game.decisions() if isinstance(d, Swap)]   # the tile went to the box
+    assert not [d for d in game.decisions() if isinstance(d, Spend)]  # the tile went to the box
+
+
+def test_every_subset_of_the_atoll_can_be_swapped_one_way():
+    game = dealt(atoll=["blue 2", "blue 5 crab", "yellow 1 crab", "green 4"])
+    game.jellyfish[0] = 1
+    game._moves = None
+    game.apply_action(find(game, Spend, where="atoll"))
+    subsets = set()
+
+    def walk(state, chosen):
+        for a, d in enumerate(state.decisions()):
+            if isinstance(d, SwapDone):
+                subsets.add(tuple(sorted(map(str, chosen))))
+            else:
+                child = state.clone()
+                child.apply_action(a)
+                walk(child, chosen + [d.lumino])
+
+    walk(game, [])
+    assert len(subsets) == 15
 
 
 def test_several_jellyfish_swap_several_times():
     game = dealt()
     game.jellyfish[0] = 2
     game._moves = None
-    game.apply_action(find(game, Swap, where="display", tiles=(Lumino("pink", 3),)))
+    game.apply_action(find(game, Spend, where="display"))
+    game.apply_action(find(game, Pick, lumino=Lumino("pink", 3)))
+    game.apply_action(find(game, SwapDone))
     draw(game, "yellow 2")
-    assert [d for d in game.decisions() if isinstance(d, Swap)]
+    assert [d for d in game.decisions() if isinstance(d, Spend)]
     assert Lumino("yellow", 2) in game.displays[0]
 
 

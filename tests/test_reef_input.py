@@ -176,3 +176,45 @@ def test_fuzz_reef_json_and_board_parsers(text):
             parse(text)
         except LumicoreError:
             pass
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(max_size=40))
+def test_fuzz_cli_start_and_objective_parsers(text):
+    from solvers.commands.reef import parse_objective, parse_start
+
+    for parse in (parse_start, parse_objective):
+        try:
+            parse(text)
+        except LumicoreError:
+            pass
+
+
+RECORD_VALUES = st.one_of(st.none(), st.booleans(), st.integers(-3, 2**64), st.text(max_size=8),
+                          st.lists(st.text(max_size=30), max_size=3))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.dictionaries(st.sampled_from(["format", "version", "players", "seed", "side",
+                                        "scoreboard", "tiles", "decisions", "actions",
+                                        "totals"]), RECORD_VALUES, max_size=8))
+def test_fuzz_game_records(record):
+    from lumicore.reef.game import Game
+
+    record.setdefault("format", "lumicore-reef-game")
+    try:
+        Game.replay(record)
+    except LumicoreError:
+        pass
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.one_of(st.text(max_size=60), st.binary(max_size=60).map(
+    lambda b: b.decode("utf-8", "replace"))))
+def test_fuzz_serialized_games(text):
+    from lumicore.reef.game import Game
+
+    try:
+        Game.deserialize(text)
+    except LumicoreError:
+        pass

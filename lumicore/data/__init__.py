@@ -9,6 +9,8 @@ Every loader in lumicore takes either the name of a built-in file or a path to t
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +22,7 @@ else:  # pragma: no cover
 from lumicore.errors import DataError
 
 __all__ = ["data_dir", "resolve", "read_toml", "read_text", "read_file", "parse_toml", "tomllib",
-           "shorten"]
+           "shorten", "naming_source"]
 
 
 MAX_TOML_CHARS = 200_000
@@ -119,3 +121,19 @@ def read_toml(name_or_path: str | Path, builtin: dict[str, str]) -> dict[str, An
 def read_text(name_or_path: str | Path, builtin: dict[str, str]) -> str:
     """Read a text data file (e.g. a board drawing), as :func:`read_file` does."""
     return read_file(resolve(name_or_path, builtin))
+
+
+@contextmanager
+def naming_source(source: object) -> Iterator[None]:
+    """Prefix a :class:`DataError` raised inside with the (shortened) name of its file.
+
+    >>> with naming_source("my_deck.toml"):
+    ...     raise DataError("card #2: copies must be an integer")
+    Traceback (most recent call last):
+    ...
+    lumicore.errors.DataError: 'my_deck.toml': card #2: copies must be an integer
+    """
+    try:
+        yield
+    except DataError as exc:
+        raise DataError(f"{shorten(source)}: {exc}") from exc

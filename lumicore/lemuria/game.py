@@ -61,7 +61,7 @@ from lumicore.lemuria.schedule import COLORS, DISTRICTS, RESOURCES, Build, Play,
 from lumicore.lemuria.skills import DECLINE, ImpactCard, Skill, load_impacts
 
 __all__ = ["MIN_PLAYERS", "MAX_PLAYERS", "START", "HAND_SIZE", "Cards", "Game", "describe_move",
-           "order_from_vp"]
+           "order_from_vp", "check_players", "check_seed"]
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 START = {"gold": 3, "food": 3}
@@ -99,14 +99,16 @@ class Cards:
         return cls._cache[key]
 
 
-def _check_seed(seed: Any) -> int:
+def check_seed(seed: Any) -> int:
+    """``seed`` as an int: a non-negative integer below 2**63, else a LumicoreError."""
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63:
         raise LumicoreError(f"seed must be a non-negative integer below 2**63, got "
                             f"{shorten(seed)}")
     return int(seed)
 
 
-def _check_players(players: Any) -> int:
+def check_players(players: Any) -> int:
+    """``players`` as an int from 2 to 4, else a one-line LumicoreError naming the rule."""
     if isinstance(players, bool) or not isinstance(players, (int, np.integer)) \
             or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         got = players if isinstance(players, int) else shorten(players)
@@ -215,7 +217,7 @@ class Game:
         ``impact``: play with the Lemuria Impact append rules; ``buildings``, ``characters``,
         ``altar``, ``impacts``: card data by built-in name or path.
         """
-        players, seed = _check_players(players), _check_seed(seed)
+        players, seed = check_players(players), check_seed(seed)
         if not isinstance(impact, bool):
             raise LumicoreError(f"impact must be true or false, got {shorten(impact)}")
         options = {"impact": impact, "buildings": str(buildings), "characters": str(characters),

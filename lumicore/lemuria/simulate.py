@@ -81,7 +81,7 @@ def describe(action: Action) -> str:
         return "buy"
     if isinstance(action, Exchange):
         return f"exchange (give back {action.give_back})"
-    return repr(action)
+    return str(action)  # e.g. the altar's material operations (lumicore.lemuria.harvests)
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from lumicore.data import read_toml, shorten
+from lumicore.data import naming_source, read_toml, shorten
 from lumicore.errors import DataError
 from lumicore.lucia.notation import MAX_KIDS, ROLES
 
@@ -281,4 +281,6 @@ class Deck:
 
 def load_deck(name_or_path: str | Path = "default") -> Deck:
     """Load a built-in deck (``"default"``: the 33 cards of docs/lucia.md) or a TOML file."""
-    return Deck.from_dict(read_toml(name_or_path, BUILTIN_DECKS))
+    data = read_toml(name_or_path, BUILTIN_DECKS)
+    with naming_source(name_or_path):
+        return Deck.from_dict(data)

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from lumicore.data import read_toml, shorten
+from lumicore.data import naming_source, read_toml, shorten
 from lumicore.errors import DataError, LumicoreError
 from lumicore.lucia import reference
 from lumicore.lucia.cards import Card, Deck, load_deck
@@ -101,7 +101,9 @@ def _no_unknown_keys(table: Mapping[str, Any], known: set[str], where: str) -> N
 
 def load_setup(name_or_path: str | Path = "default") -> Setup:
     """The built-in setup (``"default"``, from lucia_setup.toml) or a user's TOML file."""
-    return Setup.from_dict(read_toml(name_or_path, BUILTIN_SETUPS))
+    data = read_toml(name_or_path, BUILTIN_SETUPS)
+    with naming_source(name_or_path):
+        return Setup.from_dict(data)
 
 
 def _first_conflict(row: Sequence[int]) -> int | None:

@@ -18,8 +18,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from numbers import Integral
 from typing import Final
 
+from lumicore.data import shorten
 from lumicore.errors import NotationError
 from lumicore.lucia import reference
 from lumicore.lucia.cards import Card
@@ -68,7 +70,8 @@ def _check(codes: tuple[int, ...], rules: Rules) -> None:
         raise NotationError(f"a train has 1..{MAX_KIDS} kids, got {len(codes)}")
     for pos, code in enumerate(codes):
         if not 0 <= code <= LUCIA5:
-            raise NotationError(f"bad kid code {code} at position {pos}")
+            shown = code if abs(code) < 1 << 64 else shorten(code)  # str() fails past 4300 digits
+            raise NotationError(f"bad kid code {shown} at position {pos}")
     lucias = [pos for pos, code in enumerate(codes) if is_lucia(code)]
     if len(lucias) != 1:
         where = f" (at positions {', '.join(map(str, lucias))})" if lucias else ""
@@ -99,7 +102,7 @@ class Train:
     def __post_init__(self) -> None:
         codes = tuple(self.codes)
         if not all(isinstance(c, int) and not isinstance(c, bool) for c in codes):
-            raise NotationError(f"kid codes must be integers, got {self.codes!r}")
+            raise NotationError(f"kid codes must be integers, got {shorten(self.codes)}")
         object.__setattr__(self, "codes", codes)
         _check(codes, DEFAULT_RULES)
 
@@ -113,8 +116,10 @@ class Train:
     @classmethod
     def from_packed(cls, packed: int, rules: Rules = DEFAULT_RULES) -> Train:
         """The train of a packed ``uint64`` (4 bits per position, 15 = empty, at the end only)."""
-        if isinstance(packed, bool) or not 0 <= int(packed) < 1 << 64 or int(packed) != packed:
-            raise NotationError(f"a packed train is an unsigned 64-bit integer, got {packed!r}")
+        if (isinstance(packed, bool) or not isinstance(packed, Integral)
+                or not 0 <= int(packed) < 1 << 64):
+            raise NotationError(f"a packed train is an unsigned 64-bit integer, "
+                                f"got {shorten(packed)}")
         packed = int(packed)
         codes = unpack(packed)
         for pos in range(len(codes), MAX_KIDS):

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import math
+from operator import mul
 from pathlib import Path
 from typing import Any
 
@@ -267,8 +268,11 @@ class GameState:
         (plus a tenth of the strength lead), squashed to 0..1; the returns at the end."""
         if self.phase == "over":
             return self.returns()
-        vp = [self.score(p).total + 0.1 * self.strength_total(p) for p in (0, 1)]
-        x = max(-30.0, min(30.0, (vp[0] - vp[1]) / 4))
+        sums = self.strengths()
+        owners = [0 if a > b else 1 if b > a else -1 for a, b in sums]
+        lead = sum(a - b for a, b in sums) * 0.1
+        lead += self.score(0, owners).total - self.score(1, owners).total
+        x = max(-30.0, min(30.0, lead / 4))
         p0 = 1 / (1 + math.exp(-x))
         return [p0, 1 - p0]
 
@@ -276,8 +280,10 @@ class GameState:
     # readable views
 
     def strengths(self) -> list[list[int]]:
-        """Each player's strength in each territory: ``result[t][p]``."""
-        return kernel.strength_sums(self.units, self._strength)
+        """Each player's strength in each territory: ``result[t][p]`` (plain Python: for a map
+        this small the kernel's array conversion costs more than the sums)."""
+        weights = self._strength
+        return [[sum(map(mul, side, weights)) for side in sides] for sides in self.units]
 
     def strength_total(self, player: int) -> int:
         return sum(row[player] for row in self.strengths())
@@ -286,10 +292,10 @@ class GameState:
         """Who controls each territory (-1: nobody)."""
         return [0 if a > b else 1 if b > a else -1 for a, b in self.strengths()]
 
-    def score(self, player: int) -> Score:
-        """``player``'s VP if the game ended now."""
+    def score(self, player: int, owners: list[int] | None = None) -> Score:
+        """``player``'s VP if the game ended now (``owners``: :meth:`controllers`, when known)."""
         return score(player, self.units, self.board, self.map, self.collected[player],
-                     self.secrets[player], self.objectives[player])
+                     self.secrets[player], self.objectives[player], owners)
 
     def winner(self) -> int | None:
         """The winner of a finished game (0 or 1), or None when nobody wins (or not over)."""
@@ -297,10 +303,11 @@ class GameState:
             return None
         if self.loser >= 0:
             return 1 - self.loser
-        vp = [self.score(p).total for p in (0, 1)]
+        owners = self.controllers()
+        vp = [self.score(p, owners).total for p in (0, 1)]
         if vp[0] != vp[1]:
             return 0 if vp[0] > vp[1] else 1
-        holder = self.controllers()[self.map.initiative]
+        holder = owners[self.map.initiative]
         return None if holder < 0 else holder
 
     def units_on_map(self, player: int) -> int:
@@ -325,8 +332,12 @@ class GameState:
         if kind == "roll":
             return f"dice {move[1]} and {move[2]}"
         if kind == "choose":
-            sel, cell = SELECTIONS[move[1]], self.sheets[self.actor].layout.cells[move[2]]
-            return f"player {p}: {sel} ({selections(*self.dice)[sel]}) in bubble {cell}"
+            sheet = self.sheets[self.actor]
+            sel, cell = SELECTIONS[move[1]], sheet.layout.cells[move[2]]
+            value = selections(*self.dice)[sel]
+            same, run = kernel.gains(sheet, move[2], value)
+            return (f"player {p}: {sel} ({value}) in bubble {cell} "
+                    f"(identical +{same}, sequence +{run})")
         if kind == "pass":
             return f"player {p} passes"
         if kind == "bonus":
@@ -512,7 +523,9 @@ class GameState:
                 self.todo.append("bonus")
                 if section in hc.objective_sections:
                     self.todo.append("objective")
-            self.sheets[p] = sheet.place(sheet.layout.cells[cell], value)
+            # the bubble is one of the legal moves of this player's choice
+            values = sheet.values[:cell] + (value,) + sheet.values[cell + 1:]
+            self.sheets[p] = Sheet._checked(sheet.layout, values)
             identical, sequence = self.gains
             if identical and sequence:
                 self.todo.append("order")

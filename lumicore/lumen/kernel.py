@@ -1,7 +1,13 @@
-"""The door to the Cython kernel ``lumicore._ext.lumen``: a sheet's legal bubbles and chain
-gains on 64-bit masks, and the map's strength sums, with every argument checked before it
-reaches C. The answers are those of :mod:`lumicore.lumen.reference`, which states the rules
-plainly (the tests compare the two on random sheets and maps).
+"""The door to the Cython kernel ``lumicore._ext.lumen``, with every argument checked before it
+reaches C:
+
+- a sheet's legal bubbles and chain gains on 64-bit masks (:func:`legal_cells`, :func:`gains`,
+  :func:`gains_all`) and the map's strength sums (:func:`strength_sums`): the answers of
+  :mod:`lumicore.lumen.reference`, which states the rules plainly;
+- the whole game loop: :func:`setup` copies a fresh game into C, :func:`random_game` /
+  :func:`random_games` play it with splitmix64 choices, :func:`random_game_from` and
+  :func:`playouts` play on from any position. They give the same games as
+  :func:`lumicore.lumen.reference.random_game` on the Python ``GameState``.
 
 >>> from lumicore.lumen.sheet import Sheet
 >>> sheet = Sheet.parse("4 . / . 4")
@@ -16,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -24,7 +31,8 @@ from lumicore.errors import LumicoreError
 from lumicore.lumen.dice import MAX_VALUE
 from lumicore.lumen.sheet import Layout, Sheet
 
-__all__ = ["legal_cells", "gains", "gains_all", "strength_sums", "strength_table"]
+__all__ = ["legal_cells", "gains", "gains_all", "strength_sums", "strength_table", "setup",
+           "random_game", "random_games", "position", "random_game_from", "playouts"]
 
 
 @lru_cache(maxsize=64)
@@ -99,3 +107,138 @@ def strength_sums(units: Sequence[Sequence[Sequence[int]]] | np.ndarray,
     if len(table) != arr.shape[2]:
         raise LumicoreError(f"{len(table)} strengths for {arr.shape[2]} unit counts")
     return _k.strength_sums(np.ascontiguousarray(arr, dtype=np.int32), table).tolist()
+
+
+_ABILITY = {"none": 0, "restore": 1, "push": 2, "kill": 3, "fly": 4}
+MAX_TERRITORIES, MAX_KINDS = 32, 16
+"""The random-game kernel takes maps up to 32 territories and boards up to 16 unit kinds."""
+
+
+def setup(state: object) -> Any:
+    """The kernel's copy of a fresh game (a Lumen ``GameState`` before its first action), for
+    :func:`random_game` and :func:`random_games`."""
+    from lumicore.lumen.game import GameState
+
+    if not isinstance(state, GameState) or state.history:
+        raise LumicoreError("setup needs a fresh Lumen GameState (GameState.new_game(...))")
+    board, m, layout = state.board, state.map, state.sheets[0].layout
+    if len(m.territories) > MAX_TERRITORIES or len(board.kinds) > MAX_KINDS:
+        raise LumicoreError(f"the random-game kernel takes up to {MAX_TERRITORIES} territories "
+                            f"and {MAX_KINDS} unit kinds")
+    hc = layout.high_command
+    ends = [sum(hc.sections[:i + 1]) for i in range(len(hc.sections))]
+    values = sorted(set(state.objective_pool))
+    if len(hc.sections) > 16 or len(values) > 16:
+        raise LumicoreError("the random-game kernel takes up to 16 High Command sections "
+                            "and 16 distinct objective values")
+    numbers = [*state.bag[0], *state.bag[1], *board.limits.values(), board.supply, board.rounds,
+               board.secret_vp, hc.threshold, *ends, *values, *state.bonus_pool,
+               *(u.strength for u in board.units), *state.discovery, *m.vp,
+               *(n for sides in state.units for side in sides for n in side)]
+    if any(not 0 <= x < 2**20 for x in numbers):
+        raise LumicoreError("a board or scenario number is out of the kernel's range (0..2**20)")
+    data = {
+        "nk": len(board.kinds), "nt": len(m.territories), "nb": len(layout.cells),
+        "rounds": board.rounds, "supply": board.supply, "initiative": m.initiative,
+        "merc": board.kinds.index("mercenary") if "mercenary" in board.kinds else -1,
+        "secret_vp": board.secret_vp, "threshold": hc.threshold,
+        "limits": list(board.limits.values()),
+        "strength": [u.strength for u in board.units],
+        "ability": [_ABILITY[u.ability] for u in board.units],
+        "moves": [int(u.moves) for u in board.units],
+        "protected": [int(u.protected) for u in board.units],
+        "special": [int(u.special) for u in board.units],
+        "vp": list(m.vp), "tnbr": [sum(1 << u for u in n) for n in m.neighbors],
+        "bnbr": list(layout.masks), "sec_end": ends,
+        "sec_obj": [int(i in hc.objective_sections) for i in range(len(ends))],
+        "obj_val": values, "obj_cnt": [state.objective_pool.count(v) for v in values],
+        "bag": state.bag, "disc": state.discovery, "units": state.units,
+        "pool": state.bonus_pool,
+    }
+    if data["merc"] < 0 and state.bonus_pool[0]:
+        raise LumicoreError("mercenary bonus tokens need a mercenary unit kind")
+    return _k.Setup(data)
+
+
+def _seed(seed: object) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63:
+        raise LumicoreError(f"seed {seed!r} is not an integer in 0..2**63-1")
+    return int(seed)
+
+
+def random_game(game: Any, seed: int) -> tuple[list[int], int, int, int, int]:
+    """One game played in the kernel with splitmix64 choices (see
+    :func:`lumicore.lumen.reference.random_game`, which gives the same answer):
+    ``(actions, winner or -1, score 1, score 2, last round)``."""
+    return _k.Setup.random_game(game, _seed(seed))
+
+
+def random_games(game: Any, n: int, seed: int = 0) -> tuple[int, int, int, int]:
+    """``n`` kernel games (game ``i`` from ``seed + i``): ``(wins of player 1, wins of player
+    2, games nobody won, actions played)``."""
+    if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n < 2**31:
+        raise LumicoreError(f"n must be a game count 0..2**31-1, got {n!r}")
+    return _k.Setup.random_games(game, n, _seed(seed))
+
+
+_PHASES = {"first": 0, "draw": 1, "roll": 2, "choose": 3, "bonus": 4, "objective": 5,
+           "mercenary": 6, "order": 7, "reinforce": 8, "sequence": 9, "over": 10}
+_STEPS = {"bonus": 1, "objective": 2, "order": 3, "reinforce": 4, "sequence": 5}
+
+
+@lru_cache(maxsize=16)
+def _setup_for(scenario: str, board: str) -> Any:
+    from lumicore.lumen.game import GameState
+
+    return setup(GameState.new_game(scenario=scenario, board=board))
+
+
+def position(state: Any) -> tuple[Any, dict[str, Any]]:
+    """The kernel's setup for ``state``'s scenario and board, and ``state`` (any position of a
+    Lumen ``GameState``) as the kernel's fields, checked."""
+    from lumicore.lumen.game import GameState
+
+    if not isinstance(state, GameState):
+        raise LumicoreError(f"expected a Lumen GameState, got {type(state).__name__}")
+    game = _setup_for(state.options["scenario"], state.options["board"])
+    values = sorted(set(state.board.objectives))
+    picks = [(-1, 0) if p is None else p for p in state.picks]
+    d = {"round": state.round, "phase": _PHASES[state.phase], "first": state.first,
+         "actor": state.actor, "resolving": state.resolving, "loser": state.loser,
+         "d1": state.dice[0] or 1, "d2": state.dice[1] or 1,
+         "pick_sel": [p[0] for p in picks], "pick_cell": [p[1] for p in picks],
+         "vals": [s.packed() for s in state.sheets], "uses": state.uses, "bag": state.bag,
+         "supply": state.supply, "collected": [sum(c) for c in state.collected],
+         "secrets": state.secrets, "glows": state.glows,
+         "objectives": [sum(o) for o in state.objectives], "disc": state.discovery,
+         "units": state.units, "pool": state.bonus_pool,
+         "obj_cnt": [state.objective_pool.count(v) for v in values],
+         "todo": [_STEPS[t] for t in state.todo], "refill": state.refill,
+         "left": state.left, "gi": state.gains[0], "gs": state.gains[1],
+         "after_round": int(state.after_draw == "round")}
+    numbers = [d["round"], d["left"], d["gi"], d["gs"], *d["collected"], *d["secrets"],
+               *d["glows"], *d["objectives"], *d["disc"], *d["pool"], *d["obj_cnt"],
+               *(n for rows in (state.uses, state.bag, state.supply) for row in rows
+                 for n in row),
+               *(n for sides in state.units for side in sides for n in side)]
+    if any(not isinstance(n, int) or not 0 <= n < 2**20 for n in numbers) \
+            or len(set(state.objective_pool) - set(values)):
+        raise LumicoreError("a count of this position is out of the kernel's range (0..2**20)")
+    return game, d
+
+
+def random_game_from(state: Any, seed: int) -> tuple[list[int], int, int, int, int]:
+    """Play ``state`` (any position) to its end in the kernel with splitmix64 choices, as
+    :func:`lumicore.lumen.reference.random_game` does on the Python state."""
+    game, d = position(state)
+    return _k.Setup.random_game(game, _seed(seed), 100000, d)
+
+
+def playouts(state: Any, n: int, seed: int = 0) -> tuple[int, int, int]:
+    """``n`` random play-outs of ``state`` to the end in the kernel (play-out ``i`` from
+    ``seed + i``): ``(wins of player 1, wins of player 2, games nobody won)``."""
+    if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n < 2**31:
+        raise LumicoreError(f"n must be a game count 0..2**31-1, got {n!r}")
+    seed = _seed(seed)
+    game, d = position(state)
+    return _k.Setup.random_games(game, n, seed, d)[:3]

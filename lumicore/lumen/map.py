@@ -56,6 +56,11 @@ class Map:
             raise LumicoreError(f"unknown territory {shorten(territory)} on map "
                                 f"{self.name!r}") from None
 
+    def _repr_svg_(self) -> str:
+        from lumicore.lumen.render import map_svg
+
+        return map_svg(self)
+
     def graph(self) -> nx.Graph:
         """The map as a graph: nodes are territory names with ``season``, ``vp``,
         ``discovery`` and ``initiative`` attributes."""

@@ -69,3 +69,50 @@ def strength_sums(units: Sequence[Sequence[Sequence[int]]],
     """
     return [[sum(n * s for n, s in zip(side, strengths, strict=True)) for side in territory]
             for territory in units]
+
+
+_MASK = (1 << 64) - 1
+
+
+def splitmix64(state: int) -> tuple[int, int]:
+    """One step of the splitmix64 generator: ``(new state, output)``.
+
+    >>> splitmix64(0)[1]
+    16294208416658607535
+    """
+    state = (state + 0x9E3779B97F4A7C15) & _MASK
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return state, z ^ (z >> 31)
+
+
+def _chance_weights(state) -> list[int]:  # type: ignore[no-untyped-def]
+    """Integer weights of the outcomes of a chance node (probability times its denominator)."""
+    denominator = {"first": 2, "roll": 36, "draw": sum(state.bag[state.actor]),
+                   "bonus": sum(state.bonus_pool), "objective": len(state.objective_pool)}
+    return [round(p * denominator[state.phase]) for _, p in state.chance_outcomes()]
+
+
+def random_game(state, seed: int) -> tuple[list[int], int, int, int, int]:  # type: ignore[no-untyped-def]
+    """Play a clone of the Lumen ``GameState`` ``state`` to its end with splitmix64 choices
+    from ``seed``: at a decision, action ``r % n``; at a chance node, outcome ``i`` where
+    ``r % total`` falls in the cumulative integer weights. Returns the actions, the winner (-1
+    for nobody), both scores and the last round: what the kernel's ``random_game`` must give."""
+    state = state.clone()
+    rng = seed & _MASK
+    while not state.is_terminal():
+        rng, r = splitmix64(rng)
+        if state.is_chance_node():
+            weights = _chance_weights(state)
+            x = r % sum(weights)
+            action = 0
+            while x >= weights[action]:
+                x -= weights[action]
+                action += 1
+        else:
+            action = r % len(state.legal_actions())
+        state.apply_action(action)
+    w = state.winner()
+    return (state.history, -1 if w is None else w, state.score(0).total, state.score(1).total,
+            state.round)

@@ -57,9 +57,11 @@ class Score:
 
 
 def score(player: int, units: Units, board: Board, game_map: Map,
-          discovery: Sequence[int], secrets: int, objectives: Sequence[int]) -> Score:
+          discovery: Sequence[int], secrets: int, objectives: Sequence[int],
+          owners: Sequence[int] | None = None) -> Score:
     """``player``'s VP if the game ended now: the territories they control (by season),
-    discovery tokens they took, Secrets and objective tokens.
+    discovery tokens they took, Secrets and objective tokens. ``owners`` (the controller of
+    each territory, -1 for nobody) is computed from ``units`` when not given.
 
     >>> from lumicore.lumen.map import load_map
     >>> from lumicore.lumen.units import load_board
@@ -69,6 +71,6 @@ def score(player: int, units: Units, board: Board, game_map: Map,
     >>> score(0, units, load_board(), m, [3], 1, [5]).total
     17
     """
-    owned = controllers(units, board)
+    owned = controllers(units, board) if owners is None else owners
     land = sum(vp for vp, who in zip(game_map.vp, owned, strict=True) if who == player)
     return Score(land, sum(discovery), secrets * board.secret_vp, sum(objectives))

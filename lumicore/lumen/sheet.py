@@ -338,7 +338,16 @@ class Sheet:
     def place(self, cell: Cell, value: int) -> Sheet:
         """The sheet with ``value`` written in ``cell`` (which must be legal)."""
         i = self._check_move(cell, value)
-        return Sheet(self.layout, self.values[:i] + (value,) + self.values[i + 1:])
+        return Sheet._checked(self.layout, self.values[:i] + (value,) + self.values[i + 1:])
+
+    @classmethod
+    def _checked(cls, layout: Layout, values: tuple[int | None, ...]) -> Sheet:
+        """A sheet of values already checked (no validation)."""
+        sheet = object.__new__(cls)
+        object.__setattr__(sheet, "layout", layout)
+        object.__setattr__(sheet, "values", values)
+        object.__setattr__(sheet, "_packed", None)
+        return sheet
 
     @property
     def crossed(self) -> int:

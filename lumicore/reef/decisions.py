@@ -18,7 +18,8 @@ from dataclasses import dataclass
 
 from lumicore.reef.values import Lumino, Placement, StartLumino
 
-__all__ = ["Orient", "Swap", "Turn", "Place", "Return", "Score", "Skip", "Decision"]
+__all__ = ["Orient", "Spend", "Pick", "SwapDone", "Turn", "Place", "Return", "Score", "Skip",
+           "Decision"]
 
 
 def _tiles(tiles: tuple[Lumino, ...]) -> str:
@@ -36,16 +37,34 @@ class Orient:
 
 
 @dataclass(frozen=True)
-class Swap:
-    """Spend a jellyfish at the start of a turn: these tiles from the ``"atoll"`` or the player's
-    ``"display"`` go back to the bag and as many are drawn in their place."""
+class Spend:
+    """Start of a turn: spend a jellyfish to swap tiles of the ``"atoll"`` or of the player's
+    ``"display"`` (chosen next, one :class:`Pick` at a time, then :class:`SwapDone`)."""
 
     where: str
-    tiles: tuple[Lumino, ...]
 
     def __str__(self) -> str:
         place = "the Atoll" if self.where == "atoll" else "your display"
-        return f"spend a jellyfish: swap {_tiles(self.tiles)} from {place}"
+        return f"spend a jellyfish to swap tiles of {place}"
+
+
+@dataclass(frozen=True)
+class Pick:
+    """Choose one more tile to swap (tiles are picked in the order of the tile kinds, so each
+    set of tiles has one way to be picked)."""
+
+    lumino: Lumino
+
+    def __str__(self) -> str:
+        return f"swap {self.lumino}"
+
+
+@dataclass(frozen=True)
+class SwapDone:
+    """The tiles picked go back to the bag and as many are drawn in their place."""
+
+    def __str__(self) -> str:
+        return "back to the bag with them and draw as many"
 
 
 @dataclass(frozen=True)
@@ -109,4 +128,4 @@ class Skip:
         return "skip the coral scoring"
 
 
-Decision = Orient | Swap | Turn | Place | Return | Score | Skip
+Decision = Orient | Spend | Pick | SwapDone | Turn | Place | Return | Score | Skip

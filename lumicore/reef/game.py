@@ -29,7 +29,7 @@ orient the starting Lumino blue/yellow
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from itertools import combinations
 from pathlib import Path
 from typing import Any
@@ -39,7 +39,7 @@ from lumicore.errors import DataError, IllegalMoveError, LumicoreError
 from lumicore.game import CHANCE, TERMINAL, check_action
 from lumicore.reef import io
 from lumicore.reef.board import load_board
-from lumicore.reef.decisions import Orient, Place, Return, Score, Skip, Swap, Turn
+from lumicore.reef.decisions import Orient, Pick, Place, Return, Score, Skip, Spend, SwapDone, Turn
 from lumicore.reef.reef import Reef
 from lumicore.reef.scoring import (
     LIMESTONE_CAP,
@@ -61,6 +61,8 @@ ATOLL = 4
 """The Atoll is refilled to this many tiles."""
 EMERGENCY = 6
 """Tiles set aside as the emergency stack with 3 or 4 players."""
+CORAL_GROWTH = 0.7
+"""VP a colour's coral scoring is expected to grow per scoring phase it waits (evaluation)."""
 FORMAT = "lumicore-reef-game"
 _MASK = (1 << 64) - 1
 
@@ -173,6 +175,8 @@ class Game:
         self.displays: list[list[Lumino]] = [[] for _ in range(n)]
         self.atoll: list[Lumino] = []
         self.hand: list[Lumino] = []
+        self.picked: list[Lumino] = []  # tiles chosen for a jellyfish swap
+        self.swap_from = -1             # their place: -1 the Atoll, p player p's display
         self.octopus = 0
         self.round = 1
         self.player = 0
@@ -348,7 +352,7 @@ class Game:
         other = Game.__new__(Game)
         other.__dict__.update(self.__dict__)
         for name in ("unseen", "returned", "start_pool", "dealt", "reefs", "limestone", "vp",
-                     "jellyfish", "atoll", "hand", "queue", "log"):
+                     "jellyfish", "atoll", "hand", "picked", "queue", "log"):
             setattr(other, name, list(getattr(self, name)))
         other.coral = [list(c) for c in self.coral]
         other.displays = [list(d) for d in self.displays]
@@ -419,7 +423,9 @@ class Game:
             start = self.dealt[p]
             return [Orient(start), Orient(StartLumino(start.color_b, start.color_a))]
         if self.phase == "turn":
-            return self._swaps() + self._turns()
+            return self._spends() + self._turns()
+        if self.phase == "swap":
+            return self._picks()
         if self.phase == "place":
             moves: list = []
             for i, tile in enumerate(self.hand):
@@ -433,13 +439,21 @@ class Game:
             return [Score(c, reef.coral_score(c)) for c in self.coral[p]] + [Skip()]
         return []
 
-    def _swaps(self) -> list[Swap]:
+    def _spends(self) -> list[Spend]:
         if not self.jellyfish[self.player]:
             return []
-        sizes = range(1, 100)
-        return ([Swap("atoll", t) for t in _sub_multisets(self.atoll, sizes)]
-                + [Swap("display", t)
-                   for t in _sub_multisets(self.displays[self.player], sizes)])
+        return [Spend(where) for where, tiles in (("atoll", self.atoll),
+                                                  ("display", self.displays[self.player]))
+                if tiles]
+
+    def _picks(self) -> list:
+        last = _kind_key(self.picked[-1]) if self.picked else (-1, -1, -1)
+        options = sorted({t for t in self._swap_source() if _kind_key(t) >= last},
+                         key=_kind_key)
+        return [Pick(t) for t in options] + ([SwapDone()] if self.picked else [])
+
+    def _swap_source(self) -> list[Lumino]:
+        return self.atoll if self.swap_from < 0 else self.displays[self.swap_from]
 
     def _turns(self) -> list[Turn]:
         display = self.displays[self.player]
@@ -465,14 +479,19 @@ class Game:
         if isinstance(move, Orient):
             self.reefs[p] = Reef.new(self.board, move.start.colors)
             self.player += 1
-        elif isinstance(move, Swap):
+        elif isinstance(move, Spend):
             self.jellyfish[p] -= 1
-            source = self.atoll if move.where == "atoll" else self.displays[p]
-            for t in move.tiles:
-                source.remove(t)
+            self.swap_from = -1 if move.where == "atoll" else p
+            self.phase = "swap"
+        elif isinstance(move, Pick):
+            self._swap_source().remove(move.lumino)
+            self.picked.append(move.lumino)
+        elif isinstance(move, SwapDone):
+            for t in self.picked:
                 self.returned[self.kinds.index(t)] += 1
                 self.bag_left += 1
-            self._draw_then([-1 if move.where == "atoll" else p] * len(move.tiles), "start-turn")
+            self._draw_then([self.swap_from] * len(self.picked), "start-turn")
+            self.picked = []
         elif isinstance(move, Turn):
             self._apply_turn(move)
         elif isinstance(move, Place):
@@ -540,6 +559,7 @@ class Game:
         if self.is_chance_node():
             return "a draw comes first"
         expected = {"orient": "orient the starting Lumino", "turn": "put / spend a jellyfish",
+                    "swap": "swap <tile> / back to the bag",
                     "place": "place / return", "score": "coral scoring / skip"}[self.phase]
         legal = self.decisions()
         first = str(legal[0]).split(" ")[0]
@@ -590,22 +610,28 @@ class Game:
         total = sum(weights)
         return [w / total for w in weights]
 
-    def estimate(self) -> list[float]:
-        """Expected final VP per player if the game ended now, plus what the coral scorings
-        left could still bring: VP so far, jellyfish, limestone pairs, animals, majorities
-        against the current opponents, penalties, and the best remaining coral scorings (one per
-        scoring phase left, each with its jellyfish and limestone)."""
+    def estimate(self, spent: Sequence[int] = ()) -> list[float]:
+        """Expected final VP per player: VP so far plus the final scoring if the game ended now
+        (jellyfish, limestone pairs, animals, majorities against the current opponents,
+        penalties) plus the coral scorings still to come: each unused scoring tile's colour
+        as it scores now plus :data:`CORAL_GROWTH` per later scoring phase, and 2 VP for its
+        jellyfish, for as many tiles as the player has scoring phases left (``spent``: players
+        whose scoring of the current phase is already decided)."""
         if self.phase == "over":
             return [float(t) for t in self.totals()]
         if any(r is None for r in self.reefs):
             return [0.0] * self.n
         scores = final_scores(self.reefs, self.jellyfish, self.limestone,
                               self.setup["scoreboard"], self.setup["side"])
-        phases = ROUNDS - self.round + 1
+        done = set(spent)
+        if self.phase == "score":
+            done |= {(self.octopus + k) % self.n for k in range(self.turn_pos)}
         out = []
         for p in range(self.n):
-            potential = sorted((self.reefs[p].coral_score(c) + 2 for c in self.coral[p]),
-                               reverse=True)[:max(0, phases)]
+            phases = max(0, ROUNDS - self.round + (0 if p in done else 1))
+            later = CORAL_GROWTH * max(0, phases - 1)
+            potential = sorted((self.reefs[p].coral_score(c) + later + 2 for c in self.coral[p]),
+                               reverse=True)[:phases]
             out.append(self.vp[p] + scores[p].total + sum(potential))
         return [float(v) for v in out]
 
@@ -692,6 +718,7 @@ class Game:
             "jellyfish": self.jellyfish,
             "displays": [[str(t) for t in d] for d in self.displays],
             "atoll": [str(t) for t in self.atoll], "hand": [str(t) for t in self.hand],
+            "picked": [str(t) for t in self.picked], "swap_from": self.swap_from,
             "octopus": self.octopus, "round": self.round, "player": self.player,
             "turn_pos": self.turn_pos, "phase": self.phase, "queue": self.queue,
             "then": self.then, "ending": self.ending, "extra": self.extra,
@@ -720,6 +747,8 @@ class Game:
             self.displays = [[Lumino.parse(t) for t in d] for d in data["displays"]]
             self.atoll = [Lumino.parse(t) for t in data["atoll"]]
             self.hand = [Lumino.parse(t) for t in data["hand"]]
+            self.picked = [Lumino.parse(t) for t in data["picked"]]
+            self.swap_from = data["swap_from"]
         except (KeyError, TypeError, AttributeError) as exc:
             raise DataError(f"not a serialized reef game: {shorten(exc)}") from None
         if self.phase == "over":

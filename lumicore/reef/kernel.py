@@ -32,7 +32,7 @@ from lumicore.data import shorten
 from lumicore.errors import LumicoreError
 from lumicore.reef import reference
 from lumicore.reef.board import Board
-from lumicore.reef.values import Lumino, Placement, animal_code, color_code
+from lumicore.reef.values import Lumino, Placement, StartLumino, animal_code, color_code
 
 if TYPE_CHECKING:
     from lumicore.reef.reef import Reef
@@ -47,6 +47,8 @@ __all__ = [
     "placements",
     "features",
     "search_hand",
+    "playout",
+    "POLICY_SALT",
 ]
 
 State = _kernel.State
@@ -163,3 +165,45 @@ def search_hand(
         [float(w) for w in weights], float(discard_cost), float(limestone_value), bool(prune),
         0 if max_nodes is None else int(max_nodes), 0.0 if time_limit is None else time_limit,
     )
+
+
+# ---- whole games -------------------------------------------------------------------------------
+
+POLICY_SALT: int = _kernel.POLICY_SALT
+
+
+@lru_cache(maxsize=32)
+def _playout(board: Board, luminos: tuple[Lumino, ...], starts: tuple[StartLumino, ...],
+             players: int, emergency: int, light: bool, penalties: bool) -> Any:
+    kinds = sorted(set(luminos), key=lambda t: (color_code(t.color), t.number or 0,
+                                                 animal_code(t.animal)))
+    counts = [sum(1 for t in luminos if t == k) for k in kinds]
+    return _kernel.Playout(_empty(board), [tile_codes(k) for k in kinds], counts,
+                           [(color_code(s.color_a), color_code(s.color_b)) for s in starts],
+                           players, emergency, light, penalties, *board.start_cells)
+
+
+def playout(players: int, seed: int, board: Board, luminos: Sequence[Lumino],
+            starts: Sequence[StartLumino], emergency: int, light: bool = False,
+            penalties: bool = False, count: int | None = None) -> dict | list[float]:
+    """:func:`lumicore.reef.reference.playout` in the kernel (same arguments, same game; the
+    ``decisions`` there are a count here). With ``count``: that many games with seeds ``seed,
+    seed + 1, ...``, returning the wins per player (ties shared)."""
+    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
+        raise LumicoreError(f"a play-out is for 2 to 4 players, got {shorten(players)}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+        raise LumicoreError(f"seed must be an integer in 0..2**63-1, got {shorten(seed)}")
+    if not isinstance(board, Board) or not all(isinstance(t, Lumino) for t in luminos) \
+            or not all(isinstance(s, StartLumino) for s in starts):
+        raise LumicoreError("a play-out needs a Board, Luminos and StartLuminos")
+    try:
+        games = _playout(board, tuple(luminos), tuple(starts), players, int(emergency),
+                         bool(light), bool(penalties))
+    except (ValueError, TypeError, OverflowError) as exc:
+        raise LumicoreError(f"play-out setup refused: {exc}") from None
+    if count is None:
+        return games.play(seed)
+    if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count < 2**31 \
+            or seed + count > 2**64:
+        raise LumicoreError(f"count must be an integer in 0..2**31-1, got {shorten(count)}")
+    return games.play_many(seed, count)

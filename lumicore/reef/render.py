@@ -3,8 +3,8 @@
 Text view: every space is a three-character token at the drawing position of its cell (doubled
 column ``x`` at character ``2 * x``). A covered space shows the colour letter (``P`` pink, ``G``
 green, ``B`` blue, ``Y`` yellow), its level, and its number or animal letter (``s`` shellfish,
-``c`` crab, ``h`` seahorse, ``*`` starfish; ``-`` for neither). A bare space shows `` . ``
-(limestone), `` ~ `` (water) or ``-n `` (remote limestone, n VP penalty).
+``c`` crab, ``h`` seahorse, ``*`` starfish; ``-`` for neither). A bare space shows ``" . "``
+(limestone), ``" ~ "`` (water) or ``"-n "`` (remote limestone, n VP penalty).
 
 >>> from lumicore.reef import Lumino, Reef, load_board
 >>> reef = Reef.new(load_board("A"), ("pink", "green"))

@@ -50,15 +50,8 @@ LIMESTONE_CAP = 10
 DISCARD_VP = -1
 """VP for a Lumino returned to the bag because it cannot (or will not) be placed (rule 5)."""
 
-DARK_ANIMALS: dict[str, tuple[int, int, int, int, int]] = {
-    "shellfish": (0, 0, 1, 4, 8),
-    "crab": (0, 2, 4, 7, 10),
-    "seahorse": (0, 1, 6, 7, 12),
-    "starfish": (0, 4, 8, 11, 14),
-}
+DARK_ANIMALS = reference.DARK_ANIMALS
 """Dark score board: VP for 0..4 visible animals of a species (more than 4 count as 4)."""
-
-MAJORITY_VP = {"first": 4, "second": 2, "tied_first": 3, "tied_second": 1}
 
 
 def round_limestone(round_number: int) -> int:
@@ -71,7 +64,7 @@ def round_limestone(round_number: int) -> int:
     if isinstance(round_number, bool) or not isinstance(round_number, int) \
             or not 1 <= round_number <= 10:
         raise LumicoreError(f"bad round {round_number!r} (expected 1..10)")
-    return 4 if round_number <= 4 else 2 if round_number <= 7 else 1 if round_number <= 9 else 0
+    return reference.round_limestone(round_number)
 
 
 def gain_limestone(storage: int, amount: int) -> int:
@@ -113,18 +106,7 @@ def majority_points(counts: Sequence[int]) -> list[int]:
     >>> majority_points([0, 0])
     [0, 0]
     """
-    present = sorted({c for c in counts if c > 0}, reverse=True)
-    if not present:
-        return [0] * len(counts)
-    first = [c == present[0] for c in counts]
-    if sum(first) > 1:
-        return [MAJORITY_VP["tied_first"] if f else 0 for f in first]
-    if len(present) == 1:
-        return [MAJORITY_VP["first"] if f else 0 for f in first]
-    second = [c == present[1] for c in counts]
-    vp_second = MAJORITY_VP["tied_second"] if sum(second) > 1 else MAJORITY_VP["second"]
-    return [MAJORITY_VP["first"] if f else vp_second if s else 0
-            for f, s in zip(first, second, strict=True)]
+    return reference.majority_points(counts)
 
 
 @dataclass(frozen=True)

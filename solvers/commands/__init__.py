@@ -27,7 +27,7 @@ from typing import Any
 from lumicore.data import shorten
 from lumicore.errors import LumicoreError
 
-_MARKUP = re.compile(r":[a-z:]+:`~?([^`]*)`|``([^`]*)``|\*\*([^*]+)\*\*")
+_MARKUP = re.compile(r":[a-z:]+:`~?([^`]*)`|``([^`]*)``|(?<![\w*])\*\*(\S[^*]*?)\*\*(?![\w*])")
 _DEFAULT = re.compile(r"\bdefault\b|\(required\)", re.IGNORECASE)
 _FLAGS = (argparse._StoreConstAction, argparse._CountAction, argparse._HelpAction,
           argparse._VersionAction, argparse._SubParsersAction)

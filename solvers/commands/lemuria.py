@@ -30,6 +30,7 @@ from lumicore.lemuria import (
     load_instance,
     simulate,
 )
+from lumicore.lemuria.harvests import AltarSetup, replay_harvests
 from lumicore.lemuria.render import render_year
 from solvers.commands import add_game, check_output_path
 from solvers.lemuria import DEFAULT_TIME_LIMIT, build_schedule
@@ -76,13 +77,18 @@ def run_plan(args: argparse.Namespace) -> int:
     else:
         instance, source = default_instance(args.deal), f"default_instance({args.deal})"
     schedule = build_schedule(instance, time_limit=args.time_limit, workers=args.workers,
-                              seed=args.seed, show_progress=False if args.json else None)
-    result = simulate(instance, schedule)
+                              seed=args.seed, show_progress=False if args.json else None,
+                              harvests=args.harvests)
+    result = (replay_harvests(instance, AltarSetup(), schedule) if args.harvests
+              else simulate(instance, schedule))
     if svg is not None:
         svg.write_text(render_year(instance, schedule, title=source), encoding="utf-8")
     code = exit_code(schedule.status, has_answer=True)
     if args.json:
-        print(json.dumps(schedule_json(schedule, source, result.total), indent=2))
+        data = schedule_json(schedule, source, result.total)
+        if args.harvests:
+            data["income"] = {str(t): gains for t, gains in schedule.income.items()}
+        print(json.dumps(data, indent=2))
         return code
     print(f"Lemuria year plan for {source}: {instance.turns} turns")
     print(result)
@@ -110,13 +116,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                       help="CP-SAT search workers (default 2 on a machine with 2 cores or more, "
                            "else 1)")
     plan.add_argument("--seed", type=int, default=0, metavar="N",
-                      help="the solver's random seed, 0..2**31-1 (default 0)")
+                      help="the solver's random seed, 0 to 2147483647 (default 0)")
     plan.add_argument("--deal", type=int, default=0, metavar="N",
-                      help="seed of the default instance when no file is given, 0..2**63-1 "
+                      help="seed of the default instance when no file is given, 0 to 2^63-1 "
                            "(default 0)")
     plan.add_argument("--svg", metavar="FILE", default=None,
                       help="also write the year as a turn-by-turn SVG chart to FILE "
                            "(default: none)")
+    plan.add_argument("--harvests", action="store_true",
+                      help="plan the material operations on the altar too (the instance's "
+                           "income is ignored; default off)")
     plan.add_argument("--json", action="store_true", help="print the plan as JSON")
     plan.set_defaults(run=run_plan)
     add_play_command(commands)
@@ -124,13 +133,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run_play(args: argparse.Namespace) -> int:
     """``lumicore lemuria play``: a whole game between bots, turn by turn."""
-    from lumicore.lemuria.game import _check_players, _check_seed
+    from lumicore.lemuria.game import check_players, check_seed
     from solvers.commands import check_output_path
     from solvers.lemuria.play import parse_bots, play_game
     from solvers.progress import progress
 
-    players = _check_players(args.players)
-    seed = _check_seed(args.seed)
+    players = check_players(args.players)
+    seed = check_seed(args.seed)
     bots = parse_bots(args.bots, players)
     if args.time_limit is not None and not args.time_limit > 0:
         raise LumicoreError(f"--time-limit must be positive, got {args.time_limit}")
@@ -167,8 +176,8 @@ def add_play_command(commands: argparse._SubParsersAction) -> None:
     play.add_argument("--players", type=int, default=3, metavar="N",
                       help="number of players, 2 to 4 (default 3)")
     play.add_argument("--bots", default="planner,greedy,random", metavar="LIST",
-                      help="bots by seat, comma-separated: planner, greedy, random; one name "
-                           "for every seat (default planner,greedy,random)")
+                      help="bots by seat, comma-separated: planner, greedy, random, flatmc, mcts; "
+                           "one name for every seat (default planner,greedy,random)")
     play.add_argument("--seed", type=int, default=0, metavar="N",
                       help="seed of the deck draws and the bots (default 0)")
     play.add_argument("--record", metavar="FILE",

@@ -1,8 +1,12 @@
-"""``lumicore reef``: draw a reef, find the best placement of a hand.
+"""``lumicore reef``: draw a reef, place a hand best, play and analyse whole games.
 
     lumicore reef show [--board A|B|PATH] [--start pink,green] [--svg OUT.svg] [REEF.json]
     lumicore reef best --hand "pink 3 crab, blue 5" --limestone 4 [REEF.json]
                        [--objective final:dark] [--max-nodes N] [--time-limit S] [--save OUT.json]
+    lumicore reef play --players 3 --bots greedy,mcts,random --seed 1 [--record GAME.json]
+    lumicore reef tournament --bots random,greedy,flatmc,mcts --games 200 [--players 2]
+    lumicore reef best-turn GAME.json [--top 10]
+    lumicore reef replay GAME.json
 
 Without a reef file both start from a new reef on ``--board`` (default A) with the starting
 Lumino ``--start`` (default pink,green).
@@ -20,7 +24,7 @@ from lumicore.reef import COLORS, Reef, load_board, parse_hand
 from lumicore.reef import io as reef_io
 from lumicore.reef.render import svg, text
 from lumicore.reef.scoring import LIMESTONE_CAP
-from solvers.commands import add_game, check_output_path
+from solvers.commands import add_game, add_tournament_command, check_output_path
 from solvers.limits import EXIT_ANSWER, exit_code
 
 __all__ = ["register", "parse_start", "parse_objective"]
@@ -145,6 +149,87 @@ def run_best(args: argparse.Namespace) -> int:
     return exit_code(result.status, has_answer=True)
 
 
+def _load_game(path: str):
+    from lumicore.reef.game import Game
+
+    return Game.replay(path)
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    game = _load_game(args.record)
+    if args.json:
+        print(json.dumps({"phase": game.phase, "round": game.round, "totals": game.totals(),
+                          "winners": game.winners() if game.is_terminal() else None,
+                          "state": json.loads(game.serialize())}))
+    else:
+        print(game)
+    return EXIT_ANSWER
+
+
+def run_best_turn(args: argparse.Namespace) -> int:
+    from solvers.reef.turn import best_turn
+
+    if args.top < 1:
+        raise LumicoreError(f"--top {args.top}: expected a positive number")
+    game = _load_game(args.record)
+    result = best_turn(game, args.objective, time_limit=args.time_limit)
+    if args.json:
+        print(json.dumps(result.as_dict(args.top)))
+    else:
+        print(game)
+        print()
+        print(result.text(args.top))
+    return exit_code(result.status, has_answer=bool(result.ranked))
+
+
+def run_play(args: argparse.Namespace) -> int:
+    from lumicore.reef.game import Game
+    from solvers.arena import play_game
+
+    if args.record is not None:
+        check_output_path(args.record)
+    bots = [b.strip() for b in args.bots.split(",")]
+    players = len(bots) if args.players is None else args.players
+    if len(bots) == 1:
+        bots = bots * players
+    if len(bots) != players:
+        raise LumicoreError(f"--bots names {len(bots)} bots for {players} players (name one "
+                            "per seat, or one for every seat)")
+    printed = {"round": 0}
+
+    def show(game, action):
+        if args.json or game.is_chance_node():
+            return
+        if game.phase in ("turn", "place", "swap") and game.round != printed["round"]:
+            printed["round"] = game.round
+            scores = ", ".join(f"player {p + 1} {v} VP" for p, v in enumerate(game.vp))
+            print(f"round {game.round} (octopus: player {game.octopus + 1}; {scores})")
+        who = f"player {game.current_player() + 1} ({bots[game.current_player()]})"
+        step = "scoring phase, " if game.phase == "score" else ""
+        print(f"  {step}{who}: {game.action_to_string(action)}")
+
+    options = {"side": args.side, "scoreboard": args.scoreboard}
+    record, final = play_game("reef", bots, players, args.seed, options=options,
+                              on_action=show)
+    assert isinstance(final, Game)
+    game_record = {**final.record(), "bots": bots}
+    if args.record is not None:
+        with open(args.record, "w", encoding="utf-8") as fh:
+            fh.write(json.dumps(game_record) + "\n")
+    if args.json:
+        print(json.dumps(game_record))
+        return EXIT_ANSWER
+    print("final scoring:")
+    for p, (score, total) in enumerate(zip(final.final_scores(), final.totals(), strict=True)):
+        print(f"  player {p + 1} ({bots[p]}): {final.vp[p]} VP in play + jellyfish "
+              f"{score.jellyfish} + limestone {score.limestone} + animals {score.animals} + "
+              f"majorities {score.majorities} + penalties {score.remote_penalties} = {total} VP")
+    print("winner: " + ", ".join(f"player {p + 1} ({bots[p]})" for p in final.winners()))
+    if args.record is not None:
+        print(f"record written to {args.record}")
+    return EXIT_ANSWER
+
+
 def _reef_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("reef", nargs="?", metavar="REEF.json",
                         help="a saved reef (JSON); default: a new reef from --board and --start")
@@ -156,8 +241,9 @@ def _reef_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    """Add ``lumicore reef show`` and ``lumicore reef best``."""
-    commands = add_game(subparsers, "reef", "Lumicora reefs: draw one, place a hand best",
+    """Add ``lumicore reef show``, ``best``, ``play``, ``tournament``, ``best-turn`` and
+    ``replay``."""
+    commands = add_game(subparsers, "reef", "Lumicora: reefs, best placements, whole games",
                         __doc__.splitlines()[0])
 
     show = commands.add_parser("show", help="draw a reef as text (and SVG)")
@@ -185,3 +271,43 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     best.add_argument("--svg", metavar="OUT.svg",
                       help="draw the result as an SVG image (default: none)")
     best.set_defaults(run=run_best)
+
+    play = commands.add_parser("play", help="play one seeded game between bots, round by round")
+    play.add_argument("--bots", default="greedy,random",
+                      help="comma-separated bots, one per seat or one for all: random, greedy, "
+                           "flatmc, mcts; options as name:key=value (default: greedy,random)")
+    play.add_argument("--players", type=int, default=None,
+                      help="2 to 4 players (default: one per bot named)")
+    play.add_argument("--seed", type=int, default=0, help="seed of the deal (default: 0)")
+    play.add_argument("--side", choices=("A", "B"), default="A",
+                      help="reef board side (default: A)")
+    play.add_argument("--scoreboard", choices=("dark", "light"), default="dark",
+                      help="score board side (default: dark)")
+    play.add_argument("--record", metavar="GAME.json", default=None,
+                      help="write the game record (JSON) that 'reef replay' and 'reef "
+                           "best-turn' read (default: none)")
+    play.add_argument("--json", action="store_true",
+                      help="print the game record as JSON instead of the game (default: off)")
+    play.set_defaults(run=run_play)
+
+    add_tournament_command(commands, "reef", bots="random,greedy")
+
+    turn = commands.add_parser("best-turn", help="rank the decisions of the player to move")
+    turn.add_argument("record", metavar="GAME.json",
+                      help="a game record (as 'reef play --record' writes): the game so far")
+    turn.add_argument("--objective", choices=("margin", "score"), default="margin",
+                      help="value: estimated final VP minus the best opponent's (margin) or "
+                           "own estimated final VP (score) (default: margin)")
+    turn.add_argument("--top", type=int, default=10,
+                      help="how many decisions to print (default: 10)")
+    turn.add_argument("--time-limit", type=float, default=None,
+                      help="stop weighing after this many seconds (default: no limit)")
+    turn.add_argument("--json", action="store_true",
+                      help="print one JSON object (default: off)")
+    turn.set_defaults(run=run_best_turn)
+
+    replay = commands.add_parser("replay", help="replay a game record and show where it ends")
+    replay.add_argument("record", metavar="GAME.json", help="a game record (JSON)")
+    replay.add_argument("--json", action="store_true",
+                        help="print one JSON object (default: off)")
+    replay.set_defaults(run=run_replay)

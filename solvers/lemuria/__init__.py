@@ -23,6 +23,7 @@ from ortools.sat.python import cp_model
 
 from lumicore.errors import LumicoreError, SearchLimitError
 from lumicore.lemuria import Instance, Schedule, simulate
+from lumicore.lemuria.harvests import AltarSetup
 from lumicore.lemuria.instance import check_seed
 from solvers.lemuria.bound import upper_bound
 from solvers.lemuria.greedy import greedy_schedule
@@ -106,7 +107,8 @@ def _check_args(instance: Instance, workers: int | None, seed: int) -> tuple[int
 
 def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_LIMIT,
                    workers: int | None = None, seed: int = 0, hint: bool = True,
-                   log: bool = False, show_progress: bool | None = False) -> Schedule:
+                   log: bool = False, show_progress: bool | None = False,
+                   harvests: bool = False, altar: AltarSetup | None = None) -> Schedule:
     """Solve the year of ``instance`` for the most VP.
 
     Returns a :class:`~lumicore.lemuria.Schedule` with ``status`` ``"optimal"`` (its VP equals a
@@ -124,9 +126,18 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
     the canonical order of each turn described in :mod:`solvers.lemuria.model` (which loses
     nothing), except that a character returned to the bottom of the character deck is never
     drawn again (the model draws each card of the initial character deck at most once).
+
+    ``harvests=True``: the instance's income is ignored; the model also decides the player's
+    material operations on the altar (``altar``: an :class:`~lumicore.lemuria.harvests.
+    AltarSetup`, default: the default altar card, empty, no other materials) and the income is
+    an output (``schedule.income``); see :mod:`solvers.lemuria.harvest`.
     """
     check_limits(None, time_limit)
     workers, seed = _check_args(instance, workers, seed)
+    if harvests:  # the material operations decided too: solvers.lemuria.harvest
+        from solvers.lemuria.harvest import build_harvest_schedule
+
+        return build_harvest_schedule(instance, altar, time_limit, workers, seed, hint, log)
     start = time.perf_counter()
     fast = upper_bound(instance)
     limit = math.floor(fast + 1e-6)

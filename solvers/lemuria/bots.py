@@ -1,11 +1,13 @@
 """Lemuria bots for ``solvers.arena`` and ``lumicore lemuria play``.
 
-``BOTS`` maps a name to a factory called as ``factory(seed=..., **options)``; each bot has
-``choose(state) -> int`` for a decision node of a :class:`lumicore.lemuria.Game`:
+``BOTS`` maps a name to a factory called as ``factory(seed=..., **options)``
+(``solvers.arena.make_bot`` looks here before its generic bots ``random``, ``flatmc``,
+``mcts``); each bot has ``choose(state) -> int`` for a decision node of a
+:class:`lumicore.lemuria.Game`:
 
-- ``random``: a uniformly random legal action (seeded);
 - ``greedy``: one ply on :meth:`Game.potential` of the acting player: the move that raises it
-  most, ending the turn when no move raises it (ties: the first move);
+  most, ending the turn when no move raises it (ties: the first move); at the setup it passes
+  the card with the lowest ``vp_match``;
 - ``planner``: :func:`solvers.lemuria.turn.best_turn` (the rest of the year planned with the
   CP-SAT model with harvests), following the plan's first turn.
 
@@ -13,7 +15,7 @@
 >>> game = Game.new(players=2, seed=0)
 >>> while game.is_chance_node():
 ...     _ = game.resolve_chance()
->>> bot = make_bot("greedy", seed=0)
+>>> bot = GreedyBot(seed=0)
 >>> game.apply_action(bot.choose(game)); game.current_player()
 1
 """
@@ -25,24 +27,19 @@ from typing import Any
 
 import numpy as np
 
-from lumicore.errors import LumicoreError
 from lumicore.lemuria.game import Game
 
-__all__ = ["BOTS", "RandomBot", "GreedyBot", "make_bot", "TURN_CAP"]
+__all__ = ["BOTS", "GreedyBot", "TURN_CAP", "least_useful"]
 
 TURN_CAP = 40
 """Actions a greedy player takes in one turn before it ends the turn when it may."""
 
 
-class RandomBot:
-    """A uniformly random legal action."""
-
-    def __init__(self, seed: int = 0, **_options: Any) -> None:
-        self.rng = np.random.default_rng(seed)
-
-    def choose(self, state: Game) -> int:
-        actions = state.legal_actions()
-        return int(actions[self.rng.integers(len(actions))])
+def least_useful(state: Game) -> int:
+    """At the setup's pass: the hand card with the lowest ``vp_match`` (the first of them)."""
+    moves = state.moves()
+    chars = state.cards.characters
+    return min(range(len(moves)), key=lambda i: (chars[moves[i][1]].vp_match, i))
 
 
 def _value_after(state: Game, action: int, player: int) -> float:
@@ -60,6 +57,8 @@ class GreedyBot:
         self._count = 0
 
     def choose(self, state: Game) -> int:
+        if state.phase == "pass":
+            return least_useful(state)
         player = state.current_player()
         moves = state.moves()
         end = moves.index(("end",)) if ("end",) in moves else None
@@ -87,12 +86,4 @@ def _planner(seed: int = 0, **options: Any) -> Any:
     return PlannerBot(seed=seed, **options)
 
 
-BOTS: dict[str, Callable[..., Any]] = {"random": RandomBot, "greedy": GreedyBot,
-                                       "planner": _planner}
-
-
-def make_bot(name: str, seed: int = 0, **options: Any) -> Any:
-    """A bot of :data:`BOTS` by name (a one-line error for an unknown name)."""
-    if name not in BOTS:
-        raise LumicoreError(f"unknown Lemuria bot {name[:40]!r} (one of {', '.join(BOTS)})")
-    return BOTS[name](seed=seed, **options)
+BOTS: dict[str, Callable[..., Any]] = {"greedy": GreedyBot, "planner": _planner}

@@ -507,10 +507,10 @@ class YearModel:
         # resources
         self.level = {}
         prev = dict(inst.start)
-        hi = sum(inst.start.values()) + sum(sum(a.values()) for a in inst.income.values()) + 2 * T
+        hi = sum(inst.start.values()) + self.income_bound() + 2 * T
         for t in turns:
             bonus = self.bonus[t]
-            gains = dict(inst.income[t])
+            gains = self.income(t)
             self.red[t] = self._reductions(t)
             out = {}
             for r in RESOURCES:
@@ -531,6 +531,15 @@ class YearModel:
                 out[r] = lvl
             self.level[t] = out
             prev = out
+
+    def income(self, t: int) -> dict:
+        """The resources gained in turn ``t``, by resource: the instance's income here; a
+        subclass may return CP-SAT expressions (``solvers.lemuria.harvest`` does)."""
+        return dict(self.inst.income[t])
+
+    def income_bound(self) -> int:
+        """An upper bound on the resources gained over the year (for variable domains)."""
+        return sum(sum(a.values()) for a in self.inst.income.values())
 
     def _reductions(self, t: int) -> dict:
         m, v = self.m, self.v

@@ -13,7 +13,7 @@ from typing import Any
 
 from lumicore.errors import LumicoreError
 from lumicore.lemuria.game import Game
-from solvers.lemuria.bots import BOTS, make_bot
+from solvers.arena import bot_names, make_bot
 
 __all__ = ["GameResult", "play_game", "parse_bots"]
 
@@ -41,9 +41,10 @@ def parse_bots(text: str | Sequence[str], players: int) -> list[str]:
         names = names * players
     if len(names) != players:
         raise LumicoreError(f"--bots: {len(names)} bots for {players} players")
+    known = bot_names("lemuria")
     for name in names:
-        if name not in BOTS:
-            raise LumicoreError(f"--bots: unknown bot {name[:40]!r} (one of {', '.join(BOTS)})")
+        if name not in known:
+            raise LumicoreError(f"--bots: unknown bot {name[:40]!r} (one of {', '.join(known)})")
     return names
 
 
@@ -56,8 +57,8 @@ def play_game(players: int = 3, bots: str | Sequence[str] = "greedy", seed: int 
     names = parse_bots(bots, players)
     game = Game.new(players=players, seed=seed, impact=impact)
     options = {} if time_limit is None else {"time_limit": time_limit}
-    seats = [make_bot(name, seed=seed * 10 + i, **(options if name == "planner" else {}))
-             for i, name in enumerate(names)]
+    seats = [make_bot(name, "lemuria", seed=seed * 10 + i,
+                      **(options if name == "planner" else {})) for i, name in enumerate(names)]
     log: list[str] = []
     lines: list[str] = ["setup"]
     turn = game.turn

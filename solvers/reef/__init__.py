@@ -18,6 +18,7 @@ from solvers.reef.placement import (
     best_placement,
     weighted,
 )
+from solvers.reef.turn import RankedTurn, TurnResult, best_turn
 
 __all__ = ["VISIBLE_WEIGHT", "OBJECTIVES", "Objective", "weighted", "as_objective",
-           "PlacementResult", "best_placement"]
+           "PlacementResult", "best_placement", "best_turn", "TurnResult", "RankedTurn"]

@@ -13,7 +13,7 @@ found).
 
 Objectives (``objective=``):
 
-=====================  ========================================================================
+====================== ========================================================================
 ``"coral:<colour>"``   what a coral scoring of that colour would give now
 ``"visible:<colour>"`` visible spaces of that colour
 ``"animals:dark"``     animal VP on the dark score board (visible counts, capped at 4)
@@ -26,7 +26,7 @@ a ``dict``             a weighted sum: ``{"coral:pink": 1, "final:dark": 0.5}``;
                        :func:`weighted`
 an :class:`Objective`  e.g. ``weighted({...})``; evaluates ``reef -> float`` too
 any callable           ``Reef -> float``: searched in Python (no pruning, slower)
-=====================  ========================================================================
+====================== ========================================================================
 
 The visible-space weight stands in for the colour majorities, which depend on the other players'
 reefs: 0.25 VP per space (a majority is worth 2 to 4 VP and is usually decided by a few spaces).

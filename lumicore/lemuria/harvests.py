@@ -1,0 +1,294 @@
+"""One player's year with the altar: material operations planned, income earned by harvests.
+
+The one-player year (:func:`lumicore.lemuria.simulate`) takes each turn's income as given. Here
+the income comes from the Star-Carved Altar instead: a plan's turns also hold the player's
+material operations (:class:`Place`, :class:`Pedestal`, :class:`Harvest`), and
+:func:`replay_harvests` plays them through the altar rules (:mod:`lumicore.lemuria.altar`) and
+the rest of each turn through :mod:`lumicore.lemuria.rules`. What the player does not decide is
+an :class:`AltarSetup`: the altar card, its contents and rotation at the start, the dealers'
+optional steps per turn (the automatic turn from turn 4 is always made) and the materials other
+players place (before the player acts in that turn; they never harvest in this mode, and a
+harvest by the player hands them their share). This is the independent check of the plans of
+``build_schedule(..., harvests=True)``.
+
+>>> from lumicore.lemuria import Instance, Building, TurnPlan, Build
+>>> inst = Instance(turns=3, buildings={"A": Building("A", "red", 2, {"wood": 2})},
+...                 characters={}, trend=(None, None, None, None, "A"))
+>>> plan = [TurnPlan(1, (Place(1, "plant"),)),   # memory 2: 2 blocks, a black cube fills it
+...         TurnPlan(2, (Harvest(1), Build("A", "rural", ("wood",)))),
+...         TurnPlan(3, (Place(0, "mineral"),))]
+>>> result = replay_harvests(inst, AltarSetup(), plan)
+>>> result.income[2], result.total
+({'wood': 2}, 2)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from dataclasses import replace as dc_replace
+
+from lumicore.errors import DataError, IllegalMoveError
+from lumicore.lemuria.altar import (
+    ALTAR_FROM,
+    MATERIALS,
+    MEMORIES,
+    MONTHS,
+    AltarCard,
+    Memory,
+    add_black_cubes,
+    can_place,
+    harvest_shares,
+    is_full,
+    load_altar,
+    place,
+)
+from lumicore.lemuria.instance import Instance
+from lumicore.lemuria.rules import apply, begin_turn, district_bonuses, end_turn, initial_state
+from lumicore.lemuria.schedule import RESOURCES, Schedule, TurnPlan
+from lumicore.lemuria.simulate import SimResult, TurnTrace, describe, plans_by_turn
+
+__all__ = ["Place", "Pedestal", "Harvest", "MaterialOp", "AltarSetup", "AltarYear",
+           "HarvestResult", "replay_harvests", "ME", "OTHERS"]
+
+ME = 0
+"""Owner index of the planning player's materials in an :class:`AltarSetup`."""
+OTHERS = 1
+"""Owner index standing for every other player."""
+_R = {r: i for i, r in enumerate(RESOURCES)}
+
+
+@dataclass(frozen=True)
+class Place:
+    """Place a material (``plant`` or ``mineral``) on an empty block of ``memory`` (0-11)."""
+
+    memory: int
+    material: str
+
+    def __str__(self) -> str:
+        return f"place {self.material} in memory {self.memory + 1}"
+
+
+@dataclass(frozen=True)
+class Pedestal:
+    """Place a material on a turn-order pedestal (it comes back at the next turn's start)."""
+
+    material: str
+
+    def __str__(self) -> str:
+        return f"place {self.material} on a pedestal"
+
+
+@dataclass(frozen=True)
+class Harvest:
+    """Harvest the full ``memory`` holding a material of the player; ``paid``: an additional
+    harvest of the turn, for 1 gold."""
+
+    memory: int
+    paid: bool = False
+
+    def __str__(self) -> str:
+        return f"harvest memory {self.memory + 1}" + (" (1 gold)" if self.paid else "")
+
+
+MaterialOp = Place | Pedestal | Harvest
+
+
+def _empty_altar() -> tuple[Memory, ...]:
+    return (Memory(),) * MEMORIES
+
+
+@dataclass(frozen=True)
+class AltarSetup:
+    """What the player does not decide about the altar (see the module docstring).
+
+    ``start``: the 12 memories at the start (owner :data:`ME` or :data:`OTHERS`); ``rotation``
+    the altar's rotation in the instance's turn 1 (after that turn's altar phase); ``steps``:
+    instance turn -> the dealer's optional step (-1, 0, 1) in that turn's altar phase;
+    ``others``: instance turn -> the ``(memory, material)`` other players place before the
+    player acts; ``materials``: the player's materials in front at the start (the rest are on
+    the altar); ``first_turn``: the game turn of the instance's turn 1 (the automatic turn is
+    made from game turn 4; no black cubes after game turn 12).
+    """
+
+    card: AltarCard = field(default_factory=load_altar)
+    start: tuple[Memory, ...] = field(default_factory=_empty_altar)
+    rotation: int = 0
+    steps: Mapping[int, int] = field(default_factory=dict)
+    others: Mapping[int, tuple[tuple[int, str], ...]] = field(default_factory=dict)
+    materials: Mapping[str, int] = field(default_factory=lambda: {"plant": 2, "mineral": 2})
+    first_turn: int = 1
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        if len(self.start) != MEMORIES or not all(isinstance(m, Memory) for m in self.start):
+            raise DataError(f"altar start: expected {MEMORIES} memories")
+        for turn, step in self.steps.items():
+            if step not in (-1, 0, 1):
+                raise DataError(f"altar steps turn {turn}: a dealer's step is -1, 0 or 1, "
+                                f"got {step!r}")
+            if self.game_turn(turn) < ALTAR_FROM and step:
+                raise DataError(f"altar steps turn {turn}: no altar phase before turn "
+                                f"{ALTAR_FROM}")
+        for turn, placed in self.others.items():
+            for memory, material in placed:
+                if not 0 <= memory < MEMORIES or material not in MATERIALS:
+                    raise DataError(f"altar others turn {turn}: bad material "
+                                    f"{(memory, material)!r}")
+        if set(self.materials) != set(MATERIALS):
+            raise DataError("altar materials: expected plant and mineral counts")
+
+    def game_turn(self, turn: int) -> int:
+        return self.first_turn + turn - 1
+
+    def rotation_at(self, turn: int) -> int:
+        """The altar's rotation during instance turn ``turn`` (after its altar phase).
+
+        >>> setup = AltarSetup(steps={5: -1})
+        >>> [setup.rotation_at(t) for t in (1, 3, 4, 5, 6)]
+        [0, 0, 1, 1, 2]
+        """
+        rotation = self.rotation
+        for u in range(2, turn + 1):
+            rotation += int(self.game_turn(u) >= ALTAR_FROM) + self.steps.get(u, 0)
+        return rotation % MEMORIES
+
+
+class AltarYear:
+    """The altar through a year for one player: the state the replay and the greedy plan
+    share. ``memories`` and ``front`` (materials in front of the player) change as turns and
+    operations are applied."""
+
+    def __init__(self, setup: AltarSetup) -> None:
+        self.setup = setup
+        self.card = setup.card
+        self.memories = list(setup.start)
+        self.front = dict(setup.materials)
+        self.pedestal: str | None = None
+        self.turn = 0
+        self.op: str | None = None
+
+    def start_turn(self, turn: int) -> None:
+        """The pedestal material comes back; the others place their materials."""
+        self.turn, self.op = turn, None
+        if self.pedestal is not None:
+            self.front[self.pedestal] += 1
+            self.pedestal = None
+        for memory, material in self.setup.others.get(turn, ()):
+            reason = can_place(self.card, self.memories[memory], memory, material)
+            if reason:
+                raise IllegalMoveError(f"turn {turn}: another player's {material} cannot be "
+                                       f"placed: {reason}")
+            self.memories[memory] = place(self.card, self.memories[memory], memory, OTHERS,
+                                          material)
+
+    def harvestable(self) -> list[int]:
+        return [i for i, m in enumerate(self.memories)
+                if ME in m.owners and is_full(self.card, m, i)]
+
+    def placements(self) -> list[Place]:
+        return [Place(i, k) for i, m in enumerate(self.memories) for k in MATERIALS
+                if self.front[k] > 0 and can_place(self.card, m, i, k) is None]
+
+    def apply(self, op: MaterialOp) -> dict[str, int]:
+        """Apply a material operation; returns the player's gains (a paid harvest's gold is the
+        caller's to pay)."""
+        if isinstance(op, Harvest):
+            if self.op == "place" or (self.op is None and op.paid):
+                raise IllegalMoveError("only one material operation a turn; an additional "
+                                       "harvest (paid) follows the turn's first harvest")
+            if self.op == "harvest" and not op.paid:
+                raise IllegalMoveError("each additional harvest costs 1 gold (paid=True)")
+            memory = self.memories[op.memory]
+            shares = harvest_shares(self.card, memory, op.memory,
+                                    self.setup.rotation_at(self.turn), ME, 2)
+            self.front[memory.material or "plant"] += memory.owners.count(ME)
+            self.memories[op.memory] = Memory()
+            self.op = "harvest"
+            return {r: n for p, r, n in shares if p == ME}
+        if self.op is not None:
+            raise IllegalMoveError("only one material operation (place or harvest) a turn")
+        if self.front.get(op.material, 0) < 1:
+            raise IllegalMoveError(f"no {op.material} material in front of the player")
+        if isinstance(op, Place):
+            self.memories[op.memory] = place(self.card, self.memories[op.memory], op.memory, ME,
+                                             op.material)
+        else:
+            self.pedestal = op.material
+        self.front[op.material] -= 1
+        self.op = "place"
+        return {}
+
+    def check_done(self) -> None:
+        """The material operation is mandatory when one is possible."""
+        if self.op is None and (self.harvestable() or any(self.front.values())):
+            raise IllegalMoveError("the material operation is mandatory (place or harvest)")
+
+    def end_turn(self) -> None:
+        if self.setup.game_turn(self.turn) < MONTHS:
+            self.memories = list(add_black_cubes(self.card, tuple(self.memories)))
+
+
+@dataclass(frozen=True)
+class HarvestResult(SimResult):
+    """A :class:`SimResult` plus the ``income`` harvested per turn and the ``gold_paid`` for
+    additional harvests per turn."""
+
+    income: dict[int, dict[str, int]] = field(default_factory=dict)
+    gold_paid: dict[int, int] = field(default_factory=dict)
+
+
+def replay_harvests(instance: Instance, setup: AltarSetup,
+                    schedule: Schedule | Iterable[TurnPlan]) -> HarvestResult:
+    """Play a plan with material operations through the altar and the rules; the instance's
+    own ``income`` is ignored (the harvests are the income). Raises
+    :class:`IllegalMoveError` naming the turn and action at the first broken rule."""
+    plans = plans_by_turn(instance, schedule)
+    bare = dc_replace(instance, income={})
+    altar = AltarYear(setup)
+    state = initial_state(bare)
+    trace, income, paid = [], {}, {}
+    for turn in range(1, instance.turns + 1):
+        bonuses = district_bonuses(state, turn in instance.festivals)
+        state = begin_turn(bare, state)
+        altar.start_turn(turn)
+        row, start = state.row, state.resource_dict()
+        actions = plans[turn].actions if turn in plans else ()
+        income[turn], paid[turn] = {}, 0
+        for i, action in enumerate(actions, 1):
+            try:
+                if isinstance(action, (Place, Pedestal, Harvest)):
+                    if isinstance(action, Harvest) and action.paid:
+                        if state.resources[_R["gold"]] < 1:
+                            raise IllegalMoveError("an additional harvest needs 1 gold")
+                        state = _gain(state, {"gold": -1})
+                        paid[turn] += 1
+                    gains = altar.apply(action)
+                    state = _gain(state, gains)
+                    for r, n in gains.items():
+                        income[turn][r] = income[turn].get(r, 0) + n
+                else:
+                    state = apply(bare, state, action)
+            except IllegalMoveError as exc:
+                raise IllegalMoveError(f"turn {turn}, action {i} ({describe(action)}): {exc}"
+                                       ) from None
+        try:
+            altar.check_done()
+        except IllegalMoveError as exc:
+            raise IllegalMoveError(f"turn {turn}: {exc}") from None
+        end = state.resource_dict()
+        altar.end_turn()
+        state = end_turn(bare, state)
+        trace.append(TurnTrace(turn, bonuses, row, start, tuple(actions), end,
+                               state.residents(), state.total))
+    return HarvestResult(state.total, state.breakdown(), tuple(trace), state, income, paid)
+
+
+def _gain(state, gains: Mapping[str, int]):
+    from lumicore.lemuria.rules import replace
+
+    resources = list(state.resources)
+    for r, n in gains.items():
+        resources[_R[r]] += n
+    return replace(state, resources=tuple(resources))

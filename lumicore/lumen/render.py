@@ -1,0 +1,172 @@
+"""Drawing Lumen: SVG of a command sheet, a map (with the units of a game) and a whole game
+state, for notebooks (``Sheet._repr_svg_``, ``Map._repr_svg_``, ``GameState._repr_svg_``), and
+a text view of the map for terminals.
+
+>>> from lumicore.lumen.sheet import Sheet
+>>> svg = sheet_svg(Sheet.parse("4 5 / . 9"))
+>>> svg.startswith("<svg") and svg.count("<circle") == 4 and ">9<" in svg
+True
+>>> from lumicore.lumen.map import load_map
+>>> map_svg(load_map("A")).count("<rect") >= 9
+True
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from lumicore.lumen.game import GameState
+from lumicore.lumen.map import Map
+from lumicore.lumen.sheet import Sheet
+
+__all__ = ["sheet_svg", "map_svg", "state_svg", "map_text", "SEASON_FILL", "PLAYER_FILL"]
+
+SEASON_FILL = {"winter": "#cfe3f7", "autumn": "#f7d6b0", "summer": "#cdeac0", "spring": "#f6cde0"}
+PLAYER_FILL = ("#2f6db5", "#c0392b")
+_R, _GAP = 16, 6
+_FONT = 'font-family="sans-serif"'
+
+
+def _svg(width: float, height: float, body: str) -> str:
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
+            f'viewBox="0 0 {width:.0f} {height:.0f}">{body}</svg>')
+
+
+def _sheet_body(sheet: Sheet, x0: float = 0, y0: float = 0, title: str = "") -> tuple[str, float,
+                                                                                        float]:
+    step = 2 * _R + _GAP
+    rows, cols = sheet.layout.shape
+    top = y0 + (18 if title else 0)
+    parts = [f'<text x="{x0 + _GAP}" y="{y0 + 14}" font-size="13" {_FONT}>{escape(title)}</text>'
+             if title else ""]
+    centre = {c: (x0 + _GAP + _R + c[1] * step, top + _GAP + _R + c[0] * step)
+              for c in sheet.layout.cells}
+    for i, nbrs in enumerate(sheet.layout.neighbors):
+        for j in nbrs:
+            if i < j:
+                (ax, ay), (bx, by) = centre[sheet.layout.cells[i]], centre[sheet.layout.cells[j]]
+                parts.append(f'<line x1="{ax}" y1="{ay}" x2="{bx}" y2="{by}" stroke="#ccc"/>')
+    threshold = sheet.layout.high_command.threshold
+    for cell, value in zip(sheet.layout.cells, sheet.values, strict=True):
+        cx, cy = centre[cell]
+        fill = "#fff" if value is None else "#ffe9a8" if value >= threshold else "#fdf6dc"
+        parts.append(f'<circle cx="{cx}" cy="{cy}" r="{_R}" fill="{fill}" stroke="#777"/>')
+        if value is not None:
+            parts.append(f'<text x="{cx}" y="{cy + 5}" text-anchor="middle" font-size="14" '
+                         f'{_FONT}>{value}</text>')
+    hy = top + _GAP + rows * step + 4
+    hc, x = sheet.layout.high_command, x0 + _GAP
+    crossed = sheet.crossed
+    box = 0
+    for s, size in enumerate(hc.sections):
+        for _ in range(size):
+            fill = "#555" if box < crossed else "#fff"
+            stroke = "#b8860b" if s in hc.objective_sections else "#777"
+            parts.append(f'<rect x="{x}" y="{hy}" width="12" height="12" fill="{fill}" '
+                         f'stroke="{stroke}"/>')
+            x += 14
+            box += 1
+        x += 6
+    width = max(_GAP * 2 + cols * step, x - x0 + _GAP)
+    return "".join(parts), width, hy + 18 - y0
+
+
+def sheet_svg(sheet: Sheet, title: str = "") -> str:
+    """The sheet as SVG: bubbles (values of the High Command threshold or more shaded) and the
+    High Command row below (crossed boxes dark; objective sections framed in gold)."""
+    body, w, h = _sheet_body(sheet, 0, 0, title)
+    return _svg(w, h, body)
+
+
+_CELL = 120
+
+
+def _map_body(game_map: Map, state: GameState | None, x0: float, y0: float
+              ) -> tuple[str, float, float]:
+    parts = []
+    pos = {t: (x0 + _GAP + c * _CELL, y0 + _GAP + r * _CELL)
+           for t, (r, c) in enumerate(game_map.at)}
+    for t, nbrs in enumerate(game_map.neighbors):
+        for u in nbrs:
+            if t < u:
+                (ax, ay), (bx, by) = pos[t], pos[u]
+                h = (_CELL - _GAP) / 2
+                parts.append(f'<line x1="{ax + h}" y1="{ay + h}" x2="{bx + h}" y2="{by + h}" '
+                             'stroke="#999" stroke-width="6"/>')
+    sums = state.strengths() if state is not None else None
+    owners = state.controllers() if state is not None else None
+    for t, name in enumerate(game_map.territories):
+        x, y = pos[t]
+        size = _CELL - _GAP
+        stroke = "#333" if owners is None or owners[t] < 0 else PLAYER_FILL[owners[t]]
+        parts.append(f'<rect x="{x}" y="{y}" width="{size}" height="{size}" rx="10" '
+                     f'fill="{SEASON_FILL[game_map.seasons[t]]}" stroke="{stroke}" '
+                     f'stroke-width="{1 if owners is None or owners[t] < 0 else 4}"/>')
+        label = f"{name} {game_map.seasons[t]} {game_map.vp[t]} VP"
+        parts.append(f'<text x="{x + 6}" y="{y + 15}" font-size="11" {_FONT}>{escape(label)}'
+                     "</text>")
+        if t == game_map.initiative:
+            parts.append(f'<text x="{x + size - 16}" y="{y + size - 6}" font-size="16" '
+                         f'{_FONT}>&#9733;</text>')
+        token = game_map.discovery[t] if state is None else state.discovery[t]
+        if token:
+            parts.append(f'<circle cx="{x + size - 14}" cy="{y + 26}" r="9" fill="#8e44ad"/>'
+                         f'<text x="{x + size - 14}" y="{y + 30}" text-anchor="middle" '
+                         f'font-size="10" fill="#fff" {_FONT}>?</text>')
+        if state is not None and sums is not None:
+            for p in (0, 1):
+                units = state.unit_list(t, p)
+                text = f"P{p + 1} {sums[t][p]}: " + ", ".join(_short(u) for u in units)
+                parts.append(f'<text x="{x + 6}" y="{y + 50 + 22 * p}" font-size="10" '
+                             f'fill="{PLAYER_FILL[p]}" {_FONT}>{escape(text[:34])}</text>')
+    rows = max(r for r, _ in game_map.at) + 1
+    cols = max(c for _, c in game_map.at) + 1
+    return "".join(parts), _GAP + cols * _CELL, _GAP + rows * _CELL
+
+
+def _short(unit: str) -> str:
+    return unit[:3] + ("*" if unit.endswith("*") else "")
+
+
+def map_svg(game_map: Map, state: GameState | None = None) -> str:
+    """The map as SVG: territories coloured by season with their VP, discovery tokens (purple),
+    the initiative territory (star); with a game ``state`` also each player's strength and
+    units per territory (``*``: inactive) and the controller's colour on the border."""
+    body, w, h = _map_body(game_map, state, 0, 0)
+    return _svg(w, h, body)
+
+
+def state_svg(state: GameState) -> str:
+    """A whole game: the map with units, then both players' sheets."""
+    body, w, h = _map_body(state.map, state, 0, 0)
+    parts, x, height = [body], w + 10, h
+    for p in (0, 1):
+        sheet, sw, sh = _sheet_body(state.sheets[p], x, 0, f"player {p + 1}: "
+                                    f"{state.score(p).total} VP")
+        parts.append(sheet)
+        x += sw + 10
+        height = max(height, sh)
+    return _svg(x, height, "".join(parts))
+
+
+def map_text(state: GameState) -> str:
+    """One line per territory: season, VP, each player's strength and units, the controller.
+
+    >>> from lumicore.lumen.game import GameState
+    >>> print(map_text(GameState.new_game()).splitlines()[0])
+    a1  winter  1 VP  P1  7 shroomling shroomling mudshell | P2  0 -  -> player 1
+    """
+    sums, owners = state.strengths(), state.controllers()
+    lines = []
+    m = state.map
+    for t, name in enumerate(m.territories):
+        sides = []
+        for p in (0, 1):
+            units = " ".join(state.unit_list(t, p)) or "-"
+            sides.append(f"P{p + 1} {sums[t][p]:2d} {units}")
+        who = "nobody" if owners[t] < 0 else f"player {owners[t] + 1}"
+        extra = (" [initiative]" if t == m.initiative else "") + \
+            (f" [token {state.discovery[t]} VP]" if state.discovery[t] else "")
+        lines.append(f"{name:3s} {m.seasons[t]:6s} {m.vp[t]:2d} VP  {' | '.join(sides)}  -> "
+                     f"{who}{extra}")
+    return "\n".join(lines)

@@ -1,0 +1,225 @@
+"""``lumicore lumen``: play a seeded game between bots, replay a record, rank the choices of a
+position, run a tournament.
+
+    lumicore lumen play --seed 3 --bots greedy,random [--record FILE] [--scenario A]
+    lumicore lumen replay GAME.json
+    lumicore lumen best STATE.json [--time-limit 5] [--max-nodes 20000]
+    lumicore lumen odds STATE.json [--samples 100] [--bot sheet]
+    lumicore lumen tournament --bots sheet,greedy --games 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+import numpy as np
+
+from lumicore.data import read_file
+from lumicore.errors import DataError, LumicoreError
+from lumicore.game import sample_chance
+from lumicore.lumen.game import GameState, check_seed, replay
+from lumicore.lumen.render import map_text
+from solvers.commands import add_game, add_tournament_command, check_output_path
+from solvers.limits import exit_code
+
+__all__ = ["register", "load_state", "play", "parse_bots"]
+
+
+def parse_bots(text: str) -> list[str]:
+    """``"greedy,random"`` -> two bot names (player 1's first).
+
+    >>> parse_bots("sheet, random")
+    ['sheet', 'random']
+    """
+    names = [n.strip() for n in str(text).split(",") if n.strip()]
+    if len(names) != 2:
+        raise LumicoreError(f"--bots {text[:80]!r}: give two bot names, e.g. greedy,random")
+    return names
+
+
+def load_state(path: str) -> GameState:
+    """A position from a file: a serialized state, or a game record (played to its end)."""
+    text = read_file(path)
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise DataError(f"{path[:80]!r} is not JSON: {str(exc)[:60]}") from exc
+    if isinstance(data, dict) and "actions" in data:
+        return replay(data)
+    return GameState.deserialize(text)
+
+
+def _sheets(state: GameState) -> list[str]:
+    rows = [str(s).splitlines() for s in state.sheets]
+    width = max(len(r) for r in rows[0])
+    head = ["player 1".ljust(width) + "    player 2"]
+    return head + [a.ljust(width) + "    " + b for a, b in zip(*rows, strict=True)]
+
+
+def play(seed: int, bots: list[str], scenario: str = "A", board: str = "default",
+         out=print) -> tuple[GameState, list[dict[str, Any]]]:  # type: ignore[no-untyped-def]
+    """Play one game between two bots, ``out`` (print) narrating it round by round; returns the
+    final state and a per-round summary."""
+    from solvers.lumen.bots import make_policy
+
+    check_seed(seed)
+    state = GameState.new_game(seed=seed, scenario=scenario, board=board)
+    players = [make_policy(name, seed=(seed + 1 + i) % 2**63) for i, name in enumerate(bots)]
+    rng = np.random.default_rng(seed)
+    rounds: list[dict[str, Any]] = []
+    current = 0
+    while not state.is_terminal():
+        if state.phase == "roll" and state.round != current:
+            current = state.round
+            out(f"\n== round {state.round} (player {state.first + 1} first) ==")
+        if state.is_chance_node():
+            action = sample_chance(state, rng)
+            if state.phase in ("roll", "bonus", "objective", "first"):
+                out(f"  {state.action_to_string(action)}")
+        else:
+            action = int(players[state.current_player()].choose(state))
+            out(f"  {state.action_to_string(action)}")
+        before = state.round
+        state.apply_action(action)
+        if state.round != before or state.is_terminal():
+            rounds.append(_round_summary(state, before, out))
+    return state, rounds
+
+
+def _round_summary(state: GameState, number: int, out) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+    for line in _sheets(state):
+        out("  " + line)
+    for line in map_text(state).splitlines():
+        out("  " + line)
+    scores = [state.score(p).total for p in (0, 1)]
+    out(f"  score if it ended now: player 1 {scores[0]}, player 2 {scores[1]}")
+    return {"round": number, "dice": list(state.dice), "sheets": [str(s) for s in state.sheets],
+            "strength": state.strengths(), "score": scores}
+
+
+def _winner_line(state: GameState, bots: list[str]) -> str:
+    w = state.winner()
+    scores = [state.score(p).total for p in (0, 1)]
+    if state.loser >= 0:
+        return f"winner: player {w + 1} ({bots[w]}): player {state.loser + 1} has no units left"
+    if w is None:
+        return f"nobody won: {scores[0]} VP each and nobody controls the initiative territory"
+    tie = " (tie broken by the initiative territory)" if scores[0] == scores[1] else ""
+    return (f"winner: player {w + 1} ({bots[w]}) with {scores[w]} VP to "
+            f"{scores[1 - w]}{tie}")
+
+
+def run_play(args: argparse.Namespace) -> int:
+    bots = parse_bots(args.bots)
+    if args.record:
+        check_output_path(args.record)
+    quiet = args.json
+    state, rounds = play(args.seed, bots, args.scenario, args.board,
+                         out=(lambda *_: None) if quiet else print)
+    record = {**state.record(), "bots": bots, "returns": state.returns()}
+    if args.record:
+        with open(args.record, "w", encoding="utf-8") as fh:
+            json.dump(record, fh)
+    line = _winner_line(state, bots)
+    if args.json:
+        print(json.dumps({"winner": None if state.winner() is None else state.winner() + 1,
+                          "result": line, "rounds": rounds, "record": record}))
+    else:
+        if args.record:
+            print(f"\nrecord written to {args.record}")
+        print(line)
+    return 0
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    state = load_state(args.record)
+    if args.json:
+        print(json.dumps({"round": state.round, "over": state.is_terminal(),
+                          "winner": None if state.winner() is None else state.winner() + 1,
+                          "scores": [state.score(p).total for p in (0, 1)],
+                          "state": json.loads(state.serialize())}))
+        return 0
+    for line in _sheets(state) + map_text(state).splitlines():
+        print(line)
+    try:
+        bots = parse_bots(",".join(json.loads(read_file(args.record)).get("bots", [])))
+    except (LumicoreError, AttributeError, TypeError):
+        bots = ["player 1", "player 2"]
+    print(_winner_line(state, bots) if state.is_terminal() else repr(state))
+    return 0
+
+
+def run_best(args: argparse.Namespace) -> int:
+    from solvers.lumen import best_choice
+
+    check_seed(args.seed)
+    state = load_state(args.state)
+    result = best_choice(state, time_limit=args.time_limit, max_nodes=args.max_nodes,
+                         seed=args.seed, playout=args.playout, objective=args.objective)
+    if args.top:
+        result = type(result)(**{**result.__dict__, "choices": result.choices[:args.top]})
+    print(json.dumps(result.to_dict()) if args.json else result)
+    return exit_code(result.status, bool(result.choices))
+
+
+def run_odds(args: argparse.Namespace) -> int:
+    from solvers.lumen import win_probability
+
+    state = load_state(args.state)
+    result = win_probability(state, samples=args.samples, bot=args.bot, seed=args.seed,
+                             progress=False if args.json else None)
+    print(json.dumps(result.to_dict()) if args.json else result)
+    return exit_code(result.status, result.samples > 0)
+
+
+def _game_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--scenario", default="A", help="scenario name or file (default A)")
+    p.add_argument("--board", default="default", help="player board file (default default)")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``lumicore lumen play|replay|best|odds|tournament``."""
+    commands = add_game(subparsers, "lumen", "Lumen: The Lost World: play, plan, tournaments",
+                        __doc__.splitlines()[0])
+
+    p = commands.add_parser("play", help="play a seeded game between two bots, round by round")
+    p.add_argument("--seed", type=int, default=0, help="seed of dice, draws and bots "
+                   "(default 0)")
+    p.add_argument("--bots", default="sheet,greedy",
+                   help="player 1's and player 2's bots (default sheet,greedy)")
+    p.add_argument("--record", metavar="FILE", help="write the game record (JSON) here")
+    _game_options(p)
+    p.add_argument("--json", action="store_true", help="print the rounds and record as JSON")
+    p.set_defaults(run=run_play)
+
+    r = commands.add_parser("replay", help="replay a game record and show its end")
+    r.add_argument("record", metavar="GAME.json", help="a record written by play --record")
+    r.add_argument("--json", action="store_true", help="print the final state as JSON")
+    r.set_defaults(run=run_replay)
+
+    b = commands.add_parser("best", help="rank the choices of the player to move")
+    b.add_argument("state", metavar="STATE.json", help="a serialized state or a game record")
+    b.add_argument("--time-limit", type=float, default=5.0, help="seconds (default 5)")
+    b.add_argument("--max-nodes", type=int, default=20_000,
+                   help="positions the exact search may visit (default 20000)")
+    b.add_argument("--playout", default="kernel",
+                   help="Monte Carlo play-outs: kernel (random games in C) or a bot name "
+                        "(default kernel)")
+    b.add_argument("--seed", type=int, default=0, help="play-out seed (default 0)")
+    b.add_argument("--objective", choices=("win", "sheet"), default="win",
+                   help="chance to win, or the sheet's expected chain gains (default win)")
+    b.add_argument("--top", type=int, default=0, help="show only the best N (default 0: all)")
+    b.add_argument("--json", action="store_true", help="print the ranking as JSON")
+    b.set_defaults(run=run_best)
+
+    o = commands.add_parser("odds", help="each player's chance to win with a bot for both")
+    o.add_argument("state", metavar="STATE.json", help="a serialized state or a game record")
+    o.add_argument("--samples", type=int, default=100, help="games to play (default 100)")
+    o.add_argument("--bot", default="sheet", help="bot for both players (default sheet)")
+    o.add_argument("--seed", type=int, default=0, help="seed (default 0)")
+    o.add_argument("--json", action="store_true", help="print the result as JSON")
+    o.set_defaults(run=run_odds)
+
+    add_tournament_command(commands, "lumen", bots="sheet,greedy")

@@ -1,0 +1,298 @@
+"""``best_turn(game)``: the current player's turn of a whole game, planned with the year model.
+
+The rest of the year is planned for the player to act with the CP-SAT harvest model
+(:func:`solvers.lemuria.harvest.build_harvest_schedule`), then the plan's first turn is mapped to
+the game's moves. What the model needs and the game does not say is assumed, and the result says
+so (``TurnResult.assumptions``):
+
+- the other players' future actions come from a bot (``others``, default the Lemuria
+  ``greedy``): the rest of the game is played out on a copy with every seat run by that bot
+  (chance drawn from the game's seed); the cards the others build, the districts of their chits
+  and their residents at festivals become the model's opponents, and the building deck's order
+  is the one drawn in that play-out;
+- the altar: its current contents and rotation; from then on the automatic turn each turn, no
+  dealer's step, and the others' materials stay where they are (they place and harvest no more);
+- the planned year has ``min(horizon, turns left)`` turns numbered from 1 (the model's
+  festivals and the remodel turn count from there, not from the calendar), the player's present
+  facilities and chits are not in the model (its new builds are capped at the facilities left);
+  skills are declined, except "gain" and "draw" skills, which are always taken.
+
+A model move that the game does not allow when its turn comes (a district that is full in the
+game, a card drawn differently) is skipped; the rest of the turn is then played by the greedy
+bot's rule. :class:`PlannerBot` (the ``planner`` of ``solvers.lemuria.bots``) calls
+:func:`best_turn` once at the start of each of its turns.
+
+>>> from lumicore.lemuria import Game
+>>> game = Game.new(players=2, seed=1)
+>>> while game.is_chance_node() or game.phase == "pass":
+...     _ = game.resolve_chance() if game.is_chance_node() else game.apply_action(0)
+>>> result = best_turn(game, time_limit=2, horizon=3)
+>>> result.player, result.moves[-1], result.others
+(0, ('end',), 'greedy')
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from lumicore.errors import LumicoreError
+from lumicore.lemuria import Build, Buy, Exchange, Instance, Opponent, Play, Remodel, Schedule
+from lumicore.lemuria.altar import MONTHS, Memory
+from lumicore.lemuria.game import Game
+from lumicore.lemuria.harvests import ME, OTHERS, AltarSetup, Harvest, Pedestal, Place
+from lumicore.lemuria.rules import MAX_FACILITIES
+from lumicore.lemuria.schedule import COLORS
+from solvers.lemuria.harvest import build_harvest_schedule
+
+__all__ = ["DEFAULT_TURN_LIMIT", "TurnResult", "best_turn", "PlannerBot", "planner_instance"]
+
+DEFAULT_TURN_LIMIT = 10.0
+"""Seconds of CP-SAT per planned turn."""
+TAKE = ("gain", "draw")
+"""Skills the planner always uses (the model leaves skills out)."""
+
+
+@dataclass
+class TurnResult:
+    """The planned turn: ``moves`` (game move tuples, ending with ``("end",)``), the year
+    ``plan`` they come from, its ``status`` and planned ``vp`` (the model's VP for the planned
+    turns), the bot ``others`` that stood for the other players, the ``assumptions`` made and
+    the ``elapsed`` seconds."""
+
+    player: int
+    moves: list[tuple]
+    plan: Schedule
+    vp: int
+    status: str
+    others: str
+    assumptions: list[str] = field(default_factory=list)
+    elapsed: float = 0.0
+
+
+def _play_out(game: Game, others: str, seed: int
+              ) -> tuple[Game, list[str], dict[int, dict[int, dict[str, int]]]]:
+    """The rest of the game with every seat played by the bot ``others``; also returns the
+    building cards in the order they entered the Trend row and every player's housed
+    facilities per colour at each festival to come."""
+    from solvers.arena import make_bot
+
+    sim = game.clone()
+    bots = [make_bot(others, "lemuria", seed=(seed + i) % 2**63) for i in range(game.players)]
+    drawn: list[str] = []
+    festivals: dict[int, dict[int, dict[str, int]]] = {q: {} for q in range(game.players)}
+    turn = sim.turn
+    while True:
+        if sim.turn != turn or sim.is_terminal():
+            if turn in (4, 8, 12):
+                for q in range(game.players):
+                    festivals[q][turn] = _festival_residents(sim, q)
+            turn = sim.turn
+        if sim.is_terminal():
+            break
+        if sim.is_chance_node():
+            kind = sim.s["pending"][0][0]
+            action = sim.resolve_chance()
+            if kind == "row":
+                drawn.append(sim.cards.building_ids[action])
+            continue
+        sim.apply_action(bots[sim.current_player()].choose(sim))
+    return sim, drawn, festivals
+
+
+def _opponents(game: Game, sim: Game, festivals: dict, player: int, turns: int
+               ) -> tuple[Opponent, ...]:
+    """What the others did in the play-out, per planned turn (1 = now: nothing, they act
+    around the player this turn; from 2 on: their cards, chits and festival residents)."""
+    t0 = game.turn
+    per_player: list[dict[str, dict]] = []
+    history_moves = _moves_by_turn(game, sim)
+    for q in range(game.players):
+        if q == player:
+            continue
+        builds, chits = {}, {}
+        for turn, move in history_moves.get(q, []):
+            rel = turn - t0 + 1
+            if not 2 <= rel <= turns:
+                continue
+            if move[0] in ("build", "remodel") and rel not in builds:
+                builds[rel] = move[1] if move[0] == "build" else move[2]
+                if move[0] == "build" and move[2] is not None:
+                    chits[rel] = move[2]
+        residents = {}
+        for festival, housed in festivals[q].items():
+            rel = festival - t0 + 1
+            if rel in (4, 8, 12) and rel <= turns:
+                residents[rel] = housed
+        per_player.append({"builds": builds, "chits": chits, "residents": residents})
+    taken: set[str] = set()
+    out = []
+    for data in per_player[:3]:
+        data["builds"] = {t: c for t, c in data["builds"].items() if c not in taken}
+        taken |= set(data["builds"].values())
+        out.append(Opponent(**data))
+    return tuple(out)
+
+
+def _moves_by_turn(game: Game, sim: Game) -> dict[int, list[tuple[int, tuple]]]:
+    """Replay the play-out's new actions to list each player's moves with their turn."""
+    replay = game.clone()
+    out: dict[int, list[tuple[int, tuple]]] = {}
+    for action in sim.s["history"][len(game.s["history"]):]:
+        if not replay.is_chance_node():
+            move = replay.moves()[action]
+            out.setdefault(replay.current_player(), []).append((replay.turn, move))
+        replay.apply_action(action)
+    return out
+
+
+def planner_instance(game: Game, player: int, horizon: int, others: str = "greedy",
+                     seed: int = 0) -> tuple[Instance, AltarSetup, list[str]]:
+    """The year model's instance and altar for ``player`` from now (see the module docstring),
+    and the list of assumptions made."""
+    turns = max(1, min(horizon, MONTHS - game.turn + 1))
+    sim, drawn, festivals = _play_out(game, others, seed)
+    s = game.s
+    known = [c for c in drawn if c in s["bdeck"]]
+    rest = sorted(set(s["bdeck"]) - set(known))
+    rng = np.random.default_rng(seed)
+    deck = known + [str(c) for c in rng.permutation(rest)] + list(s["bbottom"])
+    chars = [str(c) for c in rng.permutation(sorted(s["cdeck"]))] + list(s["cbottom"])
+    me = s["pl"][player]
+    instance = Instance(
+        turns=turns, buildings=game.cards.buildings, characters=game.cards.characters,
+        trend=tuple(s["row"]), deck=tuple(deck), start=dict(me["res"]),
+        hand=tuple(sorted(me["hand"])), character_deck=tuple(chars),
+        opponents=_opponents(game, sim, festivals, player, turns))
+    start = []
+    for material, owners, black in s["altar"]:
+        mapped = tuple(sorted(ME if o == player else OTHERS for o in owners))
+        start.append(Memory(material if owners else None, mapped, black))
+    setup = AltarSetup(card=game.cards.altar, start=tuple(start), rotation=game.rotation,
+                       materials=dict(me["mat"]), first_turn=game.turn)
+    assumptions = [f"the other players play as the {others!r} bot",
+                   "no dealer's optional altar step; the others' materials stay",
+                   f"{turns} turns planned, numbered from 1; present facilities and chits "
+                   "are not in the model"]
+    return instance, setup, assumptions
+
+
+def _to_moves(game: Game, player: int, actions: tuple) -> list[tuple]:
+    """The plan's first-turn actions as game moves, checked on a copy of the game (moves the
+    game does not allow are skipped)."""
+    sim = game.clone()
+    out: list[tuple] = []
+
+    def try_move(candidates: list[tuple]) -> None:
+        legal = sim.moves()
+        for move in candidates:
+            if move in legal:
+                out.append(move)
+                sim.apply_move(move)
+                while sim.is_chance_node():
+                    sim.resolve_chance()
+                return
+
+    for action in actions:
+        if sim.is_terminal() or sim.current_player() != player:
+            break
+        legal = sim.moves()
+        if isinstance(action, Place):
+            try_move([("place", action.memory, action.material)])
+        elif isinstance(action, Pedestal):
+            try_move([m for m in legal if m[0] == "pedestal" and m[2] == action.material])
+        elif isinstance(action, Harvest):
+            try_move([("harvest", action.memory, int(action.paid))])
+        elif isinstance(action, Build):
+            same = [m for m in legal if m[0] == "build" and m[1] == action.card]
+            try_move([m for m in same if m[2] == action.district] + same)
+        elif isinstance(action, Remodel):
+            try_move([m for m in legal if m[:3] == ("remodel", action.discard, action.card)])
+        elif isinstance(action, Play):
+            skill = game.cards.skills[action.character]
+            plays = [m for m in legal if m[:3] == ("play", action.character, action.house_in)]
+            take = skill is not None and skill.kind in TAKE
+            try_move(sorted(plays, key=lambda m: (m[3] == "decline") == take))
+        elif isinstance(action, Buy):
+            try_move([("buy",)])
+        elif isinstance(action, Exchange):
+            try_move([("exchange",)])
+            if sim.s["give_back"]:
+                hand = sim.hand(player)
+                give = action.give_back if action.give_back in hand else hand[0]
+                try_move([("give", give)])
+    out.append(("end",))
+    return out
+
+
+def best_turn(game: Game, time_limit: float | None = DEFAULT_TURN_LIMIT, others: str = "greedy",
+              horizon: int = MONTHS, seed: int = 0, workers: int = 1) -> TurnResult:
+    """Plan the current player's turn (see the module docstring). ``game`` must be at a
+    decision of the main phase; ``time_limit`` is CP-SAT's limit in seconds, ``horizon`` the
+    most turns planned ahead."""
+    if not isinstance(game, Game):
+        raise LumicoreError(f"best_turn needs a lumicore.lemuria.Game, got {type(game).__name__}")
+    if game.is_terminal() or game.is_chance_node() or game.phase != "main":
+        raise LumicoreError(f"best_turn plans a player's main phase; the game is at {game.phase}")
+    if isinstance(horizon, bool) or not isinstance(horizon, int) or horizon < 1:
+        raise LumicoreError(f"horizon must be a positive integer, got {horizon!r:.40}")
+    start = time.perf_counter()
+    player = game.current_player()
+    instance, setup, assumptions = planner_instance(game, player, horizon, others, seed)
+    left = MAX_FACILITIES - len(game.s["pl"][player]["fac"])
+    plan = build_harvest_schedule(instance, setup, time_limit=time_limit, workers=workers,
+                                  seed=seed % 2**31, max_builds=left)
+    moves = _to_moves(game, player, plan.turns[0].actions)
+    return TurnResult(player, moves, plan, plan.vp, plan.status, others, assumptions,
+                      time.perf_counter() - start)
+
+
+class PlannerBot:
+    """Plays :func:`best_turn`'s moves, then lets the greedy bot finish the turn (it houses
+    characters in facilities the model does not know of, and ends the turn when nothing more
+    helps); passes the setup card scoring least (``vp_match``) and leaves the altar as it
+    is."""
+
+    def __init__(self, seed: int = 0, time_limit: float | None = DEFAULT_TURN_LIMIT,
+                 horizon: int = MONTHS, others: str = "greedy", **_options: Any) -> None:
+        from solvers.lemuria.bots import GreedyBot
+
+        self.seed, self.time_limit, self.horizon, self.others = seed, time_limit, horizon, others
+        self.greedy = GreedyBot(seed=seed)
+        self._key: tuple[int, int] | None = None
+        self._queue: list[tuple] = []
+        self.last: TurnResult | None = None
+
+    def choose(self, state: Game) -> int:
+        moves = state.moves()
+        player = state.current_player()
+        if state.phase == "pass":
+            from solvers.lemuria.bots import least_useful
+
+            return least_useful(state)
+        if state.phase == "altar":
+            return 0
+        key = (state.turn, player)
+        if key != self._key:
+            self._key = key
+            self.last = best_turn(state, self.time_limit, self.others, self.horizon,
+                                  seed=(self.seed + state.turn) % 2**63)
+            self._queue = [m for m in self.last.moves if m != ("end",)]
+        while self._queue:
+            move = self._queue.pop(0)
+            if move in moves:
+                return moves.index(move)
+        return self.greedy.choose(state)
+
+
+def _festival_residents(game: Game, player: int) -> dict[str, int]:
+    """Housed facilities per colour (for the festival log of a play-out)."""
+    counts = {c: 0 for c in COLORS}
+    for b, r in game.s["pl"][player]["fac"]:
+        if r is not None:
+            counts[game.cards.buildings[b].color] += 1
+    return {c: n for c, n in counts.items() if n}
+

@@ -1,0 +1,99 @@
+"""``win_probability``: the chance that each player wins from a position when both play a bot.
+
+>>> from lumicore.lumen.game import GameState
+>>> result = win_probability(GameState.new_game(), samples=4, bot="random", seed=2)
+>>> result.samples, len(result.wins), round(sum(result.probabilities) + result.nobody, 9)
+(4, 2, 1.0)
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from lumicore.errors import LumicoreError
+from lumicore.game import sample_chance
+from lumicore.lumen.game import GameState, check_seed
+from solvers.limits import INTERRUPTED, OPTIMAL, REASON_INTERRUPTED
+from solvers.lumen.bots import make_policy
+from solvers.progress import progress as progress_bar
+from solvers.stats import wilson
+
+__all__ = ["WinProbability", "win_probability"]
+
+
+@dataclass(frozen=True)
+class WinProbability:
+    """Games won by each player out of ``samples`` (and won by nobody), with 95% Wilson
+    intervals; ``status`` ``optimal`` (all samples played) or ``interrupted``."""
+
+    wins: tuple[int, int]
+    nobody: int
+    samples: int
+    bot: str
+    status: str = OPTIMAL
+    reason: str | None = None
+    elapsed: float = 0.0
+
+    @property
+    def probabilities(self) -> tuple[float, float]:
+        n = max(self.samples, 1)
+        return (self.wins[0] / n, self.wins[1] / n)
+
+    @property
+    def intervals(self) -> tuple[tuple[float, float], tuple[float, float]]:
+        return (wilson(self.wins[0], self.samples), wilson(self.wins[1], self.samples))
+
+    def to_dict(self) -> dict:
+        return {"bot": self.bot, "samples": self.samples, "wins": list(self.wins),
+                "nobody": self.nobody, "probabilities": list(self.probabilities),
+                "intervals": [list(i) for i in self.intervals], "status": self.status,
+                "reason": self.reason, "elapsed": round(self.elapsed, 3)}
+
+    def __str__(self) -> str:
+        parts = [f"player {p + 1}: {self.probabilities[p]:.3f} "
+                 f"[{self.intervals[p][0]:.3f}, {self.intervals[p][1]:.3f}]" for p in (0, 1)]
+        return (f"{'; '.join(parts)}; nobody {self.nobody}/{self.samples} "
+                f"({self.bot} vs {self.bot}, {self.status})")
+
+
+def _play_out(state: GameState, bots: list, rng: np.random.Generator) -> int | None:
+    """Play ``state`` to its end in place; the winner (None: nobody)."""
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+        else:
+            state.apply_action(bots[state.current_player()].choose(state))
+    return state.winner()
+
+
+def win_probability(state: GameState, samples: int = 100, bot: str = "sheet",
+                    seed: int = 0, progress: bool | None = False) -> WinProbability:
+    """Play ``samples`` games from ``state`` (a clone) with ``bot`` for both players, chance
+    drawn by its probability (game ``i`` seeded ``[seed, i]``), and count the winners.
+    ``progress`` shows a bar (None: on a terminal only)."""
+    if not isinstance(state, GameState):
+        raise LumicoreError(f"expected a Lumen GameState, got {type(state).__name__}")
+    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
+        raise LumicoreError(f"samples must be a positive integer, got {samples!r}")
+    check_seed(seed)
+    start = time.perf_counter()
+    bots = [make_policy(bot, seed=seed), make_policy(bot, seed=seed + 1 if seed < 2**63 - 1 else 0)]
+    wins, nobody, played = [0, 0], 0, 0
+    status, reason = OPTIMAL, None
+    try:
+        with progress_bar(samples, "games", "game", enabled=progress) as bar:
+            for i in range(samples):
+                w = _play_out(state.clone(), bots, np.random.default_rng([seed, i]))
+                if w is None:
+                    nobody += 1
+                else:
+                    wins[w] += 1
+                played += 1
+                bar.update()
+    except KeyboardInterrupt:
+        status, reason = INTERRUPTED, REASON_INTERRUPTED
+    return WinProbability((wins[0], wins[1]), nobody, played, bot, status, reason,
+                          time.perf_counter() - start)

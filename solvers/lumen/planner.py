@@ -1,0 +1,261 @@
+"""``best_choice``: every choice of the player to move, ranked by its chance to win.
+
+Two methods answer, and the result says which (``method``):
+
+- ``"exact"``: an expectimax over the whole rest of the game (every dice roll among the 21,
+  every bag and token draw with its probability; each player maximises their own result, ties
+  towards the lower result of the other). It is exact, and answers once the tree left fits in
+  ``max_nodes`` (positions met again are looked up, not searched again) within half the time
+  limit. It is tried in the last round only (:data:`EXACT_ROUNDS`); in practice it finishes
+  from the resolution steps of the last round on.
+- ``"monte carlo"``: otherwise, each choice is followed by play-outs to the end, in turn,
+  until ``time_limit``; the value is the share of play-outs won, with a 95% Wilson interval.
+  ``playout="kernel"`` (the default) plays uniformly random play-outs in the kernel's game loop
+  (:func:`lumicore.lumen.kernel.playouts`, :data:`KERNEL_BATCH` per choice and turn); any bot
+  name (``"random"``, ``"sheet"``, ...) plays them through the Python ``GameState`` with that
+  bot for both players, chance drawn by its probability. Play-out ``i`` of every choice uses
+  the same seed (common random numbers).
+
+>>> from lumicore.game import play_randomly
+>>> from lumicore.lumen.game import GameState
+>>> state = play_randomly(GameState.new_game(), seed=0, max_steps=12)
+>>> while state.is_chance_node(): state.apply_action(0)
+>>> result = best_choice(state, time_limit=0.2, seed=1)
+>>> result.method, len(result.choices) == len(state.legal_actions())
+('monte carlo', True)
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from lumicore.errors import LumicoreError
+from lumicore.game import sample_chance
+from lumicore.lumen import kernel
+from lumicore.lumen.game import GameState, check_seed
+from solvers.limits import (
+    FEASIBLE,
+    INTERRUPTED,
+    LIMIT,
+    OPTIMAL,
+    REASON_INTERRUPTED,
+    REASON_TIME,
+    check_limits,
+)
+from solvers.lumen.bots import make_policy
+from solvers.stats import wilson
+
+__all__ = ["Choice", "ChoiceResult", "best_choice", "exact_values", "DEFAULT_TIME_LIMIT",
+           "DEFAULT_MAX_NODES"]
+
+DEFAULT_TIME_LIMIT = 5.0
+"""Seconds ``best_choice`` spends by default."""
+DEFAULT_MAX_NODES = 20_000
+"""Positions the exact search may visit before Monte Carlo answers instead."""
+KERNEL_BATCH = 64
+"""Play-outs per choice and turn when the kernel plays them (``playout="kernel"``)."""
+EXACT_ROUNDS = 1
+"""The exact search is tried in the last this many rounds only (earlier trees are far too big
+for it to finish)."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One action of the player to move: its ``value`` (chance to win, 0..1), the interval
+    ``low..high`` (equal to the value when exact) and the play-outs behind it (0 when exact)."""
+
+    action: int
+    move: str
+    value: float
+    low: float
+    high: float
+    samples: int = 0
+
+    def to_dict(self) -> dict:
+        return {"action": self.action, "move": self.move, "value": self.value,
+                "low": self.low, "high": self.high, "samples": self.samples}
+
+
+@dataclass(frozen=True)
+class ChoiceResult:
+    """Choices best first; ``plan`` is the best action's name; ``status`` is ``optimal``
+    (exact), ``feasible`` (Monte Carlo), ``interrupted`` (Ctrl-C: the play-outs so far) or
+    ``limit`` (no play-out finished)."""
+
+    player: int
+    method: str
+    status: str
+    choices: list[Choice] = field(default_factory=list)
+    reason: str | None = None
+    nodes: int = 0
+    elapsed: float = 0.0
+
+    @property
+    def best(self) -> Choice | None:
+        return self.choices[0] if self.choices else None
+
+    @property
+    def plan(self) -> list[str]:
+        return [self.choices[0].move] if self.choices else []
+
+    @property
+    def value(self) -> float | None:
+        return self.choices[0].value if self.choices else None
+
+    def to_dict(self) -> dict:
+        return {"player": self.player + 1, "method": self.method, "status": self.status,
+                "reason": self.reason, "nodes": self.nodes, "elapsed": round(self.elapsed, 3),
+                "plan": self.plan, "choices": [c.to_dict() for c in self.choices]}
+
+    def __str__(self) -> str:
+        head = (f"player {self.player + 1} to move: {self.method}, {self.status}"
+                + (f" ({self.reason})" if self.reason else "")
+                + f", {self.nodes} nodes, {self.elapsed:.2f} s")
+        lines = [head]
+        for c in self.choices:
+            interval = "" if c.samples == 0 else f"  [{c.low:.3f}, {c.high:.3f}] n={c.samples}"
+            lines.append(f"  {c.value:6.3f}{interval}  {c.move}")
+        return "\n".join(lines)
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+def exact_values(state: GameState, max_nodes: int = DEFAULT_MAX_NODES,
+                 deadline: float | None = None) -> tuple[list[list[float]], int] | None:
+    """Every action's exact expected returns ``[[r0, r1], ...]`` and the nodes visited, or None
+    when the tree does not fit in ``max_nodes`` (or the clock passes ``deadline``)."""
+    memo: dict[tuple, list[float]] = {}
+    count = [0]
+
+    def value(s: GameState) -> list[float]:
+        if s.is_terminal():
+            return s.returns()
+        key = s._key()
+        if key in memo:
+            return memo[key]
+        count[0] += 1
+        if count[0] > max_nodes or (deadline is not None and count[0] % 256 == 0
+                                    and time.perf_counter() > deadline):
+            raise _OutOfBudget
+        if s.is_chance_node():
+            out = [0.0, 0.0]
+            for a, p in s.chance_outcomes():
+                v = value(_child(s, a))
+                out = [out[0] + p * v[0], out[1] + p * v[1]]
+        else:
+            me = s.current_player()
+            out = max((value(_child(s, a)) for a in s.legal_actions()),
+                      key=lambda v: (v[me], -v[1 - me]))
+        memo[key] = out
+        return out
+
+    try:
+        return [value(_child(state, a)) for a in state.legal_actions()], count[0]
+    except _OutOfBudget:
+        return None
+
+
+def _child(state: GameState, action: int) -> GameState:
+    child = state.clone()
+    child.apply_action(action)
+    return child
+
+
+def _playout(state: GameState, policy, rng: np.random.Generator) -> list[float]:  # type: ignore[no-untyped-def]
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+        else:
+            state.apply_action(policy(state, rng))
+    return state.returns()
+
+
+def _policy(name: str, seed: int):  # type: ignore[no-untyped-def]
+    if name == "random":
+        return lambda s, rng: int(rng.integers(len(s.legal_actions())))
+    bot = make_policy(name, seed=seed)
+    return lambda s, rng: bot.choose(s)
+
+
+def best_choice(state: GameState, time_limit: float | None = DEFAULT_TIME_LIMIT,
+                max_nodes: int = DEFAULT_MAX_NODES, seed: int = 0, playout: str = "kernel",
+                min_samples: int = 1, objective: str = "win") -> ChoiceResult:
+    """Rank every action of the player to move in ``state`` by expected result (module
+    docstring). ``time_limit`` bounds the whole call (None: exactly ``min_samples`` play-outs
+    per choice when Monte Carlo answers). ``objective="sheet"`` ranks the selections and
+    bubbles of a selection node by expected chain gains of the sheet alone instead
+    (:func:`solvers.lumen.solitaire.solitaire_choice`)."""
+    if objective == "sheet":
+        from solvers.lumen.solitaire import solitaire_choice
+
+        check_limits(None, time_limit)
+        return solitaire_choice(state, time_limit, seed, min_samples=min_samples)
+    if objective != "win":
+        raise LumicoreError(f"objective {str(objective)[:80]!r} is not 'win' or 'sheet'")
+    if not isinstance(state, GameState):
+        raise LumicoreError(f"expected a Lumen GameState, got {type(state).__name__}")
+    if state.is_terminal() or state.is_chance_node():
+        raise LumicoreError("best_choice needs a position where a player decides "
+                            f"(this one is {'over' if state.is_terminal() else 'a chance node'})")
+    check_limits(max_nodes, time_limit)
+    check_seed(seed)
+    start = time.perf_counter()
+    deadline = None if time_limit is None else start + time_limit
+    player, actions = state.current_player(), state.legal_actions()
+    names = [state.action_to_string(a) for a in actions]
+    exact = None
+    if state.round >= state.board.rounds - EXACT_ROUNDS + 1:
+        half = None if time_limit is None else start + time_limit / 2
+        try:
+            exact = exact_values(state, max_nodes, half)
+        except KeyboardInterrupt:
+            return ChoiceResult(player, "exact", INTERRUPTED, [], REASON_INTERRUPTED, 0,
+                                time.perf_counter() - start)
+    if exact is not None:
+        values, nodes = exact
+        choices = [Choice(a, n, v[player], v[player], v[player])
+                   for a, n, v in zip(actions, names, values, strict=True)]
+        choices.sort(key=lambda c: -c.value)
+        return ChoiceResult(player, "exact", OPTIMAL, choices, None, nodes,
+                            time.perf_counter() - start)
+    policy = None if playout == "kernel" else _policy(playout, seed)
+    children = [_child(state, a) for a in actions]
+    wins, games = [0] * len(actions), [0] * len(actions)
+    status, reason, i = FEASIBLE, None, 0
+    try:
+        while True:
+            for j, child in enumerate(children):
+                if child.is_terminal():
+                    wins[j] += child.returns()[player] == 1.0
+                    games[j] += 1
+                elif policy is None:
+                    batch_seed = (seed + i * KERNEL_BATCH) % 2**63
+                    wins[j] += kernel.playouts(child, KERNEL_BATCH, batch_seed)[player]
+                    games[j] += KERNEL_BATCH
+                else:
+                    result = _playout(child.clone(), policy, np.random.default_rng([seed, i]))
+                    wins[j] += result[player] == 1.0
+                    games[j] += 1
+            i += 1
+            if deadline is None:
+                if i >= min_samples:
+                    break
+            elif time.perf_counter() > deadline and i >= min_samples:
+                reason = REASON_TIME
+                break
+    except KeyboardInterrupt:
+        status, reason = INTERRUPTED, REASON_INTERRUPTED
+    if not any(games):
+        status = INTERRUPTED if status == INTERRUPTED else LIMIT
+    choices = []
+    for a, n, w, g in zip(actions, names, wins, games, strict=True):
+        low, high = wilson(w, g)
+        choices.append(Choice(a, n, w / g if g else 0.0, low, high, g))
+    choices.sort(key=lambda c: (-c.value, -c.samples))
+    return ChoiceResult(player, "monte carlo", status, choices, reason, sum(games),
+                        time.perf_counter() - start)

@@ -1,0 +1,198 @@
+"""The year with the altar: replay_harvests (the rules) and build_schedule(harvests=True)
+(CP-SAT, one worker, fixed seed) against brute force on tiny years."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from lumicore.errors import IllegalMoveError, LumicoreError
+from lumicore.lemuria import Build, Building, Instance, TurnPlan
+from lumicore.lemuria.altar import MATERIALS, AltarCard, AltarMemory, Memory
+from lumicore.lemuria.harvests import (
+    ME,
+    OTHERS,
+    AltarSetup,
+    AltarYear,
+    Harvest,
+    Pedestal,
+    Place,
+    replay_harvests,
+)
+from lumicore.lemuria.instance import small_instance
+from solvers.lemuria import build_schedule
+from solvers.lemuria.exhaustive import exhaustive_best
+from solvers.lemuria.harvest import greedy_harvest_schedule
+
+YIELDS = [("food", "gold"), ("wood", "stone"), ("wood", "gold"), ("food", "stone")]
+THREE = AltarCard(tuple(AltarMemory(3, *YIELDS[i % 4]) for i in range(12)),
+                  {"gold": 40, "food": 40, "stone": 40, "wood": 40})
+"""Every memory has 3 blocks: in 3 turns at most one memory fills, so no paid harvest."""
+
+
+def _one_card(cost, vp=5, turns=1):
+    return Instance(turns=turns, buildings={"A": Building("A", "red", vp, cost)},
+                    characters={}, trend=("A", None, None, None, None), start={"gold": 1})
+
+
+# ---------------------------------------------------------------------------- the replay
+def test_replay_turns_harvests_into_income_and_counts_paid_gold():
+    start = [Memory()] * 12
+    start[0] = Memory("plant", (ME,), 2)         # 3 blocks, full: 3 food
+    start[1] = Memory("mineral", (ME,), 1)       # 2 blocks, full: 2 gold
+    setup = AltarSetup(start=tuple(start), materials={"plant": 1, "mineral": 1})
+    inst = _one_card({"food": 3, "gold": 1})
+    plan = [TurnPlan(1, (Harvest(0), Harvest(1, paid=True), Build("A", "rural")))]
+    result = replay_harvests(inst, setup, plan)
+    assert result.income[1] == {"food": 3, "gold": 2} and result.gold_paid[1] == 1
+    assert result.total == 11
+    with pytest.raises(IllegalMoveError, match="costs 1 gold"):
+        replay_harvests(inst, setup, [TurnPlan(1, (Harvest(0), Harvest(1)))])
+
+
+def test_replay_rejects_broken_altar_rules():
+    inst = replace(_one_card({"food": 9}), turns=2)
+    setup = AltarSetup()
+    with pytest.raises(IllegalMoveError, match="turn 1: the material operation is mandatory"):
+        replay_harvests(inst, setup, [])
+    with pytest.raises(IllegalMoveError, match="is not full"):
+        replay_harvests(inst, setup, [TurnPlan(1, (Place(0, "plant"),)),
+                                      TurnPlan(2, (Harvest(0),))])
+    with pytest.raises(IllegalMoveError, match="only one material operation"):
+        replay_harvests(inst, setup, [TurnPlan(1, (Place(0, "plant"), Pedestal("plant")))])
+    with pytest.raises(IllegalMoveError, match="only plant may be placed"):
+        replay_harvests(inst, AltarSetup(others={1: ((4, "plant"),)}),
+                        [TurnPlan(1, (Place(4, "mineral"),))])
+    with pytest.raises(IllegalMoveError, match="another player's mineral cannot be placed"):
+        replay_harvests(inst, AltarSetup(others={2: ((4, "mineral"),)}),
+                        [TurnPlan(1, (Place(4, "plant"),)), TurnPlan(2, (Place(5, "plant"),))])
+
+
+def test_pedestal_material_comes_back_next_turn():
+    altar = AltarYear(AltarSetup())
+    altar.start_turn(1)
+    altar.apply(Pedestal("mineral"))
+    assert altar.front == {"plant": 2, "mineral": 1}
+    altar.start_turn(2)
+    assert altar.front == {"plant": 2, "mineral": 2}
+
+
+def test_others_get_their_share_not_the_player():
+    start = [Memory()] * 12
+    start[0] = Memory("mineral", (ME, OTHERS), 1)   # memory 1 mineral: stone at rotation 0
+    setup = AltarSetup(start=tuple(start), materials={"plant": 2, "mineral": 1})
+    inst = _one_card({"stone": 9})
+    result = replay_harvests(inst, setup, [TurnPlan(1, (Harvest(0),))])
+    assert result.income[1] == {"stone": 2}
+
+
+# ---------------------------------------------------------------------------- the model
+def test_model_pays_for_the_extra_harvest_it_needs():
+    start = [Memory()] * 12
+    start[0] = Memory("plant", (ME,), 2)
+    start[1] = Memory("mineral", (ME,), 1)
+    setup = AltarSetup(start=tuple(start), materials={"plant": 1, "mineral": 1})
+    plan = build_schedule(_one_card({"food": 3, "gold": 1}), time_limit=20, harvests=True,
+                          altar=setup)
+    assert plan.status == "optimal" and plan.vp == 11
+    assert sum(isinstance(a, Harvest) and a.paid for a in plan.turns[0].actions) == 1
+    assert plan.income == {1: {"food": 3, "gold": 2}}
+
+
+def test_model_respects_the_same_type_rule_of_others_materials():
+    # memory 1 holds two plant materials of others: one plant of the player fills it at once;
+    # every other memory has 3 blocks and cannot fill in two turns
+    start = [Memory()] * 12
+    start[0] = Memory("plant", (OTHERS, OTHERS), 0)
+    setup = AltarSetup(card=THREE, start=tuple(start))
+    inst = replace(_one_card({"food": 5}), turns=2, start={"food": 3})   # A in slot 5 by turn 2
+    plan = build_schedule(inst, time_limit=20, harvests=True, altar=setup)
+    assert plan.status == "optimal" and plan.vp == 5
+    assert plan.turns[0].actions[0] == Place(0, "plant")
+    assert plan.income[2] == {"food": 1}                    # 1 own, no black cube
+    mineral = AltarSetup(card=THREE, start=tuple(start), materials={"plant": 0, "mineral": 2})
+    plan = build_schedule(inst, time_limit=20, harvests=True, altar=mineral)
+    assert plan.vp == 0 and Place(0, "mineral") not in plan.turns[0].actions
+
+
+def _op_sequences(setup: AltarSetup, turns: int):
+    """Every legal sequence of material operations (paid harvests included), as incomes."""
+    out = set()
+
+    def walk(altar_state, turn, incomes):
+        if turn > turns:
+            out.add(tuple(incomes))
+            return
+        options: list[tuple] = [()]
+        trial = _copy(altar_state)
+        try:
+            trial.start_turn(turn)
+        except IllegalMoveError:                # the others' materials must stay legal
+            return
+        singles = [(p,) for p in trial.placements()] + [
+            (Pedestal(k),) for k in MATERIALS if trial.front[k]]
+        harvests = trial.harvestable()
+        for first in harvests:
+            rest = [h for h in harvests if h != first]
+            for n in range(len(rest) + 1):
+                for chosen in _combos(rest, n):
+                    singles.append((Harvest(first),) + tuple(Harvest(h, True) for h in chosen))
+        if singles:
+            options = singles
+        for ops in options:
+            altar = _copy(altar_state)
+            altar.start_turn(turn)
+            gains: dict[str, int] = {}
+            for op in ops:
+                for r, n in altar.apply(op).items():
+                    gains[r] = gains.get(r, 0) + n
+            paid = sum(1 for op in ops if isinstance(op, Harvest) and op.paid)
+            altar.end_turn()
+            walk(altar, turn + 1, incomes + [(tuple(sorted(gains.items())), paid)])
+
+    walk(AltarYear(setup), 1, [])
+    return out
+
+
+def _combos(items, n):
+    import itertools
+
+    return itertools.combinations(items, n)
+
+
+def _copy(altar: AltarYear) -> AltarYear:
+    import copy
+
+    return copy.deepcopy(altar)
+
+
+@pytest.mark.parametrize("seed", [0, pytest.param(1, marks=pytest.mark.slow),
+                                  pytest.param(2, marks=pytest.mark.slow)])
+def test_model_matches_brute_force_on_tiny_years(seed):
+    inst = small_instance(seed=seed, turns=3, buildings=4, characters=1)
+    setup = AltarSetup(card=THREE)
+    best = -1
+    sequences = _op_sequences(setup, inst.turns)
+    assert all(paid == 0 for seq in sequences for _g, paid in seq)
+    for seq in sequences:
+        income = {t + 1: dict(gains) for t, (gains, _paid) in enumerate(seq)}
+        result = exhaustive_best(replace(inst, income=income), max_nodes=None, time_limit=None)
+        best = max(best, result.vp)
+    plan = build_schedule(inst, time_limit=30, workers=1, seed=0, harvests=True, altar=setup)
+    assert plan.status == "optimal"
+    assert plan.vp == best
+    assert replay_harvests(inst, setup, plan.turns).total == plan.vp
+
+
+def test_greedy_harvest_plan_replays():
+    inst = small_instance(seed=4, turns=6, buildings=8, characters=3)
+    greedy = greedy_harvest_schedule(inst, AltarSetup())
+    assert replay_harvests(inst, AltarSetup(), greedy.turns).total == greedy.vp
+
+
+def test_impossible_others_data_is_a_one_line_error():
+    inst = replace(_one_card({"food": 9}), turns=2)
+    setup = AltarSetup(others={1: ((1, "plant"), (1, "plant"), (1, "plant"))})
+    with pytest.raises(LumicoreError):
+        build_schedule(inst, time_limit=5, harvests=True, altar=setup)

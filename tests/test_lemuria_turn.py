@@ -1,0 +1,72 @@
+"""best_turn and the planner bot: the planned turn is legal in the game and ends the turn."""
+
+from __future__ import annotations
+
+import pytest
+
+from lumicore.errors import LumicoreError
+from lumicore.lemuria import Game
+from lumicore.lemuria.harvests import ME, OTHERS
+from solvers.lemuria.turn import PlannerBot, best_turn, planner_instance
+
+
+def _main_phase(players: int = 3, seed: int = 1) -> Game:
+    game = Game.new(players=players, seed=seed)
+    while game.is_chance_node() or game.phase == "pass":
+        if game.is_chance_node():
+            game.resolve_chance()
+        else:
+            game.apply_action(0)
+    return game
+
+
+def test_best_turn_moves_are_legal_and_end_the_turn():
+    game = _main_phase()
+    result = best_turn(game, time_limit=1, horizon=2, seed=0)
+    assert result.player == 0 and result.others == "greedy" and result.assumptions
+    assert result.moves[-1] == ("end",)
+    assert any(m[0] in ("place", "pedestal", "harvest") for m in result.moves)
+    for move in result.moves:
+        assert game.current_player() == 0
+        game.apply_move(move)
+        while game.is_chance_node():
+            game.resolve_chance()
+    assert game.current_player() == 1
+
+
+def test_planner_instance_maps_the_altar_and_the_player():
+    game = _main_phase()
+    game.apply_move(("place", 0, "plant"))
+    game.apply_move(("end",))                       # player 2 to act
+    game.apply_move(("place", 0, "plant"))
+    inst, setup, _notes = planner_instance(game, 1, horizon=3)
+    assert inst.turns == 3 and inst.start == game.resources(1)
+    assert set(setup.start[0].owners) == {ME, OTHERS}
+    assert setup.materials == {"plant": 1, "mineral": 2} and setup.first_turn == 1
+
+
+def test_best_turn_needs_a_main_phase_decision():
+    game = Game.new(players=2, seed=0)
+    with pytest.raises(LumicoreError, match="main phase"):
+        best_turn(game)
+    with pytest.raises(LumicoreError, match="horizon"):
+        best_turn(_main_phase(2), horizon=0)
+
+
+def test_planner_bot_passes_its_least_useful_card_then_plans():
+    game = Game.new(players=2, seed=3)
+    while game.is_chance_node():
+        game.resolve_chance()
+    bot = PlannerBot(seed=0, time_limit=1, horizon=2)
+    hand = game.hand(0)
+    move = game.moves()[bot.choose(game)]
+    chars = game.cards.characters
+    assert move == ("pass", min(hand, key=lambda c: chars[c].vp_match))
+
+
+@pytest.mark.slow
+def test_planner_plays_a_whole_game():
+    from solvers.lemuria.play import play_game
+
+    result = play_game(2, "planner,greedy", seed=2, time_limit=0.5)
+    assert result.game.is_terminal() and Game.replay(result.game.record()) == result.game

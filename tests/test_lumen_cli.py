@@ -1,0 +1,93 @@
+"""``lumicore lumen``: play, replay, best, odds (through solvers.cli.main)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from lumicore.game import play_randomly
+from lumicore.lumen.game import GameState, replay
+from solvers.cli import main
+
+
+def test_play_prints_rounds_and_the_winner_and_writes_a_replayable_record(tmp_path, capsys):
+    record = tmp_path / "game.json"
+    assert main(["lumen", "play", "--seed", "3", "--bots", "greedy,random",
+                 "--record", str(record)]) == 0
+    out = capsys.readouterr().out
+    lines = out.strip().splitlines()
+    assert lines[-1].startswith(("winner: player", "nobody won"))
+    assert out.count("== round") == 17 or "no units left" in lines[-1]
+    assert "dice" in out and "score if it ended now" in out and "spring" in out
+    data = json.loads(record.read_text())
+    end = replay(data)
+    assert end.is_terminal() and data["bots"] == ["greedy", "random"]
+    assert data["returns"] == end.returns()
+    assert main(["lumen", "replay", str(record)]) == 0
+    assert capsys.readouterr().out.strip().splitlines()[-1] == lines[-1]
+
+
+def test_play_is_reproducible_and_json(capsys):
+    assert main(["lumen", "play", "--seed", "5", "--bots", "random,random", "--json"]) == 0
+    one = json.loads(capsys.readouterr().out)
+    assert main(["lumen", "play", "--seed", "5", "--bots", "random,random", "--json"]) == 0
+    two = json.loads(capsys.readouterr().out)
+    assert one == two and one["record"]["seed"] == 5 and len(one["rounds"]) >= 1
+
+
+@pytest.mark.parametrize("argv", [["lumen", "play", "--bots", "foo,random"],
+                                  ["lumen", "play", "--bots", "greedy"],
+                                  ["lumen", "play", "--seed", "-3"],
+                                  ["lumen", "play", "--scenario", "nowhere.toml"],
+                                  ["lumen", "play", "--record", "/no/such/folder/g.json"],
+                                  ["lumen", "best", "missing.json"]])
+def test_bad_input_exits_2_with_one_line(argv, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("lumicore: error:") and "\n" not in err
+
+
+def test_best_ranks_choices(tmp_path, capsys):
+    state = play_randomly(GameState.new_game(seed=1), seed=1, max_steps=60)
+    while state.is_chance_node():
+        state.apply_action(0)
+    path = tmp_path / "state.json"
+    path.write_text(state.serialize())
+    assert main(["lumen", "best", str(path), "--time-limit", "0.5", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["method"] == "monte carlo" and result["choices"]
+    assert len(result["choices"]) == len(state.legal_actions())
+    values = [c["value"] for c in result["choices"]]
+    assert values == sorted(values, reverse=True)
+
+
+def test_odds(tmp_path, capsys):
+    path = tmp_path / "state.json"
+    path.write_text(GameState.new_game().serialize())
+    assert main(["lumen", "odds", str(path), "--samples", "3", "--bot", "random", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["samples"] == 3 and sum(result["wins"]) + result["nobody"] == 3
+
+
+def test_ctrl_c_during_best_exits_130_with_the_play_outs_so_far(tmp_path, capsys, monkeypatch):
+    from lumicore.lumen import kernel
+
+    state = play_randomly(GameState.new_game(seed=1), seed=1, max_steps=60)
+    while state.is_chance_node():
+        state.apply_action(0)
+    path = tmp_path / "state.json"
+    path.write_text(state.serialize())
+    real, calls = kernel.playouts, []
+
+    def interrupted(*args, **kwargs):
+        calls.append(1)
+        if len(calls) > len(state.legal_actions()):
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(kernel, "playouts", interrupted)
+    assert main(["lumen", "best", str(path), "--json"]) == 130
+    result = json.loads(capsys.readouterr().out)
+    assert result["status"] == "interrupted" and result["reason"] == "interrupted"
+    assert sum(c["samples"] for c in result["choices"]) >= 64 * len(state.legal_actions())

@@ -1,0 +1,208 @@
+"""best_choice (exact near the end, Monte Carlo before), win_probability and Lumen's bots."""
+
+from __future__ import annotations
+
+import pytest
+from lumen_helpers import clear, do, k, put, sequence_step, started, t
+
+from lumicore.errors import LumicoreError
+from lumicore.game import play_randomly
+from lumicore.lumen.game import GameState
+from solvers.arena import make_bot, replay_record
+from solvers.lumen import best_choice, win_probability
+from solvers.lumen.bots import GreedyBot, RandomBot, SheetBot, sheet_scores
+from solvers.lumen.planner import exact_values
+
+
+def last_round_move() -> GameState:
+    """Round 17, player 1 resolves last with one sequence choice: moving a Shroomling from
+    b1 into b2 ties the spring centre and wins 5 to 0; anything else loses 5 to 7."""
+    state = sequence_step(clear(started(1)))
+    state.round = 17
+    state.discovery = [0] * 9
+    put(state, "b1", 0, "shroomling", 2)
+    put(state, "b2", 1, "shroomling")
+    return state
+
+
+def test_exact_answer_in_the_last_round():
+    state = last_round_move()
+    result = best_choice(state, time_limit=10)
+    assert result.method == "exact" and result.status == "optimal"
+    best = result.best
+    assert best.value == 1.0 and state.moves()[best.action] == (
+        "move", k("shroomling"), 0, t("b1"), t("b2"))
+    assert result.plan == [best.move]
+    stop = next(c for c in result.choices if state.moves()[c.action] == ("stop",))
+    assert stop.value == 0.0
+    assert [c.value for c in result.choices] == sorted((c.value for c in result.choices),
+                                                      reverse=True)
+
+
+def test_exact_values_agree_with_playing_each_choice():
+    state = last_round_move()
+    values, _ = exact_values(state)
+    for a, v in enumerate(values):
+        child = state.clone()
+        child.apply_action(a)
+        assert child.is_terminal() and child.returns() == v
+
+
+def test_exact_expectation_over_a_chance_node():
+    state = last_round_move()
+    state.phase = "reinforce"   # reinforcing then refilling: draws do not change the result
+    state.left = 1
+    state._moves = None
+    result = best_choice(state, time_limit=10)
+    assert result.method == "exact"
+    placed = [c for c in result.choices if state.moves()[c.action][0] == "place"]
+    # a Shroomling into b1 keeps it; any reinforcement leaves b2 to player 2: player 1 loses
+    assert all(c.value == 0.0 for c in placed)
+
+
+def test_monte_carlo_at_the_start_with_intervals():
+    state = started(0)
+    do(state, "roll", 3, 4)
+    result = best_choice(state, time_limit=None, min_samples=2, seed=3, playout="random")
+    assert result.method == "monte carlo" and result.status == "feasible"
+    assert len(result.choices) == len(state.legal_actions())
+    assert all(c.samples == 2 and c.low <= c.value <= c.high for c in result.choices)
+    again = best_choice(state, time_limit=None, min_samples=2, seed=3, playout="random")
+    assert [c.action for c in again.choices] == [c.action for c in result.choices]
+    assert "monte carlo" in str(result) and result.to_dict()["plan"] == result.plan
+
+
+def test_best_choice_needs_a_decision():
+    with pytest.raises(LumicoreError, match="chance"):
+        best_choice(GameState.new_game())
+    with pytest.raises(LumicoreError):
+        best_choice("state")
+    with pytest.raises(LumicoreError):
+        best_choice(last_round_move(), time_limit=-1)
+
+
+def test_win_probability_of_a_won_position():
+    result = win_probability(last_round_move(), samples=5, bot="sheet")
+    assert result.wins == (5, 0) and result.probabilities == (1.0, 0.0)
+    assert result.intervals[0][1] == 1.0 and result.intervals[0][0] > 0.4
+
+
+def test_win_probability_counts_every_game():
+    result = win_probability(GameState.new_game(), samples=6, bot="random", seed=1)
+    assert sum(result.wins) + result.nobody == result.samples == 6
+    for bad in (0, -1, 1.5):
+        with pytest.raises(LumicoreError):
+            win_probability(GameState.new_game(), samples=bad)
+    with pytest.raises(LumicoreError, match="unknown bot|foo"):
+        win_probability(GameState.new_game(), samples=1, bot="foo")
+
+
+def test_sheet_bot_takes_the_largest_chain():
+    state = started(0)
+    state.sheets[0] = state.sheets[0].place((0, 0), 4).place((0, 1), 9)
+    do(state, "roll", 2, 2)  # low 2, high 2, sum 4, product 4, difference 0
+    scores = sheet_scores(state)
+    best = state.moves()[max(range(len(scores)), key=scores.__getitem__)]
+    assert best[0] == "choose" and best[1] in (2, 3) and best[2] == 5  # a 4 under the 4
+    assert state.moves()[SheetBot(seed=0).choose(state)] == best or \
+        state.moves()[SheetBot(seed=0).choose(state)][2] == 5
+
+
+@pytest.mark.parametrize("factory", [RandomBot, GreedyBot, SheetBot])
+def test_bots_play_legal_and_deterministic(factory):
+    state = play_randomly(GameState.new_game(), seed=4, max_steps=30)
+    while state.is_chance_node():
+        state.apply_action(0)
+    a, b = factory(seed=5).choose(state), factory(seed=5).choose(state)
+    assert a == b and a in state.legal_actions()
+
+
+def test_the_arena_finds_the_sheet_bot_and_replays_lumen_records():
+    assert isinstance(make_bot("sheet", "lumen", seed=1), SheetBot)
+    end = play_randomly(GameState.new_game(seed=6), seed=6)
+    assert replay_record(end.record()) == end
+
+
+# --- the sheet objective: a solitaire under dice
+
+def brute_value(sheet, uses, limits, rounds):
+    """Expected best total gain by plain enumeration of the 36 ordered rolls."""
+    from lumicore.lumen import reference
+    from lumicore.lumen.dice import SELECTIONS, selections
+
+    if rounds == 0:
+        return 0.0
+    total = 0.0
+    for a in range(1, 7):
+        for b in range(1, 7):
+            values = selections(a, b)
+            best = brute_value(sheet, uses, limits, rounds - 1)
+            for s, name in enumerate(SELECTIONS):
+                if uses[s] >= limits[s]:
+                    continue
+                for cell in reference.legal_cells(sheet.values, sheet.layout.neighbors):
+                    gain = sum(reference.gains(sheet.values, sheet.layout.neighbors, cell,
+                                               values[name]))
+                    after = sheet.place(sheet.layout.cells[cell], values[name])
+                    more = uses[:s] + (uses[s] + 1,) + uses[s + 1:]
+                    best = max(best, gain + brute_value(after, more, limits, rounds - 1))
+            total += best / 36
+    return total
+
+
+@pytest.mark.parametrize("text, uses, rounds", [("3 . / . .", (0, 0, 0, 0, 0), 1),
+                                                ("3 . / . .", (1, 0, 1, 0, 1), 2),
+                                                (". . / 6 .", (0, 1, 1, 1, 0), 2)])
+def test_sheet_value_matches_brute_force(text, uses, rounds):
+    from lumicore.lumen import Sheet
+    from solvers.lumen.solitaire import sheet_value
+
+    sheet, limits = Sheet.parse(text), (1, 1, 1, 1, 1)
+    assert sheet_value(sheet, uses, limits, rounds) == pytest.approx(
+        brute_value(sheet, uses, limits, rounds))
+
+
+def test_sheet_objective_exact_in_the_last_two_rounds_and_monte_carlo_before():
+    state = started(0)
+    state.sheets[0] = state.sheets[0].place((0, 0), 4)
+    do(state, "roll", 2, 2)
+    state.round = 16
+    exact = best_choice(state, objective="sheet")
+    assert exact.method == "exact" and exact.status == "optimal"
+    assert len(exact.choices) == len(state.legal_actions())
+    top = exact.best
+    assert state.moves()[top.action][2] in (1, 5)  # next to the 4
+    state.round = 10
+    mc = best_choice(state, objective="sheet", time_limit=None, min_samples=3, seed=2)
+    assert mc.method == "monte carlo" and all(c.samples == 3 for c in mc.choices)
+    assert all(c.low <= c.value <= c.high for c in mc.choices)
+    with pytest.raises(LumicoreError):
+        best_choice(state, objective="vp")
+
+
+def test_kernel_playouts_rank_choices_like_the_python_engine_would():
+    from lumicore.lumen import kernel, reference
+
+    state = started(0)
+    do(state, "roll", 3, 4)
+    result = best_choice(state, time_limit=None, min_samples=2, seed=5)
+    assert result.method == "monte carlo"
+    assert all(c.samples == 128 and c.low <= c.value <= c.high for c in result.choices)
+    # the kernel's play-outs from a position are the reference's random games from it
+    child = state.clone()
+    child.apply_action(result.best.action)
+    wins = [0, 0, 0]
+    for i in range(20):
+        wins[reference.random_game(child, 9 + i)[1]] += 1
+    w0, w1, nobody = kernel.playouts(child, 20, seed=9)
+    assert (w0, w1, nobody) == (wins[0], wins[1], wins[-1])
+
+
+def test_fastmc_bot_is_found_and_deterministic():
+    bot = make_bot("fastmc", "lumen", seed=3, playouts=8)
+    state = play_randomly(GameState.new_game(), seed=4, max_steps=30)
+    while state.is_chance_node():
+        state.apply_action(0)
+    assert bot.choose(state) == make_bot("fastmc", "lumen", seed=3, playouts=8).choose(state)
+    with pytest.raises(LumicoreError):
+        make_bot("fastmc", "lumen", playouts=0)

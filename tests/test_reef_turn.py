@@ -1,0 +1,188 @@
+"""best_turn, the reef bots and the game commands of the CLI."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from lumicore.errors import LumicoreError
+from lumicore.reef.decisions import Place, Score, Skip, Turn
+from lumicore.reef.game import Game
+from solvers.arena import make_bot, play_game
+from solvers.cli import main
+from solvers.reef.bots import BOTS
+from solvers.reef.turn import best_turn
+
+
+def at_turn(seed: int = 3, players: int = 2) -> Game:
+    game = Game.new(players=players, seed=seed)
+    while game.phase == "orient":
+        game.play(game.decisions()[0])
+    return game
+
+
+def brute_value(game: Game, decision: Turn) -> float:
+    """The turn's value by trying every placement line through the game itself (estimate of
+    the final position, margin against the best opponent)."""
+    me = game.current_player()
+    probe = game.clone()
+    probe.play(decision)
+    best = float("-inf")
+
+    def walk(state: Game) -> None:
+        nonlocal best
+        if state.phase != "place" or state.current_player() != me:
+            est = state.estimate()
+            best = max(best, est[me] - max(e for p, e in enumerate(est) if p != me))
+            return
+        for k in range(len(state.decisions())):
+            child = state.clone()
+            child.apply_action(k)
+            walk(child)
+
+    walk(probe)
+    return best
+
+
+def test_best_turn_ranks_every_turn_and_the_best_is_the_best_line():
+    game = at_turn()
+    result = best_turn(game)
+    turns = [d for d in game.decisions() if isinstance(d, Turn)]
+    assert {str(r.decision) for r in result.ranked} == {str(t) for t in turns}
+    values = [r.value for r in result.ranked]
+    assert values == sorted(values, reverse=True) and result.status == "optimal"
+    one_tile = [r for r in result.ranked if len(r.decision.take) == 1][:3]
+    for entry in one_tile:     # the exact placement: no line through the game does better
+        assert brute_value(game, entry.decision) <= entry.value + 1e-9
+
+
+def test_best_turn_values_action_a_by_its_limestone():
+    game = at_turn()
+    a_turns = {r.decision.limestone: r.value for r in best_turn(game, "score").ranked
+               if r.decision.action == "A"}
+    assert len(a_turns) >= 2
+    low, high = min(a_turns), max(a_turns)
+    assert a_turns[high] >= a_turns[low]   # more limestone is never worth less
+
+
+def test_best_turn_in_the_scoring_phase_and_while_placing():
+    game = at_turn()
+    while game.phase != "score":
+        game.play(game.decisions()[-1] if game.phase == "turn" else game.decisions()[0])
+    result = best_turn(game)
+    assert {type(r.decision) for r in result.ranked} <= {Score, Skip}
+    assert len(result.ranked) == len(game.decisions())
+    game = at_turn()
+    take = next(d for d in game.decisions() if isinstance(d, Turn) and len(d.take) == 2)
+    game.play(take)
+    result = best_turn(game)
+    assert len(result.ranked) == 1 and isinstance(result.best.decision, Place) or \
+        result.best.decision in game.decisions()
+
+
+def test_best_turn_rejects_bad_input():
+    with pytest.raises(LumicoreError):
+        best_turn("game")
+    with pytest.raises(LumicoreError):
+        best_turn(at_turn(), objective="fun")
+    with pytest.raises(LumicoreError):
+        best_turn(Game.new(seed=1))           # orientation is not weighed
+    with pytest.raises(LumicoreError):
+        best_turn(at_turn(), time_limit=-1)
+
+
+def test_reef_bots_are_found_first_and_play_whole_games():
+    assert set(BOTS) == {"greedy", "flatmc", "mcts"}
+    assert type(make_bot("greedy", "reef", seed=1)).__module__ == "solvers.reef.bots"
+    record, final = play_game("reef", ["greedy", "random"], 2, seed=4)
+    again, _ = play_game("reef", ["greedy", "random"], 2, seed=4)
+    assert record["actions"] == again["actions"] and final.is_terminal()
+    replayed = Game.replay(final.record())
+    assert replayed.totals() == final.totals()
+
+
+def test_greedy_beats_random_in_most_games():
+    wins = 0
+    for seed in range(4):
+        bots = ["greedy", "random"] if seed % 2 == 0 else ["random", "greedy"]
+        _, final = play_game("reef", bots, 2, seed=seed)
+        wins += final.returns()[bots.index("greedy")]
+    assert wins >= 3
+
+
+@pytest.mark.parametrize("bot", ["flatmc:playouts=1:cutoff=4:candidates=2",
+                                 "mcts:iterations=4:cutoff=2"])
+def test_search_bots_choose_legal_decisions(bot):
+    record, final = play_game("reef", [bot, "random"], 2, seed=2)
+    assert final.is_terminal()
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_cli_play_record_replay_and_best_turn(capsys, tmp_path):
+    path = tmp_path / "game.json"
+    code, out, _ = run(capsys, "reef", "play", "--players", "3", "--bots", "greedy,random,random",
+                       "--seed", "1", "--record", str(path))
+    assert code == 0 and "round 10" in out and "final scoring:" in out and "winner:" in out
+    record = json.loads(path.read_text())
+    assert Game.replay(record).totals() == record["totals"]
+    code, out, _ = run(capsys, "reef", "replay", str(path), "--json")
+    assert code == 0 and json.loads(out)["totals"] == record["totals"]
+    cut = next(k for k in range(80, len(record["actions"]))
+               if not record["actions"][k].startswith("draw "))
+    record["actions"] = record["actions"][:cut]
+    del record["totals"]
+    mid = tmp_path / "mid.json"
+    mid.write_text(json.dumps(record))
+    code, out, _ = run(capsys, "reef", "best-turn", str(mid), "--json", "--top", "3")
+    data = json.loads(out)
+    assert code == 0 and 1 <= len(data["ranked"]) <= 3 and data["status"] == "optimal"
+
+
+def test_cli_tournament_json(capsys):
+    code, out, _ = run(capsys, "reef", "tournament", "--bots", "greedy,random", "--games", "2",
+                       "--workers", "1", "--json")
+    assert code == 0 and json.loads(out)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["reef", "play", "--players", "5", "--bots", "greedy"], "2 to 4 players"),
+    (["reef", "play", "--bots", "greedy,nobot"], "nobot"),
+    (["reef", "tournament", "--bots", "greedy,nobot", "--games", "1"], "nobot"),
+])
+def test_cli_bad_input_is_one_line(capsys, argv, message):
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and message in err and err.count("\n") == 1
+
+
+def test_cli_replay_names_the_illegal_decision(capsys, tmp_path):
+    game = at_turn()
+    record = game.record()
+    record["decisions"].append("put pink 9 into the Atoll; A: take 9 limestone")
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(record))
+    code, _, err = run(capsys, "reef", "replay", str(path))
+    assert code == 2 and "decision 3 (round 1, player 1" in err
+
+
+def test_best_turn_interrupted_keeps_what_it_weighed(monkeypatch):
+    import solvers.reef.turn as turn
+
+    calls = {"n": 0}
+    real = turn._weigh
+
+    def weigh(*args):
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise KeyboardInterrupt
+        return real(*args)
+
+    monkeypatch.setattr(turn, "_weigh", weigh)
+    result = best_turn(at_turn())
+    assert result.status == "interrupted" and result.reason == "interrupted"
+    assert len(result.ranked) == 2
