@@ -6,7 +6,7 @@ unwinnable), with a 95% Wilson interval, and ``low_all_limits_lost`` / ``high_al
 bound it as if every limit had been a loss or a win. The jobs run through
 :func:`solvers.batch.run_batch` (a local process pool, or a Dask cluster).
 
->>> result = win_rate(deals=2, seed=4, time_limit=5, workers=1, deck="reconstructed")
+>>> result = win_rate(deals=2, seed=4, workers=1, max_nodes=20_000)
 >>> result.deals, result.winnable + result.unwinnable + result.limit
 (2, 2)
 """
