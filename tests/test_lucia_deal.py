@@ -157,3 +157,17 @@ def test_random_games_end_and_serialize():
 def test_deserialize_rejects_garbage(text):
     with pytest.raises(DataError):
         DealState.deserialize(text)
+
+
+def test_cli_reads_and_solves_a_shared_deal(tmp_path, capsys):
+    path = tmp_path / "deal.json"
+    d = Deal(Train.parse("H L3 T"), (LIGHT_T, LUCIA, LIGHT_T, LIGHT_T))
+    path.write_text(d.to_json())
+    assert main(["lucia", "deal", "--file", str(path), "--solve", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["solve"]["status"] == "winnable" and Deal.from_dict(
+        {k: v for k, v in data.items() if k != "solve"}) == d
+    path.write_text(d.to_json().replace("H L3 T", "H L3 X"))
+    assert main(["lucia", "deal", "--file", str(path)]) == 2
+    assert "deal: train" in capsys.readouterr().err
+    assert main(["lucia", "deal", "--file", str(tmp_path / "missing.json")]) == 2

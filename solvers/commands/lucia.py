@@ -103,7 +103,10 @@ def register_game(commands: argparse._SubParsersAction) -> None:
     deck_help = ("deck TOML file or built-in name (default: 'default' = the game's deck, "
                  "'calibrated'; 'reconstructed' is the puzzles' default deck)")
     p = commands.add_parser("deal", help="deal a game: start train and shuffled deck")
-    p.add_argument("--seed", type=int, required=True, help="the deal's seed (0 <= N < 2**63)")
+    source = p.add_mutually_exclusive_group(required=True)
+    source.add_argument("--seed", type=int, help="the deal's seed (0 <= N < 2**63)")
+    source.add_argument("--file", default=None,
+                        help="read a deal from a JSON file (Deal.to_json) instead")
     p.add_argument("--players", type=int, default=1, help="players, 1..4 (default 1)")
     p.add_argument("--deck", default="default", help=deck_help)
     p.add_argument("--setup", default="default", help="setup TOML file or built-in name")
@@ -155,7 +158,13 @@ def run_deal(args: argparse.Namespace) -> int:
     from solvers.limits import exit_code
     from solvers.lucia.deal import solve_deal
 
-    d = deal(args.seed, args.players, args.setup, args.deck)
+    if args.file is not None:
+        from lumicore.data import read_file
+        from lumicore.lucia.deal import Deal
+
+        d = Deal.from_json(read_file(args.file))
+    else:
+        d = deal(args.seed, args.players, args.setup, args.deck)
     result = solve_deal(d, time_limit=args.time_limit) if args.solve else None
     if args.json:
         data = d.to_dict()
