@@ -11,7 +11,9 @@
 #     number of those cards: each card is played at most once and lowers each deficit by at most
 #     its capacity, and each play uses one card;
 #   - with a play bound D (shortest plans, iterative deepening): a cut of every child with
-#     plays + 1 + h > D. Results cut by D alone are stored with tag D, exact ones with tag 255.
+#     plays + 1 + h > D. Results cut by D alone are stored with tag D + 1, exact ones with
+#     DL_EXACT.
+# Children are tried in the order of a weighted sum of their deficits (order()).
 
 cdef extern from *:
     """
