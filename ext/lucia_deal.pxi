@@ -83,6 +83,7 @@ cdef class DealSearch:
     cdef int hand[DL_MAXP][DL_HAND]
     cdef int hsize[DL_MAXP]
     cdef int capk[DL_KINDS][4]
+    cdef uint32_t covers[DL_KINDS]     # bit b of covers[a]: every play of kind b is one of a
     cdef int capleft[4]
     cdef HTab t
     cdef object values_ref
@@ -99,8 +100,8 @@ cdef class DealSearch:
     cdef int path_len
 
     def __cinit__(self, u64 train, const uint32_t[:, ::1] cards, const int[::1] deck,
-                  list hands, const int[:, ::1] caps, const uint8_t[:, :, :, ::1] values,
-                  int target, bint locked, int tt_bits):
+                  list hands, const int[:, ::1] caps, const uint32_t[::1] covers,
+                  const uint8_t[:, :, :, ::1] values, int target, bint locked, int tt_bits):
         cdef int i, j, k
         memset(&self.g, 0, sizeof(Gen))
         memset(self.frames, 0, sizeof(self.frames))
@@ -123,7 +124,10 @@ cdef class DealSearch:
         self.left = self.decklen
         for i in range(4):
             self.capleft[i] = 0
+        if covers.shape[0] != self.ncards:
+            raise ValueError("one covers mask per card kind")
         for k in range(self.ncards):
+            self.covers[k] = covers[k] & ((1U << self.ncards) - 1)
             for i in range(4):
                 self.capk[k][i] = caps[k, i]
         for j in range(self.decklen):
@@ -229,9 +233,11 @@ cdef class DealSearch:
     cdef int fill(self, u64 x, int depth, int* goal_kind, u64* goal) noexcept:
         """The mover's distinct plays (kind, train) into frame ``depth``; returns their number,
         -1 when out of memory. A play reaching the goal is returned at once through goal_kind
-        (the count is then 0)."""
+        (the count is then 0). Dominated plays are left out (see dominated())."""
         cdef DealFrame* f = &self.frames[depth]
-        cdef int p = self.mover, s, k, m, j, cnt = 0
+        cdef int p = self.mover, s, k, m, j, cnt = 0, nk = 0
+        cdef int block[DL_HAND + 1]
+        cdef int kinds[DL_HAND]
         goal_kind[0] = -1
         for s in range(self.hsize[p]):
             k = self.hand[p][s]
@@ -244,6 +250,9 @@ cdef class DealSearch:
                         regrow(<void**>&f.h, 2 * (cnt + m) * sizeof(uint16_t))):
                     return -1
                 f.cap = 2 * (cnt + m)
+            block[nk] = cnt
+            kinds[nk] = k
+            nk += 1
             for j in range(m):
                 if is_goal_c(self.g.out[j], self.n):
                     goal_kind[0] = k
@@ -252,7 +261,44 @@ cdef class DealSearch:
                 f.child[cnt] = self.g.out[j]
                 f.kind[cnt] = <uint8_t>k
                 cnt += 1
-        return cnt
+        block[nk] = cnt
+        return self.dominated(f, block, kinds, nk)
+
+    cdef int dominated(self, DealFrame* f, const int* block, const int* kinds, int nk) noexcept:
+        """Drop the plays of a card A that another card B of the hand also makes, when A covers
+        B (every play of B is one of A: wild 2 and move S or H 2): after either play the train,
+        the deck and the hand are the same but for holding A instead of B, and whatever B
+        could do later A can do too, so keeping A is never worse. (Of two cards that cover each
+        other, the later kind is dropped.) Returns the number of plays kept."""
+        cdef int a, b, j, i, m = 0, cnt = block[nk], any_cover = 0
+        cdef int ka, kb
+        for a in range(nk):
+            for b in range(nk):
+                if a != b and (self.covers[kinds[a]] >> kinds[b]) & 1:
+                    any_cover = 1
+        if not any_cover:
+            return cnt
+        for j in range(cnt):
+            f.h[j] = 0
+        for a in range(nk):
+            ka = kinds[a]
+            for b in range(nk):
+                kb = kinds[b]
+                if a == b or not (self.covers[ka] >> kb) & 1:
+                    continue
+                if (self.covers[kb] >> ka) & 1 and ka < kb:
+                    continue
+                for j in range(block[a], block[a + 1]):
+                    for i in range(block[b], block[b + 1]):
+                        if f.child[i] == f.child[j]:
+                            f.h[j] = 1
+                            break
+        for j in range(cnt):
+            if not f.h[j]:
+                f.child[m] = f.child[j]
+                f.kind[m] = f.kind[j]
+                m += 1
+        return m
 
     cdef inline int hopeless(self, u64 y, int k, int h, int* dfc) noexcept:
         """Whether the cards left after playing kind k cannot cover y's deficits (dfc) or its

@@ -229,8 +229,10 @@ def deal_search(train: Train, kinds: Sequence[Card], deck: Sequence[int],
         raise LumicoreError(f"heuristic table is for trains of {htable.length} kids")
     handmaidens = train.count("H")
     caps = np.array([capacity(c, handmaidens) for c in kinds], dtype=np.intc).reshape(-1, 4)
+    covers = np.array([sum(1 << j for j, b in enumerate(kinds) if j != i and a.covers(b))
+                       for i, a in enumerate(kinds)], dtype=np.uint32)
     return _k.DealSearch(train.packed, table, np.array(deck, dtype=np.intc),
-                         [[int(c) for c in h] for h in hands], caps, htable.values,
+                         [[int(c) for c in h] for h in hands], caps, covers, htable.values,
                          htable.target, htable.locked, int(tt_bits))
 
 
