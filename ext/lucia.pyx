@@ -1398,3 +1398,4 @@ def idastar(u64 start, const uint32_t[:, ::1] cards, Heuristic heur, long long m
         free(path_card)
         free(tt_key)
         free(tt_g)
+include "lucia_deal.pxi"

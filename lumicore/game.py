@@ -49,6 +49,7 @@ GAMES: dict[str, str] = {
     "reef": "lumicore.reef.game:new_game",
     "lumen": "lumicore.lumen.game:GameState.new_game",
     "lemuria": "lumicore.lemuria.game:Game.new",
+    "lucia": "lumicore.lucia.deal_game:DealState.new_game",
 }
 
 

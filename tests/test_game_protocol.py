@@ -10,7 +10,9 @@ import pytest
 from lumicore.errors import DataError, IllegalMoveError
 from lumicore.game import CHANCE, GameState, new_game, play_randomly, sample_chance
 from lumicore.lemuria.game import Game as LemuriaGame
-from lumicore.lucia import Train, scramble
+from lumicore.lucia import Action, Card, Deck, Train, scramble
+from lumicore.lucia.deal import Deal
+from lumicore.lucia.deal_game import DealState
 from lumicore.lucia.game import PuzzleState
 from lumicore.lumen.game import GameState as LumenState
 from lumicore.reef import load_tiles
@@ -28,7 +30,20 @@ def reef_hand(seed: int, size: int = 3) -> HandState:
     return HandState(random_reef("AB"[seed % 2], pieces=8, seed=seed), hand, limestone=seed % 3)
 
 
+SMALL_DECK = Deck(tuple(Card((a,)) for a in (Action.light("T"), Action.lucia(), Action.wild(1),
+                                              Action.light("H"))) * 3)
+
+
+def lucia_small_deal(seed: int) -> DealState:
+    """A short dealt game (5 kids, 12 cards) with the deck order fixed."""
+    rng = np.random.default_rng(seed)
+    cards = tuple(SMALL_DECK.cards[i] for i in rng.permutation(len(SMALL_DECK)))
+    return DealState.from_deal(Deal(Train.parse("h T H L2 h"), cards, players=1 + seed % 2))
+
+
 GAMES = {
+    "lucia": lambda seed: DealState.new_game(players=1 + seed % 3, seed=seed, deck=SMALL_DECK),
+    "lucia-deal": lucia_small_deal,
     "lucia-puzzle": lambda seed: PuzzleState.new(scramble(5, seed=seed), max_plays=6),
     "lucia-small": lambda seed: PuzzleState.new("h S T h L2 H", max_plays=4 + seed % 3),
     "reef-hand": reef_hand,
@@ -37,7 +52,8 @@ GAMES = {
     "reef": lambda seed: new_game("reef", players=2 + seed % 3, seed=seed, side="AB"[seed % 2],
                                   scoreboard=("dark", "light")[seed // 2 % 2]),
 }
-DESERIALIZE = {"lucia-puzzle": PuzzleState.deserialize, "lucia-small": PuzzleState.deserialize,
+DESERIALIZE = {"lucia": DealState.deserialize, "lucia-deal": DealState.deserialize,
+               "lucia-puzzle": PuzzleState.deserialize, "lucia-small": PuzzleState.deserialize,
                "reef-hand": HandState.deserialize, "lemuria": LemuriaGame.deserialize,
                "lumen": LumenState.deserialize, "reef": Game.deserialize}
 

@@ -24,7 +24,8 @@ from lumicore.lucia.notation import MAX_KIDS, ROLES
 __all__ = ["Action", "Card", "Deck", "load_deck", "BUILTIN_DECKS", "KINDS"]
 
 KINDS = ("move", "wild", "light", "lucia")
-BUILTIN_DECKS = {"default": "lucia_deck.toml"}
+BUILTIN_DECKS = {"default": "lucia_deck.toml", "reconstructed": "lucia_deck.toml",
+                 "calibrated": "lucia_deck_calibrated.toml"}
 MAX_COPIES = 1000
 """The most copies of one card a deck file may ask for."""
 _ACTION_KEYS = {"move": {"kind", "roles", "steps"}, "wild": {"kind", "steps"},

@@ -28,7 +28,7 @@ from lumicore.data import shorten
 from lumicore.errors import LumicoreError, NotationError, SearchLimitError
 from lumicore.lucia import pdb as _pdb
 from lumicore.lucia.cards import Action, Card
-from lumicore.lucia.heuristic import HeuristicTable
+from lumicore.lucia.heuristic import HeuristicTable, capacity
 from lumicore.lucia.notation import EMPTY, GINGER, H_LIT, LUCIA0, LUCIA5, STARBOY, TOMTEN
 from lumicore.lucia.train import DEFAULT_RULES, Rules, Train
 
@@ -263,3 +263,58 @@ def search(algorithm: str, train: Train, table: np.ndarray, htable: HeuristicTab
     code, states, cards, nodes, expanded, generated, bound = out
     return SearchOutcome(STATUS[code], REASON.get(code), states, cards, int(nodes),
                          int(expanded), int(generated), int(bound))
+
+
+# ---------------------------------------------------------------------------------------------
+# deals: exact solving with a known deck order (ext/lucia_deal.pxi)
+
+MAX_DEAL_KINDS = 30
+"""Most distinct card kinds a deal search takes (5 bits per hand slot in its keys)."""
+MAX_DEAL_DECK = 250
+"""Most cards left in a deal's deck (after the hands are dealt)."""
+MAX_DEAL_PLAYERS = 4
+MAX_HAND = 3
+DEAL_CODES = {0: "unwinnable", 1: "winnable", 2: "cut", 3: "limit"}
+"""Kernel deal result code -> word ("cut": no win within the play bound, not a proof)."""
+DEAL_REASONS = {0: None, 1: "nodes", 2: "time", 3: "interrupted", 4: "memory"}
+
+
+def deal_search(train: Train, kinds: Sequence[Card], deck: Sequence[int],
+                hands: Sequence[Sequence[int]], htable: HeuristicTable,
+                rules: Rules = DEFAULT_RULES, tt_bits: int = 20) -> _k.DealSearch:
+    """A kernel deal search from a position: ``train``, the card ``kinds`` (indices below refer to
+    them), the deck still to draw (top first) and the hands in turn order from the player to
+    move. Call ``.solve(train.packed, bound, max_nodes, deadline)`` or
+    ``.children(train.packed, max_nodes, deadline)`` on it (see ext/lucia_deal.pxi)."""
+    if not isinstance(train, Train):
+        raise LumicoreError(f"train must be a lumicore.lucia.Train, got {train!r}")
+    kinds = tuple(kinds)
+    if not 1 <= len(kinds) <= MAX_DEAL_KINDS:
+        raise LumicoreError(f"a deal search takes 1..{MAX_DEAL_KINDS} card kinds, "
+                            f"got {len(kinds)}")
+    table = card_table(kinds, rules)
+    if not 1 <= len(hands) <= MAX_DEAL_PLAYERS:
+        raise LumicoreError(f"1..{MAX_DEAL_PLAYERS} players, got {len(hands)}")
+    if len(deck) > MAX_DEAL_DECK:
+        raise LumicoreError(f"at most {MAX_DEAL_DECK} cards left in the deck, got {len(deck)}")
+    for what, cards in [("deck", deck), *((f"hand {i + 1}", h) for i, h in enumerate(hands))]:
+        if what != "deck" and len(cards) > MAX_HAND:
+            raise LumicoreError(f"{what} holds {len(cards)} cards, at most {MAX_HAND}")
+        for c in cards:
+            if isinstance(c, bool) or not isinstance(c, (int, np.integer)) \
+                    or not 0 <= c < len(kinds):
+                raise LumicoreError(f"{what}: card index {c!r} out of range 0..{len(kinds) - 1}")
+    if htable.length != len(train):
+        raise LumicoreError(f"heuristic table is for trains of {htable.length} kids")
+    handmaidens = train.count("H")
+    caps = np.array([capacity(c, handmaidens) for c in kinds], dtype=np.intc).reshape(-1, 4)
+    covers = np.array([sum(1 << j for j, b in enumerate(kinds) if j != i and a.covers(b))
+                       for i, a in enumerate(kinds)], dtype=np.uint32)
+    return _k.DealSearch(train.packed, table, np.array(deck, dtype=np.intc),
+                         [[int(c) for c in h] for h in hands], caps, covers, htable.values,
+                         htable.target, htable.locked, int(tt_bits))
+
+
+def deal_deadline(time_limit: float | None) -> float:
+    """The kernel clock's deadline ``time_limit`` seconds from now (0: none)."""
+    return 0.0 if time_limit is None else _k.monotonic() + float(time_limit)

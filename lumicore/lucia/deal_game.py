@@ -1,0 +1,216 @@
+"""A dealt Lucia game in progress as a :class:`~lumicore.game.GameState` (1..4 co-operative
+players; registered in :data:`lumicore.game.GAMES` as ``"lucia"``).
+
+Decision actions are the mover's distinct plays (card, resulting train), in the order of
+:func:`lumicore.lucia.deal_reference.plays` (hand's cards sorted by kind, then trains by notation).
+Draws are chance nodes when the deck order is hidden (``DealState.new_game``: the deck is a
+multiset; an outcome is a card kind, numbered by the deck's kinds, with probability by count; the
+hands are dealt that way too, player 1 first). A state built from a known
+:class:`~lumicore.lucia.deal.Deal` (``DealState.from_deal``) has a fixed deck order and no chance
+nodes. ``returns()`` is 1.0 for every player once the game is won, else 0.0.
+
+>>> state = DealState.new_game(players=1, seed=3)
+>>> state.is_chance_node(), len(state.chance_outcomes()) > 1
+(True, True)
+>>> from lumicore.game import play_randomly
+>>> end = play_randomly(state, seed=1)
+>>> end.is_terminal(), end.returns() in ([0.0], [1.0])
+(True, True)
+>>> DealState.deserialize(end.serialize()) == end
+True
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+from lumicore.errors import DataError, LumicoreError
+from lumicore.game import CHANCE, TERMINAL, check_action
+from lumicore.lucia.cards import Card, Deck
+from lumicore.lucia.deal import (
+    HAND_SIZE,
+    Deal,
+    check_players,
+    check_seed,
+    game_deck,
+    heuristic_table,
+)
+from lumicore.lucia.deal_reference import plays
+from lumicore.lucia.start import random_train
+from lumicore.lucia.train import Train
+
+__all__ = ["DealState"]
+
+
+class DealState:
+    """Train, card kinds, hands (kind indices, sorted), mover, the deck (a fixed order of kind
+    indices, or the counts of each kind left when hidden) and the draws still owed."""
+
+    def __init__(self, train: Train, kinds: tuple[Card, ...], hands: list[list[int]],
+                 mover: int = 0, order: list[int] | None = None,
+                 counts: list[int] | None = None, owed: list[int] | None = None,
+                 won: bool | None = None) -> None:
+        if not isinstance(train, Train):
+            raise LumicoreError(f"train must be a Train, got {train!r:.80}")
+        check_players(len(hands))
+        self.train, self.kinds = train, tuple(kinds)
+        self.hands = [sorted(h) for h in hands]
+        self.mover, self.order, self.counts = mover, order, counts
+        self.owed = list(owed or [])
+        self.won = train.is_goal() if won is None else won
+        self._moves: list[tuple[Card, Train]] | None = None
+
+    # -- construction ---------------------------------------------------------------------------
+
+    @classmethod
+    def from_deal(cls, deal: Deal) -> DealState:
+        """The start of a known deal (fixed deck order: no chance nodes)."""
+        kinds = deal.kinds
+        idx = [kinds.index(c) for c in deal.deck]
+        k = deal.hand_size
+        hands = [idx[i * k:(i + 1) * k] for i in range(deal.players)]
+        return cls(deal.train, kinds, hands, 0, order=idx[deal.players * k:])
+
+    @classmethod
+    def new_game(cls, players: int = 1, seed: int = 0, deck: str | Path | Deck = "default",
+                 setup: str | Path = "default") -> DealState:
+        """A fresh game with the deck hidden: the train dealt from ``seed``, the hands still to
+        be dealt (chance nodes)."""
+        players, seed = check_players(players), check_seed(seed)
+        cards = game_deck(deck)
+        kinds = cards.kinds
+        counts = [cards.copies(c) for c in kinds]
+        owed = [p for p in range(players) for _ in range(HAND_SIZE)][:len(cards)]
+        return cls(random_train(seed, setup), kinds, [[] for _ in range(players)], 0,
+                   counts=counts, owed=owed)
+
+    # -- protocol --------------------------------------------------------------------------
+
+    def num_players(self) -> int:
+        return len(self.hands)
+
+    def _deck_left(self) -> int:
+        return len(self.order) if self.order is not None else sum(self.counts or [])
+
+    def is_chance_node(self) -> bool:
+        return not self.won and bool(self.owed) and self._deck_left() > 0
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if not self.is_chance_node():
+            return []
+        total = sum(self.counts)
+        return [(k, n / total) for k, n in enumerate(self.counts) if n]
+
+    def _legal(self) -> list[tuple[Card, Train]]:
+        if self._moves is None:
+            hand = [self.kinds[k] for k in self.hands[self.mover]]
+            self._moves = [] if self.won or self.is_chance_node() else plays(self.train, hand)
+        return self._moves
+
+    def is_terminal(self) -> bool:
+        return self.won or (not self.is_chance_node() and not self._legal())
+
+    def current_player(self) -> int:
+        if self.is_terminal():
+            return TERMINAL
+        return CHANCE if self.is_chance_node() else self.mover
+
+    def legal_actions(self) -> list[int]:
+        if self.is_chance_node():
+            return [k for k, _ in self.chance_outcomes()]
+        return list(range(len(self._legal())))
+
+    def apply_action(self, action: int) -> None:
+        check_action(self, action)
+        if self.is_chance_node():
+            self.counts[action] -= 1
+            self.hands[self.owed.pop(0)].append(action)
+            self.hands = [sorted(h) for h in self.hands]
+        else:
+            card, after = self._legal()[action]
+            hand = self.hands[self.mover]
+            hand.remove(self.kinds.index(card))
+            self.train, self.won = after, after.is_goal()
+            if self.order is not None:
+                if self.order:
+                    hand.append(self.order.pop(0))
+                    hand.sort()
+            elif self._deck_left():
+                self.owed.append(self.mover)
+            self.mover = (self.mover + 1) % len(self.hands)
+        self._moves = None
+
+    def action_to_string(self, action: int) -> str:
+        check_action(self, action)
+        if self.is_chance_node():
+            return f"draw {self.kinds[action].name}"
+        card, after = self._legal()[action]
+        return f"player {self.mover + 1}: {card.name} => {after}"
+
+    def returns(self) -> list[float]:
+        return [1.0 if self.won else 0.0] * len(self.hands)
+
+    def evaluate(self) -> list[float]:
+        """1 / (1 + puzzle lower bound of the train): a cheap value for greedy bots."""
+        from lumicore.lucia.heuristic import INF, estimate
+
+        h = estimate(self.train, heuristic_table(self.kinds, self.train))
+        return [0.0 if h >= INF else 1.0 / (1 + h)] * len(self.hands)
+
+    def clone(self) -> DealState:
+        return DealState(self.train, self.kinds, [list(h) for h in self.hands], self.mover,
+                         None if self.order is None else list(self.order),
+                         None if self.counts is None else list(self.counts), list(self.owed),
+                         self.won)
+
+    def serialize(self) -> str:
+        return json.dumps({"game": "lucia", "train": str(self.train),
+                           "cards": [c.to_dict() for c in self.kinds], "hands": self.hands,
+                           "mover": self.mover, "order": self.order, "counts": self.counts,
+                           "owed": self.owed, "won": self.won})
+
+    @classmethod
+    def deserialize(cls, text: str) -> DealState:
+        try:
+            data = json.loads(text)
+            if data.get("game") != "lucia":
+                raise DataError("not a Lucia game")
+            kinds = tuple(Card.from_dict(c) for c in data["cards"])
+            state = cls(Train.parse(data["train"]), kinds, data["hands"], int(data["mover"]),
+                        data["order"], data["counts"], data["owed"], bool(data["won"]))
+            for k in [*(state.order or []), *(c for h in state.hands for c in h)]:
+                if not 0 <= k < len(kinds):
+                    raise DataError(f"card index {k} out of range")
+            return state
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise DataError(f"not a serialized Lucia game state: {str(exc)[:80]}") from exc
+
+    def _key(self) -> tuple:
+        return (self.train, self.kinds, tuple(map(tuple, self.hands)), self.mover,
+                None if self.order is None else tuple(self.order),
+                None if self.counts is None else tuple(self.counts), tuple(self.owed), self.won)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def unseen(self) -> Counter[Card]:
+        """The cards the mover has not seen: the deck and the other players' hands."""
+        deck = (Counter(self.order) if self.order is not None
+                else Counter({k: n for k, n in enumerate(self.counts) if n}))
+        for i, h in enumerate(self.hands):
+            if i != self.mover:
+                deck.update(h)
+        return Counter({self.kinds[k]: n for k, n in deck.items()})
+
+    def __str__(self) -> str:
+        return f"{self.train} | player {self.mover + 1} holds " + ", ".join(
+            self.kinds[k].name for k in self.hands[self.mover])
+
+    def __repr__(self) -> str:
+        return f"DealState({str(self)!r})"
+

@@ -1,0 +1,244 @@
+"""Which card should I play? Best play with a hidden deck (perfect-information Monte Carlo).
+
+The player knows the train, their hand and the multiset of cards not yet seen (the deck and,
+with several players, the others' hands), not where they are. :func:`best_play` samples orders of
+the unseen cards, solves each sampled game exactly from every legal play (the kernel's deal
+search, one search per sample shared by all plays), and ranks the plays by the share of samples
+they win, with a 95% Wilson interval. :func:`play_game` plays a whole deal with a policy
+(:func:`best_play` or :func:`greedy_play`, the play with the best heuristic value).
+
+>>> from lumicore.lucia import Action, Card, Train
+>>> light, lucia = Card((Action.light("T"),)), Card((Action.lucia(),))
+>>> ranking = best_play(Train.parse("H L4 T"), [light, lucia], [light], samples=4)
+>>> str(ranking.best.play), ranking.best.wins, ranking.best.trials
+('light from T: T 2 lights => H L5 T', 4, 4)
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from lumicore.errors import LumicoreError
+from lumicore.lucia import kernel
+from lumicore.lucia.cards import Card
+from lumicore.lucia.deal import Deal, check_players, check_seed, heuristic_table
+from lumicore.lucia.deal_reference import after_play, plays
+from lumicore.lucia.heuristic import deficits, estimate
+from lumicore.lucia.train import DEFAULT_RULES, Play, Rules, Train
+from solvers.limits import check_limits
+from solvers.stats import wilson
+
+__all__ = ["best_play", "greedy_play", "play_game", "PlayEstimate", "Ranking", "GameRecord",
+           "DEFAULT_SAMPLES", "SAMPLE_NODES"]
+
+DEFAULT_SAMPLES = 200
+SAMPLE_NODES = 20_000
+"""Default cap on the positions searched for one play in one sampled game; a play whose search
+runs out counts as not won in that sample (``undecided``), so an estimate is the share of
+samples in which a win was found: a lower bound on the perfect-information win rate."""
+
+
+@dataclass(frozen=True)
+class PlayEstimate:
+    """One legal play and its estimated win probability: ``wins`` of ``trials`` samples (of
+    which ``undecided`` were cut by the node limit and count as not won), with the 95% Wilson
+    interval ``low``..``high``."""
+
+    play: Play
+    wins: int
+    trials: int
+    undecided: int = 0
+
+    @property
+    def card(self) -> Card:
+        return self.play.card
+
+    @property
+    def rate(self) -> float:
+        return self.wins / self.trials if self.trials else 0.0
+
+    @property
+    def low(self) -> float:
+        return wilson(self.wins, self.trials)[0]
+
+    @property
+    def high(self) -> float:
+        return wilson(self.wins, self.trials)[1]
+
+    def __str__(self) -> str:
+        return (f"{self.play}  {self.rate:.0%} [{self.low:.0%}, {self.high:.0%}] "
+                f"({self.wins}/{self.trials})")
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """The legal plays, best first (by estimated win rate, then by the interval's low end)."""
+
+    plays: list[PlayEstimate]
+    samples: int
+    elapsed: float
+
+    @property
+    def best(self) -> PlayEstimate:
+        if not self.plays:
+            raise LumicoreError("no card of the hand can be played")
+        return self.plays[0]
+
+
+def _others(unseen: list[Card], players: int, hand_sizes: Sequence[int] | None) -> list[int]:
+    if hand_sizes is None:
+        sizes, left = [], len(unseen)
+        for _ in range(players - 1):
+            sizes.append(min(3, left))
+            left -= sizes[-1]
+        return sizes
+    sizes = list(hand_sizes)
+    if len(sizes) != players - 1 or any(not 0 <= s <= 3 for s in sizes) \
+            or sum(sizes) > len(unseen):
+        raise LumicoreError(f"hand_sizes must give the {players - 1} other players' hand sizes "
+                            f"(0..3, at most the unseen cards), got {hand_sizes!r}")
+    return sizes
+
+
+def best_play(train: Train | str, hand: Sequence[Card], unseen: Iterable[Card] | Counter,
+              players: int = 1, samples: int = DEFAULT_SAMPLES, seed: int = 0,
+              time_limit: float | None = None, max_nodes: int | None = SAMPLE_NODES,
+              hand_sizes: Sequence[int] | None = None,
+              rules: Rules = DEFAULT_RULES) -> Ranking:
+    """Rank the mover's plays by the estimated probability that the players can still win.
+
+    ``unseen``: the cards not yet seen (a sequence or a Counter). With ``players > 1`` the other
+    players' hands come first from each sampled order, in turn order after the mover (sizes
+    ``hand_sizes``, default 3 each or as many as there are unseen cards), then the deck.
+    ``time_limit`` (seconds) caps the whole call: samples not started by then are skipped;
+    ``max_nodes`` caps the search of each play in each sample (see :data:`SAMPLE_NODES`).
+    """
+    train = Train.parse(train, rules) if isinstance(train, str) else train
+    if not isinstance(train, Train):
+        raise LumicoreError(f"train must be a Train or its notation, got {train!r:.80}")
+    hand, players, seed = list(hand), check_players(players), check_seed(seed)
+    pool = list(unseen.elements()) if isinstance(unseen, Counter) else list(unseen)
+    if not all(isinstance(c, Card) for c in [*hand, *pool]):
+        raise LumicoreError("hand and unseen must hold lumicore.lucia.Card objects")
+    if len(hand) > 3:
+        raise LumicoreError(f"a hand holds at most 3 cards, got {len(hand)}")
+    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
+        raise LumicoreError(f"samples must be a positive integer, got {samples!r}")
+    check_limits(max_nodes, time_limit)
+    sizes = _others(pool, players, hand_sizes)
+    clock = time.perf_counter()
+    options = plays(train, hand, rules)
+    wins, trials, undecided = Counter(), Counter(), Counter()
+    kinds = tuple(dict.fromkeys([*hand, *pool]))
+    index = {c: i for i, c in enumerate(kinds)}
+    htable = heuristic_table(kinds, train)
+    rng = np.random.default_rng(seed)
+    done = 0
+    for _ in range(samples if options else 0):
+        if time_limit is not None and time.perf_counter() - clock > time_limit:
+            break
+        order = [index[pool[i]] for i in rng.permutation(len(pool))]
+        hands, start = [[index[c] for c in hand]], 0
+        for size in sizes:
+            hands.append(order[start:start + size])
+            start += size
+        search = kernel.deal_search(train, kinds, order[start:], hands, htable, rules)
+        limit = kernel.MAX_NODES if max_nodes is None else int(max_nodes)
+        found, _ = search.children(train.packed, limit, kernel.deal_deadline(
+            None if time_limit is None else max(1e-3, time_limit - time.perf_counter() + clock)))
+        for kind, packed, code in found:
+            key = (kinds[kind], Train.from_packed(packed))
+            trials[key] += 1
+            wins[key] += code == 1
+            undecided[key] += code in (2, 3)
+        done += 1
+    estimates = [PlayEstimate(_play(train, card, after, rules), wins[(card, after)],
+                              trials[(card, after)], undecided[(card, after)])
+                 for card, after in options]
+    estimates.sort(key=lambda e: (-e.rate, -e.low, progress_score(e.play.train)))
+    return Ranking(estimates, done, time.perf_counter() - clock)
+
+
+def progress_score(train: Train) -> int:
+    """``8a + 2u + d + l`` over the deficits of :mod:`lumicore.lucia.heuristic` (lower is
+    closer to the goal): the deal search's order of plays, and the tie-break of rankings."""
+    a, u, d, l_ = deficits(train)
+    return 8 * a + 2 * u + d + l_
+
+
+def _play(train: Train, card: Card, after: Train, rules: Rules) -> Play:
+    return next(p for p in train.plays(card, rules) if p.train == after)
+
+
+def greedy_play(train: Train, hand: Sequence[Card], kinds: Sequence[Card] | None = None,
+                rules: Rules = DEFAULT_RULES) -> Play | None:
+    """The play with the best (lowest) puzzle heuristic value after it (a goal first), ties
+    broken by :func:`progress_score`, then hand order; None when no card can be played.
+    ``kinds``: the cards the heuristic may count on (default: the hand's)."""
+    options = plays(train, hand, rules)
+    if not options:
+        return None
+    table = heuristic_table(tuple(dict.fromkeys(kinds or hand)), train)
+    card, after = min(options, key=lambda o: (estimate(o[1], table), progress_score(o[1])))
+    return _play(train, card, after, rules)
+
+
+@dataclass
+class GameRecord:
+    """A played game: ``won``, and per turn (player 1-based, hand, play, estimate or None)."""
+
+    won: bool
+    turns: list[tuple[int, tuple[Card, ...], Play, PlayEstimate | None]] = field(
+        default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"won": self.won, "plays": len(self.turns), "turns": [
+            {"player": p, "hand": [c.name for c in h], "play": str(play),
+             "estimate": None if e is None else
+             {"rate": e.rate, "low": e.low, "high": e.high, "wins": e.wins, "trials": e.trials}}
+            for p, h, play, e in self.turns]}
+
+
+def play_game(game: Deal, policy: str = "best", samples: int = DEFAULT_SAMPLES, seed: int = 0,
+              time_limit: float | None = None, max_nodes: int | None = SAMPLE_NODES,
+              on_turn: Callable[[int, tuple[Card, ...], Play, PlayEstimate | None], Any]
+              | None = None, rules: Rules = DEFAULT_RULES) -> GameRecord:
+    """Play the deal to its end: each mover chooses with ``policy`` (``"best"``:
+    :func:`best_play` knowing only their hand and the unseen cards, ``time_limit`` per turn;
+    ``"greedy"``: :func:`greedy_play`). ``on_turn`` is called after every play."""
+    if policy not in ("best", "greedy"):
+        raise LumicoreError(f"policy must be 'best' or 'greedy', got {policy!r:.80}")
+    hands = tuple(tuple(h) for h in game.hands())
+    stock, mover, train = game.stock(), 0, game.train
+    record = GameRecord(train.is_goal())
+    turn = 0
+    while not record.won:
+        hand = hands[mover]
+        estimate_ = None
+        if not hand:
+            break
+        if policy == "greedy":
+            play = greedy_play(train, hand, game.kinds, rules)
+        else:
+            unseen = [*stock, *(c for i, h in enumerate(hands) if i != mover for c in h)]
+            others = [len(hands[(mover + i) % game.players]) for i in range(1, game.players)]
+            ranking = best_play(train, hand, unseen, game.players, samples, seed + turn,
+                                time_limit, max_nodes, others, rules)
+            estimate_ = ranking.plays[0] if ranking.plays else None
+            play = None if estimate_ is None else estimate_.play
+        if play is None:
+            break
+        record.turns.append((mover + 1, hand, play, estimate_))
+        if on_turn is not None:
+            on_turn(mover + 1, hand, play, estimate_)
+        train = play.train
+        record.won = train.is_goal()
+        hands, mover, stock = after_play(hands, mover, play.card, stock)
+        turn += 1
+    return record

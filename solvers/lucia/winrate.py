@@ -1,0 +1,231 @@
+"""How often is Lucia winnable? Solve many seeded deals exactly (Solvitaire-style win rates).
+
+Deal ``k`` of a run with ``seed`` S is ``deal(S + k, players, setup, deck)`` (so ``lumicore lucia
+deal --seed S+k`` shows it). Limits are their own bucket: the rate is winnable / (winnable +
+unwinnable), with a 95% Wilson interval, and ``low_all_limits_lost`` / ``high_all_limits_won``
+bound it as if every limit had been a loss or a win. The jobs run through
+:func:`solvers.batch.run_batch` (a local process pool, or a Dask cluster).
+
+>>> result = win_rate(deals=2, seed=4, workers=1, max_nodes=20_000)
+>>> result.deals, result.winnable + result.unwinnable + result.limit
+(2, 2)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import statistics
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from lumicore.data import read_file, shorten
+from lumicore.errors import DataError, LumicoreError
+from lumicore.lucia.cards import Deck
+from lumicore.lucia.deal import check_players, check_seed, deal, game_deck
+from lumicore.lucia.start import Setup, load_setup
+from solvers.batch import check_workers, run_batch
+from solvers.lucia.deal import DEFAULT_DEAL_NODES, solve_deal
+from solvers.stats import wilson
+
+__all__ = ["win_rate", "WinRate", "DealOutcome", "DEFAULT_TIME_LIMIT", "read_outcomes"]
+
+DEFAULT_TIME_LIMIT = 10.0
+"""Seconds per deal."""
+
+
+@dataclass(frozen=True)
+class DealOutcome:
+    """One solved deal: a line of ``--out`` files."""
+
+    seed: int
+    players: int
+    status: str
+    cost: int | None
+    nodes: int
+    elapsed: float
+    reason: str | None = None
+
+
+@dataclass(frozen=True)
+class _Job:
+    seed: int
+    players: int
+    deck: Deck
+    setup: Setup
+    time_limit: float | None
+    max_nodes: int | None
+
+
+def _solve(job: _Job) -> DealOutcome:
+    """One deal (a top-level function, so worker processes can run it)."""
+    d = deal(job.seed, job.players, job.setup, job.deck)
+    r = solve_deal(d, max_nodes=job.max_nodes, time_limit=job.time_limit)
+    return DealOutcome(job.seed, job.players, r.status, r.cost, r.nodes, round(r.elapsed, 4),
+                       r.reason)
+
+
+@dataclass
+class WinRate:
+    """Counts and rates of a win-rate run (``status`` ``"done"`` or ``"interrupted"``)."""
+
+    deals: int
+    players: int
+    seed: int
+    deck: str
+    winnable: int = 0
+    unwinnable: int = 0
+    limit: int = 0
+    times: list[float] = field(default_factory=list, repr=False)
+    status: str = "done"
+
+    @property
+    def solved(self) -> int:
+        return self.winnable + self.unwinnable + self.limit
+
+    @property
+    def rate(self) -> float:
+        """winnable / (winnable + unwinnable); NaN before any deal was decided."""
+        decided = self.winnable + self.unwinnable
+        return self.winnable / decided if decided else math.nan
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson(self.winnable, self.winnable + self.unwinnable)
+
+    @property
+    def low(self) -> float:
+        return self.interval[0]
+
+    @property
+    def high(self) -> float:
+        return self.interval[1]
+
+    @property
+    def low_all_limits_lost(self) -> float:
+        """The interval's low end if every limit were an unwinnable deal."""
+        return wilson(self.winnable, self.solved)[0]
+
+    @property
+    def high_all_limits_won(self) -> float:
+        """The interval's high end if every limit were a winnable deal."""
+        return wilson(self.winnable + self.limit, self.solved)[1]
+
+    @property
+    def median_time(self) -> float:
+        return statistics.median(self.times) if self.times else math.nan
+
+    @property
+    def worst_time(self) -> float:
+        return max(self.times, default=math.nan)
+
+    def add(self, outcome: DealOutcome) -> None:
+        if outcome.status == "winnable":
+            self.winnable += 1
+        elif outcome.status == "unwinnable":
+            self.unwinnable += 1
+        else:
+            self.limit += 1
+        self.times.append(outcome.elapsed)
+
+    def to_dict(self) -> dict[str, Any]:
+        def num(x: float) -> float | None:
+            return None if math.isnan(x) else round(x, 6)
+
+        return {"winnable": self.winnable, "unwinnable": self.unwinnable, "limit": self.limit,
+                "rate": num(self.rate), "low": num(self.low), "high": num(self.high),
+                "low_all_limits_lost": num(self.low_all_limits_lost),
+                "high_all_limits_won": num(self.high_all_limits_won),
+                "median_time": num(self.median_time), "worst_time": num(self.worst_time),
+                "deals": self.deals, "solved": self.solved, "players": self.players,
+                "seed": self.seed, "deck": self.deck, "status": self.status}
+
+    def __str__(self) -> str:
+        d = self.to_dict()
+        rate = "-" if d["rate"] is None else f"{d['rate']:.1%} [{d['low']:.1%}, {d['high']:.1%}]"
+        return (f"deals: {self.solved}/{self.deals}  winnable: {self.winnable}  unwinnable: "
+                f"{self.unwinnable}  limit: {self.limit}\nrate: {rate} (95% Wilson)  "
+                f"all limits lost/won: [{self.low_all_limits_lost:.1%}, "
+                f"{self.high_all_limits_won:.1%}]\nsolve time: median "
+                f"{self.median_time:.3f} s, worst {self.worst_time:.3f} s  ({self.status})")
+
+
+def read_outcomes(path: str | Path) -> list[DealOutcome]:
+    """The outcomes already in an ``--out`` file (for resuming); a bad line raises DataError
+    naming it."""
+    if not Path(path).exists():
+        return []
+    out = []
+    for number, line in enumerate(read_file(path).splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            out.append(DealOutcome(**json.loads(line)))
+        except (TypeError, ValueError) as exc:
+            raise DataError(f"{shorten(path)} line {number} is not a deal outcome: "
+                            f"{shorten(line, 40)}") from exc
+    return out
+
+
+def win_rate(deals: int = 1000, seed: int = 0, players: int = 1,
+             time_limit: float | None = DEFAULT_TIME_LIMIT, workers: int | None = None,
+             backend: str = "process", scheduler: str | None = None,
+             deck: str | Path | Deck = "default", setup: str | Path | Setup = "default",
+             max_nodes: int | None = DEFAULT_DEAL_NODES, out: str | Path | None = None,
+             on_outcome: Callable[[WinRate], Any] | None = None) -> WinRate:
+    """Solve the seeded deals ``seed .. seed + deals - 1`` and count them.
+
+    ``time_limit`` is per deal (seconds); ``workers`` defaults to the machine's cores. With
+    ``out``, each outcome is appended to that file as one JSON line, and outcomes already in it
+    (same seeds and players) are counted instead of solved again, so an interrupted run resumes.
+    ``on_outcome(result)`` is called after each deal (progress bars). Ctrl-C returns the partial
+    result with ``status == "interrupted"``.
+    """
+    if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
+        raise LumicoreError(f"deals must be a positive integer, got {shorten(deals)}")
+    seed, players = check_seed(seed), check_players(players)
+    check_seed(seed + deals - 1)
+    if time_limit is not None and not (time_limit > 0 and math.isfinite(time_limit)):
+        raise LumicoreError(f"time limit must be a positive number of seconds, got {time_limit!r}")
+    check_workers(workers, backend)
+    cards = game_deck(deck)
+    groups = setup if isinstance(setup, Setup) else load_setup(setup)
+    name = str(deck) if not isinstance(deck, Deck) else "custom"
+    result = WinRate(deals, players, seed, name)
+    wanted = set(range(seed, seed + deals))
+    done: set[int] = set()
+    if out is not None:
+        for o in read_outcomes(out):
+            if o.seed in wanted and o.players == players and o.seed not in done \
+                    and o.status != "interrupted":
+                done.add(o.seed)
+                result.add(o)
+    jobs = [_Job(s, players, cards, groups, time_limit, max_nodes)
+            for s in range(seed, seed + deals) if s not in done]
+    sink = None if out is None else open(out, "a", encoding="utf-8")  # noqa: SIM115
+    batch: Iterable = ()
+    try:
+        batch = run_batch(_solve, jobs, workers=workers, backend=backend, scheduler=scheduler)
+        for _, outcome in batch:
+            if outcome.status == "interrupted":
+                result.status = "interrupted"
+                break
+            result.add(outcome)
+            if sink is not None:
+                sink.write(json.dumps(asdict(outcome)) + "\n")
+                sink.flush()
+            if on_outcome is not None:
+                on_outcome(result)
+    except KeyboardInterrupt:
+        result.status = "interrupted"
+    finally:
+        close = getattr(batch, "close", None)
+        if close is not None:
+            close()
+        if sink is not None:
+            sink.close()
+    if result.solved < deals and result.status == "done":
+        result.status = "interrupted"
+    return result

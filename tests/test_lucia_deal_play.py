@@ -1,0 +1,95 @@
+"""Best play with a hidden deck (perfect-information Monte Carlo), greedy play, whole games."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from lumicore.errors import LumicoreError
+from lumicore.lucia import Action, Card, Train
+from lumicore.lucia.deal import Deal, heuristic_table
+from lumicore.lucia.deal_reference import after_play, plays, winnable
+from lumicore.lucia.heuristic import estimate
+from solvers.cli import main
+from solvers.lucia import best_play, greedy_play, play_game, solve_deal
+
+LT, LU, W1, LH = (Card((a,)) for a in (Action.light("T"), Action.lucia(), Action.wild(1),
+                                        Action.light("H")))
+
+
+def test_a_deck_of_one_kind_makes_every_estimate_exact():
+    """With all unseen cards alike every sample is the true deck: each play's estimate is 0 or 1
+    and equals the exhaustive answer for the game after it."""
+    train, hand, unseen = Train.parse("h T H L2 h"), [LT, LU, W1], [LH] * 5
+    ranking = best_play(train, hand, unseen, samples=3)
+    assert ranking.samples == 3
+    assert {(e.card, e.play.train) for e in ranking.plays} == set(plays(train, hand))
+    for e in ranking.plays:
+        assert e.trials == 3 and e.wins in (0, 3)
+        won = e.play.train.is_goal() or winnable(
+            e.play.train, *after_play((tuple(hand),), 0, e.card, tuple(unseen))[::2])
+        assert (e.wins == 3) == won, str(e)
+    assert [e.rate for e in ranking.plays] == sorted((e.rate for e in ranking.plays),
+                                                     reverse=True)
+
+
+def test_two_player_samples_deal_the_partner_a_hand():
+    train = Train.parse("H L3 T")
+    ranking = best_play(train, [LH, LH, LH], [LU, LT, LT, LT], players=2, samples=5, seed=1)
+    assert ranking.best.wins == ranking.best.trials == 5   # light from H: L4, any hand then wins
+    with pytest.raises(LumicoreError, match="hand_sizes"):
+        best_play(train, [LH], [LU], players=2, hand_sizes=[3])
+
+
+def test_estimates_are_reproducible_and_intervals_contain_the_rate():
+    args = (Train.parse("h T H L2 h"), [LT, LU, W1], [LH, LT, LU, W1, LH, LH])
+    one, two = best_play(*args, samples=20, seed=4), best_play(*args, samples=20, seed=4)
+    assert [(str(e.play), e.wins) for e in one.plays] == [(str(e.play), e.wins) for e in two.plays]
+    for e in one.plays:
+        assert e.low <= e.rate <= e.high
+
+
+def test_greedy_takes_the_play_with_the_lowest_heuristic():
+    train, hand = Train.parse("h T H L2 h"), [LT, LU, W1]
+    play = greedy_play(train, hand)
+    table = heuristic_table(tuple(hand), train)
+    assert estimate(play.train, table) == min(estimate(t, table) for _, t in plays(train, hand))
+    assert greedy_play(Train.parse("L3 T h"), [LU]) is None
+    assert best_play(Train.parse("L3 T h"), [], [LU]).plays == []
+
+
+def test_whole_games_end_and_wins_only_on_winnable_deals():
+    deck = (LT, LU, W1, LH, LH, LT, LU, W1, LH, LT)
+    for players in (1, 2):
+        d = Deal(Train.parse("h T H L2 h"), deck, players)
+        exact = solve_deal(d).status
+        for policy in ("greedy", "best"):
+            record = play_game(d, policy, samples=10)
+            assert record.won in (True, False)
+            if record.won:
+                assert exact == "winnable" and record.turns[-1][2].train.is_goal()
+            assert [p for p, *_ in record.turns] == [i % players + 1
+                                                     for i in range(len(record.turns))]
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"samples": 0}, "samples"), ({"players": 9}, "players"), ({"hand": [LT] * 4}, "hand"),
+    ({"unseen": ["x"]}, "Card"), ({"seed": -1}, "seed"), ({"time_limit": -2.0}, "time_limit"),
+])
+def test_bad_input(kwargs, match):
+    args = {"train": Train.parse("H L3 T"), "hand": [LT], "unseen": [LU], **kwargs}
+    with pytest.raises(LumicoreError, match=match):
+        best_play(**args)
+
+
+def test_cli_play_prints_every_turn_and_the_result(capsys):
+    assert main(["lucia", "play", "--seed", "2", "--samples", "4", "--max-nodes", "300"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("start: ") and out[-1].split()[0] in ("won", "lost")
+    assert sum(line.startswith("player 1  hand:") for line in out) == int(out[-1].split()[2])
+    assert main(["lucia", "play", "--seed", "2", "--samples", "4", "--json",
+                 "--policy", "greedy"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["won"] in (True, False) and data["plays"] == len(data["turns"])
+    assert main(["lucia", "play", "--seed", "2", "--players", "0"]) == 2

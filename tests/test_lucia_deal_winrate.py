@@ -1,0 +1,121 @@
+"""Win rates over seeded deals: counts, intervals, resuming, the process and Dask backends."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from lumicore.errors import DataError, LumicoreError
+from lumicore.lucia import Action, Card, Deck
+from lumicore.lucia.deal import deal
+from lumicore.lucia.start import Setup
+from solvers.cli import main
+from solvers.lucia import solve_deal, win_rate
+from solvers.stats import wilson
+
+LT, LU, W1, LH = (Card((a,)) for a in (Action.light("T"), Action.lucia(), Action.wild(1),
+                                        Action.light("H")))
+SMALL = dict(deck=Deck((LT,) * 2 + (LU,) * 2 + (W1,) * 3 + (LH,) * 5),
+             setup=Setup(((0, 2, 0), (1, 3), (7,))))
+"""A small game (6 kids, 12 cards) whose deals are winnable, unwinnable or cut by the node cap."""
+# node caps instead of time limits keep every count deterministic
+FAST = dict(time_limit=None, max_nodes=60, **SMALL)
+
+
+def test_counts_match_solving_each_deal():
+    result = win_rate(deals=12, seed=3, workers=1, **FAST)
+    statuses = [solve_deal(deal(s, **SMALL), max_nodes=60).status for s in range(3, 15)]
+    assert set(statuses) == {"winnable", "unwinnable", "limit"}
+    assert result.winnable == statuses.count("winnable")
+    assert result.unwinnable == statuses.count("unwinnable")
+    assert result.limit == statuses.count("limit")
+    assert result.solved == 12 and result.status == "done"
+    assert (result.low, result.high) == wilson(result.winnable,
+                                               result.winnable + result.unwinnable)
+    assert result.low_all_limits_lost <= result.high_all_limits_won
+    assert result.worst_time >= result.median_time >= 0
+
+
+def test_dask_local_cluster_gives_the_process_counts():
+    pytest.importorskip("dask.distributed")
+    args = dict(deals=12, seed=3, players=1, workers=2, **FAST)
+    process = win_rate(backend="process", **args).to_dict()
+    dask = win_rate(backend="dask", **args).to_dict()
+    for key in ("winnable", "unwinnable", "limit", "rate", "low", "high"):
+        assert process[key] == dask[key], key
+
+
+def test_out_file_resumes(tmp_path):
+    out = tmp_path / "deals.jsonl"
+    seen = []
+    first = win_rate(deals=3, seed=0, workers=1, out=out, **FAST)
+    assert len(out.read_text().splitlines()) == 3
+    second = win_rate(deals=5, seed=0, workers=1, out=out,
+                      on_outcome=lambda r: seen.append(r.solved), **FAST)
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert sorted(line["seed"] for line in lines) == [0, 1, 2, 3, 4]
+    assert seen == [4, 5], "the deals already in the file were solved again"
+    whole = win_rate(deals=5, seed=0, workers=1, **FAST)
+    assert second.to_dict() | {"median_time": 0, "worst_time": 0} == \
+        whole.to_dict() | {"median_time": 0, "worst_time": 0}
+    assert first.solved == 3
+
+
+def test_bad_out_file_line_is_named(tmp_path):
+    out = tmp_path / "deals.jsonl"
+    out.write_text('{"seed": 0}\n')
+    with pytest.raises(DataError, match="line 1"):
+        win_rate(deals=2, workers=1, out=out, **FAST)
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"deals": 0}, "deals"), ({"players": 9}, "players"), ({"time_limit": -1.0}, "time limit"),
+    ({"workers": 0}, "workers"), ({"backend": "spark"}, "backend"), ({"seed": -3}, "seed"),
+])
+def test_bad_arguments(kwargs, match):
+    with pytest.raises(LumicoreError, match=match):
+        win_rate(**{"deals": 2, **kwargs})
+
+
+def test_cli_winrate_json_and_out(tmp_path, capsys):
+    out = tmp_path / "w.jsonl"
+    code = main(["lucia", "winrate", "--deals", "4", "--seed", "7", "--workers", "1",
+                 "--max-nodes", "2000", "--json", "--out", str(out)])
+    assert code == 0
+    data = json.loads(capsys.readouterr().out)
+    assert {"winnable", "unwinnable", "limit", "rate", "low", "high"} <= set(data)
+    assert data["winnable"] + data["unwinnable"] + data["limit"] == 4
+    assert len(out.read_text().splitlines()) == 4
+    assert main(["lucia", "winrate", "--deals", "2", "--time-limit", "-1"]) == 2
+    assert main(["lucia", "winrate", "--deals", "2", "--out", str(tmp_path / "no" / "x")]) == 2
+
+
+def test_ctrl_c_returns_the_partial_result(monkeypatch):
+    import solvers.lucia.winrate as W
+
+    calls = []
+
+    def interrupted(job):
+        calls.append(job.seed)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return W.DealOutcome(job.seed, job.players, "unwinnable", None, 1, 0.0)
+
+    monkeypatch.setattr(W, "_solve", interrupted)
+    result = win_rate(deals=10, workers=1, **FAST)
+    assert result.status == "interrupted" and result.solved == 2 and result.unwinnable == 2
+
+
+def test_cli_ctrl_c_prints_the_partial_result_and_exits_130(monkeypatch, capsys):
+    import solvers.lucia.winrate as W
+
+    def interrupted(job):
+        if job.seed == 2:
+            raise KeyboardInterrupt
+        return W.DealOutcome(job.seed, job.players, "winnable", 5, 1, 0.0)
+
+    monkeypatch.setattr(W, "_solve", interrupted)
+    assert main(["lucia", "winrate", "--deals", "5", "--workers", "1", "--json"]) == 130
+    data = json.loads(capsys.readouterr().out)
+    assert data["status"] == "interrupted" and data["winnable"] == 2
