@@ -11,7 +11,9 @@ hidden deck (:mod:`solvers.lucia.play`).
 
 from __future__ import annotations
 
+from solvers.lucia.deal import DealResult, DealStep, replay_deal, solve_deal, solve_position
 from solvers.lucia.graph import state_graph
+from solvers.lucia.play import best_play, greedy_play, play_game
 from solvers.lucia.puzzle import (
     ALGORITHMS,
     DEFAULT_MAX_NODES,
@@ -25,9 +27,6 @@ from solvers.lucia.puzzle import (
     search_kinds,
     solve,
 )
-
-from solvers.lucia.deal import DealResult, DealStep, replay_deal, solve_deal, solve_position
-from solvers.lucia.play import best_play, greedy_play, play_game
 from solvers.lucia.winrate import WinRate, win_rate
 
 __all__ = ["solve", "bfs", "astar", "idastar", "SolveResult", "replay", "ALGORITHMS",
