@@ -167,3 +167,13 @@ def test_ctrl_c_still_stops_the_solver_after_a_harvest_plan():
 def test_a_harvest_plan_cut_off_early_never_reports_a_bound_below_its_vp(time_limit):
     plan = build_schedule(default_instance(0), time_limit=time_limit, workers=1, harvests=True)
     assert plan.bound is None or plan.bound >= plan.vp
+
+
+def test_svg_chart_of_a_harvest_year(tmp_path):
+    """The chart replays the plan it is given: a harvest plan's altar operations are no
+    build/play actions of the one-player rules (this raised 'not a Lemuria action')."""
+    path = tmp_path / "year.svg"
+    assert main(["lemuria", "plan", "--harvests", "--svg", str(path), "--time-limit", "2",
+                 "--workers", "1", "--deal", "1"]) == 0
+    svg = path.read_text(encoding="utf-8")
+    assert svg.startswith("<svg") and "VP " in svg

@@ -281,7 +281,7 @@ def replay_harvests(instance: Instance, setup: AltarSetup,
         altar.end_turn()
         state = end_turn(bare, state)
         trace.append(TurnTrace(turn, bonuses, row, start, tuple(actions), end,
-                               state.residents(), state.total))
+                               state.residents(), state.total, state.breakdown()))
     return HarvestResult(state.total, state.breakdown(), tuple(trace), state, income, paid)
 
 

@@ -17,9 +17,9 @@ from collections.abc import Iterable
 from html import escape
 
 from lumicore.lemuria.instance import Instance
-from lumicore.lemuria.rules import SOURCES, apply, begin_turn, end_turn, initial_state
+from lumicore.lemuria.rules import SOURCES
 from lumicore.lemuria.schedule import Build, Play, Remodel, Schedule, TurnPlan
-from lumicore.lemuria.simulate import plans_by_turn
+from lumicore.lemuria.simulate import SimResult, simulate
 
 __all__ = ["render_year", "CARD_COLORS", "SOURCE_COLORS"]
 
@@ -32,20 +32,11 @@ _TOP = 40
 _ROW = 22  # height of a card box
 
 
-def _year(instance: Instance, plans: dict[int, TurnPlan]) -> list[dict]:
+def _year(result: SimResult) -> list[dict]:
     """Per turn: the build or remodel, the plays housed, and the VP by source after the turn."""
-    state = initial_state(instance)
-    out = []
-    for turn in range(1, instance.turns + 1):
-        state = begin_turn(instance, state)
-        actions = plans[turn].actions if turn in plans else ()
-        for action in actions:
-            state = apply(instance, state, action)
-        state = end_turn(instance, state)
-        out.append({"build": next((a for a in actions if isinstance(a, (Build, Remodel))), None),
-                    "housed": [a for a in actions if isinstance(a, Play) and a.house_in],
-                    "vp": state.breakdown()})
-    return out
+    return [{"build": next((a for a in t.actions if isinstance(a, (Build, Remodel))), None),
+             "housed": [a for a in t.actions if isinstance(a, Play) and a.house_in],
+             "vp": t.breakdown} for t in result.trace]
 
 
 def _box(x: float, y: float, w: float, text: str, fill: str, dashed: bool = False) -> str:
@@ -57,13 +48,14 @@ def _box(x: float, y: float, w: float, text: str, fill: str, dashed: bool = Fals
 
 
 def render_year(instance: Instance, schedule: Schedule | Iterable[TurnPlan],
-                title: str | None = None) -> str:
+                title: str | None = None, result: SimResult | None = None) -> str:
     """The chart of ``schedule`` played through ``instance`` (it must be legal: the year is
     replayed through the rules). Top: per turn the card built (its colour; a dashed box for a
     remodel, with the discarded card), then each resident housed (the character's colour; with
-    the facility it moved into). Bottom: the running VP, stacked by source, festivals marked."""
-    plans = plans_by_turn(instance, schedule)
-    year = _year(instance, plans)
+    the facility it moved into). Bottom: the running VP, stacked by source, festivals marked.
+    ``result``: the year's replay when it is not plain :func:`simulate`'s (a harvest plan's
+    :func:`~lumicore.lemuria.harvests.replay_harvests`)."""
+    year = _year(simulate(instance, schedule) if result is None else result)
     turns = len(year)
     most_housed = max([len(y["housed"]) for y in year] + [1])
     chart_top = _TOP + _ROW * (2 + most_housed) + 30

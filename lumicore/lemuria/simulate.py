@@ -46,7 +46,7 @@ __all__ = ["TurnTrace", "SimResult", "simulate", "plans_by_turn"]
 class TurnTrace:
     """One turn as played: the district bonuses taken, the Trend row the player saw (after the
     opponents acted), resources after income and at the end of the turn, the actions, and the
-    running VP total after the turn's festival scoring."""
+    running VP total after the turn's festival scoring (``breakdown``: that total by source)."""
 
     turn: int
     bonuses: tuple[str, ...]
@@ -56,6 +56,7 @@ class TurnTrace:
     resources_end: dict[str, int]
     facilities: dict[str, str | None]
     vp: int
+    breakdown: dict[str, int] = field(default_factory=dict, compare=False)
 
     def __str__(self) -> str:
         row = " ".join(c or "-" for c in self.row)
@@ -141,5 +142,5 @@ def simulate(instance: Instance, schedule: Schedule | Iterable[TurnPlan]) -> Sim
         end = state.resource_dict()
         state = end_turn(instance, state)
         trace.append(TurnTrace(turn, bonuses, row, start, tuple(actions), end,
-                               state.residents(), state.total))
+                               state.residents(), state.total, state.breakdown()))
     return SimResult(state.total, state.breakdown(), tuple(trace), state)

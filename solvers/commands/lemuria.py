@@ -82,7 +82,8 @@ def run_plan(args: argparse.Namespace) -> int:
     result = (replay_harvests(instance, AltarSetup(), schedule) if args.harvests
               else simulate(instance, schedule))
     if svg is not None:
-        svg.write_text(render_year(instance, schedule, title=source), encoding="utf-8")
+        svg.write_text(render_year(instance, schedule, title=source, result=result),
+                       encoding="utf-8")
     code = exit_code(schedule.status, has_answer=True)
     if args.json:
         data = schedule_json(schedule, source, result.total)
