@@ -142,6 +142,14 @@ def test_cli_play_record_replay_and_best_turn(capsys, tmp_path):
     code, out, _ = run(capsys, "reef", "best-turn", str(mid), "--json", "--top", "3")
     data = json.loads(out)
     assert code == 0 and 1 <= len(data["ranked"]) <= 3 and data["status"] == "optimal"
+    # the whole record, analysed at the same step, gives the same ranking
+    code, out, _ = run(capsys, "reef", "best-turn", str(path), "--decisions", str(cut),
+                       "--json", "--top", "3")
+    whole = json.loads(out)
+    assert code == 0 and whole.pop("elapsed") >= 0 and data.pop("elapsed") >= 0
+    assert whole == data
+    code, _, err = run(capsys, "reef", "best-turn", str(path), "--decisions", "100000")
+    assert code == 2 and "--decisions 100000" in err
 
 
 def test_cli_tournament_json(capsys):

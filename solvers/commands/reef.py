@@ -149,10 +149,20 @@ def run_best(args: argparse.Namespace) -> int:
     return exit_code(result.status, has_answer=True)
 
 
-def _load_game(path: str):
+def _load_game(path: str, decisions: int | None = None):
+    """The recorded game at its end, or at the first decision after its first ``decisions``
+    recorded steps (draws are no decisions)."""
     from lumicore.reef.game import Game
 
-    return Game.replay(path)
+    if decisions is None:
+        return Game.replay(path)
+    if isinstance(decisions, bool) or decisions < 0:
+        raise LumicoreError(f"--decisions {decisions}: expected 0 or more")
+    for done, game in enumerate(Game.iter_replay(path)):
+        if done >= decisions and not game.is_chance_node() and not game.is_terminal():
+            return game
+    raise LumicoreError(f"--decisions {decisions}: the record holds no decision after "
+                        f"{decisions} steps ({done} in all)")
 
 
 def run_replay(args: argparse.Namespace) -> int:
@@ -171,7 +181,7 @@ def run_best_turn(args: argparse.Namespace) -> int:
 
     if args.top < 1:
         raise LumicoreError(f"--top {args.top}: expected a positive number")
-    game = _load_game(args.record)
+    game = _load_game(args.record, args.decisions)
     result = best_turn(game, args.objective, time_limit=args.time_limit)
     if args.json:
         print(json.dumps(result.as_dict(args.top)))
@@ -295,6 +305,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     turn = commands.add_parser("best-turn", help="rank the decisions of the player to move")
     turn.add_argument("record", metavar="GAME.json",
                       help="a game record (as 'reef play --record' writes): the game so far")
+    turn.add_argument("--decisions", type=int, default=None, metavar="N",
+                      help="analyse the position after the record's first N steps (default: "
+                           "where the record ends)")
     turn.add_argument("--objective", choices=("margin", "score"), default="margin",
                       help="value: estimated final VP minus the best opponent's (margin) or "
                            "own estimated final VP (score) (default: margin)")
