@@ -65,3 +65,11 @@ def test_console_script_installed():
                          text=True, check=True).stdout
     for game in games():
         assert game in out
+
+
+def test_a_missing_user_file_is_named_without_an_empty_list_of_built_ins(tmp_path):
+    from lumicore.data import read_file
+    from lumicore.errors import DataError
+
+    with pytest.raises(DataError, match=r"'.*nope\.json' is not a file$"):
+        read_file(tmp_path / "nope.json")

@@ -66,7 +66,10 @@ def resolve(name_or_path: str | Path, builtin: dict[str, str]) -> Path:
         is_dir = key != "" and path.is_dir()
     except (OSError, ValueError) as exc:  # a name too long, a NUL byte
         raise DataError(f"{shorten(key)} is not a usable path: {exc.__class__.__name__}") from exc
-    what = "a folder, not a file" if is_dir else "neither a built-in name ({known}) nor a file"
+    if is_dir:
+        what = "a folder, not a file"
+    else:
+        what = "neither a built-in name ({known}) nor a file" if builtin else "not a file"
     raise DataError(f"{shorten(key)} is {what.format(known=known)}")
 
 
