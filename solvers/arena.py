@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from lumicore.data import shorten
 from lumicore.errors import IllegalMoveError, LumicoreError
 from lumicore.game import GAMES, GameState, new_game
 from solvers.batch import check_workers, run_batch
@@ -44,7 +45,7 @@ from solvers.progress import progress as progress_bar
 from solvers.stats import plackett_luce, wilson
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "FlatMCBot", "MCTSBot", "make_bot", "bot_names",
-           "parse_bot_spec", "play_game", "play_from",
+           "parse_bot_spec", "seat_bots", "play_game", "play_from",
            "replay_record",
            "tournament", "TournamentResult", "BotResult", "seat_lineups", "game_seed"]
 
@@ -114,6 +115,26 @@ def parse_bot_spec(text: str) -> tuple[str, dict[str, Any]]:
             raise LumicoreError(f"bot option {part[:80]!r} in {text[:80]!r} is not KEY=VALUE")
         options[key] = _number(value)
     return name, options
+
+
+def seat_bots(text: str | Sequence[str], players: int | None = None) -> list[str]:
+    """Bot names from ``"greedy,mcts,random"`` (or a sequence), one per seat. With ``players``
+    given, one name fills every seat and any other count is an error naming both.
+
+    >>> seat_bots("greedy", 3), seat_bots("sheet, random")
+    (['greedy', 'greedy', 'greedy'], ['sheet', 'random'])
+    """
+    names = [str(n).strip() for n in (text.split(",") if isinstance(text, str) else text)]
+    if not names or any(not n for n in names):
+        raise LumicoreError(f"--bots {shorten(text)}: an empty bot name")
+    if players is None:
+        return names
+    if len(names) == 1:
+        names = names * players
+    if len(names) != players:
+        raise LumicoreError(f"--bots names {len(names)} bots for {players} players (name one per "
+                            "seat, or one for every seat)")
+    return names
 
 
 def _number(text: str) -> Any:

@@ -37,7 +37,7 @@ def test_play_is_reproducible_and_json(capsys):
 
 
 @pytest.mark.parametrize("argv", [["lumen", "play", "--bots", "foo,random"],
-                                  ["lumen", "play", "--bots", "greedy"],
+                                  ["lumen", "play", "--bots", "greedy,random,mcts"],
                                   ["lumen", "play", "--seed", "-3"],
                                   ["lumen", "play", "--scenario", "nowhere.toml"],
                                   ["lumen", "play", "--record", "/no/such/folder/g.json"],

@@ -26,6 +26,7 @@ from typing import Any
 
 from lumicore.data import shorten
 from lumicore.errors import LumicoreError
+from solvers.arena import seat_bots
 
 _MARKUP = re.compile(r":[a-z:]+:`~?([^`]*)`|``([^`]*)``|(?<![\w*])\*\*(\S[^*]*?)\*\*(?![\w*])")
 _DEFAULT = re.compile(r"\bdefault\b|\(required\)", re.IGNORECASE)
@@ -111,13 +112,6 @@ def check_output_path(path: str | Path) -> Path:
     return path
 
 
-def _bot_list(text: str) -> list[str]:
-    bots = [b.strip() for b in text.split(",")]
-    if any(not b for b in bots):
-        raise LumicoreError(f"--bots {shorten(text)}: an empty bot name")
-    return bots
-
-
 def add_tournament_command(commands: argparse._SubParsersAction, game: str,
                            bots: str = "random,greedy", players: int = 2
                            ) -> argparse.ArgumentParser:
@@ -160,7 +154,7 @@ def _run_tournament(args: argparse.Namespace, game: str) -> int:
 
     if args.out is not None:
         check_output_path(args.out)
-    result = tournament(game, _bot_list(args.bots), players=args.players, games=args.games,
+    result = tournament(game, seat_bots(args.bots), players=args.players, games=args.games,
                         seed=args.seed, workers=args.workers, backend=args.backend,
                         scheduler=args.scheduler, progress=False if args.json else None,
                         record=args.out)
@@ -213,13 +207,8 @@ def _run_play(args: argparse.Namespace, game: str,
 
     if args.record is not None:
         check_output_path(args.record)
-    bots = _bot_list(args.bots)
-    players = len(bots) if args.players is None else args.players
-    if len(bots) == 1:
-        bots = bots * players
-    if len(bots) != players:
-        raise LumicoreError(f"--bots names {len(bots)} bots for {players} players "
-                            "(name one per seat, or one for every seat)")
+    bots = seat_bots(args.bots, args.players)
+    players = len(bots)
     show = describe or _default_describe
     printer = None if args.json else (lambda state, action: print(show(state, action)))
     record, final = play_game(game, bots, players, args.seed, on_action=printer)

@@ -21,6 +21,7 @@ from lumicore.errors import DataError, LumicoreError
 from lumicore.game import sample_chance
 from lumicore.lumen.game import GameState, check_seed, replay
 from lumicore.lumen.render import map_text
+from solvers.arena import seat_bots
 from solvers.commands import add_game, add_tournament_command, check_output_path
 from solvers.limits import exit_code
 
@@ -33,10 +34,7 @@ def parse_bots(text: str) -> list[str]:
     >>> parse_bots("sheet, random")
     ['sheet', 'random']
     """
-    names = [n.strip() for n in str(text).split(",") if n.strip()]
-    if len(names) != 2:
-        raise LumicoreError(f"--bots {text[:80]!r}: give two bot names, e.g. greedy,random")
-    return names
+    return seat_bots(text, 2)
 
 
 def load_state(path: str) -> GameState:

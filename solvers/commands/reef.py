@@ -24,6 +24,7 @@ from lumicore.reef import COLORS, Reef, load_board, parse_hand
 from lumicore.reef import io as reef_io
 from lumicore.reef.render import svg, text
 from lumicore.reef.scoring import LIMESTONE_CAP
+from solvers.arena import seat_bots
 from solvers.commands import add_game, add_tournament_command, check_output_path
 from solvers.limits import EXIT_ANSWER, exit_code
 
@@ -198,13 +199,8 @@ def run_play(args: argparse.Namespace) -> int:
 
     if args.record is not None:
         check_output_path(args.record)
-    bots = [b.strip() for b in args.bots.split(",")]
-    players = len(bots) if args.players is None else args.players
-    if len(bots) == 1:
-        bots = bots * players
-    if len(bots) != players:
-        raise LumicoreError(f"--bots names {len(bots)} bots for {players} players (name one "
-                            "per seat, or one for every seat)")
+    bots = seat_bots(args.bots, args.players)
+    players = len(bots)
     printed = {"round": 0}
 
     def show(game, action):

@@ -13,7 +13,7 @@ from typing import Any
 
 from lumicore.errors import LumicoreError
 from lumicore.lemuria.game import Game
-from solvers.arena import bot_names, make_bot
+from solvers.arena import bot_names, make_bot, seat_bots
 
 __all__ = ["GameResult", "play_game", "parse_bots"]
 
@@ -36,11 +36,7 @@ def parse_bots(text: str | Sequence[str], players: int) -> list[str]:
     >>> parse_bots("greedy", 3)
     ['greedy', 'greedy', 'greedy']
     """
-    names = [n.strip() for n in (text.split(",") if isinstance(text, str) else text)]
-    if len(names) == 1:
-        names = names * players
-    if len(names) != players:
-        raise LumicoreError(f"--bots: {len(names)} bots for {players} players")
+    names = seat_bots(text, players)
     known = bot_names("lemuria")
     for name in names:
         if name not in known:
