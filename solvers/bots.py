@@ -28,6 +28,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from lumicore.checks import check_seed
 from lumicore.errors import LumicoreError
 from lumicore.game import GameState
 
@@ -49,12 +50,6 @@ class Bot(Protocol):
         ...
 
 
-def check_seed(seed: object, what: str = "seed") -> int:
-    """``seed`` if it is an int in 0 .. 2**63 - 1, else :class:`LumicoreError`."""
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not (
-            0 <= seed < 2**63):
-        raise LumicoreError(f"{what} must be an integer from 0 to 2**63 - 1, got {seed!r:.80}")
-    return int(seed)
 
 
 def _positive(value: object, name: str, kind: type = int) -> None:

@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from lumicore.checks import check_seed
 from lumicore.data import read_file, shorten
 from lumicore.errors import DataError, IllegalMoveError, LumicoreError
 from lumicore.game import CHANCE, TERMINAL, check_action, sample_chance
@@ -99,12 +100,6 @@ class Cards:
         return cls._cache[key]
 
 
-def check_seed(seed: Any) -> int:
-    """``seed`` as an int: a non-negative integer below 2**63, else a LumicoreError."""
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63:
-        raise LumicoreError(f"seed must be a non-negative integer below 2**63, got "
-                            f"{shorten(seed)}")
-    return int(seed)
 
 
 def check_players(players: Any) -> int:

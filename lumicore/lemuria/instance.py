@@ -17,8 +17,9 @@ from typing import Any
 
 import numpy as np
 
+from lumicore.checks import check_seed
 from lumicore.data import read_toml, shorten, tomllib
-from lumicore.errors import DataError, LumicoreError
+from lumicore.errors import DataError
 from lumicore.lemuria.cards import (
     Building,
     Character,
@@ -355,19 +356,6 @@ def dump_instance(instance: Instance, path: str | Path) -> None:
     Path(path).write_text(instance.to_toml(), encoding="utf-8")
 
 
-SEED_LIMIT = 2**63
-
-
-def check_seed(seed: Any, limit: int = SEED_LIMIT, name: str = "seed") -> int:
-    """``seed`` if it is an int in 0..limit-1, else a :class:`LumicoreError` naming it.
-
-    >>> check_seed(7)
-    7
-    """
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not (
-            0 <= seed < limit):
-        raise LumicoreError(f"{name} must be an integer in 0..{limit - 1}, got {shorten(seed)}")
-    return int(seed)
 
 
 def default_income(turns: int, seed: int) -> dict[int, dict[str, int]]:

@@ -24,6 +24,7 @@ from typing import Any, Final
 
 import numpy as np
 
+from lumicore.checks import check_seed
 from lumicore.data import shorten
 from lumicore.errors import DataError, LumicoreError
 from lumicore.lucia.cards import Card, Deck, load_deck
@@ -41,12 +42,6 @@ GAME_DECK: Final = "calibrated"
 ``winrate`` / ``play`` commands) use when given ``deck="default"``; see docs/lucia.md."""
 
 
-def check_seed(seed: object) -> int:
-    """A seed: a non-negative integer below 2**63 (LumicoreError otherwise)."""
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) \
-            or not 0 <= seed < 2 ** 63:
-        raise LumicoreError(f"seed must be an integer from 0 to 2**63 - 1, got {shorten(seed)}")
-    return int(seed)
 
 
 def check_players(players: object) -> int:

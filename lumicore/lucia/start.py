@@ -17,6 +17,8 @@ from typing import Any
 
 import numpy as np
 
+from lumicore.checks import SEED_LIMIT
+from lumicore.checks import check_seed as _check_int_seed
 from lumicore.data import naming_source, read_toml, shorten
 from lumicore.errors import DataError, LumicoreError
 from lumicore.lucia import reference
@@ -40,7 +42,7 @@ BUILTIN_SETUPS = {"default": "lucia_setup.toml"}
 Seed = int | np.random.Generator | None
 
 
-MAX_SEED = 2**63
+MAX_SEED = SEED_LIMIT
 """Seeds are integers ``0 <= seed < MAX_SEED`` (or a numpy Generator, or None for fresh entropy)."""
 MAX_SCRAMBLE_DEPTH = 10_000
 """The deepest scramble: each step costs a few milliseconds of reference-rule work, and far
@@ -50,11 +52,8 @@ shallower scrambles already give puzzles beyond optimal search."""
 def check_seed(seed: Any) -> None:
     """Raise :class:`LumicoreError` unless ``seed`` is None, a numpy Generator or an integer
     in ``0 .. 2**63 - 1``."""
-    if seed is None or isinstance(seed, np.random.Generator):
-        return
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) \
-            or not 0 <= int(seed) < MAX_SEED:
-        raise LumicoreError(f"seed must be an integer from 0 to 2**63 - 1, got {shorten(seed)}")
+    if seed is not None and not isinstance(seed, np.random.Generator):
+        _check_int_seed(seed)
 
 
 def _rng(seed: Seed) -> np.random.Generator:

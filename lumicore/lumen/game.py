@@ -31,6 +31,7 @@ from operator import mul
 from pathlib import Path
 from typing import Any
 
+from lumicore.checks import check_seed
 from lumicore.errors import DataError, IllegalMoveError, LumicoreError
 from lumicore.game import CHANCE, TERMINAL, check_action
 from lumicore.lumen import kernel
@@ -47,11 +48,6 @@ PHASES = ("first", "draw", "roll", "choose", "bonus", "objective", "mercenary", 
 CHANCE_PHASES = frozenset({"first", "draw", "roll", "bonus", "objective"})
 
 
-def check_seed(seed: object) -> int:
-    """``seed`` if it is an int in 0..2**63-1, else :class:`LumicoreError` naming it."""
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
-        raise LumicoreError(f"seed {seed!r} is not an integer in 0..2**63-1")
-    return seed
 
 
 def _option(value: object, what: str) -> str:

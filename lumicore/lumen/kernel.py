@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from lumicore._ext import lumen as _k
+from lumicore.checks import check_seed as _seed
 from lumicore.errors import LumicoreError
 from lumicore.lumen.dice import MAX_VALUE
 from lumicore.lumen.sheet import Layout, Sheet
@@ -160,10 +161,6 @@ def setup(state: object) -> Any:
     return _k.Setup(data)
 
 
-def _seed(seed: object) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63:
-        raise LumicoreError(f"seed {seed!r} is not an integer in 0..2**63-1")
-    return int(seed)
 
 
 def random_game(game: Any, seed: int) -> tuple[list[int], int, int, int, int]:

@@ -34,6 +34,7 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
+from lumicore.checks import check_seed
 from lumicore.data import read_file, shorten
 from lumicore.errors import DataError, IllegalMoveError, LumicoreError
 from lumicore.game import CHANCE, TERMINAL, check_action
@@ -67,11 +68,6 @@ FORMAT = "lumicore-reef-game"
 _MASK = (1 << 64) - 1
 
 
-def check_seed(seed: object) -> int:
-    """A seed as an int in 0..2**63-1; LumicoreError for anything else."""
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
-        raise LumicoreError(f"seed must be an integer in 0..2**63-1, got {shorten(seed)}")
-    return seed
 
 
 class SplitMix64:
