@@ -5,6 +5,7 @@ neighbourhood search). Every plan is replayed through ``simulate`` and must scor
 
     python benchmarks/bench_lemuria.py                      # 20 years, after, 60 s, 2 workers
     python benchmarks/bench_lemuria.py --configs before,after --before-instances 10
+    python benchmarks/bench_lemuria.py --configs before:10,after,after@300:6   # 300 s runs too
     python benchmarks/bench_lemuria.py --instances 3 --time-limit 10 --no-docs   # a quick look
 
 The table (and the command that made it, the machine's load) is written into docs/lemuria.md
@@ -32,6 +33,28 @@ DOCS = Path(__file__).resolve().parent.parent / "docs" / "lemuria.md"
 BEGIN, END = "<!-- bench:lemuria-plan -->", "<!-- /bench -->"
 
 
+CONFIGS = {
+    # name: build_schedule arguments (and the cuts of the model)
+    "before": {"lns": False, "restarts": False, "fast_bound": False},
+    "lns": {"restarts": False},
+    "restarts": {"lns": False},
+    "after": {},
+}
+"""``before``: CP-SAT alone, its own bound; ``lns``: the fast bound, the window cut and the
+neighbourhood search; ``restarts``: the same with hinted restarts instead of the neighbourhood
+search; ``after``: everything (neighbourhoods, then a hinted restart with the time they
+leave)."""
+
+
+def parse_config(spec: str, time_limit: float, years: int) -> tuple[str, float, int]:
+    """``name[@seconds][:years]`` -> (name, seconds, years)."""
+    name, _, count = spec.partition(":")
+    name, _, seconds = name.partition("@")
+    if name not in CONFIGS:
+        raise SystemExit(f"unknown config {name!r} (one of {', '.join(CONFIGS)})")
+    return name, float(seconds) if seconds else time_limit, int(count) if count else years
+
+
 def solve(seed: int, config: str, time_limit: float, workers: int) -> dict:
     """One year under ``config``; the plan is replayed through the simulator."""
     inst = default_instance(seed)
@@ -39,10 +62,8 @@ def solve(seed: int, config: str, time_limit: float, workers: int) -> dict:
     try:
         if config == "before":
             YearModel.CUTS = ("once",)
-            plan = build_schedule(inst, time_limit=time_limit, workers=workers, seed=0,
-                                  lns=False, fast_bound=False)
-        else:
-            plan = build_schedule(inst, time_limit=time_limit, workers=workers, seed=0)
+        plan = build_schedule(inst, time_limit=time_limit, workers=workers, seed=0,
+                              **CONFIGS[config])
     finally:
         YearModel.CUTS = saved
     replay = simulate(inst, plan).total
@@ -99,7 +120,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--instances", type=int, default=20, help="years (default 20)")
     parser.add_argument("--first", type=int, default=0, help="first seed (default 0)")
     parser.add_argument("--configs", default="after",
-                        help="comma-separated: before, after (default after)")
+                        help="comma-separated name[@seconds][:years], names: "
+                        + ", ".join(CONFIGS) + " (default after)")
     parser.add_argument("--before-instances", type=int, default=None,
                         help="years for 'before' (default: all)")
     parser.add_argument("--workers", type=int, default=2, help="CP-SAT workers (default 2)")
@@ -107,8 +129,14 @@ def main(argv: list[str] | None = None) -> int:
                         help="seconds per year (default 60)")
     parser.add_argument("--no-docs", action="store_true", help="do not write docs/lemuria.md")
     args = parser.parse_args(argv)
-    configs = args.configs.split(",")
     seeds = list(range(args.first, args.first + args.instances))
+    configs = []
+    for spec in args.configs.split(","):
+        name, seconds, years = parse_config(spec, args.time_limit, len(seeds))
+        if name == "before" and args.before_instances and ":" not in spec:
+            years = args.before_instances
+        label = name if seconds == args.time_limit else f"{name} {seconds:g} s"
+        configs.append((label, name, seconds, years))
     extra = {}
     for seed in seeds:
         inst = default_instance(seed)
@@ -116,16 +144,15 @@ def main(argv: list[str] | None = None) -> int:
         extra[seed] = {"greedy": greedy_schedule(inst).vp, "fast": fast.value,
                        "fast_time": fast.elapsed}
     rows: dict[int, dict] = {}
-    for config in configs:
-        n = args.before_instances if config == "before" and args.before_instances else len(seeds)
-        for seed in seeds[:n]:
+    for label, name, seconds, years in configs:
+        for seed in seeds[:years]:
             start = time.perf_counter()
-            rows.setdefault(seed, {})[config] = solve(seed, config, args.time_limit, args.workers)
-            r = rows[seed][config]
-            print(f"{config:6s} seed {seed:3d}: plan {r['vp']} bound {r['bound']:g} gap "
+            rows.setdefault(seed, {})[label] = solve(seed, name, seconds, args.workers)
+            r = rows[seed][label]
+            print(f"{label:12s} seed {seed:3d}: plan {r['vp']} bound {r['bound']:g} gap "
                   f"{r['gap']:.1%} proven {r['proven']} ({time.perf_counter() - start:.0f} s)",
                   flush=True)
-    lines = table(rows, configs, extra)
+    lines = table(rows, [label for label, *_ in configs], extra)
     print("\n".join(lines))
     if not args.no_docs:
         command = "python benchmarks/bench_lemuria.py " + " ".join(argv or sys.argv[1:])

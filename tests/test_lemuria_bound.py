@@ -3,6 +3,7 @@ short years (remodels, opponents, cards sent back to the deck), never below any 
 
 from __future__ import annotations
 
+import math
 import random
 
 import numpy as np
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 from test_lemuria_model import tiny
 
 from lumicore.errors import IllegalMoveError, LumicoreError
-from lumicore.lemuria import Build, Building, Character, Instance, default_instance
+from lumicore.lemuria import Build, Building, Character, Instance, default_instance, simulate
 from lumicore.lemuria.instance import small_instance
 from lumicore.lemuria.rules import (
     apply,
@@ -182,3 +183,27 @@ def test_ctrl_c_ends_the_steps_with_a_valid_bound(monkeypatch):
     result = lagrangian_bound(inst, time_limit=60, target=0.0)
     assert result.interrupted and result.steps == 2
     assert result.value >= greedy_schedule(inst).vp
+
+
+def test_fixed_first_builds_bound_the_years_that_make_them():
+    """Branching on turn 1's build: the bound of the option the optimal year takes is at least
+    the optimum, every option's bound is at most the year's (up to the steps' noise), and an
+    impossible option gives -inf."""
+    inst = small_instance(seed=1, turns=4)
+    best = exhaustive_best(inst)
+    plan = next((p for p in best.schedule.turns if p.turn == 1), None)
+    first = plan.build_action() if plan else None
+    row = simulate(inst, best.schedule).trace[0].row
+    option = 0 if first is None else row.index(first.card) + 1
+    whole = lagrangian_bound(inst, time_limit=None, max_steps=200).value
+    children = {o: lagrangian_bound(inst, time_limit=None, max_steps=200, fixed={1: o}).value
+                for o in range(6)}
+    assert children[option] >= best.vp - 1e-6
+    assert max(children.values()) <= whole + 1.0
+    empty = [s + 1 for s, c in enumerate(row) if c is None]
+    for o in empty:
+        assert children[o] == -math.inf
+    with pytest.raises(LumicoreError, match="option 6"):
+        lagrangian_bound(inst, fixed={1: 6})
+    with pytest.raises(LumicoreError, match="turn 9"):
+        lagrangian_bound(inst, fixed={9: 1})

@@ -74,3 +74,52 @@ def test_improve_returns_a_better_year_that_replays():
     best = improve(year, values, greedy.vp, Watch(), time.perf_counter() + 3, make, seed=0)
     assert best is not None and best.objective_value > greedy.vp
     assert simulate(inst, year.schedule_turns(best)).total == round(best.objective_value)
+
+
+def test_improve_widens_the_window_after_a_round_without_gain_then_stops(monkeypatch):
+    from lumicore.lemuria.instance import small_instance
+    from solvers.lemuria import lns
+
+    inst = small_instance(seed=0, turns=3)
+    year = YearModel(inst)
+    solver = _solve(year.m, Watch())
+    assert solver.status_name(solver.solve(year.m)) == "OPTIMAL"  # no window can do better
+    widths = []
+    real = lns.neighbourhood
+
+    def spy(year, values, window, floor):
+        widths.append(len(window))
+        return real(year, values, window, floor)
+
+    monkeypatch.setattr(lns, "neighbourhood", spy)
+
+    def make(seconds: float) -> cp_model.CpSolver:
+        return _solver(1, 0, seconds, False, interleave=False)
+
+    best = improve(year, list(solver.response_proto.solution), round(solver.objective_value),
+                   Watch(), time.perf_counter() + 60, make, seed=0, windows=(1, 2))
+    assert best is None
+    assert widths == [1, 1, 1, 2, 2]  # every start of width 1, then of width 2, then done
+
+
+def test_restarts_share_the_time_left_and_replay(monkeypatch):
+    import solvers.lemuria as lemuria
+
+    calls = []
+    real = lemuria._restart
+
+    def spy(year, values, watch, workers, seed, seconds, log):
+        calls.append((seed, seconds))
+        return real(year, values, watch, workers, seed, seconds, log)
+
+    monkeypatch.setattr(lemuria, "_restart", spy)
+    inst = default_instance(4, turns=9)
+    plan = lemuria.build_schedule(inst, time_limit=6, workers=1, lns=False, restarts=True)
+    assert simulate(inst, plan).total == plan.vp
+    assert [seed for seed, _s in calls] == [1, 2, 3][:len(calls)] and calls
+    assert all(seconds <= 6 * (1 - lemuria.LNS_START) for _seed, seconds in calls)
+    calls.clear()
+    monkeypatch.setattr(lemuria, "improve", lambda *a, **k: None)  # neighbourhoods stall
+    plan = lemuria.build_schedule(inst, time_limit=6, workers=1)
+    assert simulate(inst, plan).total == plan.vp
+    assert len(calls) == 1 and calls[0][0] == 1  # one restart with all the time left

@@ -112,7 +112,8 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
                    workers: int | None = None, seed: int = 0, hint: bool = True,
                    log: bool = False, show_progress: bool | None = False,
                    harvests: bool = False, altar: AltarSetup | None = None,
-                   lns: bool = True, fast_bound: bool = True) -> Schedule:
+                   lns: bool = True, fast_bound: bool = True, restarts: bool = True
+                   ) -> Schedule:
     """Solve the year of ``instance`` for the most VP.
 
     Returns a :class:`~lumicore.lemuria.Schedule` with ``status`` ``"optimal"`` (its VP equals a
@@ -125,7 +126,9 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
     found a better plan the greedy year is returned. ``show_progress``: a progress line with the
     plan's VP, the bound and the gap (None: only on a terminal). ``lns``: on long years, spend
     the last ``1 - LNS_START`` of the time re-solving windows of turns around the best plan
-    (:mod:`solvers.lemuria.lns`). ``fast_bound``: compute
+    (:mod:`solvers.lemuria.lns`); ``restarts``: then spend what the neighbourhoods leave (or,
+    without ``lns``, the same share of the time) on CP-SAT runs of the whole model from the best
+    plan as a complete hint, with other random seeds. ``fast_bound``: compute
     :func:`solvers.lemuria.bound.lagrangian_bound` and add it as a cut (False: CP-SAT's bound
     alone, for comparisons). ``schedule.stats`` holds the
     model size (:class:`ModelStats`), ``schedule.branches`` the solver's branch count.
@@ -160,7 +163,8 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
     watch.interrupted = interrupted
     try:
         runs = _solve(year, instance, watch, workers, seed, time_limit, log, start,
-                      lns and values is not None, (values, greedy.vp))
+                      lns and values is not None, restarts and values is not None,
+                      (values, greedy.vp))
     finally:
         watch.close()
     return _result(year, greedy, runs, watch, time.perf_counter() - start)
@@ -194,7 +198,7 @@ neighbourhood search around its plan (:mod:`solvers.lemuria.lns`)."""
 
 
 def _solve(year: YearModel, instance: Instance, watch: Watch, workers: int, seed: int,
-           time_limit: float | None, log: bool, start: float, lns: bool,
+           time_limit: float | None, log: bool, start: float, lns: bool, restarts: bool,
            incumbent: tuple) -> list:
     """The CP-SAT runs: ``[(status code, solver), ...]``. ``incumbent``: the values of every
     variable for the greedy year and its VP, where the search starts from."""
@@ -221,27 +225,67 @@ def _solve(year: YearModel, instance: Instance, watch: Watch, workers: int, seed
             runs.append((solve_watched(solver, year.m, watch), solver))
     else:
         left = None if time_limit is None else float(time_limit) - (time.perf_counter() - start)
-        first = left if left is None or not lns else LNS_START * left
+        improving = left is not None and (lns or restarts)
+        first = LNS_START * left if improving else left
         solver = _solver(workers, seed, first, log, interleave=workers <= 2)
         code = solve_watched(solver, year.m, watch)
         runs.append((code, solver))
-        if lns and left is not None and code != cp_model.OPTIMAL:
-            deadline = start + float(time_limit)
+        if improving and code != cp_model.OPTIMAL:
             if code == cp_model.FEASIBLE and solver.objective_value > incumbent[1]:
-                incumbent = (list(solver.response_proto.solution),
-                             int(round(solver.objective_value)))
-
-            def make(seconds: float) -> cp_model.CpSolver:
-                sub = _solver(workers, seed, seconds, log, interleave=False)
-                sub.parameters.linearization_level = 1
-                return sub
-
-            best = improve(year, *incumbent, watch, deadline, make, seed)
-            if best is not None:
-                runs.append((cp_model.FEASIBLE, best))
+                incumbent = _values(solver)
+            _improve(year, incumbent, watch, workers, seed, start + float(time_limit), log,
+                     lns, restarts, runs)
     if any(code == cp_model.INFEASIBLE for code, _s in runs):  # pragma: no cover
         raise AssertionError("the Lemuria year model is infeasible: a modelling bug")
     return runs
+
+
+RESTART_SLICES = 3
+"""Hinted restarts without the neighbourhood search share the time in this many runs."""
+
+
+def _values(solver: cp_model.CpSolver) -> tuple[list[int], int]:
+    return list(solver.response_proto.solution), int(round(solver.objective_value))
+
+
+def _improve(year: YearModel, incumbent: tuple, watch: Watch, workers: int, seed: int,
+             deadline: float, log: bool, lns: bool, restarts: bool, runs: list) -> None:
+    """After the first run, until ``deadline``: the large neighbourhood search around the
+    incumbent (``lns``), then hinted restarts of the whole model (``restarts``): all the time
+    left once the neighbourhoods stall, or ``RESTART_SLICES`` runs without ``lns``. Appends
+    the runs to ``runs``."""
+    if lns:
+        def make(seconds: float) -> cp_model.CpSolver:
+            sub = _solver(workers, seed, seconds, log, interleave=False)
+            sub.parameters.linearization_level = 1
+            return sub
+
+        best = improve(year, *incumbent, watch, deadline, make, seed)
+        if best is not None:
+            runs.append((cp_model.FEASIBLE, best))
+            incumbent = _values(best)
+    slices = 1 if lns else RESTART_SLICES
+    for k in range(slices if restarts else 0):
+        left = (deadline - time.perf_counter()) / (slices - k)
+        if left < 1.0 or watch.interrupted:
+            return
+        code, solver = _restart(year, incumbent[0], watch, workers, seed + 1 + k, left, log)
+        runs.append((code, solver))
+        if code == cp_model.OPTIMAL:
+            return
+        if code == cp_model.FEASIBLE and solver.objective_value > incumbent[1]:
+            incumbent = _values(solver)
+
+
+def _restart(year: YearModel, values: list[int], watch: Watch, workers: int, seed: int,
+             seconds: float, log: bool) -> tuple:
+    """CP-SAT on the whole model again, from the incumbent ``values`` as a complete hint, with
+    another random seed: the rest of the time once the neighbourhoods stall."""
+    year.m.clear_hints()
+    for i, value in enumerate(values):
+        year.m.add_hint(year.m.get_int_var_from_proto_index(i), value)
+    solver = _solver(workers, seed % SEED_LIMIT, seconds, log, interleave=workers <= 2)
+    return solve_watched(solver, year.m, watch), solver
 
 
 def _result(year: YearModel, greedy: Schedule, runs: list, watch: Watch,

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -135,8 +136,9 @@ def _rows(instance: Instance, cards: dict[str, int]) -> _Rows:
 class _Year:
     """The fixed data of the relaxation, built once per instance."""
 
-    def __init__(self, instance: Instance) -> None:
+    def __init__(self, instance: Instance, fixed: dict[int, int] | None = None) -> None:
         self.inst = instance
+        self.fixed = dict(fixed or {})
         self.T = T = instance.turns
         ids = sorted(instance.buildings)
         self.index = {c: i for i, c in enumerate(ids)}
@@ -243,10 +245,13 @@ def _building_dp(year: _Year, P: np.ndarray, Lam: np.ndarray, cost: np.ndarray,
         nxt = _after_turn(V, t, fest)
         chit = nxt[:, :, _OR].max(axis=3)  # best district for a new chit
         card, succ = year.rows.card[t - 1], year.rows.succ[t - 1]
+        only = year.fixed.get(t)
         best = nxt[succ[:, 0]]
+        if only:
+            best = np.full_like(best, _NEG)
         for s in range(5):
             ok = succ[:, s + 1] >= 0
-            if not ok.any():
+            if not ok.any() or only not in (None, s + 1):
                 continue
             gain = _build_gains(year, t, s, card[:, s], cost, Lam, 0)
             after = chit[np.maximum(succ[:, s + 1], 0)]
@@ -284,9 +289,10 @@ def _follow(year: _Year, V: list[np.ndarray], P: np.ndarray, Lam: np.ndarray,
             plan.gain[_GOLD, t - 1] += bits >> _COMMERCE & 1
         nxt = _after_turn(V, t, fest)
         card, succ = year.rows.card[t - 1][state], year.rows.succ[t - 1][state]
-        choice, value = (0, 0, bits, n), nxt[succ[0], n, bits]
+        only = year.fixed.get(t)
+        choice, value = (0, 0, bits, n), nxt[succ[0], n, bits] if not only else _NEG
         for s in range(5):
-            if succ[s + 1] < 0:
+            if succ[s + 1] < 0 or only not in (None, s + 1):
                 continue
             c = np.array([card[s]])
             options = []
@@ -400,7 +406,8 @@ def _simple_bound(instance: Instance) -> float:
 
 
 def lagrangian_bound(instance: Instance, time_limit: float | None = DEFAULT_BOUND_TIME,
-                     target: float | None = None, max_steps: int = 300) -> BoundResult:
+                     target: float | None = None, max_steps: int = 300,
+                     fixed: Mapping[int, int] | None = None) -> BoundResult:
     """The bound with its details (see the module docstring): projected subgradient steps on
     ``mu``, ``lam`` and the festival split with Polyak step sizes towards ``target`` (a VP some
     plan reaches; None: the greedy year's), until ``time_limit`` seconds or ``max_steps``
@@ -408,13 +415,19 @@ def lagrangian_bound(instance: Instance, time_limit: float | None = DEFAULT_BOUN
 
     It falls back to the exhaustive planner's simple bound where the relaxation does not track
     the year: a remodelled card that can come back from the deck bottom, or more than
-    ``MAX_ROWS`` reachable Trend rows in a turn."""
+    ``MAX_ROWS`` reachable Trend rows in a turn.
+
+    ``fixed`` (for branching): ``{turn: option}`` bounds only the years whose build in that turn
+    is the given one: 0 no build, 1..5 a build or remodel from that slot (after the
+    opponents' takes). A choice no year can make gives ``-inf``; the fallback bound is the
+    whole year's, so it holds for fixed choices too."""
     if not isinstance(instance, Instance):
         raise LumicoreError(f"expected a lemuria Instance, got {type(instance).__name__}")
     check_limits(None, time_limit)
+    fixed = _check_fixed(instance, fixed)
     start = time.perf_counter()
     try:
-        year = _Year(instance)
+        year = _Year(instance, fixed)
         fallback = year.need_fallback()
     except _TooManyRows:
         fallback = True
@@ -439,6 +452,18 @@ def lagrangian_bound(instance: Instance, time_limit: float | None = DEFAULT_BOUN
     return result
 
 
+def _check_fixed(instance: Instance, fixed: Mapping[int, int] | None) -> dict[int, int]:
+    out = {}
+    for turn, option in (fixed or {}).items():
+        if isinstance(turn, bool) or not isinstance(turn, int) or not 1 <= turn <= instance.turns:
+            raise LumicoreError(f"fixed: turn {turn!r} is not in 1..{instance.turns}")
+        if isinstance(option, bool) or not isinstance(option, int) or not 0 <= option <= 5:
+            raise LumicoreError(f"fixed: turn {turn}: option {option!r} is not 0..5 "
+                                "(0: no build, 1..5: the slot built from)")
+        out[turn] = option
+    return out
+
+
 def _subgradient(year: _Year, target: float, time_limit: float | None, max_steps: int,
                  start: float, result: BoundResult) -> None:
     """The steps, recording the best multipliers into ``result`` as they are found."""
@@ -451,6 +476,9 @@ def _subgradient(year: _Year, target: float, time_limit: float | None, max_steps
     while result.steps < max_steps:
         value, plan = _evaluate(year, mu, lam, fest, want_plan=True)
         result.steps += 1
+        if value < _NEG / 2:  # a fixed choice no year can make
+            result.value = result.first = -math.inf
+            return
         if result.steps == 1:
             result.first = value
         if value < result.value - 1e-9:

@@ -19,10 +19,12 @@ from ortools.sat.python import cp_model
 from solvers.lemuria.model import YearModel
 from solvers.lemuria.search import Watch, solve_watched
 
-__all__ = ["turn_literals", "neighbourhood", "improve", "WINDOW"]
+__all__ = ["turn_literals", "neighbourhood", "improve", "WINDOWS", "SECONDS_PER_TURN"]
 
-WINDOW = 4
-"""Turns re-solved at once."""
+WINDOWS = (4, 6, 8)
+"""Turns re-solved at once: the first size, then wider ones after a round without gain."""
+SECONDS_PER_TURN = 1.0
+"""Time limit of one neighbourhood's solve per turn of its window."""
 
 
 def turn_literals(year: YearModel, t: int) -> list[cp_model.IntVar]:
@@ -69,29 +71,32 @@ def _plays(year: YearModel, i: int, t: int) -> list[cp_model.IntVar]:
 
 def improve(year: YearModel, values: list[int], vp: int, watch: Watch, deadline: float,
             make_solver: Callable[[float], cp_model.CpSolver], seed: int = 0,
-            window: int = WINDOW) -> cp_model.CpSolver | None:
+            windows: tuple[int, ...] = WINDOWS) -> cp_model.CpSolver | None:
     """Improve the plan given by ``values`` (of every variable of ``year``, scoring ``vp``) by
-    re-solving windows of ``window`` turns in a seeded random order until ``deadline``
-    (``time.perf_counter()``), Ctrl-C, or a round of windows without a better plan; returns the
-    solver holding the best plan found, or None. ``make_solver(seconds)`` builds the solver of
-    one neighbourhood."""
+    re-solving windows of turns in a seeded random order until ``deadline``
+    (``time.perf_counter()``) or Ctrl-C; returns the solver holding the best plan found, or
+    None. Windows have ``windows[0]`` turns; after a whole round of them without a better plan
+    the next size is tried (a better plan goes back to the first size), and when the widest
+    size has had a round without a better plan the search stops. ``make_solver(seconds)``
+    builds the solver of one neighbourhood."""
     rng = random.Random(seed)
     best = None
-    starts = list(range(1, max(1, year.T - window + 1) + 1))
-    stale = 0
-    while not watch.interrupted and stale < len(starts):
+    level = 0
+    while not watch.interrupted and level < len(windows):
+        width = min(windows[level], year.T)
+        starts = list(range(1, year.T - width + 2))
         rng.shuffle(starts)
+        improved = False
         for a in starts:
             left = deadline - time.perf_counter()
             if left < 0.5 or watch.interrupted:
                 return best
-            model = neighbourhood(year, values, range(a, a + window), vp + 1)
-            sub = make_solver(min(left, 4.0))
+            model = neighbourhood(year, values, range(a, a + width), vp + 1)
+            sub = make_solver(min(left, SECONDS_PER_TURN * width))
             code = solve_watched(sub, model, watch, bounds=False)
             if code in (cp_model.OPTIMAL, cp_model.FEASIBLE) and sub.objective_value > vp:
                 best, vp = sub, int(round(sub.objective_value))
                 values = list(sub.response_proto.solution)
-                stale = 0
-            else:
-                stale += 1
+                improved = True
+        level = 0 if improved else level + 1
     return best

@@ -1,0 +1,132 @@
+"""Where the Lemuria proof gap is: the fast Lagrangian bound against optima CP-SAT proves, on
+default years and on variants of them that switch one part of the character side off; the
+bound when the first turn's build is fixed (the first level of a branch and bound); and the
+bound after more subgradient steps.
+
+    python benchmarks/bench_lemuria_gap.py            # writes the tables into docs/lemuria.md
+    python benchmarks/bench_lemuria_gap.py --no-docs
+
+Variants: ``base`` (the default year), ``no characters`` (hand and character deck empty),
+``all in hand`` (every character in the hand: nothing to draw), ``gold +40`` and ``food +40``
+(40 more at the start), ``no colours`` (every character scores ``vp_match`` in any facility).
+The tables go into docs/lemuria.md between ``<!-- bench:lemuria-gap -->`` and
+``<!-- /bench -->`` unless ``--no-docs``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import re
+import sys
+from pathlib import Path
+
+from lumicore.lemuria import Instance, default_instance, simulate
+from solvers.lemuria import build_schedule
+from solvers.lemuria.bound import lagrangian_bound
+
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "lemuria.md"
+BEGIN, END = "<!-- bench:lemuria-gap -->", "<!-- /bench -->"
+
+
+def variant(inst: Instance, kind: str) -> Instance:
+    chars = inst.characters
+    if kind == "base":
+        return inst
+    if kind == "no characters":
+        return dataclasses.replace(inst, hand=(), character_deck=())
+    if kind == "all in hand":
+        return dataclasses.replace(inst, hand=inst.hand + inst.character_deck, character_deck=())
+    if kind in ("gold +40", "food +40"):
+        r = kind.split()[0]
+        return dataclasses.replace(inst, start={**inst.start, r: inst.start[r] + 40})
+    if kind == "no colours":
+        return dataclasses.replace(inst, characters={
+            k: dataclasses.replace(c, vp=c.vp_match) for k, c in chars.items()})
+    raise ValueError(kind)
+
+
+KINDS = ("base", "no characters", "all in hand", "gold +40", "food +40", "no colours")
+
+
+def against_optima(years: list[tuple[int, int]], kinds: tuple[str, ...], time_limit: float,
+                   workers: int) -> list[str]:
+    lines = ["| turns | seed | variant | fast bound | CP-SAT plan | proven | bound - plan |",
+             "|---|---|---|---|---|---|---|"]
+    for turns, seed in years:
+        for kind in kinds:
+            inst = variant(default_instance(seed, turns=turns), kind)
+            fast = lagrangian_bound(inst).value
+            plan = build_schedule(inst, time_limit=time_limit, workers=workers, seed=0)
+            assert simulate(inst, plan).total == plan.vp
+            proven = plan.status == "optimal"
+            lines.append(f"| {turns} | {seed} | {kind} | {fast:.1f} | {plan.vp} | "
+                         f"{'yes' if proven else 'no'} | {fast - plan.vp:.1f} |")
+            print(lines[-1], flush=True)
+    return lines
+
+
+def branching(years: list[tuple[int, int]]) -> list[str]:
+    lines = ["| turns | seed | whole year | best turn-1 option | its bound | next options |",
+             "|---|---|---|---|---|---|"]
+    for turns, seed in years:
+        inst = default_instance(seed, turns=turns)
+        whole = lagrangian_bound(inst).value
+        kids = sorted(((lagrangian_bound(inst, fixed={1: o}).value, o) for o in range(6)),
+                      reverse=True)
+        rest = ", ".join(f"{v:.1f}" for v, _o in kids[1:4])
+        name = "no build" if kids[0][1] == 0 else f"slot {kids[0][1]}"
+        lines.append(f"| {turns} | {seed} | {whole:.1f} | {name} | {kids[0][0]:.1f} | {rest} |")
+        print(lines[-1], flush=True)
+    return lines
+
+
+def steps(seeds: list[int]) -> list[str]:
+    lines = ["| seed | 300 steps (default) | 2000 steps | steps taken |", "|---|---|---|---|"]
+    for seed in seeds:
+        inst = default_instance(seed)
+        short = lagrangian_bound(inst, time_limit=None)
+        long = lagrangian_bound(inst, time_limit=None, max_steps=2000)
+        lines.append(f"| {seed} | {short.value:.2f} | {long.value:.2f} | "
+                     f"{short.steps} / {long.steps} |")
+        print(lines[-1], flush=True)
+    return lines
+
+
+def write_docs(blocks: list[list[str]], command: str) -> None:
+    text = DOCS.read_text(encoding="utf-8")
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    body = [BEGIN, "", f"`{command}` (load average {load:.1f} on {os.cpu_count()} cores):"]
+    for block in blocks:
+        body += ["", *block]
+    body += ["", END]
+    pattern = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.S)
+    if not pattern.search(text):
+        raise SystemExit(f"{DOCS} has no {BEGIN} ... {END} markers")
+    DOCS.write_text(pattern.sub(lambda _m: "\n".join(body), text), encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--time-limit", type=float, default=60.0,
+                        help="CP-SAT seconds per solve (default 60)")
+    parser.add_argument("--workers", type=int, default=2, help="CP-SAT workers (default 2)")
+    parser.add_argument("--no-docs", action="store_true", help="do not write docs/lemuria.md")
+    args = parser.parse_args(argv)
+    short = [(6, 1), (6, 2)]
+    blocks = [
+        against_optima(short, KINDS, args.time_limit, args.workers)
+        + against_optima([(12, s) for s in range(3)], ("no characters",), args.time_limit,
+                         args.workers)[2:],
+        branching(short + [(12, s) for s in range(3)]),
+        steps([0, 1, 2]),
+    ]
+    if not args.no_docs:
+        command = "python benchmarks/bench_lemuria_gap.py " + " ".join(argv or sys.argv[1:])
+        write_docs(blocks, command.strip())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
