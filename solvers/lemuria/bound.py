@@ -173,7 +173,11 @@ class _Year:
         self.food_min = float(self.food.min()) if n else 0.0
         self.n_items = n
         # facility instances a year can have: one build a turn, at most 8 new facilities
-        self.j_max = min(self.T, CHITS + max(0, self.T - REMODEL_FROM + 1))
+        self.remodels = max(0, self.T - REMODEL_FROM + 1)
+        self.j_max = min(self.T, CHITS + self.remodels)
+        # a recycled card housed again is one passed over (an item of its own) or a resident
+        # a remodel discarded (worth at most the best item)
+        self.comebacks = min(self.j_max, self.remodels)
 
     def need_fallback(self) -> bool:
         """A remodelled card can come back from the deck bottom (the rows do not track it)."""
@@ -335,22 +339,26 @@ def _character_value(year: _Year, P: np.ndarray, Lam: np.ndarray, fest: np.ndarr
     at_turn = val.max(axis=2)  # (n, T)
     opt = at_turn.max(axis=1)  # (n,)
     wild = float(opt.max())
-    wild_at = at_turn.max(axis=0)  # (T,)
     unit = np.minimum(P[_GOLD], year.food_min * P[_FOOD])  # (T,) a passed-over card
     jm = year.j_max
     best = float(np.sort(np.maximum(opt[:H], 0.0))[::-1][:jm].sum()) if H else 0.0
     best_case: tuple = ("hand", None, None)
-    for k in range(K + 1):  # k == K: the deepest housed card is a recycled one
+    for k in range(K):
         before = opt[:H + k]
-        head = at_turn[H + k] if k < K else wild_at
+        head = at_turn[H + k]
         for p in range(T):
             gains = before + unit[p]
-            if k == K:
-                gains = np.concatenate([gains, np.full(jm - 1, wild)])
             top = np.sort(gains[gains > 0])[::-1][:jm - 1]
             value = float(head[p] - unit[p] * len(before) + top.sum())
             if value > best:
                 best, best_case = value, (k, p, None)
+    if K:  # the deepest housed card is a recycled one: the whole deck was drawn
+        for p in range(T):
+            gains = np.concatenate([opt + unit[p], np.full(year.comebacks, wild)])
+            top = np.sort(gains[gains > 0])[::-1][:jm]
+            value = float(top.sum() - unit[p] * n)
+            if value > best:
+                best, best_case = value, (K, p, None)
     if plan is not None:
         _record_characters(year, P, val, opt, unit, best_case, plan)
     return best
@@ -362,14 +370,16 @@ def _record_characters(year: _Year, P: np.ndarray, val: np.ndarray, opt: np.ndar
     direction) into ``plan``."""
     H, K, jm = year.H, year.K, year.j_max
     k, p = case[0], case[1]
-    count = H if k == "hand" else H + min(k, K)
-    chosen = [i for i in np.argsort(-opt[:count]) if opt[i] > (0 if k == "hand" else -unit[p])]
-    chosen = chosen[:jm - (k != "hand")]
-    if k != "hand":
-        head = H + k if k < K else int(np.argmax(opt))
-        i, pp, col = head, p, int(np.argmax(val[head, p]))
-        plan.housed[pp, col] += 1
-        plan.spend[_FOOD, pp] += year.food[i]
+    if k == "hand":
+        chosen = [i for i in np.argsort(-opt[:H]) if opt[i] > 0][:jm]
+    else:  # the items before the deepest housed one (all of them when it is recycled)
+        head = H + k if k < K else None
+        count = H + k
+        chosen = [i for i in np.argsort(-opt[:count]) if opt[i] > -unit[p]]
+        chosen = chosen[:jm - (head is not None)]
+        if head is not None:
+            plan.housed[p, int(np.argmax(val[head, p]))] += 1
+            plan.spend[_FOOD, p] += year.food[head]
         skipped = count - len(chosen)
         resource = _GOLD if unit[p] >= P[_GOLD, p] else _FOOD
         plan.spend[resource, p] += skipped * (1 if resource == _GOLD else year.food_min)
