@@ -207,3 +207,24 @@ def test_fixed_first_builds_bound_the_years_that_make_them():
         lagrangian_bound(inst, fixed={1: 6})
     with pytest.raises(LumicoreError, match="turn 9"):
         lagrangian_bound(inst, fixed={9: 1})
+
+
+def _held_instance(seed: int) -> Instance:
+    """A short year with up to 3 cards in hand, a deck of characters to dig through and more
+    gold and food than small_instance: buys that cost the cards held decide."""
+    rng = random.Random(seed)
+    inst = small_instance(seed=seed, turns=3, buildings=3, characters=1)
+    pool = rng.sample(sorted(default_instance(0).characters), 5)
+    held = rng.choice([1, 2, 3])
+    return Instance(**{**inst.__dict__, "hand": tuple(pool[:held]),
+                       "character_deck": tuple(pool[held:]),
+                       "start": {**inst.start, "gold": rng.choice([1, 3, 5]),
+                                 "food": rng.choice([2, 4, 6])}})
+
+
+@pytest.mark.parametrize("seed", [1, 2, 4, 6, 7, 8, 9, 15, 16, 18])  # solved in seconds
+def test_bound_holds_where_buying_through_a_held_hand_decides(seed):
+    inst = _held_instance(seed)
+    best = exhaustive_best(inst, max_nodes=None, time_limit=60)
+    assert best.status == "optimal"
+    assert upper_bound(inst, time_limit=None) >= best.vp - 1e-6

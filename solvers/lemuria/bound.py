@@ -18,7 +18,9 @@ housed); the right side is maximised over a *relaxed* year, which splits into
   a housed character scores its VP (matching or not), 3 VP at every festival from then on, pays
   its food at the prices and ``Lam``; digging to the deepest housed deck card costs at least one
   unit of gold or food (at the price of its turn) for every card passed over before it
-  (the proof counts free buys into an empty hand), and recycled cards lie past the whole deck.
+  (the proof counts free buys into an empty hand), and recycled cards lie past the whole deck;
+  a second relaxation (:func:`_held_value`) prices each buy at the cards passed over and still
+  held, and the character side is worth the smaller of the two.
 
 Any ``mu, lam >= 0`` give a valid bound; the subgradient steps only make it smaller.
 
@@ -326,20 +328,40 @@ def _follow(year: _Year, V: list[np.ndarray], P: np.ndarray, Lam: np.ndarray,
 
 def _character_value(year: _Year, P: np.ndarray, Lam: np.ndarray, fest: np.ndarray,
                      plan: _Plan | None) -> float:
-    """The character side's best value (and, with ``plan``, its housings and spending).
-    A resident housed in turn p earns ``3 - fest[F]`` at each festival F >= p."""
-    T, H, K, n = year.T, year.H, year.K, year.n_items
-    if n == 0:
+    """The character side's best value (and, with ``plan``, its housings and spending): the
+    smaller of two relaxations of it, each an upper bound on its own, by the deepest item
+    housed (:func:`_deepest_value`) and by the cards held (:func:`_held_value`). A resident
+    housed in turn p earns ``3 - fest[F]`` at each festival F >= p."""
+    if year.n_items == 0:
         return 0.0
     share = np.where(year.is_festival, 3.0 - fest, 0.0)
     from_p = np.cumsum(share[::-1])[::-1]  # (T,)
     # value of housing item i at turn p in colour col: (n, T, 4)
     val = (year.res_vp[:, None, :] + from_p[None, :, None]
            - P[_FOOD][None, :, None] * year.food[:, None, None] - Lam[None, :, :])
+    deepest, case = _deepest_value(year, P, val)
+    held, tables = _held_value(year, P, val)
+    if plan is not None:
+        if held < deepest:
+            _record_held(year, P, val, tables, plan)
+        else:
+            _record_characters(year, P, val, case, plan)
+    return min(deepest, held)
+
+
+def _unit(year: _Year, P: np.ndarray) -> np.ndarray:
+    """The least a card passed over costs in turn t: a unit of gold or an unhoused play."""
+    return np.minimum(P[_GOLD], year.food_min * P[_FOOD])
+
+
+def _deepest_value(year: _Year, P: np.ndarray, val: np.ndarray) -> tuple[float, tuple]:
+    """The relaxation by the deepest item housed (docs/lemuria.md): the value and the case
+    (``("hand", None, None)`` or (deepest item k, its turn p, None), k == K: recycled)."""
+    T, H, K, n = year.T, year.H, year.K, year.n_items
     at_turn = val.max(axis=2)  # (n, T)
     opt = at_turn.max(axis=1)  # (n,)
     wild = float(opt.max())
-    unit = np.minimum(P[_GOLD], year.food_min * P[_FOOD])  # (T,) a passed-over card
+    unit = _unit(year, P)
     jm = year.j_max
     best = float(np.sort(np.maximum(opt[:H], 0.0))[::-1][:jm].sum()) if H else 0.0
     best_case: tuple = ("hand", None, None)
@@ -359,16 +381,127 @@ def _character_value(year: _Year, P: np.ndarray, Lam: np.ndarray, fest: np.ndarr
             value = float(top.sum() - unit[p] * n)
             if value > best:
                 best, best_case = value, (K, p, None)
-    if plan is not None:
-        _record_characters(year, P, val, opt, unit, best_case, plan)
-    return best
+    return best, best_case
 
 
-def _record_characters(year: _Year, P: np.ndarray, val: np.ndarray, opt: np.ndarray,
-                       unit: np.ndarray, case: tuple, plan: _Plan) -> None:
-    """Record the character side's choice (approximately: the subgradient only needs a
+HELD = 8
+"""Cards passed over and kept in hand that :func:`_held_value` counts (more count as this
+many: a buy's price is only underestimated)."""
+
+
+def _held_items(year: _Year, val: np.ndarray) -> list[tuple[int, np.ndarray]]:
+    """The stream of :func:`_held_value`: (item, value of housing it when drawn in turn d)
+    for the hand, the deck and the second housings (item -1: the best of any)."""
+    at_turn = val.max(axis=2)
+    best_from = np.maximum.accumulate(at_turn[:, ::-1], axis=1)[:, ::-1]  # housed at p >= d
+    items = [(i, best_from[i]) for i in range(year.n_items)]
+    return items + [(-1, best_from.max(axis=0))] * year.comebacks
+
+
+def _draw_options(year: _Year, P: np.ndarray, item: int, bf: np.ndarray, nxt: np.ndarray
+                  ) -> dict[str, np.ndarray]:
+    """The ways to draw deck item ``item`` in turn d with h cards held (d, j, h): buy it (gold:
+    the cards held) and house it, keep it or play it unhoused; exchange (2 gold) and give it
+    back; exchange, give back a held card and house it. ``nxt``: the value after it."""
+    jm = year.j_max
+    hs = np.arange(HELD + 1)
+    up, down = np.minimum(hs + 1, HELD), np.maximum(hs - 1, 0)
+    housed = np.full_like(nxt, _NEG)
+    housed[:, :jm] = bf[:, None, None] + nxt[:, 1:]
+    food = year.food[item] if item >= 0 else year.food_min
+    buy = -hs[None, None, :] * P[_GOLD][:, None, None]
+    swap = -2.0 * P[_GOLD][:, None, None]
+    return {
+        "buy house": buy + housed,
+        "buy keep": buy + nxt[:, :, up],
+        "buy unhoused": buy - food * P[_FOOD][:, None, None] + nxt,
+        "exchange back": swap + nxt,
+        "exchange house": np.where(hs[None, None, :] >= 1, swap + housed[:, :, down], _NEG),
+    }
+
+
+def _held_value(year: _Year, P: np.ndarray, val: np.ndarray) -> tuple[float, list]:
+    """The relaxation by the cards held (docs/lemuria.md): items in stream order, each deck
+    item drawn in a turn no earlier than the one before it, by a buy that costs the number of
+    cards passed over and still held (at least), or by an exchange (2 gold); a housed item
+    takes its best turn from its draw on; a held card can be played unhoused before any draw.
+    A dynamic program over (draw turn, residents housed, cards held), item by item from the
+    last. Returns the value and the tables :func:`_record_held` walks."""
+    T, H, jm = year.T, year.H, year.j_max
+    items = _held_items(year, val)
+    V = np.zeros((T, jm + 1, HELD + 1))  # V[d, j, h]: the items after, the last drawn in d
+    tables = []
+    discard = year.food_min * P[_FOOD]
+    for i in range(len(items) - 1, -1, -1):
+        item, bf = items[i]
+        if i < H:  # in hand from the start: house it (its best turn) or keep it
+            housed = np.full_like(V[0], _NEG)
+            housed[:jm] = bf[0] + V[0, 1:]
+            up = np.minimum(np.arange(HELD + 1) + 1, HELD)
+            tables.append((V, None))
+            V = np.broadcast_to(np.maximum(housed, V[0][:, up]), V.shape).copy()
+            continue
+        drawn = np.maximum.reduce(list(_draw_options(year, P, item, bf, V).values()))
+        for h in range(1, HELD + 1):  # play held cards unhoused first
+            np.maximum(drawn[:, :, h], drawn[:, :, h - 1] - discard[:, None], out=drawn[:, :, h])
+        tables.append((V, drawn))
+        V = np.maximum(np.maximum.accumulate(drawn[::-1], axis=0)[::-1], 0.0)
+    tables.reverse()
+    return float(V[0, 0, 0]), tables
+
+
+def _record_held(year: _Year, P: np.ndarray, val: np.ndarray, tables: list,
+                 plan: _Plan) -> None:
+    """Walk :func:`_held_value`'s program forward, recording its housings and spending."""
+    H, jm = year.H, year.j_max
+    items = _held_items(year, val)
+    discard = year.food_min * P[_FOOD]
+    d = j = h = 0
+
+    def house(item: int, d: int) -> None:
+        if item < 0:
+            item = int(np.argmax(val[:, d:].max(axis=2).max(axis=1)))
+        p = d + int(np.argmax(val[item, d:].max(axis=1)))
+        plan.housed[p, int(np.argmax(val[item, p]))] += 1
+        plan.spend[_FOOD, p] += year.food[item]
+
+    for i, ((item, bf), (nxt, drawn)) in enumerate(zip(items, tables, strict=True)):
+        if i < H:
+            keep = nxt[0, j, min(h + 1, HELD)]
+            if j < jm and bf[0] + nxt[0, j + 1, h] >= keep:
+                house(item, 0)
+                j += 1
+            else:
+                h = min(h + 1, HELD)
+            continue
+        later = drawn[d:, j, h]
+        if later.max() <= 0.0:
+            return  # nothing more is drawn
+        d += int(np.argmax(later))
+        while h and drawn[d, j, h] <= drawn[d, j, h - 1] - discard[d] + 1e-9:
+            plan.spend[_FOOD, d] += year.food_min  # a held card played unhoused
+            h -= 1
+        options = _draw_options(year, P, item, bf, nxt)
+        way = max(options, key=lambda k: options[k][d, j, h])
+        plan.spend[_GOLD, d] += h if way.startswith("buy") else 2
+        if way.endswith("house"):
+            house(item, d)
+            j += 1
+        if way == "buy keep":
+            h = min(h + 1, HELD)
+        elif way == "buy unhoused":
+            plan.spend[_FOOD, d] += year.food[item] if item >= 0 else year.food_min
+        elif way == "exchange house":
+            h -= 1
+
+
+def _record_characters(year: _Year, P: np.ndarray, val: np.ndarray, case: tuple,
+                       plan: _Plan) -> None:
+    """Record :func:`_deepest_value`'s choice (approximately: the subgradient only needs a
     direction) into ``plan``."""
     H, K, jm = year.H, year.K, year.j_max
+    opt = val.max(axis=2).max(axis=1)
+    unit = _unit(year, P)
     k, p = case[0], case[1]
     if k == "hand":
         chosen = [i for i in np.argsort(-opt[:H]) if opt[i] > 0][:jm]
