@@ -115,6 +115,25 @@ def write_docs(lines: list[str], command: str) -> None:
     DOCS.write_text(pattern.sub(lambda _m: body, text), encoding="utf-8")
 
 
+LOG_LINE = re.compile(r"^(?P<label>.+?)\s+seed\s+(?P<seed>\d+): plan (?P<vp>\d+) bound "
+                      r"(?P<bound>\S+) gap (?P<gap>[\d.]+)% proven (?P<proven>True|False) "
+                      r"\((?P<time>\d+) s\)$")
+
+
+def read_log(path: Path, skip: set[str]) -> dict[int, dict]:
+    """The years of an earlier run's output (its per-year lines), except the configs in
+    ``skip``; the time is the line's wall time (the solve and its replay)."""
+    rows: dict[int, dict] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        m = LOG_LINE.match(line.strip())
+        if not m or m["label"] in skip:
+            continue
+        rows.setdefault(int(m["seed"]), {})[m["label"]] = {
+            "vp": int(m["vp"]), "bound": float(m["bound"]), "gap": float(m["gap"]) / 100,
+            "proven": m["proven"] == "True", "time": float(m["time"])}
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--instances", type=int, default=20, help="years (default 20)")
@@ -128,6 +147,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--time-limit", type=float, default=60.0,
                         help="seconds per year (default 60)")
     parser.add_argument("--no-docs", action="store_true", help="do not write docs/lemuria.md")
+    parser.add_argument("--from-log", metavar="FILE",
+                        help="take the years of configs not run now from an earlier run's output")
     args = parser.parse_args(argv)
     seeds = list(range(args.first, args.first + args.instances))
     configs = []
@@ -144,6 +165,12 @@ def main(argv: list[str] | None = None) -> int:
         extra[seed] = {"greedy": greedy_schedule(inst).vp, "fast": fast.value,
                        "fast_time": fast.elapsed}
     rows: dict[int, dict] = {}
+    labels = [label for label, *_ in configs]
+    if args.from_log:
+        earlier = read_log(Path(args.from_log), set(labels))
+        for seed, found in earlier.items():
+            rows.setdefault(seed, {}).update(found)
+        labels = list(dict.fromkeys(k for r in earlier.values() for k in r)) + labels
     for label, name, seconds, years in configs:
         for seed in seeds[:years]:
             start = time.perf_counter()
@@ -152,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{label:12s} seed {seed:3d}: plan {r['vp']} bound {r['bound']:g} gap "
                   f"{r['gap']:.1%} proven {r['proven']} ({time.perf_counter() - start:.0f} s)",
                   flush=True)
-    lines = table(rows, [label for label, *_ in configs], extra)
+    lines = table(rows, labels, extra)
     print("\n".join(lines))
     if not args.no_docs:
         command = "python benchmarks/bench_lemuria.py " + " ".join(argv or sys.argv[1:])
