@@ -108,7 +108,7 @@ def write_docs(lines: list[str], command: str) -> None:
     text = DOCS.read_text(encoding="utf-8")
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     body = "\n".join([BEGIN, "", f"`{command}` (load average {load:.1f} on "
-                      f"{os.cpu_count()} cores, shared with other jobs):", "", *lines, "", END])
+                      f"{os.cpu_count()} cores):", "", *lines, "", END])
     pattern = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.S)
     if not pattern.search(text):
         raise SystemExit(f"{DOCS} has no {BEGIN} ... {END} markers")
