@@ -30,7 +30,7 @@ from solvers.lemuria.greedy import greedy_schedule
 from solvers.lemuria.model import YearModel
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "lemuria.md"
-BEGIN, END = "<!-- bench:lemuria-plan -->", "<!-- /bench -->"
+END = "<!-- /bench -->"
 
 
 CONFIGS = {
@@ -104,14 +104,17 @@ def table(rows: dict[int, dict], configs: list[str], extra: dict[int, dict]) -> 
     return lines
 
 
-def write_docs(lines: list[str], command: str) -> None:
+def write_docs(lines: list[str], command: str, marker: str = "lemuria-plan") -> None:
+    """Replace the block between ``<!-- bench:MARKER -->`` and ``<!-- /bench -->`` in
+    docs/lemuria.md by the command, the machine's load and ``lines``."""
+    begin = f"<!-- bench:{marker} -->"
     text = DOCS.read_text(encoding="utf-8")
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    body = "\n".join([BEGIN, "", f"`{command}` (load average {load:.1f} on "
+    body = "\n".join([begin, "", f"`{command}` (load average {load:.1f} on "
                       f"{os.cpu_count()} cores):", "", *lines, "", END])
-    pattern = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.S)
+    pattern = re.compile(re.escape(begin) + ".*?" + re.escape(END), re.S)
     if not pattern.search(text):
-        raise SystemExit(f"{DOCS} has no {BEGIN} ... {END} markers")
+        raise SystemExit(f"{DOCS} has no {begin} ... {END} markers")
     DOCS.write_text(pattern.sub(lambda _m: body, text), encoding="utf-8")
 
 

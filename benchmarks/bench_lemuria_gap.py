@@ -17,17 +17,13 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import os
-import re
 import sys
-from pathlib import Path
+
+from bench_lemuria import write_docs  # benchmarks/ is the script's folder
 
 from lumicore.lemuria import Instance, default_instance, simulate
 from solvers.lemuria import bound, build_schedule
 from solvers.lemuria.bound import lagrangian_bound
-
-DOCS = Path(__file__).resolve().parent.parent / "docs" / "lemuria.md"
-BEGIN, END = "<!-- bench:lemuria-gap -->", "<!-- /bench -->"
 
 
 def variant(inst: Instance, kind: str) -> Instance:
@@ -100,19 +96,6 @@ def steps(seeds: list[int]) -> list[str]:
     return lines
 
 
-def write_docs(blocks: list[list[str]], command: str) -> None:
-    text = DOCS.read_text(encoding="utf-8")
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    body = [BEGIN, "", f"`{command}` (load average {load:.1f} on {os.cpu_count()} cores):"]
-    for block in blocks:
-        body += ["", *block]
-    body += ["", END]
-    pattern = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.S)
-    if not pattern.search(text):
-        raise SystemExit(f"{DOCS} has no {BEGIN} ... {END} markers")
-    DOCS.write_text(pattern.sub(lambda _m: "\n".join(body), text), encoding="utf-8")
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--time-limit", type=float, default=60.0,
@@ -130,7 +113,8 @@ def main(argv: list[str] | None = None) -> int:
     ]
     if not args.no_docs:
         command = "python benchmarks/bench_lemuria_gap.py " + " ".join(argv or sys.argv[1:])
-        write_docs(blocks, command.strip())
+        lines = [line for block in blocks for line in ["", *block]][1:]
+        write_docs(lines, command.strip(), marker="lemuria-gap")
     return 0
 
 

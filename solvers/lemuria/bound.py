@@ -340,10 +340,10 @@ def _character_value(year: _Year, P: np.ndarray, Lam: np.ndarray, fest: np.ndarr
     val = (year.res_vp[:, None, :] + from_p[None, :, None]
            - P[_FOOD][None, :, None] * year.food[:, None, None] - Lam[None, :, :])
     deepest, case = _deepest_value(year, P, val)
-    held, tables = _held_value(year, P, val)
+    held, walk = _held_value(year, P, val)
     if plan is not None:
         if held < deepest:
-            _record_held(year, P, val, tables, plan)
+            _record_held(year, P, val, walk, plan)
         else:
             _record_characters(year, P, val, case, plan)
     return min(deepest, held)
@@ -426,7 +426,7 @@ def _held_value(year: _Year, P: np.ndarray, val: np.ndarray) -> tuple[float, lis
     cards passed over and still held (at least), or by an exchange (2 gold); a housed item
     takes its best turn from its draw on; a held card can be played unhoused before any draw.
     A dynamic program over (draw turn, residents housed, cards held), item by item from the
-    last. Returns the value and the tables :func:`_record_held` walks."""
+    last. Returns the value and what :func:`_record_held` walks: the stream and its tables."""
     T, H, jm = year.T, year.H, year.j_max
     items = _held_items(year, val)
     V = np.zeros((T, jm + 1, HELD + 1))  # V[d, j, h]: the items after, the last drawn in d
@@ -447,14 +447,15 @@ def _held_value(year: _Year, P: np.ndarray, val: np.ndarray) -> tuple[float, lis
         tables.append((V, drawn))
         V = np.maximum(np.maximum.accumulate(drawn[::-1], axis=0)[::-1], 0.0)
     tables.reverse()
-    return float(V[0, 0, 0]), tables
+    return float(V[0, 0, 0]), (items, tables)
 
 
-def _record_held(year: _Year, P: np.ndarray, val: np.ndarray, tables: list,
+def _record_held(year: _Year, P: np.ndarray, val: np.ndarray, walk: tuple,
                  plan: _Plan) -> None:
-    """Walk :func:`_held_value`'s program forward, recording its housings and spending."""
+    """Walk :func:`_held_value`'s program forward (``walk``: its stream and tables),
+    recording its housings and spending."""
     H, jm = year.H, year.j_max
-    items = _held_items(year, val)
+    items, tables = walk
     discard = year.food_min * P[_FOOD]
     d = j = h = 0
 
