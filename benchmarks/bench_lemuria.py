@@ -38,12 +38,13 @@ CONFIGS = {
     "before": {"lns": False, "restarts": False, "fast_bound": False},
     "lns": {"restarts": False},
     "restarts": {"lns": False},
+    "cuts": {"lns": False, "restarts": False},
     "after": {},
 }
 """``before``: CP-SAT alone, its own bound; ``lns``: the fast bound, the window cut and the
 neighbourhood search; ``restarts``: the same with hinted restarts instead of the neighbourhood
-search; ``after``: everything (neighbourhoods, then a hinted restart with the time they
-leave)."""
+search; ``cuts``: the fast bound and the window cut, CP-SAT alone for the whole time;
+``after``: everything (neighbourhoods, then a hinted restart with the time they leave)."""
 
 
 def parse_config(spec: str, time_limit: float, years: int) -> tuple[str, float, int]:
@@ -123,16 +124,18 @@ LOG_LINE = re.compile(r"^(?P<label>.+?)\s+seed\s+(?P<seed>\d+): plan (?P<vp>\d+)
                       r"\((?P<time>\d+) s\)$")
 
 
-def read_log(path: Path, skip: set[str]) -> dict[int, dict]:
-    """The years of an earlier run's output (its per-year lines), except the configs in
-    ``skip``; the time is the line's wall time (the solve and its replay)."""
+def read_log(path: Path) -> dict[int, dict]:
+    """The years of an earlier run's output (its per-year lines; the gap is worked out again
+    from the plan and the bound, as ``Schedule.gap`` does); the time is the line's wall time
+    (the solve and its replay)."""
     rows: dict[int, dict] = {}
     for line in path.read_text(encoding="utf-8").splitlines():
         m = LOG_LINE.match(line.strip())
-        if not m or m["label"] in skip:
+        if not m:
             continue
+        vp, bound = int(m["vp"]), float(m["bound"])
         rows.setdefault(int(m["seed"]), {})[m["label"]] = {
-            "vp": int(m["vp"]), "bound": float(m["bound"]), "gap": float(m["gap"]) / 100,
+            "vp": vp, "bound": bound, "gap": max(0.0, (bound - vp) / bound) if bound > 0 else 0.0,
             "proven": m["proven"] == "True", "time": float(m["time"])}
     return rows
 
@@ -151,7 +154,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="seconds per year (default 60)")
     parser.add_argument("--no-docs", action="store_true", help="do not write docs/lemuria.md")
     parser.add_argument("--from-log", metavar="FILE",
-                        help="take the years of configs not run now from an earlier run's output")
+                        help="take the years an earlier run's output holds from it and run "
+                        "only the others (a run that was stopped goes on)")
     args = parser.parse_args(argv)
     seeds = list(range(args.first, args.first + args.instances))
     configs = []
@@ -170,12 +174,14 @@ def main(argv: list[str] | None = None) -> int:
     rows: dict[int, dict] = {}
     labels = [label for label, *_ in configs]
     if args.from_log:
-        earlier = read_log(Path(args.from_log), set(labels))
+        earlier = read_log(Path(args.from_log))
         for seed, found in earlier.items():
             rows.setdefault(seed, {}).update(found)
-        labels = list(dict.fromkeys(k for r in earlier.values() for k in r)) + labels
+        labels = list(dict.fromkeys([k for r in earlier.values() for k in r] + labels))
     for label, name, seconds, years in configs:
         for seed in seeds[:years]:
+            if label in rows.get(seed, {}):
+                continue  # in the earlier run's log
             start = time.perf_counter()
             rows.setdefault(seed, {})[label] = solve(seed, name, seconds, args.workers)
             r = rows[seed][label]
