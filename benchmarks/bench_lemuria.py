@@ -177,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
         earlier = read_log(Path(args.from_log))
         for seed, found in earlier.items():
             rows.setdefault(seed, {}).update(found)
-        labels = list(dict.fromkeys([k for r in earlier.values() for k in r] + labels))
+        labels = list(dict.fromkeys(labels + [k for r in earlier.values() for k in r]))
     for label, name, seconds, years in configs:
         for seed in seeds[:years]:
             if label in rows.get(seed, {}):
