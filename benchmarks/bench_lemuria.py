@@ -180,14 +180,13 @@ def main(argv: list[str] | None = None) -> int:
         labels = list(dict.fromkeys(labels + [k for r in earlier.values() for k in r]))
     for label, name, seconds, years in configs:
         for seed in seeds[:years]:
-            if label in rows.get(seed, {}):
-                continue  # in the earlier run's log
-            start = time.perf_counter()
-            rows.setdefault(seed, {})[label] = solve(seed, name, seconds, args.workers)
-            r = rows[seed][label]
+            r = rows.get(seed, {}).get(label)  # from the earlier run's log
+            if r is None:
+                start = time.perf_counter()
+                r = rows.setdefault(seed, {})[label] = solve(seed, name, seconds, args.workers)
+                r = {**r, "time": time.perf_counter() - start}
             print(f"{label:12s} seed {seed:3d}: plan {r['vp']} bound {r['bound']:g} gap "
-                  f"{r['gap']:.1%} proven {r['proven']} ({time.perf_counter() - start:.0f} s)",
-                  flush=True)
+                  f"{r['gap']:.1%} proven {r['proven']} ({r['time']:.0f} s)", flush=True)
     lines = table(rows, labels, extra)
     print("\n".join(lines))
     if not args.no_docs:
