@@ -20,7 +20,6 @@ import os
 import re
 import statistics
 import sys
-import time
 from pathlib import Path
 
 from lumicore.lemuria import default_instance, simulate
@@ -124,10 +123,15 @@ LOG_LINE = re.compile(r"^(?P<label>.+?)\s+seed\s+(?P<seed>\d+): plan (?P<vp>\d+)
                       r"\((?P<time>\d+) s\)$")
 
 
+def log_line(label: str, seed: int, r: dict) -> str:
+    """One year's line of the output (what :func:`read_log` reads back)."""
+    return (f"{label:12s} seed {seed:3d}: plan {r['vp']} bound {r['bound']:g} gap "
+            f"{r['gap']:.1%} proven {r['proven']} ({r['time']:.0f} s)")
+
+
 def read_log(path: Path) -> dict[int, dict]:
     """The years of an earlier run's output (its per-year lines; the gap is worked out again
-    from the plan and the bound, as ``Schedule.gap`` does); the time is the line's wall time
-    (the solve and its replay)."""
+    from the plan and the bound, as ``Schedule.gap`` does)."""
     rows: dict[int, dict] = {}
     for line in path.read_text(encoding="utf-8").splitlines():
         m = LOG_LINE.match(line.strip())
@@ -182,11 +186,13 @@ def main(argv: list[str] | None = None) -> int:
         for seed in seeds[:years]:
             r = rows.get(seed, {}).get(label)  # from the earlier run's log
             if r is None:
-                start = time.perf_counter()
                 r = rows.setdefault(seed, {})[label] = solve(seed, name, seconds, args.workers)
-                r = {**r, "time": time.perf_counter() - start}
-            print(f"{label:12s} seed {seed:3d}: plan {r['vp']} bound {r['bound']:g} gap "
-                  f"{r['gap']:.1%} proven {r['proven']} ({r['time']:.0f} s)", flush=True)
+            print(log_line(label, seed, r), flush=True)
+    run = {label for label, *_ in configs}
+    for seed in sorted(rows):  # the log's other years, so that this output is a whole log
+        for label, r in rows[seed].items():
+            if label not in run:
+                print(log_line(label, seed, r))
     lines = table(rows, labels, extra)
     print("\n".join(lines))
     if not args.no_docs:

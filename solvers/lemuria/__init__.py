@@ -281,9 +281,7 @@ def _restart(year: YearModel, values: list[int], watch: Watch, workers: int, see
              seconds: float, log: bool) -> tuple:
     """CP-SAT on the whole model again, from the incumbent ``values`` as a complete hint, with
     another random seed: the rest of the time once the neighbourhoods stall."""
-    year.m.clear_hints()
-    for i, value in enumerate(values):
-        year.m.add_hint(year.m.get_int_var_from_proto_index(i), value)
+    year.hint_values(values)
     solver = _solver(workers, seed % SEED_LIMIT, seconds, log, interleave=workers <= 2)
     return solve_watched(solver, year.m, watch), solver
 

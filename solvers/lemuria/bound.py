@@ -356,7 +356,7 @@ def _unit(year: _Year, P: np.ndarray) -> np.ndarray:
 
 def _deepest_value(year: _Year, P: np.ndarray, val: np.ndarray) -> tuple[float, tuple]:
     """The relaxation by the deepest item housed (docs/lemuria.md): the value and the case
-    (``("hand", None, None)`` or (deepest item k, its turn p, None), k == K: recycled)."""
+    (``("hand", None)`` or (deepest item k, its turn p), k == K: recycled)."""
     T, H, K, n = year.T, year.H, year.K, year.n_items
     at_turn = val.max(axis=2)  # (n, T)
     opt = at_turn.max(axis=1)  # (n,)
@@ -364,7 +364,7 @@ def _deepest_value(year: _Year, P: np.ndarray, val: np.ndarray) -> tuple[float, 
     unit = _unit(year, P)
     jm = year.j_max
     best = float(np.sort(np.maximum(opt[:H], 0.0))[::-1][:jm].sum()) if H else 0.0
-    best_case: tuple = ("hand", None, None)
+    best_case: tuple = ("hand", None)
     for k in range(K):
         before = opt[:H + k]
         head = at_turn[H + k]
@@ -373,14 +373,14 @@ def _deepest_value(year: _Year, P: np.ndarray, val: np.ndarray) -> tuple[float, 
             top = np.sort(gains[gains > 0])[::-1][:jm - 1]
             value = float(head[p] - unit[p] * len(before) + top.sum())
             if value > best:
-                best, best_case = value, (k, p, None)
+                best, best_case = value, (k, p)
     if K:  # the deepest housed card is a recycled one: the whole deck was drawn
         for p in range(T):
             gains = np.concatenate([opt + unit[p], np.full(year.comebacks, wild)])
             top = np.sort(gains[gains > 0])[::-1][:jm]
             value = float(top.sum() - unit[p] * n)
             if value > best:
-                best, best_case = value, (K, p, None)
+                best, best_case = value, (K, p)
     return best, best_case
 
 
@@ -438,13 +438,14 @@ def _held_value(year: _Year, P: np.ndarray, val: np.ndarray) -> tuple[float, lis
             housed = np.full_like(V[0], _NEG)
             housed[:jm] = bf[0] + V[0, 1:]
             up = np.minimum(np.arange(HELD + 1) + 1, HELD)
-            tables.append((V, None))
+            tables.append((V, None))  # hand items: the value after them
             V = np.broadcast_to(np.maximum(housed, V[0][:, up]), V.shape).copy()
             continue
-        drawn = np.maximum.reduce(list(_draw_options(year, P, item, bf, V).values()))
+        options = _draw_options(year, P, item, bf, V)
+        drawn = np.maximum.reduce(list(options.values()))
         for h in range(1, HELD + 1):  # play held cards unhoused first
             np.maximum(drawn[:, :, h], drawn[:, :, h - 1] - discard[:, None], out=drawn[:, :, h])
-        tables.append((V, drawn))
+        tables.append((drawn, options))
         V = np.maximum(np.maximum.accumulate(drawn[::-1], axis=0)[::-1], 0.0)
     tables.reverse()
     return float(V[0, 0, 0]), (items, tables)
@@ -452,8 +453,9 @@ def _held_value(year: _Year, P: np.ndarray, val: np.ndarray) -> tuple[float, lis
 
 def _record_held(year: _Year, P: np.ndarray, val: np.ndarray, walk: tuple,
                  plan: _Plan) -> None:
-    """Walk :func:`_held_value`'s program forward (``walk``: its stream and tables),
-    recording its housings and spending."""
+    """Walk :func:`_held_value`'s program forward (``walk``: its stream and, per item, the
+    value after a hand item or a deck item's draw table and its ways), recording its housings
+    and spending."""
     H, jm = year.H, year.j_max
     items, tables = walk
     discard = year.food_min * P[_FOOD]
@@ -466,23 +468,22 @@ def _record_held(year: _Year, P: np.ndarray, val: np.ndarray, walk: tuple,
         plan.housed[p, int(np.argmax(val[item, p]))] += 1
         plan.spend[_FOOD, p] += year.food[item]
 
-    for i, ((item, bf), (nxt, drawn)) in enumerate(zip(items, tables, strict=True)):
+    for i, ((item, bf), (table, options)) in enumerate(zip(items, tables, strict=True)):
         if i < H:
-            keep = nxt[0, j, min(h + 1, HELD)]
-            if j < jm and bf[0] + nxt[0, j + 1, h] >= keep:
+            keep = table[0, j, min(h + 1, HELD)]
+            if j < jm and bf[0] + table[0, j + 1, h] >= keep:
                 house(item, 0)
                 j += 1
             else:
                 h = min(h + 1, HELD)
             continue
-        later = drawn[d:, j, h]
+        later = table[d:, j, h]
         if later.max() <= 0.0:
             return  # nothing more is drawn
         d += int(np.argmax(later))
-        while h and drawn[d, j, h] <= drawn[d, j, h - 1] - discard[d] + 1e-9:
+        while h and table[d, j, h] <= table[d, j, h - 1] - discard[d] + 1e-9:
             plan.spend[_FOOD, d] += year.food_min  # a held card played unhoused
             h -= 1
-        options = _draw_options(year, P, item, bf, nxt)
         way = max(options, key=lambda k: options[k][d, j, h])
         plan.spend[_GOLD, d] += h if way.startswith("buy") else 2
         if way.endswith("house"):
@@ -503,7 +504,7 @@ def _record_characters(year: _Year, P: np.ndarray, val: np.ndarray, case: tuple,
     H, K, jm = year.H, year.K, year.j_max
     opt = val.max(axis=2).max(axis=1)
     unit = _unit(year, P)
-    k, p = case[0], case[1]
+    k, p = case
     if k == "hand":
         chosen = [i for i in np.argsort(-opt[:H]) if opt[i] > 0][:jm]
     else:  # the items before the deepest housed one (all of them when it is recycled)

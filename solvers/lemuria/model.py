@@ -789,10 +789,15 @@ class YearModel:
         if solver.solve(fixed) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return None
         values = list(solver.response_proto.solution)
+        self.hint_values(values)
+        return values
+
+    def hint_values(self, values: list[int]) -> None:
+        """Hint every variable with ``values`` (by variable index; a whole solution), replacing
+        the hints the model had."""
         self.m.clear_hints()
         for i, value in enumerate(values):
             self.m.add_hint(self.m.get_int_var_from_proto_index(i), value)
-        return values
 
     def model_literals(self) -> list[cp_model.IntVar]:
         """Every decision literal of the plan (builds, chits, remodels, character moves and
