@@ -7,6 +7,7 @@ import json
 import os
 import signal
 import threading
+import time
 
 import pytest
 
@@ -161,6 +162,33 @@ def test_ctrl_c_still_stops_the_solver_after_a_harvest_plan():
     """CP-SAT's own SIGINT handler (on unless turned off) left Ctrl-C killing the process."""
     build_schedule(default_instance(0, turns=3), time_limit=1, workers=1, harvests=True)
     test_ctrl_c_stops_the_solver_and_keeps_the_best_plan()
+
+
+def test_ctrl_c_inside_a_garbage_collection_callback_still_stops_the_solver(monkeypatch):
+    """Python drops an exception raised in a gc callback (hypothesis installs one): a Ctrl-C
+    that arrives there must still stop the search (it once ran on to its time limit in CI)."""
+    import gc
+
+    def interrupt_inside_gc(phase: str, _info: dict) -> None:
+        if phase == "start":
+            gc.callbacks.remove(interrupt_inside_gc)
+            os.kill(os.getpid(), signal.SIGINT)
+            sum(range(10_000))  # Python runs its signal handler here, inside the callback
+
+    real_tick = Watch.tick
+
+    def tick(self: Watch) -> None:
+        if self.vp is not None and time.perf_counter() - self.start > 1.0 and not self.interrupted:
+            gc.callbacks.append(interrupt_inside_gc)
+            gc.collect()
+        real_tick(self)
+
+    monkeypatch.setattr(Watch, "tick", tick)
+    inst = default_instance(1)
+    plan = build_schedule(inst, time_limit=30, workers=1, seed=0, lns=False, restarts=False)
+    assert plan.status == "interrupted" and plan.elapsed < 20
+    assert simulate(inst, plan).total == plan.vp
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # handler given back
 
 
 @pytest.mark.parametrize("time_limit", [0.05, 0.5])

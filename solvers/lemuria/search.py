@@ -1,8 +1,9 @@
 """Running CP-SAT on a Lemuria year: Ctrl-C, a progress line, and the best plan and bound so far.
 
-The solve runs in a worker thread (CP-SAT releases the GIL); the calling thread waits on it, so a
-Ctrl-C raises ``KeyboardInterrupt`` there at once, and :class:`Watch` stops the search with
-``StopSearch`` and keeps what the solver had found. A solution callback and the bound callback
+The solve runs in a worker thread (CP-SAT releases the GIL); the calling thread waits on it and,
+on the main thread, a Ctrl-C handler sets ``watch.interrupted`` there at once (elsewhere Python's
+``KeyboardInterrupt`` does), so :class:`Watch` stops the search with ``StopSearch`` and keeps
+what the solver had found. A solution callback and the bound callback
 record the best VP and bound, and a progress line (``solvers.progress``) shows them with the gap.
 
 >>> watch = Watch(show=False)
@@ -14,9 +15,12 @@ record the best VP and bound, and a progress line (``solvers.progress``) shows t
 
 from __future__ import annotations
 
+import contextlib
 import math
+import signal
 import threading
 import time
+from collections.abc import Iterator
 
 from ortools.sat.python import cp_model
 
@@ -84,6 +88,26 @@ class _Callback(cp_model.CpSolverSolutionCallback):
             self.watch.bounded(self.best_objective_bound)
 
 
+@contextlib.contextmanager
+def _ctrl_c_sets(watch: Watch) -> Iterator[None]:
+    """While the solver runs, Ctrl-C sets ``watch.interrupted`` instead of raising
+    ``KeyboardInterrupt``: an exception raised while Python runs a garbage-collection callback
+    or a ``__del__`` is printed and dropped, and the search would go on (signal handlers can
+    only be set on the main thread; elsewhere Python's own Ctrl-C stays)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(_signum: int, _frame: object) -> None:
+        watch.interrupted = True
+
+    previous = signal.signal(signal.SIGINT, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def solve_watched(solver: cp_model.CpSolver, model: cp_model.CpModel, watch: Watch,
                   bounds: bool = True) -> cp_model.CpSolverStatus:
     """``solver.solve(model)`` in a thread, recording into ``watch``; a Ctrl-C (or an earlier
@@ -108,15 +132,17 @@ def solve_watched(solver: cp_model.CpSolver, model: cp_model.CpModel, watch: Wat
             done.set()
 
     thread = threading.Thread(target=run, name="cp-sat", daemon=True)
-    thread.start()
-    try:
-        while not done.wait(0.25):
-            watch.tick()
-    except KeyboardInterrupt:
-        watch.interrupted = True
-        solver.stop_search()
-        while not done.wait(0.25):  # a second Ctrl-C waits as well: the thread must finish
+    with _ctrl_c_sets(watch):
+        thread.start()
+        try:
+            while not done.wait(0.25) and not watch.interrupted:
+                watch.tick()
+        except KeyboardInterrupt:  # raised by a handler of the caller's own (off the main thread)
+            watch.interrupted = True
+        if watch.interrupted:
             solver.stop_search()
+            while not done.wait(0.25):  # a second Ctrl-C waits as well: the thread must finish
+                solver.stop_search()
     if "error" in result:
         raise result["error"]  # type: ignore[misc]
     code = result["code"]
