@@ -34,16 +34,19 @@ END = "<!-- /bench -->"
 
 CONFIGS = {
     # name: build_schedule arguments (and the cuts of the model)
-    "before": {"lns": False, "restarts": False, "fast_bound": False},
-    "lns": {"restarts": False},
-    "restarts": {"lns": False},
-    "cuts": {"lns": False, "restarts": False},
-    "after": {},
+    "before": {"lns": False, "restarts": False, "fast_bound": False, "characters": False},
+    "lns": {"restarts": False, "characters": False},
+    "restarts": {"lns": False, "characters": False},
+    "cuts": {"lns": False, "restarts": False, "characters": False},
+    "after": {"characters": False},
+    "polish": {},
 }
 """``before``: CP-SAT alone, its own bound; ``lns``: the fast bound, the window cut and the
 neighbourhood search; ``restarts``: the same with hinted restarts instead of the neighbourhood
 search; ``cuts``: the fast bound and the window cut, CP-SAT alone for the whole time;
-``after``: everything (neighbourhoods, then a hinted restart with the time they leave)."""
+``after``: neighbourhoods, then a hinted restart with the time they leave; ``polish``:
+everything (the default: ``after`` and, in the last 5% of the time, the character moves of the
+best plan planned anew by ``solvers.lemuria.characters``)."""
 
 
 def parse_config(spec: str, time_limit: float, years: int) -> tuple[str, float, int]:

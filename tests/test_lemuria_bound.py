@@ -10,23 +10,15 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from lemuria_helpers import random_schedule
 from test_lemuria_model import tiny
 
-from lumicore.errors import IllegalMoveError, LumicoreError
-from lumicore.lemuria import Build, Building, Character, Instance, default_instance, simulate
+from lumicore.errors import LumicoreError
+from lumicore.lemuria import Building, Character, Instance, default_instance, simulate
 from lumicore.lemuria.instance import small_instance
-from lumicore.lemuria.rules import (
-    apply,
-    begin_turn,
-    build_card,
-    chit_options,
-    end_turn,
-    initial_state,
-    place_chit,
-)
 from solvers.lemuria import build_schedule
 from solvers.lemuria.bound import _evaluate, _Year, lagrangian_bound, upper_bound
-from solvers.lemuria.exhaustive import exhaustive_best, turn_actions
+from solvers.lemuria.exhaustive import exhaustive_best
 from solvers.lemuria.greedy import greedy_schedule
 
 QUICK = 0.5  # seconds of subgradient steps in these tests
@@ -110,25 +102,7 @@ def test_any_multipliers_give_a_valid_bound():
 
 def random_year_vp(inst: Instance, rng: random.Random) -> int:
     """The VP of a random legal year played through the rules."""
-    state = initial_state(inst)
-    for turn in range(1, inst.turns + 1):
-        state = begin_turn(inst, state)
-        for _ in range(rng.randint(0, 4)):
-            actions = list(turn_actions(inst, state))
-            rng.shuffle(actions)
-            for action in actions:
-                try:
-                    if isinstance(action, Build):
-                        state = build_card(inst, state, action.card, action.reduce)
-                        state = place_chit(state, rng.choice(chit_options(state)))
-                    else:
-                        state = apply(inst, state, action)
-                    break
-                except IllegalMoveError:
-                    continue
-        state = end_turn(inst, state)
-        assert state.turn == turn + 1
-    return state.total
+    return simulate(inst, random_schedule(inst, rng)).total
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

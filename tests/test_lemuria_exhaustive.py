@@ -3,73 +3,22 @@ that has no pruning at all, and hand-worked optima come out."""
 
 from __future__ import annotations
 
-import functools
-import itertools
-
 import pytest
+from lemuria_helpers import naive_best
 
-from lumicore.errors import IllegalMoveError, SearchLimitError
+from lumicore.errors import SearchLimitError
 from lumicore.lemuria import (
-    DISTRICTS,
-    Build,
     Building,
     Buy,
     Character,
-    Exchange,
     Instance,
     Opponent,
     Play,
-    Remodel,
     simulate,
 )
 from lumicore.lemuria.instance import small_instance
-from lumicore.lemuria.rules import apply, begin_turn, end_turn, initial_state
+from lumicore.lemuria.rules import initial_state
 from solvers.lemuria.exhaustive import exhaustive_best, upper_bound
-
-
-def naive_best(instance):
-    """Best VP by brute force: every action the rules know, every district and every number of
-    reductions, each turn's reachable states enumerated; no bounds, no dominance, and a memo
-    only of identical states."""
-    def reductions(card):
-        needed = sorted(instance.buildings[card].cost)
-        for k in range(4):
-            yield from itertools.combinations_with_replacement(needed, k)
-
-    def actions(state):
-        for card in filter(None, state.row):
-            for district in (*DISTRICTS, None):
-                for reduce in reductions(card):
-                    yield Build(card, district, reduce)
-            for discard, _ in state.facilities:
-                for reduce in reductions(card):
-                    yield Remodel(discard, card, reduce)
-        for character in state.hand:
-            for house in (*(b for b, _ in state.facilities), None):
-                yield Play(character, house)
-        yield Buy()
-        for card in set(state.hand) | set(state.character_deck[:1]):
-            yield Exchange(card)
-
-    @functools.cache
-    def best_from(state):
-        if state.turn > instance.turns:
-            return state.total
-        reached, todo = {begin_turn(instance, state)}, [begin_turn(instance, state)]
-        while todo:
-            current = todo.pop()
-            for action in actions(current):
-                try:
-                    nxt = apply(instance, current, action)
-                except IllegalMoveError:
-                    continue
-                if nxt not in reached:
-                    reached.add(nxt)
-                    todo.append(nxt)
-        return max(best_from(end_turn(instance, s)) for s in reached)
-
-    return best_from(initial_state(instance))
-
 
 CARDS = {b.id: b for b in [
     Building("R1", "red", 2, {}), Building("S", "red", 2, {"stone": 2}),

@@ -4,12 +4,17 @@ neighbourhood's bound never passes for the year's bound."""
 
 from __future__ import annotations
 
+import random
 import time
 
+from lemuria_helpers import random_schedule
 from ortools.sat.python import cp_model
 
 from lumicore.lemuria import default_instance, simulate
+from lumicore.lemuria.instance import small_instance
+from lumicore.lemuria.schedule import Exchange, Remodel
 from solvers.lemuria import _solver
+from solvers.lemuria.characters import best_characters
 from solvers.lemuria.greedy import greedy_schedule
 from solvers.lemuria.lns import improve, neighbourhood, turn_literals
 from solvers.lemuria.model import YearModel
@@ -123,3 +128,36 @@ def test_restarts_share_the_time_left_and_replay(monkeypatch):
     plan = lemuria.build_schedule(inst, time_limit=6, workers=1)
     assert simulate(inst, plan).total == plan.vp
     assert len(calls) == 1 and calls[0][0] == 1  # one restart with all the time left
+
+
+def _complete(inst, plans):
+    """The model's values for a legal plan (None: the model does not describe it) and the VP the
+    model gives them."""
+    year = YearModel(inst)
+    if not year.hint(plans, {t.turn: t.row for t in simulate(inst, plans).trace}):
+        return None
+    values = year.complete_hint()
+    if values is None:
+        return None
+    fixed = year.m.clone()
+    for i, value in enumerate(values):
+        fixed.add(fixed.get_int_var_from_proto_index(i) == value)
+    return _solve(fixed, Watch()).objective_value
+
+
+def test_the_hint_takes_exchanges_and_remodels_at_the_plans_vp():
+    """Plans the character planner writes (exchanges, plays without a home) and random legal
+    plans with remodels: where the model describes them, it scores them as the simulator."""
+    inst = default_instance(1, turns=6)
+    plan = best_characters(inst, greedy_schedule(inst)).schedule
+    assert _complete(inst, plan.turns) == plan.vp
+    kinds, described = set(), 0
+    for seed in range(30):
+        inst = small_instance(seed, turns=9, buildings=6, characters=10)
+        plans = random_schedule(inst, random.Random(seed))
+        vp = _complete(inst, plans)
+        if vp is not None:
+            assert vp == simulate(inst, plans).total
+            described += 1
+            kinds |= {type(a) for p in plans for a in p.actions}
+    assert described >= 20 and {Exchange, Remodel} <= kinds

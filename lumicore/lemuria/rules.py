@@ -51,6 +51,7 @@ __all__ = [
     "district_bonuses",
     "allowed_reductions",
     "festival_vp",
+    "festival_points",
 ]
 
 SOURCES = ("buildings", "trend", "residents", "church", "festival")
@@ -411,6 +412,11 @@ def festival_vp(instance: Instance, state: State, turn: int) -> int:
     when strictly more than every opponent's residents of that colour at this festival, otherwise
     (second place or a tie for most) 1 VP each."""
     housed = [instance.buildings[b].color for b, resident in state.facilities if resident]
+    return festival_points(instance, housed, turn)
+
+
+def festival_points(instance: Instance, housed: list[str], turn: int) -> int:
+    """Festival VP at ``turn`` of housed facilities of the colours ``housed`` (one entry each)."""
     vp = 0
     for color in COLORS:
         mine = housed.count(color)

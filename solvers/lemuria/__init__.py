@@ -26,14 +26,15 @@ from lumicore.lemuria import Instance, Schedule, simulate
 from lumicore.lemuria.harvests import AltarSetup
 from lumicore.lemuria.instance import check_seed
 from solvers.lemuria.bound import DEFAULT_BOUND_TIME, lagrangian_bound
+from solvers.lemuria.characters import best_characters
 from solvers.lemuria.greedy import greedy_schedule
 from solvers.lemuria.lns import improve
 from solvers.lemuria.model import YearModel
 from solvers.lemuria.search import Watch, solve_watched
 from solvers.limits import FEASIBLE, INTERRUPTED, OPTIMAL, REASON_INTERRUPTED, check_limits
 
-__all__ = ["DEFAULT_TIME_LIMIT", "SEED_LIMIT", "ModelStats", "build_schedule", "model_stats",
-           "default_workers"]
+__all__ = ["DEFAULT_TIME_LIMIT", "SEED_LIMIT", "POLISH_SHARE", "ModelStats", "build_schedule",
+           "model_stats", "default_workers"]
 
 SEED_LIMIT = 2**31
 """CP-SAT's ``random_seed`` is a 32-bit signed int: seeds lie in 0..2**31-1."""
@@ -112,8 +113,8 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
                    workers: int | None = None, seed: int = 0, hint: bool = True,
                    log: bool = False, show_progress: bool | None = False,
                    harvests: bool = False, altar: AltarSetup | None = None,
-                   lns: bool = True, fast_bound: bool = True, restarts: bool = True
-                   ) -> Schedule:
+                   lns: bool = True, fast_bound: bool = True, restarts: bool = True,
+                   characters: bool = True) -> Schedule:
     """Solve the year of ``instance`` for the most VP.
 
     Returns a :class:`~lumicore.lemuria.Schedule` with ``status`` ``"optimal"`` (its VP equals a
@@ -130,7 +131,9 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
     without ``lns``, the same share of the time) on CP-SAT runs of the whole model from the best
     plan as a complete hint, with other random seeds. ``fast_bound``: compute
     :func:`solvers.lemuria.bound.lagrangian_bound` and add it as a cut (False: CP-SAT's bound
-    alone, for comparisons). ``schedule.stats`` holds the
+    alone, for comparisons). ``characters``: keep the last ``POLISH_SHARE`` of the time for
+    :func:`solvers.lemuria.characters.best_characters` on the best plan (the same builds, the
+    character moves planned anew by a dynamic program). ``schedule.stats`` holds the
     model size (:class:`ModelStats`), ``schedule.branches`` the solver's branch count.
 
     Optimal means optimal over the plans the model describes: every rule of docs/lemuria.md, in
@@ -161,13 +164,20 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
     watch = Watch(show_progress, time_limit, vp=greedy.vp,
                   bound=None if limit is None else float(limit))
     watch.interrupted = interrupted
+    reserve = POLISH_SHARE * float(time_limit) if characters and time_limit is not None else 0
     try:
-        runs = _solve(year, instance, watch, workers, seed, time_limit, log, start,
+        runs = _solve(year, instance, watch, workers, seed,
+                      None if time_limit is None else float(time_limit) - reserve, log, start,
                       lns and values is not None, restarts and values is not None,
                       (values, greedy.vp))
     finally:
         watch.close()
-    return _result(year, greedy, runs, watch, time.perf_counter() - start)
+    schedule = _result(year, greedy, runs, watch, time.perf_counter() - start)
+    if characters and schedule.status == FEASIBLE:
+        left = None if time_limit is None else start + float(time_limit) - time.perf_counter()
+        _polish(instance, schedule, None if left is None else max(left, 0.1))
+        schedule.elapsed = time.perf_counter() - start
+    return schedule
 
 
 def _prepare(instance: Instance, greedy: Schedule, time_limit: float | None, hint: bool,
@@ -284,6 +294,39 @@ def _restart(year: YearModel, values: list[int], watch: Watch, workers: int, see
     year.hint_values(values)
     solver = _solver(workers, seed % SEED_LIMIT, seconds, log, interleave=workers <= 2)
     return solve_watched(solver, year.m, watch), solver
+
+
+POLISH_SHARE = 0.05
+"""Share of the time limit kept for planning the character moves of the best plan anew."""
+POLISH_BEAMS = (300, 1000, 3000)
+"""States per turn the character planner keeps in its successive runs when it polishes a plan
+(each a beam, from the plan the one before found, while the time lasts)."""
+
+
+def _polish(instance: Instance, schedule: Schedule, seconds: float | None) -> None:
+    """Replace the character moves of ``schedule`` by better ones where the character planner
+    finds them within ``seconds``; the builds stay. A plan that draws a character back from the
+    bottom of the deck can score above the CP-SAT model's bound (which covers only plans that
+    never do): then no bound is claimed."""
+    deadline = None if seconds is None else time.perf_counter() + seconds
+    for states in POLISH_BEAMS:
+        left = None if deadline is None else deadline - time.perf_counter()
+        if left is not None and left <= 0:
+            break
+        plan = best_characters(instance, schedule, max_states=states, time_limit=left)
+        if plan.status == INTERRUPTED:
+            schedule.status, schedule.reason = INTERRUPTED, REASON_INTERRUPTED
+            return
+        if plan.vp > schedule.vp:
+            schedule.turns, schedule.vp = plan.schedule.turns, plan.vp
+            schedule.breakdown = plan.schedule.breakdown
+        if plan.status == OPTIMAL:
+            break
+    if schedule.bound is not None and schedule.vp >= schedule.bound:
+        if schedule.vp > schedule.bound:
+            schedule.bound = None
+        else:
+            schedule.status, schedule.bound = OPTIMAL, None
 
 
 def _result(year: YearModel, greedy: Schedule, runs: list, watch: Watch,

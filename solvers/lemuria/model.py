@@ -735,9 +735,27 @@ class YearModel:
             plans.append(TurnPlan(turn=t, actions=tuple(actions)))
         return plans
 
-    def hint(self, turns: list[TurnPlan], rows: dict[int, tuple]) -> None:
-        """Hint the solver with a legal plan without remodels or exchanges (the greedy year);
-        ``rows[t]`` is the Trend row the player saw in turn t."""
+    def hint(self, turns: list[TurnPlan], rows: dict[int, tuple]) -> bool:
+        """Hint the solver with the decisions of a legal plan; ``rows[t]`` is the Trend row the
+        player saw in turn t. Returns False (and hints nothing) when the plan does something
+        the model does not describe: a draw past the character deck, or an exchange giving back
+        a card drawn earlier in the same turn."""
+        values = self._plan_values(turns, rows)
+        if values is None:
+            return False
+        for group in (self.bs.values(), [d.values() for d in self.chit.values()]):
+            for lits in group:
+                for x in lits:
+                    self.m.add_hint(x, values.get(x, 0))
+        for x in [*(x for x in self.rem.values() if x is not None), *self.disc.values()]:
+            self.m.add_hint(x, values.get(x, 0))
+        for table in (self.dt, self.bk, self.xs, self.xo, self.pn, self.po, self.go, self.hz):
+            for x in table.values():
+                self.m.add_hint(x, values.get(x, 0))
+        return True
+
+    def _plan_values(self, turns: list[TurnPlan], rows: dict[int, tuple]) -> dict | None:
+        """The decision literals a plan sets to 1 (None: see :meth:`hint`)."""
         H = self.H
         item = {c: i for i, c in enumerate(self.items[:H])}
         built_in: dict[str, int] = {}
@@ -745,33 +763,42 @@ class YearModel:
         drawn = 0
         for plan in turns:
             t = plan.turn
-            new = set()
+            new: set[int] = set()
             for a in plan.actions:
-                if isinstance(a, Build):
+                if isinstance(a, (Build, Remodel)):
                     values[self.bs[t][rows[t].index(a.card)]] = 1
-                    if a.district:
+                    if isinstance(a, Build) and a.district:
                         values[self.chit[t][a.district]] = 1
+                    if isinstance(a, Remodel):
+                        values[self.rem[t]] = values[self.disc[built_in.pop(a.discard), t]] = 1
                     built_in[a.card] = t
-                elif isinstance(a, Buy):
-                    values[self.dt[drawn, t]] = values[self.bk[drawn, t]] = 1
-                    item[self.items[H + drawn]] = H + drawn
-                    new.add(H + drawn)
+                elif isinstance(a, (Buy, Exchange)):
+                    if drawn >= self.K:
+                        return None
+                    k, i = drawn, H + drawn
+                    item[self.items[i]] = i
                     drawn += 1
+                    values[self.dt[k, t]] = 1
+                    if isinstance(a, Buy):
+                        values[self.bk[k, t]] = 1
+                        new.add(i)
+                    elif a.give_back == self.items[i]:
+                        values[self.xs[k, t]] = 1
+                    else:
+                        back = item.get(a.give_back)
+                        if back is None or back in new:
+                            return None
+                        values[self.xo[k, t]] = values[self.go[back, t]] = 1
+                        new.add(i)
                 elif isinstance(a, Play):
                     i = item[a.character]
                     values[self.pn[i - H, t] if i in new else self.po[i, t]] = 1
                     if a.house_in is not None:
                         values[self.hz[i, built_in[a.house_in]]] = 1
-        for group in (self.bs.values(), [d.values() for d in self.chit.values()]):
-            for lits in group:
-                for x in lits:
-                    self.m.add_hint(x, values.get(x, 0))
-        for table in (self.dt, self.bk, self.xs, self.xo, self.pn, self.po, self.go, self.hz):
-            for x in table.values():
-                self.m.add_hint(x, values.get(x, 0))
+        return values
 
     def complete_hint(self, seconds: float = 10.0) -> list[int] | None:
-        """Turn the hint (a whole plan's decision literals, see :meth:`hint`; remodels absent)
+        """Turn the hint (a whole plan's decision literals, see :meth:`hint`)
         into values of every variable by solving the model with those literals fixed, and hint
         all of them, so that the solver starts from a complete solution. Returns the values
         (by variable index), or None when that solve did not finish."""
