@@ -261,7 +261,11 @@ class _Search:
             if ends is None:
                 self.stopped = True
                 return None
-            start = self._keep_best(self._hopeful(t, ends))
+            start = self._hopeful(t, ends)
+            if not self._in_limits():
+                self.stopped = True
+                return None
+            start = self._keep_best(start)
         best = None
         for entries in start.values():
             for e in entries:
@@ -291,7 +295,9 @@ class _Search:
                 if self._insert(seen, key2, gold, food, vp, e, action):
                     stack.append((key2, seen[key2][-1]))
         ends: dict[tuple, list[list]] = {}
-        for (k, bottom, hand, occ, built, pending), entries in seen.items():
+        for n, ((k, bottom, hand, occ, built, pending), entries) in enumerate(seen.items()):
+            if n & 4095 == 4095 and not self._in_limits():
+                return None
             if not built or pending:
                 continue
             bonus = 0
