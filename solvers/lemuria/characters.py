@@ -34,6 +34,7 @@ then resources and hand), the search goes on as a beam and the result is ``"limi
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from lumicore.errors import LumicoreError
@@ -101,14 +102,12 @@ class _Frame:
     and food price, and the facilities standing before and after it."""
 
     def __init__(self, instance: Instance, schedule: Schedule | list[TurnPlan]) -> None:
-        result = simulate(instance, schedule)
+        self.given = result = simulate(instance, schedule)
         plans = {p.turn: p for p in (schedule.turns if isinstance(schedule, Schedule)
                                      else schedule)}
         self.turns = instance.turns
         self.festivals = instance.festivals
         self.instance = instance
-        self.fixed_vp = (result.total - result.breakdown["residents"]
-                         - result.breakdown["festival"])
         self.build: dict[int, tuple[Action, int, int, int, int | None]] = {}
         self.facilities: list[_Facility] = []
         standing: dict[str, int] = {}
@@ -137,20 +136,26 @@ class _Frame:
             self.build[t] = (action, cost.get("gold", 0), cost.get("food", 0),
                              len(self.facilities) - 1, gone)
 
-    def hope(self, t: int, housed: int, left: int, food: int, cards: _Cards) -> int:
-        """At least the character VP the turns after ``t`` can still add: festivals for the
-        ``housed`` residents; for each card yet to be housed (at most one per empty or later
-        facility, card left and ``least_food`` food), the best VP of a card and the festivals
-        from the turn its facility stands."""
+    def hope(self, t: int, cards: _Cards) -> Callable[[int, int, int], int]:
+        """``hope(housed, left, food)``: at least the character VP the turns after ``t`` can
+        still add to a state with ``housed`` residents, ``left`` cards not yet played and
+        ``food``: festivals for its residents; for each card yet to be housed (at most one per
+        empty or later facility, card left and ``least_food`` food), the best VP of a card and
+        the festivals from the turn its facility stands."""
         after = sum(1 for f in self.festivals if f > t)
-        empty = len(self.standing(t, True)) - housed
-        slots = [3 * after] * empty + sorted(
-            (3 * sum(1 for f in self.festivals if f >= fac.built)
-             for fac in self.facilities if fac.built > t), reverse=True)
-        n = min(len(slots), left)
-        if cards.least_food > 0:
-            n = min(n, (food + self.future(t)[1]) // cards.least_food)
-        return 3 * housed * after + sum(slots[:n]) + n * cards.best
+        standing = len(self.standing(t, True))
+        later = sorted((3 * sum(1 for f in self.festivals if f >= fac.built)
+                        for fac in self.facilities if fac.built > t), reverse=True)
+        later_food = self.future(t)[1]
+
+        def hope(housed: int, left: int, food: int) -> int:
+            slots = [3 * after] * (standing - housed) + later
+            n = min(len(slots), left)
+            if cards.least_food > 0:
+                n = min(n, (food + later_food) // cards.least_food)
+            return 3 * housed * after + sum(slots[:n]) + n * cards.best
+
+        return hope
 
     def future(self, t: int) -> tuple[int, int]:
         """The gold and food the turns after ``t`` bring."""
@@ -402,12 +407,13 @@ class _Search:
         if self.floor is None:
             return ends
         kept = {}
+        hope = self.frame.hope(t, self.cards)
         for key, entries in ends.items():
             k, bottom, hand, occ = key
             left = bin(hand).count("1") + len(self.cards.deck) - k + len(bottom)
             housed = sum(1 for x in occ if x != _EMPTY)
             alive = [e for e in entries
-                     if e[2] + self.frame.hope(t, housed, left, e[1], self.cards) > self.floor]
+                     if e[2] + hope(housed, left, e[1]) > self.floor]
             if alive:
                 kept[key] = alive
         return kept
@@ -480,7 +486,7 @@ def best_characters(instance: Instance, schedule: Schedule | list[TurnPlan], *,
     cards = _Cards(instance, frame)
     deadline = None if time_limit is None else began + time_limit
     search = _Search(frame, cards, max_states, max_nodes, deadline)
-    given = simulate(instance, schedule)
+    given = frame.given
     search.floor = given.breakdown["residents"] + given.breakdown["festival"]
     try:
         best = search.run()
