@@ -17,7 +17,14 @@ from lumicore.errors import LumicoreError
 from lumicore.lemuria import Building, Character, Instance, default_instance, simulate
 from lumicore.lemuria.instance import small_instance
 from solvers.lemuria import build_schedule
-from solvers.lemuria.bound import _evaluate, _Year, lagrangian_bound, upper_bound
+from solvers.lemuria.bound import (
+    CONVERGED,
+    _evaluate,
+    _price,
+    _Year,
+    lagrangian_bound,
+    upper_bound,
+)
 from solvers.lemuria.exhaustive import exhaustive_best
 from solvers.lemuria.greedy import greedy_schedule
 
@@ -85,6 +92,13 @@ def test_fallback_when_a_remodelled_card_can_come_back():
     assert upper_bound(short) >= greedy_schedule(short).vp
 
 
+def _random_multipliers(year: _Year, rng: np.random.Generator):
+    mu = rng.exponential(1.0, (4, year.T)) * (rng.random((4, year.T)) < 0.5)
+    lam = rng.exponential(1.0, (year.T, 4)) * (rng.random((year.T, 4)) < 0.5)
+    fest = np.where(year.is_festival, rng.uniform(0, 3, year.T), 0.0)
+    return mu, lam, fest
+
+
 def test_any_multipliers_give_a_valid_bound():
     # the bound is valid for every mu, lam >= 0 and festival split in [0, 3], not only for the
     # ones the subgradient steps find
@@ -93,10 +107,7 @@ def test_any_multipliers_give_a_valid_bound():
     year = _Year(inst)
     rng = np.random.default_rng(0)
     for _ in range(20):
-        mu = rng.exponential(1.0, (4, year.T)) * (rng.random((4, year.T)) < 0.5)
-        lam = rng.exponential(1.0, (year.T, 4)) * (rng.random((year.T, 4)) < 0.5)
-        fest = np.where(year.is_festival, rng.uniform(0, 3, year.T), 0.0)
-        value, _plan = _evaluate(year, mu, lam, fest, want_plan=False)
+        value, _plan = _evaluate(year, *_random_multipliers(year, rng), want_plan=False)
         assert value >= best - 1e-6
 
 
@@ -138,13 +149,16 @@ def test_bad_arguments():
         upper_bound("not an instance")  # type: ignore[arg-type]
     with pytest.raises(LumicoreError):
         upper_bound(default_instance(0, turns=2), time_limit=-1)
+    with pytest.raises(LumicoreError, match="'newton'"):
+        lagrangian_bound(default_instance(0, turns=2), method="newton")
 
 
-def test_ctrl_c_ends_the_steps_with_a_valid_bound(monkeypatch):
+@pytest.mark.parametrize("method,step", [("columns", "_price"), ("subgradient", "_evaluate")])
+def test_ctrl_c_ends_the_steps_with_a_valid_bound(monkeypatch, method, step):
     import solvers.lemuria.bound as bound
 
     calls = []
-    real = bound._evaluate
+    real = getattr(bound, step)
 
     def interrupted_on_the_third_step(*args, **kwargs):
         calls.append(1)
@@ -152,11 +166,58 @@ def test_ctrl_c_ends_the_steps_with_a_valid_bound(monkeypatch):
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(bound, "_evaluate", interrupted_on_the_third_step)
+    monkeypatch.setattr(bound, step, interrupted_on_the_third_step)
     inst = default_instance(3)
-    result = lagrangian_bound(inst, time_limit=60, target=0.0)
-    assert result.interrupted and result.steps == 2
+    result = lagrangian_bound(inst, time_limit=60, target=0.0, method=method)
+    assert result.interrupted and result.steps == 2 and result.method == method
     assert result.value >= greedy_schedule(inst).vp
+
+
+def _held_bound(year: _Year, mu, lam, fest) -> float:
+    """The Lagrangian bound with the character side by the cards held alone, recomputed from
+    the two relaxed years _price returns (their VP plus their multiplier terms)."""
+    value, build, chars = _price(year, mu, lam, fest)
+    P = np.cumsum(mu[:, ::-1], axis=1)[:, ::-1]
+    Lam = np.cumsum(lam[::-1], axis=0)[::-1]
+    b, c = build.plan, chars.plan
+    residents = c.housed.sum(axis=1).cumsum()
+    terms_b = ((b.gain - b.spend) * P).sum() + (b.built * Lam).sum() + (fest * b.owned).sum()
+    terms_c = (-(c.spend * P).sum() - (c.housed * Lam).sum()
+               + (np.where(year.is_festival, 3.0 - fest, 0.0) * residents).sum())
+    return float((mu * year.A).sum() + build.raw + terms_b + chars.raw + terms_c)
+
+
+@pytest.mark.parametrize("seed,turns", [(1, 4), (2, 6), (0, 9)])
+def test_the_relaxed_years_are_priced_exactly(seed, turns):
+    """Each side's relaxed year scores whole VP, and its VP plus its multiplier terms is the
+    bound the dynamic programs give (a relaxed year recorded wrongly would not add up)."""
+    inst = default_instance(seed, turns=turns)
+    year = _Year(inst)
+    rng = np.random.default_rng(seed)
+    for _ in range(8):
+        mu, lam, fest = _random_multipliers(year, rng)
+        value, build, chars = _price(year, mu, lam, fest)
+        assert value == pytest.approx(_evaluate(year, mu, lam, fest, want_plan=False)[0])
+        assert build.raw == pytest.approx(round(build.raw), abs=1e-6)
+        assert chars.raw == pytest.approx(round(chars.raw), abs=1e-6)
+        assert value <= _held_bound(year, mu, lam, fest) + 1e-6
+
+
+@pytest.mark.parametrize("seed,turns,opponents", [(1, 4, 0), (2, 6, 0), (4, 5, 2)])
+def test_column_generation_finds_the_least_bound_of_the_relaxation(seed, turns, opponents):
+    """The master's value (floor) is below the bound of every choice of multipliers (here:
+    random ones and the subgradient's), and the columns meet it."""
+    inst = default_instance(seed, turns=turns)
+    if opponents:
+        inst = small_instance(seed, turns=turns, buildings=7, characters=4, opponents=opponents)
+    result = lagrangian_bound(inst, time_limit=None, target=0.0)
+    assert result.method == "columns" and result.value - result.floor < CONVERGED
+    year = _Year(inst)
+    rng = np.random.default_rng(seed)
+    for _ in range(20):
+        assert _held_bound(year, *_random_multipliers(year, rng)) >= result.floor - 1e-6
+    steps = lagrangian_bound(inst, time_limit=None, target=0.0, method="subgradient")
+    assert _held_bound(year, steps.mu, steps.lam, steps.fest) >= result.floor - 1e-6
 
 
 def test_fixed_first_builds_bound_the_years_that_make_them():
@@ -202,3 +263,25 @@ def test_bound_holds_where_buying_through_a_held_hand_decides(seed):
     best = exhaustive_best(inst, max_nodes=None, time_limit=60)
     assert best.status == "optimal"
     assert upper_bound(inst, time_limit=None) >= best.vp - 1e-6
+
+
+def test_the_master_is_built_anew_when_glop_stops_abnormally():
+    """GLOP's warm start can end abnormally on a small LP it solves from scratch: the master
+    then rebuilds its LP from the columns it holds and gives the same value."""
+    from ortools.linear_solver import pywraplp
+
+    from solvers.lemuria.bound import _empty_plan, _first_multipliers
+    from solvers.lemuria.columns import Master
+
+    year = _Year(default_instance(2, turns=6))
+    fests = [int(f) for f in np.flatnonzero(year.is_festival)]
+    master = Master(year.A, fests, _empty_plan(year.T))
+    multipliers = _first_multipliers(year)
+    for _ in range(5):
+        _value, build, chars = _price(year, *multipliers)
+        master.add("building", build)
+        master.add("characters", chars)
+        value, *multipliers = master.solve()
+    master.solver.Solve = lambda: pywraplp.Solver.ABNORMAL
+    again = master.solve()
+    assert again is not None and again[0] == pytest.approx(value)

@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from lumicore.errors import SearchLimitError
+from lumicore.errors import LumicoreError, SearchLimitError
 from lumicore.lemuria import (
     Build,
     Building,
@@ -339,6 +339,15 @@ def test_model_stats_and_limits():
         build_schedule(default_instance(0, turns=2), time_limit=0)
     with pytest.raises(SearchLimitError):
         build_schedule(default_instance(0, turns=2), workers=0)
+    with pytest.raises(LumicoreError, match="'newton'"):
+        build_schedule(default_instance(0, turns=2), bound_method="newton")
+
+
+@pytest.mark.parametrize("method", ["columns", "subgradient"])
+def test_either_bound_method_proves_a_short_year(method):
+    inst = default_instance(1, turns=4)
+    plan = build_schedule(inst, bound_method=method, **FAST)
+    assert plan.status == "optimal" and simulate(inst, plan).total == plan.vp
 
 
 @pytest.mark.slow

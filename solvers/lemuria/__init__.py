@@ -25,7 +25,7 @@ from lumicore.errors import LumicoreError, SearchLimitError
 from lumicore.lemuria import Instance, Schedule, simulate
 from lumicore.lemuria.harvests import AltarSetup
 from lumicore.lemuria.instance import check_seed
-from solvers.lemuria.bound import DEFAULT_BOUND_TIME, lagrangian_bound
+from solvers.lemuria.bound import DEFAULT_BOUND_TIME, METHODS, lagrangian_bound
 from solvers.lemuria.characters import best_characters
 from solvers.lemuria.greedy import greedy_schedule
 from solvers.lemuria.lns import improve
@@ -114,7 +114,7 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
                    log: bool = False, show_progress: bool | None = False,
                    harvests: bool = False, altar: AltarSetup | None = None,
                    lns: bool = True, fast_bound: bool = True, restarts: bool = True,
-                   characters: bool = True) -> Schedule:
+                   characters: bool = True, bound_method: str = "columns") -> Schedule:
     """Solve the year of ``instance`` for the most VP.
 
     Returns a :class:`~lumicore.lemuria.Schedule` with ``status`` ``"optimal"`` (its VP equals a
@@ -131,9 +131,10 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
     without ``lns``, the same share of the time) on CP-SAT runs of the whole model from the best
     plan as a complete hint, with other random seeds. ``fast_bound``: compute
     :func:`solvers.lemuria.bound.lagrangian_bound` and add it as a cut (False: CP-SAT's bound
-    alone, for comparisons). ``characters``: keep the last ``POLISH_SHARE`` of the time for
-    :func:`solvers.lemuria.characters.best_characters` on the best plan (the same builds, the
-    character moves planned anew by a dynamic program). ``schedule.stats`` holds the
+    alone, for comparisons); ``bound_method``: how it searches its multipliers (one of
+    :data:`solvers.lemuria.bound.METHODS`). ``characters``: keep the last ``POLISH_SHARE`` of
+    the time for :func:`solvers.lemuria.characters.best_characters` on the best plan (the same
+    builds, the character moves planned anew by a dynamic program). ``schedule.stats`` holds the
     model size (:class:`ModelStats`), ``schedule.branches`` the solver's branch count.
 
     Optimal means optimal over the plans the model describes: every rule of docs/lemuria.md, in
@@ -148,6 +149,8 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
     """
     check_limits(None, time_limit)
     workers, seed = _check_args(instance, workers, seed)
+    if bound_method not in METHODS:
+        raise LumicoreError(f"bound_method: {bound_method!r} is not one of {', '.join(METHODS)}")
     if harvests:  # the material operations decided too: solvers.lemuria.harvest
         from solvers.lemuria.harvest import build_harvest_schedule
 
@@ -156,7 +159,7 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
     greedy = greedy_schedule(instance)
     try:
         year, limit, values, interrupted = _prepare(instance, greedy, time_limit, hint,
-                                                    fast_bound)
+                                                    fast_bound and bound_method)
     except KeyboardInterrupt:  # Ctrl-C before the solver started: the greedy year
         greedy.status, greedy.reason = INTERRUPTED, REASON_INTERRUPTED
         greedy.elapsed = time.perf_counter() - start
@@ -181,15 +184,15 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
 
 
 def _prepare(instance: Instance, greedy: Schedule, time_limit: float | None, hint: bool,
-             fast_bound: bool) -> tuple[YearModel, int | None, list[int] | None, bool]:
-    """The model with the fast bound as a cut and the greedy year as a complete hint: the
-    model, the bound (rounded down; None without ``fast_bound``), the hint's values and whether
-    Ctrl-C cut the bound short."""
+             fast_bound: str | bool) -> tuple[YearModel, int | None, list[int] | None, bool]:
+    """The model with the fast bound (``fast_bound``: its method, or False: none) as a cut and
+    the greedy year as a complete hint: the model, the bound (rounded down; None without
+    ``fast_bound``), the hint's values and whether Ctrl-C cut the bound short."""
     limit, interrupted = None, False
     if fast_bound:
         spend = DEFAULT_BOUND_TIME if time_limit is None else min(DEFAULT_BOUND_TIME,
                                                                    0.1 * float(time_limit))
-        fast = lagrangian_bound(instance, spend, target=greedy.vp)
+        fast = lagrangian_bound(instance, spend, target=greedy.vp, method=str(fast_bound))
         limit, interrupted = math.floor(fast.value + 1e-6), fast.interrupted
     year = YearModel(instance)
     if limit is not None:

@@ -1,5 +1,6 @@
 """A fast, proven upper bound on the VP of a Lemuria year: a Lagrangian relaxation solved by two
-dynamic programs (numpy), tightened by subgradient steps. docs/lemuria.md ("The upper bound")
+dynamic programs (numpy), its multipliers found by column generation
+(:mod:`solvers.lemuria.columns`) or subgradient steps. docs/lemuria.md ("The upper bound")
 proves it valid; here is what it computes.
 
 Every legal year satisfies, for each resource r and turn t, ``L[r, t] = start + income so far
@@ -22,7 +23,7 @@ housed); the right side is maximised over a *relaxed* year, which splits into
   a second relaxation (:func:`_held_value`) prices each buy at the cards passed over and still
   held, and the character side is worth the smaller of the two.
 
-Any ``mu, lam >= 0`` give a valid bound; the subgradient steps only make it smaller.
+Any ``mu, lam >= 0`` give a valid bound; the search for multipliers only makes it smaller.
 
 >>> from lumicore.lemuria.instance import small_instance
 >>> from solvers.lemuria.exhaustive import exhaustive_best
@@ -43,13 +44,15 @@ import numpy as np
 from lumicore.errors import LumicoreError
 from lumicore.lemuria import CHITS, COLORS, DISTRICTS, RESOURCES, Instance
 from lumicore.lemuria.rules import REMODEL_FROM, TREND_BONUS, age_row
+from solvers.lemuria.columns import Column, Master
 from solvers.lemuria.model import max_draws
 from solvers.limits import check_limits
 
-__all__ = ["upper_bound", "lagrangian_bound", "BoundResult", "DEFAULT_BOUND_TIME"]
+__all__ = ["upper_bound", "lagrangian_bound", "BoundResult", "DEFAULT_BOUND_TIME", "METHODS"]
 
 DEFAULT_BOUND_TIME = 2.0
-"""Seconds of subgradient steps :func:`upper_bound` spends by default."""
+"""Seconds :func:`upper_bound` spends on the multipliers by default (column generation
+usually meets the master's value in about a second on a 12-turn year)."""
 _NEG = -1e18
 STALL = 6
 """Subgradient steps without a better bound after which the step size is halved."""
@@ -66,9 +69,12 @@ _OR = np.array([[b | (1 << d) for d in range(4)] for b in range(16)])  # (16, 4)
 
 @dataclass
 class BoundResult:
-    """The least bound found (``value``), the bound of the first step, the number of steps,
-    the seconds spent, the multipliers that gave ``value``, and whether Ctrl-C cut the steps
-    short."""
+    """The least bound found (``value``), the bound of the first step, the number of steps
+    (evaluations of both dynamic programs), the seconds spent, the multipliers that gave
+    ``value``, whether Ctrl-C cut the steps short, the ``method`` ("columns" or "subgradient")
+    and, for column generation, ``floor``: the master's value, below which no multipliers
+    bring the relaxation by the cards held (``value - floor`` is what better multipliers
+    could still gain; -inf when unknown)."""
 
     value: float
     first: float
@@ -78,6 +84,15 @@ class BoundResult:
     lam: np.ndarray = field(repr=False, default_factory=lambda: np.zeros(0))
     fest: np.ndarray = field(repr=False, default_factory=lambda: np.zeros(0))
     interrupted: bool = False
+    method: str = "columns"
+    floor: float = -math.inf
+
+
+METHODS = ("columns", "subgradient")
+"""How :func:`lagrangian_bound` searches the multipliers."""
+
+CONVERGED = 0.01
+"""Column generation stops when the bound is within this of the master's value."""
 
 
 @dataclass
@@ -326,6 +341,16 @@ def _follow(year: _Year, V: list[np.ndarray], P: np.ndarray, Lam: np.ndarray,
         plan.owned[t - 1] = n
 
 
+def _resident_values(year: _Year, P: np.ndarray, Lam: np.ndarray, fest: np.ndarray
+                     ) -> np.ndarray:
+    """The value (n, T, 4) of housing item i in turn p in a facility of colour col: its VP,
+    ``3 - fest[F]`` at each festival F >= p, less its food and ``Lam`` at the turn's prices."""
+    share = np.where(year.is_festival, 3.0 - fest, 0.0)
+    from_p = np.cumsum(share[::-1])[::-1]  # (T,)
+    return (year.res_vp[:, None, :] + from_p[None, :, None]
+            - P[_FOOD][None, :, None] * year.food[:, None, None] - Lam[None, :, :])
+
+
 def _character_value(year: _Year, P: np.ndarray, Lam: np.ndarray, fest: np.ndarray,
                      plan: _Plan | None) -> float:
     """The character side's best value (and, with ``plan``, its housings and spending): the
@@ -334,11 +359,7 @@ def _character_value(year: _Year, P: np.ndarray, Lam: np.ndarray, fest: np.ndarr
     housed in turn p earns ``3 - fest[F]`` at each festival F >= p."""
     if year.n_items == 0:
         return 0.0
-    share = np.where(year.is_festival, 3.0 - fest, 0.0)
-    from_p = np.cumsum(share[::-1])[::-1]  # (T,)
-    # value of housing item i at turn p in colour col: (n, T, 4)
-    val = (year.res_vp[:, None, :] + from_p[None, :, None]
-           - P[_FOOD][None, :, None] * year.food[:, None, None] - Lam[None, :, :])
+    val = _resident_values(year, P, Lam, fest)
     deepest, case = _deepest_value(year, P, val)
     held, walk = _held_value(year, P, val)
     if plan is not None:
@@ -524,23 +545,58 @@ def _record_characters(year: _Year, P: np.ndarray, val: np.ndarray, case: tuple,
         plan.spend[_FOOD, pp] += year.food[i]
 
 
+def _empty_plan(T: int) -> _Plan:
+    return _Plan(np.zeros((4, T)), np.zeros((4, T)), np.zeros((T, 4)), np.zeros((T, 4)),
+                 np.zeros(T))
+
+
+def _multiplier_terms(year: _Year, mu: np.ndarray, lam: np.ndarray
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Prices ``P`` (4, T), housing values ``Lam`` (T, 4) and the priced build costs."""
+    P = _prices(mu)
+    Lam = np.cumsum(lam[::-1], axis=0)[::-1]
+    return P, Lam, _priced_costs(year, P)
+
+
 def _evaluate(year: _Year, mu: np.ndarray, lam: np.ndarray, fest: np.ndarray,
               want_plan: bool) -> tuple[float, _Plan | None]:
     """The Lagrangian bound for ``mu`` (4, T), ``lam`` (T, 4) and the festival split ``fest``
     (T,), and the relaxed year."""
-    P = _prices(mu)
-    Lam = np.cumsum(lam[::-1], axis=0)[::-1]
-    cost = _priced_costs(year, P)
+    P, Lam, cost = _multiplier_terms(year, mu, lam)
     V = _building_dp(year, P, Lam, cost, fest)
     plan = None
     if want_plan:
-        T = year.T
-        plan = _Plan(np.zeros((4, T)), np.zeros((4, T)), np.zeros((T, 4)), np.zeros((T, 4)),
-                     np.zeros(T))
+        plan = _empty_plan(year.T)
         _follow(year, V, P, Lam, cost, fest, plan)
     chars = _character_value(year, P, Lam, fest, plan)
     value = float((mu * year.A).sum()) + float(V[1][0, 0, 0]) + chars
     return value, plan
+
+
+def _price(year: _Year, mu: np.ndarray, lam: np.ndarray, fest: np.ndarray
+           ) -> tuple[float, Column, Column]:
+    """The Lagrangian bound for the multipliers and the two sides' relaxed years as columns
+    of the master (:mod:`solvers.lemuria.columns`): the building side's best path and the
+    character side's by the cards held, each with its VP without the multiplier terms."""
+    P, Lam, cost = _multiplier_terms(year, mu, lam)
+    V = _building_dp(year, P, Lam, cost, fest)
+    build, chars = _empty_plan(year.T), _empty_plan(year.T)
+    _follow(year, V, P, Lam, cost, fest, build)
+    built_value = float(V[1][0, 0, 0])
+    held = deepest = 0.0
+    if year.n_items:
+        val = _resident_values(year, P, Lam, fest)
+        deepest, _case = _deepest_value(year, P, val)
+        held, walk = _held_value(year, P, val)
+        _record_held(year, P, val, walk, chars)
+    on_festivals = np.where(year.is_festival, 1.0, 0.0)
+    build_raw = built_value - float(((build.gain - build.spend) * P).sum()
+                                    + (build.built * Lam).sum() + (fest * build.owned).sum())
+    residents = chars.housed.sum(axis=1).cumsum()
+    chars_raw = held + float((chars.spend * P).sum() + (chars.housed * Lam).sum()
+                             - (on_festivals * (3.0 - fest) * residents).sum())
+    value = float((mu * year.A).sum()) + built_value + min(deepest, held)
+    return value, Column(build_raw, build), Column(chars_raw, chars)
 
 
 def _simple_bound(instance: Instance) -> float:
@@ -552,11 +608,16 @@ def _simple_bound(instance: Instance) -> float:
 
 def lagrangian_bound(instance: Instance, time_limit: float | None = DEFAULT_BOUND_TIME,
                      target: float | None = None, max_steps: int = 300,
-                     fixed: Mapping[int, int] | None = None) -> BoundResult:
-    """The bound with its details (see the module docstring): projected subgradient steps on
-    ``mu``, ``lam`` and the festival split with Polyak step sizes towards ``target`` (a VP some
-    plan reaches; None: the greedy year's), until ``time_limit`` seconds or ``max_steps``
-    steps. Ctrl-C ends the steps early (``interrupted``: the bound found so far stays valid).
+                     fixed: Mapping[int, int] | None = None,
+                     method: str = "columns") -> BoundResult:
+    """The bound with its details (see the module docstring). ``method="columns"`` (the
+    default) takes the multipliers from the duals of a master LP over the relaxed years found
+    so far (column generation, :mod:`solvers.lemuria.columns`) until the bound meets the
+    master's value (``CONVERGED``: then no multipliers do better); ``"subgradient"`` takes
+    projected subgradient steps on ``mu``, ``lam`` and the festival split with Polyak step
+    sizes towards ``target``. Both stop at a bound of ``target`` (a VP some plan reaches; None:
+    the greedy year's), after ``time_limit`` seconds or ``max_steps`` steps. Ctrl-C ends the
+    steps early (``interrupted``: the bound found so far stays valid).
 
     It falls back to the exhaustive planner's simple bound where the relaxation does not track
     the year: a remodelled card that can come back from the deck bottom, or more than
@@ -569,6 +630,8 @@ def lagrangian_bound(instance: Instance, time_limit: float | None = DEFAULT_BOUN
     if not isinstance(instance, Instance):
         raise LumicoreError(f"expected a lemuria Instance, got {type(instance).__name__}")
     check_limits(None, time_limit)
+    if method not in METHODS:
+        raise LumicoreError(f"method: {method!r} is not one of {', '.join(METHODS)}")
     fixed = _check_fixed(instance, fixed)
     start = time.perf_counter()
     try:
@@ -578,17 +641,19 @@ def lagrangian_bound(instance: Instance, time_limit: float | None = DEFAULT_BOUN
         fallback = True
     except KeyboardInterrupt:
         value = _simple_bound(instance)
-        return BoundResult(value, value, 0, time.perf_counter() - start, interrupted=True)
+        return BoundResult(value, value, 0, time.perf_counter() - start, interrupted=True,
+                           method=method)
     if fallback:
         value = _simple_bound(instance)
-        return BoundResult(value, value, 0, time.perf_counter() - start)
+        return BoundResult(value, value, 0, time.perf_counter() - start, method=method)
     if target is None:
         from solvers.lemuria.greedy import greedy_schedule
 
         target = float(greedy_schedule(instance).vp)
-    result = BoundResult(math.inf, math.inf, 0, 0.0)
+    result = BoundResult(math.inf, math.inf, 0, 0.0, method=method)
+    steps = _columns if method == "columns" else _subgradient
     try:
-        _subgradient(year, float(target), time_limit, max_steps, start, result)
+        steps(year, float(target), time_limit, max_steps, start, result)
     except KeyboardInterrupt:
         result.interrupted = True
         if not math.isfinite(result.value):
@@ -609,31 +674,70 @@ def _check_fixed(instance: Instance, fixed: Mapping[int, int] | None) -> dict[in
     return out
 
 
+def _first_multipliers(year: _Year) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    mu = np.zeros((4, year.T))
+    mu[:, -1] = 1.5
+    return mu, np.zeros((year.T, 4)), np.where(year.is_festival, 1.5, 0.0)
+
+
+def _keep(result: BoundResult, value: float, mu: np.ndarray, lam: np.ndarray,
+          fest: np.ndarray) -> bool:
+    """Count a step into ``result``, keeping its multipliers if its bound is the least yet;
+    False if the bound is -inf (a fixed choice no year can make)."""
+    result.steps += 1
+    if value < _NEG / 2:
+        result.value = result.first = -math.inf
+        return False
+    if result.steps == 1:
+        result.first = value
+    if value < result.value - 1e-9:
+        result.value = value
+        result.mu, result.lam, result.fest = mu.copy(), lam.copy(), fest.copy()
+    return True
+
+
+def _out_of_time(time_limit: float | None, start: float) -> bool:
+    return time_limit is not None and time.perf_counter() - start > time_limit
+
+
+def _columns(year: _Year, target: float, time_limit: float | None, max_steps: int,
+             start: float, result: BoundResult) -> None:
+    """Column generation: price the master's duals, add the two relaxed years, repeat."""
+    master = Master(year.A, [int(f) for f in np.flatnonzero(year.is_festival)],
+                    _empty_plan(year.T))
+    multipliers = _first_multipliers(year)
+    while result.steps < max_steps:
+        value, build, chars = _price(year, *multipliers)
+        if not _keep(result, value, *multipliers):
+            return
+        if (result.value - result.floor < CONVERGED or result.value - target < 1e-6
+                or _out_of_time(time_limit, start)):
+            return
+        master.add("building", build)
+        master.add("characters", chars)
+        solved = master.solve()
+        if solved is None:
+            return
+        result.floor, *multipliers = solved
+
+
 def _subgradient(year: _Year, target: float, time_limit: float | None, max_steps: int,
                  start: float, result: BoundResult) -> None:
     """The steps, recording the best multipliers into ``result`` as they are found."""
-    T = year.T
-    mu = np.zeros((4, T))
-    mu[:, -1] = 1.5
-    lam = np.zeros((T, 4))
-    fest = np.where(year.is_festival, 1.5, 0.0)
+    mu, lam, fest = _first_multipliers(year)
     theta, stall = THETA, 0
     while result.steps < max_steps:
         value, plan = _evaluate(year, mu, lam, fest, want_plan=True)
-        result.steps += 1
-        if value < _NEG / 2:  # a fixed choice no year can make
-            result.value = result.first = -math.inf
+        best = result.value
+        if not _keep(result, value, mu, lam, fest):
             return
-        if result.steps == 1:
-            result.first = value
-        if value < result.value - 1e-9:
-            result.value, stall = value, 0
-            result.mu, result.lam, result.fest = mu.copy(), lam.copy(), fest.copy()
+        if value < best - 1e-9:
+            stall = 0
         else:
             stall += 1
             if stall >= STALL:
                 theta, stall = theta / 2, 0
-        if time_limit is not None and time.perf_counter() - start > time_limit:
+        if _out_of_time(time_limit, start):
             return
         if result.value - target < 1e-6 or theta < 1e-4:
             return
@@ -652,5 +756,5 @@ def _subgradient(year: _Year, target: float, time_limit: float | None, max_steps
 
 def upper_bound(instance: Instance, time_limit: float | None = DEFAULT_BOUND_TIME) -> float:
     """A proven upper bound on the VP of every legal year of ``instance`` (see the module
-    docstring and docs/lemuria.md); ``time_limit``: seconds of subgradient steps."""
+    docstring and docs/lemuria.md); ``time_limit``: seconds of search for the multipliers."""
     return float(lagrangian_bound(instance, time_limit).value)

@@ -1,0 +1,117 @@
+"""The restricted master problem of :mod:`solvers.lemuria.bound`'s Lagrangian relaxation,
+solved by column generation (Dantzig-Wolfe): the exact minimum over the multipliers, where the
+subgradient steps only approach it.
+
+A *column* is one relaxed year of one side, as the dynamic programs return it for some
+multipliers: its VP without the multiplier terms (``raw``) and what it does (``plan``:
+resources spent and gained per turn, facilities built, residents housed, facilities owned).
+The master chooses a convex combination of the building side's columns and one of the character
+side's columns that satisfies the coupled constraints on average (resources never negative,
+residents housed at most facilities built, festival VP at most 3 per housed facility); its
+duals are the next multipliers. The master's value is never more than the least bound any
+multipliers give (linear programming duality), so when the bound found meets it, no
+multipliers can do better.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from ortools.linear_solver import pywraplp
+
+__all__ = ["Column", "Master"]
+
+
+@dataclass
+class Column:
+    """One side's relaxed year: ``raw`` VP (without multiplier terms) and its ``plan`` (an
+    object with ``spend``, ``gain`` (4, T), ``built``, ``housed`` (T, 4) and ``owned`` (T,)
+    arrays)."""
+
+    raw: float
+    plan: Any
+
+
+class Master:
+    """The restricted master LP (GLOP). ``start[r, t]``: resource r the instance gives by the
+    end of turn t (0-based); ``festivals``: the 0-based festival turns; ``empty``: the plan of
+    the empty year (nothing built, nobody housed), a column of each side, so the master is
+    always feasible."""
+
+    def __init__(self, start: np.ndarray, festivals: list[int], empty: Any) -> None:
+        self.start, self.festivals = start, festivals
+        self.added: list[tuple[str, Column]] = []
+        self._build()
+        for side in self.convex:
+            self.add(side, Column(0.0, empty))
+
+    def _build(self) -> None:
+        """A new LP with the rows and no columns."""
+        start, T = self.start, self.start.shape[1]
+        self.T = T
+        self.solver = s = pywraplp.Solver.CreateSolver("GLOP")
+        inf = s.infinity()
+        self.resources = [[s.Constraint(-inf, float(start[r, t])) for t in range(T)]
+                          for r in range(start.shape[0])]
+        self.housing = [[s.Constraint(-inf, 0.0) for _ in range(T)] for _ in range(4)]
+        self.objective = s.Objective()
+        self.objective.SetMaximization()
+        self.by_facilities, self.by_residents = {}, {}
+        for f in self.festivals:  # h_F <= facilities owned, h_F <= residents housed; 3 VP each
+            h = s.NumVar(0.0, inf, f"festival{f}")
+            self.objective.SetCoefficient(h, 3.0)
+            for table in (self.by_facilities, self.by_residents):
+                table[f] = s.Constraint(-inf, 0.0)
+                table[f].SetCoefficient(h, 1.0)
+        self.convex = {side: s.Constraint(1.0, 1.0) for side in ("building", "characters")}
+
+    def add(self, side: str, column: Column) -> None:
+        """Add a column of ``side`` ("building" or "characters")."""
+        self.added.append((side, column))
+        self._column(side, column)
+
+    def _column(self, side: str, column: Column) -> None:
+        p = column.plan
+        var = self.solver.NumVar(0.0, self.solver.infinity(), f"{side}{len(self.added)}")
+        self.objective.SetCoefficient(var, float(column.raw))
+        self.convex[side].SetCoefficient(var, 1.0)
+        if side == "building":
+            use = -np.cumsum(p.gain - p.spend, axis=1)
+            filled, festival = -np.cumsum(p.built, axis=0), self.by_facilities
+            count = p.owned
+        else:
+            use = np.cumsum(p.spend, axis=1)
+            filled, festival = np.cumsum(p.housed, axis=0), self.by_residents
+            count = p.housed.sum(axis=1).cumsum()
+        _set(self.resources, use, var)
+        _set(self.housing, filled.T, var)
+        for f, row in festival.items():
+            if count[f]:
+                row.SetCoefficient(var, -float(count[f]))
+
+    def solve(self) -> tuple[float, np.ndarray, np.ndarray, np.ndarray] | None:
+        """The master's value and its duals as multipliers ``(mu (4, T), lam (T, 4), fest
+        (T,))``; None if GLOP does not solve it (the caller keeps the bound it has). GLOP's
+        warm start from the last basis can end abnormally on a small LP that it solves from
+        scratch: then the LP is built anew once."""
+        if self.solver.Solve() != pywraplp.Solver.OPTIMAL:
+            self._build()
+            for side, column in self.added:
+                self._column(side, column)
+            if self.solver.Solve() != pywraplp.Solver.OPTIMAL:
+                return None
+        mu = np.array([[max(0.0, c.dual_value()) for c in row] for row in self.resources])
+        lam = np.array([[max(0.0, c.dual_value()) for c in row] for row in self.housing]).T
+        fest = np.zeros(self.T)
+        for f, row in self.by_facilities.items():
+            fest[f] = min(3.0, max(0.0, row.dual_value()))
+        return self.objective.Value(), mu, lam, fest
+
+
+def _set(rows: list[list[Any]], coefficients: np.ndarray, var: Any) -> None:
+    for row, values in zip(rows, coefficients, strict=True):
+        for constraint, value in zip(row, values, strict=True):
+            if value:
+                constraint.SetCoefficient(var, float(value))
