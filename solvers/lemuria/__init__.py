@@ -25,7 +25,8 @@ from lumicore.errors import LumicoreError, SearchLimitError
 from lumicore.lemuria import Instance, Schedule, simulate
 from lumicore.lemuria.harvests import AltarSetup
 from lumicore.lemuria.instance import check_seed
-from solvers.lemuria.bound import DEFAULT_BOUND_TIME, METHODS, lagrangian_bound
+from solvers.lemuria.bound import DEFAULT_BOUND_TIME, METHODS, BoundResult, lagrangian_bound
+from solvers.lemuria.branch import branch_bound
 from solvers.lemuria.characters import best_characters
 from solvers.lemuria.greedy import greedy_schedule
 from solvers.lemuria.lns import improve
@@ -33,8 +34,8 @@ from solvers.lemuria.model import YearModel
 from solvers.lemuria.search import Watch, solve_watched
 from solvers.limits import FEASIBLE, INTERRUPTED, OPTIMAL, REASON_INTERRUPTED, check_limits
 
-__all__ = ["DEFAULT_TIME_LIMIT", "SEED_LIMIT", "POLISH_SHARE", "ModelStats", "build_schedule",
-           "model_stats", "default_workers"]
+__all__ = ["DEFAULT_TIME_LIMIT", "SEED_LIMIT", "POLISH_SHARE", "BRANCH_SHARE", "ModelStats",
+           "build_schedule", "model_stats", "default_workers"]
 
 SEED_LIMIT = 2**31
 """CP-SAT's ``random_seed`` is a 32-bit signed int: seeds lie in 0..2**31-1."""
@@ -114,7 +115,8 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
                    log: bool = False, show_progress: bool | None = False,
                    harvests: bool = False, altar: AltarSetup | None = None,
                    lns: bool = True, fast_bound: bool = True, restarts: bool = True,
-                   characters: bool = True, bound_method: str = "columns") -> Schedule:
+                   characters: bool = True, bound_method: str = "columns",
+                   branch: bool = True) -> Schedule:
     """Solve the year of ``instance`` for the most VP.
 
     Returns a :class:`~lumicore.lemuria.Schedule` with ``status`` ``"optimal"`` (its VP equals a
@@ -134,7 +136,10 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
     alone, for comparisons); ``bound_method``: how it searches its multipliers (one of
     :data:`solvers.lemuria.bound.METHODS`). ``characters``: keep the last ``POLISH_SHARE`` of
     the time for :func:`solvers.lemuria.characters.best_characters` on the best plan (the same
-    builds, the character moves planned anew by a dynamic program). ``schedule.stats`` holds the
+    builds, the character moves planned anew by a dynamic program). ``branch``: keep the last
+    ``BRANCH_SHARE`` of the time for :func:`solvers.lemuria.branch.branch_bound`, which lowers
+    the proven bound by branching on the builds (with the fast bound by column generation and
+    a time limit only). ``schedule.stats`` holds the
     model size (:class:`ModelStats`), ``schedule.branches`` the solver's branch count.
 
     Optimal means optimal over the plans the model describes: every rule of docs/lemuria.md, in
@@ -158,16 +163,18 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
     start = time.perf_counter()
     greedy = greedy_schedule(instance)
     try:
-        year, limit, values, interrupted = _prepare(instance, greedy, time_limit, hint,
-                                                    fast_bound and bound_method)
+        year, limit, values, fast = _prepare(instance, greedy, time_limit, hint,
+                                             fast_bound and bound_method)
     except KeyboardInterrupt:  # Ctrl-C before the solver started: the greedy year
         greedy.status, greedy.reason = INTERRUPTED, REASON_INTERRUPTED
         greedy.elapsed = time.perf_counter() - start
         return greedy
     watch = Watch(show_progress, time_limit, vp=greedy.vp,
                   bound=None if limit is None else float(limit))
-    watch.interrupted = interrupted
-    reserve = POLISH_SHARE * float(time_limit) if characters and time_limit is not None else 0
+    watch.interrupted = fast is not None and fast.interrupted
+    branch = branch and time_limit is not None and fast is not None and fast.method == "columns"
+    reserve = 0.0 if time_limit is None else float(time_limit) * (
+        POLISH_SHARE * characters + BRANCH_SHARE * branch)
     try:
         runs = _solve(year, instance, watch, workers, seed,
                       None if time_limit is None else float(time_limit) - reserve, log, start,
@@ -178,22 +185,28 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
     schedule = _result(year, greedy, runs, watch, time.perf_counter() - start)
     if characters and schedule.status == FEASIBLE:
         left = None if time_limit is None else start + float(time_limit) - time.perf_counter()
+        if branch:
+            left = None if left is None else left - BRANCH_SHARE * float(time_limit)
         _polish(instance, schedule, None if left is None else max(left, 0.1))
-        schedule.elapsed = time.perf_counter() - start
+    if branch and schedule.status == FEASIBLE:
+        _branch(instance, schedule, fast, max(start + float(time_limit) - time.perf_counter(),
+                                              0.1))
+    schedule.elapsed = time.perf_counter() - start
     return schedule
 
 
 def _prepare(instance: Instance, greedy: Schedule, time_limit: float | None, hint: bool,
-             fast_bound: str | bool) -> tuple[YearModel, int | None, list[int] | None, bool]:
+             fast_bound: str | bool
+             ) -> tuple[YearModel, int | None, list[int] | None, BoundResult | None]:
     """The model with the fast bound (``fast_bound``: its method, or False: none) as a cut and
     the greedy year as a complete hint: the model, the bound (rounded down; None without
-    ``fast_bound``), the hint's values and whether Ctrl-C cut the bound short."""
-    limit, interrupted = None, False
+    ``fast_bound``), the hint's values and the fast bound's result."""
+    limit, fast = None, None
     if fast_bound:
         spend = DEFAULT_BOUND_TIME if time_limit is None else min(DEFAULT_BOUND_TIME,
                                                                    0.1 * float(time_limit))
         fast = lagrangian_bound(instance, spend, target=greedy.vp, method=str(fast_bound))
-        limit, interrupted = math.floor(fast.value + 1e-6), fast.interrupted
+        limit = math.floor(fast.value + 1e-6)
     year = YearModel(instance)
     if limit is not None:
         year.add_bound(limit)
@@ -202,7 +215,7 @@ def _prepare(instance: Instance, greedy: Schedule, time_limit: float | None, hin
         rows = {trace.turn: trace.row for trace in simulate(instance, greedy).trace}
         year.hint(greedy.turns, rows)
         values = year.complete_hint()
-    return year, limit, values, interrupted
+    return year, limit, values, fast
 
 
 LNS_START = 0.4
@@ -301,6 +314,8 @@ def _restart(year: YearModel, values: list[int], watch: Watch, workers: int, see
 
 POLISH_SHARE = 0.05
 """Share of the time limit kept for planning the character moves of the best plan anew."""
+BRANCH_SHARE = 0.25
+"""Share of the time limit kept for the branch and bound that lowers the proven bound."""
 POLISH_BEAMS = (300, 1000, 3000)
 """States per turn the character planner keeps in its successive runs when it polishes a plan
 (each a beam, from the plan the one before found, while the time lasts)."""
@@ -330,6 +345,19 @@ def _polish(instance: Instance, schedule: Schedule, seconds: float | None) -> No
             schedule.bound = None
         else:
             schedule.status, schedule.bound = OPTIMAL, None
+
+
+def _branch(instance: Instance, schedule: Schedule, fast: BoundResult, seconds: float) -> None:
+    """Lower ``schedule.bound`` by :func:`solvers.lemuria.branch.branch_bound` within
+    ``seconds`` (its bound holds for every legal year, also those the CP-SAT model does not
+    describe); a bound the plan reaches makes it optimal."""
+    found = branch_bound(instance, time_limit=seconds, target=schedule.vp, root=fast)
+    if found.status == "interrupted":
+        schedule.status, schedule.reason = INTERRUPTED, REASON_INTERRUPTED
+    if schedule.bound is None or found.bound < schedule.bound:
+        schedule.bound = found.bound
+    if schedule.bound <= schedule.vp and schedule.status == FEASIBLE:
+        schedule.status, schedule.bound = OPTIMAL, None
 
 
 def _result(year: YearModel, greedy: Schedule, runs: list, watch: Watch,

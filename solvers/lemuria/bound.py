@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -86,6 +86,8 @@ class BoundResult:
     interrupted: bool = False
     method: str = "columns"
     floor: float = -math.inf
+    columns: list = field(repr=False, default_factory=list)
+    weights: list = field(repr=False, default_factory=list)
 
 
 METHODS = ("columns", "subgradient")
@@ -153,9 +155,16 @@ def _rows(instance: Instance, cards: dict[str, int]) -> _Rows:
 class _Year:
     """The fixed data of the relaxation, built once per instance."""
 
-    def __init__(self, instance: Instance, fixed: dict[int, int] | None = None) -> None:
+    def __init__(self, instance: Instance, fixed: dict[int, int] | None = None,
+                 owned: dict[int, tuple[int, int]] | None = None,
+                 housed: dict[int, bool] | None = None) -> None:
         self.inst = instance
         self.fixed = dict(fixed or {})
+        # branching (solvers.lemuria.branch): facilities owned after turn t in [lo, hi];
+        # character item i housed (True) or not (False)
+        self.owned = dict(owned or {})
+        self.housed = dict(housed or {})
+        self.last_housed = max((i for i, must in self.housed.items() if must), default=-1)
         self.T = T = instance.turns
         ids = sorted(instance.buildings)
         self.index = {c: i for i, c in enumerate(ids)}
@@ -263,6 +272,9 @@ def _building_dp(year: _Year, P: np.ndarray, Lam: np.ndarray, cost: np.ndarray,
     V: list[np.ndarray] = [np.zeros(0)] * (T + 2)
     V[T + 1] = np.zeros((1, CHITS + 1, 16))
     for t in range(T, 0, -1):
+        if t in year.owned:  # only years owning lo..hi facilities after turn t
+            lo, hi = year.owned[t]
+            V[t + 1] = np.where(((_NFAC < lo) | (_NFAC > hi))[None, :, None], _NEG, V[t + 1])
         nxt = _after_turn(V, t, fest)
         chit = nxt[:, :, _OR].max(axis=3)  # best district for a new chit
         card, succ = year.rows.card[t - 1], year.rows.succ[t - 1]
@@ -290,14 +302,18 @@ def _building_dp(year: _Year, P: np.ndarray, Lam: np.ndarray, cost: np.ndarray,
 
 @dataclass
 class _Plan:
-    """What the relaxed year does, for the subgradient: resources spent and gained per turn
-    (4, T), facilities built and residents housed per turn and colour (T, 4)."""
+    """What the relaxed year does: resources spent and gained per turn (4, T), facilities
+    built and residents housed per turn and colour (T, 4), facilities owned after each turn and
+    the building side's option in each turn (0: no build, 1..5: the slot; see ``fixed``)."""
 
     spend: np.ndarray
     gain: np.ndarray
     built: np.ndarray
     housed: np.ndarray
     owned: np.ndarray
+    option: np.ndarray
+    items: set[int] = field(default_factory=set)
+    """The character items (stream indices) housed at their first draw."""
 
 
 def _follow(year: _Year, V: list[np.ndarray], P: np.ndarray, Lam: np.ndarray,
@@ -339,6 +355,7 @@ def _follow(year: _Year, V: list[np.ndarray], P: np.ndarray, Lam: np.ndarray,
             plan.built[t - 1, year.color[c]] += 1
         state, n, bits = succ[option], new_n, new_bits
         plan.owned[t - 1] = n
+        plan.option[t - 1] = option
 
 
 def _resident_values(year: _Year, P: np.ndarray, Lam: np.ndarray, fest: np.ndarray
@@ -455,19 +472,25 @@ def _held_value(year: _Year, P: np.ndarray, val: np.ndarray) -> tuple[float, lis
     discard = year.food_min * P[_FOOD]
     for i in range(len(items) - 1, -1, -1):
         item, bf = items[i]
+        must = year.housed.get(i)
         if i < H:  # in hand from the start: house it (its best turn) or keep it
             housed = np.full_like(V[0], _NEG)
             housed[:jm] = bf[0] + V[0, 1:]
             up = np.minimum(np.arange(HELD + 1) + 1, HELD)
             tables.append((V, None))  # hand items: the value after them
-            V = np.broadcast_to(np.maximum(housed, V[0][:, up]), V.shape).copy()
+            ways = [w for w, on in ((housed, must is not False), (V[0][:, up], not must)) if on]
+            V = np.broadcast_to(np.maximum.reduce(ways), V.shape).copy()
             continue
         options = _draw_options(year, P, item, bf, V)
+        if must is not None:
+            options = {k: v for k, v in options.items() if k.endswith("house") == must}
         drawn = np.maximum.reduce(list(options.values()))
         for h in range(1, HELD + 1):  # play held cards unhoused first
             np.maximum(drawn[:, :, h], drawn[:, :, h - 1] - discard[:, None], out=drawn[:, :, h])
         tables.append((drawn, options))
-        V = np.maximum(np.maximum.accumulate(drawn[::-1], axis=0)[::-1], 0.0)
+        V = np.maximum.accumulate(drawn[::-1], axis=0)[::-1]
+        if i > year.last_housed:  # or draw no more (not before an item that must be housed)
+            V = np.maximum(V, 0.0)
     tables.reverse()
     return float(V[0, 0, 0]), (items, tables)
 
@@ -483,23 +506,26 @@ def _record_held(year: _Year, P: np.ndarray, val: np.ndarray, walk: tuple,
     d = j = h = 0
 
     def house(item: int, d: int) -> None:
-        if item < 0:
+        if item >= 0:
+            plan.items.add(item)
+        else:
             item = int(np.argmax(val[:, d:].max(axis=2).max(axis=1)))
         p = d + int(np.argmax(val[item, d:].max(axis=1)))
         plan.housed[p, int(np.argmax(val[item, p]))] += 1
         plan.spend[_FOOD, p] += year.food[item]
 
     for i, ((item, bf), (table, options)) in enumerate(zip(items, tables, strict=True)):
+        must = year.housed.get(i)
         if i < H:
-            keep = table[0, j, min(h + 1, HELD)]
-            if j < jm and bf[0] + table[0, j + 1, h] >= keep:
+            keep = table[0, j, min(h + 1, HELD)] if not must else _NEG
+            if must is not False and j < jm and bf[0] + table[0, j + 1, h] >= keep:
                 house(item, 0)
                 j += 1
             else:
                 h = min(h + 1, HELD)
             continue
         later = table[d:, j, h]
-        if later.max() <= 0.0:
+        if i > year.last_housed and later.max() <= 0.0:
             return  # nothing more is drawn
         d += int(np.argmax(later))
         while h and table[d, j, h] <= table[d, j, h - 1] - discard[d] + 1e-9:
@@ -547,7 +573,7 @@ def _record_characters(year: _Year, P: np.ndarray, val: np.ndarray, case: tuple,
 
 def _empty_plan(T: int) -> _Plan:
     return _Plan(np.zeros((4, T)), np.zeros((4, T)), np.zeros((T, 4)), np.zeros((T, 4)),
-                 np.zeros(T))
+                 np.zeros(T), np.zeros(T, dtype=int))
 
 
 def _multiplier_terms(year: _Year, mu: np.ndarray, lam: np.ndarray
@@ -701,11 +727,23 @@ def _out_of_time(time_limit: float | None, start: float) -> bool:
 
 
 def _columns(year: _Year, target: float, time_limit: float | None, max_steps: int,
-             start: float, result: BoundResult) -> None:
-    """Column generation: price the master's duals, add the two relaxed years, repeat."""
+             start: float, result: BoundResult, known: Sequence[tuple[str, Column]] = ()
+             ) -> None:
+    """Column generation: price the master's duals, add the two relaxed years, repeat.
+    ``known``: columns to start the master with (relaxed years of this ``year``'s fixed
+    choices; :mod:`solvers.lemuria.branch` passes a parent node's). The master's columns and
+    their last weights are left in ``result``."""
     master = Master(year.A, [int(f) for f in np.flatnonzero(year.is_festival)],
                     _empty_plan(year.T))
+    result.columns, result.weights = master.added, master.weights
     multipliers = _first_multipliers(year)
+    if known:
+        for side, column in known:
+            master.add(side, column)
+        solved = master.solve()
+        if solved is not None:
+            result.floor, *multipliers = solved
+            result.weights = master.weights
     while result.steps < max_steps:
         value, build, chars = _price(year, *multipliers)
         if not _keep(result, value, *multipliers):
@@ -719,6 +757,7 @@ def _columns(year: _Year, target: float, time_limit: float | None, max_steps: in
         if solved is None:
             return
         result.floor, *multipliers = solved
+        result.weights = master.weights
 
 
 def _subgradient(year: _Year, target: float, time_limit: float | None, max_steps: int,

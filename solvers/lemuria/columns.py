@@ -43,6 +43,8 @@ class Master:
     def __init__(self, start: np.ndarray, festivals: list[int], empty: Any) -> None:
         self.start, self.festivals = start, festivals
         self.added: list[tuple[str, Column]] = []
+        self.weights: list[float] = []
+        """The weight of each column in the last solution (``added``'s order)."""
         self._build()
         for side in self.convex:
             self.add(side, Column(0.0, empty))
@@ -66,13 +68,14 @@ class Master:
                 table[f] = s.Constraint(-inf, 0.0)
                 table[f].SetCoefficient(h, 1.0)
         self.convex = {side: s.Constraint(1.0, 1.0) for side in ("building", "characters")}
+        self.variables: list[Any] = []
 
     def add(self, side: str, column: Column) -> None:
         """Add a column of ``side`` ("building" or "characters")."""
         self.added.append((side, column))
-        self._column(side, column)
+        self.variables.append(self._column(side, column))
 
-    def _column(self, side: str, column: Column) -> None:
+    def _column(self, side: str, column: Column) -> Any:
         p = column.plan
         var = self.solver.NumVar(0.0, self.solver.infinity(), f"{side}{len(self.added)}")
         self.objective.SetCoefficient(var, float(column.raw))
@@ -90,6 +93,7 @@ class Master:
         for f, row in festival.items():
             if count[f]:
                 row.SetCoefficient(var, -float(count[f]))
+        return var
 
     def solve(self) -> tuple[float, np.ndarray, np.ndarray, np.ndarray] | None:
         """The master's value and its duals as multipliers ``(mu (4, T), lam (T, 4), fest
@@ -98,10 +102,10 @@ class Master:
         scratch: then the LP is built anew once."""
         if self.solver.Solve() != pywraplp.Solver.OPTIMAL:
             self._build()
-            for side, column in self.added:
-                self._column(side, column)
+            self.variables = [self._column(side, column) for side, column in self.added]
             if self.solver.Solve() != pywraplp.Solver.OPTIMAL:
                 return None
+        self.weights = [var.solution_value() for var in self.variables]
         mu = np.array([[max(0.0, c.dual_value()) for c in row] for row in self.resources])
         lam = np.array([[max(0.0, c.dual_value()) for c in row] for row in self.housing]).T
         fest = np.zeros(self.T)

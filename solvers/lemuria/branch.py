@@ -1,0 +1,274 @@
+"""A branch and bound on the builds that lowers the proven upper bound of a Lemuria year
+(branch and price): each node fixes the build option (no build, or the Trend slot built from)
+of some turns, and its bound is :func:`solvers.lemuria.bound.lagrangian_bound` of the years
+that make those choices, by column generation.
+
+The master LP of column generation mixes relaxed years: at the root of a default year it
+weighs building plans that build from different slots in the same turn. A node splits on the
+turn where its master's building plans disagree most, into one child for each option; the
+children's masters cannot mix those plans any more, and their bounds fall. Every legal year
+makes exactly one choice in each turn, so it lies in one child, and the largest bound of the
+nodes still open (or the plan's VP, for nodes pruned as no better than it) bounds every year.
+The search is best first: it always splits the node with the largest bound, so the proven
+bound falls as fast as the nodes allow.
+
+A node whose master no longer mixes options has nothing to split (its mix is in the chits or
+on the character side); it stays open with its bound, and the search stops when it reaches the
+top.
+
+>>> from lumicore.lemuria import default_instance
+>>> result = branch_bound(default_instance(2, turns=4), time_limit=20)
+>>> result.bound >= 0 and result.root >= result.bound
+True
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from lumicore.errors import LumicoreError
+from lumicore.lemuria import CHITS, Instance
+from solvers.lemuria.bound import BoundResult, _columns, _Year, lagrangian_bound
+from solvers.lemuria.columns import Column
+from solvers.limits import check_limits
+
+__all__ = ["BranchResult", "branch_bound"]
+
+OPTIONS = range(6)
+"""A turn's build options: 0 no build, 1..5 the slot built from."""
+
+
+@dataclass
+class BranchResult:
+    """``bound``: no legal year scores more (rounded down when ``target`` is given: VP are
+    whole); ``root``: the whole year's bound; ``status``: "proven" (the bound is at most
+    ``target``: a plan of that VP is optimal), "exhausted" (the top node has nothing to
+    split), "limit" (time or nodes ran out) or "interrupted" (Ctrl-C); ``nodes``: bounds
+    computed; ``open``: nodes left; ``depth``: the most turns fixed in a node."""
+
+    bound: float
+    root: float
+    status: str
+    nodes: int
+    open: int
+    depth: int
+    elapsed: float
+    history: list[tuple[float, float]] = field(default_factory=list, repr=False)
+    """(seconds, bound) each time the proven bound fell."""
+
+
+@dataclass(frozen=True)
+class _Choices:
+    """What a node fixes: build options by turn, (lo, hi) facilities owned after a turn, and
+    character items (stream indices) housed or not."""
+
+    fixed: tuple = ()
+    owned: tuple = ()
+    housed: tuple = ()
+
+    def year(self, instance: Instance) -> _Year:
+        return _Year(instance, dict(self.fixed), dict(self.owned), dict(self.housed))
+
+    @property
+    def size(self) -> int:
+        return len(self.fixed) + len(self.owned) + len(self.housed)
+
+
+@dataclass(order=True)
+class _Node:
+    key: float  # -bound, for the heap
+    choices: _Choices = field(compare=False)
+    result: BoundResult = field(compare=False, repr=False)
+
+    @property
+    def bound(self) -> float:
+        return -self.key
+
+
+Keep = Callable[[str, Column], bool]
+"""Whether a parent's column (side, column) makes a child's choices."""
+
+
+def branch_bound(instance: Instance, time_limit: float | None = 30.0,
+                 max_nodes: int | None = None, target: int | None = None,
+                 root: BoundResult | None = None) -> BranchResult:
+    """Lower the proven upper bound of ``instance``'s year by branching on the builds (see the
+    module docstring). ``target``: the VP of a known plan (nodes whose bound rounds down to at
+    most it are pruned; the search stops when every node is: the plan is optimal); ``root``: a
+    column-generation bound of the whole year already computed (its columns start the
+    children). Ctrl-C stops the search with the bound proven so far.
+
+    Years the relaxation does not follow (see :func:`lagrangian_bound`'s fallback) are not
+    branched: the bound is the whole year's."""
+    if not isinstance(instance, Instance):
+        raise LumicoreError(f"expected a lemuria Instance, got {type(instance).__name__}")
+    check_limits(max_nodes, time_limit)
+    if target is not None and (isinstance(target, bool) or not isinstance(target, int)):
+        raise LumicoreError(f"target must be a whole number of VP, got {target!r}")
+    start = time.perf_counter()
+    floor = -math.inf if target is None else target + 1 - 1e-6  # nodes below it: pruned
+    search = _Search(instance, start, time_limit, max_nodes)
+    try:
+        if root is None or root.method != "columns" or not root.columns:
+            root = lagrangian_bound(instance, time_limit=time_limit)
+        search.nodes, search.last = 1, root.value
+        if not root.columns:  # the fallback bound: nothing to branch on
+            return search.result(root.value, root.value, "exhausted", target)
+        heap = [_Node(-root.value, _Choices(), root)]
+        best = root.value
+        while heap and heap[0].bound >= floor:
+            best = heap[0].bound
+            if search.out_of_limits():
+                return search.result(best, root.value, "limit", target, heap)
+            node = heapq.heappop(heap)
+            split = _split(node)
+            if not split:
+                heapq.heappush(heap, node)
+                return search.result(best, root.value, "exhausted", target, heap)
+            for child in search.children(node, split):
+                if child.bound >= floor:
+                    heapq.heappush(heap, child)
+            search.record(heap[0].bound if heap else -math.inf)
+        return search.result(-math.inf if not heap else heap[0].bound, root.value,
+                             "proven" if target is not None else "exhausted", target, heap)
+    except KeyboardInterrupt:
+        return search.result(search.last, search.last if root is None else root.value,
+                             "interrupted", target)
+
+
+def _split(node: _Node) -> list[tuple[_Choices, Keep]]:
+    """The children of a node: one per option of the turn whose build options the master mixes
+    most; else two, by the facilities owned after a turn, split at the master's mean, where
+    the split is nearest to even; else two, by housing the character item the master houses
+    most nearly half of the time; else none (the master mixes nothing a choice can split)."""
+    building = _weighted(node, "building")
+    characters = _weighted(node, "characters")
+    c = node.choices
+    fixed, owned, housed = dict(c.fixed), dict(c.owned), dict(c.housed)
+    options: dict[int, dict[int, float]] = {}
+    mean = defaultdict(float)
+    for w, plan in building:
+        for t, option in enumerate(plan.option, start=1):
+            share = options.setdefault(t, defaultdict(float))
+            share[int(option)] += w
+            mean[t] += w * plan.owned[t - 1]
+    mixed = [(max(share.values()), t) for t, share in options.items()
+             if t not in fixed and max(share.values()) < 1 - MIXED]
+    if mixed:
+        turn = min(mixed)[1]
+        return [(replace(c, fixed=c.fixed + ((turn, o),)), _keeps_option(turn, o))
+                for o in OPTIONS]
+    below = []
+    for t, m in mean.items():
+        cut = math.floor(m - MIXED)  # <= cut | > cut
+        left = sum(w for w, plan in building if plan.owned[t - 1] <= cut)
+        if MIXED < left < 1 - MIXED:
+            below.append((abs(left - 0.5), t, cut))
+    if below:
+        _, turn, cut = min(below)
+        lo, hi = owned.get(turn, (0, CHITS))
+        return [(replace(c, owned=_set(owned, turn, (lo, cut))), _keeps_owned(turn, lo, cut)),
+                (replace(c, owned=_set(owned, turn, (cut + 1, hi))),
+                 _keeps_owned(turn, cut + 1, hi))]
+    share = defaultdict(float)
+    for w, plan in characters:
+        for item in plan.items:
+            share[item] += w
+    frac = [(abs(v - 0.5), i) for i, v in share.items()
+            if i not in housed and MIXED < v < 1 - MIXED]
+    if frac:
+        item = min(frac)[1]
+        return [(replace(c, housed=c.housed + ((item, must),)), _keeps_item(item, must))
+                for must in (True, False)]
+    return []
+
+
+MIXED = 1e-6
+"""Weights within this of 0 or 1 count as whole."""
+
+
+def _weighted(node: _Node, side: str) -> list[tuple[float, Any]]:
+    return [(w, column.plan) for (s, column), w in
+            zip(node.result.columns, node.result.weights, strict=False) if s == side and w > MIXED]
+
+
+def _set(pairs: dict, key: int, value: tuple) -> tuple:
+    return tuple(sorted({**pairs, key: value}.items()))
+
+
+def _keeps_option(turn: int, option: int) -> Keep:
+    return lambda side, column: side != "building" or column.plan.option[turn - 1] == option
+
+
+def _keeps_owned(turn: int, lo: int, hi: int) -> Keep:
+    return lambda side, column: side != "building" or lo <= column.plan.owned[turn - 1] <= hi
+
+
+def _keeps_item(item: int, must: bool) -> Keep:
+    return lambda side, column: side != "characters" or (item in column.plan.items) == must
+
+
+def _node_bound(instance: Instance, choices: _Choices, known: list,
+                time_limit: float | None) -> BoundResult:
+    """The bound of the years that make ``choices``, by column generation started with
+    ``known`` columns (which must make them)."""
+    result = BoundResult(math.inf, math.inf, 0, 0.0)
+    _columns(choices.year(instance), -math.inf, time_limit, 300, time.perf_counter(), result,
+             known)
+    return result
+
+
+class _Search:
+    """The counters and limits of one search, and the children of a node."""
+
+    def __init__(self, instance: Instance, start: float, time_limit: float | None,
+                 max_nodes: int | None) -> None:
+        self.instance, self.start = instance, start
+        self.time_limit, self.max_nodes = time_limit, max_nodes
+        self.nodes = 0
+        self.depth = 0
+        self.last = math.inf
+        self.history: list[tuple[float, float]] = []
+
+    def out_of_limits(self) -> bool:
+        if self.max_nodes is not None and self.nodes >= self.max_nodes:
+            return True
+        return self.time_limit is not None and time.perf_counter() - self.start > self.time_limit
+
+    def children(self, node: _Node, split: list[tuple[_Choices, Keep]]) -> list[_Node]:
+        """A node for each choice, its master started with the parent's columns that make
+        it."""
+        out = []
+        for choices, keep in split:
+            known = [(side, column) for side, column in node.result.columns
+                     if keep(side, column)]
+            result = self._bound(choices, known)
+            self.nodes += 1
+            if math.isfinite(result.value):  # its years are among the parent's
+                out.append(_Node(-min(result.value, node.bound), choices, result))
+        self.depth = max(self.depth, node.choices.size + 1)
+        return out
+
+    def _bound(self, choices: _Choices, known: list) -> BoundResult:
+        left = None
+        if self.time_limit is not None:
+            left = max(0.0, self.start + self.time_limit - time.perf_counter())
+        return _node_bound(self.instance, choices, known, left)
+
+    def record(self, top: float) -> None:
+        if top < self.last:
+            self.last = top
+            self.history.append((time.perf_counter() - self.start, top))
+
+    def result(self, bound: float, root: float, status: str, target: int | None,
+               heap: list[_Node] | None = None) -> BranchResult:
+        if target is not None:
+            bound = float(target) if bound <= target else float(math.floor(bound + 1e-6))
+        return BranchResult(bound, root, status, self.nodes, len(heap or []), self.depth,
+                            time.perf_counter() - self.start, self.history)

@@ -1,0 +1,138 @@
+"""The branch and bound on the builds (solvers.lemuria.branch): every choice it branches on
+keeps the years that make it, so the bound never falls below the exhaustive optimum; on a
+6-turn year it lowers the bound of column generation."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from test_lemuria_bound import _held_instance, remodel_year
+from test_lemuria_model import tiny
+
+from lumicore.errors import LumicoreError, SearchLimitError
+from lumicore.lemuria import CHITS, Instance, Play, Remodel, default_instance, simulate
+from lumicore.lemuria.instance import small_instance
+from lumicore.lemuria.schedule import Schedule
+from solvers.lemuria import build_schedule
+from solvers.lemuria.bound import _Year
+from solvers.lemuria.branch import _Choices, _node_bound, branch_bound
+from solvers.lemuria.exhaustive import exhaustive_best
+from solvers.lemuria.greedy import greedy_schedule
+
+YEARS = {
+    "tiny 0": lambda: tiny(0),
+    "tiny 2": lambda: tiny(2),
+    "opponent": lambda: small_instance(0, turns=4, buildings=3, characters=2, opponents=1),
+    "remodels": lambda: remodel_year(3),
+    "held 2": lambda: _held_instance(2),
+    "held 4": lambda: _held_instance(4),
+}
+
+
+def choices_of(inst: Instance, schedule: Schedule) -> _Choices:
+    """What a legal year chooses, in the branch's terms: the slot of each turn's build (0: no
+    build), the facilities owned after each turn, and which characters (by their place in the
+    hand and the deck) it houses."""
+    trace = simulate(inst, schedule).trace
+    plans = {p.turn: p for p in schedule.turns}
+    stream = list(inst.hand) + list(inst.character_deck)
+    fixed, owned, housed, n = [], [], set(), 0
+    for t in range(1, inst.turns + 1):
+        build = plans[t].build_action() if t in plans else None
+        fixed.append((t, 0 if build is None else trace[t - 1].row.index(build.card) + 1))
+        n += build is not None and not isinstance(build, Remodel)
+        owned.append((t, (n, n)))
+        for action in plans[t].actions if t in plans else ():
+            if isinstance(action, Play) and action.house_in is not None:
+                housed.add(stream.index(action.character))
+    return _Choices(tuple(fixed), tuple(owned),
+                    tuple((i, i in housed) for i in range(len(stream))))
+
+
+@pytest.mark.parametrize("name", sorted(YEARS))
+def test_the_choices_of_the_optimal_year_keep_its_vp(name):
+    """Fixing everything the branch can fix to what the optimal year does (together and each
+    kind alone) leaves a bound at least its VP; fixing a wrong owned count lowers it or
+    rules the year out."""
+    inst = YEARS[name]()
+    best = exhaustive_best(inst, max_nodes=None, time_limit=60)
+    assert best.status == "optimal"
+    assert not _Year(inst).need_fallback()
+    mine = choices_of(inst, best.schedule)
+    kinds = [mine, _Choices(fixed=mine.fixed), _Choices(owned=mine.owned),
+             _Choices(housed=mine.housed)]
+    for choices in kinds:
+        assert _node_bound(inst, choices, [], None).value >= best.vp - 1e-6
+
+
+@pytest.mark.parametrize("name", sorted(YEARS))
+def test_branch_bound_never_falls_below_the_optimum(name):
+    inst = YEARS[name]()
+    best = exhaustive_best(inst, max_nodes=None, time_limit=60).vp
+    free = branch_bound(inst, time_limit=None, max_nodes=40)
+    assert best - 1e-6 <= free.bound <= free.root + 1e-9
+    told = branch_bound(inst, time_limit=None, max_nodes=40, target=best)
+    assert told.bound >= best and told.bound == math.floor(told.bound)
+    if told.status == "proven":
+        assert told.bound == best
+
+
+def test_it_lowers_the_bound_of_a_6_turn_year():
+    inst = default_instance(2, turns=6)
+    result = branch_bound(inst, time_limit=None, max_nodes=60)
+    assert result.bound < result.root - 2  # 89.9 -> 86.0 when measured
+    seconds = [s for s, _b in result.history]
+    bounds = [b for _s, b in result.history]
+    assert seconds == sorted(seconds) and bounds == sorted(bounds, reverse=True)
+    assert result.bound >= greedy_schedule(inst).vp
+
+
+def test_the_owned_limits_split_the_years():
+    inst = remodel_year(3)
+    best = exhaustive_best(inst, max_nodes=None, time_limit=60)
+    mine = choices_of(inst, best.schedule)
+    turn, (n, _n) = mine.owned[1]
+    low = _node_bound(inst, _Choices(owned=((turn, (0, n)),)), [], None).value
+    high = _node_bound(inst, _Choices(owned=((turn, (n + 1, CHITS)),)), [], None).value
+    assert low >= best.vp - 1e-6  # the optimal year owns n facilities after that turn
+    assert max(low, high) <= _node_bound(inst, _Choices(), [], None).value + 1e-6
+
+
+def test_bad_arguments():
+    inst = default_instance(0, turns=2)
+    with pytest.raises(LumicoreError):
+        branch_bound("year")  # type: ignore[arg-type]
+    with pytest.raises(LumicoreError, match="target"):
+        branch_bound(inst, target=1.5)  # type: ignore[arg-type]
+    with pytest.raises(SearchLimitError):
+        branch_bound(inst, time_limit=0)
+    with pytest.raises(SearchLimitError):
+        branch_bound(inst, max_nodes=0)
+
+
+def test_ctrl_c_keeps_the_bound_proven_so_far(monkeypatch):
+    import solvers.lemuria.branch as branch
+
+    calls = []
+    real = branch._columns
+
+    def interrupted_on_the_fourth_node(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 4:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(branch, "_columns", interrupted_on_the_fourth_node)
+    inst = default_instance(2, turns=6)
+    result = branch_bound(inst, time_limit=None)
+    assert result.status == "interrupted"
+    assert greedy_schedule(inst).vp <= result.bound <= result.root
+
+
+def test_build_schedule_reports_the_branch_bound():
+    inst = default_instance(2, turns=6)
+    plan = build_schedule(inst, time_limit=12, workers=1)
+    assert simulate(inst, plan).total == plan.vp
+    root = branch_bound(inst, max_nodes=1).root
+    assert plan.status == "optimal" or plan.vp <= plan.bound < math.floor(root + 1e-6)
