@@ -136,3 +136,28 @@ def test_build_schedule_reports_the_branch_bound():
     assert simulate(inst, plan).total == plan.vp
     root = branch_bound(inst, max_nodes=1).root
     assert plan.status == "optimal" or plan.vp <= plan.bound < math.floor(root + 1e-6)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_node_does_not_mix_in_the_empty_year_its_choices_rule_out(seed):
+    """The master starts with the empty year of each side; where a node's choices rule it
+    out (a build fixed, a character that must be housed) it costs more than any year is
+    worth, so the node's master ends without it and its value stays a floor of the node's
+    years."""
+    inst = default_instance(seed, turns=6)
+    root = _node_bound(inst, _Choices(), [], None)
+    split = [(2, o) for o in range(1, 6)]
+    for choices in [_Choices(fixed=(pair,)) for pair in split] + [
+            _Choices(owned=((4, (4, CHITS)),)), _Choices(housed=((0, True), (1, True)))]:
+        result = _node_bound(inst, choices, [], None)
+        if not math.isfinite(result.value):
+            continue
+        (side, column), weight = result.columns[0], result.weights[0]
+        assert side == "building" and not column.plan.option.any()
+        if choices.fixed or choices.owned:
+            assert weight < 1e-9
+        (side, column), weight = result.columns[1], result.weights[1]
+        assert side == "characters" and not column.plan.items
+        if choices.housed:
+            assert weight < 1e-9
+        assert result.value <= root.value + 1e-6 or result.value - result.floor < 0.01

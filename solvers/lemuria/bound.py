@@ -205,6 +205,15 @@ class _Year:
         # a remodel discarded (worth at most the best item)
         self.comebacks = min(self.j_max, self.remodels)
 
+    def barred(self) -> tuple[str, ...]:
+        """The sides whose empty year (no build, nobody housed) breaks a fixed choice."""
+        sides = []
+        if any(self.fixed.values()) or any(lo > 0 for lo, _hi in self.owned.values()):
+            sides.append("building")
+        if any(self.housed.values()):
+            sides.append("characters")
+        return tuple(sides)
+
     def need_fallback(self) -> bool:
         """A remodelled card can come back from the deck bottom (the rows do not track it)."""
         return self.remodel and max_draws(self.inst) > len(self.inst.deck)
@@ -734,7 +743,7 @@ def _columns(year: _Year, target: float, time_limit: float | None, max_steps: in
     choices; :mod:`solvers.lemuria.branch` passes a parent node's). The master's columns and
     their last weights are left in ``result``."""
     master = Master(year.A, [int(f) for f in np.flatnonzero(year.is_festival)],
-                    _empty_plan(year.T))
+                    _empty_plan(year.T), year.barred())
     result.columns, result.weights = master.added, master.weights
     multipliers = _first_multipliers(year)
     if known:

@@ -21,7 +21,11 @@ from typing import Any
 import numpy as np
 from ortools.linear_solver import pywraplp
 
-__all__ = ["Column", "Master"]
+__all__ = ["Column", "Master", "BARRED"]
+
+BARRED = 1e4
+"""The VP an empty year costs the master where it is not a relaxed year (a year scores at most
+a few hundred VP, so a mix with a feasible year never uses it)."""
 
 
 @dataclass
@@ -38,16 +42,20 @@ class Master:
     """The restricted master LP (GLOP). ``start[r, t]``: resource r the instance gives by the
     end of turn t (0-based); ``festivals``: the 0-based festival turns; ``empty``: the plan of
     the empty year (nothing built, nobody housed), a column of each side, so the master is
-    always feasible."""
+    always feasible. ``barred``: the sides whose empty year is not among the relaxed years (a
+    branch fixed a build or a housing): their empty column costs ``BARRED`` VP, more than any
+    year is worth, so the master uses it only while nothing else is feasible and its value
+    stays a floor of the relaxed years it may mix."""
 
-    def __init__(self, start: np.ndarray, festivals: list[int], empty: Any) -> None:
+    def __init__(self, start: np.ndarray, festivals: list[int], empty: Any,
+                 barred: tuple[str, ...] = ()) -> None:
         self.start, self.festivals = start, festivals
         self.added: list[tuple[str, Column]] = []
         self.weights: list[float] = []
         """The weight of each column in the last solution (``added``'s order)."""
         self._build()
         for side in self.convex:
-            self.add(side, Column(0.0, empty))
+            self.add(side, Column(-BARRED if side in barred else 0.0, empty))
 
     def _build(self) -> None:
         """A new LP with the rows and no columns."""
