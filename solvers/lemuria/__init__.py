@@ -164,7 +164,7 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
     greedy = greedy_schedule(instance)
     try:
         year, limit, values, fast = _prepare(instance, greedy, time_limit, hint,
-                                             fast_bound and bound_method)
+                                             bound_method if fast_bound else None)
     except KeyboardInterrupt:  # Ctrl-C before the solver started: the greedy year
         greedy.status, greedy.reason = INTERRUPTED, REASON_INTERRUPTED
         greedy.elapsed = time.perf_counter() - start
@@ -173,8 +173,9 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
                   bound=None if limit is None else float(limit))
     watch.interrupted = fast is not None and fast.interrupted
     branch = branch and time_limit is not None and fast is not None and fast.method == "columns"
-    reserve = 0.0 if time_limit is None else float(time_limit) * (
-        POLISH_SHARE * characters + BRANCH_SHARE * branch)
+    seconds = 0.0 if time_limit is None else float(time_limit)
+    for_branch = BRANCH_SHARE * seconds if branch else 0.0
+    reserve = for_branch + (POLISH_SHARE * seconds if characters else 0.0)
     try:
         runs = _solve(year, instance, watch, workers, seed,
                       None if time_limit is None else float(time_limit) - reserve, log, start,
@@ -185,8 +186,7 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
     schedule = _result(year, greedy, runs, watch, time.perf_counter() - start)
     if characters and schedule.status == FEASIBLE:
         left = None if time_limit is None else start + float(time_limit) - time.perf_counter()
-        if branch:
-            left = None if left is None else left - BRANCH_SHARE * float(time_limit)
+        left = None if left is None else left - for_branch
         _polish(instance, schedule, None if left is None else max(left, 0.1))
     if branch and schedule.status == FEASIBLE:
         _branch(instance, schedule, fast, max(start + float(time_limit) - time.perf_counter(),
@@ -196,16 +196,16 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
 
 
 def _prepare(instance: Instance, greedy: Schedule, time_limit: float | None, hint: bool,
-             fast_bound: str | bool
+             method: str | None
              ) -> tuple[YearModel, int | None, list[int] | None, BoundResult | None]:
-    """The model with the fast bound (``fast_bound``: its method, or False: none) as a cut and
+    """The model with the fast bound (by ``method``; None: no fast bound) as a cut and
     the greedy year as a complete hint: the model, the bound (rounded down; None without
-    ``fast_bound``), the hint's values and the fast bound's result."""
+    a method), the hint's values and the fast bound's result."""
     limit, fast = None, None
-    if fast_bound:
+    if method is not None:
         spend = DEFAULT_BOUND_TIME if time_limit is None else min(DEFAULT_BOUND_TIME,
                                                                    0.1 * float(time_limit))
-        fast = lagrangian_bound(instance, spend, target=greedy.vp, method=str(fast_bound))
+        fast = lagrangian_bound(instance, spend, target=greedy.vp, method=method)
         limit = math.floor(fast.value + 1e-6)
     year = YearModel(instance)
     if limit is not None:

@@ -740,19 +740,17 @@ def _columns(year: _Year, target: float, time_limit: float | None, max_steps: in
              ) -> None:
     """Column generation: price the master's duals, add the two relaxed years, repeat.
     ``known``: columns to start the master with (relaxed years of this ``year``'s fixed
-    choices; :mod:`solvers.lemuria.branch` passes a parent node's). The master's columns and
-    their last weights are left in ``result``."""
+    choices; :mod:`solvers.lemuria.branch` passes a parent node's). ``result`` holds the
+    master's columns and their last weights (the master's own lists)."""
     master = Master(year.A, [int(f) for f in np.flatnonzero(year.is_festival)],
                     _empty_plan(year.T), year.barred())
     result.columns, result.weights = master.added, master.weights
     multipliers = _first_multipliers(year)
-    if known:
-        for side, column in known:
-            master.add(side, column)
-        solved = master.solve()
-        if solved is not None:
-            result.floor, *multipliers = solved
-            result.weights = master.weights
+    for side, column in known:
+        master.add(side, column)
+    solved = master.solve() if known else None
+    if solved is not None:
+        result.floor, *multipliers = solved
     while result.steps < max_steps:
         value, build, chars = _price(year, *multipliers)
         if not _keep(result, value, *multipliers):
@@ -766,7 +764,6 @@ def _columns(year: _Year, target: float, time_limit: float | None, max_steps: in
         if solved is None:
             return
         result.floor, *multipliers = solved
-        result.weights = master.weights
 
 
 def _subgradient(year: _Year, target: float, time_limit: float | None, max_steps: int,

@@ -36,7 +36,7 @@ from lumicore.errors import LumicoreError
 from lumicore.lemuria import CHITS, Instance
 from solvers.lemuria.bound import BoundResult, _columns, _Year, lagrangian_bound
 from solvers.lemuria.columns import Column
-from solvers.limits import check_limits
+from solvers.limits import Budget
 
 __all__ = ["BranchResult", "branch_bound"]
 
@@ -108,16 +108,15 @@ def branch_bound(instance: Instance, time_limit: float | None = 30.0,
     branched: the bound is the whole year's."""
     if not isinstance(instance, Instance):
         raise LumicoreError(f"expected a lemuria Instance, got {type(instance).__name__}")
-    check_limits(max_nodes, time_limit)
+    search = _Search(instance, time_limit, max_nodes)  # checks the limits
     if target is not None and (isinstance(target, bool) or not isinstance(target, int)):
         raise LumicoreError(f"target must be a whole number of VP, got {target!r}")
-    start = time.perf_counter()
     floor = -math.inf if target is None else target + 1 - 1e-6  # nodes below it: pruned
-    search = _Search(instance, start, time_limit, max_nodes)
     try:
         if root is None or root.method != "columns" or not root.columns:
             root = lagrangian_bound(instance, time_limit=time_limit)
-        search.nodes, search.last = 1, root.value
+        search.budget.spend()
+        search.last = root.value
         if not root.columns:  # the fallback bound: nothing to branch on
             return search.result(root.value, root.value, "exhausted", target)
         heap = [_Node(-root.value, _Choices(), root)]
@@ -189,6 +188,9 @@ def _split(node: _Node) -> list[tuple[_Choices, Keep]]:
     return []
 
 
+EMPTY = 2
+"""Every master starts with the empty year of each side (its own, priced for its choices)."""
+
 MIXED = 1e-6
 """Weights within this of 0 or 1 count as whole."""
 
@@ -227,48 +229,44 @@ def _node_bound(instance: Instance, choices: _Choices, known: list,
 class _Search:
     """The counters and limits of one search, and the children of a node."""
 
-    def __init__(self, instance: Instance, start: float, time_limit: float | None,
+    def __init__(self, instance: Instance, time_limit: float | None,
                  max_nodes: int | None) -> None:
-        self.instance, self.start = instance, start
-        self.time_limit, self.max_nodes = time_limit, max_nodes
-        self.nodes = 0
+        self.instance = instance
+        self.budget = Budget(max_nodes, time_limit, check_every=1)
         self.depth = 0
         self.last = math.inf
         self.history: list[tuple[float, float]] = []
 
     def out_of_limits(self) -> bool:
-        if self.max_nodes is not None and self.nodes >= self.max_nodes:
-            return True
-        return self.time_limit is not None and time.perf_counter() - self.start > self.time_limit
+        return self.budget.exhausted or self.budget.out_of_time()
 
     def children(self, node: _Node, split: list[tuple[_Choices, Keep]]) -> list[_Node]:
         """A node for each choice, its master started with the parent's columns that make
         it."""
         out = []
         for choices, keep in split:
-            known = [(side, column) for side, column in node.result.columns
+            known = [(side, column) for side, column in node.result.columns[EMPTY:]
                      if keep(side, column)]
             result = self._bound(choices, known)
-            self.nodes += 1
+            self.budget.spend()
             if math.isfinite(result.value):  # its years are among the parent's
                 out.append(_Node(-min(result.value, node.bound), choices, result))
         self.depth = max(self.depth, node.choices.size + 1)
         return out
 
     def _bound(self, choices: _Choices, known: list) -> BoundResult:
-        left = None
-        if self.time_limit is not None:
-            left = max(0.0, self.start + self.time_limit - time.perf_counter())
+        limit = self.budget.time_limit
+        left = None if limit is None else max(0.0, limit - self.budget.elapsed)
         return _node_bound(self.instance, choices, known, left)
 
     def record(self, top: float) -> None:
         if top < self.last:
             self.last = top
-            self.history.append((time.perf_counter() - self.start, top))
+            self.history.append((self.budget.elapsed, top))
 
     def result(self, bound: float, root: float, status: str, target: int | None,
                heap: list[_Node] | None = None) -> BranchResult:
         if target is not None:
             bound = float(target) if bound <= target else float(math.floor(bound + 1e-6))
-        return BranchResult(bound, root, status, self.nodes, len(heap or []), self.depth,
-                            time.perf_counter() - self.start, self.history)
+        return BranchResult(bound, root, status, self.budget.nodes, len(heap or []),
+                            self.depth, self.budget.elapsed, self.history)

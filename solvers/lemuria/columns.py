@@ -52,7 +52,8 @@ class Master:
         self.start, self.festivals = start, festivals
         self.added: list[tuple[str, Column]] = []
         self.weights: list[float] = []
-        """The weight of each column in the last solution (``added``'s order)."""
+        """The weight of each column in the last solution (``added``'s order; updated in
+        place)."""
         self._build()
         for side in self.convex:
             self.add(side, Column(-BARRED if side in barred else 0.0, empty))
@@ -113,7 +114,7 @@ class Master:
             self.variables = [self._column(side, column) for side, column in self.added]
             if self.solver.Solve() != pywraplp.Solver.OPTIMAL:
                 return None
-        self.weights = [var.solution_value() for var in self.variables]
+        self.weights[:] = [var.solution_value() for var in self.variables]
         mu = np.array([[max(0.0, c.dual_value()) for c in row] for row in self.resources])
         lam = np.array([[max(0.0, c.dual_value()) for c in row] for row in self.housing]).T
         fest = np.zeros(self.T)
