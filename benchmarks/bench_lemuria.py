@@ -43,6 +43,7 @@ CONFIGS = {
     "polish": {"bound_method": "subgradient"},
     "columns": {"branch": False},
     "branch": {},
+    "lazy": {},
 }
 """``before``: CP-SAT alone, its own bound; ``lns``: the fast bound, the window cut and the
 neighbourhood search; ``restarts``: the same with hinted restarts instead of the neighbourhood
@@ -52,7 +53,10 @@ search; ``cuts``: the fast bound and the window cut, CP-SAT alone for the whole 
 by ``solvers.lemuria.characters``; ``columns``: ``polish`` with the fast bound's multipliers
 found by column generation instead of subgradient steps; ``branch``: everything (the default:
 ``columns`` and, in the last quarter of the time, the branch and bound of
-``solvers.lemuria.branch`` lowering the proven bound)."""
+``solvers.lemuria.branch`` lowering the proven bound); ``lazy``: the same arguments, run after
+column generation was smoothed and the branch and bound bounded children at their parent's
+multipliers, running column generation only on nodes that reach the top (the log's ``branch``
+rows are from before)."""
 
 
 def parse_config(spec: str, time_limit: float, years: int) -> tuple[str, float, int]:

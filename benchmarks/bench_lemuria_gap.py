@@ -1,7 +1,9 @@
 """Where the Lemuria proof gap is: the fast Lagrangian bound against optima CP-SAT proves, on
 default years and on variants of them that switch one part of the character side off; the
-bound when the first turn's build is fixed (the first level of a branch and bound); and the
-bound after more subgradient steps and by column generation.
+bound when the first turn's build is fixed (the first level of a branch and bound); the
+bound after more subgradient steps and by column generation (with and without smoothing); and
+the branch and bound of ``solvers.lemuria.branch`` on 6-turn years against their best plans
+(with and without its split on the turn a character is first housed in).
 
     python benchmarks/bench_lemuria_gap.py            # writes the tables into docs/lemuria.md
     python benchmarks/bench_lemuria_gap.py --no-docs
@@ -22,7 +24,7 @@ import sys
 from bench_lemuria import write_docs  # benchmarks/ is the script's folder
 
 from lumicore.lemuria import Instance, default_instance, simulate
-from solvers.lemuria import bound, build_schedule
+from solvers.lemuria import bound, branch, build_schedule
 from solvers.lemuria.bound import lagrangian_bound
 
 
@@ -83,7 +85,7 @@ def steps(seeds: list[int]) -> list[str]:
     without a better bound instead of 6, up to 3000 steps) and against column generation (its
     bound and the master's value, below which no multipliers go)."""
     lines = ["| seed | default steps | bound | patient steps | bound | column generation: steps "
-             "| bound | floor |", "|---|---|---|---|---|---|---|---|"]
+             "| bound | floor | unsmoothed steps |", "|---|---|---|---|---|---|---|---|---|"]
     for seed in seeds:
         inst = default_instance(seed)
         short = bound.lagrangian_bound(inst, time_limit=None, method="subgradient")
@@ -94,10 +96,44 @@ def steps(seeds: list[int]) -> list[str]:
         finally:
             bound.STALL = saved
         cols = bound.lagrangian_bound(inst, time_limit=None, max_steps=3000)
+        saved, bound.SMOOTHING = bound.SMOOTHING, 0.0
+        try:
+            plain = bound.lagrangian_bound(inst, time_limit=None, max_steps=3000)
+        finally:
+            bound.SMOOTHING = saved
         lines.append(f"| {seed} | {short.steps} | {short.value:.2f} | {long.steps} | "
-                     f"{long.value:.2f} | {cols.steps} | {cols.value:.2f} | {cols.floor:.2f} |")
+                     f"{long.value:.2f} | {cols.steps} | {cols.value:.2f} | {cols.floor:.2f} | "
+                     f"{plain.steps} |")
         print(lines[-1], flush=True)
     return lines
+
+
+def branched(seeds: list[int], time_limit: float, workers: int) -> list[str]:
+    """``branch_bound`` without a target (``BRANCH_TIME`` seconds), with and without the split
+    on housing turns, against the best plan of ``build_schedule`` without the branch and
+    bound (CP-SAT's own proof)."""
+    lines = ["| seed | fast bound | branch bound | status | nodes | without the turn split | "
+             "nodes | CP-SAT plan | proven |", "|---|---|---|---|---|---|---|---|---|"]
+    for seed in seeds:
+        inst = default_instance(seed, turns=6)
+        found = branch.branch_bound(inst, time_limit=BRANCH_TIME)
+        saved, branch._split_turns = branch._split_turns, lambda choices, characters: []
+        try:
+            less = branch.branch_bound(inst, time_limit=BRANCH_TIME)
+        finally:
+            branch._split_turns = saved
+        plan = build_schedule(inst, time_limit=time_limit, workers=workers, seed=0,
+                              branch=False)
+        assert simulate(inst, plan).total == plan.vp
+        lines.append(f"| {seed} | {found.root:.1f} | {found.bound:.2f} | {found.status} | "
+                     f"{found.nodes} | {less.bound:.2f} ({less.status}) | {less.nodes} | "
+                     f"{plan.vp} | {'yes' if plan.status == 'optimal' else 'no'} |")
+        print(lines[-1], flush=True)
+    return lines
+
+
+BRANCH_TIME = 60.0
+"""Seconds of :func:`branched`'s branch and bound per year."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -114,6 +150,7 @@ def main(argv: list[str] | None = None) -> int:
                          args.workers)[2:],
         branching(short + [(12, s) for s in range(3)]),
         steps([0, 1, 2]),
+        branched([1, 2, 3, 4], args.time_limit, args.workers),
     ]
     if not args.no_docs:
         command = "python benchmarks/bench_lemuria_gap.py " + " ".join(argv or sys.argv[1:])

@@ -220,6 +220,25 @@ def test_column_generation_finds_the_least_bound_of_the_relaxation(seed, turns, 
     assert _held_bound(year, steps.mu, steps.lam, steps.fest) >= result.floor - 1e-6
 
 
+@pytest.mark.parametrize("seed", [1, 2])
+def test_smoothing_meets_the_same_floor_in_fewer_evaluations(seed, monkeypatch):
+    """Pricing the point between the master's duals and the best multipliers yet reaches the
+    master's value, the same as pricing the duals themselves, in fewer evaluations; pushed
+    near the best multipliers (0.95) it still gets there (a smoothed point that finds nothing
+    new lowers the bound)."""
+    import solvers.lemuria.bound as bound
+
+    inst = default_instance(seed, turns=6)
+    runs, default = {}, bound.SMOOTHING
+    for smoothing in (0.0, default, 0.95):
+        monkeypatch.setattr(bound, "SMOOTHING", smoothing)
+        runs[smoothing] = lagrangian_bound(inst, time_limit=None, target=0.0, max_steps=300)
+    for result in runs.values():
+        assert result.value - result.floor < CONVERGED
+        assert result.floor == pytest.approx(runs[0.0].floor, abs=CONVERGED)
+    assert runs[default].steps < runs[0.0].steps
+
+
 def test_fixed_first_builds_bound_the_years_that_make_them():
     """Branching on turn 1's build: the bound of the option the optimal year takes is at least
     the optimum, every option's bound is at most the year's (up to the steps' noise), and an

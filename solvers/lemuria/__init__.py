@@ -181,16 +181,18 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
                       None if time_limit is None else float(time_limit) - reserve, log, start,
                       lns and values is not None, restarts and values is not None,
                       (values, greedy.vp))
+        schedule = _result(year, greedy, runs, watch, time.perf_counter() - start)
+        if characters and schedule.status == FEASIBLE:
+            left = None if time_limit is None else start + float(time_limit) - time.perf_counter()
+            left = None if left is None else left - for_branch
+            _polish(instance, schedule, None if left is None else max(left, 0.1))
+            watch.found(schedule.vp)
+            watch.tick()
+        if branch and schedule.status == FEASIBLE:
+            _branch(instance, schedule, fast,
+                    max(start + float(time_limit) - time.perf_counter(), 0.1), watch)
     finally:
         watch.close()
-    schedule = _result(year, greedy, runs, watch, time.perf_counter() - start)
-    if characters and schedule.status == FEASIBLE:
-        left = None if time_limit is None else start + float(time_limit) - time.perf_counter()
-        left = None if left is None else left - for_branch
-        _polish(instance, schedule, None if left is None else max(left, 0.1))
-    if branch and schedule.status == FEASIBLE:
-        _branch(instance, schedule, fast, max(start + float(time_limit) - time.perf_counter(),
-                                              0.1))
     schedule.elapsed = time.perf_counter() - start
     return schedule
 
@@ -347,11 +349,19 @@ def _polish(instance: Instance, schedule: Schedule, seconds: float | None) -> No
             schedule.status, schedule.bound = OPTIMAL, None
 
 
-def _branch(instance: Instance, schedule: Schedule, fast: BoundResult, seconds: float) -> None:
+def _branch(instance: Instance, schedule: Schedule, fast: BoundResult, seconds: float,
+            watch: Watch) -> None:
     """Lower ``schedule.bound`` by :func:`solvers.lemuria.branch.branch_bound` within
     ``seconds`` (its bound holds for every legal year, also those the CP-SAT model does not
-    describe); a bound the plan reaches makes it optimal."""
-    found = branch_bound(instance, time_limit=seconds, target=schedule.vp, root=fast)
+    describe), showing it on ``watch``'s progress line; a bound the plan reaches makes it
+    optimal."""
+    def show(bound: float) -> None:
+        watch.bounded(max(bound, float(schedule.vp)))
+        watch.tick()
+
+    found = branch_bound(instance, time_limit=seconds, target=schedule.vp, root=fast,
+                         on_bound=show)
+    show(found.bound)
     if found.status == "interrupted":
         schedule.status, schedule.reason = INTERRUPTED, REASON_INTERRUPTED
     if schedule.bound is None or found.bound < schedule.bound:

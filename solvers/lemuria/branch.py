@@ -12,9 +12,14 @@ nodes still open (or the plan's VP, for nodes pruned as no better than it) bound
 The search is best first: it always splits the node with the largest bound, so the proven
 bound falls as fast as the nodes allow.
 
-A node whose master no longer mixes options has nothing to split (its mix is in the chits or
-on the character side); it stays open with its bound, and the search stops when it reaches the
-top.
+When the builds are settled the search splits on the facilities owned after a turn, then on
+whether a character is housed, then on the turn it is first housed in. A node whose master
+mixes none of these has nothing to split (its mix is in the chits or in the cards held); it
+stays open with its bound, and the search stops when it reaches the top.
+
+Children are bounded at their parent's multipliers first (one evaluation of the two programs,
+a valid bound like any); a node's column generation runs only when it reaches the top, and
+pauses once its bound falls under the next node's.
 
 >>> from lumicore.lemuria import default_instance
 >>> result = branch_bound(default_instance(2, turns=4), time_limit=20)
@@ -34,7 +39,15 @@ from typing import Any
 
 from lumicore.errors import LumicoreError
 from lumicore.lemuria import CHITS, Instance
-from solvers.lemuria.bound import BoundResult, _columns, _Year, lagrangian_bound
+from solvers.lemuria.bound import (
+    _NEG,
+    CONVERGED,
+    BoundResult,
+    _columns,
+    _price,
+    _Year,
+    lagrangian_bound,
+)
 from solvers.lemuria.columns import Column
 from solvers.limits import Budget
 
@@ -65,26 +78,36 @@ class BranchResult:
 
 @dataclass(frozen=True)
 class _Choices:
-    """What a node fixes: build options by turn, (lo, hi) facilities owned after a turn, and
-    character items (stream indices) housed or not."""
+    """What a node fixes: build options by turn, (lo, hi) facilities owned after a turn,
+    character items (stream indices) housed or not, and (lo, hi) the turns a housed item is
+    first housed in."""
 
     fixed: tuple = ()
     owned: tuple = ()
     housed: tuple = ()
+    windows: tuple = ()
 
-    def year(self, instance: Instance) -> _Year:
-        return _Year(instance, dict(self.fixed), dict(self.owned), dict(self.housed))
+    def year(self, instance: Instance, base: _Year | None = None) -> _Year:
+        """The relaxation's data for these choices (``base``: the whole year's, shared)."""
+        choices = (dict(self.fixed), dict(self.owned), dict(self.housed), dict(self.windows))
+        return _Year(instance, *choices) if base is None else base.with_choices(*choices)
 
     @property
     def size(self) -> int:
-        return len(self.fixed) + len(self.owned) + len(self.housed)
+        return len(self.fixed) + len(self.owned) + len(self.housed) + len(self.windows)
 
 
 @dataclass(order=True)
 class _Node:
+    """An open node. ``done``: its bound is column generation's; otherwise it is the parent's
+    multipliers' (one evaluation) and ``known`` holds the columns its column generation starts
+    with, run when the node reaches the top."""
+
     key: float  # -bound, for the heap
     choices: _Choices = field(compare=False)
     result: BoundResult = field(compare=False, repr=False)
+    done: bool = field(compare=False, default=True)
+    known: list = field(compare=False, repr=False, default_factory=list)
 
     @property
     def bound(self) -> float:
@@ -97,18 +120,20 @@ Keep = Callable[[str, Column], bool]
 
 def branch_bound(instance: Instance, time_limit: float | None = 30.0,
                  max_nodes: int | None = None, target: int | None = None,
-                 root: BoundResult | None = None) -> BranchResult:
+                 root: BoundResult | None = None,
+                 on_bound: Callable[[float], None] | None = None) -> BranchResult:
     """Lower the proven upper bound of ``instance``'s year by branching on the builds (see the
     module docstring). ``target``: the VP of a known plan (nodes whose bound rounds down to at
     most it are pruned; the search stops when every node is: the plan is optimal); ``root``: a
     column-generation bound of the whole year already computed (its columns start the
-    children). Ctrl-C stops the search with the bound proven so far.
+    children); ``on_bound``: called with the proven bound each time it falls (a progress
+    line). Ctrl-C stops the search with the bound proven so far.
 
     Years the relaxation does not follow (see :func:`lagrangian_bound`'s fallback) are not
     branched: the bound is the whole year's."""
     if not isinstance(instance, Instance):
         raise LumicoreError(f"expected a lemuria Instance, got {type(instance).__name__}")
-    search = _Search(instance, time_limit, max_nodes)  # checks the limits
+    search = _Search(instance, time_limit, max_nodes, on_bound)  # checks the limits
     if target is not None and (isinstance(target, bool) or not isinstance(target, int)):
         raise LumicoreError(f"target must be a whole number of VP, got {target!r}")
     floor = -math.inf if target is None else target + 1 - 1e-6  # nodes below it: pruned
@@ -126,6 +151,12 @@ def branch_bound(instance: Instance, time_limit: float | None = 30.0,
             if search.out_of_limits():
                 return search.result(best, root.value, "limit", target, heap)
             node = heapq.heappop(heap)
+            if not node.done:  # its column generation, now that it is the top
+                node = search.settle(node, max(floor, heap[0].bound if heap else -math.inf))
+                if node.bound >= floor:
+                    heapq.heappush(heap, node)
+                search.record(heap[0].bound if heap else -math.inf)
+                continue
             split = _split(node)
             if not split:
                 heapq.heappush(heap, node)
@@ -145,7 +176,8 @@ def _split(node: _Node) -> list[tuple[_Choices, Keep]]:
     """The children of a node: one per option of the turn whose build options the master mixes
     most; else two, by the facilities owned after a turn, split at the master's mean, where
     the split is nearest to even; else two, by housing the character item the master houses
-    most nearly half of the time; else none (the master mixes nothing a choice can split)."""
+    most nearly half of the time; else by the turn an item is first housed in
+    (:func:`_split_turns`); else none (the master mixes nothing a choice can split)."""
     building = _weighted(node, "building")
     characters = _weighted(node, "characters")
     c = node.choices
@@ -185,11 +217,48 @@ def _split(node: _Node) -> list[tuple[_Choices, Keep]]:
         item = min(frac)[1]
         return [(replace(c, housed=c.housed + ((item, must),)), _keeps_item(item, must))
                 for must in (True, False)]
-    return []
+    return _split_turns(c, characters)
+
+
+def _split_turns(c: _Choices, characters: list[tuple[float, Any]]
+                 ) -> list[tuple[_Choices, Keep]]:
+    """Two children by the turn a character item the master always houses is first housed
+    in, split where the weights are nearest to even (three where the node does not yet fix
+    that the item is housed: the years that do not house it are the third); none if no
+    item's turn is mixed."""
+    housed, windows = dict(c.housed), dict(c.windows)
+    weight, mean = defaultdict(float), defaultdict(float)
+    for w, plan in characters:
+        for item, turn in plan.turns.items():
+            weight[item] += w
+            mean[item] += w * turn
+    splits = []
+    for item, total in weight.items():
+        if total < 1 - MIXED or housed.get(item) is False:
+            continue
+        cut = math.floor(mean[item] / total - MIXED)  # <= cut | > cut
+        left = sum(w for w, plan in characters if plan.turns.get(item, math.inf) <= cut)
+        if MIXED < left < 1 - MIXED:
+            splits.append((abs(left - 0.5), item, cut))
+    if not splits:
+        return []
+    _, item, cut = min(splits)
+    lo, hi = windows.get(item, (1, characters[0][1].housed.shape[0]))
+    must = c if housed.get(item) else replace(c, housed=c.housed + ((item, True),))
+    out = [(replace(must, windows=_set(windows, item, (lo, cut))), _keeps_turns(item, lo, cut)),
+           (replace(must, windows=_set(windows, item, (cut + 1, hi))),
+            _keeps_turns(item, cut + 1, hi))]
+    if item not in housed:
+        out.append((replace(c, housed=c.housed + ((item, False),)), _keeps_item(item, False)))
+    return out
 
 
 EMPTY = 2
 """Every master starts with the empty year of each side (its own, priced for its choices)."""
+
+PAUSE = 0.01
+"""A node's column generation pauses once its bound is this far under the next node's (each
+pause lowers it by at least this, so the search never returns to a node without progress)."""
 
 MIXED = 1e-6
 """Weights within this of 0 or 1 count as whole."""
@@ -216,22 +285,44 @@ def _keeps_item(item: int, must: bool) -> Keep:
     return lambda side, column: side != "characters" or (item in column.plan.items) == must
 
 
+def _keeps_turns(item: int, lo: int, hi: int) -> Keep:
+    return lambda side, column: side != "characters" or lo <= column.plan.turns.get(item, 0) <= hi
+
+
 def _node_bound(instance: Instance, choices: _Choices, known: list,
-                time_limit: float | None) -> BoundResult:
+                time_limit: float | None, base: _Year | None = None,
+                start: BoundResult | None = None, target: float = -math.inf) -> BoundResult:
     """The bound of the years that make ``choices``, by column generation started with
-    ``known`` columns (which must make them)."""
+    ``known`` columns (which must make them) and, if given, the bound ``start`` of some
+    multipliers (column generation smooths towards them); it stops early once the bound is at
+    most ``target``."""
     result = BoundResult(math.inf, math.inf, 0, 0.0)
-    _columns(choices.year(instance), -math.inf, time_limit, 300, time.perf_counter(), result,
-             known)
+    if start is not None:
+        result.value, result.mu, result.lam, result.fest = (start.value, start.mu, start.lam,
+                                                            start.fest)
+    _columns(choices.year(instance, base), target, time_limit, 300, time.perf_counter(),
+             result, known)
     return result
+
+
+def _first_bound(year: _Year, parent: BoundResult) -> tuple[BoundResult, list]:
+    """The bound of ``year``'s years at the parent's multipliers (one evaluation) and the two
+    relaxed years it finds, as columns."""
+    value, build, chars = _price(year, parent.mu, parent.lam, parent.fest)
+    result = BoundResult(value, value, 1, 0.0, mu=parent.mu, lam=parent.lam, fest=parent.fest)
+    if value < _NEG / 2:  # a choice no year makes
+        result.value = -math.inf
+    return result, [("building", build), ("characters", chars)]
 
 
 class _Search:
     """The counters and limits of one search, and the children of a node."""
 
     def __init__(self, instance: Instance, time_limit: float | None,
-                 max_nodes: int | None) -> None:
+                 max_nodes: int | None, on_bound: Callable[[float], None] | None = None) -> None:
         self.instance = instance
+        self.on_bound = on_bound
+        self.base: _Year | None = None
         self.budget = Budget(max_nodes, time_limit, check_every=1)
         self.depth = 0
         self.last = math.inf
@@ -241,28 +332,42 @@ class _Search:
         return self.budget.exhausted or self.budget.out_of_time()
 
     def children(self, node: _Node, split: list[tuple[_Choices, Keep]]) -> list[_Node]:
-        """A node for each choice, its master started with the parent's columns that make
-        it."""
+        """A node for each choice, bounded at the parent's multipliers; its column generation
+        waits until it reaches the top (most children never do), its master started with the
+        parent's columns that make it."""
+        if self.base is None:
+            self.base = _Year(self.instance)
         out = []
         for choices, keep in split:
             known = [(side, column) for side, column in node.result.columns[EMPTY:]
                      if keep(side, column)]
-            result = self._bound(choices, known)
+            result, found = _first_bound(choices.year(self.instance, self.base), node.result)
             self.budget.spend()
             if math.isfinite(result.value):  # its years are among the parent's
-                out.append(_Node(-min(result.value, node.bound), choices, result))
+                out.append(_Node(-min(result.value, node.bound), choices, result, False,
+                                 known + found))
         self.depth = max(self.depth, node.choices.size + 1)
         return out
 
-    def _bound(self, choices: _Choices, known: list) -> BoundResult:
+    def settle(self, node: _Node, below: float) -> _Node:
+        """The node with its bound by column generation (capped by the bound it had). Once
+        the bound is under ``below`` (the next node's, or the target's) the node is no longer
+        the top: column generation pauses there, and the node keeps its columns to go on
+        from when it is the top again."""
         limit = self.budget.time_limit
         left = None if limit is None else max(0.0, limit - self.budget.elapsed)
-        return _node_bound(self.instance, choices, known, left)
+        result = _node_bound(self.instance, node.choices, node.known, left, self.base,
+                             node.result, below - PAUSE)
+        paused = result.value < below - PAUSE + 1e-6 and result.value - result.floor >= CONVERGED
+        return _Node(-min(result.value, node.bound), node.choices, result, not paused,
+                     list(result.columns[EMPTY:]) if paused else [])
 
     def record(self, top: float) -> None:
         if top < self.last:
             self.last = top
             self.history.append((self.budget.elapsed, top))
+            if self.on_bound is not None and math.isfinite(top):
+                self.on_bound(top)
 
     def result(self, bound: float, root: float, status: str, target: int | None,
                heap: list[_Node] | None = None) -> BranchResult:
