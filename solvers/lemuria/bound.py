@@ -53,7 +53,7 @@ __all__ = ["upper_bound", "lagrangian_bound", "BoundResult", "DEFAULT_BOUND_TIME
 
 DEFAULT_BOUND_TIME = 2.0
 """Seconds :func:`upper_bound` spends on the multipliers by default (column generation
-usually meets the master's value in about a second on a 12-turn year)."""
+usually meets the master's value in about half a second on a 12-turn year)."""
 _NEG = -1e18
 STALL = 6
 """Subgradient steps without a better bound after which the step size is halved."""
@@ -101,7 +101,7 @@ SMOOTHING = 0.5
 """Column generation prices the point this share of the way from the master's duals towards
 the best multipliers found so far (Wentges smoothing): the duals of a master with few columns
 swing far, and the smoothed points reach the master's value in about half the evaluations
-(92-105 -> 47-53 on 12-turn default years). A smoothed point whose years the master already
+(92-105 -> 47-53 on 12-turn default years 0-2). A smoothed point whose years the master already
 mixes still lowers the bound by at least ``1 - SMOOTHING`` of the gap (docs/lemuria.md), so
 the search cannot stall."""
 
