@@ -182,15 +182,18 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
                       lns and values is not None, restarts and values is not None,
                       (values, greedy.vp))
         schedule = _result(year, greedy, runs, watch, time.perf_counter() - start)
+
+        def left(kept: float = 0.0) -> float | None:  # seconds to the time limit, less kept
+            if time_limit is None:
+                return None
+            return max(start + float(time_limit) - kept - time.perf_counter(), 0.1)
+
         if characters and schedule.status == FEASIBLE:
-            left = None if time_limit is None else start + float(time_limit) - time.perf_counter()
-            left = None if left is None else left - for_branch
-            _polish(instance, schedule, None if left is None else max(left, 0.1))
+            _polish(instance, schedule, left(for_branch))
             watch.found(schedule.vp)
             watch.tick()
         if branch and schedule.status == FEASIBLE:
-            _branch(instance, schedule, fast,
-                    max(start + float(time_limit) - time.perf_counter(), 0.1), watch)
+            _branch(instance, schedule, fast, left(), watch)
     finally:
         watch.close()
     schedule.elapsed = time.perf_counter() - start
@@ -349,7 +352,7 @@ def _polish(instance: Instance, schedule: Schedule, seconds: float | None) -> No
             schedule.status, schedule.bound = OPTIMAL, None
 
 
-def _branch(instance: Instance, schedule: Schedule, fast: BoundResult, seconds: float,
+def _branch(instance: Instance, schedule: Schedule, fast: BoundResult, seconds: float | None,
             watch: Watch) -> None:
     """Lower ``schedule.bound`` by :func:`solvers.lemuria.branch.branch_bound` within
     ``seconds`` (its bound holds for every legal year, also those the CP-SAT model does not

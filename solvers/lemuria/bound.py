@@ -464,8 +464,10 @@ def _held_items(year: _Year, val: np.ndarray) -> list[tuple[int, np.ndarray]]:
     """The stream of :func:`_held_value`: (item, value of housing it when drawn in turn d)
     for the hand, the deck and the second housings (item -1: the best of any)."""
     at_turn = val.max(axis=2)
-    comeback = _best_from(at_turn).max(axis=0)
-    best_from = _best_from(_windowed(year, at_turn))  # housed at p >= d
+    best_from = _best_from(at_turn)  # housed at p >= d
+    comeback = best_from.max(axis=0)
+    if year.windows:
+        best_from = _best_from(_windowed(year, at_turn))
     items = [(i, best_from[i]) for i in range(year.n_items)]
     return items + [(-1, comeback)] * year.comebacks
 

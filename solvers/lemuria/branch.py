@@ -40,10 +40,10 @@ from typing import Any
 from lumicore.errors import LumicoreError
 from lumicore.lemuria import CHITS, Instance
 from solvers.lemuria.bound import (
-    _NEG,
     CONVERGED,
     BoundResult,
     _columns,
+    _keep,
     _price,
     _Year,
     lagrangian_bound,
@@ -183,24 +183,18 @@ def _split(node: _Node) -> list[tuple[_Choices, Keep]]:
     c = node.choices
     fixed, owned, housed = dict(c.fixed), dict(c.owned), dict(c.housed)
     options: dict[int, dict[int, float]] = {}
-    mean = defaultdict(float)
     for w, plan in building:
         for t, option in enumerate(plan.option, start=1):
             share = options.setdefault(t, defaultdict(float))
             share[int(option)] += w
-            mean[t] += w * plan.owned[t - 1]
     mixed = [(max(share.values()), t) for t, share in options.items()
              if t not in fixed and max(share.values()) < 1 - MIXED]
     if mixed:
         turn = min(mixed)[1]
         return [(replace(c, fixed=c.fixed + ((turn, o),)), _keeps_option(turn, o))
                 for o in OPTIONS]
-    below = []
-    for t, m in mean.items():
-        cut = math.floor(m - MIXED)  # <= cut | > cut
-        left = sum(w for w, plan in building if plan.owned[t - 1] <= cut)
-        if MIXED < left < 1 - MIXED:
-            below.append((abs(left - 0.5), t, cut))
+    below = [(even[0], t, even[1]) for t in options
+             if (even := _even_cut([(w, plan.owned[t - 1]) for w, plan in building]))]
     if below:
         _, turn, cut = min(below)
         lo, hi = owned.get(turn, (0, CHITS))
@@ -226,20 +220,12 @@ def _split_turns(c: _Choices, characters: list[tuple[float, Any]]
     in, split where the weights are nearest to even (three where the node does not yet fix
     that the item is housed: the years that do not house it are the third); none if no
     item's turn is mixed."""
+    if not characters:
+        return []
     housed, windows = dict(c.housed), dict(c.windows)
-    weight, mean = defaultdict(float), defaultdict(float)
-    for w, plan in characters:
-        for item, turn in plan.turns.items():
-            weight[item] += w
-            mean[item] += w * turn
-    splits = []
-    for item, total in weight.items():
-        if total < 1 - MIXED or housed.get(item) is False:
-            continue
-        cut = math.floor(mean[item] / total - MIXED)  # <= cut | > cut
-        left = sum(w for w, plan in characters if plan.turns.get(item, math.inf) <= cut)
-        if MIXED < left < 1 - MIXED:
-            splits.append((abs(left - 0.5), item, cut))
+    always = set.intersection(*(set(plan.turns) for _w, plan in characters))
+    splits = [(even[0], item, even[1]) for item in always if housed.get(item) is not False
+              and (even := _even_cut([(w, plan.turns[item]) for w, plan in characters]))]
     if not splits:
         return []
     _, item, cut = min(splits)
@@ -262,6 +248,15 @@ pause lowers it by at least this, so the search never returns to a node without 
 
 MIXED = 1e-6
 """Weights within this of 0 or 1 count as whole."""
+
+
+def _even_cut(values: list[tuple[float, float]]) -> tuple[float, int] | None:
+    """Where to split weighted ``values`` (weights summing to 1) in two, ``<= cut`` and
+    ``> cut``, with the cut at their mean: (how far the weight below is from half, cut), or
+    None if all of it lies on one side."""
+    cut = math.floor(sum(w * v for w, v in values) - MIXED)
+    left = sum(w for w, v in values if v <= cut)
+    return (abs(left - 0.5), cut) if MIXED < left < 1 - MIXED else None
 
 
 def _weighted(node: _Node, side: str) -> list[tuple[float, Any]]:
@@ -309,9 +304,8 @@ def _first_bound(year: _Year, parent: BoundResult) -> tuple[BoundResult, list]:
     """The bound of ``year``'s years at the parent's multipliers (one evaluation) and the two
     relaxed years it finds, as columns."""
     value, build, chars = _price(year, parent.mu, parent.lam, parent.fest)
-    result = BoundResult(value, value, 1, 0.0, mu=parent.mu, lam=parent.lam, fest=parent.fest)
-    if value < _NEG / 2:  # a choice no year makes
-        result.value = -math.inf
+    result = BoundResult(math.inf, math.inf, 0, 0.0)
+    _keep(result, value, parent.mu, parent.lam, parent.fest)  # -inf: a choice no year makes
     return result, [("building", build), ("characters", chars)]
 
 
