@@ -42,8 +42,9 @@ CONFIGS = {
     "after": {"characters": False, "bound_method": "subgradient"},
     "polish": {"bound_method": "subgradient"},
     "columns": {"branch": False},
-    "branch": {},
-    "lazy": {},
+    "branch": {"beside": False},
+    "lazy": {"beside": False},
+    "beside": {},
 }
 """``before``: CP-SAT alone, its own bound; ``lns``: the fast bound, the window cut and the
 neighbourhood search; ``restarts``: the same with hinted restarts instead of the neighbourhood
@@ -51,12 +52,14 @@ search; ``cuts``: the fast bound and the window cut, CP-SAT alone for the whole 
 ``after``: neighbourhoods, then a hinted restart with the time they leave; ``polish``:
 ``after`` and, in the last 5% of the time, the character moves of the best plan planned anew
 by ``solvers.lemuria.characters``; ``columns``: ``polish`` with the fast bound's multipliers
-found by column generation instead of subgradient steps; ``branch``: everything (the default:
-``columns`` and, in the last quarter of the time, the branch and bound of
-``solvers.lemuria.branch`` lowering the proven bound); ``lazy``: the same arguments, run after
+found by column generation instead of subgradient steps; ``branch``: ``columns`` and, in the
+last quarter of the time, the branch and bound of
+``solvers.lemuria.branch`` lowering the proven bound; ``lazy``: the same arguments, run after
 column generation was smoothed and the branch and bound bounded children at their parent's
 multipliers, running column generation only on nodes that reach the top (the log's ``branch``
-rows are from before)."""
+rows are from before); ``beside``: everything (the default since): the branch and bound in a
+process of its own beside CP-SAT for the whole time (``solvers.lemuria.beside``) instead of
+after it."""
 
 
 def parse_config(spec: str, time_limit: float, years: int) -> tuple[str, float, int]:

@@ -25,6 +25,7 @@ from lumicore.errors import LumicoreError, SearchLimitError
 from lumicore.lemuria import Instance, Schedule, simulate
 from lumicore.lemuria.harvests import AltarSetup
 from lumicore.lemuria.instance import check_seed
+from solvers.lemuria.beside import BranchBeside
 from solvers.lemuria.bound import DEFAULT_BOUND_TIME, METHODS, BoundResult, lagrangian_bound
 from solvers.lemuria.branch import branch_bound
 from solvers.lemuria.characters import best_characters
@@ -116,7 +117,7 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
                    harvests: bool = False, altar: AltarSetup | None = None,
                    lns: bool = True, fast_bound: bool = True, restarts: bool = True,
                    characters: bool = True, bound_method: str = "columns",
-                   branch: bool = True) -> Schedule:
+                   branch: bool = True, beside: bool = True) -> Schedule:
     """Solve the year of ``instance`` for the most VP.
 
     Returns a :class:`~lumicore.lemuria.Schedule` with ``status`` ``"optimal"`` (its VP equals a
@@ -139,7 +140,9 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
     builds, the character moves planned anew by a dynamic program). ``branch``: keep the last
     ``BRANCH_SHARE`` of the time for :func:`solvers.lemuria.branch.branch_bound`, which lowers
     the proven bound by branching on the builds (with the fast bound by column generation and
-    a time limit only). ``schedule.stats`` holds the
+    a time limit only); with ``beside`` (the default) it runs instead in a process of its own
+    beside CP-SAT for the whole time (:mod:`solvers.lemuria.beside`), and a bound it proves
+    that the plan reaches ends the search at once. ``schedule.stats`` holds the
     model size (:class:`ModelStats`), ``schedule.branches`` the solver's branch count.
 
     Optimal means optimal over the plans the model describes: every rule of docs/lemuria.md, in
@@ -169,12 +172,16 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
         greedy.status, greedy.reason = INTERRUPTED, REASON_INTERRUPTED
         greedy.elapsed = time.perf_counter() - start
         return greedy
+    branch = branch and time_limit is not None and fast is not None and fast.method == "columns"
+    seconds = 0.0 if time_limit is None else float(time_limit)
+    partner = None
+    if branch and beside and not fast.interrupted and (limit is None or greedy.vp < limit):
+        partner = _partner(instance, fast, start + seconds - time.perf_counter(), greedy.vp)
     watch = Watch(show_progress, time_limit, vp=greedy.vp,
                   bound=None if limit is None else float(limit))
     watch.interrupted = fast is not None and fast.interrupted
-    branch = branch and time_limit is not None and fast is not None and fast.method == "columns"
-    seconds = 0.0 if time_limit is None else float(time_limit)
-    for_branch = BRANCH_SHARE * seconds if branch else 0.0
+    watch.partner = partner
+    for_branch = BRANCH_SHARE * seconds if branch and partner is None else 0.0
     reserve = for_branch + (POLISH_SHARE * seconds if characters else 0.0)
     try:
         runs = _solve(year, instance, watch, workers, seed,
@@ -192,9 +199,14 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
             _polish(instance, schedule, left(for_branch))
             watch.found(schedule.vp)
             watch.tick()
-        if branch and schedule.status == FEASIBLE:
+        if partner is not None:
+            partner.finish(wait=PARTNER_WAIT)
+            _bounded(schedule, partner.bound, watch)
+        elif branch and schedule.status == FEASIBLE:
             _branch(instance, schedule, fast, left(), watch)
     finally:
+        if partner is not None:
+            partner.finish(wait=PARTNER_WAIT)
         watch.close()
     schedule.elapsed = time.perf_counter() - start
     return schedule
@@ -250,7 +262,7 @@ def _solve(year: YearModel, instance: Instance, watch: Watch, workers: int, seed
         code = solve_watched(solver, year.m, watch)
         runs.append((code, solver))
         left = None if time_limit is None else float(time_limit) - (time.perf_counter() - start)
-        if (code not in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and not watch.interrupted
+        if (code not in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and not watch.over
                 and (left is None or left > 0)):
             solver = _solver(1, seed, left, log, interleave=True)
             runs.append((solve_watched(solver, year.m, watch), solver))
@@ -298,7 +310,7 @@ def _improve(year: YearModel, incumbent: tuple, watch: Watch, workers: int, seed
     slices = 1 if lns else RESTART_SLICES
     for k in range(slices if restarts else 0):
         left = (deadline - time.perf_counter()) / (slices - k)
-        if left < 1.0 or watch.interrupted:
+        if left < 1.0 or watch.over:
             return
         code, solver = _restart(year, incumbent[0], watch, workers, seed + 1 + k, left, log)
         runs.append((code, solver))
@@ -352,6 +364,16 @@ def _polish(instance: Instance, schedule: Schedule, seconds: float | None) -> No
             schedule.status, schedule.bound = OPTIMAL, None
 
 
+PARTNER_MIN = 2.0
+"""Seconds left below which no branch and bound starts beside CP-SAT."""
+
+
+def _partner(instance: Instance, fast: BoundResult, seconds: float,
+             vp: int) -> BranchBeside | None:
+    """The branch and bound beside CP-SAT for ``seconds``, if that is worth a process."""
+    return BranchBeside(instance, fast, seconds, vp) if seconds >= PARTNER_MIN else None
+
+
 def _branch(instance: Instance, schedule: Schedule, fast: BoundResult, seconds: float | None,
             watch: Watch) -> None:
     """Lower ``schedule.bound`` by :func:`solvers.lemuria.branch.branch_bound` within
@@ -364,11 +386,29 @@ def _branch(instance: Instance, schedule: Schedule, fast: BoundResult, seconds: 
 
     found = branch_bound(instance, time_limit=seconds, target=schedule.vp, root=fast,
                          on_bound=show)
-    show(found.bound)
     if found.status == "interrupted":
         schedule.status, schedule.reason = INTERRUPTED, REASON_INTERRUPTED
-    if schedule.bound is None or found.bound < schedule.bound:
-        schedule.bound = found.bound
+    _bounded(schedule, found.bound, watch)
+
+
+PARTNER_WAIT = 1.0
+"""Seconds the branch and bound beside CP-SAT gets to send its result once asked to stop (its
+bound so far is kept either way)."""
+
+
+def _bounded(schedule: Schedule, bound: float, watch: Watch) -> None:
+    """Lower ``schedule.bound`` to a bound of the branch and bound: every legal year scores at
+    most the larger of ``bound`` and the VP of the plans it was told of, which the schedule's
+    plan reaches; a bound the plan reaches makes it optimal."""
+    if not math.isfinite(bound):
+        return
+    bound = float(math.floor(bound + 1e-6))
+    watch.bounded(max(bound, float(schedule.vp)))
+    watch.tick()
+    if schedule.status == OPTIMAL:
+        return
+    if schedule.bound is None or bound < schedule.bound:
+        schedule.bound = bound
     if schedule.bound <= schedule.vp and schedule.status == FEASIBLE:
         schedule.status, schedule.bound = OPTIMAL, None
 
@@ -393,5 +433,12 @@ def _result(year: YearModel, greedy: Schedule, runs: list, watch: Watch,
     if watch.interrupted:
         schedule.status, schedule.reason = INTERRUPTED, REASON_INTERRUPTED
     schedule.stats = _stats(year.m)  # type: ignore[attr-defined]
-    schedule.branches = sum(s.num_branches for _c, s in runs)  # type: ignore[attr-defined]
+    schedule.branches = sum(_branches(s) for _c, s in runs)  # type: ignore[attr-defined]
     return schedule
+
+
+def _branches(solver: cp_model.CpSolver) -> int:
+    try:
+        return solver.num_branches
+    except RuntimeError:  # never solved: the year was proven before its turn came
+        return 0

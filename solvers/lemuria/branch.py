@@ -121,35 +121,41 @@ Keep = Callable[[str, Column], bool]
 def branch_bound(instance: Instance, time_limit: float | None = 30.0,
                  max_nodes: int | None = None, target: int | None = None,
                  root: BoundResult | None = None,
-                 on_bound: Callable[[float], None] | None = None) -> BranchResult:
+                 on_bound: Callable[[float], None] | None = None,
+                 incumbent: Callable[[], int] | None = None,
+                 stop: Callable[[], bool] | None = None) -> BranchResult:
     """Lower the proven upper bound of ``instance``'s year by branching on the builds (see the
     module docstring). ``target``: the VP of a known plan (nodes whose bound rounds down to at
     most it are pruned; the search stops when every node is: the plan is optimal); ``root``: a
     column-generation bound of the whole year already computed (its columns start the
     children); ``on_bound``: called with the proven bound each time it falls (a progress
-    line). Ctrl-C stops the search with the bound proven so far.
+    line); ``incumbent``: the VP of the best plan known, read between nodes, for a search that
+    runs beside a planner whose plans improve (:mod:`solvers.lemuria.beside`): nodes are
+    pruned against the larger of it and ``target``; ``stop``: read between nodes, True ends
+    the search (status "limit"). Ctrl-C stops the search with the bound proven so far.
 
     Years the relaxation does not follow (see :func:`lagrangian_bound`'s fallback) are not
     branched: the bound is the whole year's."""
     if not isinstance(instance, Instance):
         raise LumicoreError(f"expected a lemuria Instance, got {type(instance).__name__}")
-    search = _Search(instance, time_limit, max_nodes, on_bound)  # checks the limits
+    search = _Search(instance, time_limit, max_nodes, on_bound, stop)  # checks the limits
     if target is not None and (isinstance(target, bool) or not isinstance(target, int)):
         raise LumicoreError(f"target must be a whole number of VP, got {target!r}")
-    floor = -math.inf if target is None else target + 1 - 1e-6  # nodes below it: pruned
+    search.known = target
+    search.incumbent = incumbent
     try:
         if root is None or root.method != "columns" or not root.columns:
             root = lagrangian_bound(instance, time_limit=time_limit)
         search.budget.spend()
         search.last = root.value
         if not root.columns:  # the fallback bound: nothing to branch on
-            return search.result(root.value, root.value, "exhausted", target)
+            return search.result(root.value, root.value, "exhausted")
         heap = [_Node(-root.value, _Choices(), root)]
         best = root.value
-        while heap and heap[0].bound >= floor:
+        while heap and heap[0].bound >= (floor := search.floor()):
             best = heap[0].bound
             if search.out_of_limits():
-                return search.result(best, root.value, "limit", target, heap)
+                return search.result(best, root.value, "limit", heap)
             node = heapq.heappop(heap)
             if not node.done:  # its column generation, now that it is the top
                 node = search.settle(node, max(floor, heap[0].bound if heap else -math.inf))
@@ -160,16 +166,16 @@ def branch_bound(instance: Instance, time_limit: float | None = 30.0,
             split = _split(node)
             if not split:
                 heapq.heappush(heap, node)
-                return search.result(best, root.value, "exhausted", target, heap)
+                return search.result(best, root.value, "exhausted", heap)
             for child in search.children(node, split):
                 if child.bound >= floor:
                     heapq.heappush(heap, child)
             search.record(heap[0].bound if heap else -math.inf)
         return search.result(-math.inf if not heap else heap[0].bound, root.value,
-                             "proven" if target is not None else "exhausted", target, heap)
+                             "proven" if search.vp() is not None else "exhausted", heap)
     except KeyboardInterrupt:
         return search.result(search.last, search.last if root is None else root.value,
-                             "interrupted", target)
+                             "interrupted")
 
 
 def _split(node: _Node) -> list[tuple[_Choices, Keep]]:
@@ -313,9 +319,13 @@ class _Search:
     """The counters and limits of one search, and the children of a node."""
 
     def __init__(self, instance: Instance, time_limit: float | None,
-                 max_nodes: int | None, on_bound: Callable[[float], None] | None = None) -> None:
+                 max_nodes: int | None, on_bound: Callable[[float], None] | None = None,
+                 stop: Callable[[], bool] | None = None) -> None:
         self.instance = instance
         self.on_bound = on_bound
+        self.stop = stop
+        self.known: int | None = None
+        self.incumbent: Callable[[], int] | None = None
         self.base: _Year | None = None
         self.budget = Budget(max_nodes, time_limit, check_every=1)
         self.depth = 0
@@ -323,7 +333,18 @@ class _Search:
         self.history: list[tuple[float, float]] = []
 
     def out_of_limits(self) -> bool:
-        return self.budget.exhausted or self.budget.out_of_time()
+        return (self.budget.exhausted or self.budget.out_of_time()
+                or (self.stop is not None and self.stop()))
+
+    def vp(self) -> int | None:
+        """The best plan's VP known (the target's or the incumbent's), None if neither."""
+        known = [v for v in (self.known, self.incumbent and self.incumbent()) if v is not None]
+        return max(known) if known else None
+
+    def floor(self) -> float:
+        """Nodes whose bound is below this are no better than the best plan: pruned."""
+        vp = self.vp()
+        return -math.inf if vp is None else vp + 1 - 1e-6
 
     def children(self, node: _Node, split: list[tuple[_Choices, Keep]]) -> list[_Node]:
         """A node for each choice, bounded at the parent's multipliers; its column generation
@@ -363,8 +384,9 @@ class _Search:
             if self.on_bound is not None and math.isfinite(top):
                 self.on_bound(top)
 
-    def result(self, bound: float, root: float, status: str, target: int | None,
+    def result(self, bound: float, root: float, status: str,
                heap: list[_Node] | None = None) -> BranchResult:
+        target = self.vp()
         if target is not None:
             bound = float(target) if bound <= target else float(math.floor(bound + 1e-6))
         return BranchResult(bound, root, status, self.budget.nodes, len(heap or []),

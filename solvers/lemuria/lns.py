@@ -82,14 +82,14 @@ def improve(year: YearModel, values: list[int], vp: int, watch: Watch, deadline:
     rng = random.Random(seed)
     best = None
     level = 0
-    while not watch.interrupted and level < len(windows):
+    while not watch.over and level < len(windows):
         width = min(windows[level], year.T)
         starts = list(range(1, year.T - width + 2))
         rng.shuffle(starts)
         improved = False
         for a in starts:
             left = deadline - time.perf_counter()
-            if left < 0.5 or watch.interrupted:
+            if left < 0.5 or watch.over:
                 return best
             model = neighbourhood(year, values, range(a, a + width), vp + 1)
             sub = make_solver(min(left, SECONDS_PER_TURN * width))

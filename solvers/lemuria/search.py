@@ -21,13 +21,14 @@ import signal
 import threading
 import time
 from collections.abc import Iterator
+from typing import Protocol
 
 from ortools.sat.python import cp_model
 
 from lumicore.errors import LumicoreError
 from solvers.progress import progress
 
-__all__ = ["Watch", "solve_watched"]
+__all__ = ["Watch", "Partner", "solve_watched"]
 
 
 class Watch:
@@ -39,6 +40,9 @@ class Watch:
         self.vp = vp
         self.bound = bound
         self.interrupted = False
+        self.partner: Partner | None = None
+        """A search beside this one (:class:`solvers.lemuria.beside.BranchBeside`): it hears
+        of each better plan, and each tick reads its bound."""
         self.start = time.perf_counter()
         total = None if time_limit is None else round(float(time_limit), 1)
         self.bar = progress(total=total, desc="lemuria plan", unit="s", enabled=show,
@@ -48,10 +52,24 @@ class Watch:
         vp = int(round(vp))
         if self.vp is None or vp > self.vp:
             self.vp = vp
+            if self.partner is not None:
+                self.partner.found(vp)
 
     def bounded(self, bound: float) -> None:
         if math.isfinite(bound) and (self.bound is None or bound < self.bound):
             self.bound = float(bound)
+
+    @property
+    def proven(self) -> bool:
+        """The best plan reaches the bound (rounded down: VP are whole): nothing is left to
+        search for."""
+        return (self.vp is not None and self.bound is not None
+                and self.vp >= math.floor(self.bound + 1e-6))
+
+    @property
+    def over(self) -> bool:
+        """Interrupted, or proven: no search should go on."""
+        return self.interrupted or self.proven
 
     def text(self) -> str:
         parts = []
@@ -64,6 +82,8 @@ class Watch:
         return " ".join(parts)
 
     def tick(self) -> None:
+        if self.partner is not None:
+            self.bounded(self.partner.poll())
         bar = self.bar
         if bar.disable:
             return
@@ -74,6 +94,14 @@ class Watch:
 
     def close(self) -> None:
         self.bar.close()
+
+
+class Partner(Protocol):
+    """What :class:`Watch` asks of a search running beside it."""
+
+    def found(self, vp: int) -> None: ...
+
+    def poll(self) -> float: ...
 
 
 class _Callback(cp_model.CpSolverSolutionCallback):
@@ -114,7 +142,7 @@ def solve_watched(solver: cp_model.CpSolver, model: cp_model.CpModel, watch: Wat
     one, ``watch.interrupted``) stops it gracefully. A model CP-SAT rejects raises
     :class:`LumicoreError` (its bound would mean nothing). ``bounds``: the model is the whole
     year, so its bounds bound the year (False for a neighbourhood, whose bound does not)."""
-    if watch.interrupted:
+    if watch.over:
         return cp_model.UNKNOWN
     solver.parameters.catch_sigint_signal = False
     if bounds:
@@ -135,11 +163,11 @@ def solve_watched(solver: cp_model.CpSolver, model: cp_model.CpModel, watch: Wat
     with _ctrl_c_sets(watch):
         thread.start()
         try:
-            while not done.wait(0.25) and not watch.interrupted:
+            while not done.wait(0.25) and not watch.over:
                 watch.tick()
         except KeyboardInterrupt:  # raised by a handler of the caller's own (off the main thread)
             watch.interrupted = True
-        if watch.interrupted:
+        if watch.over:  # proven: by a bound from beside the solver
             solver.stop_search()
             while not done.wait(0.25):  # a second Ctrl-C waits as well: the thread must finish
                 solver.stop_search()

@@ -1,0 +1,135 @@
+"""The branch and bound of :mod:`solvers.lemuria.branch` in a process of its own, beside the
+CP-SAT search of :func:`solvers.lemuria.build_schedule`.
+
+Run one after the other, CP-SAT's two workers and the branch and bound share the time limit
+and one core idles while the branch and bound (a single thread) runs. Run beside each other,
+the branch and bound has the whole time limit: it lowers the bound by more for a little of
+CP-SAT's time (docs/lemuria.md measures both). The process learns the best plan's VP as
+CP-SAT finds them (it prunes the nodes no better) and sends each fall of its bound back.
+
+The process starts with Ctrl-C ignored: the caller stops it (:meth:`BranchBeside.finish`),
+so a Ctrl-C reaches only the planner, which keeps its plan and the bound proven so far.
+
+>>> from lumicore.lemuria import default_instance
+>>> from solvers.lemuria.bound import lagrangian_bound
+>>> year = default_instance(2, turns=4)
+>>> beside = BranchBeside(year, lagrangian_bound(year), seconds=20.0, vp=0)
+>>> result = beside.finish(wait=30.0)
+>>> result.bound <= result.root
+True
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import multiprocessing
+import signal
+import sys
+import threading
+from collections.abc import Iterator
+from multiprocessing.connection import Connection
+from typing import Any
+
+from lumicore.lemuria import Instance
+from solvers.lemuria.bound import BoundResult
+from solvers.lemuria.branch import BranchResult, branch_bound
+
+__all__ = ["BranchBeside"]
+
+_START = "fork" if sys.platform.startswith("linux") else "spawn"
+"""How the process starts: a fork on Linux (at once, before CP-SAT's threads exist, and a
+user's script without an ``if __name__ == "__main__":`` guard is not run again, as "spawn"
+would); elsewhere a fresh interpreter, as multiprocessing advises there."""
+
+
+class BranchBeside:
+    """:func:`~solvers.lemuria.branch.branch_bound` of ``instance`` from the whole year's
+    column-generation bound ``root``, for at most ``seconds``, in a process started at once;
+    ``vp``: the best plan's VP known now (:meth:`found` tells it of better ones)."""
+
+    def __init__(self, instance: Instance, root: BoundResult, seconds: float, vp: int) -> None:
+        context = multiprocessing.get_context(_START)
+        self._vp = context.Value("i", int(vp))
+        self._stop = context.Event()
+        self._receive, send = context.Pipe(duplex=False)
+        self.bound = math.inf
+        """The least bound the process has sent so far."""
+        self.result: BranchResult | None = None
+        self._error: BaseException | None = None
+        self.process = context.Process(
+            target=_run, args=(instance, root, float(seconds), self._vp, self._stop, send),
+            name="lemuria-branch", daemon=True)
+        with _ctrl_c_ignored():
+            self.process.start()
+        send.close()
+
+    def found(self, vp: int) -> None:
+        """Tell the process of a plan of ``vp`` VP (it prunes nodes no better)."""
+        with self._vp.get_lock():
+            if vp > self._vp.value:
+                self._vp.value = int(vp)
+
+    def poll(self) -> float:
+        """The least bound sent so far (inf before the first)."""
+        with contextlib.suppress(EOFError, OSError):
+            while self.result is None and self._receive.poll():
+                self._take(self._receive.recv())
+        return self.bound
+
+    def finish(self, wait: float = 5.0) -> BranchResult | None:
+        """Stop the search and return its result (None if the process gave none within
+        ``wait`` seconds: it is then terminated)."""
+        if self._stop.is_set():
+            return self.result
+        self._stop.set()
+        with contextlib.suppress(EOFError, OSError):
+            while self.result is None and self._receive.poll(wait):
+                self._take(self._receive.recv())
+        self.process.join(timeout=wait if self.result is not None else 0.1)
+        if self.process.is_alive():
+            self.process.terminate()
+            self.process.join()
+        self._receive.close()
+        if self._error is not None:
+            raise self._error
+        return self.result
+
+    def _take(self, message: tuple[str, Any]) -> None:
+        kind, value = message
+        if kind == "bound":
+            self.bound = min(self.bound, float(value))
+        elif kind == "error":
+            self._error = value
+        else:
+            self.result = value
+            self.bound = min(self.bound, value.bound)
+
+
+def _run(instance: Instance, root: BoundResult, seconds: float, vp: Any, stop: Any,
+         send: Connection) -> None:
+    """The process's work: the search, each fall of its bound and its result sent down
+    ``send``."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        result = branch_bound(instance, time_limit=seconds, root=root,
+                              on_bound=lambda bound: send.send(("bound", bound)),
+                              incumbent=lambda: vp.value, stop=stop.is_set)
+    except Exception as error:  # noqa: BLE001 - raised again in the caller's process
+        send.send(("error", error))
+    else:
+        send.send(("result", result))
+    send.close()
+
+
+@contextlib.contextmanager
+def _ctrl_c_ignored() -> Iterator[None]:
+    """Ctrl-C ignored while a process starts (it inherits that from the first instant)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)

@@ -1,0 +1,139 @@
+"""The branch and bound beside CP-SAT (solvers.lemuria.beside): its bound holds, it prunes
+against the plans it is told of, it ignores Ctrl-C (the planner stops it), a failure in it is
+raised in the caller, and a bound it proves ends the CP-SAT search at once."""
+
+from __future__ import annotations
+
+import os
+import signal
+
+import pytest
+from ortools.sat.python import cp_model
+from test_lemuria_branch import YEARS
+
+import solvers.lemuria as lemuria
+from lumicore.lemuria import default_instance, simulate
+from solvers.lemuria import beside as beside_module
+from solvers.lemuria import build_schedule
+from solvers.lemuria.beside import BranchBeside
+from solvers.lemuria.bound import lagrangian_bound
+from solvers.lemuria.exhaustive import exhaustive_best
+from solvers.lemuria.greedy import greedy_schedule
+from solvers.lemuria.search import Watch, solve_watched
+
+
+def _run(inst, vp: int, seconds: float = 20.0) -> tuple[BranchBeside, object]:
+    partner = BranchBeside(inst, lagrangian_bound(inst), seconds=seconds, vp=vp)
+    partner.process.join(seconds + 10)  # it stops by itself: proven, exhausted or out of time
+    return partner, partner.finish(wait=5.0)
+
+
+@pytest.mark.parametrize("name", ["tiny 0", "opponent", "remodels"])
+def test_the_bound_beside_never_falls_below_the_optimum(name):
+    """Told of no plan, the search's every bound (each one sent, and its result's) is at
+    least the exhaustive optimum; told of the optimum, it proves it or stops at a node it
+    cannot split."""
+    inst = YEARS[name]()
+    best = exhaustive_best(inst, max_nodes=None, time_limit=60).vp
+    partner, result = _run(inst, vp=0)
+    assert result is not None and result.bound >= best - 1e-6
+    assert partner.bound >= best - 1e-6
+    partner, result = _run(inst, vp=best)
+    assert result.bound >= best and result.status in ("proven", "exhausted")
+    assert result.status != "proven" or result.bound == best
+
+
+def test_found_tells_the_process_and_keeps_the_best():
+    inst = YEARS["tiny 0"]()
+    best = exhaustive_best(inst, max_nodes=None, time_limit=60).vp
+    partner = BranchBeside(inst, lagrangian_bound(inst), seconds=20.0, vp=0)
+    partner.found(best)
+    partner.found(best - 3)  # a worse plan does not lower what it prunes against
+    partner.process.join(30)
+    result = partner.finish()
+    assert result.status == "proven" and result.bound == best
+
+
+def test_the_process_ignores_ctrl_c():
+    """A Ctrl-C (SIGINT to the process group) must not end the search with a traceback: the
+    planner stops it."""
+    inst = default_instance(0, turns=6)
+    partner = BranchBeside(inst, lagrangian_bound(inst), seconds=30.0, vp=0)
+    os.kill(partner.process.pid, signal.SIGINT)
+    assert partner.process.is_alive()
+    result = partner.finish(wait=10.0)
+    assert result is not None and result.status == "limit"
+    assert partner.process.exitcode == 0
+
+
+def test_a_failure_beside_is_raised_in_the_caller(monkeypatch):
+    def broken(*_args, **_kwargs):
+        raise RuntimeError("broken branch")
+
+    monkeypatch.setattr(beside_module, "branch_bound", broken)
+    if beside_module._START != "fork":  # a fresh interpreter does not see the patch
+        pytest.skip("the patch reaches the process only through a fork")
+    inst = YEARS["tiny 0"]()
+    partner = BranchBeside(inst, lagrangian_bound(inst), seconds=5.0, vp=0)
+    with pytest.raises(RuntimeError, match="broken branch"):
+        partner.finish(wait=10.0)
+
+
+class _Proving:
+    """A partner that proves the plan it hears of at once; counts its polls."""
+
+    def __init__(self) -> None:
+        self.vp, self.polls = None, 0
+
+    def found(self, vp: int) -> None:
+        self.vp = vp
+
+    def poll(self) -> float:
+        self.polls += 1
+        return float("inf") if self.vp is None else float(self.vp)
+
+
+def test_a_bound_from_beside_stops_the_solver():
+    """Once the partner's bound meets the plan, CP-SAT is stopped at the next tick (a few
+    polls, where the full time limit would take about 100)."""
+    inst = default_instance(0)
+    year = lemuria.YearModel(inst)
+    watch = Watch(show=False, vp=100)
+    partner = _Proving()
+    partner.found(100)
+    watch.partner = partner
+    solver = lemuria._solver(1, 0, 25.0, False, interleave=True)
+    code = solve_watched(solver, year.m, watch)
+    assert code in (cp_model.FEASIBLE, cp_model.UNKNOWN)
+    assert watch.proven and watch.bound <= watch.vp  # later plans may arrive before the stop
+    assert partner.polls <= 4
+
+
+def test_build_schedule_ends_proven_by_the_bound_beside(monkeypatch):
+    """A year whose plan the bound beside reaches is optimal, and the plan replays."""
+    inst = default_instance(1, turns=6)
+    greedy = greedy_schedule(inst)
+    monkeypatch.setattr(lemuria, "_partner", lambda *args: _FinishedProving(greedy.vp))
+    schedule = build_schedule(inst, time_limit=60, workers=1)
+    assert schedule.status == "optimal" and schedule.bound is None
+    assert schedule.vp == simulate(inst, schedule).total >= greedy.vp
+
+
+class _FinishedProving(_Proving):
+    def __init__(self, vp: int) -> None:
+        super().__init__()
+        self.vp = vp
+        self.bound = float(vp)
+
+    def finish(self, wait: float = 0.0) -> None:
+        return None
+
+
+def test_build_schedule_beside_keeps_tiny_years_optimal():
+    """With the search beside (the default) tiny years are still proven and equal the
+    exhaustive planner."""
+    for name in ("tiny 0", "held 2"):
+        inst = YEARS[name]()
+        best = exhaustive_best(inst, max_nodes=None, time_limit=60).vp
+        schedule = build_schedule(inst, time_limit=30, workers=1)
+        assert schedule.status == "optimal" and schedule.vp == best
