@@ -304,3 +304,38 @@ def test_the_master_is_built_anew_when_glop_stops_abnormally():
     master.solver.Solve = lambda: pywraplp.Solver.ABNORMAL
     again = master.solve()
     assert again is not None and again[0] == pytest.approx(value)
+
+
+def test_the_masters_mix_keeps_the_coupled_constraints():
+    """The master's weights, applied to the plans themselves (not to the rows the master
+    built from them), keep every resource non-negative, residents housed within facilities
+    built, and add up to its value with the festival VP each housed facility can give."""
+    from solvers.lemuria.bound import _empty_plan, _first_multipliers
+    from solvers.lemuria.columns import Master
+
+    year = _Year(default_instance(1, turns=6))
+    fests = [int(f) for f in np.flatnonzero(year.is_festival)]
+    master = Master(year.A, fests, _empty_plan(year.T))
+    multipliers = _first_multipliers(year)
+    for _ in range(20):
+        _value, build, chars = _price(year, *multipliers)
+        master.add("building", build)
+        master.add("characters", chars)
+        value, *multipliers = master.solve()
+    mix = {"building": [], "characters": []}
+    for (side, column), w in zip(master.added, master.weights, strict=True):
+        mix[side].append((w, column))
+    b, c = mix["building"], mix["characters"]
+    assert sum(w for w, _ in b) == pytest.approx(1) and sum(w for w, _ in c) == pytest.approx(1)
+    net = sum(w * np.cumsum(col.plan.gain - col.plan.spend, axis=1) for w, col in b)
+    spent = sum(w * np.cumsum(col.plan.spend, axis=1) for w, col in c)
+    assert (year.A + net - spent >= -1e-6).all()
+    built = sum(w * np.cumsum(col.plan.built, axis=0) for w, col in b)
+    housed = sum(w * np.cumsum(col.plan.housed, axis=0) for w, col in c)
+    assert (built - housed >= -1e-6).all()
+    owned = sum(w * col.plan.owned for w, col in b)
+    residents = sum(w * col.plan.housed.sum(axis=1).cumsum() for w, col in c)
+    festival = 3.0 * sum(min(owned[f], residents[f]) for f in fests)
+    raw = sum(w * col.raw for w, col in b + c)
+    assert value == pytest.approx(raw + festival, abs=1e-6)
+    assert festival > 0 and (built > 0).any()

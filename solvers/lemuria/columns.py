@@ -15,7 +15,7 @@ multipliers can do better.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -36,6 +36,10 @@ class Column:
 
     raw: float
     plan: Any
+    entries: tuple[list[int], list[float]] | None = field(default=None, repr=False,
+                                                          compare=False)
+    """Its nonzero coefficients in a master's rows, (row numbers, values), worked out once
+    (branch and bound nodes start their masters with their parent's columns)."""
 
 
 class Master:
@@ -78,6 +82,10 @@ class Master:
                 table[f].SetCoefficient(h, 1.0)
         self.convex = {side: s.Constraint(1.0, 1.0) for side in ("building", "characters")}
         self.variables: list[Any] = []
+        self.rows = ([c for row in self.resources for c in row]
+                     + [c for row in self.housing for c in row]
+                     + list(self.by_facilities.values()) + list(self.by_residents.values()))
+        """Every coupling row, in the order of :attr:`Column.entries`."""
 
     def add(self, side: str, column: Column) -> None:
         """Add a column of ``side`` ("building" or "characters")."""
@@ -85,24 +93,32 @@ class Master:
         self.variables.append(self._column(side, column))
 
     def _column(self, side: str, column: Column) -> Any:
-        p = column.plan
         var = self.solver.NumVar(0.0, self.solver.infinity(), f"{side}{len(self.added)}")
         self.objective.SetCoefficient(var, float(column.raw))
         self.convex[side].SetCoefficient(var, 1.0)
+        if column.entries is None:
+            column.entries = self._entries(side, column.plan)
+        rows = self.rows
+        for k, value in zip(*column.entries, strict=True):
+            rows[k].SetCoefficient(var, value)
+        return var
+
+    def _entries(self, side: str, p: Any) -> tuple[list[int], list[float]]:
+        """A plan's coefficients in :attr:`rows`: resources used by the end of each turn,
+        residents housed less facilities built by each turn, and the facilities owned (the
+        building side) or residents housed at each festival."""
+        F = len(self.festivals)
         if side == "building":
             use = -np.cumsum(p.gain - p.spend, axis=1)
-            filled, festival = -np.cumsum(p.built, axis=0), self.by_facilities
-            count = p.owned
+            filled, count = -np.cumsum(p.built, axis=0), p.owned
+            festival = np.concatenate([-count[self.festivals], np.zeros(F)])
         else:
             use = np.cumsum(p.spend, axis=1)
-            filled, festival = np.cumsum(p.housed, axis=0), self.by_residents
-            count = p.housed.sum(axis=1).cumsum()
-        _set(self.resources, use, var)
-        _set(self.housing, filled.T, var)
-        for f, row in festival.items():
-            if count[f]:
-                row.SetCoefficient(var, -float(count[f]))
-        return var
+            filled, count = np.cumsum(p.housed, axis=0), p.housed.sum(axis=1).cumsum()
+            festival = np.concatenate([np.zeros(F), -count[self.festivals]])
+        values = np.concatenate([use.ravel(), filled.T.ravel(), festival]).astype(float)
+        rows = np.flatnonzero(values)
+        return rows.tolist(), values[rows].tolist()
 
     def solve(self) -> tuple[float, np.ndarray, np.ndarray, np.ndarray] | None:
         """The master's value and its duals as multipliers ``(mu (4, T), lam (T, 4), fest
@@ -121,10 +137,3 @@ class Master:
         for f, row in self.by_facilities.items():
             fest[f] = min(3.0, max(0.0, row.dual_value()))
         return self.objective.Value(), mu, lam, fest
-
-
-def _set(rows: list[list[Any]], coefficients: np.ndarray, var: Any) -> None:
-    for row, values in zip(rows, coefficients, strict=True):
-        for constraint, value in zip(row, values, strict=True):
-            if value:
-                constraint.SetCoefficient(var, float(value))
