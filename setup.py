@@ -38,12 +38,20 @@ extensions = [
     if not ONLY or Path(pyx).stem in ONLY
 ]
 
+# The generated C files stay beside the sources, and cythonize regenerates them only when a .pyx
+# is newer: after a switch between debug and optimised builds every file must be regenerated,
+# or the other build's C (with or without its checks) is silently compiled again.
+MODE = "debug" if DEBUG else "optimised"
+stamps = [Path("ext") / f".{Path(ext.sources[0]).stem}.mode" for ext in extensions]
+switched = any(not p.exists() or p.read_text(encoding="utf-8").strip() != MODE for p in stamps)
+
 setup(
     ext_modules=cythonize(
         extensions,
         compiler_directives=directives,
         include_path=["ext"],
-        # a debug build must not reuse C files generated without checks
-        force=DEBUG,
+        force=DEBUG or switched,
     )
 )
+for stamp in stamps:
+    stamp.write_text(MODE + "\n", encoding="utf-8")

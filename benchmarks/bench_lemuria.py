@@ -45,6 +45,7 @@ CONFIGS = {
     "branch": {"beside": False},
     "lazy": {"beside": False},
     "beside": {},
+    "kernel": {},
 }
 """``before``: CP-SAT alone, its own bound; ``lns``: the fast bound, the window cut and the
 neighbourhood search; ``restarts``: the same with hinted restarts instead of the neighbourhood
@@ -59,7 +60,9 @@ column generation was smoothed and the branch and bound bounded children at thei
 multipliers, running column generation only on nodes that reach the top (the log's ``branch``
 rows are from before); ``beside``: everything (the default since): the branch and bound in a
 process of its own beside CP-SAT for the whole time (``solvers.lemuria.beside``) instead of
-after it."""
+after it; ``kernel``: the same arguments, run after the building program became a Cython kernel,
+the master's columns kept their coefficients and the search beside got the time the polish
+leaves (the log's ``beside`` rows are from before)."""
 
 
 def parse_config(spec: str, time_limit: float, years: int) -> tuple[str, float, int]:

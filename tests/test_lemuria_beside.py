@@ -137,3 +137,41 @@ def test_build_schedule_beside_keeps_tiny_years_optimal():
         best = exhaustive_best(inst, max_nodes=None, time_limit=60).vp
         schedule = build_schedule(inst, time_limit=30, workers=1)
         assert schedule.status == "optimal" and schedule.vp == best
+
+
+def _solve_in_worker(seed: int) -> tuple[str, int]:
+    schedule = build_schedule(YEARS["tiny 0"](), time_limit=10, workers=1, seed=seed)
+    return schedule.status, schedule.vp
+
+
+def test_build_schedule_in_a_daemonic_pool_worker():
+    """A multiprocessing.Pool worker may not start a process: the branch and bound then runs
+    after CP-SAT, and the year is solved as in the main process."""
+    import multiprocessing
+
+    best = exhaustive_best(YEARS["tiny 0"](), max_nodes=None, time_limit=60).vp
+    with multiprocessing.get_context("fork" if beside_module._START == "fork" else "spawn"
+                                     ).Pool(1) as pool:
+        status, vp = pool.apply(_solve_in_worker, (0,))
+    assert status == "optimal" and vp == best
+
+
+class _LateProving(_Proving):
+    """Proves the plan at its third poll."""
+
+    def poll(self) -> float:
+        self.polls += 1
+        return float(self.vp) if self.polls >= 3 else float("inf")
+
+
+def test_waiting_for_the_partner_ends_when_the_year_is_proven():
+    """After the polish, build_schedule waits out the time limit for the bound beside; a bound
+    that proves the plan ends the wait at once (here at the third poll of some 120)."""
+    from solvers.lemuria.search import wait_watched
+
+    watch = Watch(show=False, vp=150)
+    partner = _LateProving()
+    partner.found(150)
+    watch.partner = partner
+    wait_watched(watch, 30.0)
+    assert watch.proven and not watch.interrupted and partner.polls == 3

@@ -15,6 +15,7 @@ characters played, housed, bought and exchanged, festival scoring) in
 from __future__ import annotations
 
 import math
+import multiprocessing
 import os
 import time
 from dataclasses import dataclass
@@ -32,7 +33,7 @@ from solvers.lemuria.characters import best_characters
 from solvers.lemuria.greedy import greedy_schedule
 from solvers.lemuria.lns import improve
 from solvers.lemuria.model import YearModel
-from solvers.lemuria.search import Watch, solve_watched
+from solvers.lemuria.search import Watch, solve_watched, wait_watched
 from solvers.limits import FEASIBLE, INTERRUPTED, OPTIMAL, REASON_INTERRUPTED, check_limits
 
 __all__ = ["DEFAULT_TIME_LIMIT", "SEED_LIMIT", "POLISH_SHARE", "BRANCH_SHARE", "ModelStats",
@@ -200,6 +201,10 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
             watch.found(schedule.vp)
             watch.tick()
         if partner is not None:
+            if schedule.status == FEASIBLE:  # the time the polish left: the bound may fall
+                wait_watched(watch, left() or 0.0)
+                if watch.interrupted:
+                    schedule.status, schedule.reason = INTERRUPTED, REASON_INTERRUPTED
             partner.finish(wait=PARTNER_WAIT)
             _bounded(schedule, partner.bound, watch)
         elif branch and schedule.status == FEASIBLE:
@@ -370,8 +375,12 @@ PARTNER_MIN = 2.0
 
 def _partner(instance: Instance, fast: BoundResult, seconds: float,
              vp: int) -> BranchBeside | None:
-    """The branch and bound beside CP-SAT for ``seconds``, if that is worth a process."""
-    return BranchBeside(instance, fast, seconds, vp) if seconds >= PARTNER_MIN else None
+    """The branch and bound beside CP-SAT for ``seconds``, if that is worth a process and
+    this process may start one (a daemonic one, such as a ``multiprocessing.Pool`` worker,
+    may not: the branch and bound then runs after CP-SAT)."""
+    if seconds < PARTNER_MIN or multiprocessing.current_process().daemon:
+        return None
+    return BranchBeside(instance, fast, seconds, vp)
 
 
 def _branch(instance: Instance, schedule: Schedule, fast: BoundResult, seconds: float | None,

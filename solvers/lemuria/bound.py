@@ -44,6 +44,7 @@ import numpy as np
 
 from lumicore.errors import LumicoreError
 from lumicore.lemuria import CHITS, COLORS, DISTRICTS, RESOURCES, Instance
+from lumicore.lemuria.kernel import building_turn
 from lumicore.lemuria.rules import REMODEL_FROM, TREND_BONUS, age_row
 from solvers.lemuria.columns import Column, Master
 from solvers.lemuria.model import max_draws
@@ -65,7 +66,6 @@ _CHURCH, _RURAL, _COMMERCE, _ADMIN = (DISTRICTS.index(d) for d in
                                       ("church", "rural", "commerce", "administrative"))
 _BITS = np.arange(16)
 _HAS = {d: ((_BITS >> d) & 1).astype(bool) for d in range(4)}
-_OR = np.array([[b | (1 << d) for d in range(4)] for b in range(16)])  # (16, 4)
 
 
 @dataclass
@@ -298,7 +298,9 @@ def _building_dp(year: _Year, P: np.ndarray, Lam: np.ndarray, cost: np.ndarray,
                  fest: np.ndarray) -> list[np.ndarray]:
     """Values V[t] (R_t, 9, 16) of the building side from the start of turn t (1-based),
     by row state, facilities and chit pattern; V[T + 1] is zero. ``fest[t - 1]``: VP per
-    facility owned at the end of festival turn t."""
+    facility owned at the end of festival turn t. Each turn is a step of the Cython kernel
+    (:func:`lumicore.lemuria.kernel.building_turn`, stated plainly in
+    :func:`lumicore.lemuria.reference.building_turn`)."""
     T = year.T
     V: list[np.ndarray] = [np.zeros(0)] * (T + 2)
     V[T + 1] = np.zeros((1, CHITS + 1, 16))
@@ -306,29 +308,33 @@ def _building_dp(year: _Year, P: np.ndarray, Lam: np.ndarray, cost: np.ndarray,
         if t in year.owned:  # only years owning lo..hi facilities after turn t
             lo, hi = year.owned[t]
             V[t + 1] = np.where(((_NFAC < lo) | (_NFAC > hi))[None, :, None], _NEG, V[t + 1])
-        nxt = _after_turn(V, t, fest)
-        chit = nxt[:, :, _OR].max(axis=3)  # best district for a new chit
-        card, succ = year.rows.card[t - 1], year.rows.succ[t - 1]
+        remodel = year.remodel and t >= REMODEL_FROM
         only = year.fixed.get(t)
-        best = nxt[succ[:, 0]]
-        if only:
-            best = np.full_like(best, _NEG)
-        for s in range(5):
-            ok = succ[:, s + 1] >= 0
-            if not ok.any() or only not in (None, s + 1):
-                continue
-            gain = _build_gains(year, t, s, card[:, s], cost, Lam, 0)
-            after = chit[np.maximum(succ[:, s + 1], 0)]
-            cand = np.full_like(best, _NEG)
-            cand[:, :CHITS] = gain[:, None, :] + after[:, 1:]
-            if year.remodel and t >= REMODEL_FROM:
-                gain_r = _build_gains(year, t, s, card[:, s], cost, Lam, 2)
-                same = nxt[np.maximum(succ[:, s + 1], 0)]
-                cand[:, 1:] = np.maximum(cand[:, 1:], gain_r[:, None, :] + same[:, 1:])
-            cand[~ok] = _NEG
-            np.maximum(best, cand, out=best)
-        V[t] = best + _bonus(P, t)[None, None, :]
+        V[t] = building_turn(_after_turn(V, t, fest), year.rows.succ[t - 1],
+                             _turn_gains(year, t, year.rows.card[t - 1], cost, Lam, remodel),
+                             -1 if only is None else only, remodel, _bonus(P, t), _ADMIN)
     return V
+
+
+_LOWER = np.array([1 if s >= 3 else 0 for s in range(5)])
+"""Reductions a card of each slot gets (the last two slots are cheaper by one unit)."""
+_BY_ADMIN = np.array([1 if s < 3 else 0 for s in range(5)])
+"""Reductions an Administrative chit adds to a card of each slot (the first three)."""
+_TREND_BONUS = np.array(TREND_BONUS[:5], dtype=float)
+
+
+def _turn_gains(year: _Year, t: int, card: np.ndarray, cost: np.ndarray, Lam: np.ndarray,
+                remodel: bool) -> np.ndarray:
+    """gains[k, i, s] of building row state i's slot-s card at turn t, for the kernel: k = 0
+    without, 1 with an Administrative chit; 2 and 3 the same for a remodel (two more
+    reductions; zeros where remodels are not allowed)."""
+    c = np.maximum(card, 0)
+    base = year.vp[c] + _TREND_BONUS[None, :] + Lam[t - 1, year.color[c]]
+    out = np.zeros((4, card.shape[0], 5))
+    for k, extra in enumerate((0, 2) if remodel else (0,)):
+        out[2 * k] = base - cost[t - 1, c, np.minimum(3, _LOWER + extra)]
+        out[2 * k + 1] = base - cost[t - 1, c, np.minimum(3, _LOWER + extra + _BY_ADMIN)]
+    return out
 
 
 @dataclass

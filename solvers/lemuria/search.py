@@ -28,7 +28,7 @@ from ortools.sat.python import cp_model
 from lumicore.errors import LumicoreError
 from solvers.progress import progress
 
-__all__ = ["Watch", "Partner", "solve_watched"]
+__all__ = ["Watch", "Partner", "solve_watched", "wait_watched"]
 
 
 class Watch:
@@ -183,3 +183,16 @@ def solve_watched(solver: cp_model.CpSolver, model: cp_model.CpModel, watch: Wat
             watch.bounded(solver.best_objective_bound)
     watch.tick()
     return code
+
+
+def wait_watched(watch: Watch, seconds: float) -> None:
+    """Tick ``watch`` for ``seconds`` while its partner searches on, until the year is proven
+    or Ctrl-C (which sets ``watch.interrupted``)."""
+    end = time.perf_counter() + seconds
+    with _ctrl_c_sets(watch):
+        try:
+            while not watch.over and time.perf_counter() < end:
+                time.sleep(min(0.25, max(0.0, end - time.perf_counter())))
+                watch.tick()
+        except KeyboardInterrupt:  # raised by a handler of the caller's own (off the main thread)
+            watch.interrupted = True

@@ -1,0 +1,95 @@
+"""The Cython step of the Lemuria bound's building program (``lumicore.lemuria.kernel``)
+against its plain-Python twin (``lumicore.lemuria.reference``), measured in the same run on
+default 12-turn years: the building program alone (milliseconds per evaluation), one
+evaluation of both programs of the relaxation (``solvers.lemuria.bound._price``, the unit of
+column generation), each with the kernel and with the twin in its place, and the nodes the
+branch and bound of ``solvers.lemuria.branch`` reaches in ``--seconds`` with the kernel.
+
+    python benchmarks/bench_lemuria_kernel.py            # writes the table into docs/lemuria.md
+    python benchmarks/bench_lemuria_kernel.py --no-docs
+
+The table goes into docs/lemuria.md between ``<!-- bench:lemuria-kernel -->`` and
+``<!-- /bench -->`` unless ``--no-docs``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+import numpy as np
+from bench_lemuria import write_docs  # benchmarks/ is the script's folder
+
+from lumicore.lemuria import default_instance, reference
+from solvers.lemuria import bound
+from solvers.lemuria.branch import branch_bound
+
+
+def _per_call(fn, repeat: int) -> float:
+    """Seconds per call of ``fn`` (the best of three rounds of ``repeat`` calls)."""
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        for _ in range(repeat):
+            fn()
+        best = min(best, (time.perf_counter() - start) / repeat)
+    return best
+
+
+def _inputs(seed: int) -> tuple:
+    year = bound._Year(default_instance(seed))
+    rng = np.random.default_rng(seed)
+    mu, lam, fest = rng.random((4, year.T)) * 0.3, rng.random((year.T, 4)) * 0.3, np.where(
+        year.is_festival, 1.0, 0.0)
+    return year, mu, lam, fest
+
+
+def measure(seed: int, seconds: float) -> list[str]:
+    year, mu, lam, fest = _inputs(seed)
+    P = bound._prices(mu)
+    Lam = np.cumsum(lam[::-1], axis=0)[::-1]
+    cost = bound._priced_costs(year, P)
+    rows = sum(c.shape[0] for c in year.rows.card)
+
+    def program() -> None:
+        bound._building_dp(year, P, Lam, cost, fest)
+
+    def price() -> None:
+        bound._price(year, mu, lam, fest)
+
+    fast_dp, fast_price = _per_call(program, 50), _per_call(price, 20)
+    kernel = bound.building_turn
+    bound.building_turn = reference.building_turn
+    try:
+        plain_dp, plain_price = _per_call(program, 1), _per_call(price, 1)
+    finally:
+        bound.building_turn = kernel
+    found = branch_bound(default_instance(seed), time_limit=seconds)
+    return [f"| {seed} | {rows} | {fast_dp * 1e3:.2f} | {plain_dp * 1e3:.0f} | "
+            f"{plain_dp / fast_dp:.0f}x | {fast_price * 1e3:.1f} | {plain_price * 1e3:.0f} | "
+            f"{plain_price / fast_price:.0f}x | {found.nodes} ({found.bound:.2f}) |"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", default="0,1,2", help="default years (default 0,1,2)")
+    parser.add_argument("--seconds", type=float, default=15.0,
+                        help="seconds of branch and bound per year (default 15)")
+    parser.add_argument("--no-docs", action="store_true", help="do not write docs/lemuria.md")
+    args = parser.parse_args(argv)
+    lines = ["| seed | row states | building program: kernel (ms) | twin (ms) | ratio | "
+             "evaluation: kernel (ms) | twin (ms) | ratio | branch and bound: nodes (bound) |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for seed in (int(s) for s in args.seeds.split(",")):
+        lines += measure(seed, args.seconds)
+        print(lines[-1], flush=True)
+    print("\n".join(lines))
+    if not args.no_docs:
+        command = "python benchmarks/bench_lemuria_kernel.py " + " ".join(argv or sys.argv[1:])
+        write_docs(lines, command.strip(), marker="lemuria-kernel")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

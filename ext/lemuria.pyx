@@ -1,0 +1,63 @@
+# cython: language_level=3
+"""One turn of the building side's dynamic program of the Lemuria bound
+(``solvers.lemuria.bound``). Private: use :mod:`lumicore.lemuria.kernel`, which checks every
+array before it reaches this module; :func:`lumicore.lemuria.reference.building_turn` states
+the same step plainly.
+
+Row states of the turn are indexed ``i``, those of the next turn ``j``; a value array holds,
+per row state, the facilities owned (0 .. F-1) and the chit pattern (bit d: district d holds a
+chit). The numpy version walked the five slots with whole-array operations on arrays of a few
+dozen rows, where the interpreter's overhead outweighed the work.
+"""
+
+from libc.stdint cimport int64_t
+
+import numpy as np
+
+cdef double NEG = -1e18
+
+
+def building_turn(const double[:, :, ::1] nxt, const int64_t[:, ::1] succ,
+                  const double[:, :, ::1] gains, int only, bint remodel,
+                  const double[::1] bonus, int admin, double[:, :, ::1] out):
+    """Write into ``out`` (R, F, B) the values from the start of the turn: see
+    :func:`lumicore.lemuria.reference.building_turn`."""
+    cdef Py_ssize_t R = succ.shape[0], Rn = nxt.shape[0]
+    cdef Py_ssize_t F = nxt.shape[1], B = nxt.shape[2]
+    cdef Py_ssize_t i, j, s, n, b, d, k
+    cdef double g, v
+    chit_array = np.empty((Rn, F, B))
+    cdef double[:, :, ::1] chit = chit_array
+    for j in range(Rn):  # the best district for a new chit
+        for n in range(F):
+            for b in range(B):
+                v = nxt[j, n, b | 1]
+                for d in range(1, 4):
+                    if nxt[j, n, b | (1 << d)] > v:
+                        v = nxt[j, n, b | (1 << d)]
+                chit[j, n, b] = v
+    for i in range(R):
+        j = succ[i, 0]
+        for n in range(F):
+            for b in range(B):
+                out[i, n, b] = NEG if only > 0 else nxt[j, n, b]
+        for s in range(5):
+            j = succ[i, s + 1]
+            if j < 0 or (only >= 0 and only != s + 1):
+                continue
+            for b in range(B):
+                k = (b >> admin) & 1
+                g = gains[k, i, s]
+                for n in range(F - 1):
+                    v = g + chit[j, n + 1, b]
+                    if v > out[i, n, b]:
+                        out[i, n, b] = v
+                if remodel:
+                    g = gains[2 + k, i, s]
+                    for n in range(1, F):
+                        v = g + nxt[j, n, b]
+                        if v > out[i, n, b]:
+                            out[i, n, b] = v
+        for n in range(F):
+            for b in range(B):
+                out[i, n, b] = out[i, n, b] + bonus[b]

@@ -1,0 +1,65 @@
+"""The door to the Cython kernel ``lumicore._ext.lemuria``, with every argument checked before
+it reaches C: :func:`building_turn`, one turn of the building side's dynamic program of the
+bound of ``solvers.lemuria.bound``, the answer of
+:func:`lumicore.lemuria.reference.building_turn`.
+
+>>> import numpy as np
+>>> from lumicore.lemuria import reference
+>>> rng = np.random.default_rng(0)
+>>> nxt, succ = rng.normal(size=(3, 9, 16)), rng.integers(-1, 3, size=(4, 6))
+>>> succ[:, 0] = 0
+>>> gains, bonus = rng.normal(size=(4, 4, 5)), rng.normal(size=16)
+>>> fast = building_turn(nxt, succ, gains, only=-1, remodel=True, bonus=bonus, admin=3)
+>>> bool((fast == reference.building_turn(nxt, succ, gains, -1, True, bonus, 3)).all())
+True
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from lumicore._ext import lemuria as _k
+from lumicore.errors import LumicoreError
+
+__all__ = ["building_turn"]
+
+PATTERNS = 16
+"""Chit patterns: a bit for each of the four districts."""
+
+
+def building_turn(nxt: np.ndarray, succ: np.ndarray, gains: np.ndarray, only: int,
+                  remodel: bool, bonus: np.ndarray, admin: int) -> np.ndarray:
+    """:func:`lumicore.lemuria.reference.building_turn` in C (the arguments are described
+    there); :class:`LumicoreError` for arrays of the wrong shape, or a successor, option or
+    district out of range."""
+    nxt = _floats(nxt, "nxt", 3)
+    gains = _floats(gains, "gains", 3)
+    bonus = _floats(bonus, "bonus", 1)
+    if not isinstance(succ, np.ndarray) or succ.ndim != 2 or succ.shape[1] != 6:
+        raise LumicoreError(f"succ must be an (R, 6) array, got {_shape(succ)}")
+    succ = np.ascontiguousarray(succ, dtype=np.int64)
+    R, (Rn, F, B) = succ.shape[0], nxt.shape
+    if B != PATTERNS or F < 2 or Rn < 1:
+        raise LumicoreError(f"nxt must be (R', F >= 2, {PATTERNS}), got {nxt.shape}")
+    if gains.shape != (4, R, 5) or bonus.shape != (PATTERNS,):
+        raise LumicoreError(f"gains must be (4, {R}, 5) and bonus ({PATTERNS},), got "
+                            f"{gains.shape} and {bonus.shape}")
+    if R and (succ.min() < -1 or succ.max() >= Rn or succ[:, 0].min() < 0):
+        raise LumicoreError(f"succ holds a row state outside -1..{Rn - 1} (or -1 for no build)")
+    if isinstance(only, bool) or not isinstance(only, (int, np.integer)) or not -1 <= only <= 5:
+        raise LumicoreError(f"only must be -1 (any), 0 (no build) or a slot 1..5, got {only!r}")
+    if isinstance(admin, bool) or not isinstance(admin, (int, np.integer)) or not 0 <= admin < 4:
+        raise LumicoreError(f"admin must be a district bit 0..3, got {admin!r}")
+    out = np.empty((R, F, B))
+    _k.building_turn(nxt, succ, gains, int(only), bool(remodel), bonus, int(admin), out)
+    return out
+
+
+def _floats(array: object, name: str, ndim: int) -> np.ndarray:
+    if not isinstance(array, np.ndarray) or array.ndim != ndim:
+        raise LumicoreError(f"{name} must be a {ndim}-dimensional array, got {_shape(array)}")
+    return np.ascontiguousarray(array, dtype=np.float64)
+
+
+def _shape(value: object) -> str:
+    return f"shape {value.shape}" if isinstance(value, np.ndarray) else type(value).__name__
