@@ -115,13 +115,22 @@ def table(rows: dict[int, dict], configs: list[str], extra: dict[int, dict]) -> 
         if not done:
             continue
         proven = sum(r["proven"] for r in done)
+        to_best = [(r[c]["bound"] - _best(r)) / r[c]["bound"] for r in rows.values() if c in r]
         lines.append("")
         lines.append(f"{c}: {len(done)} years, median gap "
                      f"{statistics.median(r['gap'] for r in done):.1%}, proven {proven}/"
                      f"{len(done)}, mean plan {statistics.mean(r['vp'] for r in done):.1f} VP, "
                      f"mean bound {statistics.mean(r['bound'] for r in done):.1f}, median time "
-                     f"{statistics.median(r['time'] for r in done):.0f} s")
+                     f"{statistics.median(r['time'] for r in done):.0f} s; median gap of its "
+                     f"bound to the year's best plan of any set-up "
+                     f"{statistics.median(to_best):.1%}")
     return lines
+
+
+def _best(runs: dict[str, dict]) -> int:
+    """The best plan any set-up found for a year (every plan is replayed: a lower bound on its
+    optimum)."""
+    return max(r["vp"] for r in runs.values())
 
 
 def _fast_summary(extra: dict[int, dict]) -> str:

@@ -175,3 +175,20 @@ def test_waiting_for_the_partner_ends_when_the_year_is_proven():
     watch.partner = partner
     wait_watched(watch, 30.0)
     assert watch.proven and not watch.interrupted and partner.polls == 3
+
+
+def test_ctrl_c_leaves_no_process_behind():
+    """Ctrl-C stops the planner; the search beside is stopped with it, and its bound so far
+    is kept where it holds."""
+    import multiprocessing
+    import threading
+
+    inst = default_instance(1)
+    timer = threading.Timer(3.0, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    plan = build_schedule(inst, time_limit=60, workers=1, seed=0)
+    timer.join()
+    assert plan.status == "interrupted"
+    assert multiprocessing.active_children() == []
+    assert plan.bound is None or plan.bound >= plan.vp
+    assert simulate(inst, plan).total == plan.vp
