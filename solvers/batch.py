@@ -23,7 +23,8 @@ from typing import Any
 
 from lumicore.errors import LumicoreError
 
-__all__ = ["BACKENDS", "MAX_TASKS", "run_batch", "default_workers", "check_workers"]
+__all__ = ["BACKENDS", "MAX_TASKS", "run_batch", "default_workers", "check_workers",
+           "children_ignore_ctrl_c"]
 
 BACKENDS = ("process", "dask")
 
@@ -102,9 +103,10 @@ def run_batch(fn: Callable[[Any], Any], items: Sequence[Any], *, workers: int | 
 
 
 @contextmanager
-def _workers_ignore_sigint():
+def children_ignore_ctrl_c() -> Iterator[None]:
     """Start worker processes with Ctrl-C ignored (they inherit it), so that Ctrl-C in a terminal
-    reaches only this process, which stops the run and shuts the workers down itself."""
+    reaches only this process, which stops the run and shuts the workers down itself (also the
+    Lemuria branch and bound beside CP-SAT, :mod:`solvers.lemuria.beside`)."""
     import threading
 
     if threading.current_thread() is not threading.main_thread():
@@ -133,7 +135,7 @@ def _dask_client(workers: int, scheduler: str | None):
         with client:
             yield client
         return
-    with _workers_ignore_sigint():
+    with children_ignore_ctrl_c():
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                dashboard_address=None, silence_logs=logging.ERROR)
     with cluster, Client(cluster) as client:

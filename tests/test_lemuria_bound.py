@@ -289,18 +289,7 @@ def test_the_master_is_built_anew_when_glop_stops_abnormally():
     then rebuilds its LP from the columns it holds and gives the same value."""
     from ortools.linear_solver import pywraplp
 
-    from solvers.lemuria.bound import _empty_plan, _first_multipliers
-    from solvers.lemuria.columns import Master
-
-    year = _Year(default_instance(2, turns=6))
-    fests = [int(f) for f in np.flatnonzero(year.is_festival)]
-    master = Master(year.A, fests, _empty_plan(year.T))
-    multipliers = _first_multipliers(year)
-    for _ in range(5):
-        _value, build, chars = _price(year, *multipliers)
-        master.add("building", build)
-        master.add("characters", chars)
-        value, *multipliers = master.solve()
+    master, value, _fests = _master_after(_Year(default_instance(2, turns=6)), 5)
     master.solver.Solve = lambda: pywraplp.Solver.ABNORMAL
     again = master.solve()
     assert again is not None and again[0] == pytest.approx(value)
@@ -310,18 +299,8 @@ def test_the_masters_mix_keeps_the_coupled_constraints():
     """The master's weights, applied to the plans themselves (not to the rows the master
     built from them), keep every resource non-negative, residents housed within facilities
     built, and add up to its value with the festival VP each housed facility can give."""
-    from solvers.lemuria.bound import _empty_plan, _first_multipliers
-    from solvers.lemuria.columns import Master
-
     year = _Year(default_instance(1, turns=6))
-    fests = [int(f) for f in np.flatnonzero(year.is_festival)]
-    master = Master(year.A, fests, _empty_plan(year.T))
-    multipliers = _first_multipliers(year)
-    for _ in range(20):
-        _value, build, chars = _price(year, *multipliers)
-        master.add("building", build)
-        master.add("characters", chars)
-        value, *multipliers = master.solve()
+    master, value, fests = _master_after(year, 20)
     mix = {"building": [], "characters": []}
     for (side, column), w in zip(master.added, master.weights, strict=True):
         mix[side].append((w, column))
@@ -339,3 +318,20 @@ def test_the_masters_mix_keeps_the_coupled_constraints():
     raw = sum(w * col.raw for w, col in b + c)
     assert value == pytest.approx(raw + festival, abs=1e-6)
     assert festival > 0 and (built > 0).any()
+
+
+def _master_after(year, steps: int):
+    """A master after ``steps`` rounds of column generation on plain duals: (master, its value,
+    the 0-based festival turns)."""
+    from solvers.lemuria.bound import _empty_plan, _first_multipliers
+    from solvers.lemuria.columns import Master
+
+    fests = [int(f) for f in np.flatnonzero(year.is_festival)]
+    master = Master(year.A, fests, _empty_plan(year.T))
+    multipliers = _first_multipliers(year)
+    for _ in range(steps):
+        _value, build, chars = _price(year, *multipliers)
+        master.add("building", build)
+        master.add("characters", chars)
+        value, *multipliers = master.solve()
+    return master, value, fests

@@ -26,12 +26,11 @@ import math
 import multiprocessing
 import signal
 import sys
-import threading
-from collections.abc import Iterator
 from multiprocessing.connection import Connection
 from typing import Any
 
 from lumicore.lemuria import Instance
+from solvers.batch import children_ignore_ctrl_c
 from solvers.lemuria.bound import BoundResult
 from solvers.lemuria.branch import BranchResult, branch_bound
 
@@ -60,7 +59,7 @@ class BranchBeside:
         self.process = context.Process(
             target=_run, args=(instance, root, float(seconds), self._vp, self._stop, send),
             name="lemuria-branch", daemon=True)
-        with _ctrl_c_ignored():
+        with children_ignore_ctrl_c():
             self.process.start()
         send.close()
 
@@ -120,16 +119,3 @@ def _run(instance: Instance, root: BoundResult, seconds: float, vp: Any, stop: A
     else:
         send.send(("result", result))
     send.close()
-
-
-@contextlib.contextmanager
-def _ctrl_c_ignored() -> Iterator[None]:
-    """Ctrl-C ignored while a process starts (it inherits that from the first instant)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
