@@ -259,7 +259,7 @@ def _solve(year: YearModel, instance: Instance, watch: Watch, workers: int, seed
     # halves, 10 s runs never beat the greedy year). The better plan and the lower bound are
     # kept.
     runs: list = []
-    if watch.interrupted:  # Ctrl-C while the fast bound was computed
+    if watch.over:  # Ctrl-C while the fast bound was computed, or the greedy year reaches it
         return runs
     if workers == 1 and instance.turns <= SHORT_YEAR:
         first = None if time_limit is None else float(time_limit) / 2
@@ -389,15 +389,17 @@ def _branch(instance: Instance, schedule: Schedule, fast: BoundResult, seconds: 
     ``seconds`` (its bound holds for every legal year, also those the CP-SAT model does not
     describe), showing it on ``watch``'s progress line; a bound the plan reaches makes it
     optimal."""
-    def show(bound: float) -> None:
-        watch.bounded(max(bound, float(schedule.vp)))
-        watch.tick()
-
     found = branch_bound(instance, time_limit=seconds, target=schedule.vp, root=fast,
-                         on_bound=show)
+                         on_bound=lambda bound: _show(watch, schedule, bound))
     if found.status == "interrupted":
         schedule.status, schedule.reason = INTERRUPTED, REASON_INTERRUPTED
     _bounded(schedule, found.bound, watch)
+
+
+def _show(watch: Watch, schedule: Schedule, bound: float) -> None:
+    """The branch and bound's bound on the progress line (no lower than the plan it knows)."""
+    watch.bounded(max(bound, float(schedule.vp)))
+    watch.tick()
 
 
 PARTNER_WAIT = 1.0
@@ -412,8 +414,7 @@ def _bounded(schedule: Schedule, bound: float, watch: Watch) -> None:
     if not math.isfinite(bound):
         return
     bound = float(math.floor(bound + 1e-6))
-    watch.bounded(max(bound, float(schedule.vp)))
-    watch.tick()
+    _show(watch, schedule, bound)
     if schedule.status == OPTIMAL:
         return
     if schedule.bound is None or bound < schedule.bound:
@@ -442,12 +443,5 @@ def _result(year: YearModel, greedy: Schedule, runs: list, watch: Watch,
     if watch.interrupted:
         schedule.status, schedule.reason = INTERRUPTED, REASON_INTERRUPTED
     schedule.stats = _stats(year.m)  # type: ignore[attr-defined]
-    schedule.branches = sum(_branches(s) for _c, s in runs)  # type: ignore[attr-defined]
+    schedule.branches = sum(s.num_branches for _c, s in runs)  # type: ignore[attr-defined]
     return schedule
-
-
-def _branches(solver: cp_model.CpSolver) -> int:
-    try:
-        return solver.num_branches
-    except RuntimeError:  # never solved: the year was proven before its turn came
-        return 0

@@ -271,18 +271,6 @@ def _bonus(P: np.ndarray, t: int) -> np.ndarray:
             + P[_GOLD, t - 1] * _HAS[_COMMERCE])
 
 
-def _build_gains(year: _Year, t: int, s: int, card: np.ndarray, cost: np.ndarray,
-                 Lam: np.ndarray, extra: int) -> np.ndarray:
-    """Gain (R, 16) of building the slot-s card of each row at turn t with ``extra``
-    reductions (a remodel's), by chit pattern (the Administrative chit reduces Upper cards)."""
-    c = np.maximum(card, 0)
-    base = year.vp[c] + TREND_BONUS[s] + Lam[t - 1, year.color[c]]
-    lower = 1 if s >= 3 else 0
-    plain = base - cost[t - 1, c, min(3, lower + extra)]
-    admin = base - cost[t - 1, c, min(3, lower + extra + (s < 3))]
-    return np.where(_HAS[_ADMIN][None, :], admin[:, None], plain[:, None])
-
-
 _NFAC = np.arange(CHITS + 1, dtype=float)
 
 
@@ -366,19 +354,21 @@ def _follow(year: _Year, V: list[np.ndarray], P: np.ndarray, Lam: np.ndarray,
         nxt = _after_turn(V, t, fest)
         card, succ = year.rows.card[t - 1][state], year.rows.succ[t - 1][state]
         only = year.fixed.get(t)
+        remodel = year.remodel and t >= REMODEL_FROM
+        gains = _turn_gains(year, t, card[None, :], cost, Lam, remodel)[:, 0]
+        admin = bits >> _ADMIN & 1
         choice, value = (0, 0, bits, n), nxt[succ[0], n, bits] if not only else _NEG
         for s in range(5):
             if succ[s + 1] < 0 or only not in (None, s + 1):
                 continue
-            c = np.array([card[s]])
             options = []
             if n < CHITS:
-                g = _build_gains(year, t, s, c, cost, Lam, 0)[0, bits]
+                g = gains[admin, s]
                 for d in range(4):
                     nb = bits | (1 << d)
                     options.append((g + nxt[succ[s + 1], n + 1, nb], (s + 1, 0, nb, n + 1)))
-            if year.remodel and t >= REMODEL_FROM and n >= 1:
-                g = _build_gains(year, t, s, c, cost, Lam, 2)[0, bits]
+            if remodel and n >= 1:
+                g = gains[2 + admin, s]
                 options.append((g + nxt[succ[s + 1], n, bits], (s + 1, 2, bits, n)))
             for v, ch in options:
                 if v > value + 1e-9:
@@ -387,7 +377,7 @@ def _follow(year: _Year, V: list[np.ndarray], P: np.ndarray, Lam: np.ndarray,
         if option:
             s = option - 1
             c = card[s]
-            k = min(3, (1 if s >= 3 else (bits >> _ADMIN & 1)) + extra)
+            k = min(3, _LOWER[s] + _BY_ADMIN[s] * admin + extra)
             units = sorted((u for u in year.units[c] if u >= 0), key=lambda u: -P[u, t - 1])
             for u in units[k:]:
                 plan.spend[u, t - 1] += 1

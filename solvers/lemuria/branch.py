@@ -138,11 +138,10 @@ def branch_bound(instance: Instance, time_limit: float | None = 30.0,
     branched: the bound is the whole year's."""
     if not isinstance(instance, Instance):
         raise LumicoreError(f"expected a lemuria Instance, got {type(instance).__name__}")
-    search = _Search(instance, time_limit, max_nodes, on_bound, stop)  # checks the limits
     if target is not None and (isinstance(target, bool) or not isinstance(target, int)):
         raise LumicoreError(f"target must be a whole number of VP, got {target!r}")
-    search.known = target
-    search.incumbent = incumbent
+    search = _Search(instance, time_limit, max_nodes, on_bound, stop, target,
+                     incumbent)  # checks the limits
     try:
         if root is None or root.method != "columns" or not root.columns:
             root = lagrangian_bound(instance, time_limit=time_limit)
@@ -320,12 +319,13 @@ class _Search:
 
     def __init__(self, instance: Instance, time_limit: float | None,
                  max_nodes: int | None, on_bound: Callable[[float], None] | None = None,
-                 stop: Callable[[], bool] | None = None) -> None:
+                 stop: Callable[[], bool] | None = None, known: int | None = None,
+                 incumbent: Callable[[], int] | None = None) -> None:
         self.instance = instance
         self.on_bound = on_bound
         self.stop = stop
-        self.known: int | None = None
-        self.incumbent: Callable[[], int] | None = None
+        self.known = known
+        self.incumbent = incumbent
         self.base: _Year | None = None
         self.budget = Budget(max_nodes, time_limit, check_every=1)
         self.depth = 0

@@ -20,7 +20,7 @@ import math
 import signal
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Protocol
 
 from ortools.sat.python import cp_model
@@ -162,11 +162,7 @@ def solve_watched(solver: cp_model.CpSolver, model: cp_model.CpModel, watch: Wat
     thread = threading.Thread(target=run, name="cp-sat", daemon=True)
     with _ctrl_c_sets(watch):
         thread.start()
-        try:
-            while not done.wait(0.25) and not watch.over:
-                watch.tick()
-        except KeyboardInterrupt:  # raised by a handler of the caller's own (off the main thread)
-            watch.interrupted = True
+        _tick_until(watch, done.wait)
         if watch.over:  # proven: by a bound from beside the solver
             solver.stop_search()
             while not done.wait(0.25):  # a second Ctrl-C waits as well: the thread must finish
@@ -189,10 +185,20 @@ def wait_watched(watch: Watch, seconds: float) -> None:
     """Tick ``watch`` for ``seconds`` while its partner searches on, until the year is proven
     or Ctrl-C (which sets ``watch.interrupted``)."""
     end = time.perf_counter() + seconds
+
+    def finished(step: float) -> bool:
+        time.sleep(max(0.0, min(step, end - time.perf_counter())))
+        return time.perf_counter() >= end
+
     with _ctrl_c_sets(watch):
-        try:
-            while not watch.over and time.perf_counter() < end:
-                time.sleep(min(0.25, max(0.0, end - time.perf_counter())))
-                watch.tick()
-        except KeyboardInterrupt:  # raised by a handler of the caller's own (off the main thread)
-            watch.interrupted = True
+        _tick_until(watch, finished)
+
+
+def _tick_until(watch: Watch, finished: Callable[[float], bool]) -> None:
+    """Tick ``watch`` every quarter second until ``finished(0.25)`` (which waits up to that
+    long) is True or the watch is over."""
+    try:
+        while not finished(0.25) and not watch.over:
+            watch.tick()
+    except KeyboardInterrupt:  # raised by a handler of the caller's own (off the main thread)
+        watch.interrupted = True
