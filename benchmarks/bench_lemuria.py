@@ -46,6 +46,7 @@ CONFIGS = {
     "lazy": {"beside": False},
     "beside": {},
     "kernel": {},
+    "longpolish": {},
 }
 """``before``: CP-SAT alone, its own bound; ``lns``: the fast bound, the window cut and the
 neighbourhood search; ``restarts``: the same with hinted restarts instead of the neighbourhood
@@ -62,7 +63,10 @@ rows are from before); ``beside``: everything (the default since): the branch an
 process of its own beside CP-SAT for the whole time (``solvers.lemuria.beside``) instead of
 after it; ``kernel``: the same arguments, run after the building program became a Cython kernel,
 the master's columns kept their coefficients and the search beside got the time the polish
-leaves (the log's ``beside`` rows are from before)."""
+leaves (the log's ``beside`` rows are from before); ``longpolish``: the same arguments, run
+after the polish got the last quarter of the time instead of 5% (the neighbourhood search the
+less) and started from the plan's reductions moved onto food and gold
+(``solvers.lemuria.characters.freer_reductions``)."""
 
 
 def parse_config(spec: str, time_limit: float, years: int) -> tuple[str, float, int]:

@@ -14,7 +14,7 @@ from lumicore.errors import IllegalMoveError, LumicoreError, SearchLimitError
 from lumicore.lemuria import Building, Character, Instance, default_instance, simulate
 from lumicore.lemuria.instance import small_instance
 from lumicore.lemuria.schedule import Build, Play, Remodel, TurnPlan
-from solvers.lemuria.characters import best_characters
+from solvers.lemuria.characters import CHARACTER_RESOURCES, best_characters, freer_reductions
 from solvers.lemuria.greedy import greedy_schedule
 
 
@@ -137,3 +137,47 @@ def test_the_scheduler_polish_reaching_the_bound_is_optimal():
     assert (schedule.status, schedule.bound, schedule.vp) == ("optimal", None, best)
     _greedy, schedule = polished(inst, bound=float(best - 1))  # a bound the plan beats
     assert (schedule.status, schedule.bound, schedule.vp) == ("feasible", None, best)
+
+
+def spared(plans) -> list[int]:
+    return [sum(p.build_action().reduce.count(x) for x in CHARACTER_RESOURCES)
+            for p in plans if p.build_action() is not None]
+
+
+def cards_of(plans) -> dict:
+    return {t: None if a is None else (type(a), a.card, getattr(a, "district", None),
+                                       getattr(a, "discard", None))
+            for t, a in builds_of(plans).items()}
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), turns=st.integers(1, 8), characters=st.integers(1, 4))
+def test_freer_reductions_keep_the_year_and_never_cost_the_characters(seed, turns, characters):
+    inst = small_instance(seed, turns=turns, buildings=5, characters=characters)
+    plans = random_schedule(inst, random.Random(seed))
+    freer = freer_reductions(inst, plans)
+    assert simulate(inst, freer).total == simulate(inst, plans).total
+    assert cards_of(freer) == cards_of(plans)
+    assert all(a >= b for a, b in zip(spared(freer), spared(plans), strict=True))
+    assert [p.actions for p in freer if p.build_action() is None] == [
+        p.actions for p in plans if p.build_action() is None]
+    before, after = best_characters(inst, plans), best_characters(inst, freer)
+    assert before.status == after.status == "optimal" and after.vp >= before.vp
+
+
+def test_freer_reductions_give_back_what_a_solved_plan_lost():
+    """The model, solving the greedy year with its decisions fixed, is free to drop reductions
+    (they change nothing of that year's VP); moved back onto food and gold they let the
+    character planner find the greedy year's best character moves again."""
+    from solvers.lemuria.model import YearModel
+
+    inst = default_instance(1, turns=6)
+    greedy = greedy_schedule(inst)
+    year = YearModel(inst)
+    assert year.hint(greedy.turns, {r.turn: r.row for r in simulate(inst, greedy).trace})
+    solved = year.schedule_turns(year.solve_hinted())
+    best = best_characters(inst, greedy).vp
+    assert best_characters(inst, solved).vp < best
+    freer = freer_reductions(inst, solved)
+    assert sum(spared(freer)) > sum(spared(solved))
+    assert best_characters(inst, freer).vp == best

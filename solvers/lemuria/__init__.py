@@ -29,7 +29,7 @@ from lumicore.lemuria.instance import check_seed
 from solvers.lemuria.beside import BranchBeside
 from solvers.lemuria.bound import DEFAULT_BOUND_TIME, METHODS, BoundResult, lagrangian_bound
 from solvers.lemuria.branch import branch_bound
-from solvers.lemuria.characters import best_characters
+from solvers.lemuria.characters import best_characters, freer_reductions
 from solvers.lemuria.greedy import greedy_schedule
 from solvers.lemuria.lns import improve
 from solvers.lemuria.model import YearModel
@@ -345,21 +345,24 @@ POLISH_BEAMS = (300, 1000, 3000)
 
 def _polish(instance: Instance, schedule: Schedule, seconds: float | None) -> None:
     """Replace the character moves of ``schedule`` by better ones where the character planner
-    finds them within ``seconds``; the builds stay. A plan that draws a character back from the
-    bottom of the deck can score above the CP-SAT model's bound (which covers only plans that
-    never do): then no bound is claimed."""
+    finds them within ``seconds``, starting from the plan with
+    :func:`~solvers.lemuria.characters.freer_reductions`; the builds stay. A plan that draws a
+    character back from the bottom of the deck can score above the CP-SAT model's bound (which
+    covers only plans that never do): then no bound is claimed."""
     deadline = None if seconds is None else time.perf_counter() + seconds
+    start = Schedule(freer_reductions(instance, schedule), vp=schedule.vp)
     for states in POLISH_BEAMS:
         left = None if deadline is None else deadline - time.perf_counter()
         if left is not None and left <= 0:
             break
-        plan = best_characters(instance, schedule, max_states=states, time_limit=left)
+        plan = best_characters(instance, start, max_states=states, time_limit=left)
         if plan.status == INTERRUPTED:
             schedule.status, schedule.reason = INTERRUPTED, REASON_INTERRUPTED
             return
         if plan.vp > schedule.vp:
             schedule.turns, schedule.vp = plan.schedule.turns, plan.vp
             schedule.breakdown = plan.schedule.breakdown
+            start = plan.schedule
         if plan.status == OPTIMAL:
             break
     if schedule.bound is not None and schedule.vp >= schedule.bound:

@@ -33,11 +33,13 @@ then resources and hand), the search goes on as a beam and the result is ``"limi
 
 from __future__ import annotations
 
+import itertools
 import time
+from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from lumicore.errors import LumicoreError
+from lumicore.errors import IllegalMoveError, LumicoreError
 from lumicore.lemuria.instance import Instance
 from lumicore.lemuria.rules import festival_points
 from lumicore.lemuria.schedule import (
@@ -60,7 +62,7 @@ from solvers.limits import (
     check_limits,
 )
 
-__all__ = ["CharacterPlan", "best_characters", "MAX_STATES"]
+__all__ = ["CharacterPlan", "best_characters", "freer_reductions", "MAX_STATES"]
 
 MAX_STATES = 20_000
 """States kept at the end of a turn before the search becomes a beam."""
@@ -503,3 +505,56 @@ def best_characters(instance: Instance, schedule: Schedule | list[TurnPlan], *,
     out = Schedule(plans, vp=result.total, breakdown=dict(result.breakdown), status=status,
                    elapsed=time.perf_counter() - began)
     return CharacterPlan(out, status, search.nodes, search.widest, out.elapsed, search.reason)
+
+
+CHARACTER_RESOURCES = ("food", "gold")
+"""What character moves spend: the reductions :func:`freer_reductions` moves onto."""
+EXTRA_REDUCTIONS = 2
+"""Reductions beyond a build's own that :func:`freer_reductions` tries (a remodel of the same
+colour allows three)."""
+
+
+def freer_reductions(instance: Instance, schedule: Schedule | list[TurnPlan]) -> list[TurnPlan]:
+    """The year of ``schedule`` with each build's and remodel's reductions moved onto food and
+    gold as far as the year stays legal (turn by turn, the most food and gold first), the
+    character moves kept. The character planner can only gain from it: every character move of
+    the year stays legal with more food and gold, and nothing else the year scores changes.
+
+    >>> from lumicore.lemuria import default_instance
+    >>> from solvers.lemuria.greedy import greedy_schedule
+    >>> inst = default_instance(seed=1, turns=6)
+    >>> simulate(inst, freer_reductions(inst, greedy_schedule(inst))).total >= 0
+    True
+    """
+    plans = list(schedule.turns if isinstance(schedule, Schedule) else schedule)
+    simulate(instance, plans)  # IllegalMoveError for an illegal year
+    for n, plan in enumerate(plans):
+        action = plan.build_action()
+        if action is None:
+            continue
+        for reduce in _freer(instance.buildings[action.card].cost, action.reduce):
+            actions = tuple(replace(a, reduce=reduce) if a is action else a
+                            for a in plan.actions)
+            trial = plans[:n] + [TurnPlan(plan.turn, actions)] + plans[n + 1:]
+            try:
+                simulate(instance, trial)
+            except IllegalMoveError:
+                continue
+            plans = trial
+            break
+    return plans
+
+
+def _freer(cost: dict[str, int], reduce: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """Reductions of a card of ``cost`` that lower food and gold more than ``reduce`` does, with
+    up to ``EXTRA_REDUCTIONS`` more reductions: the most food and gold first."""
+    def spared(r: tuple[str, ...]) -> tuple[int, int]:
+        return sum(r.count(x) for x in CHARACTER_RESOURCES), r.count(CHARACTER_RESOURCES[0])
+
+    names = sorted(x for x, k in cost.items() for _ in range(k))
+    out = set()
+    for size in range(len(reduce), len(reduce) + EXTRA_REDUCTIONS + 1):
+        out.update(itertools.combinations(names, size))
+    least = spared(reduce)[0]
+    return sorted((r for r in out if spared(r)[0] > least and Counter(r) != Counter(reduce)),
+                  key=lambda r: (spared(r), -len(r), r), reverse=True)

@@ -802,6 +802,17 @@ class YearModel:
         into values of every variable by solving the model with those literals fixed, and hint
         all of them, so that the solver starts from a complete solution. Returns the values
         (by variable index), or None when that solve did not finish."""
+        solver = self.solve_hinted(seconds)
+        if solver is None:
+            return None
+        values = list(solver.response_proto.solution)
+        self.hint_values(values)
+        return values
+
+    def solve_hinted(self, seconds: float = 10.0) -> cp_model.CpSolver | None:
+        """The model solved with every decision literal fixed to its hint (a whole plan's, see
+        :meth:`hint`; unhinted literals 0): the solver holding that plan's values of every
+        variable, or None when that solve did not finish."""
         hints = dict(zip(self.m.proto.solution_hint.vars, self.m.proto.solution_hint.values,
                          strict=True))
         fixed = self.m.clone()
@@ -815,9 +826,7 @@ class YearModel:
         solver.parameters.catch_sigint_signal = False  # Ctrl-C stays Python's
         if solver.solve(fixed) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return None
-        values = list(solver.response_proto.solution)
-        self.hint_values(values)
-        return values
+        return solver
 
     def hint_values(self, values: list[int]) -> None:
         """Hint every variable with ``values`` (by variable index; a whole solution), replacing
