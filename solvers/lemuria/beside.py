@@ -109,6 +109,7 @@ def _run(instance: Instance, root: BoundResult, seconds: float, vp: Any, stop: A
          send: Connection) -> None:
     """The process's work: the search, each fall of its bound and its result sent down
     ``send``."""
+    # also when started off the main thread, where children_ignore_ctrl_c cannot
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         result = branch_bound(instance, time_limit=seconds, root=root,

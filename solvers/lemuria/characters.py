@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
@@ -556,5 +555,5 @@ def _freer(cost: dict[str, int], reduce: tuple[str, ...]) -> list[tuple[str, ...
     for size in range(len(reduce), len(reduce) + EXTRA_REDUCTIONS + 1):
         out.update(itertools.combinations(names, size))
     least = spared(reduce)[0]
-    return sorted((r for r in out if spared(r)[0] > least and Counter(r) != Counter(reduce)),
+    return sorted((r for r in out if spared(r)[0] > least),
                   key=lambda r: (spared(r), -len(r), r), reverse=True)
