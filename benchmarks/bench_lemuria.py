@@ -7,6 +7,7 @@ neighbourhood search). Every plan is replayed through ``simulate`` and must scor
     python benchmarks/bench_lemuria.py --configs before,after --before-instances 10
     python benchmarks/bench_lemuria.py --configs before:10,after,after@300:6   # 300 s runs too
     python benchmarks/bench_lemuria.py --instances 3 --time-limit 10 --no-docs   # a quick look
+    python benchmarks/bench_lemuria.py --configs dives#2,nodives#2 --no-docs   # second runs
 
 The table (and the command that made it, the machine's load) is written into docs/lemuria.md
 between ``<!-- bench:lemuria-plan -->`` and ``<!-- /bench -->`` unless ``--no-docs``.
@@ -18,6 +19,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import shlex
 import statistics
 import sys
 from pathlib import Path
@@ -47,6 +49,8 @@ CONFIGS = {
     "beside": {},
     "kernel": {},
     "longpolish": {},
+    "dives": {},
+    "nodives": {"dives": False},
 }
 """``before``: CP-SAT alone, its own bound; ``lns``: the fast bound, the window cut and the
 neighbourhood search; ``restarts``: the same with hinted restarts instead of the neighbourhood
@@ -66,16 +70,22 @@ the master's columns kept their coefficients and the search beside got the time 
 leaves (the log's ``beside`` rows are from before); ``longpolish``: the same arguments, run
 after the polish got the last quarter of the time instead of 5% (the neighbourhood search the
 less) and started from the plan's reductions moved onto food and gold
-(``solvers.lemuria.characters.freer_reductions``)."""
+(``solvers.lemuria.characters.freer_reductions``); ``dives``: the same arguments (the polish
+back at 5%), run after the first fifth of the time went to the building plans of the fast
+bound's master, each solved with its builds fixed (``solvers.lemuria.dives``), the best year
+they give starting the search; ``nodives``: the same without the dives (as "kernel")."""
 
 
-def parse_config(spec: str, time_limit: float, years: int) -> tuple[str, float, int]:
-    """``name[@seconds][:years]`` -> (name, seconds, years)."""
+def parse_config(spec: str, time_limit: float, years: int) -> tuple[str, float, int, int]:
+    """``name[@seconds][:years][#run]`` -> (name, seconds, years, run): ``#2`` is a second run
+    of the same set-up (the plans of two runs differ: CP-SAT's search depends on timing)."""
+    spec, _, run = spec.partition("#")
     name, _, count = spec.partition(":")
     name, _, seconds = name.partition("@")
     if name not in CONFIGS:
         raise SystemExit(f"unknown config {name!r} (one of {', '.join(CONFIGS)})")
-    return name, float(seconds) if seconds else time_limit, int(count) if count else years
+    return (name, float(seconds) if seconds else time_limit, int(count) if count else years,
+            int(run) if run else 1)
 
 
 def solve(seed: int, config: str, time_limit: float, workers: int) -> dict:
@@ -104,13 +114,17 @@ def _cell(r: dict | None) -> str:
             f"{r['time']:.0f} s |")
 
 
-def table(rows: dict[int, dict], configs: list[str], extra: dict[int, dict]) -> list[str]:
+def table(rows: dict[int, dict], configs: list[str], extra: dict[int, dict],
+          shown: list[str] | None = None) -> list[str]:
+    """The per-year table of the set-ups ``shown`` (None: all of ``configs``) and a summary
+    line for each of ``configs``."""
+    shown = configs if shown is None else shown
     head = "| seed | greedy | fast bound: steps (s) | columns (s) |" + "".join(
-        f" {c}: plan | bound | gap | proven | time |" for c in configs)
-    lines = [head, "|" + "---|" * (4 + 5 * len(configs))]
+        f" {c}: plan | bound | gap | proven | time |" for c in shown)
+    lines = [head, "|" + "---|" * (4 + 5 * len(shown))]
     for seed in sorted(extra):
         e = extra[seed]
-        cells = "".join(_cell(rows.get(seed, {}).get(c)) for c in configs)
+        cells = "".join(_cell(rows.get(seed, {}).get(c)) for c in shown)
         fast = "".join(f" {b.value:.1f} ({b.elapsed:.1f}) |" for b in e["fast"])
         lines.append(f"| {seed} | {e['greedy']} |{fast}" + cells)
     lines += ["", _fast_summary(extra)]
@@ -198,6 +212,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2, help="CP-SAT workers (default 2)")
     parser.add_argument("--time-limit", type=float, default=60.0,
                         help="seconds per year (default 60)")
+    parser.add_argument("--table", metavar="LABELS",
+                        help="comma-separated set-up labels (as in the log: 'dives #2', "
+                        "'after 300 s') the per-year table shows (default: all; every set-up "
+                        "still has its summary line)")
     parser.add_argument("--no-docs", action="store_true", help="do not write docs/lemuria.md")
     parser.add_argument("--from-log", metavar="FILE",
                         help="take the years an earlier run's output holds from it and run "
@@ -206,10 +224,12 @@ def main(argv: list[str] | None = None) -> int:
     seeds = list(range(args.first, args.first + args.instances))
     configs = []
     for spec in args.configs.split(","):
-        name, seconds, years = parse_config(spec, args.time_limit, len(seeds))
+        name, seconds, years, run = parse_config(spec, args.time_limit, len(seeds))
         if name == "before" and args.before_instances and ":" not in spec:
             years = args.before_instances
         label = name if seconds == args.time_limit else f"{name} {seconds:g} s"
+        if run > 1:
+            label += f" #{run}"
         configs.append((label, name, seconds, years))
     extra = {}
     for seed in seeds:
@@ -234,10 +254,16 @@ def main(argv: list[str] | None = None) -> int:
         for label, r in rows[seed].items():
             if label not in run:
                 print(log_line(label, seed, r))
-    lines = table(rows, labels, extra)
+    shown = None
+    if args.table:
+        shown = [label.strip() for label in args.table.split(",")]
+        unknown = [label for label in shown if label not in labels]
+        if unknown:
+            raise SystemExit(f"--table: no set-up {unknown[0]!r} in this run or its log")
+    lines = table(rows, labels, extra, shown)
     print("\n".join(lines))
     if not args.no_docs:
-        command = "python benchmarks/bench_lemuria.py " + " ".join(argv or sys.argv[1:])
+        command = "python benchmarks/bench_lemuria.py " + shlex.join(argv or sys.argv[1:])
         write_docs(lines, command.strip())
     return 0
 

@@ -30,14 +30,15 @@ from solvers.lemuria.beside import BranchBeside
 from solvers.lemuria.bound import DEFAULT_BOUND_TIME, METHODS, BoundResult, lagrangian_bound
 from solvers.lemuria.branch import branch_bound
 from solvers.lemuria.characters import best_characters, freer_reductions
+from solvers.lemuria.dives import DIVES, column_options, dive
 from solvers.lemuria.greedy import greedy_schedule
 from solvers.lemuria.lns import improve
 from solvers.lemuria.model import YearModel
 from solvers.lemuria.search import Watch, solve_watched, wait_watched
 from solvers.limits import FEASIBLE, INTERRUPTED, OPTIMAL, REASON_INTERRUPTED, check_limits
 
-__all__ = ["DEFAULT_TIME_LIMIT", "SEED_LIMIT", "POLISH_SHARE", "BRANCH_SHARE", "ModelStats",
-           "build_schedule", "model_stats", "default_workers"]
+__all__ = ["DEFAULT_TIME_LIMIT", "SEED_LIMIT", "POLISH_SHARE", "BRANCH_SHARE", "DIVE_SHARE",
+           "ModelStats", "build_schedule", "model_stats", "default_workers"]
 
 SEED_LIMIT = 2**31
 """CP-SAT's ``random_seed`` is a 32-bit signed int: seeds lie in 0..2**31-1."""
@@ -118,7 +119,7 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
                    harvests: bool = False, altar: AltarSetup | None = None,
                    lns: bool = True, fast_bound: bool = True, restarts: bool = True,
                    characters: bool = True, bound_method: str = "columns",
-                   branch: bool = True, beside: bool = True) -> Schedule:
+                   branch: bool = True, beside: bool = True, dives: bool = True) -> Schedule:
     """Solve the year of ``instance`` for the most VP.
 
     Returns a :class:`~lumicore.lemuria.Schedule` with ``status`` ``"optimal"`` (its VP equals a
@@ -143,7 +144,11 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
     the proven bound by branching on the builds (with the fast bound by column generation and
     a time limit only); with ``beside`` (the default) it runs instead in a process of its own
     beside CP-SAT for the whole time (:mod:`solvers.lemuria.beside`), and a bound it proves
-    that the plan reaches ends the search at once. ``schedule.stats`` holds the
+    that the plan reaches ends the search at once. ``dives``: on years longer than
+    ``SHORT_YEAR`` turns, spend the first ``DIVE_SHARE`` of the time on the building plans
+    the fast bound's master mixes (:mod:`solvers.lemuria.dives`: each solved with its builds
+    fixed, its character moves polished), and start the search from the best year they give
+    when it beats the greedy one. ``schedule.stats`` holds the
     model size (:class:`ModelStats`), ``schedule.branches`` the solver's branch count.
 
     Optimal means optimal over the plans the model describes: every rule of docs/lemuria.md, in
@@ -185,11 +190,16 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
     for_branch = BRANCH_SHARE * seconds if branch and partner is None else 0.0
     reserve = for_branch + (POLISH_SHARE * seconds if characters else 0.0)
     try:
+        first = greedy
+        if (dives and fast is not None and fast.columns and time_limit is not None
+                and instance.turns > SHORT_YEAR and values is not None):
+            first, values = _dive(instance, year, fast, watch, workers, seed,
+                                  DIVE_SHARE * seconds, log, (greedy, values))
         runs = _solve(year, instance, watch, workers, seed,
                       None if time_limit is None else float(time_limit) - reserve, log, start,
                       lns and values is not None, restarts and values is not None,
-                      (values, greedy.vp))
-        schedule = _result(year, greedy, runs, watch, time.perf_counter() - start)
+                      (values, first.vp))
+        schedule = _result(year, first, runs, watch, time.perf_counter() - start)
 
         def left(kept: float = 0.0) -> float | None:  # seconds to the time limit, less kept
             if time_limit is None:
@@ -217,6 +227,67 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
     return schedule
 
 
+DIVE_SHARE = 0.2
+"""Share of the time limit for the dives of :mod:`solvers.lemuria.dives` on long years."""
+DIVE_POLISH = 0.3
+"""Share of a dive's time for polishing its character moves."""
+MIN_DIVE = 0.5
+"""Seconds below which a dive is not started."""
+
+
+def _dive(instance: Instance, year: YearModel, fast: BoundResult, watch: Watch, workers: int,
+          seed: int, seconds: float, log: bool, start: tuple[Schedule, list[int]]
+          ) -> tuple[Schedule, list[int]]:
+    """The best year of the dives within ``seconds`` and its values as the model's complete
+    hint, or ``start`` (the greedy year and its values) if no dive beats it. A polished year
+    the model does not describe (a character drawn back from the bottom of the deck) is not
+    taken: the model's bound would not cover it."""
+    deadline = time.perf_counter() + seconds
+    best, values = start
+    improved = False
+    options = column_options(fast, DIVES)
+
+    def make(limit: float) -> cp_model.CpSolver:
+        return _solver(workers, seed, limit, log, interleave=workers <= 2)
+
+    try:
+        for k, option in enumerate(options):
+            each = (deadline - time.perf_counter()) / (len(options) - k)
+            if each < MIN_DIVE or watch.over:
+                break
+            plan = dive(year, option, watch, make, each * (1 - DIVE_POLISH))
+            if plan is None:
+                continue
+            polished = Schedule(plan.turns, plan.vp, plan.breakdown)
+            _polish(instance, polished, max(deadline - time.perf_counter()
+                                             - each * (len(options) - k - 1), 0.1))
+            if polished.status == INTERRUPTED:
+                watch.interrupted = True
+            for candidate in (polished, plan):
+                if candidate.vp > best.vp and _hint_plan(instance, year, candidate):
+                    best, improved = candidate, True
+                    watch.found(best.vp)
+                    break
+    except KeyboardInterrupt:  # outside the solver's own Ctrl-C handling: the search stops
+        watch.interrupted = True
+    if watch.interrupted:  # no search follows: the hint does not matter
+        return best, values
+    if improved:
+        values = year.complete_hint()
+        if values is None:  # pragma: no cover - the fixed plan's solve takes milliseconds
+            best, values = start
+            year.hint_values(values)
+    return best, values
+
+
+def _hint_plan(instance: Instance, year: YearModel, plan: Schedule) -> bool:
+    """Hint ``year`` with the decisions of ``plan`` (replacing its hints); False (and no
+    hint) if the model does not describe the plan."""
+    rows = {trace.turn: trace.row for trace in simulate(instance, plan).trace}
+    year.m.clear_hints()
+    return year.hint(plan.turns, rows)
+
+
 def _prepare(instance: Instance, greedy: Schedule, time_limit: float | None, hint: bool,
              method: str | None
              ) -> tuple[YearModel, int | None, list[int] | None, BoundResult | None]:
@@ -234,8 +305,7 @@ def _prepare(instance: Instance, greedy: Schedule, time_limit: float | None, hin
         year.add_bound(limit)
     values = None
     if hint:
-        rows = {trace.turn: trace.row for trace in simulate(instance, greedy).trace}
-        year.hint(greedy.turns, rows)
+        _hint_plan(instance, year, greedy)
         values = year.complete_hint()
     return year, limit, values, fast
 
@@ -426,18 +496,19 @@ def _bounded(schedule: Schedule, bound: float, watch: Watch) -> None:
         schedule.status, schedule.bound = OPTIMAL, None
 
 
-def _result(year: YearModel, greedy: Schedule, runs: list, watch: Watch,
+def _result(year: YearModel, fallback: Schedule, runs: list, watch: Watch,
             elapsed: float) -> Schedule:
-    """The best plan of the runs (or the greedy year) with the least proven bound."""
+    """The best plan of the runs (or ``fallback``, the year they started from) with the least
+    proven bound."""
     bound = math.floor(watch.bound + 1e-6) if watch.bound is not None else None
     found = [(s.objective_value, i) for i, (code, s) in enumerate(runs)
              if code in (cp_model.OPTIMAL, cp_model.FEASIBLE)]
     best = runs[max(found)[1]][1] if found else None
-    if best is not None and best.objective_value > greedy.vp - 0.5:
+    if best is not None and best.objective_value > fallback.vp - 0.5:
         schedule = Schedule(turns=year.schedule_turns(best), vp=int(round(best.objective_value)),
                             breakdown=year.breakdown(best))
-    else:  # cut off before beating the greedy year
-        schedule = Schedule(turns=greedy.turns, vp=greedy.vp, breakdown=greedy.breakdown)
+    else:  # cut off before beating the year they started from
+        schedule = Schedule(turns=fallback.turns, vp=fallback.vp, breakdown=fallback.breakdown)
     schedule.elapsed = elapsed
     if bound is not None and schedule.vp >= bound:
         schedule.status, schedule.bound = OPTIMAL, None

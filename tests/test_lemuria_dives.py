@@ -1,0 +1,151 @@
+"""Plans from the bound (solvers.lemuria.dives): the master's building plans, the model with a
+plan's builds fixed (it keeps every year with those builds, the optimum's among them), and the
+scheduler's start from the best dive."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import threading
+
+import pytest
+from lemuria_helpers import random_schedule
+from ortools.sat.python import cp_model
+
+from lumicore.lemuria import Schedule, default_instance, simulate
+from lumicore.lemuria.instance import small_instance
+from solvers import lemuria
+from solvers.lemuria import _dive, _hint_plan, _solver, build_schedule
+from solvers.lemuria.bound import lagrangian_bound
+from solvers.lemuria.dives import column_options, dive, fixed_builds, plan_options
+from solvers.lemuria.exhaustive import exhaustive_best
+from solvers.lemuria.greedy import greedy_schedule
+from solvers.lemuria.model import YearModel
+from solvers.lemuria.search import Watch
+
+
+def _make(seconds: float) -> cp_model.CpSolver:
+    return _solver(1, 0, seconds, False, interleave=False)
+
+
+def test_column_options_are_the_masters_building_plans_heaviest_first():
+    fast = lagrangian_bound(default_instance(1, turns=8), time_limit=5)
+    options = column_options(fast, limit=50)
+    weight = {}
+    for (side, column), w in zip(fast.columns, fast.weights, strict=True):
+        key = tuple(int(o) for o in column.plan.option)
+        if side == "building" and w > 1e-6:
+            weight[key] = max(weight.get(key, 0.0), w)
+    assert options and len(set(options)) == len(options) == len(weight)
+    assert set(options) == set(weight)
+    assert [weight[o] for o in options] == sorted(weight.values(), reverse=True)
+    assert column_options(fast, limit=1) == options[:1]
+    assert column_options(lagrangian_bound(default_instance(1, turns=8), method="subgradient"))\
+        == []
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_fixed_builds_keep_every_year_with_those_builds(seed):
+    rng = random.Random(seed)
+    inst = default_instance(seed, turns=6)
+    plan = Schedule(random_schedule(inst, rng))
+    year = YearModel(inst)
+    if not _hint_plan(inst, year, plan):
+        pytest.skip("a plan the model does not describe")
+    vp = simulate(inst, plan).total
+    options = plan_options(inst, plan)
+    model = fixed_builds(year, options)
+    model.add(sum(year.parts.values()) >= vp)
+    solver = _make(20)
+    solver.parameters.stop_after_first_solution = True
+    assert solver.solve(model) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+    found = year.schedule_turns(solver)
+    assert plan_options(inst, found) == options
+    assert simulate(inst, found).total == round(solver.objective_value) >= vp
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_optimums_builds_fixed_reach_the_optimum(seed):
+    inst = small_instance(seed=seed, turns=3, opponents=seed % 2)
+    best = exhaustive_best(inst)
+    assert best.status == "optimal"
+    solver = _make(20)
+    assert solver.solve(fixed_builds(YearModel(inst), plan_options(inst, best.schedule))) \
+        == cp_model.OPTIMAL
+    assert round(solver.objective_value) == best.vp
+
+
+def test_a_dive_on_builds_no_year_makes_finds_nothing():
+    inst = default_instance(0, turns=6)
+    year = YearModel(inst)
+    overspending = (5,) * 6  # a build every turn from the dearest slot
+    assert dive(year, overspending, Watch(), _make, 10) is None
+    with pytest.raises(ValueError, match="6 build options"):
+        fixed_builds(year, (1,))
+
+
+def test_a_dive_gives_a_legal_year_with_its_builds():
+    inst = default_instance(2, turns=8)
+    options = column_options(lagrangian_bound(inst, time_limit=5))
+    plans = [dive(YearModel(inst), o, Watch(), _make, 3) for o in options]
+    found = [(o, p) for o, p in zip(options, plans, strict=True) if p is not None]
+    assert found
+    for o, p in found:
+        assert plan_options(inst, p) == o
+        assert simulate(inst, p).total == p.vp
+
+
+def test_the_best_dive_is_the_models_complete_hint():
+    inst = default_instance(1, turns=8)
+    greedy = greedy_schedule(inst)
+    year = YearModel(inst)
+    _hint_plan(inst, year, greedy)
+    values = year.complete_hint()
+    watch = Watch()
+    plan, hinted = _dive(inst, year, lagrangian_bound(inst, time_limit=5), watch, 1, 0, 8.0,
+                         False, (greedy, values))
+    assert plan.vp > greedy.vp and watch.vp == plan.vp
+    assert simulate(inst, plan).total == plan.vp
+    fixed = year.m.clone()  # the values are a whole solution of the model scoring the plan
+    for i, value in enumerate(hinted):
+        fixed.add(fixed.get_int_var_from_proto_index(i) == value)
+    solver = _make(10)
+    assert solver.solve(fixed) == cp_model.OPTIMAL
+    assert round(solver.objective_value) == plan.vp
+
+
+def test_a_schedule_of_a_long_year_dives_and_replays(monkeypatch):
+    tried = []
+
+    def counted(year, options, *args):
+        tried.append(options)
+        return dive(year, options, *args)
+
+    monkeypatch.setattr(lemuria, "dive", counted)
+    inst = default_instance(3, turns=8)
+    plan = build_schedule(inst, time_limit=15, workers=1, beside=False)
+    assert tried
+    assert simulate(inst, plan).total == plan.vp >= greedy_schedule(inst).vp
+    assert plan.bound is None or plan.bound >= plan.vp
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.5])
+def test_ctrl_c_during_the_dives_keeps_the_best_plan(monkeypatch, delay):
+    """At once (Python's KeyboardInterrupt, between solves) or while CP-SAT dives (the
+    solver's flag): the search stops with a legal plan."""
+
+    def interrupted(*args):
+        if delay:
+            threading.Timer(delay, os.kill, (os.getpid(), signal.SIGINT)).start()
+        else:
+            os.kill(os.getpid(), signal.SIGINT)
+        return dive(*args)
+
+    monkeypatch.setattr(lemuria, "dive", interrupted)
+    inst = default_instance(4)
+    plan = build_schedule(inst, time_limit=60, workers=1, beside=False)
+    assert plan.status == "interrupted" and plan.reason == "interrupted"
+    assert plan.elapsed < 20
+    assert simulate(inst, plan).total == plan.vp >= greedy_schedule(inst).vp
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
