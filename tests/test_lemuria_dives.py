@@ -123,8 +123,9 @@ def test_a_schedule_of_a_long_year_dives_and_replays(monkeypatch):
         return dive(year, options, *args)
 
     monkeypatch.setattr(lemuria, "dive", counted)
+    monkeypatch.setattr(lemuria, "DIVE_SHARE", 0.5)
     inst = default_instance(3, turns=8)
-    plan = build_schedule(inst, time_limit=15, workers=1, beside=False)
+    plan = build_schedule(inst, time_limit=8, workers=1, beside=False)
     assert tried
     assert simulate(inst, plan).total == plan.vp >= greedy_schedule(inst).vp
     assert plan.bound is None or plan.bound >= plan.vp
