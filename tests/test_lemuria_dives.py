@@ -13,6 +13,7 @@ import pytest
 from lemuria_helpers import random_schedule
 from ortools.sat.python import cp_model
 
+from lumicore.errors import LumicoreError
 from lumicore.lemuria import Schedule, default_instance, simulate
 from lumicore.lemuria.instance import small_instance
 from solvers import lemuria
@@ -81,7 +82,7 @@ def test_a_dive_on_builds_no_year_makes_finds_nothing():
     year = YearModel(inst)
     overspending = (5,) * 6  # a build every turn from the dearest slot
     assert dive(year, overspending, Watch(), _make, 10) is None
-    with pytest.raises(ValueError, match="6 build options"):
+    with pytest.raises(LumicoreError, match="6 build options"):
         fixed_builds(year, (1,))
 
 

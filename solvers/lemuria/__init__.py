@@ -264,28 +264,33 @@ def _dive(instance: Instance, year: YearModel, fast: BoundResult, watch: Watch, 
             if polished.status == INTERRUPTED:
                 watch.interrupted = True
             for candidate in (polished, plan):
-                if candidate.vp > best.vp and _hint_plan(instance, year, candidate):
+                if candidate.vp > best.vp and year.describes(candidate.turns,
+                                                             _rows(instance, candidate)):
                     best, improved = candidate, True
                     watch.found(best.vp)
                     break
     except KeyboardInterrupt:  # outside the solver's own Ctrl-C handling: the search stops
         watch.interrupted = True
-    if watch.interrupted:  # no search follows: the hint does not matter
+    if watch.interrupted or not improved:  # no search follows, or the hint stays
         return best, values
-    if improved:
-        values = year.complete_hint()
-        if values is None:  # pragma: no cover - the fixed plan's solve takes milliseconds
-            best, values = start
-            year.hint_values(values)
-    return best, values
+    _hint_plan(instance, year, best)
+    hinted = year.complete_hint()
+    if hinted is None:  # pragma: no cover - the fixed plan's solve takes milliseconds
+        year.hint_values(values)
+        return start
+    return best, hinted
+
+
+def _rows(instance: Instance, plan: Schedule) -> dict[int, tuple]:
+    """The Trend row ``plan`` sees in each turn."""
+    return {trace.turn: trace.row for trace in simulate(instance, plan).trace}
 
 
 def _hint_plan(instance: Instance, year: YearModel, plan: Schedule) -> bool:
     """Hint ``year`` with the decisions of ``plan`` (replacing its hints); False (and no
     hint) if the model does not describe the plan."""
-    rows = {trace.turn: trace.row for trace in simulate(instance, plan).trace}
     year.m.clear_hints()
-    return year.hint(plan.turns, rows)
+    return year.hint(plan.turns, _rows(instance, plan))
 
 
 def _prepare(instance: Instance, greedy: Schedule, time_limit: float | None, hint: bool,
@@ -505,8 +510,7 @@ def _result(year: YearModel, fallback: Schedule, runs: list, watch: Watch,
              if code in (cp_model.OPTIMAL, cp_model.FEASIBLE)]
     best = runs[max(found)[1]][1] if found else None
     if best is not None and best.objective_value > fallback.vp - 0.5:
-        schedule = Schedule(turns=year.schedule_turns(best), vp=int(round(best.objective_value)),
-                            breakdown=year.breakdown(best))
+        schedule = year.schedule(best)
     else:  # cut off before beating the year they started from
         schedule = Schedule(turns=fallback.turns, vp=fallback.vp, breakdown=fallback.breakdown)
     schedule.elapsed = elapsed

@@ -22,10 +22,11 @@ from collections.abc import Callable
 
 from ortools.sat.python import cp_model
 
+from lumicore.errors import LumicoreError
 from lumicore.lemuria import Instance, Schedule, simulate
 from lumicore.lemuria.schedule import TurnPlan
 from solvers.lemuria.bound import BoundResult
-from solvers.lemuria.model import YearModel
+from solvers.lemuria.model import YearModel, fix_variable
 from solvers.lemuria.search import Watch, solve_watched
 
 __all__ = ["column_options", "plan_options", "fixed_builds", "dive", "DIVES"]
@@ -75,12 +76,11 @@ def fixed_builds(year: YearModel, options: tuple[int, ...]) -> cp_model.CpModel:
     """A copy of the year's model whose build in each turn is ``options``' (the model's slot
     literals fixed), without hints."""
     if len(options) != year.T:
-        raise ValueError(f"expected {year.T} build options, got {len(options)}")
+        raise LumicoreError(f"expected {year.T} build options, got {len(options)}")
     model = year.m.clone()
     for t in year.turns:
         for s, x in enumerate(year.bs[t]):
-            domain = model.proto.variables[x.index].domain
-            domain[0] = domain[1] = int(options[t - 1] == s + 1)
+            fix_variable(model, x, int(options[t - 1] == s + 1))
     model.clear_hints()
     return model
 
@@ -93,5 +93,4 @@ def dive(year: YearModel, options: tuple[int, ...], watch: Watch,
     code = solve_watched(solver, fixed_builds(year, options), watch, bounds=False)
     if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None
-    return Schedule(turns=year.schedule_turns(solver), vp=int(round(solver.objective_value)),
-                    breakdown=year.breakdown(solver), status="feasible")
+    return year.schedule(solver)

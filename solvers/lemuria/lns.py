@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from ortools.sat.python import cp_model
 
-from solvers.lemuria.model import YearModel
+from solvers.lemuria.model import YearModel, fix_variable
 from solvers.lemuria.search import Watch, solve_watched
 
 __all__ = ["turn_literals", "neighbourhood", "improve", "WINDOWS", "SECONDS_PER_TURN"]
@@ -53,8 +53,7 @@ def neighbourhood(year: YearModel, values: list[int], window: range, floor: int
     fixed += [x for (i, f), x in year.hz.items()
               if f not in window and play_turn[i] is not None and play_turn[i] not in window]
     for x in fixed:
-        domain = model.proto.variables[x.index].domain
-        domain[0] = domain[1] = values[x.index]
+        fix_variable(model, x, values[x.index])
     model.add(sum(year.parts.values()) >= floor)
     model.clear_hints()
     for x in year.model_literals():

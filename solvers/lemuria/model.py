@@ -43,10 +43,12 @@ from lumicore.lemuria import (
     Instance,
     Play,
     Remodel,
+    Schedule,
     TurnPlan,
 )
 
-__all__ = ["TREND_BONUS", "DISTRICT_SLOTS", "REMODEL_FROM", "YearModel", "max_draws"]
+__all__ = ["TREND_BONUS", "DISTRICT_SLOTS", "REMODEL_FROM", "YearModel", "max_draws",
+           "fix_variable"]
 
 TREND_BONUS = (6, 3, 1, 0, 0)
 """VP for building from slot 1..5."""
@@ -735,6 +737,10 @@ class YearModel:
             plans.append(TurnPlan(turn=t, actions=tuple(actions)))
         return plans
 
+    def describes(self, turns: list[TurnPlan], rows: dict[int, tuple]) -> bool:
+        """Whether the model describes the legal plan ``turns`` (see :meth:`hint`)."""
+        return self._plan_values(turns, rows) is not None
+
     def hint(self, turns: list[TurnPlan], rows: dict[int, tuple]) -> bool:
         """Hint the solver with the decisions of a legal plan; ``rows[t]`` is the Trend row the
         player saw in turn t. Returns False (and hints nothing) when the plan does something
@@ -817,8 +823,7 @@ class YearModel:
                          strict=True))
         fixed = self.m.clone()
         for x in self.model_literals():
-            domain = fixed.proto.variables[x.index].domain
-            domain[0] = domain[1] = hints.get(x.index, 0)
+            fix_variable(fixed, x, hints.get(x.index, 0))
         fixed.clear_hints()
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = 1
@@ -847,3 +852,15 @@ class YearModel:
 
     def breakdown(self, sol: cp_model.CpSolver) -> dict[str, int]:
         return {name: int(sol.value(expr)) for name, expr in self.parts.items()}
+
+    def schedule(self, sol: cp_model.CpSolver) -> Schedule:
+        """The plan of a solved model (or of a copy of it) with its VP and breakdown."""
+        return Schedule(turns=self.schedule_turns(sol), vp=int(round(sol.objective_value)),
+                        breakdown=self.breakdown(sol))
+
+
+def fix_variable(model: cp_model.CpModel, x: cp_model.IntVar, value: int) -> None:
+    """Fix ``x`` (a variable of the model ``model`` was cloned from) to ``value`` in
+    ``model``."""
+    domain = model.proto.variables[x.index].domain
+    domain[0] = domain[1] = value
