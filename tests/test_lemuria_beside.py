@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import signal
+import time
 
 import pytest
 from ortools.sat.python import cp_model
@@ -17,6 +18,7 @@ from solvers.lemuria import beside as beside_module
 from solvers.lemuria import build_schedule
 from solvers.lemuria.beside import BranchBeside
 from solvers.lemuria.bound import lagrangian_bound
+from solvers.lemuria.branch import branch_bound
 from solvers.lemuria.exhaustive import exhaustive_best
 from solvers.lemuria.greedy import greedy_schedule
 from solvers.lemuria.search import Watch, solve_watched
@@ -43,9 +45,21 @@ def test_the_bound_beside_never_falls_below_the_optimum(name):
     assert result.status != "proven" or result.bound == best
 
 
-def test_found_tells_the_process_and_keeps_the_best():
+def _after_a_plan(instance, **options):
+    """The branch and bound once the caller has told of a plan (a tiny year's search may
+    otherwise end before the news arrives)."""
+    incumbent, waited = options["incumbent"], time.perf_counter()
+    while incumbent() == 0 and time.perf_counter() - waited < 20:
+        time.sleep(0.01)
+    return branch_bound(instance, **options)
+
+
+@pytest.mark.skipif(beside_module._START != "fork", reason="the patched search reaches only "
+                    "a forked process")
+def test_found_tells_the_process_and_keeps_the_best(monkeypatch):
     inst = YEARS["tiny 0"]()
     best = exhaustive_best(inst, max_nodes=None, time_limit=60).vp
+    monkeypatch.setattr(beside_module, "branch_bound", _after_a_plan)
     partner = BranchBeside(inst, lagrangian_bound(inst), seconds=20.0, vp=0)
     partner.found(best)
     partner.found(best - 3)  # a worse plan does not lower what it prunes against
@@ -115,7 +129,7 @@ def test_build_schedule_ends_proven_by_the_bound_beside(monkeypatch):
     greedy = greedy_schedule(inst)
     monkeypatch.setattr(lemuria, "_partner", lambda *args: _FinishedProving(greedy.vp))
     schedule = build_schedule(inst, time_limit=60, workers=1)
-    assert schedule.status == "optimal" and schedule.bound is None
+    assert schedule.status == "optimal" and schedule.bound == schedule.vp
     assert schedule.vp == simulate(inst, schedule).total >= greedy.vp
 
 
@@ -136,7 +150,7 @@ def test_build_schedule_beside_keeps_tiny_years_optimal():
         inst = YEARS[name]()
         best = exhaustive_best(inst, max_nodes=None, time_limit=60).vp
         schedule = build_schedule(inst, time_limit=30, workers=1)
-        assert schedule.status == "optimal" and schedule.vp == best
+        assert schedule.status == "optimal" and schedule.vp == best == schedule.bound
 
 
 def _solve_in_worker(seed: int) -> tuple[str, int]:

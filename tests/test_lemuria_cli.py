@@ -49,7 +49,7 @@ def test_plan_json_is_optimal_and_replays(tmp_path, capsys):
     assert main(["lemuria", "plan", str(path), "--json", "--workers", "1", "--time-limit", "20"]
                 ) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["status"] == "optimal" and data["bound"] is None
+    assert data["status"] == "optimal" and data["bound"] == data["vp"]
     assert data["vp"] == data["simulated_vp"] == sum(data["breakdown"].values())
     assert set(data["breakdown"]) == {"buildings", "trend", "residents", "church", "festival"}
     assert data["model"]["variables"] > 0

@@ -61,7 +61,7 @@ def test_agrees_with_naive_search(index):
     inst = NAIVE_CASES[index]
     result = exhaustive_best(inst)
     assert result.status == "optimal"
-    assert result.vp == naive_best(inst)
+    assert result.vp == naive_best(inst) == result.schedule.bound
     assert simulate(inst, result.schedule).total == result.vp
 
 

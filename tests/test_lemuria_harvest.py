@@ -95,7 +95,7 @@ def test_model_pays_for_the_extra_harvest_it_needs():
     setup = AltarSetup(start=tuple(start), materials={"plant": 1, "mineral": 1})
     plan = build_schedule(_one_card({"food": 3, "gold": 1}), time_limit=20, harvests=True,
                           altar=setup)
-    assert plan.status == "optimal" and plan.vp == 11
+    assert plan.status == "optimal" and plan.vp == 11 == plan.bound
     assert sum(isinstance(a, Harvest) and a.paid for a in plan.turns[0].actions) == 1
     assert plan.income == {1: {"food": 3, "gold": 2}}
 

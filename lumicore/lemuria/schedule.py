@@ -97,10 +97,11 @@ class TurnPlan:
 class Schedule:
     """A whole year: one :class:`TurnPlan` per turn, the VP it scores and how it was found.
 
-    ``status`` is ``"optimal"`` (proven), ``"feasible"`` (then ``bound`` is a proven upper
-    bound on the VP) or ``"interrupted"`` (Ctrl-C: the best plan found so far, with ``reason``
-    ``"interrupted"``). ``breakdown`` maps a source (``"buildings"``, ``"trend"``,
-    ``"residents"``, ``"church"``, ``"festival"``) to its VP. ``gap`` is ``(bound - vp) / bound``.
+    ``status`` is ``"optimal"`` (proven: ``bound`` equals ``vp``), ``"feasible"`` (then ``bound``
+    is a proven upper bound on the VP, or None where the method gives none) or
+    ``"interrupted"`` (Ctrl-C: the best plan found so far, with ``reason`` ``"interrupted"``).
+    ``breakdown`` maps a source (``"buildings"``, ``"trend"``, ``"residents"``, ``"church"``,
+    ``"festival"``) to its VP. ``gap`` is ``(bound - vp) / bound``.
     """
 
     turns: list[TurnPlan]
@@ -121,3 +122,13 @@ class Schedule:
         if self.bound is None or self.bound <= 0:
             return 0.0
         return max(0.0, (self.bound - self.vp) / self.bound)
+
+    def mark_optimal(self) -> None:
+        """Record that no year scores more than this plan: ``status`` "optimal", ``bound`` its VP.
+
+        >>> plan = Schedule([], vp=90, bound=95.0)
+        >>> plan.mark_optimal()
+        >>> plan.status, plan.bound, plan.gap
+        ('optimal', 90.0, 0.0)
+        """
+        self.status, self.bound = "optimal", float(self.vp)

@@ -96,7 +96,7 @@ def run_plan(args: argparse.Namespace) -> int:
     status = schedule.status
     if schedule.status == INTERRUPTED:
         status = "interrupted (the best plan found before Ctrl-C)"
-    if schedule.bound is not None:
+    if schedule.bound is not None and schedule.status != "optimal":
         status += f"; upper bound {schedule.bound:g} VP, gap {schedule.gap:.1%}"
     stats = getattr(schedule, "stats", None)
     size = f"; model {stats.variables} variables, {stats.constraints} constraints" if stats else ""

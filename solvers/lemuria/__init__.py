@@ -444,7 +444,7 @@ def _polish(instance: Instance, schedule: Schedule, seconds: float | None) -> No
         if schedule.vp > schedule.bound:
             schedule.bound = None
         else:
-            schedule.status, schedule.bound = OPTIMAL, None
+            schedule.mark_optimal()
 
 
 PARTNER_MIN = 2.0
@@ -498,7 +498,7 @@ def _bounded(schedule: Schedule, bound: float, watch: Watch) -> None:
     if schedule.bound is None or bound < schedule.bound:
         schedule.bound = bound
     if schedule.bound <= schedule.vp and schedule.status == FEASIBLE:
-        schedule.status, schedule.bound = OPTIMAL, None
+        schedule.mark_optimal()
 
 
 def _result(year: YearModel, fallback: Schedule, runs: list, watch: Watch,
@@ -515,7 +515,7 @@ def _result(year: YearModel, fallback: Schedule, runs: list, watch: Watch,
         schedule = Schedule(turns=fallback.turns, vp=fallback.vp, breakdown=fallback.breakdown)
     schedule.elapsed = elapsed
     if bound is not None and schedule.vp >= bound:
-        schedule.status, schedule.bound = OPTIMAL, None
+        schedule.mark_optimal()
     else:
         schedule.status, schedule.bound = FEASIBLE, None if bound is None else float(bound)
     if watch.interrupted:

@@ -404,6 +404,8 @@ def exhaustive_best(instance: Instance, max_nodes: int | None = 2_000_000,
         status = LIMIT
     vp, plans = max(search.best_vp, 0), search.best_plans
     schedule = Schedule(turns=list(plans), vp=vp, status=status, elapsed=budget.elapsed)
+    if status == OPTIMAL:
+        schedule.mark_optimal()
     schedule.breakdown = simulate(instance, schedule).breakdown
     return ExhaustiveResult(vp, schedule, status, budget.nodes, budget.elapsed,
                             dict(schedule.breakdown))

@@ -46,7 +46,7 @@ from lumicore.lemuria.harvests import (
 from lumicore.lemuria.schedule import RESOURCES
 from solvers.lemuria.greedy import greedy_schedule
 from solvers.lemuria.model import YearModel
-from solvers.limits import FEASIBLE, OPTIMAL
+from solvers.limits import FEASIBLE
 
 __all__ = ["HarvestYearModel", "greedy_materials", "greedy_harvest_schedule",
            "build_harvest_schedule", "PREFERRED"]
@@ -335,11 +335,11 @@ def build_harvest_schedule(instance: Instance, setup: AltarSetup | None = None,
     if found and (code == cp_model.OPTIMAL or solver.objective_value > greedy.vp):
         ops = year.material_ops(solver)
         turns = [TurnPlan(p.turn, ops[p.turn] + p.actions) for p in year.schedule_turns(solver)]
-        optimal = code == cp_model.OPTIMAL
         schedule = Schedule(turns=turns, vp=int(round(solver.objective_value)),
-                            breakdown=year.breakdown(solver),
-                            status=OPTIMAL if optimal else FEASIBLE,
-                            bound=None if optimal else float(bound), elapsed=elapsed)
+                            breakdown=year.breakdown(solver), status=FEASIBLE,
+                            bound=float(bound), elapsed=elapsed)
+        if code == cp_model.OPTIMAL:
+            schedule.mark_optimal()
     else:
         schedule = Schedule(turns=greedy.turns, vp=greedy.vp, breakdown=greedy.breakdown,
                             status=FEASIBLE, bound=None if bound is None else float(bound),
