@@ -3,16 +3,19 @@ default years and on variants of them that switch one part of the character side
 bound when the first turn's build is fixed (the first level of a branch and bound); the
 bound after more subgradient steps and by column generation (with and without smoothing); and
 the branch and bound of ``solvers.lemuria.branch`` on 6-turn years against their best plans
-(with and without its split on the turn a character is first housed in).
+(with and without its split on the turn a character is first housed in); and, on 12-turn
+years, the gap left once the builds are settled: the building plan the root master weighs
+most, fixed, under the bound, CP-SAT and the character planner.
 
     python benchmarks/bench_lemuria_gap.py            # writes the tables into docs/lemuria.md
     python benchmarks/bench_lemuria_gap.py --no-docs
+    python benchmarks/bench_lemuria_gap.py --tables builds   # only the settled-builds table
 
 Variants: ``base`` (the default year), ``no characters`` (hand and character deck empty),
 ``all in hand`` (every character in the hand: nothing to draw), ``gold +40`` and ``food +40``
 (40 more at the start), ``no colours`` (every character scores ``vp_match`` in any facility).
-The tables go into docs/lemuria.md between ``<!-- bench:lemuria-gap -->`` and
-``<!-- /bench -->`` unless ``--no-docs``.
+The tables go into docs/lemuria.md between ``<!-- bench:lemuria-gap -->`` (the settled
+builds: ``<!-- bench:lemuria-builds -->``) and ``<!-- /bench -->`` unless ``--no-docs``.
 """
 
 from __future__ import annotations
@@ -22,10 +25,14 @@ import dataclasses
 import sys
 
 from bench_lemuria import write_docs  # benchmarks/ is the script's folder
+from ortools.sat.python import cp_model
 
-from lumicore.lemuria import Instance, default_instance, simulate
-from solvers.lemuria import bound, branch, build_schedule
+from lumicore.lemuria import Instance, Schedule, default_instance, simulate
+from solvers.lemuria import _solver, bound, branch, build_schedule
 from solvers.lemuria.bound import lagrangian_bound
+from solvers.lemuria.characters import best_characters, freer_reductions
+from solvers.lemuria.dives import column_options, fixed_builds
+from solvers.lemuria.model import YearModel
 
 
 def variant(inst: Instance, kind: str) -> Instance:
@@ -136,26 +143,64 @@ BRANCH_TIME = 60.0
 """Seconds of :func:`branched`'s branch and bound per year."""
 
 
+def settled(seeds: list[int], time_limit: float, workers: int) -> list[str]:
+    """The builds of the root master's heaviest building plan fixed, on 12-turn years: the
+    bound of the years that build so (column generation with every turn's option fixed), the
+    best such year CP-SAT finds in ``time_limit`` seconds and CP-SAT's bound for them, and
+    that year's character moves chosen anew by the character planner (beams of 3000 and 10000
+    states): how much of the gap is left once the builds are settled."""
+    lines = ["| seed | builds (slot by turn, 0: none) | whole year | builds fixed: bound | "
+             "CP-SAT plan | CP-SAT bound | planner 3000 | planner 10000 | bound - best plan |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for seed in seeds:
+        inst = default_instance(seed)
+        whole = lagrangian_bound(inst, time_limit=None)
+        options = column_options(whole, 1)[0]
+        fixed = lagrangian_bound(inst, time_limit=None,
+                                 fixed={t: o for t, o in enumerate(options, start=1)})
+        year = YearModel(inst)
+        solver = _solver(workers, 0, time_limit, False, interleave=workers <= 2)
+        assert solver.solve(fixed_builds(year, options)) in (cp_model.OPTIMAL,
+                                                              cp_model.FEASIBLE)
+        plan = year.schedule(solver)
+        assert simulate(inst, plan).total == plan.vp
+        start = Schedule(freer_reductions(inst, plan), vp=plan.vp)
+        beams = [best_characters(inst, start, max_states=n).vp for n in (3000, 10000)]
+        best = max([plan.vp, *beams])
+        lines.append(f"| {seed} | {''.join(map(str, options))} | {whole.value:.1f} | "
+                     f"{fixed.value:.1f} | {plan.vp} | {solver.best_objective_bound:g} | "
+                     f"{beams[0]} | {beams[1]} | {fixed.value - best:.1f} |")
+        print(lines[-1], flush=True)
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--time-limit", type=float, default=60.0,
                         help="CP-SAT seconds per solve (default 60)")
     parser.add_argument("--workers", type=int, default=2, help="CP-SAT workers (default 2)")
     parser.add_argument("--no-docs", action="store_true", help="do not write docs/lemuria.md")
+    parser.add_argument("--tables", choices=("all", "gap", "builds"), default="all",
+                        help="which tables to measure (default all)")
     args = parser.parse_args(argv)
-    short = [(6, 1), (6, 2)]
-    blocks = [
-        against_optima(short, KINDS, args.time_limit, args.workers)
-        + against_optima([(12, s) for s in range(3)], ("no characters",), args.time_limit,
-                         args.workers)[2:],
-        branching(short + [(12, s) for s in range(3)]),
-        steps([0, 1, 2]),
-        branched([1, 2, 3, 4], args.time_limit, args.workers),
-    ]
-    if not args.no_docs:
-        command = "python benchmarks/bench_lemuria_gap.py " + " ".join(argv or sys.argv[1:])
-        lines = [line for block in blocks for line in ["", *block]][1:]
-        write_docs(lines, command.strip(), marker="lemuria-gap")
+    command = ("python benchmarks/bench_lemuria_gap.py " + " ".join(argv or sys.argv[1:])).strip()
+    if args.tables in ("all", "gap"):
+        short = [(6, 1), (6, 2)]
+        blocks = [
+            against_optima(short, KINDS, args.time_limit, args.workers)
+            + against_optima([(12, s) for s in range(3)], ("no characters",), args.time_limit,
+                             args.workers)[2:],
+            branching(short + [(12, s) for s in range(3)]),
+            steps([0, 1, 2]),
+            branched([1, 2, 3, 4], args.time_limit, args.workers),
+        ]
+        if not args.no_docs:
+            lines = [line for block in blocks for line in ["", *block]][1:]
+            write_docs(lines, command, marker="lemuria-gap")
+    if args.tables in ("all", "builds"):
+        lines = settled([0, 1, 2], args.time_limit, args.workers)
+        if not args.no_docs:
+            write_docs(lines, command, marker="lemuria-builds")
     return 0
 
 
