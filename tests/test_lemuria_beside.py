@@ -106,6 +106,9 @@ class _Proving:
         self.polls += 1
         return float("inf") if self.vp is None else float(self.vp)
 
+    def finished(self) -> bool:
+        return False
+
 
 def test_a_bound_from_beside_stops_the_solver():
     """Once the partner's bound meets the plan, CP-SAT is stopped at the next tick (a few

@@ -134,7 +134,7 @@ def test_the_scheduler_polish_reaching_the_bound_is_optimal():
     inst = default_instance(1, turns=6)
     best = best_characters(inst, greedy_schedule(inst)).vp
     _greedy, schedule = polished(inst, bound=float(best))
-    assert (schedule.status, schedule.bound, schedule.vp) == ("optimal", None, best)
+    assert (schedule.status, schedule.bound, schedule.vp) == ("optimal", best, best)
     _greedy, schedule = polished(inst, bound=float(best - 1))  # a bound the plan beats
     assert (schedule.status, schedule.bound, schedule.vp) == ("feasible", None, best)
 

@@ -54,7 +54,7 @@ def test_building_turn_on_a_default_year_equals_the_reference(seed, turns_):
     V = bound._building_dp(year, P, Lam, cost, fest)
     for t in range(year.T, 0, -1):
         nxt = bound._after_turn(V, t, fest)
-        remodel = year.remodel and t >= bound.REMODEL_FROM
+        remodel = year.remodel and t >= year.remodel_from
         gains = bound._turn_gains(year, t, year.rows.card[t - 1], cost, Lam, remodel)
         only = year.fixed.get(t, -1)
         plain = reference.building_turn(nxt, year.rows.succ[t - 1], gains, only, remodel,

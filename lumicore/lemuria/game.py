@@ -78,6 +78,9 @@ class Cards:
     """The card data a game is played with (loaded once per set of names)."""
 
     _cache: dict[tuple, Cards] = {}
+    remodel_from = rules.REMODEL_FROM
+    """The game's turns are the months, so remodels follow the calendar (the rules read this
+    where they read an instance's)."""
 
     def __init__(self, buildings: Mapping[str, Building], characters: Mapping[str, Character],
                  altar: AltarCard, impacts: Mapping[int, ImpactCard]) -> None:

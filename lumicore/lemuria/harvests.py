@@ -142,6 +142,13 @@ class AltarSetup:
     def game_turn(self, turn: int) -> int:
         return self.first_turn + turn - 1
 
+    def check_calendar(self, instance: Instance) -> None:
+        """Raise :class:`DataError` unless the altar and ``instance`` start in the same month
+        (the altar's automatic turn and the instance's festivals follow the same calendar)."""
+        if self.first_turn != instance.first_turn:
+            raise DataError(f"altar first_turn {self.first_turn} and instance first_turn "
+                            f"{instance.first_turn} differ: the year starts in one month")
+
     def rotation_at(self, turn: int) -> int:
         """The altar's rotation during instance turn ``turn`` (after its altar phase).
 
@@ -244,6 +251,7 @@ def replay_harvests(instance: Instance, setup: AltarSetup,
     """Play a plan with material operations through the altar and the rules; the instance's
     own ``income`` is ignored (the harvests are the income). Raises
     :class:`IllegalMoveError` naming the turn and action at the first broken rule."""
+    setup.check_calendar(instance)
     plans = plans_by_turn(instance, schedule)
     bare = dc_replace(instance, income={})
     altar = AltarYear(setup)

@@ -39,6 +39,7 @@ from lumicore.lemuria.schedule import COLORS, DISTRICTS, RESOURCES
 __all__ = [
     "MAX_TURNS",
     "FESTIVALS",
+    "REMODEL_FROM",
     "MAX_OPPONENTS",
     "CHITS",
     "Opponent",
@@ -56,6 +57,9 @@ __all__ = [
 MAX_TURNS = 12
 """A year has 12 months; an instance may stop earlier (tiny test instances)."""
 FESTIVALS = (4, 8, 12)
+"""The months of the year that end with a festival."""
+REMODEL_FROM = 8
+"""The first month in which a facility may be remodelled."""
 MAX_OPPONENTS = 3
 CHITS = 8
 """Building chits per player: at most this many chits, and this many facilities."""
@@ -97,7 +101,7 @@ class Opponent:
 
     __hash__ = None  # type: ignore[assignment]
 
-    def _checked(self, turns: int, where: str) -> Opponent:
+    def _checked(self, turns: int, festivals: tuple[int, ...], where: str) -> Opponent:
         builds = {_turn(t, turns, f"{where}.builds"): card for t, card in
                   _table(self.builds, f"{where}.builds").items()}
         chits = {}
@@ -113,8 +117,9 @@ class Opponent:
         for t, per_color in _table(self.residents, f"{where}.residents").items():
             turn = _turn(t, turns, f"{where}.residents")
             at = f"{where}.residents turn {turn}"
-            if turn not in FESTIVALS:
-                raise DataError(f"{at}: not a festival turn ({', '.join(map(str, FESTIVALS))})")
+            if turn not in festivals:
+                raise DataError(f"{at}: not a festival turn (the instance's: "
+                                f"{', '.join(map(str, festivals)) or 'none'})")
             counts = _table(per_color, at)
             for color in counts:
                 if color not in COLORS:
@@ -155,6 +160,10 @@ class Instance:
     character_deck: tuple[str, ...] = ()
     income: dict[int, dict[str, int]] = field(default_factory=dict)
     opponents: tuple[Opponent, ...] = ()
+    first_turn: int = 1
+    """The month of the year the instance's turn 1 is: festivals and the first remodel turn
+    follow the calendar (:attr:`festivals`, :attr:`remodel_from`); turns are still numbered
+    from 1 everywhere else (income, opponents, plans)."""
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -162,6 +171,10 @@ class Instance:
         turns = self.turns
         if isinstance(turns, bool) or not isinstance(turns, int) or not 1 <= turns <= MAX_TURNS:
             raise DataError(f"turns: expected 1..{MAX_TURNS}, got {turns!r}")
+        first, last = self.first_turn, MAX_TURNS - turns + 1
+        if isinstance(first, bool) or not isinstance(first, int) or not 1 <= first <= last:
+            raise DataError(f"first_turn: expected 1..{last} (a year of {MAX_TURNS} months, "
+                            f"{turns} turns planned), got {shorten(first)}")
         for name, kind, check in (("buildings", Building, check_building),
                                   ("characters", Character, check_character)):
             cards = getattr(self, name)
@@ -201,7 +214,7 @@ class Instance:
             where = f"opponent {i + 1}"
             if not isinstance(opp, Opponent):
                 raise DataError(f"{where}: expected an Opponent, got {opp!r}")
-            opp = opp._checked(turns, where)
+            opp = opp._checked(turns, self.festivals, where)
             for turn, card in opp.builds.items():
                 at = f"{where}.builds turn {turn}"
                 if not isinstance(card, str) or card not in self.buildings:
@@ -234,8 +247,19 @@ class Instance:
 
     @property
     def festivals(self) -> tuple[int, ...]:
-        """The festival turns inside this instance."""
-        return tuple(t for t in FESTIVALS if t <= self.turns)
+        """The turns of this instance that end with a festival (months 4, 8 and 12).
+
+        >>> default_instance(0, turns=6).festivals
+        (4,)
+        >>> default_instance(0, turns=6, first_turn=3).festivals
+        (2, 6)
+        """
+        return tuple(t for t in range(1, self.turns + 1) if t + self.first_turn - 1 in FESTIVALS)
+
+    @property
+    def remodel_from(self) -> int:
+        """The first turn of this instance in which a remodel is allowed (month 8 on)."""
+        return max(1, REMODEL_FROM - self.first_turn + 1)
 
     def to_toml(self) -> str:
         """The instance as TOML; :func:`parse_instance` reads it back to an equal instance.
@@ -246,6 +270,8 @@ class Instance:
         default_c = self.characters == load_characters()
         lines = ["# Lemuria planning instance (lumicore; schema in docs/lemuria.md)",
                  f"turns = {self.turns}"]
+        if self.first_turn != 1:
+            lines.append(f"first_turn = {self.first_turn}")
         if default_b:
             lines.append('buildings = "default"')
         if default_c:
@@ -272,8 +298,8 @@ def _array(items: Any) -> str:
     return "[" + ", ".join(toml_str(x) for x in items) + "]"
 
 
-KEYS = ("turns", "buildings", "characters", "building", "character", "trend", "deck", "start",
-        "hand", "character_deck", "income", "opponent")
+KEYS = ("turns", "first_turn", "buildings", "characters", "building", "character", "trend",
+        "deck", "start", "hand", "character_deck", "income", "opponent")
 
 
 def _cards(data: Mapping[str, Any], key: str, inline_key: str, base: Path | None,
@@ -329,6 +355,7 @@ def instance_from_dict(data: Mapping[str, Any], base: Path | None = None) -> Ins
         character_deck=tuple(_string_list(data.get("character_deck", []), "character_deck")),
         income=dict(_table(data.get("income", {}), "income")),
         opponents=tuple(opps),
+        first_turn=data.get("first_turn", 1),
     )
 
 
@@ -377,11 +404,12 @@ def default_income(turns: int, seed: int) -> dict[int, dict[str, int]]:
     return income
 
 
-def default_instance(seed: int = 0, turns: int = MAX_TURNS) -> Instance:
+def default_instance(seed: int = 0, turns: int = MAX_TURNS, first_turn: int = 1) -> Instance:
     """An instance from the default cards: the building deck shuffled (seeded), the Trend row
     dealt as the rulebook's setup does (the first five cards drawn, placed from the right), a
     start of 3 gold and 3 food, a hand of 3 characters from the shuffled character deck, the
-    :func:`default_income`, and no opponents.
+    :func:`default_income`, and no opponents; ``first_turn``: the month the year starts in
+    (the same cards and income, the festivals and remodels later in the year's turns).
 
     >>> a, b = default_instance(5), default_instance(5)
     >>> a == b, a.trend == default_instance(6).trend
@@ -402,16 +430,18 @@ def default_instance(seed: int = 0, turns: int = MAX_TURNS) -> Instance:
         hand=tuple(chars[:3]),
         character_deck=tuple(chars[3:]),
         income=default_income(turns, int(rng.integers(2**31))),
+        first_turn=first_turn,
     )
 
 
 def small_instance(seed: int = 0, turns: int = 4, buildings: int = 5, characters: int = 2,
-                   opponents: int = 0) -> Instance:
+                   opponents: int = 0, first_turn: int = 1) -> Instance:
     """A tiny random instance for exhaustive checks (``solvers.lemuria.exhaustive``): the default
     cards, ``buildings`` of them in the Trend row (from slot 1) and deck, ``characters`` of them
     (one in hand, the rest in the character deck), a start of 1 gold and 2 food, the
     :func:`default_income`, and optionally opponents who take a random Trend card, place a random
-    chit and hold 0-1 residents of each colour at festivals, each turn.
+    chit and hold 0-1 residents of each colour at festivals, each turn; ``first_turn``: the
+    month the year starts in.
 
     >>> inst = small_instance(seed=2, turns=3)
     >>> inst.turns, sum(c is not None for c in inst.trend), len(inst.hand)
@@ -427,8 +457,8 @@ def small_instance(seed: int = 0, turns: int = 4, buildings: int = 5, characters
             builds={t: str(rng.choice(cards)) for t in range(1, turns + 1) if rng.random() < 0.3},
             chits={t: str(rng.choice(DISTRICTS)) for t in range(1, min(turns, CHITS) + 1)
                    if rng.random() < 0.5},
-            residents={f: {c: int(rng.integers(2)) for c in COLORS} for f in FESTIVALS
-                       if f <= turns}))
+            residents={t: {c: int(rng.integers(2)) for c in COLORS}
+                       for t in range(1, turns + 1) if t + first_turn - 1 in FESTIVALS}))
     taken: set[str] = set()
     for opp in opps:  # a card is taken by one opponent at most
         for t, card in list(opp.builds.items()):
@@ -440,4 +470,4 @@ def small_instance(seed: int = 0, turns: int = 4, buildings: int = 5, characters
                     deck=tuple(cards[5:]), start={"gold": 1, "food": 2}, hand=tuple(chars[:1]),
                     character_deck=tuple(chars[1:]),
                     income=default_income(turns, int(rng.integers(2**31))),
-                    opponents=tuple(opps))
+                    opponents=tuple(opps), first_turn=first_turn)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from lumicore.errors import IllegalMoveError
 from lumicore.lemuria.cards import Building
-from lumicore.lemuria.instance import CHITS, FESTIVALS, Instance
+from lumicore.lemuria.instance import CHITS, REMODEL_FROM, Instance
 from lumicore.lemuria.schedule import (
     COLORS,
     DISTRICTS,
@@ -61,7 +61,6 @@ TREND_BONUS = (6, 3, 1, 0, 0)
 UPPER = 3
 CAPACITY = {"rural": 6, "commerce": 5, "administrative": 5, "church": 4}
 """Building slots per district (20 in the city)."""
-REMODEL_FROM = 8
 MAX_FACILITIES = CHITS
 CHURCH_VP = 3
 
@@ -180,7 +179,7 @@ def begin_turn(instance: Instance, state: State) -> State:
     actions (their Trend card taken if still in the row, their chit placed if a slot is free),
     then the turn's income."""
     turn = state.turn
-    bonuses = district_bonuses(state, turn in FESTIVALS)
+    bonuses = district_bonuses(state, turn in instance.festivals)
     resources, vp = state.resources, state.vp
     if "rural" in bonuses:
         resources = _add(resources, _R["food"], 1)
@@ -303,8 +302,9 @@ def _build(instance: Instance, state: State, action: Build) -> State:
 
 
 def _remodel(instance: Instance, state: State, action: Remodel) -> State:
-    if state.turn < REMODEL_FROM:
-        raise IllegalMoveError(f"remodelling is allowed from turn {REMODEL_FROM} only")
+    if state.turn < instance.remodel_from:
+        raise IllegalMoveError(f"remodelling is allowed from turn {instance.remodel_from} only"
+                               + (f" (month {REMODEL_FROM})" if instance.first_turn > 1 else ""))
     if state.built:
         raise IllegalMoveError("only one build or remodel per turn")
     residents = state.residents()
@@ -428,11 +428,12 @@ def festival_points(instance: Instance, housed: list[str], turn: int) -> int:
 
 def end_turn(instance: Instance, state: State) -> State:
     """Trend ageing and refill (not after the instance's last turn), then festival scoring on
-    turns 4, 8 and 12; the returned state is before the next turn's start."""
+    the instance's festival turns (months 4, 8 and 12); the returned state is before the next
+    turn's start."""
     row, deck, vp = state.row, state.deck, state.vp
     if state.turn < instance.turns:
         row, deck = age_row(row, deck)
-    if state.turn in FESTIVALS:
+    if state.turn in instance.festivals:
         vp = _add(vp, _S["festival"], festival_vp(instance, state, state.turn))
     return replace(state, turn=state.turn + 1, row=row, deck=deck, vp=vp, built=False,
                    admin=False)

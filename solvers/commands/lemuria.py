@@ -79,7 +79,8 @@ def run_plan(args: argparse.Namespace) -> int:
     schedule = build_schedule(instance, time_limit=args.time_limit, workers=args.workers,
                               seed=args.seed, show_progress=False if args.json else None,
                               harvests=args.harvests)
-    result = (replay_harvests(instance, AltarSetup(), schedule) if args.harvests
+    result = (replay_harvests(instance, AltarSetup(first_turn=instance.first_turn), schedule)
+              if args.harvests
               else simulate(instance, schedule))
     if svg is not None:
         svg.write_text(render_year(instance, schedule, title=source, result=result),

@@ -151,10 +151,13 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
     when it beats the greedy one. ``schedule.stats`` holds the
     model size (:class:`ModelStats`), ``schedule.branches`` the solver's branch count.
 
-    Optimal means optimal over the plans the model describes: every rule of docs/lemuria.md, in
-    the canonical order of each turn described in :mod:`solvers.lemuria.model` (which loses
-    nothing), except that a character returned to the bottom of the character deck is never
-    drawn again (the model draws each card of the initial character deck at most once).
+    Optimal means that no legal year scores more. The model describes every rule of
+    docs/lemuria.md in the canonical order of each turn described in
+    :mod:`solvers.lemuria.model`, except that a character returned to the bottom of the
+    character deck is never drawn again and a card drawn in a turn is not housed in the
+    facility that turn's remodel discards; so CP-SAT's own bound counts only where neither
+    can happen (:attr:`YearModel.every_year`), and elsewhere the fast bound and the branch and
+    bound, which hold for every year, prove the plan.
 
     ``harvests=True``: the instance's income is ignored; the model also decides the player's
     material operations on the altar (``altar``: an :class:`~lumicore.lemuria.harvests.
@@ -339,19 +342,19 @@ def _solve(year: YearModel, instance: Instance, watch: Watch, workers: int, seed
     if workers == 1 and instance.turns <= SHORT_YEAR:
         first = None if time_limit is None else float(time_limit) / 2
         solver = _solver(1, seed, first, log, interleave=False)
-        code = solve_watched(solver, year.m, watch)
+        code = solve_watched(solver, year.m, watch, bounds=year.every_year)
         runs.append((code, solver))
         left = None if time_limit is None else float(time_limit) - (time.perf_counter() - start)
         if (code not in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and not watch.over
                 and (left is None or left > 0)):
             solver = _solver(1, seed, left, log, interleave=True)
-            runs.append((solve_watched(solver, year.m, watch), solver))
+            runs.append((solve_watched(solver, year.m, watch, bounds=year.every_year), solver))
     else:
         left = None if time_limit is None else float(time_limit) - (time.perf_counter() - start)
         improving = left is not None and (lns or restarts)
         first = LNS_START * left if improving else left
         solver = _solver(workers, seed, first, log, interleave=workers <= 2)
-        code = solve_watched(solver, year.m, watch)
+        code = solve_watched(solver, year.m, watch, bounds=year.every_year)
         runs.append((code, solver))
         if improving and code != cp_model.OPTIMAL:
             if code == cp_model.FEASIBLE and solver.objective_value > incumbent[1]:
@@ -406,7 +409,7 @@ def _restart(year: YearModel, values: list[int], watch: Watch, workers: int, see
     another random seed: the rest of the time once the neighbourhoods stall."""
     year.hint_values(values)
     solver = _solver(workers, seed % SEED_LIMIT, seconds, log, interleave=workers <= 2)
-    return solve_watched(solver, year.m, watch), solver
+    return solve_watched(solver, year.m, watch, bounds=year.every_year), solver
 
 
 POLISH_SHARE = 0.05

@@ -76,6 +76,12 @@ class BranchBeside:
                 self._take(self._receive.recv())
         return self.bound
 
+    def finished(self) -> bool:
+        """Whether the search has sent its result (it ended by itself: proven, exhausted or
+        out of time)."""
+        self.poll()
+        return self.result is not None
+
     def finish(self, wait: float = 5.0) -> BranchResult | None:
         """Stop the search and return its result (None if the process gave none within
         ``wait`` seconds: it is then terminated)."""

@@ -45,7 +45,7 @@ import numpy as np
 from lumicore.errors import LumicoreError
 from lumicore.lemuria import CHITS, COLORS, DISTRICTS, RESOURCES, Instance
 from lumicore.lemuria.kernel import building_turn
-from lumicore.lemuria.rules import REMODEL_FROM, TREND_BONUS, age_row
+from lumicore.lemuria.rules import TREND_BONUS, age_row
 from solvers.lemuria.columns import Column, Master
 from solvers.lemuria.model import max_draws
 from solvers.limits import check_limits
@@ -179,7 +179,8 @@ class _Year:
         units = [[_R[r] for r, n in sorted(x.cost.items()) for _ in range(n)] for x in b]
         width = max([len(u) for u in units] + [1])
         self.units = np.array([u + [-1] * (width - len(u)) for u in units])  # (C, width)
-        self.remodel = T >= REMODEL_FROM
+        self.remodel_from = instance.remodel_from
+        self.remodel = T >= self.remodel_from
         if self.need_fallback():
             return
         self.rows = _rows(instance, self.index)
@@ -204,7 +205,7 @@ class _Year:
         self.food_min = float(self.food.min()) if n else 0.0
         self.n_items = n
         # facility instances a year can have: one build a turn, at most 8 new facilities
-        self.remodels = max(0, self.T - REMODEL_FROM + 1)
+        self.remodels = max(0, self.T - self.remodel_from + 1)
         self.j_max = min(self.T, CHITS + self.remodels)
         # a recycled card housed again is one passed over (an item of its own) or a resident
         # a remodel discarded (worth at most the best item)
@@ -296,7 +297,7 @@ def _building_dp(year: _Year, P: np.ndarray, Lam: np.ndarray, cost: np.ndarray,
         if t in year.owned:  # only years owning lo..hi facilities after turn t
             lo, hi = year.owned[t]
             V[t + 1] = np.where(((_NFAC < lo) | (_NFAC > hi))[None, :, None], _NEG, V[t + 1])
-        remodel = year.remodel and t >= REMODEL_FROM
+        remodel = year.remodel and t >= year.remodel_from
         only = year.fixed.get(t)
         V[t] = building_turn(_after_turn(V, t, fest), year.rows.succ[t - 1],
                              _turn_gains(year, t, year.rows.card[t - 1], cost, Lam, remodel),
@@ -354,7 +355,7 @@ def _follow(year: _Year, V: list[np.ndarray], P: np.ndarray, Lam: np.ndarray,
         nxt = _after_turn(V, t, fest)
         card, succ = year.rows.card[t - 1][state], year.rows.succ[t - 1][state]
         only = year.fixed.get(t)
-        remodel = year.remodel and t >= REMODEL_FROM
+        remodel = year.remodel and t >= year.remodel_from
         gains = _turn_gains(year, t, card[None, :], cost, Lam, remodel)[:, 0]
         admin = bits >> _ADMIN & 1
         choice, value = (0, 0, bits, n), nxt[succ[0], n, bits] if not only else _NEG

@@ -39,10 +39,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from lumicore.errors import IllegalMoveError
-from lumicore.lemuria.instance import FESTIVALS, Instance
+from lumicore.lemuria.instance import Instance
 from lumicore.lemuria.rules import (
     MAX_FACILITIES,
-    REMODEL_FROM,
     SOURCES,
     TREND_BONUS,
     State,
@@ -111,7 +110,7 @@ def _build_actions(instance: Instance, state: State) -> Iterator[Action]:
             cost = instance.buildings[card_id].cost
             for reduce in _reduction_choices(cost, allowed_reductions(state, slot)):
                 yield Build(card_id, None, reduce)  # the chit's district is chosen at turn end
-    if state.turn >= REMODEL_FROM:
+    if state.turn >= instance.remodel_from:
         for discard, _ in state.facilities:
             color = instance.buildings[discard].color
             for slot, card_id in enumerate(state.row, 1):
@@ -229,7 +228,7 @@ def upper_bound(instance: Instance, state: State) -> int:
     turns_left = last - t + 1
     if turns_left <= 0:
         return 0
-    bonuses = district_bonuses(state, t in FESTIVALS)
+    bonuses = district_bonuses(state, t in instance.festivals)
     now = dict(zip(RESOURCES, state.resources, strict=True))
     for resource, amount in instance.income[t].items():
         now[resource] += amount
@@ -246,14 +245,14 @@ def upper_bound(instance: Instance, state: State) -> int:
 
 
 def _remodel_possible(instance: Instance) -> bool:
-    return instance.turns >= REMODEL_FROM
+    return instance.turns >= instance.remodel_from
 
 
 def _last_build_bound(instance: Instance, state: State, have: dict[str, int], admin: bool
                       ) -> tuple[int, int]:
     """Best VP of one build on the last turn from the row as it stands, and 1 (or 0 builds)."""
     taken = {o.builds.get(state.turn) for o in instance.opponents}
-    remodel = state.turn >= REMODEL_FROM and bool(state.facilities)
+    remodel = state.turn >= instance.remodel_from and bool(state.facilities)
     if len(state.facilities) >= MAX_FACILITIES and not remodel:
         return 0, 0
     best = 0
@@ -295,7 +294,7 @@ def _build_bound(instance: Instance, state: State, units: int) -> tuple[int, int
 
 def _resident_bound(instance: Instance, state: State, builds: int) -> int:
     """Bound on resident VP and festival VP still to come."""
-    t, last = state.turn, instance.turns
+    t = state.turn
     remodel = _remodel_possible(instance)
     characters = [*state.hand, *state.character_deck]
     if remodel:
@@ -309,8 +308,8 @@ def _resident_bound(instance: Instance, state: State, builds: int) -> int:
     else:
         resident_vp = sum(values[:homes])
     festival_vp = 0
-    for f in FESTIVALS:
-        if t <= f <= last:
+    for f in instance.festivals:
+        if t <= f:
             can_house = min(MAX_FACILITIES, housed + empty + min(builds, f - t + 1),
                             MAX_FACILITIES if remodel else housed + len(characters))
             festival_vp += 3 * can_house

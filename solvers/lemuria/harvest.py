@@ -307,11 +307,14 @@ def build_harvest_schedule(instance: Instance, setup: AltarSetup | None = None,
     (:func:`greedy_harvest_schedule`) is the hint and the fallback, as in ``build_schedule``.
     Every plan is replayed by :func:`~lumicore.lemuria.harvests.replay_harvests` before it is
     returned (an AssertionError if the VP differ: a modelling bug). ``max_builds`` caps the
-    new facilities (a player who already has some).
+    new facilities (a player who already has some). Optimal here is CP-SAT's proof for the
+    plans its model describes (:attr:`~solvers.lemuria.model.YearModel.every_year` says
+    whether that is every year; the harvest planner has no other bound).
     """
     from solvers.lemuria import _solver
 
-    setup = setup or AltarSetup()
+    setup = setup or AltarSetup(first_turn=instance.first_turn)
+    setup.check_calendar(instance)
     start = time.perf_counter()
     greedy = greedy_harvest_schedule(instance, setup)
     year = HarvestYearModel(instance, setup, max_builds)
@@ -331,19 +334,18 @@ def build_harvest_schedule(instance: Instance, setup: AltarSetup | None = None,
                             "as given")
     found = code in (cp_model.OPTIMAL, cp_model.FEASIBLE)
     # without a solution CP-SAT's bound may be its unset value (0), not a proof
-    bound = solver.best_objective_bound if found else None
+    bound = float(solver.best_objective_bound) if found else None
     if found and (code == cp_model.OPTIMAL or solver.objective_value > greedy.vp):
         ops = year.material_ops(solver)
         turns = [TurnPlan(p.turn, ops[p.turn] + p.actions) for p in year.schedule_turns(solver)]
         schedule = Schedule(turns=turns, vp=int(round(solver.objective_value)),
-                            breakdown=year.breakdown(solver), status=FEASIBLE,
-                            bound=float(bound), elapsed=elapsed)
+                            breakdown=year.breakdown(solver), status=FEASIBLE, bound=bound,
+                            elapsed=elapsed)
         if code == cp_model.OPTIMAL:
             schedule.mark_optimal()
     else:
         schedule = Schedule(turns=greedy.turns, vp=greedy.vp, breakdown=greedy.breakdown,
-                            status=FEASIBLE, bound=None if bound is None else float(bound),
-                            elapsed=elapsed)
+                            status=FEASIBLE, bound=bound, elapsed=elapsed)
     replayed = replay_harvests(instance, setup, schedule.turns)
     if replayed.total != schedule.vp:  # pragma: no cover
         raise AssertionError(f"harvest plan replays to {replayed.total} VP, model says "

@@ -46,14 +46,14 @@ from lumicore.lemuria import (
     Schedule,
     TurnPlan,
 )
+from lumicore.lemuria.instance import REMODEL_FROM
 
 __all__ = ["TREND_BONUS", "DISTRICT_SLOTS", "REMODEL_FROM", "YearModel", "max_draws",
-           "fix_variable"]
+           "character_draws_bound", "fix_variable"]
 
 TREND_BONUS = (6, 3, 1, 0, 0)
 """VP for building from slot 1..5."""
 DISTRICT_SLOTS = {"rural": 6, "commerce": 5, "administrative": 5, "church": 4}
-REMODEL_FROM = 8
 CHURCH_VP = 3
 SLOTS = range(5)  # 0-based slots; slot index 0 is the rulebook's slot 1 (leftmost)
 LOWER = (3, 4)
@@ -67,6 +67,31 @@ def max_draws(instance: Instance) -> int:
         taken = sum(1 for o in instance.opponents if t in o.builds)
         draws += min(5, 2 + taken)
     return draws
+
+
+def character_draws_bound(instance: Instance) -> int | None:
+    """An upper bound on the characters a year can draw (buys and exchanges), or None if a
+    character costs no food (plays and free buys could then alternate without end).
+
+    A draw costs at least 1 gold unless it is a buy into an empty hand; the hand empties only
+    by plays (each at least the least food of a character), so at most ``plays - hand + 1``
+    draws are free. Gold and food come from the start, the income and one district bonus a
+    turn from turn 2.
+
+    >>> from lumicore.lemuria import default_instance
+    >>> character_draws_bound(default_instance(0, turns=4))
+    13
+    """
+    items = [instance.characters[c] for c in (*instance.hand, *instance.character_deck)]
+    if not items:
+        return 0
+    least = min(c.food for c in items)
+    if least == 0:
+        return None
+    gold, food = (instance.start[r] + instance.turns - 1
+                  + sum(amounts.get(r, 0) for amounts in instance.income.values())
+                  for r in ("gold", "food"))
+    return gold + max(0, food // least - len(instance.hand) + 1)
 
 
 @dataclass
@@ -119,7 +144,8 @@ class YearModel:
         self.cards = sorted(instance.buildings)
         self.card_index = {c: i for i, c in enumerate(self.cards)}
         self.NONE = len(self.cards)
-        self.rem = {t: self.v.bool(f"rem{t}") if t >= REMODEL_FROM else None for t in self.turns}
+        self.rem = {t: self.v.bool(f"rem{t}") if t >= instance.remodel_from else None
+                    for t in self.turns}
         self.dcard = {t: self.v.int(0, self.NONE - 1, f"dcard{t}")
                       for t in self.turns if self.rem[t] is not None}
         self.adm_use: dict[int, object] = {}
@@ -542,6 +568,17 @@ class YearModel:
     def income_bound(self) -> int:
         """An upper bound on the resources gained over the year (for variable domains)."""
         return sum(sum(a.values()) for a in self.inst.income.values())
+
+    @property
+    def every_year(self) -> bool:
+        """The model describes every legal year, so CP-SAT's bound bounds them all: no
+        character can come back from the bottom of its deck (the model draws each card of the
+        deck once: :func:`character_draws_bound`) and no remodel is allowed (a card drawn in a
+        turn is not housed in the facility that turn's remodel discards)."""
+        inst = self.inst
+        draws = character_draws_bound(inst)
+        return (draws is not None and draws <= len(inst.character_deck)
+                and inst.turns < inst.remodel_from)
 
     def _reductions(self, t: int) -> dict:
         m, v = self.m, self.v

@@ -103,6 +103,8 @@ class Partner(Protocol):
 
     def poll(self) -> float: ...
 
+    def finished(self) -> bool: ...
+
 
 class _Callback(cp_model.CpSolverSolutionCallback):
     def __init__(self, watch: Watch, bounds: bool) -> None:
@@ -182,13 +184,14 @@ def solve_watched(solver: cp_model.CpSolver, model: cp_model.CpModel, watch: Wat
 
 
 def wait_watched(watch: Watch, seconds: float) -> None:
-    """Tick ``watch`` for ``seconds`` while its partner searches on, until the year is proven
-    or Ctrl-C (which sets ``watch.interrupted``)."""
+    """Tick ``watch`` for ``seconds`` while its partner searches on, until the year is proven,
+    the partner's search has ended or Ctrl-C (which sets ``watch.interrupted``)."""
     end = time.perf_counter() + seconds
+    partner = watch.partner
 
     def finished(step: float) -> bool:
         time.sleep(max(0.0, min(step, end - time.perf_counter())))
-        return time.perf_counter() >= end
+        return time.perf_counter() >= end or (partner is not None and partner.finished())
 
     with _ctrl_c_sets(watch):
         _tick_until(watch, finished)

@@ -12,8 +12,8 @@ so (``TurnResult.assumptions``):
   is the one drawn in that play-out;
 - the altar: its current contents and rotation; from then on the automatic turn each turn, no
   dealer's step, and the others' materials stay where they are (they place and harvest no more);
-- the planned year has ``min(horizon, turns left)`` turns numbered from 1 (the model's
-  festivals and the remodel turn count from there, not from the calendar), the player's present
+- the planned year has ``min(horizon, turns left)`` turns from the current month (its
+  festivals and remodel turns are the calendar's: ``Instance.first_turn``), the player's present
   facilities and chits are not in the model (its new builds are capped at the facilities left);
   skills are declined, except "gain" and "draw" skills, which are always taken.
 
@@ -125,7 +125,7 @@ def _opponents(game: Game, sim: Game, festivals: dict, player: int, turns: int
         residents = {}
         for festival, housed in festivals[q].items():
             rel = festival - t0 + 1
-            if rel in (4, 8, 12) and rel <= turns:
+            if 1 <= rel <= turns:
                 residents[rel] = housed
         per_player.append({"builds": builds, "chits": chits, "residents": residents})
     taken: set[str] = set()
@@ -166,7 +166,7 @@ def planner_instance(game: Game, player: int, horizon: int, others: str = "greed
         turns=turns, buildings=game.cards.buildings, characters=game.cards.characters,
         trend=tuple(s["row"]), deck=tuple(deck), start=dict(me["res"]),
         hand=tuple(sorted(me["hand"])), character_deck=tuple(chars),
-        opponents=_opponents(game, sim, festivals, player, turns))
+        opponents=_opponents(game, sim, festivals, player, turns), first_turn=game.turn)
     start = []
     for material, owners, black in s["altar"]:
         mapped = tuple(sorted(ME if o == player else OTHERS for o in owners))
@@ -175,8 +175,8 @@ def planner_instance(game: Game, player: int, horizon: int, others: str = "greed
                        materials=dict(me["mat"]), first_turn=game.turn)
     assumptions = [f"the other players play as the {others!r} bot",
                    "no dealer's optional altar step; the others' materials stay",
-                   f"{turns} turns planned, numbered from 1; present facilities and chits "
-                   "are not in the model"]
+                   f"{turns} turns planned from month {game.turn}; present facilities and "
+                   "chits are not in the model"]
     return instance, setup, assumptions
 
 
