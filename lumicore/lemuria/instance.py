@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -127,6 +128,14 @@ class Opponent:
             residents[turn] = _nonzero(_counts(counts, at))
         return Opponent(dict(sorted(builds.items())), dict(sorted(chits.items())),
                         dict(sorted(residents.items())))
+
+
+@cache
+def _festivals(turns: int, first_turn: int) -> tuple[int, ...]:
+    """The turns of a year of ``turns`` turns from month ``first_turn`` that end with a festival
+    (read on every turn of the rules and every node of the exhaustive planner: worked out
+    once)."""
+    return tuple(t for t in range(1, turns + 1) if t + first_turn - 1 in FESTIVALS)
 
 
 def _counts(counts: Mapping[str, Any], where: str) -> dict[str, int]:
@@ -254,7 +263,7 @@ class Instance:
         >>> default_instance(0, turns=6, first_turn=3).festivals
         (2, 6)
         """
-        return tuple(t for t in range(1, self.turns + 1) if t + self.first_turn - 1 in FESTIVALS)
+        return _festivals(self.turns, self.first_turn)
 
     @property
     def remodel_from(self) -> int:

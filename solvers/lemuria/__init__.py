@@ -424,9 +424,8 @@ POLISH_BEAMS = (300, 1000, 3000)
 def _polish(instance: Instance, schedule: Schedule, seconds: float | None) -> None:
     """Replace the character moves of ``schedule`` by better ones where the character planner
     finds them within ``seconds``, starting from the plan with
-    :func:`~solvers.lemuria.characters.freer_reductions`; the builds stay. A plan that draws a
-    character back from the bottom of the deck can score above the CP-SAT model's bound (which
-    covers only plans that never do): then no bound is claimed."""
+    :func:`~solvers.lemuria.characters.freer_reductions`; the builds stay. A bound the polished
+    plan beats (none that holds for every year can) is dropped rather than reported."""
     deadline = None if seconds is None else time.perf_counter() + seconds
     start = Schedule(freer_reductions(instance, schedule), vp=schedule.vp)
     for states in POLISH_BEAMS:

@@ -41,7 +41,7 @@ import numpy as np
 
 from lumicore.errors import LumicoreError
 from lumicore.lemuria import Build, Buy, Exchange, Instance, Opponent, Play, Remodel, Schedule
-from lumicore.lemuria.altar import MONTHS, Memory
+from lumicore.lemuria.altar import FESTIVALS, MONTHS, Memory
 from lumicore.lemuria.game import Game
 from lumicore.lemuria.harvests import ME, OTHERS, AltarSetup, Harvest, Pedestal, Place
 from lumicore.lemuria.rules import MAX_FACILITIES
@@ -87,7 +87,7 @@ def _play_out(game: Game, others: str, seed: int
     turn = sim.turn
     while True:
         if sim.turn != turn or sim.is_terminal():
-            if turn in (4, 8, 12):
+            if turn in FESTIVALS:
                 for q in range(game.players):
                     festivals[q][turn] = _festival_residents(sim, q)
             turn = sim.turn
