@@ -8,6 +8,7 @@ import dataclasses
 
 import pytest
 from test_lemuria_bound import remodel_year
+from test_lemuria_harvest import THREE, harvest_incomes
 from test_lemuria_model import tiny
 from test_lemuria_simulate import HOUSE_K, festival_instance, plan, remodel_instance
 
@@ -18,6 +19,7 @@ from lumicore.lemuria.instance import small_instance
 from solvers.lemuria import build_schedule
 from solvers.lemuria.bound import lagrangian_bound, upper_bound
 from solvers.lemuria.exhaustive import exhaustive_best
+from solvers.lemuria.harvest import build_harvest_schedule
 from solvers.lemuria.model import YearModel
 
 
@@ -101,6 +103,21 @@ def test_cp_sat_proves_only_years_its_model_describes_whole():
     plan_ = build_schedule(year, time_limit=10, workers=1)
     assert plan_.status == "feasible" and plan_.vp < 44 <= plan_.bound
     assert YearModel(default_instance(0, turns=4)).every_year
+
+
+def test_the_harvest_planner_proves_only_years_its_model_describes_whole():
+    """The same year with an altar whose memories cannot fill in three turns: brute force over
+    the altar's operations finds 43 VP; the model's best is 41, which it must not call
+    optimal (it has no other bound)."""
+    year = shifted(tiny(4), 10)
+    setup = AltarSetup(card=THREE, first_turn=10)
+    best = max(exhaustive_best(dataclasses.replace(year, income=income), max_nodes=None,
+                               time_limit=None).vp
+               for income in harvest_incomes(setup, year.turns))
+    assert best == 43
+    plan_ = build_harvest_schedule(year, setup, time_limit=10)
+    assert plan_.status == "feasible" and plan_.bound is None and plan_.vp <= best
+    assert replay_harvests(year, setup, plan_.turns).total == plan_.vp
 
 
 def test_the_bound_holds_with_remodels_from_an_earlier_turn():

@@ -167,6 +167,12 @@ def _copy(altar: AltarYear) -> AltarYear:
     return copy.deepcopy(altar)
 
 
+def harvest_incomes(setup: AltarSetup, turns: int) -> list[dict[int, dict[str, int]]]:
+    """The income of every legal sequence of the altar's operations without paid harvests."""
+    return [{t + 1: dict(gains) for t, (gains, _paid) in enumerate(seq)}
+            for seq in _op_sequences(setup, turns) if all(paid == 0 for _g, paid in seq)]
+
+
 @pytest.mark.parametrize("seed", [0, pytest.param(1, marks=pytest.mark.slow),
                                   pytest.param(2, marks=pytest.mark.slow)])
 def test_model_matches_brute_force_on_tiny_years(seed):
@@ -180,8 +186,10 @@ def test_model_matches_brute_force_on_tiny_years(seed):
         result = exhaustive_best(replace(inst, income=income), max_nodes=None, time_limit=None)
         best = max(best, result.vp)
     plan = build_schedule(inst, time_limit=30, workers=1, seed=0, harvests=True, altar=setup)
-    assert plan.status == "optimal"
     assert plan.vp == best
+    # the hand's card, played unhoused, can be bought back from the bottom of the deck, which
+    # the model does not describe: its optimum is no proof here (the 1-card years above are)
+    assert plan.status == "feasible" and plan.bound is None
     assert replay_harvests(inst, setup, plan.turns).total == plan.vp
 
 

@@ -307,9 +307,11 @@ def build_harvest_schedule(instance: Instance, setup: AltarSetup | None = None,
     (:func:`greedy_harvest_schedule`) is the hint and the fallback, as in ``build_schedule``.
     Every plan is replayed by :func:`~lumicore.lemuria.harvests.replay_harvests` before it is
     returned (an AssertionError if the VP differ: a modelling bug). ``max_builds`` caps the
-    new facilities (a player who already has some). Optimal here is CP-SAT's proof for the
-    plans its model describes (:attr:`~solvers.lemuria.model.YearModel.every_year` says
-    whether that is every year; the harvest planner has no other bound).
+    new facilities (a player who already has some). CP-SAT's bound, and so an "optimal"
+    status, is reported only where its model describes every legal year
+    (:attr:`~solvers.lemuria.model.YearModel.every_year`: no remodel turn, no character that
+    can come back from the bottom of its deck); elsewhere the plan is "feasible" with no bound
+    (the harvest planner has no bound of its own).
     """
     from solvers.lemuria import _solver
 
@@ -333,15 +335,17 @@ def build_harvest_schedule(instance: Instance, setup: AltarSetup | None = None,
         raise LumicoreError("no legal year: the other players' materials cannot all be placed "
                             "as given")
     found = code in (cp_model.OPTIMAL, cp_model.FEASIBLE)
-    # without a solution CP-SAT's bound may be its unset value (0), not a proof
-    bound = float(solver.best_objective_bound) if found else None
+    # without a solution CP-SAT's bound may be its unset value (0), not a proof; and it bounds
+    # only the years the model describes
+    proves = found and year.every_year
+    bound = float(solver.best_objective_bound) if proves else None
     if found and (code == cp_model.OPTIMAL or solver.objective_value > greedy.vp):
         ops = year.material_ops(solver)
         turns = [TurnPlan(p.turn, ops[p.turn] + p.actions) for p in year.schedule_turns(solver)]
         schedule = Schedule(turns=turns, vp=int(round(solver.objective_value)),
                             breakdown=year.breakdown(solver), status=FEASIBLE, bound=bound,
                             elapsed=elapsed)
-        if code == cp_model.OPTIMAL:
+        if code == cp_model.OPTIMAL and proves:
             schedule.mark_optimal()
     else:
         schedule = Schedule(turns=greedy.turns, vp=greedy.vp, breakdown=greedy.breakdown,
