@@ -5,17 +5,20 @@ bound after more subgradient steps and by column generation (with and without sm
 the branch and bound of ``solvers.lemuria.branch`` on 6-turn years against their best plans
 (with and without its split on the turn a character is first housed in); and, on 12-turn
 years, the gap left once the builds are settled: the building plan the root master weighs
-most, fixed, under the bound, CP-SAT and the character planner.
+most, fixed, under the bound, CP-SAT and the character planner, and the character years the
+bound of those builds mixes.
 
     python benchmarks/bench_lemuria_gap.py            # writes the tables into docs/lemuria.md
     python benchmarks/bench_lemuria_gap.py --no-docs
     python benchmarks/bench_lemuria_gap.py --tables builds   # only the settled-builds table
+    python benchmarks/bench_lemuria_gap.py --tables mix      # what their master mixes
 
 Variants: ``base`` (the default year), ``no characters`` (hand and character deck empty),
 ``all in hand`` (every character in the hand: nothing to draw), ``gold +40`` and ``food +40``
 (40 more at the start), ``no colours`` (every character scores ``vp_match`` in any facility).
 The tables go into docs/lemuria.md between ``<!-- bench:lemuria-gap -->`` (the settled
-builds: ``<!-- bench:lemuria-builds -->``) and ``<!-- /bench -->`` unless ``--no-docs``.
+builds: ``<!-- bench:lemuria-builds -->``, their mix: ``<!-- bench:lemuria-mix -->``) and
+``<!-- /bench -->`` unless ``--no-docs``.
 """
 
 from __future__ import annotations
@@ -24,10 +27,11 @@ import argparse
 import dataclasses
 import sys
 
+import numpy as np
 from bench_lemuria import write_docs  # benchmarks/ is the script's folder
 from ortools.sat.python import cp_model
 
-from lumicore.lemuria import Instance, Schedule, default_instance, simulate
+from lumicore.lemuria import RESOURCES, Instance, Schedule, default_instance, simulate
 from solvers.lemuria import _solver, bound, branch, build_schedule
 from solvers.lemuria.bound import lagrangian_bound
 from solvers.lemuria.characters import best_characters, freer_reductions
@@ -143,6 +147,59 @@ BRANCH_TIME = 60.0
 """Seconds of :func:`branched`'s branch and bound per year."""
 
 
+def settled_node(seed: int) -> tuple[Instance, bound.BoundResult, list[int], bound.BoundResult]:
+    """The 12-turn default year of ``seed``, its bound, the building plan its root master
+    weighs most (the option of each turn) and the bound with those builds fixed."""
+    inst = default_instance(seed)
+    whole = lagrangian_bound(inst, time_limit=None)
+    options = column_options(whole, 1)[0]
+    fixed = lagrangian_bound(inst, time_limit=None,
+                             fixed={t: o for t, o in enumerate(options, start=1)})
+    return inst, whole, options, fixed
+
+
+def _short(need: np.ndarray, have: np.ndarray) -> tuple[float, int]:
+    """How far ``need`` (by turn) exceeds ``have`` at most, and in which turn (1-based)."""
+    over = need - have
+    turn = int(np.argmax(over))
+    return float(over[turn]), turn + 1
+
+
+def mixed(seeds: list[int]) -> list[str]:
+    """What the master mixes once the builds are settled: the character columns (relaxed
+    character years) with weight at the bound of the fixed builds, the residents each houses,
+    and how many of them spend more food or gold by some turn than the building columns
+    leave by then (the instance's start and income, plus the bonuses, less the builds' costs):
+    a column that does cannot be paid on its own, only on average with the others."""
+    lines = ["| seed | builds fixed: bound | character columns mixed | residents each | "
+             "short of food | most food short (turn) | short of gold | "
+             "most gold short (turn) |", "|---|---|---|---|---|---|---|---|"]
+    for seed in seeds:
+        inst, _whole, _options, fixed = settled_node(seed)
+        T = inst.turns
+        income = np.array([[inst.income[t].get(r, 0) for t in range(1, T + 1)]
+                           for r in RESOURCES], dtype=float)
+        given = np.array([inst.start[r] for r in RESOURCES], dtype=float)[:, None] + \
+            np.cumsum(income, axis=1)
+        used = [(side, c, w) for (side, c), w in zip(fixed.columns, fixed.weights, strict=True)
+                if w > 1e-6]
+        have = sum(w * (given + np.cumsum(c.plan.gain - c.plan.spend, axis=1))
+                   for side, c, w in used if side == "building")
+        chars = [c.plan for side, c, _w in used if side == "characters" and c.plan.housed.any()]
+        cells = []
+        for k in (RESOURCES.index("food"), RESOURCES.index("gold")):
+            shorts = [_short(np.cumsum(p.spend[k]), have[k]) for p in chars]
+            worst = max(shorts, default=(0.0, 0))
+            cells += [f"{sum(x > 1e-9 for x, _t in shorts)} of {len(chars)}",
+                      f"{worst[0]:.1f} ({worst[1]})"]
+        housed = [int(p.housed.sum()) for p in chars]
+        lines.append(f"| {seed} | {fixed.value:.1f} | {len(chars)} | "
+                     f"{min(housed, default=0)}-{max(housed, default=0)} | " + " | ".join(cells)
+                     + " |")
+        print(lines[-1], flush=True)
+    return lines
+
+
 def settled(seeds: list[int], time_limit: float, workers: int) -> list[str]:
     """The builds of the root master's heaviest building plan fixed, on 12-turn years: the
     bound of the years that build so (column generation with every turn's option fixed), the
@@ -153,11 +210,7 @@ def settled(seeds: list[int], time_limit: float, workers: int) -> list[str]:
              "CP-SAT plan | CP-SAT bound | planner 3000 | planner 10000 | bound - best plan |",
              "|---|---|---|---|---|---|---|---|---|"]
     for seed in seeds:
-        inst = default_instance(seed)
-        whole = lagrangian_bound(inst, time_limit=None)
-        options = column_options(whole, 1)[0]
-        fixed = lagrangian_bound(inst, time_limit=None,
-                                 fixed={t: o for t, o in enumerate(options, start=1)})
+        inst, whole, options, fixed = settled_node(seed)
         year = YearModel(inst)
         solver = _solver(workers, 0, time_limit, False, interleave=workers <= 2)
         assert solver.solve(fixed_builds(year, options)) in (cp_model.OPTIMAL,
@@ -180,7 +233,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="CP-SAT seconds per solve (default 60)")
     parser.add_argument("--workers", type=int, default=2, help="CP-SAT workers (default 2)")
     parser.add_argument("--no-docs", action="store_true", help="do not write docs/lemuria.md")
-    parser.add_argument("--tables", choices=("all", "gap", "builds"), default="all",
+    parser.add_argument("--tables", choices=("all", "gap", "builds", "mix"), default="all",
                         help="which tables to measure (default all)")
     args = parser.parse_args(argv)
     command = ("python benchmarks/bench_lemuria_gap.py " + " ".join(argv or sys.argv[1:])).strip()
@@ -201,6 +254,10 @@ def main(argv: list[str] | None = None) -> int:
         lines = settled([0, 1, 2], args.time_limit, args.workers)
         if not args.no_docs:
             write_docs(lines, command, marker="lemuria-builds")
+    if args.tables in ("all", "mix"):
+        lines = mixed([0, 1, 2])
+        if not args.no_docs:
+            write_docs(lines, command, marker="lemuria-mix")
     return 0
 
 
