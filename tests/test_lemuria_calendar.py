@@ -19,7 +19,7 @@ from lumicore.lemuria.instance import small_instance
 from solvers.lemuria import build_schedule
 from solvers.lemuria.bound import lagrangian_bound, upper_bound
 from solvers.lemuria.exhaustive import exhaustive_best
-from solvers.lemuria.harvest import build_harvest_schedule
+from solvers.lemuria.harvest import HarvestYearModel, build_harvest_schedule
 from solvers.lemuria.model import YearModel
 
 
@@ -118,6 +118,17 @@ def test_the_harvest_planner_proves_only_years_its_model_describes_whole():
     plan_ = build_harvest_schedule(year, setup, time_limit=10)
     assert plan_.status == "feasible" and plan_.bound is None and plan_.vp <= best
     assert replay_harvests(year, setup, plan_.turns).total == plan_.vp
+
+
+def test_the_harvest_planner_counts_the_altars_gold_and_food_for_draws():
+    """With the altar the harvests are the income: a year whose own income pays for fewer
+    draws than its deck holds may still dig through it with the altar's gold and food."""
+    year = default_instance(0, turns=3)
+    harvest = HarvestYearModel(year, AltarSetup())
+    assert YearModel(year).every_year and not harvest.every_year
+    assert harvest.draws_bound() > len(year.character_deck) >= YearModel(year).draws_bound()
+    bare = small_instance(0, turns=3, buildings=4, characters=0)
+    assert HarvestYearModel(bare, AltarSetup()).every_year
 
 
 def test_the_bound_holds_with_remodels_from_an_earlier_turn():

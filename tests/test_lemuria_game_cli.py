@@ -54,7 +54,9 @@ def test_plan_harvests_json_has_the_income_and_replays(tmp_path, capsys):
     assert main(["lemuria", "plan", str(path), "--harvests", "--json", "--workers", "1",
                  "--time-limit", "20"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["status"] == "optimal" and set(data["income"]) == {"1", "2", "3"}
+    # its characters can come back from the deck bottom, which the model does not describe
+    assert data["status"] == "feasible" and data["bound"] is None
+    assert set(data["income"]) == {"1", "2", "3"}
     ops = {"place": Place, "pedestal": Pedestal, "harvest": Harvest}
     plans = _actions({"turns": [{"turn": t["turn"], "actions": [
         a for a in t["actions"] if a["type"] not in ops]} for t in data["turns"]]})

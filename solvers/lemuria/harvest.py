@@ -45,7 +45,7 @@ from lumicore.lemuria.harvests import (
 )
 from lumicore.lemuria.schedule import RESOURCES
 from solvers.lemuria.greedy import greedy_schedule
-from solvers.lemuria.model import YearModel
+from solvers.lemuria.model import YearModel, character_draws_bound
 from solvers.limits import FEASIBLE
 
 __all__ = ["HarvestYearModel", "greedy_materials", "greedy_harvest_schedule",
@@ -71,6 +71,13 @@ class HarvestYearModel(YearModel):
     def income_bound(self) -> int:
         # at most 4 memories hold the player's materials, each yields at most its blocks
         return 4 * max(self.setup.card.blocks(i) for i in MEM) * self.inst.turns
+
+    def draws_bound(self) -> int | None:
+        # the harvests are the income (the instance's is ignored) and could all be gold or
+        # all food: income_bound() of each in the first turn bounds what draws can be paid with
+        most = self.income_bound()
+        return character_draws_bound(replace(self.inst, income={1: {"gold": most,
+                                                                    "food": most}}))
 
     def income(self, t: int) -> dict:
         if not self._altar_done:

@@ -576,9 +576,14 @@ class YearModel:
         deck once: :func:`character_draws_bound`) and no remodel is allowed (a card drawn in a
         turn is not housed in the facility that turn's remodel discards)."""
         inst = self.inst
-        draws = character_draws_bound(inst)
+        draws = self.draws_bound()
         return (draws is not None and draws <= len(inst.character_deck)
                 and inst.turns < inst.remodel_from)
+
+    def draws_bound(self) -> int | None:
+        """:func:`character_draws_bound` of the year (a subclass whose income is decided
+        elsewhere bounds it with that income)."""
+        return character_draws_bound(self.inst)
 
     def _reductions(self, t: int) -> dict:
         m, v = self.m, self.v
