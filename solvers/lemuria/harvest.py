@@ -18,10 +18,15 @@ The material operation is mandatory: with a material in front there is always a 
 placement (12 memories, a pedestal), so an operation is made; with none in front a full memory
 holding the player's material must be harvested.
 
+CP-SAT's bound is reported (and a plan called optimal) only where the model describes every
+legal year: with characters, whose draws the altar's gold and food could pay for beyond the
+deck, a plan is "feasible" with no bound.
+
 >>> from lumicore.lemuria import default_instance
 >>> plan = build_harvest_schedule(default_instance(seed=1, turns=3), time_limit=10)
->>> plan.status, plan.vp == replay_harvests(default_instance(1, 3), AltarSetup(), plan.turns).total
-('optimal', True)
+>>> plan.status, plan.bound, plan.vp == replay_harvests(default_instance(1, 3), AltarSetup(),
+...                                                     plan.turns).total
+('feasible', None, True)
 """
 
 from __future__ import annotations
