@@ -176,11 +176,7 @@ def mixed(seeds: list[int]) -> list[str]:
              "most gold short (turn) |", "|---|---|---|---|---|---|---|---|"]
     for seed in seeds:
         inst, _whole, _options, fixed = settled_node(seed)
-        T = inst.turns
-        income = np.array([[inst.income[t].get(r, 0) for t in range(1, T + 1)]
-                           for r in RESOURCES], dtype=float)
-        given = np.array([inst.start[r] for r in RESOURCES], dtype=float)[:, None] + \
-            np.cumsum(income, axis=1)
+        given = bound.given_by_turn(inst)
         used = [(side, c, w) for (side, c), w in zip(fixed.columns, fixed.weights, strict=True)
                 if w > 1e-6]
         have = sum(w * (given + np.cumsum(c.plan.gain - c.plan.spend, axis=1))

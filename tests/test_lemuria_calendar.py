@@ -8,7 +8,7 @@ import dataclasses
 
 import pytest
 from test_lemuria_bound import remodel_year
-from test_lemuria_harvest import THREE, harvest_incomes
+from test_lemuria_harvest import THREE, brute_force_best
 from test_lemuria_model import tiny
 from test_lemuria_simulate import HOUSE_K, festival_instance, plan, remodel_instance
 
@@ -111,9 +111,7 @@ def test_the_harvest_planner_proves_only_years_its_model_describes_whole():
     optimal (it has no other bound)."""
     year = shifted(tiny(4), 10)
     setup = AltarSetup(card=THREE, first_turn=10)
-    best = max(exhaustive_best(dataclasses.replace(year, income=income), max_nodes=None,
-                               time_limit=None).vp
-               for income in harvest_incomes(setup, year.turns))
+    best = brute_force_best(year, setup)
     assert best == 43
     plan_ = build_harvest_schedule(year, setup, time_limit=10)
     assert plan_.status == "feasible" and plan_.bound is None and plan_.vp <= best

@@ -161,6 +161,15 @@ def _rows(instance: Instance, cards: dict[str, int]) -> _Rows:
     return _Rows(out_card, out_succ)
 
 
+def given_by_turn(instance: Instance) -> np.ndarray:
+    """The resources the instance gives by the end of each turn, ``A[r, t]`` (``RESOURCES``
+    order, t 0-based): its start and its income so far."""
+    income = np.array([[instance.income[t].get(r, 0) for t in range(1, instance.turns + 1)]
+                       for r in RESOURCES], dtype=float)
+    return np.array([instance.start[r] for r in RESOURCES], dtype=float)[:, None] + \
+        np.cumsum(income, axis=1)
+
+
 class _Year:
     """The fixed data of the relaxation, built once per instance."""
 
@@ -184,11 +193,7 @@ class _Year:
         if self.need_fallback():
             return
         self.rows = _rows(instance, self.index)
-        # cumulative resources given by the instance, A[r, t] (t 0-based)
-        income = np.array([[instance.income[t].get(r, 0) for t in range(1, T + 1)]
-                           for r in RESOURCES], dtype=float)
-        self.A = np.array([instance.start[r] for r in RESOURCES], dtype=float)[:, None] + \
-            np.cumsum(income, axis=1)
+        self.A = given_by_turn(instance)
         self.is_festival = np.array([t in instance.festivals for t in range(1, T + 1)])
         self._characters()
 
