@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import sys
 
 import numpy as np
@@ -147,6 +148,7 @@ BRANCH_TIME = 60.0
 """Seconds of :func:`branched`'s branch and bound per year."""
 
 
+@functools.cache  # the builds and mix tables share it under --tables all
 def settled_node(seed: int) -> tuple[Instance, bound.BoundResult, list[int], bound.BoundResult]:
     """The 12-turn default year of ``seed``, its bound, the building plan its root master
     weighs most (the option of each turn) and the bound with those builds fixed."""
