@@ -146,7 +146,7 @@ def table(rows: dict[int, dict], configs: list[str], extra: dict[int, dict],
         if not done:
             continue
         proven = sum(r["proven"] for r in done)
-        to_best = [(r[c]["bound"] - _best(r)) / r[c]["bound"] for r in rows.values() if c in r]
+        to_best = [gap(r[c]["bound"], _best(r)) for r in rows.values() if c in r]
         lines.append("")
         lines.append(f"{c}: {len(done)} years, median gap "
                      f"{statistics.median(r['gap'] for r in done):.1%}, proven {proven}/"
@@ -171,7 +171,7 @@ def known(rows: dict[int, dict]) -> list[str]:
             continue
         best = _best(runs)
         bound = min(r["bound"] for r in valid.values())
-        gaps.append((bound - best) / bound)
+        gaps.append(gap(bound, best))
         lines.append(f"| {seed} | {best} | {_first(runs, 'vp', best)} | {bound:g} | "
                      f"{_first(valid, 'bound', bound)} | {gaps[-1]:.1%} |")
     if gaps:
@@ -180,6 +180,11 @@ def known(rows: dict[int, dict]) -> list[str]:
         lines += ["", f"{len(gaps)} years: median gap {statistics.median(gaps):.1%}, "
                   f"{under} under 3%, {proven} proven"]
     return lines
+
+
+def gap(bound: float, vp: int) -> float:
+    """``(bound - vp) / bound``, as ``Schedule.gap`` works it out."""
+    return max(0.0, (bound - vp) / bound) if bound > 0 else 0.0
 
 
 def _first(runs: dict[str, dict], key: str, value: float) -> str:
@@ -237,7 +242,7 @@ def read_log(path: Path) -> dict[int, dict]:
             continue
         vp, bound = int(m["vp"]), float(m["bound"])
         rows.setdefault(int(m["seed"]), {})[m["label"]] = {
-            "vp": vp, "bound": bound, "gap": max(0.0, (bound - vp) / bound) if bound > 0 else 0.0,
+            "vp": vp, "bound": bound, "gap": gap(bound, vp),
             "proven": m["proven"] == "True", "time": float(m["time"])}
     return rows
 
