@@ -1,9 +1,10 @@
-"""The Cython step of the Lemuria bound's building program (``lumicore.lemuria.kernel``)
-against its plain-Python twin (``lumicore.lemuria.reference``), measured in the same run on
-default 12-turn years: the building program alone (milliseconds per evaluation), one
-evaluation of both programs of the relaxation (``solvers.lemuria.bound._price``, the unit of
-column generation), each with the kernel and with the twin in its place, and the nodes the
-branch and bound of ``solvers.lemuria.branch`` reaches in ``--seconds`` with the kernel.
+"""The Cython steps of the Lemuria bound's programs (``lumicore.lemuria.kernel``: a turn of the
+building program, an item of the program by the cards held) against their plain-Python twins
+(``lumicore.lemuria.reference``), measured in the same run on default 12-turn years: the
+building program alone and the program by the cards held alone (milliseconds per evaluation),
+one evaluation of both sides of the relaxation (``solvers.lemuria.bound._price``, the unit of
+column generation), each with the kernels and with the twins in their place, and the nodes the
+branch and bound of ``solvers.lemuria.branch`` reaches in ``--seconds`` with the kernels.
 
     python benchmarks/bench_lemuria_kernel.py            # writes the table into docs/lemuria.md
     python benchmarks/bench_lemuria_kernel.py --no-docs
@@ -15,8 +16,10 @@ The table goes into docs/lemuria.md between ``<!-- bench:lemuria-kernel -->`` an
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import time
+from collections.abc import Iterator
 
 import numpy as np
 from bench_lemuria import write_docs  # benchmarks/ is the script's folder
@@ -45,30 +48,41 @@ def _inputs(seed: int) -> tuple:
     return year, mu, lam, fest
 
 
+@contextlib.contextmanager
+def _twins() -> Iterator[None]:
+    """The bound with the plain-Python twins in the kernels' place."""
+    kernels = bound.building_turn, bound.held_draw
+    bound.building_turn, bound.held_draw = reference.building_turn, reference.held_draw
+    try:
+        yield
+    finally:
+        bound.building_turn, bound.held_draw = kernels
+
+
 def measure(seed: int, seconds: float) -> list[str]:
     year, mu, lam, fest = _inputs(seed)
     P = bound._prices(mu)
     Lam = np.cumsum(lam[::-1], axis=0)[::-1]
     cost = bound._priced_costs(year, P)
+    val = bound._resident_values(year, P, Lam, fest)
     rows = sum(c.shape[0] for c in year.rows.card)
 
     def program() -> None:
         bound._building_dp(year, P, Lam, cost, fest)
 
+    def held() -> None:
+        bound._held_value(year, P, val)
+
     def price() -> None:
         bound._price(year, mu, lam, fest)
 
-    fast_dp, fast_price = _per_call(program, 50), _per_call(price, 20)
-    kernel = bound.building_turn
-    bound.building_turn = reference.building_turn
-    try:
-        plain_dp, plain_price = _per_call(program, 1), _per_call(price, 1)
-    finally:
-        bound.building_turn = kernel
+    fast = [_per_call(program, 50), _per_call(held, 50), _per_call(price, 20)]
+    with _twins():
+        plain = [_per_call(fn, 1) for fn in (program, held, price)]
     found = branch_bound(default_instance(seed), time_limit=seconds)
-    return [f"| {seed} | {rows} | {fast_dp * 1e3:.2f} | {plain_dp * 1e3:.0f} | "
-            f"{plain_dp / fast_dp:.0f}x | {fast_price * 1e3:.1f} | {plain_price * 1e3:.0f} | "
-            f"{plain_price / fast_price:.0f}x | {found.nodes} ({found.bound:.2f}) |"]
+    cells = [f"{f * 1e3:.2f} | {p * 1e3:.0f} | {p / f:.0f}x" for f, p in zip(fast, plain,
+                                                                              strict=True)]
+    return [f"| {seed} | {rows} | {' | '.join(cells)} | {found.nodes} ({found.bound:.2f}) |"]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -79,8 +93,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-docs", action="store_true", help="do not write docs/lemuria.md")
     args = parser.parse_args(argv)
     lines = ["| seed | row states | building program: kernel (ms) | twin (ms) | ratio | "
+             "cards held: kernel (ms) | twin (ms) | ratio | "
              "evaluation: kernel (ms) | twin (ms) | ratio | branch and bound: nodes (bound) |",
-             "|---|---|---|---|---|---|---|---|---|"]
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for seed in (int(s) for s in args.seeds.split(",")):
         lines += measure(seed, args.seconds)
         print(lines[-1], flush=True)

@@ -10,6 +10,7 @@ chit). The numpy version walked the five slots with whole-array operations on ar
 dozen rows, where the interpreter's overhead outweighed the work.
 """
 
+from libc.math cimport INFINITY
 from libc.stdint cimport int64_t
 
 import numpy as np
@@ -61,3 +62,49 @@ def building_turn(const double[:, :, ::1] nxt, const int64_t[:, ::1] succ,
         for n in range(F):
             for b in range(B):
                 out[i, n, b] = out[i, n, b] + bonus[b]
+
+
+def held_draw(const double[:, :, ::1] nxt, const double[::1] bf, const double[::1] pg,
+              const double[::1] pf, double food, const double[::1] discard, int jm, int must,
+              double[:, :, ::1] out):
+    """Write into ``out`` (T, J, H) the value of drawing one deck item: see
+    :func:`lumicore.lemuria.reference.held_draw` (``must``: -1 any way, 1 only the ways that
+    house it, 0 only the others)."""
+    cdef Py_ssize_t T = nxt.shape[0], J = nxt.shape[1], Hh = nxt.shape[2]
+    cdef Py_ssize_t d, j, h, up, down
+    cdef double buy, swap, best, v, housed
+    cdef bint house_ok = must != 0, other_ok = must != 1
+    for d in range(T):
+        swap = -2.0 * pg[d]
+        for j in range(J):
+            for h in range(Hh):
+                up = h + 1 if h + 1 < Hh else Hh - 1
+                down = h - 1 if h >= 1 else 0
+                buy = -(<double>h) * pg[d]
+                best = -INFINITY
+                if house_ok:
+                    housed = bf[d] + nxt[d, j + 1, h] if j < jm else NEG
+                    v = buy + housed
+                    if v > best:
+                        best = v
+                    v = NEG
+                    if h >= 1:
+                        housed = bf[d] + nxt[d, j + 1, down] if j < jm else NEG
+                        v = swap + housed
+                    if v > best:
+                        best = v
+                if other_ok:
+                    v = buy + nxt[d, j, up]
+                    if v > best:
+                        best = v
+                    v = buy - food * pf[d] + nxt[d, j, h]
+                    if v > best:
+                        best = v
+                    v = swap + nxt[d, j, h]
+                    if v > best:
+                        best = v
+                out[d, j, h] = best
+            for h in range(1, Hh):
+                v = out[d, j, h - 1] - discard[d]
+                if v > out[d, j, h]:
+                    out[d, j, h] = v

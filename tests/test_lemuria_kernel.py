@@ -1,5 +1,6 @@
-"""The Cython step of the bound's building program against the plain-Python reference on random
-arrays (hypothesis), on the real arrays of default years, and its door rejecting bad input."""
+"""The Cython steps of the bound's programs (a turn of the building program, an item of the
+program by the cards held) against the plain-Python references on random arrays (hypothesis),
+on the real arrays of default years, and their doors rejecting bad input."""
 
 from __future__ import annotations
 
@@ -91,3 +92,82 @@ def test_the_door_rejects_bad_arrays(position, value, match):
     args[position] = value
     with pytest.raises(LumicoreError, match=match):
         kernel.building_turn(*args)
+
+
+@st.composite
+def draws(draw) -> tuple:
+    """A random item of the program by the cards held: the values after it (some NEG), the
+    housing value by turn, gold and food prices (some zero, some large), the item's food, the
+    price of an unhoused play, the most residents and a branch's choice."""
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    T, J, H = draw(st.integers(1, 12)), draw(st.integers(1, 14)), draw(st.integers(1, 9))
+    nxt = rng.normal(scale=20, size=(T, J, H)).round(draw(st.sampled_from([0, 3])))
+    nxt[rng.random(nxt.shape) < draw(st.sampled_from([0.0, 0.3]))] = reference.NEG
+    scale = draw(st.sampled_from([0.0, 1.0, 1e3]))
+    pg, pf = (np.abs(rng.normal(scale=scale, size=T)).round(2) for _ in range(2))
+    bf = rng.normal(scale=10, size=T).round(1)
+    food = float(draw(st.integers(0, 4)))
+    return (nxt, bf, pg, pf, food, pf * draw(st.integers(1, 3)), draw(st.integers(0, J - 1)),
+            draw(st.sampled_from([-1, 0, 1])))
+
+
+@settings(max_examples=300, deadline=None)
+@given(draws())
+def test_held_draw_equals_the_reference(item):
+    fast = kernel.held_draw(*item)
+    plain = reference.held_draw(*item)
+    assert fast.shape == plain.shape
+    assert np.array_equal(fast, plain)
+
+
+@pytest.mark.parametrize("seed,turns_", [(0, 12), (3, 8)])
+def test_held_draw_on_a_default_year_equals_the_reference(seed, turns_):
+    """Every deck item of the program by the cards held of a default year (a branch's
+    choices: items housed, not housed, in a window) gives the reference's values, and the
+    walk's ways at the state it reaches are those the table holds."""
+    year = bound._Year(default_instance(seed, turns=turns_))
+    year = year.with_choices({}, {}, {year.H: True, year.H + 2: False}, {year.H: (2, 5)})
+    rng = np.random.default_rng(seed)
+    P = bound._prices(rng.random((4, year.T)))
+    Lam = np.cumsum(rng.random((year.T, 4))[::-1], axis=0)[::-1]
+    val = bound._resident_values(year, P, Lam, np.where(year.is_festival, 1.0, 0.0))
+    _value, (items, tables) = bound._held_value(year, P, val)
+    discard = year.food_min * P[bound._FOOD]
+    checked = 0
+    for i, ((_item, bf), (table, after)) in enumerate(zip(items, tables, strict=True)):
+        if i < year.H:
+            continue
+        nxt, food = after
+        must = bound._must(year.housed.get(i))
+        plain = reference.held_draw(nxt, bf, P[bound._GOLD], P[bound._FOOD], food, discard,
+                                    year.j_max, must)
+        assert np.array_equal(table, plain), i
+        checked += 1
+    assert checked == year.K + year.comebacks
+
+
+def _good_draw():
+    one = np.ones(2)
+    return [np.zeros((2, 3, 4)), one, one, one, 1.0, one, 2, -1]
+
+
+@pytest.mark.parametrize("position,value,match", [
+    (0, np.zeros((2, 3)), "nxt must be a 3-dimensional"),
+    (0, np.zeros((0, 3, 4)), "each at least 1"),
+    (1, np.ones(3), "bf must be"),
+    (2, np.ones((2, 1)), "pg must be a 1-dimensional"),
+    (3, [1.0, 1.0], "pf must be a 1-dimensional"),
+    (4, "2", "food must be a number"),
+    (5, np.ones(1), "discard must be"),
+    (6, 3, "jm must be"),
+    (6, -1, "jm must be"),
+    (6, True, "jm must be"),
+    (7, 2, "must must be"),
+    (7, True, "must must be"),
+])
+def test_the_held_door_rejects_bad_arrays(position, value, match):
+    args = _good_draw()
+    kernel.held_draw(*args)
+    args[position] = value
+    with pytest.raises(LumicoreError, match=match):
+        kernel.held_draw(*args)

@@ -1,7 +1,9 @@
 """The door to the Cython kernel ``lumicore._ext.lemuria``, with every argument checked before
 it reaches C: :func:`building_turn`, one turn of the building side's dynamic program of the
 bound of ``solvers.lemuria.bound``, the answer of
-:func:`lumicore.lemuria.reference.building_turn`.
+:func:`lumicore.lemuria.reference.building_turn`, and :func:`held_draw`, one item of its
+character side's program by the cards held, the answer of
+:func:`lumicore.lemuria.reference.held_draw`.
 
 >>> import numpy as np
 >>> from lumicore.lemuria import reference
@@ -21,7 +23,7 @@ import numpy as np
 from lumicore._ext import lemuria as _k
 from lumicore.errors import LumicoreError
 
-__all__ = ["building_turn"]
+__all__ = ["building_turn", "held_draw"]
 
 PATTERNS = 16
 """Chit patterns: a bit for each of the four districts."""
@@ -52,6 +54,38 @@ def building_turn(nxt: np.ndarray, succ: np.ndarray, gains: np.ndarray, only: in
         raise LumicoreError(f"admin must be a district bit 0..3, got {admin!r}")
     out = np.empty((R, F, B))
     _k.building_turn(nxt, succ, gains, int(only), bool(remodel), bonus, int(admin), out)
+    return out
+
+
+def held_draw(nxt: np.ndarray, bf: np.ndarray, pg: np.ndarray, pf: np.ndarray, food: float,
+              discard: np.ndarray, jm: int, must: int) -> np.ndarray:
+    """:func:`lumicore.lemuria.reference.held_draw` in C (the arguments are described there);
+    :class:`LumicoreError` for arrays of the wrong shape, ``jm`` outside 0..J - 1 or ``must``
+    not -1, 0 or 1.
+
+    >>> import numpy as np
+    >>> one = np.ones(1)
+    >>> held_draw(np.zeros((1, 2, 2)), 3 * one, one, one, 2.0, 0.5 * one, 1, -1)[0].tolist()
+    [[3.0, 2.5], [0.0, -0.5]]
+    """
+    nxt = _floats(nxt, "nxt", 3)
+    T, J, Hh = nxt.shape
+    by_turn = [_floats(a, name, 1) for a, name in ((bf, "bf"), (pg, "pg"), (pf, "pf"),
+                                                   (discard, "discard"))]
+    if T < 1 or J < 1 or Hh < 1:
+        raise LumicoreError(f"nxt must be (T, J, H) with each at least 1, got {nxt.shape}")
+    for array, name in zip(by_turn, ("bf", "pg", "pf", "discard"), strict=True):
+        if array.shape != (T,):
+            raise LumicoreError(f"{name} must be ({T},), one value a turn, got {array.shape}")
+    if isinstance(jm, bool) or not isinstance(jm, (int, np.integer)) or not 0 <= jm < J:
+        raise LumicoreError(f"jm must be 0..{J - 1} (residents, below nxt's J), got {jm!r}")
+    if isinstance(must, bool) or must not in (-1, 0, 1):
+        raise LumicoreError(f"must must be -1 (any way), 0 (not housed) or 1 (housed), "
+                            f"got {must!r}")
+    if isinstance(food, bool) or not isinstance(food, (int, float, np.number)):
+        raise LumicoreError(f"food must be a number, got {type(food).__name__}")
+    out = np.empty((T, J, Hh))
+    _k.held_draw(nxt, *by_turn[:3], float(food), by_turn[3], int(jm), int(must), out)
     return out
 
 

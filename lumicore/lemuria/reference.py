@@ -1,6 +1,10 @@
 """The Lemuria kernel's steps stated plainly, in Python: the twins the Cython kernel
 (:mod:`lumicore.lemuria.kernel`) is tested against.
 
+:func:`held_draw` is one step of the character side's program "by the cards held" (the same
+docs): what drawing one deck item is worth, for each turn it can be drawn in, number of
+residents housed so far and number of cards passed over and still held.
+
 :func:`building_turn` is one turn of the building side's dynamic program of the bound
 (``solvers.lemuria.bound``, the "upper bound" of docs/lemuria.md), read backwards from the end
 of the year: what the best relaxed year is worth from the start of this turn, for each Trend
@@ -19,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["NEG", "building_turn"]
+__all__ = ["NEG", "WAYS", "building_turn", "draw_ways", "held_draw", "open_ways"]
 
 NEG = -1e18
 """The value of a state no relaxed year reaches."""
@@ -60,4 +64,70 @@ def building_turn(nxt: np.ndarray, succ: np.ndarray, gains: np.ndarray, only: in
                     if remodel and n >= 1:
                         best = max(best, gains[2 + k, i, s] + nxt[j, n, b])
                 out[i, n, b] = best + bonus[b]
+    return out
+
+
+WAYS = ("buy house", "buy keep", "buy unhoused", "exchange back", "exchange house")
+"""The ways to draw a deck item in :func:`draw_ways`; those ending in "house" house it."""
+
+
+def draw_ways(nxt: np.ndarray, bf: np.ndarray, pg: np.ndarray, pf: np.ndarray, food: float,
+              jm: int, d: int, j: int, h: int) -> dict[str, float]:
+    """What each way to draw an item in turn ``d``, with ``j`` residents housed and ``h``
+    cards held, is worth: its price and the value after it, ``nxt[d, j', h']`` (NEG where the
+    way is closed). ``bf[d]``: housing the item (at its best turn from d on); ``pg``, ``pf``:
+    the prices of gold and food by turn; ``food``: the item's food, paid if it is played
+    unhoused; ``jm``: the most residents. A buy costs the cards held in gold and the card
+    bought is housed, kept (one more held, at most the last index) or played unhoused; an
+    exchange (2 gold) gives the card back, or houses it and gives back a held card.
+
+    >>> nxt = np.zeros((1, 2, 2)); nxt[0, 1, 0] = 4.0
+    >>> ways = draw_ways(nxt, np.array([3.0]), np.array([1.0]), np.array([1.0]), 2.0, 1, 0, 0, 0)
+    >>> float(ways["buy house"]), float(ways["buy unhoused"]), ways["exchange house"] == NEG
+    (7.0, -2.0, True)
+    """
+    held = nxt.shape[2] - 1
+    up, down = min(h + 1, held), max(h - 1, 0)
+
+    def housed(hh: int) -> float:
+        return bf[d] + nxt[d, j + 1, hh] if j < jm else NEG
+
+    buy, swap = -h * pg[d], -2.0 * pg[d]
+    return {
+        "buy house": buy + housed(h),
+        "buy keep": buy + nxt[d, j, up],
+        "buy unhoused": buy - food * pf[d] + nxt[d, j, h],
+        "exchange back": swap + nxt[d, j, h],
+        "exchange house": swap + housed(down) if h >= 1 else NEG,
+    }
+
+
+def open_ways(ways: dict[str, float], must: int) -> dict[str, float]:
+    """The ways a branch leaves: ``must`` 1 only those that house the item, 0 only those
+    that do not, -1 all."""
+    if must < 0:
+        return ways
+    return {k: v for k, v in ways.items() if k.endswith("house") == bool(must)}
+
+
+def held_draw(nxt: np.ndarray, bf: np.ndarray, pg: np.ndarray, pf: np.ndarray, food: float,
+              discard: np.ndarray, jm: int, must: int) -> np.ndarray:
+    """The value (T, J, HELD + 1) of drawing an item in turn d with j residents housed and h
+    cards held: the best open way (:func:`draw_ways`, :func:`open_ways`), after playing any
+    number of the held cards unhoused first (``discard[d]`` each).
+
+    >>> nxt = np.zeros((1, 2, 2))
+    >>> one = np.ones(1)
+    >>> held_draw(nxt, 3 * one, one, one, 2.0, 0.5 * one, 1, -1)[0].tolist()
+    [[3.0, 2.5], [0.0, -0.5]]
+    """
+    T, J, Hh = nxt.shape
+    out = np.empty((T, J, Hh))
+    for d in range(T):
+        for j in range(J):
+            for h in range(Hh):
+                ways = open_ways(draw_ways(nxt, bf, pg, pf, food, jm, d, j, h), must)
+                out[d, j, h] = max(ways.values())
+            for h in range(1, Hh):
+                out[d, j, h] = max(out[d, j, h], out[d, j, h - 1] - discard[d])
     return out

@@ -44,7 +44,8 @@ import numpy as np
 
 from lumicore.errors import LumicoreError
 from lumicore.lemuria import CHITS, COLORS, DISTRICTS, RESOURCES, Instance
-from lumicore.lemuria.kernel import building_turn
+from lumicore.lemuria.kernel import building_turn, held_draw
+from lumicore.lemuria.reference import draw_ways, open_ways
 from lumicore.lemuria.rules import TREND_BONUS, age_row
 from solvers.lemuria.columns import Column, Master
 from solvers.lemuria.model import max_draws
@@ -439,22 +440,26 @@ def _deepest_value(year: _Year, P: np.ndarray, val: np.ndarray) -> tuple[float, 
     best = float(np.sort(np.maximum(opt[:H], 0.0))[::-1][:jm].sum()) if H else 0.0
     best_case: tuple = ("hand", None)
     for k in range(K):
-        before = opt[:H + k]
-        head = at_turn[H + k]
-        for p in range(T):
-            gains = before + unit[p]
-            top = np.sort(gains[gains > 0])[::-1][:jm - 1]
-            value = float(head[p] - unit[p] * len(before) + top.sum())
-            if value > best:
-                best, best_case = value, (k, p)
+        gains = opt[None, :H + k] + unit[:, None]
+        values = at_turn[H + k] - unit * (H + k) + _top_sums(gains, jm - 1)
+        p = int(np.argmax(values))
+        if values[p] > best:
+            best, best_case = float(values[p]), (k, p)
     if K:  # the deepest housed card is a recycled one: the whole deck was drawn
-        for p in range(T):
-            gains = np.concatenate([opt + unit[p], np.full(year.comebacks, wild)])
-            top = np.sort(gains[gains > 0])[::-1][:jm]
-            value = float(top.sum() - unit[p] * n)
-            if value > best:
-                best, best_case = value, (K, p)
+        gains = np.concatenate([opt[None, :] + unit[:, None],
+                                np.full((T, year.comebacks), wild)], axis=1)
+        values = _top_sums(gains, jm) - unit * n
+        p = int(np.argmax(values))
+        if values[p] > best:
+            best, best_case = float(values[p]), (K, p)
     return best, best_case
+
+
+def _top_sums(gains: np.ndarray, most: int) -> np.ndarray:
+    """For each turn p (a row of ``gains``, (T, m)): the sum of its ``most`` largest positive
+    entries."""
+    top = -np.sort(-gains, axis=1)[:, :most]
+    return np.where(top > 0, top, 0.0).sum(axis=1)
 
 
 HELD = 8
@@ -491,28 +496,6 @@ def _windowed(year: _Year, at_turn: np.ndarray) -> np.ndarray:
     return out
 
 
-def _draw_options(year: _Year, P: np.ndarray, item: int, bf: np.ndarray, nxt: np.ndarray
-                  ) -> dict[str, np.ndarray]:
-    """The ways to draw deck item ``item`` in turn d with h cards held (d, j, h): buy it (gold:
-    the cards held) and house it, keep it or play it unhoused; exchange (2 gold) and give it
-    back; exchange, give back a held card and house it. ``nxt``: the value after it."""
-    jm = year.j_max
-    hs = np.arange(HELD + 1)
-    up, down = np.minimum(hs + 1, HELD), np.maximum(hs - 1, 0)
-    housed = np.full_like(nxt, _NEG)
-    housed[:, :jm] = bf[:, None, None] + nxt[:, 1:]
-    food = year.food[item] if item >= 0 else year.food_min
-    buy = -hs[None, None, :] * P[_GOLD][:, None, None]
-    swap = -2.0 * P[_GOLD][:, None, None]
-    return {
-        "buy house": buy + housed,
-        "buy keep": buy + nxt[:, :, up],
-        "buy unhoused": buy - food * P[_FOOD][:, None, None] + nxt,
-        "exchange back": swap + nxt,
-        "exchange house": np.where(hs[None, None, :] >= 1, swap + housed[:, :, down], _NEG),
-    }
-
-
 def _held_value(year: _Year, P: np.ndarray, val: np.ndarray) -> tuple[float, list]:
     """The relaxation by the cards held (docs/lemuria.md): items in stream order, each deck
     item drawn in a turn no earlier than the one before it, by a buy that costs the number of
@@ -524,7 +507,8 @@ def _held_value(year: _Year, P: np.ndarray, val: np.ndarray) -> tuple[float, lis
     items = _held_items(year, val)
     V = np.zeros((T, jm + 1, HELD + 1))  # V[d, j, h]: the items after, the last drawn in d
     tables = []
-    discard = year.food_min * P[_FOOD]
+    gold, food_price = np.ascontiguousarray(P[_GOLD]), np.ascontiguousarray(P[_FOOD])
+    discard = year.food_min * food_price
     for i in range(len(items) - 1, -1, -1):
         item, bf = items[i]
         must = year.housed.get(i)
@@ -536,18 +520,19 @@ def _held_value(year: _Year, P: np.ndarray, val: np.ndarray) -> tuple[float, lis
             ways = [w for w, on in ((housed, must is not False), (V[0][:, up], not must)) if on]
             V = np.broadcast_to(np.maximum.reduce(ways), V.shape).copy()
             continue
-        options = _draw_options(year, P, item, bf, V)
-        if must is not None:
-            options = {k: v for k, v in options.items() if k.endswith("house") == must}
-        drawn = np.maximum.reduce(list(options.values()))
-        for h in range(1, HELD + 1):  # play held cards unhoused first
-            np.maximum(drawn[:, :, h], drawn[:, :, h - 1] - discard[:, None], out=drawn[:, :, h])
-        tables.append((drawn, options))
+        food = float(year.food[item] if item >= 0 else year.food_min)
+        drawn = held_draw(V, bf, gold, food_price, food, discard, jm, _must(must))
+        tables.append((drawn, (V, food)))
         V = np.maximum.accumulate(drawn[::-1], axis=0)[::-1]
         if i > year.last_housed:  # or draw no more (not before an item that must be housed)
             V = np.maximum(V, 0.0)
     tables.reverse()
     return float(V[0, 0, 0]), (items, tables)
+
+
+def _must(must: bool | None) -> int:
+    """A branch's choice for an item as the kernel takes it: -1 none, 1 housed, 0 not."""
+    return -1 if must is None else int(must)
 
 
 def _record_held(year: _Year, P: np.ndarray, val: np.ndarray, walk: tuple,
@@ -573,7 +558,7 @@ def _record_held(year: _Year, P: np.ndarray, val: np.ndarray, walk: tuple,
         plan.housed[p, int(np.argmax(val[item, p]))] += 1
         plan.spend[_FOOD, p] += year.food[item]
 
-    for i, ((item, bf), (table, options)) in enumerate(zip(items, tables, strict=True)):
+    for i, ((item, bf), (table, after)) in enumerate(zip(items, tables, strict=True)):
         must = year.housed.get(i)
         if i < H:
             keep = table[0, j, min(h + 1, HELD)] if not must else _NEG
@@ -590,7 +575,9 @@ def _record_held(year: _Year, P: np.ndarray, val: np.ndarray, walk: tuple,
         while h and table[d, j, h] <= table[d, j, h - 1] - discard[d] + 1e-9:
             plan.spend[_FOOD, d] += year.food_min  # a held card played unhoused
             h -= 1
-        way = max(options, key=lambda k: options[k][d, j, h])
+        nxt, food = after
+        ways = open_ways(draw_ways(nxt, bf, P[_GOLD], P[_FOOD], food, jm, d, j, h), _must(must))
+        way = max(ways, key=ways.__getitem__)
         plan.spend[_GOLD, d] += h if way.startswith("buy") else 2
         if way.endswith("house"):
             house(item, d)
