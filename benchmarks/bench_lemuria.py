@@ -53,6 +53,7 @@ CONFIGS = {
     "nodives": {"dives": False},
     "valid": {},
     "held": {},
+    "residents": {},
 }
 """``before``: CP-SAT alone, its own bound (its logged years are from before that bound was
 limited to years the model describes whole, which 12-turn years, with their remodels, are not:
@@ -84,9 +85,11 @@ bounds are the fast bound's and the branch and bound's, which hold for every leg
 set-ups above could report CP-SAT's bound where it was the lower one); ``held``: the same
 arguments, run after the program by the cards held became a Cython kernel
 (``lumicore.lemuria.kernel.held_draw``) and the relaxation by the deepest item was vectorised
-(the branch and bound reaches 1.3-1.5 times the nodes in the same time)."""
+(the branch and bound reaches 1.3-1.5 times the nodes in the same time); ``residents``: the
+same arguments, run after the branch and bound got its split on the number of residents a
+year houses in all."""
 
-VALID = ("valid", "held")
+VALID = ("valid", "held", "residents")
 """The set-ups whose bounds hold for every legal year (:func:`known` takes the least of them)."""
 
 

@@ -33,11 +33,12 @@ YEARS = {
 def choices_of(inst: Instance, schedule: Schedule) -> _Choices:
     """What a legal year chooses, in the branch's terms: the slot of each turn's build (0: no
     build), the facilities owned after each turn, and which characters (by their place in the
-    hand and the deck) it houses, and the turn each is first housed in."""
+    hand and the deck) it houses, the turn each is first housed in, and how many residents
+    it houses in all (a card housed again counts again)."""
     trace = simulate(inst, schedule).trace
     plans = {p.turn: p for p in schedule.turns}
     stream = list(inst.hand) + list(inst.character_deck)
-    fixed, owned, housed, n = [], [], {}, 0
+    fixed, owned, housed, n, residents = [], [], {}, 0, 0
     for t in range(1, inst.turns + 1):
         build = plans[t].build_action() if t in plans else None
         fixed.append((t, 0 if build is None else trace[t - 1].row.index(build.card) + 1))
@@ -46,9 +47,11 @@ def choices_of(inst: Instance, schedule: Schedule) -> _Choices:
         for action in plans[t].actions if t in plans else ():
             if isinstance(action, Play) and action.house_in is not None:
                 housed.setdefault(stream.index(action.character), t)
+                residents += 1
     return _Choices(tuple(fixed), tuple(owned),
                     tuple((i, i in housed) for i in range(len(stream))),
-                    tuple((i, (t, t)) for i, t in sorted(housed.items())))
+                    tuple((i, (t, t)) for i, t in sorted(housed.items())),
+                    (residents, residents))
 
 
 @pytest.mark.parametrize("name", sorted(YEARS))
@@ -62,7 +65,8 @@ def test_the_choices_of_the_optimal_year_keep_its_vp(name):
     assert not _Year(inst).need_fallback()
     mine = choices_of(inst, best.schedule)
     kinds = [mine, _Choices(fixed=mine.fixed), _Choices(owned=mine.owned),
-             _Choices(housed=mine.housed), _Choices(housed=mine.housed, windows=mine.windows)]
+             _Choices(housed=mine.housed), _Choices(housed=mine.housed, windows=mine.windows),
+             _Choices(residents=mine.residents)]
     for choices in kinds:
         assert _node_bound(inst, choices, [], None).value >= best.vp - 1e-6
 
@@ -194,7 +198,7 @@ def test_a_child_bounded_at_its_parents_multipliers_keeps_the_optimum(name):
     mine = choices_of(inst, best.schedule)
     parent = _node_bound(inst, _Choices(), [], None)
     for choices in (_Choices(fixed=mine.fixed[:2]), _Choices(owned=mine.owned[-1:]),
-                    _Choices(housed=mine.housed[:2])):
+                    _Choices(housed=mine.housed[:2]), _Choices(residents=mine.residents)):
         first, found = _first_bound(choices.year(inst), parent)
         assert first.value >= best.vp - 1e-6
         assert [side for side, _c in found] == ["building", "characters"]
@@ -246,3 +250,19 @@ def test_the_turn_a_character_is_first_housed_in_splits_the_years(monkeypatch):
     without = branch_bound(inst, time_limit=None, max_nodes=100)
     assert without.status == "exhausted" and windows.status == "limit"
     assert greedy_schedule(inst).vp <= windows.bound < without.bound - 1
+
+
+def test_the_residents_housed_in_all_split_the_years():
+    """The optimal year houses J residents in all: the node of the years that house J keeps
+    its VP, as does the side of each split at J that holds it; the other side's bound, and
+    the bound of years housing none when the optimum houses some, are no larger than the
+    whole year's."""
+    inst = YEARS["held 4"]()
+    best = exhaustive_best(inst, max_nodes=None, time_limit=60)
+    J = choices_of(inst, best.schedule).residents[0]
+    assert J > 0
+    whole = _node_bound(inst, _Choices(), [], None).value
+    for lo, hi in [(J, J), (0, J), (J, 99), (J - 1, J + 1)]:
+        assert _node_bound(inst, _Choices(residents=(lo, hi)), [], None).value >= best.vp - 1e-6
+    for lo, hi in [(0, J - 1), (J + 1, 99), (0, 0)]:
+        assert _node_bound(inst, _Choices(residents=(lo, hi)), [], None).value <= whole + 1e-6

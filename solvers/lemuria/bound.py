@@ -1,5 +1,6 @@
 """A fast, proven upper bound on the VP of a Lemuria year: a Lagrangian relaxation solved by two
-dynamic programs (numpy), its multipliers found by column generation
+dynamic programs (numpy around the Cython steps of :mod:`lumicore.lemuria.kernel`), its
+multipliers found by column generation
 (:mod:`solvers.lemuria.columns`) or subgradient steps. docs/lemuria.md ("The upper bound")
 proves it valid; here is what it computes.
 
@@ -177,9 +178,10 @@ class _Year:
     def __init__(self, instance: Instance, fixed: dict[int, int] | None = None,
                  owned: dict[int, tuple[int, int]] | None = None,
                  housed: dict[int, bool] | None = None,
-                 windows: dict[int, tuple[int, int]] | None = None) -> None:
+                 windows: dict[int, tuple[int, int]] | None = None,
+                 residents: tuple[int, int] | None = None) -> None:
         self.inst = instance
-        self._choose(fixed or {}, owned or {}, housed or {}, windows or {})
+        self._choose(fixed or {}, owned or {}, housed or {}, windows or {}, residents)
         self.T = T = instance.turns
         ids = sorted(instance.buildings)
         self.index = {c: i for i, c in enumerate(ids)}
@@ -219,19 +221,24 @@ class _Year:
 
     def with_choices(self, fixed: dict[int, int], owned: dict[int, tuple[int, int]],
                      housed: dict[int, bool],
-                     windows: dict[int, tuple[int, int]] | None = None) -> _Year:
+                     windows: dict[int, tuple[int, int]] | None = None,
+                     residents: tuple[int, int] | None = None) -> _Year:
         """The same year with other branching choices (the rows and the stream are shared)."""
         year = copy.copy(self)
-        year._choose(fixed, owned, housed, windows or {})
+        year._choose(fixed, owned, housed, windows or {}, residents)
         return year
 
     def _choose(self, fixed: dict[int, int], owned: dict[int, tuple[int, int]],
-                housed: dict[int, bool], windows: dict[int, tuple[int, int]]) -> None:
+                housed: dict[int, bool], windows: dict[int, tuple[int, int]],
+                residents: tuple[int, int] | None = None) -> None:
         # branching (solvers.lemuria.branch): the build option of turn t; facilities owned
         # after turn t in [lo, hi]; character item i housed (True) or not (False), and first
         # housed in turns lo..hi (``windows``)
         self.fixed, self.owned, self.housed = dict(fixed), dict(owned), dict(housed)
         self.windows = dict(windows)
+        self.residents = residents
+        """(lo, hi): only years that house lo..hi residents in all (second housings count),
+        or None."""
         self.last_housed = max((i for i, must in self.housed.items() if must), default=-1)
 
     def barred(self) -> tuple[str, ...]:
@@ -239,7 +246,7 @@ class _Year:
         sides = []
         if any(self.fixed.values()) or any(lo > 0 for lo, _hi in self.owned.values()):
             sides.append("building")
-        if any(self.housed.values()):
+        if any(self.housed.values()) or (self.residents is not None and self.residents[0] > 0):
             sides.append("characters")
         return tuple(sides)
 
@@ -502,10 +509,12 @@ def _held_value(year: _Year, P: np.ndarray, val: np.ndarray) -> tuple[float, lis
     cards passed over and still held (at least), or by an exchange (2 gold); a housed item
     takes its best turn from its draw on; a held card can be played unhoused before any draw.
     A dynamic program over (draw turn, residents housed, cards held), item by item from the
-    last. Returns the value and what :func:`_record_held` walks: the stream and its tables."""
+    last, each deck item a step of the kernel (:func:`lumicore.lemuria.kernel.held_draw`).
+    Returns the value and what :func:`_record_held` walks: the stream and its tables."""
     T, H, jm = year.T, year.H, year.j_max
     items = _held_items(year, val)
-    V = np.zeros((T, jm + 1, HELD + 1))  # V[d, j, h]: the items after, the last drawn in d
+    stop = _stop(year)  # drawing no more: 0 where the residents housed are allowed
+    V = np.broadcast_to(stop, (T, jm + 1, HELD + 1)).copy()  # V[d, j, h]: the items after
     tables = []
     gold, food_price = np.ascontiguousarray(P[_GOLD]), np.ascontiguousarray(P[_FOOD])
     discard = year.food_min * food_price
@@ -525,9 +534,20 @@ def _held_value(year: _Year, P: np.ndarray, val: np.ndarray) -> tuple[float, lis
         tables.append((drawn, (V, food)))
         V = np.maximum.accumulate(drawn[::-1], axis=0)[::-1]
         if i > year.last_housed:  # or draw no more (not before an item that must be housed)
-            V = np.maximum(V, 0.0)
+            V = np.maximum(V, stop)
     tables.reverse()
     return float(V[0, 0, 0]), (items, tables)
+
+
+def _stop(year: _Year) -> np.ndarray:
+    """The value (1, j_max + 1, 1) of drawing no more with j residents housed: 0, or NEG
+    where a branch allows no year to house j in all."""
+    stop = np.zeros((1, year.j_max + 1, 1))
+    if year.residents is not None:
+        lo, hi = year.residents
+        j = np.arange(year.j_max + 1)
+        stop[0, (j < lo) | (j > hi), 0] = _NEG
+    return stop
 
 
 def _must(must: bool | None) -> int:
@@ -538,11 +558,13 @@ def _must(must: bool | None) -> int:
 def _record_held(year: _Year, P: np.ndarray, val: np.ndarray, walk: tuple,
                  plan: _Plan) -> None:
     """Walk :func:`_held_value`'s program forward (``walk``: its stream and, per item, the
-    value after a hand item or a deck item's draw table and its ways), recording its housings
-    and spending."""
+    value after a hand item, or a deck item's draw table with the values after it and its
+    food), recording its housings and spending; the way an item is drawn is the best of
+    :func:`lumicore.lemuria.reference.draw_ways` at the state the walk reaches."""
     H, jm = year.H, year.j_max
     items, tables = walk
     discard = year.food_min * P[_FOOD]
+    stop = _stop(year)
     d = j = h = 0
 
     at_turn = _windowed(year, val.max(axis=2))
@@ -569,7 +591,7 @@ def _record_held(year: _Year, P: np.ndarray, val: np.ndarray, walk: tuple,
                 h = min(h + 1, HELD)
             continue
         later = table[d:, j, h]
-        if i > year.last_housed and later.max() <= 0.0:
+        if i > year.last_housed and later.max() <= stop[0, j, 0]:
             return  # nothing more is drawn
         d += int(np.argmax(later))
         while h and table[d, j, h] <= table[d, j, h - 1] - discard[d] + 1e-9:

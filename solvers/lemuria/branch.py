@@ -86,15 +86,19 @@ class _Choices:
     owned: tuple = ()
     housed: tuple = ()
     windows: tuple = ()
+    residents: tuple = ()
+    """() or (lo, hi): the residents the year houses in all."""
 
     def year(self, instance: Instance, base: _Year | None = None) -> _Year:
         """The relaxation's data for these choices (``base``: the whole year's, shared)."""
-        choices = (dict(self.fixed), dict(self.owned), dict(self.housed), dict(self.windows))
+        choices = (dict(self.fixed), dict(self.owned), dict(self.housed), dict(self.windows),
+                   self.residents or None)
         return _Year(instance, *choices) if base is None else base.with_choices(*choices)
 
     @property
     def size(self) -> int:
-        return len(self.fixed) + len(self.owned) + len(self.housed) + len(self.windows)
+        return (len(self.fixed) + len(self.owned) + len(self.housed) + len(self.windows)
+                + bool(self.residents))
 
 
 @dataclass(order=True)
@@ -206,6 +210,13 @@ def _split(node: _Node) -> list[tuple[_Choices, Keep]]:
         return [(replace(c, owned=_set(owned, turn, (lo, cut))), _keeps_owned(turn, lo, cut)),
                 (replace(c, owned=_set(owned, turn, (cut + 1, hi))),
                  _keeps_owned(turn, cut + 1, hi))]
+    total = _even_cut([(w, int(plan.housed.sum())) for w, plan in characters])
+    if total:
+        turns = characters[0][1].housed.shape[0]  # at most one housing a turn
+        lo, hi = c.residents or (0, turns)
+        cut = total[1]
+        return [(replace(c, residents=(lo, cut)), _keeps_residents(lo, cut)),
+                (replace(c, residents=(cut + 1, hi)), _keeps_residents(cut + 1, hi))]
     share = defaultdict(float)
     for w, plan in characters:
         for item in plan.items:
@@ -283,6 +294,10 @@ def _keeps_owned(turn: int, lo: int, hi: int) -> Keep:
 
 def _keeps_item(item: int, must: bool) -> Keep:
     return lambda side, column: side != "characters" or (item in column.plan.items) == must
+
+
+def _keeps_residents(lo: int, hi: int) -> Keep:
+    return lambda side, column: side != "characters" or lo <= column.plan.housed.sum() <= hi
 
 
 def _keeps_turns(item: int, lo: int, hi: int) -> Keep:
