@@ -54,6 +54,7 @@ CONFIGS = {
     "valid": {},
     "held": {},
     "residents": {},
+    "festival": {},
 }
 """``before``: CP-SAT alone, its own bound (its logged years are from before that bound was
 limited to years the model describes whole, which 12-turn years, with their remodels, are not:
@@ -87,9 +88,11 @@ arguments, run after the program by the cards held became a Cython kernel
 (``lumicore.lemuria.kernel.held_draw``) and the relaxation by the deepest item was vectorised
 (the branch and bound reaches 1.3-1.5 times the nodes in the same time); ``residents``: the
 same arguments, run after the branch and bound got its split on the number of residents a
-year houses in all."""
+year houses in all; ``festival``: the same arguments, run after it got its split on the
+number housed by the end of a festival turn (a second count in the program by the cards
+held)."""
 
-VALID = ("valid", "held", "residents")
+VALID = ("valid", "held", "residents", "festival")
 """The set-ups whose bounds hold for every legal year (:func:`known` takes the least of them)."""
 
 

@@ -64,12 +64,30 @@ def building_turn(const double[:, :, ::1] nxt, const int64_t[:, ::1] succ,
                 out[i, n, b] = out[i, n, b] + bonus[b]
 
 
+cdef inline double housing(const double[:, :, ::1] nxt, const double[::1] bf,
+                           const double[:, :, ::1] nxt2, const double[::1] bf2, bint two,
+                           Py_ssize_t d, Py_ssize_t j, Py_ssize_t hh, int jm) noexcept nogil:
+    """The value of housing the item drawn in turn d (j residents housed before it, hh cards
+    held after it): the better of the two kinds where there are two."""
+    cdef double v, w
+    if j >= jm:
+        return NEG
+    v = bf[d] + nxt[d, j + 1, hh]
+    if two:
+        w = bf2[d] + nxt2[d, j + 1, hh]
+        if w > v:
+            v = w
+    return v
+
+
 def held_draw(const double[:, :, ::1] nxt, const double[::1] bf, const double[::1] pg,
               const double[::1] pf, double food, const double[::1] discard, int jm, int must,
+              const double[:, :, ::1] nxt2, const double[::1] bf2, bint two,
               double[:, :, ::1] out):
     """Write into ``out`` (T, J, H) the value of drawing one deck item: see
     :func:`lumicore.lemuria.reference.held_draw` (``must``: -1 any way, 1 only the ways that
-    house it, 0 only the others)."""
+    house it, 0 only the others; ``two``: housings of two kinds, the second ``nxt2`` and
+    ``bf2``)."""
     cdef Py_ssize_t T = nxt.shape[0], J = nxt.shape[1], Hh = nxt.shape[2]
     cdef Py_ssize_t d, j, h, up, down
     cdef double buy, swap, best, v, housed
@@ -83,13 +101,13 @@ def held_draw(const double[:, :, ::1] nxt, const double[::1] bf, const double[::
                 buy = -(<double>h) * pg[d]
                 best = -INFINITY
                 if house_ok:
-                    housed = bf[d] + nxt[d, j + 1, h] if j < jm else NEG
+                    housed = housing(nxt, bf, nxt2, bf2, two, d, j, h, jm)
                     v = buy + housed
                     if v > best:
                         best = v
                     v = NEG
                     if h >= 1:
-                        housed = bf[d] + nxt[d, j + 1, down] if j < jm else NEG
+                        housed = housing(nxt, bf, nxt2, bf2, two, d, j, down, jm)
                         v = swap + housed
                     if v > best:
                         best = v

@@ -34,11 +34,12 @@ def choices_of(inst: Instance, schedule: Schedule) -> _Choices:
     """What a legal year chooses, in the branch's terms: the slot of each turn's build (0: no
     build), the facilities owned after each turn, and which characters (by their place in the
     hand and the deck) it houses, the turn each is first housed in, and how many residents
-    it houses in all (a card housed again counts again)."""
+    it houses in all (a card housed again counts again) and by the end of a turn F (the first
+    festival before the last turn, or the turn before the last)."""
     trace = simulate(inst, schedule).trace
     plans = {p.turn: p for p in schedule.turns}
     stream = list(inst.hand) + list(inst.character_deck)
-    fixed, owned, housed, n, residents = [], [], {}, 0, 0
+    fixed, owned, housed, n, residents, by_turn = [], [], {}, 0, 0, {}
     for t in range(1, inst.turns + 1):
         build = plans[t].build_action() if t in plans else None
         fixed.append((t, 0 if build is None else trace[t - 1].row.index(build.card) + 1))
@@ -48,10 +49,12 @@ def choices_of(inst: Instance, schedule: Schedule) -> _Choices:
             if isinstance(action, Play) and action.house_in is not None:
                 housed.setdefault(stream.index(action.character), t)
                 residents += 1
+        by_turn[t] = residents
+    F = min([f for f in inst.festivals if f < inst.turns] or [max(1, inst.turns - 1)])
     return _Choices(tuple(fixed), tuple(owned),
                     tuple((i, i in housed) for i in range(len(stream))),
                     tuple((i, (t, t)) for i, t in sorted(housed.items())),
-                    (residents, residents))
+                    (residents, residents), (F, by_turn[F], by_turn[F]))
 
 
 @pytest.mark.parametrize("name", sorted(YEARS))
@@ -66,7 +69,8 @@ def test_the_choices_of_the_optimal_year_keep_its_vp(name):
     mine = choices_of(inst, best.schedule)
     kinds = [mine, _Choices(fixed=mine.fixed), _Choices(owned=mine.owned),
              _Choices(housed=mine.housed), _Choices(housed=mine.housed, windows=mine.windows),
-             _Choices(residents=mine.residents)]
+             _Choices(residents=mine.residents), _Choices(festival=mine.festival),
+             _Choices(residents=mine.residents, festival=mine.festival)]
     for choices in kinds:
         assert _node_bound(inst, choices, [], None).value >= best.vp - 1e-6
 
@@ -198,7 +202,8 @@ def test_a_child_bounded_at_its_parents_multipliers_keeps_the_optimum(name):
     mine = choices_of(inst, best.schedule)
     parent = _node_bound(inst, _Choices(), [], None)
     for choices in (_Choices(fixed=mine.fixed[:2]), _Choices(owned=mine.owned[-1:]),
-                    _Choices(housed=mine.housed[:2]), _Choices(residents=mine.residents)):
+                    _Choices(housed=mine.housed[:2]), _Choices(residents=mine.residents),
+                    _Choices(festival=mine.festival)):
         first, found = _first_bound(choices.year(inst), parent)
         assert first.value >= best.vp - 1e-6
         assert [side for side, _c in found] == ["building", "characters"]
@@ -266,3 +271,19 @@ def test_the_residents_housed_in_all_split_the_years():
         assert _node_bound(inst, _Choices(residents=(lo, hi)), [], None).value >= best.vp - 1e-6
     for lo, hi in [(0, J - 1), (J + 1, 99), (0, 0)]:
         assert _node_bound(inst, _Choices(residents=(lo, hi)), [], None).value <= whole + 1e-6
+
+
+def test_the_residents_housed_by_a_festival_split_the_years():
+    """The same for the residents housed by the end of the first festival of a year with
+    remodels: the side that holds the optimal year's count keeps its VP."""
+    inst = YEARS["remodels"]()
+    best = exhaustive_best(inst, max_nodes=None, time_limit=60)
+    F, n, _n = choices_of(inst, best.schedule).festival
+    assert F in inst.festivals
+    whole = _node_bound(inst, _Choices(), [], None).value
+    for lo, hi in [(n, n), (0, n), (n, 99)]:
+        bound = _node_bound(inst, _Choices(festival=(F, lo, hi)), [], None).value
+        assert best.vp - 1e-6 <= bound <= whole + 1e-6
+    for lo, hi in [(0, n - 1), (n + 1, 99)]:
+        if lo <= hi:
+            assert _node_bound(inst, _Choices(festival=(F, lo, hi)), [], None).value <= whole + 1e-6

@@ -107,8 +107,13 @@ def draws(draw) -> tuple:
     pg, pf = (np.abs(rng.normal(scale=scale, size=T)).round(2) for _ in range(2))
     bf = rng.normal(scale=10, size=T).round(1)
     food = float(draw(st.integers(0, 4)))
+    second = (None, None)
+    if draw(st.booleans()):  # housings of two kinds (a branch counting by a festival)
+        nxt2 = rng.normal(scale=20, size=(T, J, H)).round(1)
+        nxt2[rng.random(nxt2.shape) < 0.3] = reference.NEG
+        second = (nxt2, rng.normal(scale=10, size=T).round(1))
     return (nxt, bf, pg, pf, food, pf * draw(st.integers(1, 3)), draw(st.integers(0, J - 1)),
-            draw(st.sampled_from([-1, 0, 1])))
+            draw(st.sampled_from([-1, 0, 1])), *second)
 
 
 @settings(max_examples=300, deadline=None)
@@ -123,10 +128,11 @@ def test_held_draw_equals_the_reference(item):
 @pytest.mark.parametrize("seed,turns_", [(0, 12), (3, 8)])
 def test_held_draw_on_a_default_year_equals_the_reference(seed, turns_):
     """Every deck item of the program by the cards held of a default year (a branch's
-    choices: items housed, not housed, in a window) gives the reference's values, and the
-    walk's ways at the state it reaches are those the table holds."""
+    choices: items housed, not housed, in a window, the residents housed in all and by a
+    festival) gives the reference's values, for every count of residents by the festival."""
     year = bound._Year(default_instance(seed, turns=turns_))
-    year = year.with_choices({}, {}, {year.H: True, year.H + 2: False}, {year.H: (2, 5)})
+    year = year.with_choices({}, {}, {year.H: True, year.H + 2: False}, {year.H: (2, 5)},
+                             (2, 7), (year.inst.festivals[0], 1, 3))
     rng = np.random.default_rng(seed)
     P = bound._prices(rng.random((4, year.T)))
     Lam = np.cumsum(rng.random((year.T, 4))[::-1], axis=0)[::-1]
@@ -134,16 +140,18 @@ def test_held_draw_on_a_default_year_equals_the_reference(seed, turns_):
     _value, (items, tables) = bound._held_value(year, P, val)
     discard = year.food_min * P[bound._FOOD]
     checked = 0
-    for i, ((_item, bf), (table, after)) in enumerate(zip(items, tables, strict=True)):
+    for i, ((_item, after, by), (table, then)) in enumerate(zip(items, tables, strict=True)):
         if i < year.H:
             continue
-        nxt, food = after
+        nxt, food = then
         must = bound._must(year.housed.get(i))
-        plain = reference.held_draw(nxt, bf, P[bound._GOLD], P[bound._FOOD], food, discard,
-                                    year.j_max, must)
-        assert np.array_equal(table, plain), i
-        checked += 1
-    assert checked == year.K + year.comebacks
+        for q in range(len(nxt)):
+            second = (nxt[q + 1], by) if q + 1 < len(nxt) else (None, None)
+            plain = reference.held_draw(nxt[q], after, P[bound._GOLD], P[bound._FOOD], food,
+                                        discard, year.j_max, must, *second)
+            assert np.array_equal(table[q], plain), (i, q)
+            checked += 1
+    assert checked == (year.K + year.comebacks) * (year.j_max + 1)
 
 
 def _good_draw():
@@ -171,3 +179,14 @@ def test_the_held_door_rejects_bad_arrays(position, value, match):
     args[position] = value
     with pytest.raises(LumicoreError, match=match):
         kernel.held_draw(*args)
+
+
+def test_the_held_door_checks_the_second_kind():
+    args = _good_draw()
+    kernel.held_draw(*args, np.zeros((2, 3, 4)), np.ones(2))
+    with pytest.raises(LumicoreError, match="go together"):
+        kernel.held_draw(*args, np.zeros((2, 3, 4)))
+    with pytest.raises(LumicoreError, match="shaped as nxt"):
+        kernel.held_draw(*args, np.zeros((2, 3, 3)), np.ones(2))
+    with pytest.raises(LumicoreError, match="shaped as nxt"):
+        kernel.held_draw(*args, np.zeros((2, 3, 4)), np.ones(3))

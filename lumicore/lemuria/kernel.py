@@ -58,10 +58,11 @@ def building_turn(nxt: np.ndarray, succ: np.ndarray, gains: np.ndarray, only: in
 
 
 def held_draw(nxt: np.ndarray, bf: np.ndarray, pg: np.ndarray, pf: np.ndarray, food: float,
-              discard: np.ndarray, jm: int, must: int) -> np.ndarray:
+              discard: np.ndarray, jm: int, must: int, nxt2: np.ndarray | None = None,
+              bf2: np.ndarray | None = None) -> np.ndarray:
     """:func:`lumicore.lemuria.reference.held_draw` in C (the arguments are described there);
-    :class:`LumicoreError` for arrays of the wrong shape, ``jm`` outside 0..J - 1 or ``must``
-    not -1, 0 or 1.
+    :class:`LumicoreError` for arrays of the wrong shape (``nxt2`` as ``nxt``, ``bf2`` as
+    ``bf``, both or neither), ``jm`` outside 0..J - 1 or ``must`` not -1, 0 or 1.
 
     >>> import numpy as np
     >>> one = np.ones(1)
@@ -84,8 +85,19 @@ def held_draw(nxt: np.ndarray, bf: np.ndarray, pg: np.ndarray, pf: np.ndarray, f
                             f"got {must!r}")
     if isinstance(food, bool) or not isinstance(food, (int, float, np.number)):
         raise LumicoreError(f"food must be a number, got {type(food).__name__}")
+    if (nxt2 is None) != (bf2 is None):
+        raise LumicoreError("nxt2 and bf2 go together: give both or neither")
+    two = nxt2 is not None
+    if two:
+        nxt2, bf2 = _floats(nxt2, "nxt2", 3), _floats(bf2, "bf2", 1)
+        if nxt2.shape != nxt.shape or bf2.shape != (T,):
+            raise LumicoreError(f"nxt2 and bf2 must be shaped as nxt {nxt.shape} and bf "
+                                f"({T},), got {nxt2.shape} and {bf2.shape}")
+    else:
+        nxt2, bf2 = nxt, by_turn[0]
     out = np.empty((T, J, Hh))
-    _k.held_draw(nxt, *by_turn[:3], float(food), by_turn[3], int(jm), int(must), out)
+    _k.held_draw(nxt, *by_turn[:3], float(food), by_turn[3], int(jm), int(must), nxt2, bf2,
+                 two, out)
     return out
 
 

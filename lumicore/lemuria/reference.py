@@ -72,14 +72,18 @@ WAYS = ("buy house", "buy keep", "buy unhoused", "exchange back", "exchange hous
 
 
 def draw_ways(nxt: np.ndarray, bf: np.ndarray, pg: np.ndarray, pf: np.ndarray, food: float,
-              jm: int, d: int, j: int, h: int) -> dict[str, float]:
+              jm: int, d: int, j: int, h: int, nxt2: np.ndarray | None = None,
+              bf2: np.ndarray | None = None) -> dict[str, float]:
     """What each way to draw an item in turn ``d``, with ``j`` residents housed and ``h``
     cards held, is worth: its price and the value after it, ``nxt[d, j', h']`` (NEG where the
     way is closed). ``bf[d]``: housing the item (at its best turn from d on); ``pg``, ``pf``:
     the prices of gold and food by turn; ``food``: the item's food, paid if it is played
     unhoused; ``jm``: the most residents. A buy costs the cards held in gold and the card
     bought is housed, kept (one more held, at most the last index) or played unhoused; an
-    exchange (2 gold) gives the card back, or houses it and gives back a held card.
+    exchange (2 gold) gives the card back, or houses it and gives back a held card. With
+    ``nxt2`` and ``bf2`` a housing is of one of two kinds, the better of ``bf[d]`` followed by
+    ``nxt`` and ``bf2[d]`` followed by ``nxt2`` (the bound's branches count the residents
+    housed by a festival: housed by then, or after).
 
     >>> nxt = np.zeros((1, 2, 2)); nxt[0, 1, 0] = 4.0
     >>> ways = draw_ways(nxt, np.array([3.0]), np.array([1.0]), np.array([1.0]), 2.0, 1, 0, 0, 0)
@@ -90,7 +94,11 @@ def draw_ways(nxt: np.ndarray, bf: np.ndarray, pg: np.ndarray, pf: np.ndarray, f
     up, down = min(h + 1, held), max(h - 1, 0)
 
     def housed(hh: int) -> float:
-        return bf[d] + nxt[d, j + 1, hh] if j < jm else NEG
+        if j >= jm:
+            return NEG
+        if nxt2 is None or bf2 is None:
+            return bf[d] + nxt[d, j + 1, hh]
+        return max(bf[d] + nxt[d, j + 1, hh], bf2[d] + nxt2[d, j + 1, hh])
 
     buy, swap = -h * pg[d], -2.0 * pg[d]
     return {
@@ -111,10 +119,12 @@ def open_ways(ways: dict[str, float], must: int) -> dict[str, float]:
 
 
 def held_draw(nxt: np.ndarray, bf: np.ndarray, pg: np.ndarray, pf: np.ndarray, food: float,
-              discard: np.ndarray, jm: int, must: int) -> np.ndarray:
+              discard: np.ndarray, jm: int, must: int, nxt2: np.ndarray | None = None,
+              bf2: np.ndarray | None = None) -> np.ndarray:
     """The value (T, J, HELD + 1) of drawing an item in turn d with j residents housed and h
-    cards held: the best open way (:func:`draw_ways`, :func:`open_ways`), after playing any
-    number of the held cards unhoused first (``discard[d]`` each).
+    cards held: the best open way (:func:`draw_ways`, :func:`open_ways`; ``nxt2``, ``bf2``:
+    the second kind of housing there), after playing any number of the held cards unhoused
+    first (``discard[d]`` each).
 
     >>> nxt = np.zeros((1, 2, 2))
     >>> one = np.ones(1)
@@ -126,7 +136,8 @@ def held_draw(nxt: np.ndarray, bf: np.ndarray, pg: np.ndarray, pf: np.ndarray, f
     for d in range(T):
         for j in range(J):
             for h in range(Hh):
-                ways = open_ways(draw_ways(nxt, bf, pg, pf, food, jm, d, j, h), must)
+                ways = open_ways(draw_ways(nxt, bf, pg, pf, food, jm, d, j, h, nxt2, bf2),
+                                 must)
                 out[d, j, h] = max(ways.values())
             for h in range(1, Hh):
                 out[d, j, h] = max(out[d, j, h], out[d, j, h - 1] - discard[d])

@@ -179,9 +179,11 @@ class _Year:
                  owned: dict[int, tuple[int, int]] | None = None,
                  housed: dict[int, bool] | None = None,
                  windows: dict[int, tuple[int, int]] | None = None,
-                 residents: tuple[int, int] | None = None) -> None:
+                 residents: tuple[int, int] | None = None,
+                 festival: tuple[int, int, int] | None = None) -> None:
         self.inst = instance
-        self._choose(fixed or {}, owned or {}, housed or {}, windows or {}, residents)
+        self._choose(fixed or {}, owned or {}, housed or {}, windows or {}, residents,
+                     festival)
         self.T = T = instance.turns
         ids = sorted(instance.buildings)
         self.index = {c: i for i, c in enumerate(ids)}
@@ -222,15 +224,17 @@ class _Year:
     def with_choices(self, fixed: dict[int, int], owned: dict[int, tuple[int, int]],
                      housed: dict[int, bool],
                      windows: dict[int, tuple[int, int]] | None = None,
-                     residents: tuple[int, int] | None = None) -> _Year:
+                     residents: tuple[int, int] | None = None,
+                     festival: tuple[int, int, int] | None = None) -> _Year:
         """The same year with other branching choices (the rows and the stream are shared)."""
         year = copy.copy(self)
-        year._choose(fixed, owned, housed, windows or {}, residents)
+        year._choose(fixed, owned, housed, windows or {}, residents, festival)
         return year
 
     def _choose(self, fixed: dict[int, int], owned: dict[int, tuple[int, int]],
                 housed: dict[int, bool], windows: dict[int, tuple[int, int]],
-                residents: tuple[int, int] | None = None) -> None:
+                residents: tuple[int, int] | None = None,
+                festival: tuple[int, int, int] | None = None) -> None:
         # branching (solvers.lemuria.branch): the build option of turn t; facilities owned
         # after turn t in [lo, hi]; character item i housed (True) or not (False), and first
         # housed in turns lo..hi (``windows``)
@@ -239,6 +243,9 @@ class _Year:
         self.residents = residents
         """(lo, hi): only years that house lo..hi residents in all (second housings count),
         or None."""
+        self.festival = festival
+        """(F, lo, hi): only years that house lo..hi residents by the end of turn F, or
+        None."""
         self.last_housed = max((i for i, must in self.housed.items() if must), default=-1)
 
     def barred(self) -> tuple[str, ...]:
@@ -246,7 +253,8 @@ class _Year:
         sides = []
         if any(self.fixed.values()) or any(lo > 0 for lo, _hi in self.owned.values()):
             sides.append("building")
-        if any(self.housed.values()) or (self.residents is not None and self.residents[0] > 0):
+        if (any(self.housed.values()) or (self.residents is not None and self.residents[0] > 0)
+                or (self.festival is not None and self.festival[1] > 0)):
             sides.append("characters")
         return tuple(sides)
 
@@ -474,16 +482,24 @@ HELD = 8
 many: a buy's price is only underestimated)."""
 
 
-def _held_items(year: _Year, val: np.ndarray) -> list[tuple[int, np.ndarray]]:
-    """The stream of :func:`_held_value`: (item, value of housing it when drawn in turn d)
-    for the hand, the deck and the second housings (item -1: the best of any)."""
+def _held_items(year: _Year, val: np.ndarray) -> list[tuple[int, np.ndarray, np.ndarray | None]]:
+    """The stream of :func:`_held_value`: (item, value of housing it when drawn in turn d, None)
+    for the hand, the deck and the second housings (item -1: the best of any); where a branch
+    counts the residents housed by the end of turn F (``year.festival``), the two values of
+    housing it after turn F and by then instead."""
     at_turn = val.max(axis=2)
-    best_from = _best_from(at_turn)  # housed at p >= d
-    comeback = best_from.max(axis=0)
-    if year.windows:
-        best_from = _best_from(_windowed(year, at_turn))
-    items = [(i, best_from[i]) for i in range(year.n_items)]
-    return items + [(-1, comeback)] * year.comebacks
+    windowed = _windowed(year, at_turn)
+    if year.festival is None:
+        parts = [(_best_from(windowed), _best_from(at_turn))]
+    else:
+        by = np.arange(year.T) < year.festival[0]
+        parts = [(_best_from(np.where(mask, windowed, _NEG)),
+                  _best_from(np.where(mask, at_turn, _NEG))) for mask in (~by, by)]
+    first = [p[0] for p in parts]
+    comeback = [p[1].max(axis=0) for p in parts]
+    two = len(parts) == 2
+    items = [(i, first[0][i], first[1][i] if two else None) for i in range(year.n_items)]
+    return items + [(-1, comeback[0], comeback[1] if two else None)] * year.comebacks
 
 
 def _best_from(at_turn: np.ndarray) -> np.ndarray:
@@ -508,45 +524,60 @@ def _held_value(year: _Year, P: np.ndarray, val: np.ndarray) -> tuple[float, lis
     item drawn in a turn no earlier than the one before it, by a buy that costs the number of
     cards passed over and still held (at least), or by an exchange (2 gold); a housed item
     takes its best turn from its draw on; a held card can be played unhoused before any draw.
-    A dynamic program over (draw turn, residents housed, cards held), item by item from the
-    last, each deck item a step of the kernel (:func:`lumicore.lemuria.kernel.held_draw`).
-    Returns the value and what :func:`_record_held` walks: the stream and its tables."""
+    A dynamic program over (residents housed by the branch's festival, draw turn, residents
+    housed, cards held), item by item from the last, each deck item a step of the kernel
+    (:func:`lumicore.lemuria.kernel.held_draw`) for each count by the festival (one count,
+    0, where the branch counts none). Returns the value and what :func:`_record_held` walks:
+    the stream and its tables."""
     T, H, jm = year.T, year.H, year.j_max
     items = _held_items(year, val)
     stop = _stop(year)  # drawing no more: 0 where the residents housed are allowed
-    V = np.broadcast_to(stop, (T, jm + 1, HELD + 1)).copy()  # V[d, j, h]: the items after
+    Q = stop.shape[0]
+    V = np.broadcast_to(stop, (Q, T, jm + 1, HELD + 1)).copy()  # V[q, d, j, h]: items after
     tables = []
     gold, food_price = np.ascontiguousarray(P[_GOLD]), np.ascontiguousarray(P[_FOOD])
     discard = year.food_min * food_price
+    up = np.minimum(np.arange(HELD + 1) + 1, HELD)
     for i in range(len(items) - 1, -1, -1):
-        item, bf = items[i]
+        item, after, by = items[i]
         must = year.housed.get(i)
         if i < H:  # in hand from the start: house it (its best turn) or keep it
-            housed = np.full_like(V[0], _NEG)
-            housed[:jm] = bf[0] + V[0, 1:]
-            up = np.minimum(np.arange(HELD + 1) + 1, HELD)
+            housed = np.full_like(V[:, 0], _NEG)
+            housed[:, :jm] = after[0] + V[:, 0, 1:]
+            if by is not None:  # housed by the festival: one more counted
+                housed[:-1, :jm] = np.maximum(housed[:-1, :jm], by[0] + V[1:, 0, 1:])
             tables.append((V, None))  # hand items: the value after them
-            ways = [w for w, on in ((housed, must is not False), (V[0][:, up], not must)) if on]
-            V = np.broadcast_to(np.maximum.reduce(ways), V.shape).copy()
+            ways = [w for w, on in ((housed, must is not False), (V[:, 0][:, :, up], not must))
+                    if on]
+            V = np.broadcast_to(np.maximum.reduce(ways)[:, None], V.shape).copy()
             continue
         food = float(year.food[item] if item >= 0 else year.food_min)
-        drawn = held_draw(V, bf, gold, food_price, food, discard, jm, _must(must))
+        drawn = np.stack([
+            held_draw(V[q], after, gold, food_price, food, discard, jm, _must(must),
+                      *((V[q + 1], by) if by is not None and q + 1 < Q else (None, None)))
+            for q in range(Q)])
         tables.append((drawn, (V, food)))
-        V = np.maximum.accumulate(drawn[::-1], axis=0)[::-1]
+        V = np.maximum.accumulate(drawn[:, ::-1], axis=1)[:, ::-1]
         if i > year.last_housed:  # or draw no more (not before an item that must be housed)
             V = np.maximum(V, stop)
     tables.reverse()
-    return float(V[0, 0, 0]), (items, tables)
+    return float(V[0, 0, 0, 0]), (items, tables)
 
 
 def _stop(year: _Year) -> np.ndarray:
-    """The value (1, j_max + 1, 1) of drawing no more with j residents housed: 0, or NEG
-    where a branch allows no year to house j in all."""
-    stop = np.zeros((1, year.j_max + 1, 1))
+    """The value (Q, 1, j_max + 1, 1) of drawing no more with q residents housed by the
+    branch's festival and j in all: 0, or NEG where a branch allows no year to house that
+    many (Q = 1 where the branch counts none by a festival)."""
+    J = year.j_max + 1
+    counted = year.festival is not None
+    stop = np.zeros((J if counted else 1, 1, J, 1))
+    j = np.arange(J)
     if year.residents is not None:
         lo, hi = year.residents
-        j = np.arange(year.j_max + 1)
-        stop[0, (j < lo) | (j > hi), 0] = _NEG
+        stop[:, 0, (j < lo) | (j > hi), 0] = _NEG
+    if counted:
+        _F, lo, hi = year.festival
+        stop[(j < lo) | (j > hi)] = _NEG
     return stop
 
 
@@ -565,51 +596,70 @@ def _record_held(year: _Year, P: np.ndarray, val: np.ndarray, walk: tuple,
     items, tables = walk
     discard = year.food_min * P[_FOOD]
     stop = _stop(year)
-    d = j = h = 0
-
+    Q = stop.shape[0]
+    q = d = j = h = 0
     at_turn = _windowed(year, val.max(axis=2))
+    turns = np.arange(year.T)
+    F = year.festival[0] if year.festival is not None else year.T
 
-    def house(item: int, d: int) -> None:
-        if item >= 0:
-            p = d + int(np.argmax(at_turn[item, d:]))
+    def house(item: int, d: int, by: bool) -> None:
+        """House ``item`` drawn in turn d (0-based) at its best turn, by the end of turn F or
+        after it."""
+        allowed = (turns >= d) & ((turns < F) if by else (turns >= F))
+        if year.festival is None:
+            allowed = turns >= d
+        if item < 0:  # a second housing: the best of any item
+            item = int(np.argmax(np.where(allowed, val.max(axis=2), _NEG).max(axis=1)))
+            p = int(np.argmax(np.where(allowed, val[item].max(axis=1), _NEG)))
+        else:
+            p = int(np.argmax(np.where(allowed, at_turn[item], _NEG)))
             plan.items.add(item)
             plan.turns[item] = p + 1
-        else:
-            item = int(np.argmax(val[:, d:].max(axis=2).max(axis=1)))
-            p = d + int(np.argmax(val[item, d:].max(axis=1)))
         plan.housed[p, int(np.argmax(val[item, p]))] += 1
         plan.spend[_FOOD, p] += year.food[item]
 
-    for i, ((item, bf), (table, after)) in enumerate(zip(items, tables, strict=True)):
+    def kind(after: np.ndarray, by: np.ndarray | None, nxt: np.ndarray, d: int, hh: int) -> bool:
+        """Whether the better housing from (q, d, j) with hh cards held is by the festival."""
+        if by is None or q + 1 >= Q:
+            return False
+        return bool(by[d] + nxt[q + 1, d, j + 1, hh] > after[d] + nxt[q, d, j + 1, hh])
+
+    for i, ((item, after, by), (table, then)) in enumerate(zip(items, tables, strict=True)):
         must = year.housed.get(i)
         if i < H:
-            keep = table[0, j, min(h + 1, HELD)] if not must else _NEG
-            if must is not False and j < jm and bf[0] + table[0, j + 1, h] >= keep:
-                house(item, 0)
-                j += 1
-            else:
-                h = min(h + 1, HELD)
+            keep = table[q, 0, j, min(h + 1, HELD)] if not must else _NEG
+            if must is not False and j < jm:
+                early = kind(after, by, table, 0, h)
+                value = (by[0] if early else after[0]) + table[q + early, 0, j + 1, h]
+                if value >= keep:
+                    house(item, 0, early)
+                    j, q = j + 1, q + early
+                    continue
+            h = min(h + 1, HELD)
             continue
-        later = table[d:, j, h]
-        if i > year.last_housed and later.max() <= stop[0, j, 0]:
+        later = table[q, d:, j, h]
+        if i > year.last_housed and later.max() <= stop[q, 0, j, 0]:
             return  # nothing more is drawn
         d += int(np.argmax(later))
-        while h and table[d, j, h] <= table[d, j, h - 1] - discard[d] + 1e-9:
+        while h and table[q, d, j, h] <= table[q, d, j, h - 1] - discard[d] + 1e-9:
             plan.spend[_FOOD, d] += year.food_min  # a held card played unhoused
             h -= 1
-        nxt, food = after
-        ways = open_ways(draw_ways(nxt, bf, P[_GOLD], P[_FOOD], food, jm, d, j, h), _must(must))
+        nxt, food = then
+        second = (nxt[q + 1], by) if by is not None and q + 1 < Q else (None, None)
+        ways = open_ways(draw_ways(nxt[q], after, P[_GOLD], P[_FOOD], food, jm, d, j, h,
+                                   *second), _must(must))
         way = max(ways, key=ways.__getitem__)
         plan.spend[_GOLD, d] += h if way.startswith("buy") else 2
+        if way == "exchange house":
+            h -= 1
         if way.endswith("house"):
-            house(item, d)
-            j += 1
+            early = kind(after, by, nxt, d, h)
+            house(item, d, early)
+            j, q = j + 1, q + early
         if way == "buy keep":
             h = min(h + 1, HELD)
         elif way == "buy unhoused":
             plan.spend[_FOOD, d] += year.food[item] if item >= 0 else year.food_min
-        elif way == "exchange house":
-            h -= 1
 
 
 def _record_characters(year: _Year, P: np.ndarray, val: np.ndarray, case: tuple,

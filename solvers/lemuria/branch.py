@@ -13,7 +13,9 @@ The search is best first: it always splits the node with the largest bound, so t
 bound falls as fast as the nodes allow.
 
 When the builds are settled the search splits on the facilities owned after a turn, then on
-whether a character is housed, then on the turn it is first housed in. A node whose master
+the number of residents the year houses in all, then on the number it houses by the end of a
+festival turn, then on whether a character is housed, then on the turn it is first housed
+in. A node whose master
 mixes none of these has nothing to split (its mix is in the chits or in the cards held); it
 stays open with its bound, and the search stops when it reaches the top.
 
@@ -88,17 +90,19 @@ class _Choices:
     windows: tuple = ()
     residents: tuple = ()
     """() or (lo, hi): the residents the year houses in all."""
+    festival: tuple = ()
+    """() or (F, lo, hi): the residents the year houses by the end of festival turn F."""
 
     def year(self, instance: Instance, base: _Year | None = None) -> _Year:
         """The relaxation's data for these choices (``base``: the whole year's, shared)."""
         choices = (dict(self.fixed), dict(self.owned), dict(self.housed), dict(self.windows),
-                   self.residents or None)
+                   self.residents or None, self.festival or None)
         return _Year(instance, *choices) if base is None else base.with_choices(*choices)
 
     @property
     def size(self) -> int:
         return (len(self.fixed) + len(self.owned) + len(self.housed) + len(self.windows)
-                + bool(self.residents))
+                + bool(self.residents) + bool(self.festival))
 
 
 @dataclass(order=True)
@@ -166,7 +170,7 @@ def branch_bound(instance: Instance, time_limit: float | None = 30.0,
                     heapq.heappush(heap, node)
                 search.record(heap[0].bound if heap else -math.inf)
                 continue
-            split = _split(node)
+            split = _split(node, instance.festivals)
             if not split:
                 heapq.heappush(heap, node)
                 return search.result(best, root.value, "exhausted", heap)
@@ -181,11 +185,15 @@ def branch_bound(instance: Instance, time_limit: float | None = 30.0,
                              "interrupted")
 
 
-def _split(node: _Node) -> list[tuple[_Choices, Keep]]:
+def _split(node: _Node, festivals: tuple[int, ...] = ()) -> list[tuple[_Choices, Keep]]:
     """The children of a node: one per option of the turn whose build options the master mixes
     most; else two, by the facilities owned after a turn, split at the master's mean, where
-    the split is nearest to even; else two, by housing the character item the master houses
-    most nearly half of the time; else by the turn an item is first housed in
+    the split is nearest to even; else two, by the residents housed in all, split at the
+    master's mean; else two, by the residents housed by the end of a festival turn
+    (``festivals``; a node counts by one festival only: the one it split on first), split at
+    the master's mean where it is nearest to even; else two, by housing the character item
+    the master houses most nearly half of the time; else by the turn an item is first housed
+    in
     (:func:`_split_turns`); else none (the master mixes nothing a choice can split)."""
     building = _weighted(node, "building")
     characters = _weighted(node, "characters")
@@ -217,6 +225,9 @@ def _split(node: _Node) -> list[tuple[_Choices, Keep]]:
         cut = total[1]
         return [(replace(c, residents=(lo, cut)), _keeps_residents(lo, cut)),
                 (replace(c, residents=(cut + 1, hi)), _keeps_residents(cut + 1, hi))]
+    festival = _split_festival(c, characters, festivals)
+    if festival:
+        return festival
     share = defaultdict(float)
     for w, plan in characters:
         for item in plan.items:
@@ -228,6 +239,30 @@ def _split(node: _Node) -> list[tuple[_Choices, Keep]]:
         return [(replace(c, housed=c.housed + ((item, must),)), _keeps_item(item, must))
                 for must in (True, False)]
     return _split_turns(c, characters)
+
+
+def _split_festival(c: _Choices, characters: list[tuple[float, Any]],
+                    festivals: tuple[int, ...]) -> list[tuple[_Choices, Keep]]:
+    """Two children by the residents housed by the end of a festival turn (not the last
+    turn: that is the residents housed in all), split at the master's mean; none if the
+    master does not mix that count."""
+    if not characters:
+        return []
+    turns = characters[0][1].housed.shape[0]
+    allowed = [c.festival[0]] if c.festival else [f for f in festivals if f < turns]
+    splits = [(even[0], f, even[1]) for f in allowed
+              if (even := _even_cut([(w, int(plan.housed[:f].sum())) for w, plan in characters]))]
+    if not splits:
+        return []
+    _, f, cut = min(splits)
+    _f, lo, hi = c.festival or (f, 0, turns)
+    return [(replace(c, festival=(f, lo, cut)), _keeps_festival(f, lo, cut)),
+            (replace(c, festival=(f, cut + 1, hi)), _keeps_festival(f, cut + 1, hi))]
+
+
+def _keeps_festival(turn: int, lo: int, hi: int) -> Keep:
+    return (lambda side, column: side != "characters"
+            or lo <= column.plan.housed[:turn].sum() <= hi)
 
 
 def _split_turns(c: _Choices, characters: list[tuple[float, Any]]
