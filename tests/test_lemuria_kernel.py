@@ -14,6 +14,20 @@ from lumicore.lemuria import default_instance, kernel, reference
 from solvers.lemuria import bound
 
 
+def _values(draw, rng: np.random.Generator, shape: tuple) -> np.ndarray:
+    """Values after a step: whole or not, some states unreachable (NEG) or none."""
+    out = rng.normal(scale=20, size=shape).round(draw(st.sampled_from([0, 3])))
+    out[rng.random(shape) < draw(st.sampled_from([0.0, 0.3]))] = reference.NEG
+    return out
+
+
+def _agree(step: str, args: tuple) -> None:
+    """The kernel's step and its twin give the same array."""
+    fast, plain = getattr(kernel, step)(*args), getattr(reference, step)(*args)
+    assert fast.shape == plain.shape
+    assert np.array_equal(fast, plain)
+
+
 @st.composite
 def turns(draw) -> tuple:
     """A random turn: next-turn values (some states unreachable: NEG), successors (-1 where a
@@ -21,8 +35,7 @@ def turns(draw) -> tuple:
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
     rows, after, facilities = draw(st.integers(0, 6)), draw(st.integers(1, 6)), draw(
         st.integers(2, 9))
-    nxt = rng.normal(scale=20, size=(after, facilities, 16)).round(draw(st.sampled_from([0, 3])))
-    nxt[rng.random(nxt.shape) < draw(st.sampled_from([0.0, 0.3]))] = reference.NEG
+    nxt = _values(draw, rng, (after, facilities, 16))
     succ = rng.integers(-1, after, size=(rows, 6))
     succ[:, 0] = rng.integers(0, after, size=rows)
     gains = rng.normal(scale=10, size=(4, rows, 5)).round(1)
@@ -34,10 +47,7 @@ def turns(draw) -> tuple:
 @settings(max_examples=300, deadline=None)
 @given(turns())
 def test_building_turn_equals_the_reference(turn):
-    fast = kernel.building_turn(*turn)
-    plain = reference.building_turn(*turn)
-    assert fast.shape == plain.shape
-    assert np.array_equal(fast, plain)
+    _agree("building_turn", turn)
 
 
 @pytest.mark.parametrize("seed,turns_", [(0, 12), (3, 8)])
@@ -101,17 +111,14 @@ def draws(draw) -> tuple:
     price of an unhoused play, the most residents and a branch's choice."""
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
     T, J, H = draw(st.integers(1, 12)), draw(st.integers(1, 14)), draw(st.integers(1, 9))
-    nxt = rng.normal(scale=20, size=(T, J, H)).round(draw(st.sampled_from([0, 3])))
-    nxt[rng.random(nxt.shape) < draw(st.sampled_from([0.0, 0.3]))] = reference.NEG
+    nxt = _values(draw, rng, (T, J, H))
     scale = draw(st.sampled_from([0.0, 1.0, 1e3]))
     pg, pf = (np.abs(rng.normal(scale=scale, size=T)).round(2) for _ in range(2))
     bf = rng.normal(scale=10, size=T).round(1)
     food = float(draw(st.integers(0, 4)))
     second = (None, None)
     if draw(st.booleans()):  # housings of two kinds (a branch counting by a festival)
-        nxt2 = rng.normal(scale=20, size=(T, J, H)).round(1)
-        nxt2[rng.random(nxt2.shape) < 0.3] = reference.NEG
-        second = (nxt2, rng.normal(scale=10, size=T).round(1))
+        second = (_values(draw, rng, (T, J, H)), rng.normal(scale=10, size=T).round(1))
     return (nxt, bf, pg, pf, food, pf * draw(st.integers(1, 3)), draw(st.integers(0, J - 1)),
             draw(st.sampled_from([-1, 0, 1])), *second)
 
@@ -119,10 +126,7 @@ def draws(draw) -> tuple:
 @settings(max_examples=300, deadline=None)
 @given(draws())
 def test_held_draw_equals_the_reference(item):
-    fast = kernel.held_draw(*item)
-    plain = reference.held_draw(*item)
-    assert fast.shape == plain.shape
-    assert np.array_equal(fast, plain)
+    _agree("held_draw", item)
 
 
 @pytest.mark.parametrize("seed,turns_", [(0, 12), (3, 8)])
