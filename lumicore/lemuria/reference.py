@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["NEG", "WAYS", "building_turn", "draw_ways", "held_draw", "open_ways"]
+__all__ = ["NEG", "building_turn", "draw_ways", "held_draw", "open_ways"]
 
 NEG = -1e18
 """The value of a state no relaxed year reaches."""
@@ -65,10 +65,6 @@ def building_turn(nxt: np.ndarray, succ: np.ndarray, gains: np.ndarray, only: in
                         best = max(best, gains[2 + k, i, s] + nxt[j, n, b])
                 out[i, n, b] = best + bonus[b]
     return out
-
-
-WAYS = ("buy house", "buy keep", "buy unhoused", "exchange back", "exchange house")
-"""The ways to draw a deck item in :func:`draw_ways`; those ending in "house" house it."""
 
 
 def draw_ways(nxt: np.ndarray, bf: np.ndarray, pg: np.ndarray, pf: np.ndarray, food: float,

@@ -489,17 +489,20 @@ def _held_items(year: _Year, val: np.ndarray) -> list[tuple[int, np.ndarray, np.
     housing it after turn F and by then instead."""
     at_turn = val.max(axis=2)
     windowed = _windowed(year, at_turn)
+
+    def part(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Housed only in the turns of ``mask``: each item's value, and a comeback's."""
+        return (_best_from(np.where(mask, windowed, _NEG)),
+                _best_from(np.where(mask, at_turn, _NEG)).max(axis=0))
+
+    turns = np.arange(year.T)
     if year.festival is None:
-        parts = [(_best_from(windowed), _best_from(at_turn))]
+        (after, back), (by, back_by) = part(turns >= 0), (None, None)
     else:
-        by = np.arange(year.T) < year.festival[0]
-        parts = [(_best_from(np.where(mask, windowed, _NEG)),
-                  _best_from(np.where(mask, at_turn, _NEG))) for mask in (~by, by)]
-    first = [p[0] for p in parts]
-    comeback = [p[1].max(axis=0) for p in parts]
-    two = len(parts) == 2
-    items = [(i, first[0][i], first[1][i] if two else None) for i in range(year.n_items)]
-    return items + [(-1, comeback[0], comeback[1] if two else None)] * year.comebacks
+        early = turns < year.festival[0]
+        (after, back), (by, back_by) = part(~early), part(early)
+    items = [(i, after[i], None if by is None else by[i]) for i in range(year.n_items)]
+    return items + [(-1, back, back_by)] * year.comebacks
 
 
 def _best_from(at_turn: np.ndarray) -> np.ndarray:
@@ -557,7 +560,8 @@ def _held_value(year: _Year, P: np.ndarray, val: np.ndarray) -> tuple[float, lis
                       *((V[q + 1], by) if by is not None and q + 1 < Q else (None, None)))
             for q in range(Q)])
         tables.append((drawn, (V, food)))
-        V = np.maximum.accumulate(drawn[:, ::-1], axis=1)[:, ::-1]
+        # contiguous, so that the kernel's door takes each V[q] as it is
+        V = np.ascontiguousarray(np.maximum.accumulate(drawn[:, ::-1], axis=1)[:, ::-1])
         if i > year.last_housed:  # or draw no more (not before an item that must be housed)
             V = np.maximum(V, stop)
     tables.reverse()
@@ -600,14 +604,14 @@ def _record_held(year: _Year, P: np.ndarray, val: np.ndarray, walk: tuple,
     q = d = j = h = 0
     at_turn = _windowed(year, val.max(axis=2))
     turns = np.arange(year.T)
-    F = year.festival[0] if year.festival is not None else year.T
+    F = year.festival[0] if year.festival is not None else None
 
     def house(item: int, d: int, by: bool) -> None:
         """House ``item`` drawn in turn d (0-based) at its best turn, by the end of turn F or
         after it."""
-        allowed = (turns >= d) & ((turns < F) if by else (turns >= F))
-        if year.festival is None:
-            allowed = turns >= d
+        allowed = turns >= d
+        if year.festival is not None:
+            allowed &= (turns < F) if by else (turns >= F)
         if item < 0:  # a second housing: the best of any item
             item = int(np.argmax(np.where(allowed, val.max(axis=2), _NEG).max(axis=1)))
             p = int(np.argmax(np.where(allowed, val[item].max(axis=1), _NEG)))

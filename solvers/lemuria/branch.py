@@ -15,9 +15,9 @@ bound falls as fast as the nodes allow.
 When the builds are settled the search splits on the facilities owned after a turn, then on
 the number of residents the year houses in all, then on the number it houses by the end of a
 festival turn, then on whether a character is housed, then on the turn it is first housed
-in. A node whose master
-mixes none of these has nothing to split (its mix is in the chits or in the cards held); it
-stays open with its bound, and the search stops when it reaches the top.
+in. A node whose master mixes none of these has nothing to split (its mix is in the chits or
+in the cards held); it stays open with its bound, and the search stops when it reaches the
+top.
 
 Children are bounded at their parent's multipliers first (one evaluation of the two programs,
 a valid bound like any); a node's column generation runs only when it reaches the top, and
@@ -193,8 +193,7 @@ def _split(node: _Node, festivals: tuple[int, ...] = ()) -> list[tuple[_Choices,
     (``festivals``; a node counts by one festival only: the one it split on first), split at
     the master's mean where it is nearest to even; else two, by housing the character item
     the master houses most nearly half of the time; else by the turn an item is first housed
-    in
-    (:func:`_split_turns`); else none (the master mixes nothing a choice can split)."""
+    in (:func:`_split_turns`); else none (the master mixes nothing a choice can split)."""
     building = _weighted(node, "building")
     characters = _weighted(node, "characters")
     c = node.choices
