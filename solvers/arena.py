@@ -40,6 +40,7 @@ from solvers.bots import (
     _sample,
     check_seed,
 )
+from solvers.ctrl_c import check, noting
 from solvers.limits import INTERRUPTED
 from solvers.progress import progress as progress_bar
 from solvers.stats import plackett_luce, wilson
@@ -225,6 +226,7 @@ def play_from(state: GameState, bots: Sequence[Bot], rng: np.random.Generator | 
     rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(check_seed(rng))
     actions: list[int] = []
     while not state.is_terminal():
+        check()  # a bot's search may have taken the Ctrl-C: the game stops here
         if len(actions) >= MAX_STEPS:
             raise LumicoreError(f"a game did not end within {MAX_STEPS} actions")
         if state.is_chance_node():
@@ -387,6 +389,7 @@ def _writer(record: str | Path | Callable[[dict], None] | None):
     return (lambda rec: (handle.write(json.dumps(rec) + "\n"), handle.flush())), handle
 
 
+@noting()
 def tournament(game: str = "reef", bots: Sequence[str] = ("random", "greedy"), players: int = 2,
                games: int = 100, seed: int = 0, workers: int | None = None,
                backend: str = "process", scheduler: str | None = None,
@@ -434,6 +437,7 @@ def tournament(game: str = "reef", bots: Sequence[str] = ("random", "greedy"), p
     batch = run_batch(_play_job, jobs, workers=workers, backend=backend, scheduler=scheduler)
     try:
         for index, rec in batch:
+            check()
             records[index] = rec
             _tally(results, rec)
             if write is not None:

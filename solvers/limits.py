@@ -14,6 +14,7 @@ import time
 from typing import Final
 
 from lumicore.errors import SearchLimitError
+from solvers.ctrl_c import check
 
 __all__ = ["OPTIMAL", "UNSOLVABLE", "LIMIT", "FEASIBLE", "WINNABLE", "UNWINNABLE", "INTERRUPTED",
            "REASON_NODES", "REASON_TIME", "REASON_MEMORY", "REASON_INTERRUPTED", "EXIT_ANSWER",
@@ -71,7 +72,9 @@ class Budget:
     """Counts nodes against ``max_nodes`` and the clock against ``time_limit`` (seconds).
 
     ``spend(n)`` adds ``n`` nodes and returns False once a limit is passed. The clock is read only
-    every ``check_every`` nodes so that hot loops do not pay for it.
+    every ``check_every`` nodes so that hot loops do not pay for it; there, and in
+    :meth:`out_of_time`, a Ctrl-C whose exception Python dropped is raised again
+    (:func:`solvers.ctrl_c.check`).
     """
 
     __slots__ = ("max_nodes", "time_limit", "nodes", "start", "exhausted", "_deadline",
@@ -94,12 +97,14 @@ class Budget:
             self.exhausted = True
         elif self._deadline is not None and self.nodes >= self._next_check:
             self._next_check = self.nodes + self.check_every
+            check()
             if time.perf_counter() > self._deadline:
                 self.exhausted = True
         return not self.exhausted
 
     def out_of_time(self) -> bool:
         """Read the clock now (for loops that spend nodes in large batches)."""
+        check()
         if self._deadline is not None and time.perf_counter() > self._deadline:
             self.exhausted = True
         return self.exhausted

@@ -19,9 +19,19 @@ from lumicore.lemuria.rules import (
     replace,
 )
 from lumicore.lemuria.schedule import DISTRICTS, Build, Buy, Exchange, Play, Remodel, TurnPlan
-from solvers.lemuria.exhaustive import turn_actions
+from solvers.lemuria.exhaustive import exhaustive_best, turn_actions
 
 _NO_VP = (0, 0, 0, 0, 0)
+_OPTIMA: dict[str, object] = {}
+
+
+def optimum(instance):
+    """The exhaustive planner's best year of ``instance`` (no node limit, 60 s), computed once
+    per test process: several tests compare their bounds with the same small years."""
+    key = repr(instance)
+    if key not in _OPTIMA:
+        _OPTIMA[key] = exhaustive_best(instance, max_nodes=None, time_limit=60)
+    return _OPTIMA[key]
 
 
 def random_schedule(inst, rng: random.Random) -> list[TurnPlan]:

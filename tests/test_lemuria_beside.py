@@ -9,6 +9,7 @@ import signal
 import time
 
 import pytest
+from lemuria_helpers import optimum
 from ortools.sat.python import cp_model
 from test_lemuria_branch import YEARS
 
@@ -19,7 +20,6 @@ from solvers.lemuria import build_schedule
 from solvers.lemuria.beside import BranchBeside
 from solvers.lemuria.bound import lagrangian_bound
 from solvers.lemuria.branch import branch_bound
-from solvers.lemuria.exhaustive import exhaustive_best
 from solvers.lemuria.greedy import greedy_schedule
 from solvers.lemuria.search import Watch, solve_watched
 
@@ -36,7 +36,7 @@ def test_the_bound_beside_never_falls_below_the_optimum(name):
     least the exhaustive optimum; told of the optimum, it proves it or stops at a node it
     cannot split."""
     inst = YEARS[name]()
-    best = exhaustive_best(inst, max_nodes=None, time_limit=60).vp
+    best = optimum(inst).vp
     partner, result = _run(inst, vp=0)
     assert result is not None and result.bound >= best - 1e-6
     assert partner.bound >= best - 1e-6
@@ -58,7 +58,7 @@ def _after_a_plan(instance, **options):
                     "a forked process")
 def test_found_tells_the_process_and_keeps_the_best(monkeypatch):
     inst = YEARS["tiny 0"]()
-    best = exhaustive_best(inst, max_nodes=None, time_limit=60).vp
+    best = optimum(inst).vp
     monkeypatch.setattr(beside_module, "branch_bound", _after_a_plan)
     partner = BranchBeside(inst, lagrangian_bound(inst), seconds=20.0, vp=0)
     partner.found(best)
@@ -151,7 +151,7 @@ def test_build_schedule_beside_keeps_tiny_years_optimal():
     exhaustive planner."""
     for name in ("tiny 0", "held 2"):
         inst = YEARS[name]()
-        best = exhaustive_best(inst, max_nodes=None, time_limit=60).vp
+        best = optimum(inst).vp
         schedule = build_schedule(inst, time_limit=30, workers=1)
         assert schedule.status == "optimal" and schedule.vp == best == schedule.bound
 
@@ -166,7 +166,7 @@ def test_build_schedule_in_a_daemonic_pool_worker():
     after CP-SAT, and the year is solved as in the main process."""
     import multiprocessing
 
-    best = exhaustive_best(YEARS["tiny 0"](), max_nodes=None, time_limit=60).vp
+    best = optimum(YEARS["tiny 0"]()).vp
     with multiprocessing.get_context("fork" if beside_module._START == "fork" else "spawn"
                                      ).Pool(1) as pool:
         status, vp = pool.apply(_solve_in_worker, (0,))

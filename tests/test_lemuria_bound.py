@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from lemuria_helpers import random_schedule
+from lemuria_helpers import optimum, random_schedule
 from test_lemuria_model import tiny
 
 from lumicore.errors import LumicoreError
@@ -51,7 +51,7 @@ def remodel_year(seed: int) -> Instance:
 
 
 def _check(inst: Instance):
-    oracle = exhaustive_best(inst, max_nodes=None, time_limit=60)
+    oracle = optimum(inst)
     assert oracle.status == "optimal"
     bound = upper_bound(inst, time_limit=QUICK)
     assert bound >= oracle.vp - 1e-6
@@ -103,7 +103,7 @@ def test_any_multipliers_give_a_valid_bound():
     # the bound is valid for every mu, lam >= 0 and festival split in [0, 3], not only for the
     # ones the subgradient steps find
     inst = tiny(0, turns=3, opponents=True)
-    best = exhaustive_best(inst, max_nodes=None, time_limit=60).vp
+    best = optimum(inst).vp
     year = _Year(inst)
     rng = np.random.default_rng(0)
     for _ in range(20):
@@ -279,7 +279,7 @@ def _held_instance(seed: int) -> Instance:
 @pytest.mark.parametrize("seed", [1, 2, 4, 6, 7, 8, 9, 15, 16, 18])  # solved in seconds
 def test_bound_holds_where_buying_through_a_held_hand_decides(seed):
     inst = _held_instance(seed)
-    best = exhaustive_best(inst, max_nodes=None, time_limit=60)
+    best = optimum(inst)
     assert best.status == "optimal"
     assert upper_bound(inst, time_limit=None) >= best.vp - 1e-6
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 
 import pytest
+from lemuria_helpers import optimum
 from test_lemuria_bound import _held_instance, remodel_year
 from test_lemuria_model import tiny
 
@@ -17,7 +18,6 @@ from lumicore.lemuria.schedule import Schedule
 from solvers.lemuria import build_schedule
 from solvers.lemuria.bound import _Year
 from solvers.lemuria.branch import EMPTY, _Choices, _first_bound, _node_bound, branch_bound
-from solvers.lemuria.exhaustive import exhaustive_best
 from solvers.lemuria.greedy import greedy_schedule
 
 YEARS = {
@@ -63,7 +63,7 @@ def test_the_choices_of_the_optimal_year_keep_its_vp(name):
     kind alone) leaves a bound at least its VP; fixing a wrong owned count lowers it or
     rules the year out."""
     inst = YEARS[name]()
-    best = exhaustive_best(inst, max_nodes=None, time_limit=60)
+    best = optimum(inst)
     assert best.status == "optimal"
     assert not _Year(inst).need_fallback()
     mine = choices_of(inst, best.schedule)
@@ -78,7 +78,7 @@ def test_the_choices_of_the_optimal_year_keep_its_vp(name):
 @pytest.mark.parametrize("name", sorted(YEARS))
 def test_branch_bound_never_falls_below_the_optimum(name):
     inst = YEARS[name]()
-    best = exhaustive_best(inst, max_nodes=None, time_limit=60).vp
+    best = optimum(inst).vp
     free = branch_bound(inst, time_limit=None, max_nodes=40)
     assert best - 1e-6 <= free.bound <= free.root + 1e-9
     told = branch_bound(inst, time_limit=None, max_nodes=40, target=best)
@@ -99,7 +99,7 @@ def test_it_lowers_the_bound_of_a_6_turn_year():
 
 def test_the_owned_limits_split_the_years():
     inst = remodel_year(3)
-    best = exhaustive_best(inst, max_nodes=None, time_limit=60)
+    best = optimum(inst)
     mine = choices_of(inst, best.schedule)
     turn, (n, _n) = mine.owned[1]
     low = _node_bound(inst, _Choices(owned=((turn, (0, n)),)), [], None).value
@@ -198,7 +198,7 @@ def test_a_child_bounded_at_its_parents_multipliers_keeps_the_optimum(name):
     years: the child that makes the optimal year's choices keeps its VP, and column
     generation started from that bound only lowers it."""
     inst = YEARS[name]()
-    best = exhaustive_best(inst, max_nodes=None, time_limit=60)
+    best = optimum(inst)
     mine = choices_of(inst, best.schedule)
     parent = _node_bound(inst, _Choices(), [], None)
     for choices in (_Choices(fixed=mine.fixed[:2]), _Choices(owned=mine.owned[-1:]),
@@ -264,7 +264,7 @@ def test_the_residents_housed_in_all_split_the_years():
     the bound of years housing none when the optimum houses some, are no larger than the
     whole year's."""
     inst = YEARS["held 4"]()
-    best = exhaustive_best(inst, max_nodes=None, time_limit=60)
+    best = optimum(inst)
     J = choices_of(inst, best.schedule).residents[0]
     assert J > 0
     whole = _node_bound(inst, _Choices(), [], None).value
@@ -278,7 +278,7 @@ def test_the_residents_housed_by_a_festival_split_the_years():
     """The same for the residents housed by the end of the first festival of a year with
     remodels: the side that holds the optimal year's count keeps its VP."""
     inst = YEARS["remodels"]()
-    best = exhaustive_best(inst, max_nodes=None, time_limit=60)
+    best = optimum(inst)
     F, n, _n = choices_of(inst, best.schedule).festival
     assert F in inst.festivals
     whole = _node_bound(inst, _Choices(), [], None).value

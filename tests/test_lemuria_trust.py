@@ -10,6 +10,7 @@ import threading
 import time
 
 import pytest
+from lemuria_helpers import optimum
 
 from lumicore.errors import DataError, LumicoreError
 from lumicore.lemuria import (
@@ -146,11 +147,10 @@ def test_svg_output_path_is_checked_before_solving(tmp_path, where, capsys):
 def test_every_optimal_short_year_matches_the_exhaustive_planner(seed):
     # OR-Tools 9.15 has a reported wrong-OPTIMAL bug (#5293): "optimal" is checked here
     from lumicore.lemuria.instance import small_instance
-    from solvers.lemuria.exhaustive import exhaustive_best
 
     inst = small_instance(seed, turns=3, buildings=4, characters=2, opponents=seed % 2)
     plan = build_schedule(inst, time_limit=20, workers=1, seed=0)
-    oracle = exhaustive_best(inst, max_nodes=None, time_limit=60)
+    oracle = optimum(inst)
     assert oracle.status == "optimal" and simulate(inst, plan).total == plan.vp
     if plan.status == "optimal":
         assert plan.vp == oracle.vp

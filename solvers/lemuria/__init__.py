@@ -26,6 +26,7 @@ from lumicore.errors import LumicoreError, SearchLimitError
 from lumicore.lemuria import Instance, Schedule, simulate
 from lumicore.lemuria.harvests import AltarSetup
 from lumicore.lemuria.instance import check_seed
+from solvers.ctrl_c import noting
 from solvers.lemuria.beside import BranchBeside
 from solvers.lemuria.bound import DEFAULT_BOUND_TIME, METHODS, BoundResult, lagrangian_bound
 from solvers.lemuria.branch import branch_bound
@@ -113,6 +114,7 @@ def _check_args(instance: Instance, workers: int | None, seed: int) -> tuple[int
     return workers, check_seed(seed, SEED_LIMIT)
 
 
+@noting()
 def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_LIMIT,
                    workers: int | None = None, seed: int = 0, hint: bool = True,
                    log: bool = False, show_progress: bool | None = False,

@@ -48,6 +48,7 @@ from lumicore.lemuria import CHITS, COLORS, DISTRICTS, RESOURCES, Instance
 from lumicore.lemuria.kernel import building_turn, held_draw
 from lumicore.lemuria.reference import draw_ways, open_ways
 from lumicore.lemuria.rules import TREND_BONUS, age_row
+from solvers.ctrl_c import check, noting
 from solvers.lemuria.columns import Column, Master
 from solvers.lemuria.model import max_draws
 from solvers.limits import check_limits
@@ -754,6 +755,7 @@ def _simple_bound(instance: Instance) -> float:
     return float(simple(instance, initial_state(instance)))
 
 
+@noting()
 def lagrangian_bound(instance: Instance, time_limit: float | None = DEFAULT_BOUND_TIME,
                      target: float | None = None, max_steps: int = 300,
                      fixed: Mapping[int, int] | None = None,
@@ -845,6 +847,9 @@ def _keep(result: BoundResult, value: float, mu: np.ndarray, lam: np.ndarray,
 
 
 def _out_of_time(time_limit: float | None, start: float) -> bool:
+    """The time is up. A Ctrl-C whose exception Python dropped raises here
+    (:mod:`solvers.ctrl_c`)."""
+    check()
     return time_limit is not None and time.perf_counter() - start > time_limit
 
 

@@ -41,6 +41,7 @@ from typing import Any
 
 from lumicore.errors import LumicoreError
 from lumicore.lemuria import CHITS, Instance
+from solvers.ctrl_c import check, noting
 from solvers.lemuria.bound import (
     CONVERGED,
     BoundResult,
@@ -126,6 +127,7 @@ Keep = Callable[[str, Column], bool]
 """Whether a parent's column (side, column) makes a child's choices."""
 
 
+@noting()
 def branch_bound(instance: Instance, time_limit: float | None = 30.0,
                  max_nodes: int | None = None, target: int | None = None,
                  root: BoundResult | None = None,
@@ -382,6 +384,7 @@ class _Search:
         self.history: list[tuple[float, float]] = []
 
     def out_of_limits(self) -> bool:
+        check()  # a Ctrl-C whose exception Python dropped
         return (self.budget.exhausted or self.budget.out_of_time()
                 or (self.stop is not None and self.stop()))
 

@@ -51,6 +51,7 @@ from lumicore.lemuria.schedule import (
     TurnPlan,
 )
 from lumicore.lemuria.simulate import simulate
+from solvers.ctrl_c import check, noting
 from solvers.limits import (
     INTERRUPTED,
     LIMIT,
@@ -434,6 +435,7 @@ class _Search:
         return kept
 
     def _in_limits(self) -> bool:
+        check()  # a Ctrl-C whose exception Python dropped
         if self.max_nodes is not None and self.nodes >= self.max_nodes:
             self.reason = REASON_NODES
             return False
@@ -468,6 +470,7 @@ def _schedule(frame: _Frame, cards: _Cards, best: list) -> list[TurnPlan]:
     return plans
 
 
+@noting()
 def best_characters(instance: Instance, schedule: Schedule | list[TurnPlan], *,
                     max_states: int = MAX_STATES, max_nodes: int | None = None,
                     time_limit: float | None = None) -> CharacterPlan:

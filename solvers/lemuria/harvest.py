@@ -49,6 +49,7 @@ from lumicore.lemuria.harvests import (
     replay_harvests,
 )
 from lumicore.lemuria.schedule import RESOURCES
+from solvers.ctrl_c import noting
 from solvers.lemuria.greedy import greedy_schedule
 from solvers.lemuria.model import YearModel, character_draws_bound
 from solvers.limits import FEASIBLE
@@ -308,6 +309,7 @@ def _hint(year: HarvestYearModel, instance: Instance, plan: Schedule) -> None:
     year.hint_ops(plan.ops)  # type: ignore[attr-defined]
 
 
+@noting()
 def build_harvest_schedule(instance: Instance, setup: AltarSetup | None = None,
                            time_limit: float | None = 20.0, workers: int = 1, seed: int = 0,
                            hint: bool = True, log: bool = False,

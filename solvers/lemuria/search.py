@@ -26,6 +26,7 @@ from typing import Protocol
 from ortools.sat.python import cp_model
 
 from lumicore.errors import LumicoreError
+from solvers.ctrl_c import note, pressed
 from solvers.progress import progress
 
 __all__ = ["Watch", "Partner", "solve_watched", "wait_watched"]
@@ -39,7 +40,7 @@ class Watch:
                  vp: int | None = None, bound: float | None = None) -> None:
         self.vp = vp
         self.bound = bound
-        self.interrupted = False
+        self._interrupted = False
         self.partner: Partner | None = None
         """A search beside this one (:class:`solvers.lemuria.beside.BranchBeside`): it hears
         of each better plan, and each tick reads its bound."""
@@ -58,6 +59,15 @@ class Watch:
     def bounded(self, bound: float) -> None:
         if math.isfinite(bound) and (self.bound is None or bound < self.bound):
             self.bound = float(bound)
+
+    @property
+    def interrupted(self) -> bool:
+        """The user pressed Ctrl-C (recorded here or by :mod:`solvers.ctrl_c`)."""
+        return self._interrupted or pressed()
+
+    @interrupted.setter
+    def interrupted(self, value: bool) -> None:
+        self._interrupted = value
 
     @property
     def proven(self) -> bool:
@@ -130,6 +140,7 @@ def _ctrl_c_sets(watch: Watch) -> Iterator[None]:
 
     def handler(_signum: int, _frame: object) -> None:
         watch.interrupted = True
+        note()
 
     previous = signal.signal(signal.SIGINT, handler)
     try:

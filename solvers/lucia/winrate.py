@@ -27,6 +27,7 @@ from lumicore.lucia.cards import Deck
 from lumicore.lucia.deal import check_players, check_seed, deal, game_deck
 from lumicore.lucia.start import Setup, load_setup
 from solvers.batch import check_workers, run_batch
+from solvers.ctrl_c import check, noting
 from solvers.lucia.deal import DEFAULT_DEAL_NODES, solve_deal
 from solvers.stats import wilson
 
@@ -169,6 +170,7 @@ def read_outcomes(path: str | Path) -> list[DealOutcome]:
     return out
 
 
+@noting()
 def win_rate(deals: int = 1000, seed: int = 0, players: int = 1,
              time_limit: float | None = DEFAULT_TIME_LIMIT, workers: int | None = None,
              backend: str = "process", scheduler: str | None = None,
@@ -209,6 +211,7 @@ def win_rate(deals: int = 1000, seed: int = 0, players: int = 1,
     try:
         batch = run_batch(_solve, jobs, workers=workers, backend=backend, scheduler=scheduler)
         for _, outcome in batch:
+            check()
             if outcome.status == "interrupted":
                 result.status = "interrupted"
                 break

@@ -16,6 +16,7 @@ import numpy as np
 from lumicore.errors import LumicoreError
 from lumicore.game import sample_chance
 from lumicore.lumen.game import GameState, check_seed
+from solvers.ctrl_c import check, noting
 from solvers.limits import INTERRUPTED, OPTIMAL, REASON_INTERRUPTED
 from solvers.lumen.bots import make_policy
 from solvers.progress import progress as progress_bar
@@ -69,6 +70,7 @@ def _play_out(state: GameState, bots: list, rng: np.random.Generator) -> int | N
     return state.winner()
 
 
+@noting()
 def win_probability(state: GameState, samples: int = 100, bot: str = "sheet",
                     seed: int = 0, progress: bool | None = False) -> WinProbability:
     """Play ``samples`` games from ``state`` (a clone) with ``bot`` for both players, chance
@@ -86,6 +88,7 @@ def win_probability(state: GameState, samples: int = 100, bot: str = "sheet",
     try:
         with progress_bar(samples, "games", "game", enabled=progress) as bar:
             for i in range(samples):
+                check()
                 w = _play_out(state.clone(), bots, np.random.default_rng([seed, i]))
                 if w is None:
                     nobody += 1

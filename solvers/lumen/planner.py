@@ -36,6 +36,7 @@ from lumicore.errors import LumicoreError
 from lumicore.game import sample_chance
 from lumicore.lumen import kernel
 from lumicore.lumen.game import GameState, check_seed
+from solvers.ctrl_c import check, noting
 from solvers.limits import (
     FEASIBLE,
     INTERRUPTED,
@@ -139,6 +140,8 @@ def exact_values(state: GameState, max_nodes: int = DEFAULT_MAX_NODES,
         if key in memo:
             return memo[key]
         count[0] += 1
+        if count[0] % 256 == 0:
+            check()
         if count[0] > max_nodes or (deadline is not None and count[0] % 256 == 0
                                     and time.perf_counter() > deadline):
             raise _OutOfBudget
@@ -182,6 +185,7 @@ def _policy(name: str, seed: int):  # type: ignore[no-untyped-def]
     return lambda s, rng: bot.choose(s)
 
 
+@noting()
 def best_choice(state: GameState, time_limit: float | None = DEFAULT_TIME_LIMIT,
                 max_nodes: int = DEFAULT_MAX_NODES, seed: int = 0, playout: str = "kernel",
                 min_samples: int = 1, objective: str = "win") -> ChoiceResult:
@@ -229,6 +233,7 @@ def best_choice(state: GameState, time_limit: float | None = DEFAULT_TIME_LIMIT,
     status, reason, i = FEASIBLE, None, 0
     try:
         while True:
+            check()
             for j, child in enumerate(children):
                 if child.is_terminal():
                     wins[j] += child.returns()[player] == 1.0

@@ -35,6 +35,7 @@ from lumicore.lumen import kernel
 from lumicore.lumen.dice import ROLLS, SELECTIONS, selections
 from lumicore.lumen.game import GameState, check_seed
 from lumicore.lumen.sheet import Sheet
+from solvers.ctrl_c import check, noting
 from solvers.limits import FEASIBLE, INTERRUPTED, OPTIMAL, REASON_INTERRUPTED, REASON_TIME
 from solvers.lumen.planner import Choice, ChoiceResult
 
@@ -110,6 +111,7 @@ def _greedy_rest(sheet: Sheet, uses: tuple[int, ...], limits: tuple[int, ...], r
     return total
 
 
+@noting()
 def solitaire_choice(state: GameState, time_limit: float | None = 2.0, seed: int = 0,
                      depth: int = DEFAULT_DEPTH, min_samples: int = 1) -> ChoiceResult:
     """Rank the selections and bubbles of the player choosing in ``state`` by expected chain
@@ -145,6 +147,7 @@ def solitaire_choice(state: GameState, time_limit: float | None = 2.0, seed: int
     try:
         while n < min_samples or (time_limit is not None
                                   and time.perf_counter() - start < time_limit):
+            check()
             for j, (s, cell, gain, new_uses) in enumerate(options):
                 rng = np.random.default_rng([seed, n])
                 v = gain + _greedy_rest(_write(sheet, cell, state.dice, s), new_uses, limits,

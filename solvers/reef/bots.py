@@ -32,6 +32,7 @@ import numpy as np
 from lumicore.errors import LumicoreError
 from lumicore.reef.game import Game
 from solvers.bots import MCTSBot, check_seed, rollout
+from solvers.limits import INTERRUPTED
 from solvers.reef.turn import best_turn
 
 __all__ = ["BOTS", "GreedyBot", "FlatMCBot", "make_bot", "reef_mcts"]
@@ -61,7 +62,10 @@ class GreedyBot:
     def ranked(self, game: Game) -> list:
         """The decisions weighed by ``best_turn``, best first (other phases: as listed)."""
         if game.phase in ("turn", "place", "score"):
-            return [r.decision for r in best_turn(game, self.objective).ranked]
+            result = best_turn(game, self.objective)
+            if result.status == INTERRUPTED:  # Ctrl-C: the bot has no answer, the game stops
+                raise KeyboardInterrupt
+            return [r.decision for r in result.ranked]
         if game.phase == "swap":       # reached only by other bots' choices: stop swapping
             return list(reversed(game.decisions()))
         return list(game.decisions())

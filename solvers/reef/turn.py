@@ -32,6 +32,7 @@ from lumicore.errors import LumicoreError
 from lumicore.reef.decisions import Place, Return, Score, Skip, Turn
 from lumicore.reef.game import Game
 from lumicore.reef.scoring import LIMESTONE_CAP, round_limestone
+from solvers.ctrl_c import check, noting
 from solvers.limits import (
     INTERRUPTED,
     LIMIT,
@@ -146,6 +147,7 @@ def _after_hand(game: Game, player: int, result: PlacementResult | None, limesto
     return _value(probe, player, objective)
 
 
+@noting()
 def best_turn(game: Game, objective: str = "margin", time_limit: float | None = None,
               max_nodes: int | None = None) -> TurnResult:
     """Rank the decisions of the player to move (see the module docstring); each placement
@@ -181,6 +183,7 @@ def best_turn(game: Game, objective: str = "margin", time_limit: float | None = 
     interrupted = False
     try:
         for decision in game.decisions():
+            check()
             if deadline is not None and time.monotonic() > deadline and ranked:
                 stopped = True
                 break

@@ -1,0 +1,155 @@
+"""A Ctrl-C whose KeyboardInterrupt Python drops (raised inside a garbage-collection callback,
+as hypothesis installs one) still stops every Lemuria search at its next step: solvers.ctrl_c.
+In CI such a press once let a year's search run on to its time limit."""
+
+from __future__ import annotations
+
+import gc
+import os
+import signal
+import sys
+
+import pytest
+
+from lumicore.lemuria import default_instance, simulate
+from solvers import ctrl_c
+from solvers.lemuria import bound, branch, build_schedule, characters
+from solvers.lemuria.bound import lagrangian_bound
+from solvers.lemuria.branch import branch_bound
+from solvers.lemuria.characters import best_characters
+from solvers.lemuria.greedy import greedy_schedule
+
+
+@pytest.fixture
+def dropped_ctrl_c(monkeypatch):
+    """Arm: Ctrl-C arrives inside the next garbage collection and Python drops its exception.
+    Returns the list of dropped exceptions (one after the press)."""
+    dropped: list[BaseException] = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda raised: dropped.append(raised.exc_value))
+
+    def press_inside_gc(phase: str, _info: dict) -> None:
+        if phase == "start":
+            gc.callbacks.remove(press_inside_gc)
+            os.kill(os.getpid(), signal.SIGINT)
+            sum(range(10_000))  # Python runs its signal handler here, inside the callback
+
+    def arm(collect_in: tuple[object, str] | None = None) -> list[BaseException]:
+        """``collect_in``: (module, function) that collects garbage when first called, for a
+        search whose loop frees what it allocates (no collection would come by itself)."""
+        gc.callbacks.append(press_inside_gc)
+        if collect_in is not None:
+            owner, name = collect_in
+            real = getattr(owner, name)
+
+            def collecting(*args, **kwargs):
+                if press_inside_gc in gc.callbacks:
+                    gc.collect()
+                return real(*args, **kwargs)
+
+            monkeypatch.setattr(owner, name, collecting)
+        return dropped
+
+    yield arm
+    if press_inside_gc in gc.callbacks:
+        gc.callbacks.remove(press_inside_gc)
+
+
+def _was_dropped(dropped: list[BaseException]) -> bool:
+    return any(isinstance(exc, KeyboardInterrupt) for exc in dropped)
+
+
+def test_a_dropped_press_is_noted_and_raised_again(dropped_ctrl_c):
+    before = signal.getsignal(signal.SIGINT)
+    with ctrl_c.noting():
+        dropped = dropped_ctrl_c()
+        gc.collect()
+        assert _was_dropped(dropped) and ctrl_c.pressed()
+        with pytest.raises(KeyboardInterrupt):
+            ctrl_c.check()
+    assert not ctrl_c.pressed() and signal.getsignal(signal.SIGINT) is before
+    ctrl_c.check()  # the record ends with the outermost noting()
+
+
+def test_the_bound_steps_stop(dropped_ctrl_c):
+    inst = default_instance(1)
+    whole = lagrangian_bound(inst, time_limit=30)
+    dropped = dropped_ctrl_c((bound, "_price"))
+    cut = lagrangian_bound(inst, time_limit=30)
+    assert _was_dropped(dropped) and cut.interrupted and cut.steps < whole.steps
+    assert cut.value >= whole.value - 1e-6  # fewer steps: a bound no lower
+
+
+def test_the_branch_and_bound_stops(dropped_ctrl_c):
+    inst = default_instance(1, turns=6)
+    root = lagrangian_bound(inst, time_limit=30)
+    dropped = dropped_ctrl_c((branch, "_split"))
+    result = branch_bound(inst, time_limit=30, root=root)
+    assert _was_dropped(dropped) and result.status == "interrupted" and result.nodes < 10
+
+
+def test_the_character_search_stops(dropped_ctrl_c):
+    inst = default_instance(1)
+    greedy = greedy_schedule(inst)
+    dropped = dropped_ctrl_c((characters._Search, "_turn"))
+    plan = best_characters(inst, greedy, time_limit=30)
+    assert _was_dropped(dropped) and plan.status == "interrupted"
+    assert simulate(inst, plan.schedule).total == plan.vp >= greedy.vp
+
+
+def test_a_year_interrupted_while_its_fast_bound_is_computed(dropped_ctrl_c):
+    inst = default_instance(1)
+    dropped = dropped_ctrl_c((bound, "_price"))
+    plan = build_schedule(inst, time_limit=60, workers=1, seed=0)
+    assert _was_dropped(dropped) and plan.status == "interrupted" and plan.elapsed < 20
+    assert simulate(inst, plan).total == plan.vp
+
+
+def _lumen_mid_game():
+    from lumen_helpers import do, started
+
+    state = started(0)
+    do(state, "roll", 3, 4)
+    return state
+
+
+def _lumen_sheet_game():
+    state = _lumen_mid_game()
+    state.round = 10
+    return state
+
+
+def _searches():
+    """Each other Python search as (set-up, search): the search runs far longer than a test
+    (the time limits are a backstop) and gives the status."""
+    from lumicore.reef.game import Game
+    from solvers.arena import tournament
+    from solvers.lumen import best_choice, win_probability
+    from solvers.reef.turn import best_turn
+
+    def reef_game():
+        game = Game.new(players=2, seed=3)
+        while game.phase == "orient":
+            game.play(game.decisions()[0])
+        return game
+
+    return {
+        "lumen win_probability": (_lumen_mid_game, lambda state: win_probability(
+            state, samples=10**6, bot="random").status),
+        "lumen best_choice": (_lumen_mid_game, lambda state: best_choice(
+            state, time_limit=60, playout="random").status),
+        "lumen sheet choice": (_lumen_sheet_game, lambda state: best_choice(
+            state, objective="sheet", time_limit=60).status),
+        "reef best_turn": (reef_game, lambda game: best_turn(game, time_limit=60).status),
+        "arena tournament": (lambda: None, lambda _: tournament(
+            "reef", ["random", "greedy"], games=10**5, workers=1, progress=False).status),
+    }
+
+
+@pytest.mark.parametrize("name", list(_searches()))
+def test_every_python_search_stops(name, dropped_ctrl_c):
+    import solvers.lumen.solitaire as solitaire
+
+    set_up, search = _searches()[name]
+    state = set_up()
+    dropped = dropped_ctrl_c((solitaire, "_greedy_rest") if name == "lumen sheet choice" else None)
+    assert search(state) == "interrupted" and _was_dropped(dropped)
