@@ -119,12 +119,15 @@ def _lumen_sheet_game():
 
 
 def _searches():
-    """Each other Python search as (set-up, search): the search runs far longer than a test
-    (the time limits are a backstop) and gives the status."""
+    """Each other Python search as (set-up, search, where a collection is forced): the search
+    runs far longer than a test (the time limits are a backstop) and gives the status."""
+    import solvers.arena as arena
+    import solvers.lumen.odds as odds
+    import solvers.lumen.planner as planner
+    import solvers.lumen.solitaire as solitaire
+    import solvers.reef.turn as turn
     from lumicore.reef.game import Game
-    from solvers.arena import tournament
     from solvers.lumen import best_choice, win_probability
-    from solvers.reef.turn import best_turn
 
     def reef_game():
         game = Game.new(players=2, seed=3)
@@ -134,22 +137,22 @@ def _searches():
 
     return {
         "lumen win_probability": (_lumen_mid_game, lambda state: win_probability(
-            state, samples=10**6, bot="random").status),
+            state, samples=10**6, bot="random").status, (odds, "_play_out")),
         "lumen best_choice": (_lumen_mid_game, lambda state: best_choice(
-            state, time_limit=60, playout="random").status),
+            state, time_limit=60, playout="random").status, (planner, "_playout")),
         "lumen sheet choice": (_lumen_sheet_game, lambda state: best_choice(
-            state, objective="sheet", time_limit=60).status),
-        "reef best_turn": (reef_game, lambda game: best_turn(game, time_limit=60).status),
-        "arena tournament": (lambda: None, lambda _: tournament(
-            "reef", ["random", "greedy"], games=10**5, workers=1, progress=False).status),
+            state, objective="sheet", time_limit=60).status, (solitaire, "_greedy_rest")),
+        "reef best_turn": (reef_game, lambda game: turn.best_turn(game, time_limit=60).status,
+                           (turn, "_weigh")),
+        "arena tournament": (lambda: None, lambda _: arena.tournament(
+            "reef", ["random", "greedy"], games=10**5, workers=1, progress=False).status,
+            (arena, "_play_job")),
     }
 
 
 @pytest.mark.parametrize("name", list(_searches()))
 def test_every_python_search_stops(name, dropped_ctrl_c):
-    import solvers.lumen.solitaire as solitaire
-
-    set_up, search = _searches()[name]
+    set_up, search, collect_in = _searches()[name]
     state = set_up()
-    dropped = dropped_ctrl_c((solitaire, "_greedy_rest") if name == "lumen sheet choice" else None)
+    dropped = dropped_ctrl_c(collect_in)
     assert search(state) == "interrupted" and _was_dropped(dropped)
