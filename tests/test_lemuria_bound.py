@@ -263,6 +263,27 @@ def test_fixed_first_builds_bound_the_years_that_make_them():
         lagrangian_bound(inst, fixed={9: 1})
 
 
+
+def test_first_builds_no_legal_turn_makes_get_a_negative_bound():
+    """The turn-1 endings of the exhaustive planner tell which cards a legal first turn
+    builds: the bound of each slot holding another card is below zero (no year takes it, so
+    any number bounds it; the relaxation sees that its years overspend), and the bound of
+    each slot a legal turn builds from is zero or more."""
+    from lumicore.lemuria.rules import begin_turn, initial_state
+    from lumicore.lemuria.schedule import Build
+    from solvers.lemuria.exhaustive import _turn_endings
+    from solvers.limits import Budget
+
+    inst = default_instance(0, turns=4)
+    start = begin_turn(inst, initial_state(inst))
+    built = {a.card for actions in _turn_endings(inst, start, Budget(None, None)).values()
+             for a in actions if isinstance(a, Build)}
+    slots = {s: card for s, card in enumerate(inst.trend, start=1) if card is not None}
+    assert built and set(slots.values()) - built  # both kinds occur on this year
+    for slot, card in slots.items():
+        value = lagrangian_bound(inst, fixed={1: slot}).value
+        assert (value >= 0) == (card in built), (slot, card, value)
+
 def _held_instance(seed: int) -> Instance:
     """A short year with up to 3 cards in hand, a deck of characters to dig through and more
     gold and food than small_instance: buys that cost the cards held decide."""

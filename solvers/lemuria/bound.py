@@ -775,8 +775,10 @@ def lagrangian_bound(instance: Instance, time_limit: float | None = DEFAULT_BOUN
 
     ``fixed`` (for branching): ``{turn: option}`` bounds only the years whose build in that turn
     is the given one: 0 no build, 1..5 a build or remodel from that slot (after the
-    opponents' takes). A choice no year can make gives ``-inf``; the fallback bound is the
-    whole year's, so it holds for fixed choices too."""
+    opponents' takes). A choice the relaxation cannot make (a slot that is empty) gives
+    ``-inf``; one only legal years cannot make (a card the turn's resources never pay for)
+    gives a hugely negative bound, which bounds that empty set of years as well. The fallback
+    bound is the whole year's, so it holds for fixed choices too."""
     if not isinstance(instance, Instance):
         raise LumicoreError(f"expected a lemuria Instance, got {type(instance).__name__}")
     check_limits(None, time_limit)
