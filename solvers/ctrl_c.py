@@ -10,9 +10,6 @@ steps stops at the next step even when the first exception was lost.
 >>> with noting():
 ...     pressed()
 False
->>> note()  # outside noting() nothing is recorded
->>> pressed()
-False
 """
 
 from __future__ import annotations
@@ -22,17 +19,19 @@ import signal
 import threading
 from collections.abc import Iterator
 
-__all__ = ["noting", "note", "pressed", "check"]
+__all__ = ["noting", "pressed", "check"]
 
 _PRESSED = threading.Event()
 _depth = 0
 
 
 @contextlib.contextmanager
-def noting() -> Iterator[None]:
-    """Within: a Ctrl-C is recorded before the handler that was in place runs. Off the main
-    thread, or where SIGINT is ignored or kills the process, nothing changes. The record is
-    cleared when the outermost ``noting()`` begins and ends."""
+def noting(raising: bool = True) -> Iterator[None]:
+    """Within: a Ctrl-C is recorded, then the handler that was in place runs (``raising``;
+    False: only recorded, for a caller that waits on a search running in another thread and
+    reads :func:`pressed`). Off the main thread, or where SIGINT is ignored or kills the
+    process, nothing changes. The record is cleared when the outermost ``noting()`` begins
+    and ends."""
     global _depth
     previous = signal.getsignal(signal.SIGINT)
     if threading.current_thread() is not threading.main_thread() or not callable(previous):
@@ -41,7 +40,8 @@ def noting() -> Iterator[None]:
 
     def handler(signum: int, frame: object) -> None:
         _PRESSED.set()
-        previous(signum, frame)
+        if raising:
+            previous(signum, frame)
 
     if _depth == 0:
         _PRESSED.clear()
@@ -54,12 +54,6 @@ def noting() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
         if _depth == 0:
             _PRESSED.clear()
-
-
-def note() -> None:
-    """Record a Ctrl-C (for a handler of a search's own that does not raise)."""
-    if _depth > 0:
-        _PRESSED.set()
 
 
 def pressed() -> bool:

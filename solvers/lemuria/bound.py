@@ -556,10 +556,8 @@ def _held_value(year: _Year, P: np.ndarray, val: np.ndarray) -> tuple[float, lis
             V = np.broadcast_to(np.maximum.reduce(ways)[:, None], V.shape).copy()
             continue
         food = float(year.food[item] if item >= 0 else year.food_min)
-        drawn = np.stack([
-            held_draw(V[q], after, gold, food_price, food, discard, jm, _must(must),
-                      *((V[q + 1], by) if by is not None and q + 1 < Q else (None, None)))
-            for q in range(Q)])
+        drawn = np.stack([held_draw(V[q], after, gold, food_price, food, discard, jm,
+                                    _must(must), *_by_festival(V, by, q)) for q in range(Q)])
         tables.append((drawn, (V, food)))
         # contiguous, so that the kernel's door takes each V[q] as it is
         V = np.ascontiguousarray(np.maximum.accumulate(drawn[:, ::-1], axis=1)[:, ::-1])
@@ -567,6 +565,14 @@ def _held_value(year: _Year, P: np.ndarray, val: np.ndarray) -> tuple[float, lis
             V = np.maximum(V, stop)
     tables.reverse()
     return float(V[0, 0, 0, 0]), (items, tables)
+
+
+def _by_festival(V: np.ndarray, by: np.ndarray | None, q: int
+                 ) -> tuple[np.ndarray, np.ndarray] | tuple[None, None]:
+    """The second kind of housing from count ``q``: the values with one more housed by the
+    festival and ``by`` (the value of housing by then); none where the branch counts no
+    festival or ``q`` is the most."""
+    return (V[q + 1], by) if by is not None and q + 1 < V.shape[0] else (None, None)
 
 
 def _stop(year: _Year) -> np.ndarray:
@@ -601,7 +607,6 @@ def _record_held(year: _Year, P: np.ndarray, val: np.ndarray, walk: tuple,
     items, tables = walk
     discard = year.food_min * P[_FOOD]
     stop = _stop(year)
-    Q = stop.shape[0]
     q = d = j = h = 0
     at_turn = _windowed(year, val.max(axis=2))
     turns = np.arange(year.T)
@@ -625,9 +630,10 @@ def _record_held(year: _Year, P: np.ndarray, val: np.ndarray, walk: tuple,
 
     def kind(after: np.ndarray, by: np.ndarray | None, nxt: np.ndarray, d: int, hh: int) -> bool:
         """Whether the better housing from (q, d, j) with hh cards held is by the festival."""
-        if by is None or q + 1 >= Q:
+        nxt2, by2 = _by_festival(nxt, by, q)
+        if nxt2 is None or by2 is None:
             return False
-        return bool(by[d] + nxt[q + 1, d, j + 1, hh] > after[d] + nxt[q, d, j + 1, hh])
+        return bool(by2[d] + nxt2[d, j + 1, hh] > after[d] + nxt[q, d, j + 1, hh])
 
     for i, ((item, after, by), (table, then)) in enumerate(zip(items, tables, strict=True)):
         must = year.housed.get(i)
@@ -650,9 +656,8 @@ def _record_held(year: _Year, P: np.ndarray, val: np.ndarray, walk: tuple,
             plan.spend[_FOOD, d] += year.food_min  # a held card played unhoused
             h -= 1
         nxt, food = then
-        second = (nxt[q + 1], by) if by is not None and q + 1 < Q else (None, None)
         ways = open_ways(draw_ways(nxt[q], after, P[_GOLD], P[_FOOD], food, jm, d, j, h,
-                                   *second), _must(must))
+                                   *_by_festival(nxt, by, q)), _must(must))
         way = max(ways, key=ways.__getitem__)
         plan.spend[_GOLD, d] += h if way.startswith("buy") else 2
         if way == "exchange house":

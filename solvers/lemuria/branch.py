@@ -41,7 +41,7 @@ from typing import Any
 
 from lumicore.errors import LumicoreError
 from lumicore.lemuria import CHITS, Instance
-from solvers.ctrl_c import check, noting
+from solvers.ctrl_c import noting
 from solvers.lemuria.bound import (
     CONVERGED,
     BoundResult,
@@ -384,7 +384,6 @@ class _Search:
         self.history: list[tuple[float, float]] = []
 
     def out_of_limits(self) -> bool:
-        check()  # a Ctrl-C whose exception Python dropped
         return (self.budget.exhausted or self.budget.out_of_time()
                 or (self.stop is not None and self.stop()))
 

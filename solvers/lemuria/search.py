@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import contextlib
 import math
-import signal
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -26,7 +25,7 @@ from typing import Protocol
 from ortools.sat.python import cp_model
 
 from lumicore.errors import LumicoreError
-from solvers.ctrl_c import note, pressed
+from solvers.ctrl_c import noting, pressed
 from solvers.progress import progress
 
 __all__ = ["Watch", "Partner", "solve_watched", "wait_watched"]
@@ -131,22 +130,14 @@ class _Callback(cp_model.CpSolverSolutionCallback):
 @contextlib.contextmanager
 def _ctrl_c_sets(watch: Watch) -> Iterator[None]:
     """While the solver runs, Ctrl-C sets ``watch.interrupted`` instead of raising
-    ``KeyboardInterrupt``: an exception raised while Python runs a garbage-collection callback
-    or a ``__del__`` is printed and dropped, and the search would go on (signal handlers can
-    only be set on the main thread; elsewhere Python's own Ctrl-C stays)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def handler(_signum: int, _frame: object) -> None:
-        watch.interrupted = True
-        note()
-
-    previous = signal.signal(signal.SIGINT, handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
+    ``KeyboardInterrupt`` (:func:`solvers.ctrl_c.noting` with ``raising=False``; on the main
+    thread only, elsewhere Python's own Ctrl-C stays)."""
+    with noting(raising=False):
+        try:
+            yield
+        finally:
+            if pressed():
+                watch.interrupted = True
 
 
 def solve_watched(solver: cp_model.CpSolver, model: cp_model.CpModel, watch: Watch,
