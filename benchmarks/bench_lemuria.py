@@ -55,6 +55,7 @@ CONFIGS = {
     "held": {},
     "residents": {},
     "festival": {},
+    "counts": {},
 }
 """``before``: CP-SAT alone, its own bound (its logged years are from before that bound was
 limited to years the model describes whole, which 12-turn years, with their remodels, are not:
@@ -90,9 +91,10 @@ arguments, run after the program by the cards held became a Cython kernel
 same arguments, run after the branch and bound got its split on the number of residents a
 year houses in all; ``festival``: the same arguments, run after it got its split on the
 number housed by the end of a festival turn (a second count in the program by the cards
-held)."""
+held); ``counts``: the same arguments, run after a node could count by two festivals, each
+count capped at its turn, with the kernel's step over every state at once."""
 
-VALID = ("valid", "held", "residents", "festival")
+VALID = ("valid", "held", "residents", "festival", "counts")
 """The set-ups whose bounds hold for every legal year (:func:`known` takes the least of them)."""
 
 

@@ -51,12 +51,12 @@ def _inputs(seed: int) -> tuple:
 @contextlib.contextmanager
 def _twins() -> Iterator[None]:
     """The bound with the plain-Python twins in the kernels' place."""
-    kernels = bound.building_turn, bound.held_draw
-    bound.building_turn, bound.held_draw = reference.building_turn, reference.held_draw
+    kernels = bound.building_turn, bound.held_step
+    bound.building_turn, bound.held_step = reference.building_turn, reference.held_step
     try:
         yield
     finally:
-        bound.building_turn, bound.held_draw = kernels
+        bound.building_turn, bound.held_step = kernels
 
 
 def measure(seed: int, seconds: float) -> list[str]:

@@ -64,65 +64,73 @@ def building_turn(const double[:, :, ::1] nxt, const int64_t[:, ::1] succ,
                 out[i, n, b] = out[i, n, b] + bonus[b]
 
 
-cdef inline double housing(const double[:, :, ::1] nxt, const double[::1] bf,
-                           const double[:, :, ::1] nxt2, const double[::1] bf2, bint two,
-                           Py_ssize_t d, Py_ssize_t j, Py_ssize_t hh, int jm) noexcept nogil:
-    """The value of housing the item drawn in turn d (j residents housed before it, hh cards
-    held after it): the better of the two kinds where there are two."""
-    cdef double v, w
-    if j >= jm:
-        return NEG
-    v = bf[d] + nxt[d, j + 1, hh]
-    if two:
-        w = bf2[d] + nxt2[d, j + 1, hh]
-        if w > v:
-            v = w
-    return v
-
-
-def held_draw(const double[:, :, ::1] nxt, const double[::1] bf, const double[::1] pg,
-              const double[::1] pf, double food, const double[::1] discard, int jm, int must,
-              const double[:, :, ::1] nxt2, const double[::1] bf2, bint two,
-              double[:, :, ::1] out):
-    """Write into ``out`` (T, J, H) the value of drawing one deck item: see
-    :func:`lumicore.lemuria.reference.held_draw` (``must``: -1 any way, 1 only the ways that
-    house it, 0 only the others; ``two``: housings of two kinds, the second ``nxt2`` and
-    ``bf2``)."""
-    cdef Py_ssize_t T = nxt.shape[0], J = nxt.shape[1], Hh = nxt.shape[2]
-    cdef Py_ssize_t d, j, h, up, down
-    cdef double buy, swap, best, v, housed
+def held_draws(const double[:, :, :, ::1] nxt, const double[:, ::1] values,
+               const int64_t[:, ::1] succ, const int64_t[::1] least,
+               const double[::1] pg, const double[::1] pf,
+               double food, const double[::1] discard, int jm, int must,
+               double[:, :, :, ::1] out, double[:, :, :, ::1] best_from):
+    """Write into ``out`` (Q, T, J, H) the value of drawing one deck item from each state
+    (see :func:`lumicore.lemuria.reference.held_draws`; ``must``: -1 any way, 1 only the
+    ways that house it, 0 only the others), and into ``best_from`` its most from turn d on;
+    NEG for j below ``least[q]`` (no path reaches it).
+    ``house[h]`` holds the value of housing it with h cards held after the draw: the best
+    part of the year to house it in, then the state that part leads to."""
+    cdef Py_ssize_t Q = nxt.shape[0], T = nxt.shape[1], J = nxt.shape[2], Hh = nxt.shape[3]
+    cdef Py_ssize_t K = succ.shape[0]
+    cdef Py_ssize_t q, d, j, h, k, r, up
+    cdef double buy, swap, best, v
     cdef bint house_ok = must != 0, other_ok = must != 1
-    for d in range(T):
-        swap = -2.0 * pg[d]
-        for j in range(J):
-            for h in range(Hh):
-                up = h + 1 if h + 1 < Hh else Hh - 1
-                down = h - 1 if h >= 1 else 0
-                buy = -(<double>h) * pg[d]
-                best = -INFINITY
-                if house_ok:
-                    housed = housing(nxt, bf, nxt2, bf2, two, d, j, h, jm)
-                    v = buy + housed
-                    if v > best:
-                        best = v
-                    v = NEG
-                    if h >= 1:
-                        housed = housing(nxt, bf, nxt2, bf2, two, d, j, down, jm)
-                        v = swap + housed
-                    if v > best:
-                        best = v
-                if other_ok:
-                    v = buy + nxt[d, j, up]
-                    if v > best:
-                        best = v
-                    v = buy - food * pf[d] + nxt[d, j, h]
-                    if v > best:
-                        best = v
-                    v = swap + nxt[d, j, h]
-                    if v > best:
-                        best = v
-                out[d, j, h] = best
-            for h in range(1, Hh):
-                v = out[d, j, h - 1] - discard[d]
-                if v > out[d, j, h]:
-                    out[d, j, h] = v
+    house_array = np.empty(Hh)
+    cdef double[::1] house = house_array
+    with nogil:
+        for q in range(Q):
+            for d in range(T):
+                swap = -2.0 * pg[d]
+                for j in range(J):
+                    if j < least[q]:
+                        for h in range(Hh):
+                            out[q, d, j, h] = NEG
+                        continue
+                    for h in range(Hh):
+                        if j >= jm:
+                            house[h] = NEG
+                            continue
+                        v = values[K, d] + nxt[q, d, j + 1, h]
+                        for k in range(K):
+                            r = succ[k, q]
+                            if r >= 0 and values[k, d] + nxt[r, d, j + 1, h] > v:
+                                v = values[k, d] + nxt[r, d, j + 1, h]
+                        house[h] = v
+                    for h in range(Hh):
+                        up = h + 1 if h + 1 < Hh else Hh - 1
+                        buy = -(<double>h) * pg[d]
+                        best = -INFINITY
+                        if house_ok:
+                            v = buy + house[h]
+                            if v > best:
+                                best = v
+                            v = swap + house[h - 1] if h >= 1 else NEG
+                            if v > best:
+                                best = v
+                        if other_ok:
+                            v = buy + nxt[q, d, j, up]
+                            if v > best:
+                                best = v
+                            v = buy - food * pf[d] + nxt[q, d, j, h]
+                            if v > best:
+                                best = v
+                            v = swap + nxt[q, d, j, h]
+                            if v > best:
+                                best = v
+                        out[q, d, j, h] = best
+                    for h in range(1, Hh):
+                        v = out[q, d, j, h - 1] - discard[d]
+                        if v > out[q, d, j, h]:
+                            out[q, d, j, h] = v
+            for d in range(T - 1, -1, -1):
+                for j in range(J):
+                    for h in range(Hh):
+                        v = out[q, d, j, h]
+                        if d + 1 < T and best_from[q, d + 1, j, h] > v:
+                            v = best_from[q, d + 1, j, h]
+                        best_from[q, d, j, h] = v

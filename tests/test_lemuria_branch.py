@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 from lemuria_helpers import optimum
 from test_lemuria_bound import _held_instance, remodel_year
@@ -34,8 +35,8 @@ def choices_of(inst: Instance, schedule: Schedule) -> _Choices:
     """What a legal year chooses, in the branch's terms: the slot of each turn's build (0: no
     build), the facilities owned after each turn, and which characters (by their place in the
     hand and the deck) it houses, the turn each is first housed in, and how many residents
-    it houses in all (a card housed again counts again) and by the end of a turn F (the first
-    festival before the last turn, or the turn before the last)."""
+    it houses in all (a card housed again counts again) and by the end of two turns (the
+    festivals before the last turn, then the turns just before the last)."""
     trace = simulate(inst, schedule).trace
     plans = {p.turn: p for p in schedule.turns}
     stream = list(inst.hand) + list(inst.character_deck)
@@ -50,11 +51,12 @@ def choices_of(inst: Instance, schedule: Schedule) -> _Choices:
                 housed.setdefault(stream.index(action.character), t)
                 residents += 1
         by_turn[t] = residents
-    F = min([f for f in inst.festivals if f < inst.turns] or [max(1, inst.turns - 1)])
+    counted = sorted({f for f in inst.festivals if f < inst.turns}
+                     | {t for t in (inst.turns - 1, inst.turns - 2) if t >= 1})[:2]
     return _Choices(tuple(fixed), tuple(owned),
                     tuple((i, i in housed) for i in range(len(stream))),
                     tuple((i, (t, t)) for i, t in sorted(housed.items())),
-                    (residents, residents), (F, by_turn[F], by_turn[F]))
+                    (residents, residents), tuple((F, by_turn[F], by_turn[F]) for F in counted))
 
 
 @pytest.mark.parametrize("name", sorted(YEARS))
@@ -69,8 +71,8 @@ def test_the_choices_of_the_optimal_year_keep_its_vp(name):
     mine = choices_of(inst, best.schedule)
     kinds = [mine, _Choices(fixed=mine.fixed), _Choices(owned=mine.owned),
              _Choices(housed=mine.housed), _Choices(housed=mine.housed, windows=mine.windows),
-             _Choices(residents=mine.residents), _Choices(festival=mine.festival),
-             _Choices(residents=mine.residents, festival=mine.festival)]
+             _Choices(residents=mine.residents), _Choices(festivals=mine.festivals),
+             _Choices(residents=mine.residents, festivals=mine.festivals)]
     for choices in kinds:
         assert _node_bound(inst, choices, [], None).value >= best.vp - 1e-6
 
@@ -203,7 +205,7 @@ def test_a_child_bounded_at_its_parents_multipliers_keeps_the_optimum(name):
     parent = _node_bound(inst, _Choices(), [], None)
     for choices in (_Choices(fixed=mine.fixed[:2]), _Choices(owned=mine.owned[-1:]),
                     _Choices(housed=mine.housed[:2]), _Choices(residents=mine.residents),
-                    _Choices(festival=mine.festival)):
+                    _Choices(festivals=mine.festivals)):
         first, found = _first_bound(choices.year(inst), parent)
         assert first.value >= best.vp - 1e-6
         assert [side for side, _c in found] == ["building", "characters"]
@@ -279,12 +281,57 @@ def test_the_residents_housed_by_a_festival_split_the_years():
     remodels: the side that holds the optimal year's count keeps its VP."""
     inst = YEARS["remodels"]()
     best = optimum(inst)
-    F, n, _n = choices_of(inst, best.schedule).festival
+    F, n, _n = choices_of(inst, best.schedule).festivals[0]
     assert F in inst.festivals
     whole = _node_bound(inst, _Choices(), [], None).value
     for lo, hi in [(n, n), (0, n), (n, 99)]:
-        bound = _node_bound(inst, _Choices(festival=(F, lo, hi)), [], None).value
+        bound = _node_bound(inst, _Choices(festivals=((F, lo, hi),)), [], None).value
         assert best.vp - 1e-6 <= bound <= whole + 1e-6
     for lo, hi in [(0, n - 1), (n + 1, 99)]:
         if lo <= hi:
-            assert _node_bound(inst, _Choices(festival=(F, lo, hi)), [], None).value <= whole + 1e-6
+            bound = _node_bound(inst, _Choices(festivals=((F, lo, hi),)), [], None).value
+            assert bound <= whole + 1e-6
+
+
+def test_the_residents_housed_by_two_turns_split_the_years():
+    """A node counting the residents by the end of two turns: the optimal year's counts keep
+    its VP (each alone and both together, and with ranges around them), counts it does not
+    make give no more than the whole year's bound, and impossible counts (more by the first
+    turn than by the second, more than a housing a turn) rule every year out."""
+    inst = YEARS["remodels"]()
+    best = optimum(inst)
+    (F, n, _n), (G, m, _m) = choices_of(inst, best.schedule).festivals
+    assert F < G < inst.turns and m > 0
+    whole = _node_bound(inst, _Choices(), [], None).value
+
+    def bound(*counts):
+        return _node_bound(inst, _Choices(festivals=counts), [], None).value
+
+    for counts in [((F, n, n), (G, m, m)), ((F, 0, n), (G, m, 99)), ((F, n, 99), (G, 0, m))]:
+        assert best.vp - 1e-6 <= bound(*counts) <= whole + 1e-6
+    for counts in [((F, n, n), (G, 0, m - 1)), ((F, n + 1, 99), (G, m, m))]:
+        assert bound(*counts) <= whole + 1e-6
+    assert bound((F, 2, 2), (G, 1, 1)) < 0 and bound((G, G + 1, 99),) < 0
+
+
+def test_a_node_splits_on_a_second_festival():
+    """Where the master's columns agree on the residents by the first festival counted but
+    not by another, the node's children count both; a node counting ``COUNTED`` festivals
+    only narrows those."""
+    from types import SimpleNamespace
+
+    from solvers.lemuria.branch import COUNTED, _split_festival
+
+    def column(by_turn):
+        return SimpleNamespace(housed=np.array(by_turn)[:, None])
+
+    # residents housed per turn of a 12-turn year: both house 1 by turn 4; 2 and 4 by turn 8
+    columns = [(0.5, column([1, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0])),
+               (0.5, column([0, 0, 1, 0, 1, 1, 0, 1, 0, 0, 0, 0]))]
+    node = _Choices(festivals=((4, 0, 1),))
+    children = [c for c, _keep in _split_festival(node, columns, (4, 8, 12))]
+    assert [c.festivals for c in children] == [((4, 0, 1), (8, 0, 2)), ((4, 0, 1), (8, 3, 12))]
+    assert COUNTED == 2
+    full = _Choices(festivals=((4, 0, 1), (6, 0, 9)))  # by 6: 1 and 3, by 8: 2 and 4
+    children = [c for c, _keep in _split_festival(full, columns, (4, 8, 12))]
+    assert [c.festivals for c in children] == [((4, 0, 1), (6, 0, 1)), ((4, 0, 1), (6, 2, 9))]

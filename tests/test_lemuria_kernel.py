@@ -123,39 +123,63 @@ def draws(draw) -> tuple:
             draw(st.sampled_from([-1, 0, 1])), *second)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(draws())
 def test_held_draw_equals_the_reference(item):
     _agree("held_draw", item)
 
 
+@st.composite
+def many_draws(draw) -> tuple:
+    """A random item drawn from every state of a branch's festival counts: values after it in
+    Q states, K + 1 parts of the year to house it in, the state each part before the last
+    leads to (-1: closed), and the rest as in :func:`draws`."""
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    nxt, bf, pg, pf, food, discard, jm, must, *_second = draw(draws())
+    Q, K = draw(st.integers(1, 5)), draw(st.integers(0, 3))
+    values = rng.normal(scale=10, size=(K + 1, nxt.shape[0])).round(1)
+    succ = rng.integers(-1, Q, size=(K, Q))
+    least = rng.integers(0, nxt.shape[1] + 1, size=Q) * draw(st.sampled_from([0, 1]))
+    return (_values(draw, rng, (Q, *nxt.shape)), values, succ, least, pg, pf, food, discard,
+            jm, must)
+
+
+@settings(max_examples=200, deadline=None)
+@given(many_draws())
+def test_held_step_equals_the_reference(item):
+    """The draws from every state, and their most from each turn on."""
+    fast, plain = kernel.held_step(*item), reference.held_step(*item)
+    assert all(np.array_equal(a, b) for a, b in zip(fast, plain, strict=True))
+    assert np.array_equal(kernel.held_draws(*item), plain[0])
+
+
 @pytest.mark.parametrize("seed,turns_", [(0, 12), (3, 8)])
-def test_held_draw_on_a_default_year_equals_the_reference(seed, turns_):
+def test_held_draws_on_a_default_year_equals_the_reference(seed, turns_):
     """Every deck item of the program by the cards held of a default year (a branch's
-    choices: items housed, not housed, in a window, the residents housed in all and by a
-    festival) gives the reference's values, for every count of residents by the festival."""
+    choices: items housed, not housed, in a window, the residents housed in all and by the
+    end of two turns) gives the reference's values in every state of the counts."""
     year = bound._Year(default_instance(seed, turns=turns_))
+    counted = ((year.inst.festivals[0], 1, 3), (turns_ - 2, 2, 6))
     year = year.with_choices({}, {}, {year.H: True, year.H + 2: False}, {year.H: (2, 5)},
-                             (2, 7), (year.inst.festivals[0], 1, 3))
+                             (2, 7), counted)
     rng = np.random.default_rng(seed)
     P = bound._prices(rng.random((4, year.T)))
     Lam = np.cumsum(rng.random((year.T, 4))[::-1], axis=0)[::-1]
     val = bound._resident_values(year, P, Lam, np.where(year.is_festival, 1.0, 0.0))
-    _value, (items, tables) = bound._held_value(year, P, val)
+    _value, (items, tables, counts) = bound._held_value(year, P, val)
+    assert counts.succ.shape == (2, len(counts.states)) and len(counts.states) > 10
     discard = year.food_min * P[bound._FOOD]
     checked = 0
-    for i, ((_item, after, by), (table, then)) in enumerate(zip(items, tables, strict=True)):
+    for i, ((_item, values), (table, then)) in enumerate(zip(items, tables, strict=True)):
         if i < year.H:
             continue
         nxt, food = then
-        must = bound._must(year.housed.get(i))
-        for q in range(len(nxt)):
-            second = (nxt[q + 1], by) if q + 1 < len(nxt) else (None, None)
-            plain = reference.held_draw(nxt[q], after, P[bound._GOLD], P[bound._FOOD], food,
-                                        discard, year.j_max, must, *second)
-            assert np.array_equal(table[q], plain), (i, q)
-            checked += 1
-    assert checked == (year.K + year.comebacks) * (year.j_max + 1)
+        plain = reference.held_draws(nxt, values, counts.succ, counts.least, P[bound._GOLD],
+                                     P[bound._FOOD], food, discard, year.j_max,
+                                     bound._must(year.housed.get(i)))
+        assert np.array_equal(table, plain), i
+        checked += 1
+    assert checked == year.K + year.comebacks
 
 
 def _good_draw():
@@ -194,3 +218,35 @@ def test_the_held_door_checks_the_second_kind():
         kernel.held_draw(*args, np.zeros((2, 3, 3)), np.ones(2))
     with pytest.raises(LumicoreError, match="shaped as nxt"):
         kernel.held_draw(*args, np.zeros((2, 3, 4)), np.ones(3))
+
+
+def _good_draws():
+    one = np.ones(2)
+    return [np.zeros((3, 2, 3, 4)), np.ones((2, 2)), np.array([[1, -1, 2]]), np.array([0, 1, 3]),
+            one, one, 1.0, one, 2, -1]
+
+
+@pytest.mark.parametrize("position,value,match", [
+    (0, np.zeros((2, 3, 4)), "nxt must be a 4-dimensional"),
+    (0, np.zeros((0, 2, 3, 4)), "each at least 1"),
+    (1, np.ones((1, 2)), "values must be"),
+    (1, np.ones((2, 3)), "values must be"),
+    (2, np.array([[1, -1]]), "succ must be"),
+    (2, np.array([[1, -2, 0]]), "states -1..2"),
+    (2, np.array([[1, 3, 0]]), "states -1..2"),
+    (2, np.array([[1.0, 0.0, 0.0]]), "whole numbers"),
+    (2, [[1, 0, 0]], "whole numbers"),
+    (3, np.array([0, 1]), "least must be"),
+    (3, np.array([0, 1, 4]), "least must be"),
+    (3, np.array([0, -1, 0]), "least must be"),
+    (3, np.zeros(3), "least must be"),
+    (4, np.ones(3), "pg must be"),
+    (8, 3, "jm must be"),
+    (9, 2, "must must be"),
+])
+def test_the_held_step_door_rejects_bad_arrays(position, value, match):
+    args = _good_draws()
+    kernel.held_step(*args)
+    args[position] = value
+    with pytest.raises(LumicoreError, match=match):
+        kernel.held_step(*args)

@@ -1,9 +1,9 @@
 """The door to the Cython kernel ``lumicore._ext.lemuria``, with every argument checked before
 it reaches C: :func:`building_turn`, one turn of the building side's dynamic program of the
 bound of ``solvers.lemuria.bound``, the answer of
-:func:`lumicore.lemuria.reference.building_turn`, and :func:`held_draw`, one item of its
-character side's program by the cards held, the answer of
-:func:`lumicore.lemuria.reference.held_draw`.
+:func:`lumicore.lemuria.reference.building_turn`, and :func:`held_draws`, one item of its
+character side's program by the cards held from every state of a branch's festival counts,
+the answer of :func:`lumicore.lemuria.reference.held_draws` (:func:`held_draw`: from one).
 
 >>> import numpy as np
 >>> from lumicore.lemuria import reference
@@ -23,7 +23,7 @@ import numpy as np
 from lumicore._ext import lemuria as _k
 from lumicore.errors import LumicoreError
 
-__all__ = ["building_turn", "held_draw"]
+__all__ = ["building_turn", "held_draw", "held_draws", "held_step"]
 
 PATTERNS = 16
 """Chit patterns: a bit for each of the four districts."""
@@ -60,9 +60,11 @@ def building_turn(nxt: np.ndarray, succ: np.ndarray, gains: np.ndarray, only: in
 def held_draw(nxt: np.ndarray, bf: np.ndarray, pg: np.ndarray, pf: np.ndarray, food: float,
               discard: np.ndarray, jm: int, must: int, nxt2: np.ndarray | None = None,
               bf2: np.ndarray | None = None) -> np.ndarray:
-    """:func:`lumicore.lemuria.reference.held_draw` in C (the arguments are described there);
-    :class:`LumicoreError` for arrays of the wrong shape (``nxt2`` as ``nxt``, ``bf2`` as
-    ``bf``, both or neither), ``jm`` outside 0..J - 1 or ``must`` not -1, 0 or 1.
+    """:func:`lumicore.lemuria.reference.held_draw` in C (the arguments are described there):
+    :func:`held_draws` from one state (two where there is a second kind of housing, ``nxt2``
+    the state it leads to); :class:`LumicoreError` for arrays of the wrong shape (``nxt2`` as
+    ``nxt``, ``bf2`` as ``bf``, both or neither), ``jm`` outside 0..J - 1 or ``must`` not -1,
+    0 or 1.
 
     >>> import numpy as np
     >>> one = np.ones(1)
@@ -70,12 +72,82 @@ def held_draw(nxt: np.ndarray, bf: np.ndarray, pg: np.ndarray, pf: np.ndarray, f
     [[3.0, 2.5], [0.0, -0.5]]
     """
     nxt = _floats(nxt, "nxt", 3)
-    T, J, Hh = nxt.shape
-    by_turn = [_floats(a, name, 1) for a, name in ((bf, "bf"), (pg, "pg"), (pf, "pf"),
-                                                   (discard, "discard"))]
-    if T < 1 or J < 1 or Hh < 1:
+    if min(nxt.shape) < 1:
         raise LumicoreError(f"nxt must be (T, J, H) with each at least 1, got {nxt.shape}")
-    for array, name in zip(by_turn, ("bf", "pg", "pf", "discard"), strict=True):
+    bf = _floats(bf, "bf", 1)
+    if bf.shape != nxt.shape[:1]:
+        raise LumicoreError(f"bf must be ({nxt.shape[0]},), one value a turn, got {bf.shape}")
+    if (nxt2 is None) != (bf2 is None):
+        raise LumicoreError("nxt2 and bf2 go together: give both or neither")
+    if nxt2 is None or bf2 is None:
+        return held_draws(nxt[None], bf[None], np.zeros((0, 1), dtype=np.int64),
+                          np.zeros(1, dtype=np.int64), pg, pf, food, discard, jm, must)[0]
+    nxt2, bf2 = _floats(nxt2, "nxt2", 3), _floats(bf2, "bf2", 1)
+    if nxt2.shape != nxt.shape or bf2.shape != bf.shape:
+        raise LumicoreError(f"nxt2 and bf2 must be shaped as nxt {nxt.shape} and bf "
+                            f"{bf.shape}, got {nxt2.shape} and {bf2.shape}")
+    return held_draws(np.stack([nxt, nxt2]), np.stack([bf2, bf]),
+                      np.array([[1, -1]], dtype=np.int64), np.zeros(2, dtype=np.int64), pg, pf,
+                      food, discard, jm, must)[0]
+
+
+def held_draws(nxt: np.ndarray, values: np.ndarray, succ: np.ndarray, least: np.ndarray,
+               pg: np.ndarray, pf: np.ndarray, food: float, discard: np.ndarray, jm: int,
+               must: int) -> np.ndarray:
+    """:func:`lumicore.lemuria.reference.held_draws` in C: the first array of
+    :func:`held_step`.
+
+    >>> import numpy as np
+    >>> one = np.ones(1)
+    >>> nxt = np.zeros((2, 1, 2, 1)); nxt[1, 0, 1, 0] = 4.0
+    >>> draws = held_draws(nxt, np.array([[2.0], [3.0]]), np.array([[1, -1]]),
+    ...                    np.array([0, 1]), one, one, 0.0, one, 1, 1)
+    >>> draws[:, 0, 0, 0].tolist()  # state 0 houses it in the first part; none in 1 has j = 0
+    [6.0, -1e+18]
+    """
+    return held_step(nxt, values, succ, least, pg, pf, food, discard, jm, must)[0]
+
+
+def held_step(nxt: np.ndarray, values: np.ndarray, succ: np.ndarray, least: np.ndarray,
+              pg: np.ndarray, pf: np.ndarray, food: float, discard: np.ndarray, jm: int,
+              must: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`lumicore.lemuria.reference.held_step` in C (the arguments are described there):
+    the values of drawing an item from every state, and their most from each turn on;
+    :class:`LumicoreError` for arrays of the wrong shape (``nxt`` (Q, T, J, H), ``values``
+    (K + 1, T), ``succ`` (K, Q) of whole numbers -1..Q - 1, ``least`` (Q,) of whole numbers
+    0..J), ``jm`` outside 0..J - 1 or ``must`` not -1, 0 or 1.
+
+    >>> import numpy as np
+    >>> one = np.ones(2)
+    >>> drawn, best = held_step(np.zeros((1, 2, 1, 1)), np.array([[1.0, 5.0]]),
+    ...                         np.zeros((0, 1), dtype=int), np.zeros(1, dtype=int), one, one,
+    ...                         0.0, one, 0, -1)
+    >>> drawn.ravel().tolist(), best.ravel().tolist()  # no room to house: kept, 0 gold
+    ([0.0, 0.0], [0.0, 0.0])
+    """
+    nxt = _floats(nxt, "nxt", 4)
+    Q, T, J, Hh = nxt.shape
+    if min(nxt.shape) < 1:
+        raise LumicoreError(f"nxt must be (Q, T, J, H) with each at least 1, got {nxt.shape}")
+    values = _floats(values, "values", 2)
+    if not isinstance(succ, np.ndarray) or succ.ndim != 2 or succ.dtype.kind not in "iu":
+        raise LumicoreError(f"succ must be a 2-dimensional array of whole numbers, got "
+                            f"{_shape(succ)}")
+    K = succ.shape[0]
+    if succ.shape != (K, Q):
+        raise LumicoreError(f"succ must be (K, {Q}), a state for each, got {succ.shape}")
+    if values.shape != (K + 1, T):
+        raise LumicoreError(f"values must be ({K + 1}, {T}), a row for each part of the year, "
+                            f"got {values.shape}")
+    if succ.size and not (-1 <= succ.min() and succ.max() < Q):
+        raise LumicoreError(f"succ must hold states -1..{Q - 1} (-1: closed), got "
+                            f"{int(succ.min())}..{int(succ.max())}")
+    if (not isinstance(least, np.ndarray) or least.shape != (Q,) or least.dtype.kind not in "iu"
+            or (Q and not (0 <= least.min() and least.max() <= J))):
+        raise LumicoreError(f"least must be ({Q},) whole numbers 0..{J}, got {_shape(least)}")
+    by_turn = [_floats(a, name, 1) for a, name in ((pg, "pg"), (pf, "pf"),
+                                                   (discard, "discard"))]
+    for array, name in zip(by_turn, ("pg", "pf", "discard"), strict=True):
         if array.shape != (T,):
             raise LumicoreError(f"{name} must be ({T},), one value a turn, got {array.shape}")
     if isinstance(jm, bool) or not isinstance(jm, (int, np.integer)) or not 0 <= jm < J:
@@ -85,20 +157,11 @@ def held_draw(nxt: np.ndarray, bf: np.ndarray, pg: np.ndarray, pf: np.ndarray, f
                             f"got {must!r}")
     if isinstance(food, bool) or not isinstance(food, (int, float, np.number)):
         raise LumicoreError(f"food must be a number, got {type(food).__name__}")
-    if (nxt2 is None) != (bf2 is None):
-        raise LumicoreError("nxt2 and bf2 go together: give both or neither")
-    two = nxt2 is not None
-    if two:
-        nxt2, bf2 = _floats(nxt2, "nxt2", 3), _floats(bf2, "bf2", 1)
-        if nxt2.shape != nxt.shape or bf2.shape != (T,):
-            raise LumicoreError(f"nxt2 and bf2 must be shaped as nxt {nxt.shape} and bf "
-                                f"({T},), got {nxt2.shape} and {bf2.shape}")
-    else:
-        nxt2, bf2 = nxt, by_turn[0]
-    out = np.empty((T, J, Hh))
-    _k.held_draw(nxt, *by_turn[:3], float(food), by_turn[3], int(jm), int(must), nxt2, bf2,
-                 two, out)
-    return out
+    out, best_from = np.empty((Q, T, J, Hh)), np.empty((Q, T, J, Hh))
+    _k.held_draws(nxt, values, np.ascontiguousarray(succ, dtype=np.int64),
+                  np.ascontiguousarray(least, dtype=np.int64), by_turn[0], by_turn[1],
+                  float(food), by_turn[2], int(jm), int(must), out, best_from)
+    return out, best_from
 
 
 def _floats(array: object, name: str, ndim: int) -> np.ndarray:

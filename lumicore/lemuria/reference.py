@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["NEG", "building_turn", "draw_ways", "held_draw", "open_ways"]
+__all__ = ["NEG", "building_turn", "draw_ways", "held_draw", "held_draws", "held_step", "open_ways"]
 
 NEG = -1e18
 """The value of a state no relaxed year reaches."""
@@ -138,3 +138,48 @@ def held_draw(nxt: np.ndarray, bf: np.ndarray, pg: np.ndarray, pf: np.ndarray, f
             for h in range(1, Hh):
                 out[d, j, h] = max(out[d, j, h], out[d, j, h - 1] - discard[d])
     return out
+
+
+def held_draws(nxt: np.ndarray, values: np.ndarray, succ: np.ndarray, least: np.ndarray,
+               pg: np.ndarray, pf: np.ndarray, food: float, discard: np.ndarray, jm: int,
+               must: int) -> np.ndarray:
+    """:func:`held_draw` from each state q of a branch's festival counts (``nxt`` (Q, T, J,
+    H): the values after the item in each state). The item is housed in one of K + 1 parts of
+    the year: part k < K (``values[k, d]`` if drawn in turn d) leads to state ``succ[k, q]``
+    (-1: closed from q), the last part (``values[K]``) stays in q. Each state's second kind
+    of housing is the best of the parts before the last. No path reaches fewer residents in
+    all than ``least[q]`` (the count by the last festival counted): NEG there.
+
+    >>> nxt = np.zeros((2, 1, 2, 1)); nxt[1, 0, 1, 0] = 4.0
+    >>> one = np.ones(1)
+    >>> held_draws(nxt, np.array([[2.0], [3.0]]), np.array([[1, -1]]), np.array([0, 0]), one,
+    ...            one, 0.0, one, 1, 1)[:, 0, 0, 0].tolist()
+    [6.0, 7.0]
+    """
+    K = succ.shape[0]
+    out = np.empty(nxt.shape)
+    for q in range(nxt.shape[0]):
+        earlier = [values[k][:, None, None] + nxt[succ[k, q]] for k in range(K)
+                   if succ[k, q] >= 0]
+        second = ((np.maximum.reduce(earlier), np.zeros(nxt.shape[1])) if earlier
+                  else (None, None))
+        out[q] = held_draw(nxt[q], values[K], pg, pf, food, discard, jm, must, *second)
+        out[q, :, :least[q]] = NEG
+    return out
+
+
+def held_step(nxt: np.ndarray, values: np.ndarray, succ: np.ndarray, least: np.ndarray,
+              pg: np.ndarray, pf: np.ndarray, food: float, discard: np.ndarray, jm: int,
+              must: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`held_draws`, and for each state, j and h its most over the turns from d on
+    (the values before the item, drawn in turn d or later).
+
+    >>> one = np.ones(2)
+    >>> drawn, best = held_step(np.zeros((1, 2, 1, 1)), np.array([[1.0, 5.0]]),
+    ...                         np.zeros((0, 1), dtype=int), np.zeros(1, dtype=int), one, one,
+    ...                         0.0, one, 0, -1)
+    >>> drawn.ravel().tolist(), best.ravel().tolist()
+    ([0.0, 0.0], [0.0, 0.0])
+    """
+    drawn = held_draws(nxt, values, succ, least, pg, pf, food, discard, jm, must)
+    return drawn, np.maximum.accumulate(drawn[:, ::-1], axis=1)[:, ::-1]

@@ -45,7 +45,7 @@ import numpy as np
 
 from lumicore.errors import LumicoreError
 from lumicore.lemuria import CHITS, COLORS, DISTRICTS, RESOURCES, Instance
-from lumicore.lemuria.kernel import building_turn, held_draw
+from lumicore.lemuria.kernel import building_turn, held_step
 from lumicore.lemuria.reference import draw_ways, open_ways
 from lumicore.lemuria.rules import TREND_BONUS, age_row
 from solvers.ctrl_c import check, noting
@@ -181,10 +181,10 @@ class _Year:
                  housed: dict[int, bool] | None = None,
                  windows: dict[int, tuple[int, int]] | None = None,
                  residents: tuple[int, int] | None = None,
-                 festival: tuple[int, int, int] | None = None) -> None:
+                 festivals: tuple[tuple[int, int, int], ...] = ()) -> None:
         self.inst = instance
         self._choose(fixed or {}, owned or {}, housed or {}, windows or {}, residents,
-                     festival)
+                     festivals)
         self.T = T = instance.turns
         ids = sorted(instance.buildings)
         self.index = {c: i for i, c in enumerate(ids)}
@@ -226,16 +226,16 @@ class _Year:
                      housed: dict[int, bool],
                      windows: dict[int, tuple[int, int]] | None = None,
                      residents: tuple[int, int] | None = None,
-                     festival: tuple[int, int, int] | None = None) -> _Year:
+                     festivals: tuple[tuple[int, int, int], ...] = ()) -> _Year:
         """The same year with other branching choices (the rows and the stream are shared)."""
         year = copy.copy(self)
-        year._choose(fixed, owned, housed, windows or {}, residents, festival)
+        year._choose(fixed, owned, housed, windows or {}, residents, festivals)
         return year
 
     def _choose(self, fixed: dict[int, int], owned: dict[int, tuple[int, int]],
                 housed: dict[int, bool], windows: dict[int, tuple[int, int]],
                 residents: tuple[int, int] | None = None,
-                festival: tuple[int, int, int] | None = None) -> None:
+                festivals: tuple[tuple[int, int, int], ...] = ()) -> None:
         # branching (solvers.lemuria.branch): the build option of turn t; facilities owned
         # after turn t in [lo, hi]; character item i housed (True) or not (False), and first
         # housed in turns lo..hi (``windows``)
@@ -244,9 +244,9 @@ class _Year:
         self.residents = residents
         """(lo, hi): only years that house lo..hi residents in all (second housings count),
         or None."""
-        self.festival = festival
-        """(F, lo, hi): only years that house lo..hi residents by the end of turn F, or
-        None."""
+        self.festivals = tuple(sorted(festivals))
+        """((F, lo, hi), ...), by turn: only years that house lo..hi residents by the end of
+        turn F, for each."""
         self.last_housed = max((i for i, must in self.housed.items() if must), default=-1)
 
     def barred(self) -> tuple[str, ...]:
@@ -255,7 +255,7 @@ class _Year:
         if any(self.fixed.values()) or any(lo > 0 for lo, _hi in self.owned.values()):
             sides.append("building")
         if (any(self.housed.values()) or (self.residents is not None and self.residents[0] > 0)
-                or (self.festival is not None and self.festival[1] > 0)):
+                or any(lo > 0 for _F, lo, _hi in self.festivals)):
             sides.append("characters")
         return tuple(sides)
 
@@ -483,27 +483,59 @@ HELD = 8
 many: a buy's price is only underestimated)."""
 
 
-def _held_items(year: _Year, val: np.ndarray) -> list[tuple[int, np.ndarray, np.ndarray | None]]:
-    """The stream of :func:`_held_value`: (item, value of housing it when drawn in turn d, None)
-    for the hand, the deck and the second housings (item -1: the best of any); where a branch
-    counts the residents housed by the end of turn F (``year.festival``), the two values of
-    housing it after turn F and by then instead."""
+class _Counts:
+    """The residents a branch counts by the end of its festival turns F_1 < ... < F_m
+    (``year.festivals``): the states (c_1 <= ... <= c_m, each at most its branch's ``hi``,
+    ``j_max`` and F_i; one state, (), where it counts none), the parts of the year (part k: the
+    turns from F_k to F_{k+1}, 0-based ``F_k <= p < F_{k+1}``, with F_0 = 0 and the last part
+    running to the end), and the state a housing in part k leads to (one more in each count
+    from the (k+1)-th on; -1 where that passes a ``hi``). A housing in the last part counts
+    by no festival: the state stays."""
+
+    def __init__(self, year: _Year) -> None:
+        festivals = year.festivals
+        states: list[tuple[int, ...]] = [()]
+        for F, _lo, hi in festivals:  # at most F: a housing a turn (the proof's note)
+            states = [s + (c,) for s in states
+                      for c in range(s[-1] if s else 0, min(hi, F, year.j_max) + 1)]
+        index = {s: q for q, s in enumerate(states)}
+        m = len(festivals)
+        self.states = states
+        self.succ = np.array([[index.get(tuple(c + (i >= k) for i, c in enumerate(s)), -1)
+                               for s in states] for k in range(m)],
+                             dtype=np.int64).reshape(m, len(states))
+        self.least = np.array([s[-1] if s else 0 for s in states], dtype=np.int64)
+        """The fewest residents in all a path in each state has housed."""
+        self.allowed = np.array([all(lo <= c <= hi for c, (_F, lo, hi) in
+                                     zip(s, festivals, strict=True)) for s in states])
+        edges = [0] + [F for F, _lo, _hi in festivals] + [year.T]
+        turns = np.arange(year.T)
+        self.parts = [(turns >= lo) & (turns < hi) for lo, hi in zip(edges, edges[1:],
+                                                                     strict=False)]
+
+    def earlier(self, V: np.ndarray, values: np.ndarray, q: int
+                ) -> tuple[np.ndarray, np.ndarray] | tuple[None, None]:
+        """From state q, the best housing in a part before the last as the kernel's second
+        kind (``nxt2[d, j, h]``: ``values[k, d]`` then the values ``V`` of the state it leads
+        to; ``bf2`` zero), or (None, None) where none is open."""
+        earlier = [values[k][:, None, None] + V[succ[q]] for k, succ in enumerate(self.succ)
+                   if succ[q] >= 0]
+        if not earlier:
+            return None, None
+        return np.maximum.reduce(earlier), np.zeros(V.shape[1])
+
+
+def _held_items(year: _Year, val: np.ndarray, counts: _Counts
+                ) -> list[tuple[int, np.ndarray]]:
+    """The stream of :func:`_held_value`: (item, its value (parts, T) of housing it when drawn
+    in turn d, in each part of the year ``counts`` makes) for the hand, the deck and the
+    second housings (item -1: the best of any)."""
     at_turn = val.max(axis=2)
     windowed = _windowed(year, at_turn)
-
-    def part(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Housed only in the turns of ``mask``: each item's value, and a comeback's."""
-        return (_best_from(np.where(mask, windowed, _NEG)),
-                _best_from(np.where(mask, at_turn, _NEG)).max(axis=0))
-
-    turns = np.arange(year.T)
-    if year.festival is None:
-        (after, back), (by, back_by) = part(turns >= 0), (None, None)
-    else:
-        early = turns < year.festival[0]
-        (after, back), (by, back_by) = part(~early), part(early)
-    items = [(i, after[i], None if by is None else by[i]) for i in range(year.n_items)]
-    return items + [(-1, back, back_by)] * year.comebacks
+    items = [_best_from(np.where(mask, windowed, _NEG)) for mask in counts.parts]
+    back = [_best_from(np.where(mask, at_turn, _NEG)).max(axis=0) for mask in counts.parts]
+    out = [(i, np.stack([part[i] for part in items])) for i in range(year.n_items)]
+    return out + [(-1, np.stack(back))] * year.comebacks
 
 
 def _best_from(at_turn: np.ndarray) -> np.ndarray:
@@ -528,14 +560,15 @@ def _held_value(year: _Year, P: np.ndarray, val: np.ndarray) -> tuple[float, lis
     item drawn in a turn no earlier than the one before it, by a buy that costs the number of
     cards passed over and still held (at least), or by an exchange (2 gold); a housed item
     takes its best turn from its draw on; a held card can be played unhoused before any draw.
-    A dynamic program over (residents housed by the branch's festival, draw turn, residents
-    housed, cards held), item by item from the last, each deck item a step of the kernel
-    (:func:`lumicore.lemuria.kernel.held_draw`) for each count by the festival (one count,
-    0, where the branch counts none). Returns the value and what :func:`_record_held` walks:
-    the stream and its tables."""
+    A dynamic program over (the residents housed by the end of each festival a branch counts:
+    a state of :class:`_Counts`, draw turn, residents housed, cards held), item by item from
+    the last, each deck item a step of the kernel (:func:`lumicore.lemuria.kernel.held_step`)
+    over the states of the counts. Returns the value and what :func:`_record_held` walks: the
+    stream, its tables and the counts."""
     T, H, jm = year.T, year.H, year.j_max
-    items = _held_items(year, val)
-    stop = _stop(year)  # drawing no more: 0 where the residents housed are allowed
+    counts = _Counts(year)
+    items = _held_items(year, val, counts)
+    stop = _stop(year, counts)  # drawing no more: 0 where the residents housed are allowed
     Q = stop.shape[0]
     V = np.broadcast_to(stop, (Q, T, jm + 1, HELD + 1)).copy()  # V[q, d, j, h]: items after
     tables = []
@@ -543,52 +576,42 @@ def _held_value(year: _Year, P: np.ndarray, val: np.ndarray) -> tuple[float, lis
     discard = year.food_min * food_price
     up = np.minimum(np.arange(HELD + 1) + 1, HELD)
     for i in range(len(items) - 1, -1, -1):
-        item, after, by = items[i]
+        item, values = items[i]
+        after = values[-1]
         must = year.housed.get(i)
         if i < H:  # in hand from the start: house it (its best turn) or keep it
             housed = np.full_like(V[:, 0], _NEG)
             housed[:, :jm] = after[0] + V[:, 0, 1:]
-            if by is not None:  # housed by the festival: one more counted
-                housed[:-1, :jm] = np.maximum(housed[:-1, :jm], by[0] + V[1:, 0, 1:])
+            for k, succ in enumerate(counts.succ):
+                open_ = succ >= 0
+                housed[open_, :jm] = np.maximum(housed[open_, :jm],
+                                                values[k, 0] + V[succ[open_], 0, 1:])
             tables.append((V, None))  # hand items: the value after them
             ways = [w for w, on in ((housed, must is not False), (V[:, 0][:, :, up], not must))
                     if on]
             V = np.broadcast_to(np.maximum.reduce(ways)[:, None], V.shape).copy()
             continue
         food = float(year.food[item] if item >= 0 else year.food_min)
-        drawn = np.stack([held_draw(V[q], after, gold, food_price, food, discard, jm,
-                                    _must(must), *_by_festival(V, by, q)) for q in range(Q)])
+        drawn, best_from = held_step(V, values, counts.succ, counts.least, gold, food_price,
+                                     food, discard, jm, _must(must))
         tables.append((drawn, (V, food)))
-        # contiguous, so that the kernel's door takes each V[q] as it is
-        V = np.ascontiguousarray(np.maximum.accumulate(drawn[:, ::-1], axis=1)[:, ::-1])
+        V = best_from  # drawn in turn d or later
         if i > year.last_housed:  # or draw no more (not before an item that must be housed)
-            V = np.maximum(V, stop)
+            np.maximum(V, stop, out=V)
     tables.reverse()
-    return float(V[0, 0, 0, 0]), (items, tables)
+    return float(V[0, 0, 0, 0]), (items, tables, counts)
 
 
-def _by_festival(V: np.ndarray, by: np.ndarray | None, q: int
-                 ) -> tuple[np.ndarray, np.ndarray] | tuple[None, None]:
-    """The second kind of housing from count ``q``: the values with one more housed by the
-    festival and ``by`` (the value of housing by then); none where the branch counts no
-    festival or ``q`` is the most."""
-    return (V[q + 1], by) if by is not None and q + 1 < V.shape[0] else (None, None)
-
-
-def _stop(year: _Year) -> np.ndarray:
-    """The value (Q, 1, j_max + 1, 1) of drawing no more with q residents housed by the
-    branch's festival and j in all: 0, or NEG where a branch allows no year to house that
-    many (Q = 1 where the branch counts none by a festival)."""
+def _stop(year: _Year, counts: _Counts) -> np.ndarray:
+    """The value (Q, 1, j_max + 1, 1) of drawing no more in each state of ``counts`` with j
+    residents housed in all: 0, or NEG where a branch allows no year to house that many."""
     J = year.j_max + 1
-    counted = year.festival is not None
-    stop = np.zeros((J if counted else 1, 1, J, 1))
+    stop = np.zeros((len(counts.states), 1, J, 1))
     j = np.arange(J)
     if year.residents is not None:
         lo, hi = year.residents
         stop[:, 0, (j < lo) | (j > hi), 0] = _NEG
-    if counted:
-        _F, lo, hi = year.festival
-        stop[(j < lo) | (j > hi)] = _NEG
+    stop[~counts.allowed] = _NEG
     return stop
 
 
@@ -599,25 +622,22 @@ def _must(must: bool | None) -> int:
 
 def _record_held(year: _Year, P: np.ndarray, val: np.ndarray, walk: tuple,
                  plan: _Plan) -> None:
-    """Walk :func:`_held_value`'s program forward (``walk``: its stream and, per item, the
-    value after a hand item, or a deck item's draw table with the values after it and its
-    food), recording its housings and spending; the way an item is drawn is the best of
+    """Walk :func:`_held_value`'s program forward (``walk``: its stream, per item the value
+    after a hand item or a deck item's draw table with the values after it and its food, and
+    the counts), recording its housings and spending; the way an item is drawn is the best of
     :func:`lumicore.lemuria.reference.draw_ways` at the state the walk reaches."""
     H, jm = year.H, year.j_max
-    items, tables = walk
+    items, tables, counts = walk
     discard = year.food_min * P[_FOOD]
-    stop = _stop(year)
+    stop = _stop(year, counts)
     q = d = j = h = 0
     at_turn = _windowed(year, val.max(axis=2))
     turns = np.arange(year.T)
-    F = year.festival[0] if year.festival is not None else None
+    last = len(counts.parts) - 1
 
-    def house(item: int, d: int, by: bool) -> None:
-        """House ``item`` drawn in turn d (0-based) at its best turn, by the end of turn F or
-        after it."""
-        allowed = turns >= d
-        if year.festival is not None:
-            allowed &= (turns < F) if by else (turns >= F)
+    def house(item: int, d: int, part: int) -> None:
+        """House ``item`` drawn in turn d (0-based) at its best turn in ``part``."""
+        allowed = (turns >= d) & counts.parts[part]
         if item < 0:  # a second housing: the best of any item
             item = int(np.argmax(np.where(allowed, val.max(axis=2), _NEG).max(axis=1)))
             p = int(np.argmax(np.where(allowed, val[item].max(axis=1), _NEG)))
@@ -628,23 +648,28 @@ def _record_held(year: _Year, P: np.ndarray, val: np.ndarray, walk: tuple,
         plan.housed[p, int(np.argmax(val[item, p]))] += 1
         plan.spend[_FOOD, p] += year.food[item]
 
-    def kind(after: np.ndarray, by: np.ndarray | None, nxt: np.ndarray, d: int, hh: int) -> bool:
-        """Whether the better housing from (q, d, j) with hh cards held is by the festival."""
-        nxt2, by2 = _by_festival(nxt, by, q)
-        if nxt2 is None or by2 is None:
-            return False
-        return bool(by2[d] + nxt2[d, j + 1, hh] > after[d] + nxt[q, d, j + 1, hh])
+    def part(values: np.ndarray, nxt: np.ndarray, d: int, hh: int) -> int:
+        """The part of the year of the better housing from (q, d, j) with hh cards held."""
+        best, kind = values[last, d] + nxt[q, d, j + 1, hh], last
+        for k, succ in enumerate(counts.succ):
+            if succ[q] >= 0 and values[k, d] + nxt[succ[q], d, j + 1, hh] > best:
+                best, kind = values[k, d] + nxt[succ[q], d, j + 1, hh], k
+        return kind
 
-    for i, ((item, after, by), (table, then)) in enumerate(zip(items, tables, strict=True)):
+    def housing(item: int, d: int, kind: int) -> None:
+        nonlocal j, q
+        house(item, d, kind)
+        j, q = j + 1, (q if kind == last else int(counts.succ[kind, q]))
+
+    for i, ((item, values), (table, then)) in enumerate(zip(items, tables, strict=True)):
         must = year.housed.get(i)
         if i < H:
             keep = table[q, 0, j, min(h + 1, HELD)] if not must else _NEG
             if must is not False and j < jm:
-                early = kind(after, by, table, 0, h)
-                value = (by[0] if early else after[0]) + table[q + early, 0, j + 1, h]
-                if value >= keep:
-                    house(item, 0, early)
-                    j, q = j + 1, q + early
+                kind = part(values, table, 0, h)
+                succ = q if kind == last else counts.succ[kind, q]
+                if values[kind, 0] + table[succ, 0, j + 1, h] >= keep:
+                    housing(item, 0, kind)
                     continue
             h = min(h + 1, HELD)
             continue
@@ -656,16 +681,14 @@ def _record_held(year: _Year, P: np.ndarray, val: np.ndarray, walk: tuple,
             plan.spend[_FOOD, d] += year.food_min  # a held card played unhoused
             h -= 1
         nxt, food = then
-        ways = open_ways(draw_ways(nxt[q], after, P[_GOLD], P[_FOOD], food, jm, d, j, h,
-                                   *_by_festival(nxt, by, q)), _must(must))
+        ways = open_ways(draw_ways(nxt[q], values[last], P[_GOLD], P[_FOOD], food, jm, d, j, h,
+                                   *counts.earlier(nxt, values, q)), _must(must))
         way = max(ways, key=ways.__getitem__)
         plan.spend[_GOLD, d] += h if way.startswith("buy") else 2
         if way == "exchange house":
             h -= 1
         if way.endswith("house"):
-            early = kind(after, by, nxt, d, h)
-            house(item, d, early)
-            j, q = j + 1, q + early
+            housing(item, d, part(values, nxt, d, h))
         if way == "buy keep":
             h = min(h + 1, HELD)
         elif way == "buy unhoused":

@@ -14,10 +14,10 @@ bound falls as fast as the nodes allow.
 
 When the builds are settled the search splits on the facilities owned after a turn, then on
 the number of residents the year houses in all, then on the number it houses by the end of a
-festival turn, then on whether a character is housed, then on the turn it is first housed
-in. A node whose master mixes none of these has nothing to split (its mix is in the chits or
-in the cards held); it stays open with its bound, and the search stops when it reaches the
-top.
+festival turn (of up to two festivals), then on whether a character is housed, then on the
+turn it is first housed in. A node whose master mixes none of these has nothing to split
+(its mix is in the chits or in the cards held); it stays open with its bound, and the search
+stops when it reaches the top.
 
 Children are bounded at their parent's multipliers first (one evaluation of the two programs,
 a valid bound like any); a node's column generation runs only when it reaches the top, and
@@ -91,19 +91,19 @@ class _Choices:
     windows: tuple = ()
     residents: tuple = ()
     """() or (lo, hi): the residents the year houses in all."""
-    festival: tuple = ()
-    """() or (F, lo, hi): the residents the year houses by the end of festival turn F."""
+    festivals: tuple = ()
+    """((F, lo, hi), ...): the residents the year houses by the end of festival turn F."""
 
     def year(self, instance: Instance, base: _Year | None = None) -> _Year:
         """The relaxation's data for these choices (``base``: the whole year's, shared)."""
         choices = (dict(self.fixed), dict(self.owned), dict(self.housed), dict(self.windows),
-                   self.residents or None, self.festival or None)
+                   self.residents or None, self.festivals)
         return _Year(instance, *choices) if base is None else base.with_choices(*choices)
 
     @property
     def size(self) -> int:
         return (len(self.fixed) + len(self.owned) + len(self.housed) + len(self.windows)
-                + bool(self.residents) + bool(self.festival))
+                + bool(self.residents) + len(self.festivals))
 
 
 @dataclass(order=True)
@@ -245,20 +245,29 @@ def _split(node: _Node, festivals: tuple[int, ...] = ()) -> list[tuple[_Choices,
 def _split_festival(c: _Choices, characters: list[tuple[float, Any]],
                     festivals: tuple[int, ...]) -> list[tuple[_Choices, Keep]]:
     """Two children by the residents housed by the end of a festival turn (not the last
-    turn: that is the residents housed in all), split at the master's mean; none if the
-    master does not mix that count."""
+    turn: that is the residents housed in all; a node counts by at most ``COUNTED``
+    festivals), split at the master's mean where it is nearest to even; none if the master
+    does not mix such a count."""
     if not characters:
         return []
     turns = characters[0][1].housed.shape[0]
-    allowed = [c.festival[0]] if c.festival else [f for f in festivals if f < turns]
+    counted = {f: (lo, hi) for f, lo, hi in c.festivals}
+    allowed = (list(counted) if len(counted) >= COUNTED
+               else [f for f in festivals if f < turns])
     splits = [(even[0], f, even[1]) for f in allowed
               if (even := _even_cut([(w, int(plan.housed[:f].sum())) for w, plan in characters]))]
     if not splits:
         return []
     _, f, cut = min(splits)
-    _f, lo, hi = c.festival or (f, 0, turns)
-    return [(replace(c, festival=(f, lo, cut)), _keeps_festival(f, lo, cut)),
-            (replace(c, festival=(f, cut + 1, hi)), _keeps_festival(f, cut + 1, hi))]
+    lo, hi = counted.get(f, (0, turns))
+    return [(replace(c, festivals=_counting(counted, f, lo, cut)), _keeps_festival(f, lo, cut)),
+            (replace(c, festivals=_counting(counted, f, cut + 1, hi)),
+             _keeps_festival(f, cut + 1, hi))]
+
+
+def _counting(counted: dict[int, tuple[int, int]], f: int, lo: int, hi: int) -> tuple:
+    """The festival counts of a child: ``counted`` with lo..hi residents by the end of f."""
+    return tuple((turn, a, b) for turn, (a, b) in sorted({**counted, f: (lo, hi)}.items()))
 
 
 def _keeps_festival(turn: int, lo: int, hi: int) -> Keep:
@@ -300,6 +309,10 @@ pause lowers it by at least this, so the search never returns to a node without 
 
 MIXED = 1e-6
 """Weights within this of 0 or 1 count as whole."""
+
+COUNTED = 2
+"""The most festivals a node counts the residents housed by (the program of the cards held
+has a state for each combination of the counts: two festivals square the count's)."""
 
 
 def _even_cut(values: list[tuple[float, float]]) -> tuple[float, int] | None:
