@@ -21,6 +21,15 @@ def _values(draw, rng: np.random.Generator, shape: tuple) -> np.ndarray:
     return out
 
 
+def _rejects(step, args: list, position: int, value: object, match: str) -> None:
+    """``step`` takes ``args`` and raises LumicoreError (``match``) with ``value`` at
+    ``position`` instead."""
+    step(*args)
+    args[position] = value
+    with pytest.raises(LumicoreError, match=match):
+        step(*args)
+
+
 def _agree(step: str, args: tuple) -> None:
     """The kernel's step and its twin give the same array."""
     fast, plain = getattr(kernel, step)(*args), getattr(reference, step)(*args)
@@ -97,11 +106,7 @@ def _good():
     (6, 4, "admin must be"),
 ])
 def test_the_door_rejects_bad_arrays(position, value, match):
-    args = _good()
-    kernel.building_turn(*args)
-    args[position] = value
-    with pytest.raises(LumicoreError, match=match):
-        kernel.building_turn(*args)
+    _rejects(kernel.building_turn, _good(), position, value, match)
 
 
 @st.composite
@@ -202,11 +207,7 @@ def _good_draw():
     (7, True, "must must be"),
 ])
 def test_the_held_door_rejects_bad_arrays(position, value, match):
-    args = _good_draw()
-    kernel.held_draw(*args)
-    args[position] = value
-    with pytest.raises(LumicoreError, match=match):
-        kernel.held_draw(*args)
+    _rejects(kernel.held_draw, _good_draw(), position, value, match)
 
 
 def test_the_held_door_checks_the_second_kind():
@@ -245,8 +246,4 @@ def _good_draws():
     (9, 2, "must must be"),
 ])
 def test_the_held_step_door_rejects_bad_arrays(position, value, match):
-    args = _good_draws()
-    kernel.held_step(*args)
-    args[position] = value
-    with pytest.raises(LumicoreError, match=match):
-        kernel.held_step(*args)
+    _rejects(kernel.held_step, _good_draws(), position, value, match)
