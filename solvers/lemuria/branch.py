@@ -192,7 +192,7 @@ def _split(node: _Node, festivals: tuple[int, ...] = ()) -> list[tuple[_Choices,
     most; else two, by the facilities owned after a turn, split at the master's mean, where
     the split is nearest to even; else two, by the residents housed in all, split at the
     master's mean; else two, by the residents housed by the end of a festival turn
-    (``festivals``; a node counts by one festival only: the one it split on first), split at
+    (``festivals``; a node counts by at most ``COUNTED`` of them), split at
     the master's mean where it is nearest to even; else two, by housing the character item
     the master houses most nearly half of the time; else by the turn an item is first housed
     in (:func:`_split_turns`); else none (the master mixes nothing a choice can split)."""
