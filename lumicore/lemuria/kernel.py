@@ -143,7 +143,7 @@ def held_step(nxt: np.ndarray, values: np.ndarray, succ: np.ndarray, least: np.n
         raise LumicoreError(f"succ must hold states -1..{Q - 1} (-1: closed), got "
                             f"{int(succ.min())}..{int(succ.max())}")
     if (not isinstance(least, np.ndarray) or least.shape != (Q,) or least.dtype.kind not in "iu"
-            or (Q and not (0 <= least.min() and least.max() <= J))):
+            or not (0 <= least.min() and least.max() <= J)):
         raise LumicoreError(f"least must be ({Q},) whole numbers 0..{J}, got {_shape(least)}")
     by_turn = [_floats(a, name, 1) for a, name in ((pg, "pg"), (pf, "pf"),
                                                    (discard, "discard"))]

@@ -40,6 +40,7 @@ import math
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 import numpy as np
 
@@ -510,16 +511,20 @@ class _Counts:
                                      zip(s, festivals, strict=True)) for s in states])
         edges = [0] + [F for F, _lo, _hi in festivals] + [year.T]
         turns = np.arange(year.T)
-        self.parts = [(turns >= lo) & (turns < hi) for lo, hi in zip(edges, edges[1:],
-                                                                     strict=False)]
+        self.parts = [(turns >= lo) & (turns < hi) for lo, hi in pairwise(edges)]
+
+    def moves(self, q: int) -> list[tuple[int, int]]:
+        """(part, the state a housing in it leads to) for each part open from state q, the
+        last part (the state stays) first."""
+        return [(len(self.succ), q)] + [(k, int(succ[q])) for k, succ in enumerate(self.succ)
+                                        if succ[q] >= 0]
 
     def earlier(self, V: np.ndarray, values: np.ndarray, q: int
                 ) -> tuple[np.ndarray, np.ndarray] | tuple[None, None]:
         """From state q, the best housing in a part before the last as the kernel's second
         kind (``nxt2[d, j, h]``: ``values[k, d]`` then the values ``V`` of the state it leads
         to; ``bf2`` zero), or (None, None) where none is open."""
-        earlier = [values[k][:, None, None] + V[succ[q]] for k, succ in enumerate(self.succ)
-                   if succ[q] >= 0]
+        earlier = [values[k][:, None, None] + V[r] for k, r in self.moves(q)[1:]]
         if not earlier:
             return None, None
         return np.maximum.reduce(earlier), np.zeros(V.shape[1])
@@ -532,10 +537,11 @@ def _held_items(year: _Year, val: np.ndarray, counts: _Counts
     second housings (item -1: the best of any)."""
     at_turn = val.max(axis=2)
     windowed = _windowed(year, at_turn)
-    items = [_best_from(np.where(mask, windowed, _NEG)) for mask in counts.parts]
-    back = [_best_from(np.where(mask, at_turn, _NEG)).max(axis=0) for mask in counts.parts]
-    out = [(i, np.stack([part[i] for part in items])) for i in range(year.n_items)]
-    return out + [(-1, np.stack(back))] * year.comebacks
+    items = np.stack([_best_from(np.where(mask, windowed, _NEG)) for mask in counts.parts],
+                     axis=1)  # (n, parts, T)
+    back = np.stack([_best_from(np.where(mask, at_turn, _NEG)).max(axis=0)
+                     for mask in counts.parts])
+    return [(i, items[i]) for i in range(year.n_items)] + [(-1, back)] * year.comebacks
 
 
 def _best_from(at_turn: np.ndarray) -> np.ndarray:
@@ -633,7 +639,6 @@ def _record_held(year: _Year, P: np.ndarray, val: np.ndarray, walk: tuple,
     q = d = j = h = 0
     at_turn = _windowed(year, val.max(axis=2))
     turns = np.arange(year.T)
-    last = len(counts.parts) - 1
 
     def house(item: int, d: int, part: int) -> None:
         """House ``item`` drawn in turn d (0-based) at its best turn in ``part``."""
@@ -648,28 +653,26 @@ def _record_held(year: _Year, P: np.ndarray, val: np.ndarray, walk: tuple,
         plan.housed[p, int(np.argmax(val[item, p]))] += 1
         plan.spend[_FOOD, p] += year.food[item]
 
-    def part(values: np.ndarray, nxt: np.ndarray, d: int, hh: int) -> int:
-        """The part of the year of the better housing from (q, d, j) with hh cards held."""
-        best, kind = values[last, d] + nxt[q, d, j + 1, hh], last
-        for k, succ in enumerate(counts.succ):
-            if succ[q] >= 0 and values[k, d] + nxt[succ[q], d, j + 1, hh] > best:
-                best, kind = values[k, d] + nxt[succ[q], d, j + 1, hh], k
-        return kind
+    def part(values: np.ndarray, nxt: np.ndarray, d: int, hh: int) -> tuple[float, int, int]:
+        """The best housing from (q, d, j) with hh cards held: its value, part and the state
+        it leads to (the first of :meth:`_Counts.moves` on a tie)."""
+        return max(((values[k, d] + nxt[r, d, j + 1, hh], k, r) for k, r in counts.moves(q)),
+                   key=lambda way: way[0])
 
-    def housing(item: int, d: int, kind: int) -> None:
+    def housing(item: int, d: int, way: tuple[float, int, int]) -> None:
         nonlocal j, q
+        _value, kind, q = way
         house(item, d, kind)
-        j, q = j + 1, (q if kind == last else int(counts.succ[kind, q]))
+        j += 1
 
     for i, ((item, values), (table, then)) in enumerate(zip(items, tables, strict=True)):
         must = year.housed.get(i)
         if i < H:
             keep = table[q, 0, j, min(h + 1, HELD)] if not must else _NEG
             if must is not False and j < jm:
-                kind = part(values, table, 0, h)
-                succ = q if kind == last else counts.succ[kind, q]
-                if values[kind, 0] + table[succ, 0, j + 1, h] >= keep:
-                    housing(item, 0, kind)
+                way = part(values, table, 0, h)
+                if way[0] >= keep:
+                    housing(item, 0, way)
                     continue
             h = min(h + 1, HELD)
             continue
@@ -681,7 +684,7 @@ def _record_held(year: _Year, P: np.ndarray, val: np.ndarray, walk: tuple,
             plan.spend[_FOOD, d] += year.food_min  # a held card played unhoused
             h -= 1
         nxt, food = then
-        ways = open_ways(draw_ways(nxt[q], values[last], P[_GOLD], P[_FOOD], food, jm, d, j, h,
+        ways = open_ways(draw_ways(nxt[q], values[-1], P[_GOLD], P[_FOOD], food, jm, d, j, h,
                                    *counts.earlier(nxt, values, q)), _must(must))
         way = max(ways, key=ways.__getitem__)
         plan.spend[_GOLD, d] += h if way.startswith("buy") else 2
