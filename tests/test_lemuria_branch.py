@@ -18,7 +18,14 @@ from lumicore.lemuria.instance import small_instance
 from lumicore.lemuria.schedule import Schedule
 from solvers.lemuria import build_schedule
 from solvers.lemuria.bound import _Year
-from solvers.lemuria.branch import EMPTY, _Choices, _first_bound, _node_bound, branch_bound
+from solvers.lemuria.branch import (
+    EMPTY,
+    _Choices,
+    _first_bound,
+    _node_bound,
+    _node_columns,
+    branch_bound,
+)
 from solvers.lemuria.greedy import greedy_schedule
 
 YEARS = {
@@ -215,15 +222,20 @@ def test_a_child_bounded_at_its_parents_multipliers_keeps_the_optimum(name):
 
 def test_a_paused_node_goes_on_to_the_same_bound():
     """Column generation paused at a bound it is told to stop under, then started again
-    from the columns it had, ends where an unpaused run ends."""
+    from the columns it had, or with the master it kept, ends where an unpaused run ends."""
     inst = default_instance(1, turns=6)
     choices = _Choices(fixed=((2, 1),))
     whole = _node_bound(inst, choices, [], None)
-    paused = _node_bound(inst, choices, [], None, target=whole.value + 1.0)
+    paused, master = _node_columns(inst, choices, [], None, target=whole.value + 1.0)
     assert paused.value - paused.floor >= 0.01 and paused.value <= whole.value + 1.0 + 1e-6
+    kept = len(master.added)
     resumed = _node_bound(inst, choices, list(paused.columns[EMPTY:]), None, start=paused)
     assert resumed.value == pytest.approx(whole.value, abs=0.02)
     assert resumed.steps < whole.steps
+    again, same = _node_columns(inst, choices, [], None, start=paused, master=master)
+    assert same is master and again.columns is master.added and len(master.added) > kept
+    assert again.value == pytest.approx(whole.value, abs=0.02)
+    assert again.steps < whole.steps
 
 
 def test_most_children_never_need_their_column_generation(monkeypatch):
@@ -242,6 +254,30 @@ def test_most_children_never_need_their_column_generation(monkeypatch):
     monkeypatch.setattr(branch._Search, "settle", counted)
     result = branch_bound(default_instance(3, turns=6), time_limit=None, max_nodes=60)
     assert result.nodes >= 60 and 0 < len(set(settled)) < 0.75 * result.nodes  # 38 of 61
+
+
+def test_paused_nodes_keep_at_most_kept_masters(monkeypatch):
+    """A paused node goes on with the master it kept; past ``KEPT`` paused nodes the oldest
+    drops its master and builds it anew from its columns, and the bound still holds."""
+    import solvers.lemuria.branch as branch
+
+    inst = YEARS["remodels"]()
+    best = optimum(inst)
+    monkeypatch.setattr(branch, "KEPT", 1)
+    visits = []
+    real = branch._Search.settle
+
+    def counted(self, node, below):
+        visits.append(("kept" if node.master is not None else
+                       "rebuilt" if math.isfinite(node.result.floor) else "new"))
+        settled = real(self, node, below)
+        assert len(self.kept) <= 1
+        return settled
+
+    monkeypatch.setattr(branch._Search, "settle", counted)
+    result = branch_bound(inst, time_limit=None, max_nodes=60)
+    assert result.bound >= best.vp - 1e-6
+    assert {"kept", "rebuilt", "new"} <= set(visits)
 
 
 def test_the_turn_a_character_is_first_housed_in_splits_the_years(monkeypatch):

@@ -50,7 +50,7 @@ from lumicore.lemuria.kernel import building_turn, held_step
 from lumicore.lemuria.reference import draw_ways, open_ways
 from lumicore.lemuria.rules import TREND_BONUS, age_row
 from solvers.ctrl_c import check, noting
-from solvers.lemuria.columns import Column, Master
+from solvers.lemuria.columns import EMPTY, Column, Master
 from solvers.lemuria.model import max_draws
 from solvers.limits import check_limits
 
@@ -887,19 +887,22 @@ def _out_of_time(time_limit: float | None, start: float) -> bool:
 
 
 def _columns(year: _Year, target: float, time_limit: float | None, max_steps: int,
-             start: float, result: BoundResult, known: Sequence[tuple[str, Column]] = ()
-             ) -> None:
+             start: float, result: BoundResult, known: Sequence[tuple[str, Column]] = (),
+             master: Master | None = None) -> Master:
     """Column generation: price the master's duals, add the two relaxed years, repeat.
     ``known``: columns to start the master with (relaxed years of this ``year``'s fixed
-    choices; :mod:`solvers.lemuria.branch` passes a parent node's). ``result`` holds the
-    master's columns and their last weights (the master's own lists)."""
-    master = Master(year.A, [int(f) for f in np.flatnonzero(year.is_festival)],
-                    _empty_plan(year.T), year.barred())
+    choices; :mod:`solvers.lemuria.branch` passes a parent node's); ``master``: instead, a
+    master of this ``year`` to go on with (a paused node's, its LP warm). ``result`` holds the
+    master's columns and their last weights (the master's own lists); the master is
+    returned."""
+    if master is None:
+        master = Master(year.A, [int(f) for f in np.flatnonzero(year.is_festival)],
+                        _empty_plan(year.T), year.barred())
+        for side, column in known:
+            master.add(side, column)
     result.columns, result.weights = master.added, master.weights
     duals = _first_multipliers(year)
-    for side, column in known:
-        master.add(side, column)
-    solved = master.solve() if known else None
+    solved = master.solve() if len(master.added) > EMPTY else None
     if solved is not None:
         result.floor, *duals = solved
     smooth = True
@@ -908,20 +911,21 @@ def _columns(year: _Year, target: float, time_limit: float | None, max_steps: in
         least = result.value
         value, build, chars = _price(year, *multipliers)
         if not _keep(result, value, *multipliers):
-            return
+            return master
         if (result.value - result.floor < CONVERGED or result.value - target < 1e-6
                 or _out_of_time(time_limit, start)):
-            return
+            return master
         master.add("building", build)
         master.add("characters", chars)
         floor = result.floor
         solved = master.solve()
         if solved is None:
-            return
+            return master
         result.floor, *duals = solved
         # neither the bound nor the master moved (the bound by the deepest item can sit below
         # the one the argument of docs/lemuria.md follows): price the duals themselves
         smooth = result.value < least or result.floor > floor + 1e-9
+    return master
 
 
 def _smoothed(result: BoundResult, duals: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:

@@ -51,7 +51,7 @@ from solvers.lemuria.bound import (
     _Year,
     lagrangian_bound,
 )
-from solvers.lemuria.columns import Column
+from solvers.lemuria.columns import EMPTY, Column, Master
 from solvers.limits import Budget
 
 __all__ = ["BranchResult", "branch_bound"]
@@ -117,6 +117,8 @@ class _Node:
     result: BoundResult = field(compare=False, repr=False)
     done: bool = field(compare=False, default=True)
     known: list = field(compare=False, repr=False, default_factory=list)
+    master: Master | None = field(compare=False, repr=False, default=None)
+    """A paused node's master, kept to go on with (see ``KEPT``)."""
 
     @property
     def bound(self) -> float:
@@ -300,8 +302,9 @@ def _split_turns(c: _Choices, characters: list[tuple[float, Any]]
     return out
 
 
-EMPTY = 2
-"""Every master starts with the empty year of each side (its own, priced for its choices)."""
+KEPT = 64
+"""The most paused nodes that keep their master LP between visits (warm, with its columns);
+the others build it anew from their columns when they are the top again."""
 
 PAUSE = 0.01
 """A node's column generation pauses once its bound is this far under the next node's (each
@@ -360,13 +363,22 @@ def _node_bound(instance: Instance, choices: _Choices, known: list,
     ``known`` columns (which must make them) and, if given, the bound ``start`` of some
     multipliers (column generation smooths towards them); it stops early once the bound is at
     most ``target``."""
+    return _node_columns(instance, choices, known, time_limit, base, start, target)[0]
+
+
+def _node_columns(instance: Instance, choices: _Choices, known: list,
+                  time_limit: float | None, base: _Year | None = None,
+                  start: BoundResult | None = None, target: float = -math.inf,
+                  master: Master | None = None) -> tuple[BoundResult, Master]:
+    """:func:`_node_bound` and its master; given a ``master`` of these choices, column
+    generation goes on with it instead of a master built from ``known``."""
     result = BoundResult(math.inf, math.inf, 0, 0.0)
     if start is not None:
         result.value, result.mu, result.lam, result.fest = (start.value, start.mu, start.lam,
                                                             start.fest)
-    _columns(choices.year(instance, base), target, time_limit, 300, time.perf_counter(),
-             result, known)
-    return result
+    master = _columns(choices.year(instance, base), target, time_limit, 300,
+                      time.perf_counter(), result, known, master)
+    return result, master
 
 
 def _first_bound(year: _Year, parent: BoundResult) -> tuple[BoundResult, list]:
@@ -391,6 +403,8 @@ class _Search:
         self.known = known
         self.incumbent = incumbent
         self.base: _Year | None = None
+        self.kept: dict[int, _Node] = {}
+        """Paused nodes holding their masters, oldest first (at most ``KEPT``)."""
         self.budget = Budget(max_nodes, time_limit, check_every=1)
         self.depth = 0
         self.last = math.inf
@@ -435,11 +449,18 @@ class _Search:
         from when it is the top again."""
         limit = self.budget.time_limit
         left = None if limit is None else max(0.0, limit - self.budget.elapsed)
-        result = _node_bound(self.instance, node.choices, node.known, left, self.base,
-                             node.result, below - PAUSE)
+        self.kept.pop(id(node), None)
+        result, master = _node_columns(self.instance, node.choices, node.known, left,
+                                       self.base, node.result, below - PAUSE, node.master)
         paused = result.value < below - PAUSE + 1e-6 and result.value - result.floor >= CONVERGED
-        return _Node(-min(result.value, node.bound), node.choices, result, not paused,
-                     list(result.columns[EMPTY:]) if paused else [])
+        settled = _Node(-min(result.value, node.bound), node.choices, result, not paused,
+                        list(result.columns[EMPTY:]) if paused else [],
+                        master if paused else None)
+        if paused:
+            self.kept[id(settled)] = settled
+            if len(self.kept) > KEPT:
+                self.kept.pop(next(iter(self.kept))).master = None
+        return settled
 
     def record(self, top: float) -> None:
         if top < self.last:

@@ -21,11 +21,15 @@ from typing import Any
 import numpy as np
 from ortools.linear_solver import pywraplp
 
-__all__ = ["Column", "Master", "BARRED"]
+__all__ = ["Column", "Master", "BARRED", "EMPTY"]
 
 BARRED = 1e4
 """The VP an empty year costs the master where it is not a relaxed year (a year scores at most
 a few hundred VP, so a mix with a feasible year never uses it)."""
+
+EMPTY = 2
+"""Every master starts with the empty year of each side (its own, priced for its choices):
+the first ``EMPTY`` of its columns."""
 
 
 @dataclass
