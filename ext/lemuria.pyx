@@ -76,31 +76,45 @@ def held_draws(const double[:, :, :, ::1] nxt, const double[:, ::1] values,
     ``house[h]`` holds the value of housing it with h cards held after the draw: the best
     part of the year to house it in, then the state that part leads to."""
     cdef Py_ssize_t Q = nxt.shape[0], T = nxt.shape[1], J = nxt.shape[2], Hh = nxt.shape[3]
-    cdef Py_ssize_t K = succ.shape[0]
+    cdef Py_ssize_t K = succ.shape[0], plane = J * Hh
     cdef Py_ssize_t q, d, j, h, k, r, up
-    cdef double buy, swap, best, v
+    cdef double buy, swap, best, v, keep
     cdef bint house_ok = must != 0, other_ok = must != 1
     house_array = np.empty(Hh)
     cdef double[::1] house = house_array
+    cdef const double *row
+    cdef const double *up_row
+    cdef double *o
+    cdef double *b
+    cdef const double *after
     with nogil:
         for q in range(Q):
             for d in range(T):
                 swap = -2.0 * pg[d]
                 for j in range(J):
+                    o = &out[q, d, j, 0]
                     if j < least[q]:
                         for h in range(Hh):
-                            out[q, d, j, h] = NEG
+                            o[h] = NEG
                         continue
-                    for h in range(Hh):
-                        if j >= jm:
+                    row = &nxt[q, d, j, 0]
+                    if j >= jm:
+                        for h in range(Hh):
                             house[h] = NEG
-                            continue
-                        v = values[K, d] + nxt[q, d, j + 1, h]
+                    else:
+                        up_row = &nxt[q, d, j + 1, 0]
+                        for h in range(Hh):
+                            house[h] = values[K, d] + up_row[h]
                         for k in range(K):
                             r = succ[k, q]
-                            if r >= 0 and values[k, d] + nxt[r, d, j + 1, h] > v:
-                                v = values[k, d] + nxt[r, d, j + 1, h]
-                        house[h] = v
+                            if r < 0:
+                                continue
+                            up_row = &nxt[r, d, j + 1, 0]
+                            for h in range(Hh):
+                                v = values[k, d] + up_row[h]
+                                if v > house[h]:
+                                    house[h] = v
+                    keep = -food * pf[d]
                     for h in range(Hh):
                         up = h + 1 if h + 1 < Hh else Hh - 1
                         buy = -(<double>h) * pg[d]
@@ -113,24 +127,25 @@ def held_draws(const double[:, :, :, ::1] nxt, const double[:, ::1] values,
                             if v > best:
                                 best = v
                         if other_ok:
-                            v = buy + nxt[q, d, j, up]
+                            v = buy + row[up]
                             if v > best:
                                 best = v
-                            v = buy - food * pf[d] + nxt[q, d, j, h]
+                            v = buy + keep + row[h]
                             if v > best:
                                 best = v
-                            v = swap + nxt[q, d, j, h]
+                            v = swap + row[h]
                             if v > best:
                                 best = v
-                        out[q, d, j, h] = best
-                    for h in range(1, Hh):
-                        v = out[q, d, j, h - 1] - discard[d]
-                        if v > out[q, d, j, h]:
-                            out[q, d, j, h] = v
+                        if h >= 1 and o[h - 1] - discard[d] > best:
+                            best = o[h - 1] - discard[d]
+                        o[h] = best
             for d in range(T - 1, -1, -1):
-                for j in range(J):
-                    for h in range(Hh):
-                        v = out[q, d, j, h]
-                        if d + 1 < T and best_from[q, d + 1, j, h] > v:
-                            v = best_from[q, d + 1, j, h]
-                        best_from[q, d, j, h] = v
+                o = &out[q, d, 0, 0]
+                b = &best_from[q, d, 0, 0]
+                if d + 1 < T:
+                    after = &best_from[q, d + 1, 0, 0]
+                    for j in range(plane):
+                        b[j] = o[j] if o[j] >= after[j] else after[j]
+                else:
+                    for j in range(plane):
+                        b[j] = o[j]
