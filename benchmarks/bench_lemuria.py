@@ -56,6 +56,7 @@ CONFIGS = {
     "residents": {},
     "festival": {},
     "counts": {},
+    "kept": {},
 }
 """``before``: CP-SAT alone, its own bound (its logged years are from before that bound was
 limited to years the model describes whole, which 12-turn years, with their remodels, are not:
@@ -92,9 +93,11 @@ same arguments, run after the branch and bound got its split on the number of re
 year houses in all; ``festival``: the same arguments, run after it got its split on the
 number housed by the end of a festival turn (a second count in the program by the cards
 held); ``counts``: the same arguments, run after a node could count by two festivals, each
-count capped at its turn, with the kernel's step over every state at once."""
+count capped at its turn, with the kernel's step over every state at once; ``kept``: the same
+arguments, run after a paused node kept its master LP and the kernel's step read its rows
+through pointers."""
 
-VALID = ("valid", "held", "residents", "festival", "counts")
+VALID = ("valid", "held", "residents", "festival", "counts", "kept")
 """The set-ups whose bounds hold for every legal year (:func:`known` takes the least of them)."""
 
 

@@ -268,8 +268,8 @@ def test_paused_nodes_keep_at_most_kept_masters(monkeypatch):
     real = branch._Search.settle
 
     def counted(self, node, below):
-        visits.append("kept" if node.master is not None else
-                       "rebuilt" if math.isfinite(node.result.floor) else "new")
+        visits.append("kept" if node.master is not None
+                      else "rebuilt" if math.isfinite(node.result.floor) else "new")
         settled = real(self, node, below)
         assert len(self.kept) <= 1
         return settled
