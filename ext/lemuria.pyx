@@ -78,7 +78,7 @@ def held_draws(const double[:, :, :, ::1] nxt, const double[:, ::1] values,
     cdef Py_ssize_t Q = nxt.shape[0], T = nxt.shape[1], J = nxt.shape[2], Hh = nxt.shape[3]
     cdef Py_ssize_t K = succ.shape[0], plane = J * Hh
     cdef Py_ssize_t q, d, j, h, k, r, up
-    cdef double buy, swap, best, v, keep
+    cdef double buy, swap, best, v, unhoused
     cdef bint house_ok = must != 0, other_ok = must != 1
     house_array = np.empty(Hh)
     cdef double[::1] house = house_array
@@ -114,7 +114,7 @@ def held_draws(const double[:, :, :, ::1] nxt, const double[:, ::1] values,
                                 v = values[k, d] + up_row[h]
                                 if v > house[h]:
                                     house[h] = v
-                    keep = -food * pf[d]
+                    unhoused = -food * pf[d]
                     for h in range(Hh):
                         up = h + 1 if h + 1 < Hh else Hh - 1
                         buy = -(<double>h) * pg[d]
@@ -130,7 +130,7 @@ def held_draws(const double[:, :, :, ::1] nxt, const double[:, ::1] values,
                             v = buy + row[up]
                             if v > best:
                                 best = v
-                            v = buy + keep + row[h]
+                            v = buy + unhoused + row[h]
                             if v > best:
                                 best = v
                             v = swap + row[h]

@@ -118,7 +118,8 @@ class _Node:
     done: bool = field(compare=False, default=True)
     known: list = field(compare=False, repr=False, default_factory=list)
     master: Master | None = field(compare=False, repr=False, default=None)
-    """A paused node's master, kept to go on with (see ``KEPT``)."""
+    """A paused node's master, kept to go on with (see ``KEPT``); its columns are the node's
+    ``known`` once it is dropped."""
 
     @property
     def bound(self) -> float:
@@ -390,6 +391,11 @@ def _first_bound(year: _Year, parent: BoundResult) -> tuple[BoundResult, list]:
     return result, [("building", build), ("characters", chars)]
 
 
+def _drop_master(node: _Node) -> None:
+    """Free a paused node's master: the node keeps its columns, to build it anew from."""
+    node.known, node.master = list(node.master.added[EMPTY:]), None
+
+
 class _Search:
     """The counters and limits of one search, and the children of a node."""
 
@@ -454,12 +460,11 @@ class _Search:
                                        self.base, node.result, below - PAUSE, node.master)
         paused = result.value < below - PAUSE + 1e-6 and result.value - result.floor >= CONVERGED
         settled = _Node(-min(result.value, node.bound), node.choices, result, not paused,
-                        list(result.columns[EMPTY:]) if paused else [],
-                        master if paused else None)
+                        master=master if paused else None)
         if paused:
             self.kept[id(settled)] = settled
             if len(self.kept) > KEPT:
-                self.kept.pop(next(iter(self.kept))).master = None
+                _drop_master(self.kept.pop(next(iter(self.kept))))
         return settled
 
     def record(self, top: float) -> None:
