@@ -50,6 +50,13 @@ def test_estimates_are_reproducible_and_intervals_contain_the_rate():
         assert e.low <= e.rate <= e.high
 
 
+def test_best_play_takes_any_node_limit():
+    train = Train.parse("H L3 T")
+    huge = best_play(train, [LH, LT], [LU, LT, LT], samples=3, max_nodes=10**30)
+    free = best_play(train, [LH, LT], [LU, LT, LT], samples=3, max_nodes=None)
+    assert huge.plays == free.plays and huge.samples == free.samples == 3
+
+
 def test_greedy_takes_the_play_with_the_lowest_heuristic():
     train, hand = Train.parse("h T H L2 h"), [LT, LU, W1]
     play = greedy_play(train, hand)

@@ -139,6 +139,15 @@ def test_node_limit_reports_limit():
     assert result.status == "limit" and result.reason == "nodes" and result.plan == []
 
 
+def test_a_node_limit_past_the_kernels_counter_means_no_limit():
+    """Any positive Python int is a limit (the kernel's counter is 64 bits): past what it can
+    count, the search runs as without one."""
+    d = Deal(Train.parse("H L3 T"), (LIGHT_T, LUCIA, LIGHT_T, LIGHT_T))
+    huge, free = solve_deal(d, max_nodes=10**30), solve_deal(d, max_nodes=None)
+    assert huge.status == free.status == "winnable" and huge.nodes == free.nodes
+    assert huge.plan == free.plan
+
+
 def test_solve_deal_accepts_a_deal_and_positions():
     d = Deal(Train.parse("H L3 T"), (LIGHT_T, LUCIA, LIGHT_T, LIGHT_T))
     assert solve_deal(d).status == "winnable"

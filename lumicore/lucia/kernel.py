@@ -39,7 +39,8 @@ pdb_build = _k.pdb_build
 
 __all__ = ["card_table", "encode_action", "check_states", "pack_trains", "successors", "expand",
            "count_successors", "goal_mask", "heuristic", "search", "STATUS", "REASON",
-           "SearchOutcome", "check_max_nodes", "MAX_NODES", "MAX_VISITS"]
+           "SearchOutcome", "check_max_nodes", "MAX_NODES", "MAX_VISITS", "DEAL_NODES",
+           "deal_node_limit"]
 
 _KIND = {"move": 1, "wild": 1, "light": 2, "lucia": 3}
 _CODES = {"H": (0, 1), "T": (2,), "S": (3,), "G": (4,), "L": tuple(range(LUCIA0, LUCIA5 + 1))}
@@ -313,6 +314,22 @@ def deal_search(train: Train, kinds: Sequence[Card], deck: Sequence[int],
     return _k.DealSearch(train.packed, table, np.array(deck, dtype=np.intc),
                          [[int(c) for c in h] for h in hands], caps, covers, htable.values,
                          htable.target, htable.locked, int(tt_bits))
+
+
+DEAL_NODES = 1 << 62
+"""The most node visits a deal search counts to: its limit where there is none (or a larger
+one), which its 64-bit counters never reach."""
+
+
+def deal_node_limit(max_nodes: int | None) -> int:
+    """The node limit a deal search takes for ``max_nodes`` (checked by the caller: None or a
+    positive whole number): at most :data:`DEAL_NODES`, so that any Python int fits the
+    kernel's counter.
+
+    >>> deal_node_limit(None) == deal_node_limit(10**30) == DEAL_NODES
+    True
+    """
+    return DEAL_NODES if max_nodes is None else min(int(max_nodes), DEAL_NODES)
 
 
 def deal_deadline(time_limit: float | None) -> float:

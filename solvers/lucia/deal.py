@@ -142,7 +142,7 @@ def solve_position(train: Train, hands: Sequence[Sequence[Card]], deck: Sequence
     search = kernel.deal_search(train, kinds, _kind_indices(deck, kinds),
                                 [_kind_indices(h, kinds) for h in order],
                                 search_table, rules, tt_bits)
-    limit = kernel.MAX_NODES if max_nodes is None else int(max_nodes)
+    limit = kernel.deal_node_limit(max_nodes)
     deadline = kernel.deal_deadline(time_limit)
     code, why, steps, nodes = search.solve(train.packed, -1, limit, deadline)
     status = kernel.DEAL_CODES[code]

@@ -149,7 +149,7 @@ def best_play(train: Train | str, hand: Sequence[Card], unseen: Iterable[Card] |
             hands.append(order[start:start + size])
             start += size
         search = kernel.deal_search(train, kinds, order[start:], hands, htable, rules)
-        limit = kernel.MAX_NODES if max_nodes is None else int(max_nodes)
+        limit = kernel.deal_node_limit(max_nodes)
         found, _ = search.children(train.packed, limit, kernel.deal_deadline(
             None if time_limit is None else max(1e-3, time_limit - time.perf_counter() + clock)))
         for kind, packed, code in found:
