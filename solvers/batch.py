@@ -23,7 +23,7 @@ from typing import Any
 
 from lumicore.errors import LumicoreError
 
-__all__ = ["BACKENDS", "MAX_TASKS", "run_batch", "default_workers", "check_workers",
+__all__ = ["BACKENDS", "MAX_TASKS", "MAX_WORKERS", "run_batch", "default_workers", "check_workers",
            "children_ignore_ctrl_c"]
 
 BACKENDS = ("process", "dask")
@@ -34,6 +34,10 @@ def default_workers() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
+MAX_WORKERS = 1024
+"""The most workers (processes, Dask workers or CP-SAT threads) a run takes."""
+
+
 def check_workers(workers: int | None, backend: str) -> int:
     """Validate ``workers`` and ``backend``; return the number of workers to use."""
     if backend not in BACKENDS:
@@ -41,8 +45,8 @@ def check_workers(workers: int | None, backend: str) -> int:
         raise LumicoreError(f"unknown backend {str(backend)[:80]!r} (choose from {choices})")
     if workers is None:
         return default_workers()
-    if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= 1024:
-        raise LumicoreError(f"workers must be an integer from 1 to 1024, got {workers!r}")
+    if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= MAX_WORKERS:
+        raise LumicoreError(f"workers must be an integer from 1 to {MAX_WORKERS}, got {workers!r}")
     return workers
 
 

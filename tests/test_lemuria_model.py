@@ -338,8 +338,9 @@ def test_model_stats_and_limits():
     assert stats.variables >= stats.booleans > 0 and stats.constraints > 0
     with pytest.raises(SearchLimitError):
         build_schedule(default_instance(0, turns=2), time_limit=0)
-    with pytest.raises(SearchLimitError):
-        build_schedule(default_instance(0, turns=2), workers=0)
+    for workers in (0, 10**23):  # CP-SAT's parameter is 32 bits: the edge checks the size
+        with pytest.raises(SearchLimitError, match="workers must be an integer from 1 to"):
+            build_schedule(default_instance(0, turns=2), workers=workers)
     with pytest.raises(LumicoreError, match="'newton'"):
         build_schedule(default_instance(0, turns=2), bound_method="newton")
 
