@@ -70,3 +70,20 @@ def test_planner_plays_a_whole_game():
 
     result = play_game(2, "planner,greedy", seed=2, time_limit=0.5)
     assert result.game.is_terminal() and Game.replay(result.game.record()) == result.game
+
+
+@pytest.mark.parametrize("limits, match", [
+    (dict(time_limit=float("inf")), "time_limit"), (dict(time_limit=0), "time_limit"),
+    (dict(workers=0), "workers"), (dict(workers=10**23), "workers"),
+])
+def test_the_harvest_planner_checks_its_limits(limits, match):
+    """A limit CP-SAT would take as none (inf) or could not take (a 32-bit worker count) is a
+    one-line error before any search, in the planner and in the bot that calls it."""
+    from lumicore.lemuria import default_instance
+    from solvers.lemuria.harvest import build_harvest_schedule
+
+    with pytest.raises(LumicoreError, match=match):
+        build_harvest_schedule(default_instance(0, turns=2), **limits)
+    if "time_limit" in limits:
+        with pytest.raises(LumicoreError, match=match):
+            PlannerBot(**limits)

@@ -52,7 +52,7 @@ from lumicore.lemuria.schedule import RESOURCES
 from solvers.ctrl_c import noting
 from solvers.lemuria.greedy import greedy_schedule
 from solvers.lemuria.model import YearModel, character_draws_bound
-from solvers.limits import FEASIBLE
+from solvers.limits import FEASIBLE, check_limits
 
 __all__ = ["HarvestYearModel", "greedy_materials", "greedy_harvest_schedule",
            "build_harvest_schedule", "PREFERRED"]
@@ -327,8 +327,10 @@ def build_harvest_schedule(instance: Instance, setup: AltarSetup | None = None,
     can come back from the bottom of its deck); elsewhere the plan is "feasible" with no bound
     (the harvest planner has no bound of its own).
     """
-    from solvers.lemuria import _solver
+    from solvers.lemuria import _check_args, _solver
 
+    check_limits(None, time_limit)
+    workers, seed = _check_args(instance, workers, seed)
     setup = setup or AltarSetup(first_turn=instance.first_turn)
     setup.check_calendar(instance)
     start = time.perf_counter()

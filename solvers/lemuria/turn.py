@@ -47,6 +47,7 @@ from lumicore.lemuria.harvests import ME, OTHERS, AltarSetup, Harvest, Pedestal,
 from lumicore.lemuria.rules import MAX_FACILITIES
 from lumicore.lemuria.schedule import COLORS
 from solvers.lemuria.harvest import build_harvest_schedule
+from solvers.limits import check_limits
 
 __all__ = ["DEFAULT_TURN_LIMIT", "TurnResult", "best_turn", "PlannerBot", "planner_instance"]
 
@@ -260,6 +261,7 @@ class PlannerBot:
                  horizon: int = MONTHS, others: str = "greedy", **_options: Any) -> None:
         from solvers.lemuria.bots import GreedyBot
 
+        check_limits(None, time_limit)
         self.seed, self.time_limit, self.horizon, self.others = seed, time_limit, horizon, others
         self.greedy = GreedyBot(seed=seed)
         self._key: tuple[int, int] | None = None
