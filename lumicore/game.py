@@ -33,10 +33,11 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from lumicore.errors import IllegalMoveError, LumicoreError
+from lumicore.errors import DataError, IllegalMoveError, LumicoreError
 
 __all__ = ["CHANCE", "TERMINAL", "GAMES", "GameState", "Deterministic", "OnePlayerState",
-           "play_randomly", "check_action", "sample_chance", "new_game"]
+           "play_randomly", "check_action", "checked_load", "sample_chance", "new_game",
+           "LOAD_ERRORS"]
 
 TERMINAL = -1
 """``current_player()`` once the game is over."""
@@ -151,6 +152,54 @@ def check_action(state: GameState, action: int) -> None:
     legal = state.legal_actions()
     if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or action not in legal:
         raise IllegalMoveError(f"action {action!r} is not legal here (legal: 0..{len(legal) - 1})")
+
+
+LOAD_ERRORS = (KeyError, TypeError, AttributeError, IndexError, ValueError, OverflowError)
+"""What malformed data raises in a loader that reads it as if it were well formed."""
+
+
+def checked_load(load: Callable[[], Any], what: str) -> Any:
+    """A clone of the state ``load()`` builds from serialized data, tried: its moves or chance
+    outcomes (or its returns once over), its text and its serialization; then each move played
+    on a clone of it, and the state that leads to tried the same way. Data that got past the
+    loader's own checks but cannot be played is a :class:`DataError` naming ``what`` now, not
+    a stray exception later; a :class:`LumicoreError` passes through. (A clone, because the
+    moves were tried on clones, whose fields are their own.) Damage that only a later move
+    reaches can still surface then.
+
+    >>> checked_load(lambda: [][0], "list")
+    Traceback (most recent call last):
+    ...
+    lumicore.errors.DataError: not a valid list: IndexError: list index out of range
+    """
+    try:
+        state = load().clone()  # as the probes below are: a clone's fields are its own
+        _exercise(state)
+        if not state.is_terminal():
+            for action in _actions(state):
+                after = state.clone()
+                after.apply_action(action)
+                _exercise(after)
+    except LumicoreError:
+        raise
+    except LOAD_ERRORS as exc:
+        raise DataError(f"not a valid {what}: {type(exc).__name__}: {str(exc)[:80]}") from None
+    return state
+
+
+def _actions(state: GameState) -> list[int]:
+    if state.is_chance_node():
+        return [a for a, _p in state.chance_outcomes()]
+    return list(state.legal_actions())
+
+
+def _exercise(state: GameState) -> None:
+    if state.is_terminal():
+        state.returns()
+    elif not _actions(state):
+        raise DataError("a position that is not over offers no move")
+    str(state)
+    state.serialize()
 
 
 def sample_chance(state: GameState, rng: np.random.Generator) -> int:

@@ -4,10 +4,14 @@ with the solvers."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from lumicore.errors import DataError, IllegalMoveError
+from lumicore.errors import DataError, IllegalMoveError, LumicoreError
 from lumicore.game import CHANCE, GameState, new_game, play_randomly, sample_chance
 from lumicore.lemuria.game import Game as LemuriaGame
 from lumicore.lucia import Action, Card, Deck, Train, scramble
@@ -171,3 +175,48 @@ def test_deserialize_rejects_garbage(text):
     with pytest.raises(DataError):
         Game.deserialize(text)
         LemuriaGame.deserialize(text)
+
+
+_JUNK = [None, -1, 0, 10**30, "x", [], {}, 1.5, True, 2**64, ""]
+
+
+def _mutate(obj, rng: np.random.Generator):
+    """``obj`` (parsed JSON) with one entry somewhere dropped, repeated or replaced by junk."""
+    if isinstance(obj, (dict, list)) and obj:
+        keys = list(obj) if isinstance(obj, dict) else list(range(len(obj)))
+        key = keys[int(rng.integers(len(keys)))]
+        r = rng.random()
+        if r < 0.15:
+            obj.pop(key)
+        elif r < 0.6:
+            obj[key] = _mutate(obj[key], rng)
+        elif r < 0.7 and isinstance(obj, list):
+            obj.append(obj[key])
+        else:
+            obj[key] = _JUNK[int(rng.integers(len(_JUNK)))]
+        return obj
+    if isinstance(obj, int) and not isinstance(obj, bool) and rng.random() < 0.5:
+        return obj + int(rng.choice([-1, 1, 7, -100]))
+    return _JUNK[int(rng.integers(len(_JUNK)))]
+
+
+@settings(max_examples=150, deadline=None)
+@given(game=st.sampled_from(sorted(GAMES)), seed=st.integers(0, 2**32 - 1),
+       steps=st.integers(0, 40), edits=st.integers(1, 3))
+def test_a_damaged_serialization_loads_playable_or_is_a_data_error(game, seed, steps, edits):
+    """Whatever the damage, deserialize raises a LumicoreError or returns a state on which
+    every move can be played and shown (checked_load)."""
+    rng = np.random.default_rng(seed)
+    state = play_randomly(GAMES[game](seed % 4), seed=rng, max_steps=steps)
+    data = json.loads(state.serialize())
+    for _ in range(edits):
+        data = _mutate(data, rng)
+    try:
+        loaded = DESERIALIZE[game](json.dumps(data))
+    except LumicoreError:
+        return
+    if not loaded.is_terminal():
+        actions = loaded.legal_actions()
+        assert actions
+        loaded.apply_action(actions[int(rng.integers(len(actions)))])
+    str(loaded), loaded.serialize()

@@ -38,7 +38,7 @@ import numpy as np
 from lumicore.checks import check_seed
 from lumicore.data import read_file, shorten
 from lumicore.errors import DataError, IllegalMoveError, LumicoreError
-from lumicore.game import CHANCE, TERMINAL, check_action, sample_chance
+from lumicore.game import CHANCE, TERMINAL, check_action, checked_load, sample_chance
 from lumicore.lemuria import rules
 from lumicore.lemuria.altar import (
     ALTAR_FROM,
@@ -417,6 +417,10 @@ class Game:
 
     @classmethod
     def deserialize(cls, text: str) -> Game:
+        return checked_load(lambda: cls._deserialize(text), "serialized Lemuria game")
+
+    @classmethod
+    def _deserialize(cls, text: str) -> Game:
         try:
             data = json.loads(text)
             if not isinstance(data, dict) or data.get("game") != "lemuria":

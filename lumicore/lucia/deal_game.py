@@ -27,7 +27,7 @@ from collections import Counter
 from pathlib import Path
 
 from lumicore.errors import DataError, LumicoreError
-from lumicore.game import CHANCE, TERMINAL, check_action
+from lumicore.game import CHANCE, TERMINAL, check_action, checked_load
 from lumicore.lucia.cards import Card, Deck
 from lumicore.lucia.deal import (
     HAND_SIZE,
@@ -173,6 +173,10 @@ class DealState:
 
     @classmethod
     def deserialize(cls, text: str) -> DealState:
+        return checked_load(lambda: cls._deserialize(text), "serialized Lucia game state")
+
+    @classmethod
+    def _deserialize(cls, text: str) -> DealState:
         try:
             data = json.loads(text)
             if data.get("game") != "lucia":

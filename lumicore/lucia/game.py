@@ -19,7 +19,7 @@ import json
 from collections.abc import Iterable
 
 from lumicore.errors import DataError, LumicoreError
-from lumicore.game import OnePlayerState, check_action
+from lumicore.game import OnePlayerState, check_action, checked_load
 from lumicore.lucia.cards import Card, Deck, load_deck
 from lumicore.lucia.train import DEFAULT_RULES, Play, Rules, Train
 
@@ -87,6 +87,10 @@ class PuzzleState(OnePlayerState):
 
     @classmethod
     def deserialize(cls, text: str) -> PuzzleState:
+        return checked_load(lambda: cls._deserialize(text), "serialized Lucia puzzle state")
+
+    @classmethod
+    def _deserialize(cls, text: str) -> PuzzleState:
         try:
             data = json.loads(text)
             rules = Rules(lucia_partial=bool(data["lucia_partial"]))

@@ -33,7 +33,7 @@ from typing import Any
 
 from lumicore.checks import check_seed
 from lumicore.errors import DataError, IllegalMoveError, LumicoreError
-from lumicore.game import CHANCE, TERMINAL, check_action
+from lumicore.game import CHANCE, TERMINAL, check_action, checked_load
 from lumicore.lumen import kernel
 from lumicore.lumen.dice import ROLLS, SELECTIONS, selections
 from lumicore.lumen.map import Map, load_map
@@ -166,6 +166,10 @@ class GameState:
     @classmethod
     def deserialize(cls, text: str) -> GameState:
         """The state :meth:`serialize` wrote; :class:`DataError` for anything else."""
+        return checked_load(lambda: cls._deserialize(text), "serialized Lumen state")
+
+    @classmethod
+    def _deserialize(cls, text: str) -> GameState:
         try:
             data = json.loads(text)
             if data.get("game") != "lumen":

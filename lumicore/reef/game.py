@@ -37,7 +37,7 @@ from typing import Any
 from lumicore.checks import check_seed
 from lumicore.data import read_file, shorten
 from lumicore.errors import DataError, IllegalMoveError, LumicoreError
-from lumicore.game import CHANCE, TERMINAL, check_action
+from lumicore.game import CHANCE, TERMINAL, check_action, checked_load
 from lumicore.reef import io
 from lumicore.reef.board import load_board
 from lumicore.reef.decisions import Orient, Pick, Place, Return, Score, Skip, Spend, SwapDone, Turn
@@ -725,6 +725,10 @@ class Game:
 
     @classmethod
     def deserialize(cls, text: str) -> Game:
+        return checked_load(lambda: cls._deserialize(text), "serialized reef game")
+
+    @classmethod
+    def _deserialize(cls, text: str) -> Game:
         data = io.parse_json(text, "serialized reef game")
         try:
             self = cls.__new__(cls)

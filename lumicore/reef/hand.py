@@ -19,8 +19,8 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 
-from lumicore.errors import DataError, LumicoreError
-from lumicore.game import OnePlayerState, check_action
+from lumicore.errors import LumicoreError
+from lumicore.game import OnePlayerState, check_action, checked_load
 from lumicore.reef import io
 from lumicore.reef.reef import Placement, Reef
 from lumicore.reef.scoring import DISCARD_VP, dark_animal_points
@@ -101,12 +101,12 @@ class HandState(OnePlayerState):
     @classmethod
     def deserialize(cls, text: str,
                     objective: Callable[[Reef], float] | None = None) -> HandState:
-        try:
+        def load() -> HandState:
             data = json.loads(text)
             return cls(io.from_json(data["reef"]), data["hand"], int(data["limestone"]),
                        int(data["returned"]), objective)
-        except (ValueError, KeyError, TypeError) as exc:
-            raise DataError(f"not a serialized reef hand state: {exc}") from exc
+
+        return checked_load(load, "serialized reef hand state")
 
 
     def _key(self) -> tuple:
