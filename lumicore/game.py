@@ -174,12 +174,10 @@ def checked_load(load: Callable[[], Any], what: str) -> Any:
     """
     try:
         state = load().clone()  # as the probes below are: a clone's fields are its own
-        _exercise(state)
-        if not state.is_terminal():
-            for action in _actions(state):
-                after = state.clone()
-                after.apply_action(action)
-                _exercise(after)
+        for action in _exercise(state):
+            after = state.clone()
+            after.apply_action(action)
+            _exercise(after)
     except LumicoreError:
         raise
     except LOAD_ERRORS as exc:
@@ -193,13 +191,16 @@ def _actions(state: GameState) -> list[int]:
     return list(state.legal_actions())
 
 
-def _exercise(state: GameState) -> None:
+def _exercise(state: GameState) -> list[int]:
+    """Try ``state``'s returns (once over) or moves, its text and serialization; its moves."""
+    actions = [] if state.is_terminal() else _actions(state)
     if state.is_terminal():
         state.returns()
-    elif not _actions(state):
+    elif not actions:
         raise DataError("a position that is not over offers no move")
     str(state)
     state.serialize()
+    return actions
 
 
 def sample_chance(state: GameState, rng: np.random.Generator) -> int:
