@@ -16,6 +16,8 @@ import logging
 import math
 import os
 import signal
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
@@ -69,9 +71,25 @@ def _run_chunk(fn: Callable[[Any], Any], start: int, items: Sequence[Any]) -> li
     return [(start + j, fn(item)) for j, item in enumerate(items)]
 
 
-def _ignore_sigint() -> None:
-    """Pool workers leave Ctrl-C to the parent, which stops handing out jobs."""
+PARENT_POLL = 0.5
+"""Seconds between a pool worker's checks that the process that started it is alive."""
+
+
+def _watch_parent(parent: int) -> None:
+    """End this worker as soon as its parent is gone (its parent process id changes): a parent
+    killed outright (SIGKILL, the out-of-memory killer) cannot shut its pool down, and its
+    workers would otherwise run their job to the end and then wait for work forever."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL)
+    os._exit(1)
+
+
+def _start_worker() -> None:
+    """Pool workers leave Ctrl-C to the parent, which stops handing out jobs, and end with
+    their parent (:func:`_watch_parent`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_watch_parent, args=(os.getppid(),), name="watch-parent",
+                     daemon=True).start()
 
 
 def run_batch(fn: Callable[[Any], Any], items: Sequence[Any], *, workers: int | None = None,
@@ -83,7 +101,8 @@ def run_batch(fn: Callable[[Any], Any], items: Sequence[Any], *, workers: int | 
     a task, or enough to keep a run to about :data:`MAX_TASKS` tasks), so thousands of tiny jobs
     do not pay a task's overhead each; results still come one item at a time. An exception in
     ``fn`` is raised here. Closing the iterator early (or Ctrl-C while it waits) cancels the jobs
-    not yet started; jobs already running finish first.
+    not yet started; jobs already running finish first. Local workers whose parent is killed
+    outright end within :data:`PARENT_POLL` seconds instead of running on.
     """
     workers = check_workers(workers, backend)
     if scheduler is not None and backend != "dask":
@@ -97,7 +116,7 @@ def run_batch(fn: Callable[[Any], Any], items: Sequence[Any], *, workers: int | 
             yield i, fn(item)
     else:
         pool = ProcessPoolExecutor(max_workers=min(workers, len(chunks)),
-                                   initializer=_ignore_sigint)
+                                   initializer=_start_worker)
         futures = [pool.submit(_run_chunk, fn, c.start, items[c.start:c.stop]) for c in chunks]
         try:
             for future in as_completed(futures):
@@ -111,8 +130,6 @@ def children_ignore_ctrl_c() -> Iterator[None]:
     """Start worker processes with Ctrl-C ignored (they inherit it), so that Ctrl-C in a terminal
     reaches only this process, which stops the run and shuts the workers down itself (also the
     Lemuria branch and bound beside CP-SAT, :mod:`solvers.lemuria.beside`)."""
-    import threading
-
     if threading.current_thread() is not threading.main_thread():
         yield
         return

@@ -121,3 +121,58 @@ def test_tournament_counts_agree_across_backends(scheduler, monkeypatch):
 @pytest.mark.slow
 def test_dask_without_an_address_starts_its_own_cluster():
     assert collect(run_batch(factorial_mod, ITEMS, backend="dask", workers=2)) == EXPECTED
+
+
+PARENT = """
+import os, sys, time
+from solvers.batch import run_batch
+
+def hold(folder):
+    open(os.path.join(folder, str(os.getpid())), "w").close()
+    time.sleep(120)
+
+if __name__ == "__main__":
+    for _ in run_batch(hold, [sys.argv[1]] * 2, workers=2, chunksize=1):
+        pass
+"""
+
+
+def _running(pid: int) -> bool:
+    """True while ``pid`` is a live process (a zombie no one reaps is not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc")
+def test_workers_end_when_their_parent_is_killed(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = tmp_path / "parent.py"
+    script.write_text(PARENT)
+    folder = tmp_path / "pids"
+    folder.mkdir()
+    root = os.path.dirname(os.path.dirname(os.path.abspath(batch.__file__)))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([root, os.environ.get("PYTHONPATH", "")]))
+    parent = subprocess.Popen([sys.executable, str(script), str(folder)], env=env)
+    try:
+        deadline = time.monotonic() + 60
+        while len(os.listdir(folder)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        workers = [int(name) for name in os.listdir(folder)]
+        assert len(workers) == 2 and all(_running(w) for w in workers)
+    finally:
+        parent.send_signal(signal.SIGKILL)
+        parent.wait()
+    deadline = time.monotonic() + 20 * batch.PARENT_POLL + 10
+    while any(_running(w) for w in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    left = [w for w in workers if _running(w)]
+    for w in left:
+        os.kill(w, signal.SIGKILL)
+    assert not left, f"workers {left} outlived their killed parent"
