@@ -78,8 +78,10 @@ def _solver(workers: int, seed: int, time_limit: float | None, log: bool,
             interleave: bool) -> cp_model.CpSolver:
     """A solver with the LP at level 2 (it needs the clauses presolve makes of the links);
     ``interleave``: the subsolvers max_lp (the bound) and quick_restart (the plans), run
-    interleaved in one thread when ``workers == 1`` (the default pair of workers has no LP at
-    level 2)."""
+    interleaved in one thread, with the neighbourhood searches, when ``workers == 1`` (the
+    default pair of workers has no LP at level 2). On two workers CP-SAT runs max_lp in one
+    thread and its neighbourhood searches in the other (quick_restart does not run); that
+    beats the other set-ups tried for the plans too (benchmarks/bench_lemuria_workers.py)."""
     solver = cp_model.CpSolver()
     params = solver.parameters
     params.num_workers = workers
