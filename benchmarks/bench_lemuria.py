@@ -57,6 +57,7 @@ CONFIGS = {
     "festival": {},
     "counts": {},
     "kept": {},
+    "spare": {},
 }
 """``before``: CP-SAT alone, its own bound (its logged years are from before that bound was
 limited to years the model describes whole, which 12-turn years, with their remodels, are not:
@@ -95,9 +96,11 @@ number housed by the end of a festival turn (a second count in the program by th
 held); ``counts``: the same arguments, run after a node could count by two festivals, each
 count capped at its turn, with the kernel's step over every state at once; ``kept``: the same
 arguments, run after a paused node kept its master LP and the kernel's step read its rows
-through pointers."""
+through pointers; ``spare``: the same arguments, run after CP-SAT's neighbourhoods and
+restarts, after its first run, left the branch and bound beside it a core of its own (one
+worker of two on this machine)."""
 
-VALID = ("valid", "held", "residents", "festival", "counts", "kept")
+VALID = ("valid", "held", "residents", "festival", "counts", "kept", "spare")
 """The set-ups whose bounds hold for every legal year (:func:`known` takes the least of them)."""
 
 

@@ -209,3 +209,28 @@ def test_ctrl_c_leaves_no_process_behind():
     assert multiprocessing.active_children() == []
     assert plan.bound is None or plan.bound >= plan.vp
     assert simulate(inst, plan).total == plan.vp
+
+
+@pytest.mark.parametrize(("cores", "workers", "beside", "expected"),
+                         [(2, 2, True, 1), (1, 2, True, 1), (8, 2, True, 2), (4, 8, True, 3),
+                          (2, 2, False, 2), (2, 1, True, 1)])
+def test_the_search_beside_gets_a_core_after_the_first_run(monkeypatch, cores, workers, beside,
+                                                          expected):
+    """After CP-SAT's first run, its neighbourhoods and restarts leave a core to the branch and
+    bound beside it where the machine has none to spare, and never go below one worker."""
+    monkeypatch.setattr(os, "cpu_count", lambda: cores)
+    watch = Watch(show=False)
+    watch.partner = object() if beside else None
+    assert lemuria._beside_workers(workers, watch) == expected
+
+
+def test_build_schedule_improves_on_the_workers_the_search_beside_leaves(monkeypatch):
+    calls = []
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(lemuria, "_improve",
+                        lambda year, incumbent, watch, workers, *rest: calls.append(
+                            (workers, watch.partner is not None)))
+    inst = default_instance(4, turns=9)
+    plan = build_schedule(inst, time_limit=6, workers=2, seed=0, characters=False)
+    assert simulate(inst, plan).total == plan.vp
+    assert calls == [(1, True)]

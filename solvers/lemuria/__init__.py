@@ -140,22 +140,23 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
     the last ``1 - LNS_START`` of the time re-solving windows of turns around the best plan
     (:mod:`solvers.lemuria.lns`); ``restarts``: then spend what the neighbourhoods leave (or,
     without ``lns``, the same share of the time) on CP-SAT runs of the whole model from the best
-    plan as a complete hint, with other random seeds. ``fast_bound``: compute
-    :func:`solvers.lemuria.bound.lagrangian_bound` and add it as a cut (False: CP-SAT's bound
-    alone, for comparisons); ``bound_method``: how it searches its multipliers (one of
-    :data:`solvers.lemuria.bound.METHODS`). ``characters``: keep the last ``POLISH_SHARE`` of
-    the time for :func:`solvers.lemuria.characters.best_characters` on the best plan (the same
-    builds, the character moves planned anew by a dynamic program). ``branch``: keep the last
-    ``BRANCH_SHARE`` of the time for :func:`solvers.lemuria.branch.branch_bound`, which lowers
-    the proven bound by branching on the builds (with the fast bound by column generation and
-    a time limit only); with ``beside`` (the default) it runs instead in a process of its own
-    beside CP-SAT for the whole time (:mod:`solvers.lemuria.beside`), and a bound it proves
-    that the plan reaches ends the search at once. ``dives``: on years longer than
-    ``SHORT_YEAR`` turns, spend the first ``DIVE_SHARE`` of the time on the building plans
-    the fast bound's master mixes (:mod:`solvers.lemuria.dives`: each solved with its builds
-    fixed, its character moves polished), and start the search from the best year they give
-    when it beats the greedy one. ``schedule.stats`` holds the
-    model size (:class:`ModelStats`), ``schedule.branches`` the solver's branch count.
+    plan as a complete hint, with other random seeds (both leaving a core to the branch and
+    bound beside, where it runs, on at least one worker).
+    ``fast_bound``: compute :func:`solvers.lemuria.bound.lagrangian_bound` and add it as a cut
+    (False: CP-SAT's bound alone, for comparisons); ``bound_method``: how it searches its
+    multipliers (one of :data:`solvers.lemuria.bound.METHODS`). ``characters``: keep the last
+    ``POLISH_SHARE`` of the time for :func:`solvers.lemuria.characters.best_characters` on the best
+    plan (the same builds, the character moves planned anew by a dynamic program). ``branch``: keep
+    the last ``BRANCH_SHARE`` of the time for :func:`solvers.lemuria.branch.branch_bound`, which
+    lowers the proven bound by branching on the builds (with the fast bound by column generation and
+    a time limit only); with ``beside`` (the default) it runs instead in a process of its own beside
+    CP-SAT for the whole time (:mod:`solvers.lemuria.beside`), and a bound it proves that the plan
+    reaches ends the search at once. ``dives``: on years longer than ``SHORT_YEAR`` turns, spend the
+    first ``DIVE_SHARE`` of the time on the building plans the fast bound's master mixes
+    (:mod:`solvers.lemuria.dives`: each solved with its builds fixed, its character moves polished),
+    and start the search from the best year they give when it beats the greedy one.
+    ``schedule.stats`` holds the model size (:class:`ModelStats`), ``schedule.branches`` the
+    solver's branch count.
 
     Optimal means that no legal year scores more. The model describes every rule of
     docs/lemuria.md in the canonical order of each turn described in
@@ -365,11 +366,21 @@ def _solve(year: YearModel, instance: Instance, watch: Watch, workers: int, seed
         if improving and code != cp_model.OPTIMAL:
             if code == cp_model.FEASIBLE and solver.objective_value > incumbent[1]:
                 incumbent = _values(solver)
-            _improve(year, incumbent, watch, workers, seed, start + float(time_limit), log,
-                     lns, restarts, runs)
+            _improve(year, incumbent, watch, _beside_workers(workers, watch), seed,
+                     start + float(time_limit), log, lns, restarts, runs)
     if any(code == cp_model.INFEASIBLE for code, _s in runs):  # pragma: no cover
         raise AssertionError("the Lemuria year model is infeasible: a modelling bug")
     return runs
+
+
+def _beside_workers(workers: int, watch: Watch) -> int:
+    """CP-SAT's workers after its first run: where the branch and bound runs beside it, at most
+    the machine's cores less one (and at least one), so that it has a core of its own. The
+    neighbourhoods and restarts find their plans as well on one worker of two (docs/lemuria.md,
+    "CP-SAT's workers on 12-turn years")."""
+    if watch.partner is None:
+        return workers
+    return max(1, min(workers, (os.cpu_count() or 1) - 1))
 
 
 RESTART_SLICES = 3
