@@ -11,6 +11,9 @@ worth to them against the alternatives.
 
     python benchmarks/bench_lemuria_workers.py                 # writes the table into docs
     python benchmarks/bench_lemuria_workers.py --seeds 4 --seconds 10 --no-docs
+    python benchmarks/bench_lemuria_workers.py --seeds 2 --no-docs --json   # {setup: [VP]}
+
+A line per year goes to stderr as it ends; Ctrl-C prints the years done (docs untouched).
 
 The table goes into docs/lemuria.md between ``<!-- bench:lemuria-workers -->`` and
 ``<!-- /bench -->`` unless ``--no-docs``.
@@ -19,6 +22,8 @@ The table goes into docs/lemuria.md between ``<!-- bench:lemuria-workers -->`` a
 from __future__ import annotations
 
 import argparse
+import json
+import shlex
 import statistics
 import sys
 
@@ -53,49 +58,70 @@ def solver(setup: str, seconds: float) -> cp_model.CpSolver:
     return made
 
 
-def run(seed: int, setup: str, seconds: float) -> int:
-    """The VP of the best plan ``setup`` finds for default year ``seed`` (replayed)."""
+def run(seed: int, seconds: float) -> list[int]:
+    """The VP of the best plan each set-up of :data:`SETUPS` finds for default year ``seed``
+    within ``seconds`` (each plan replayed; the greedy year's where a run finds none better)."""
     instance = default_instance(seed)
     greedy = greedy_schedule(instance)
     year, _limit, _values, _fast = _prepare(instance, greedy, seconds, True, "columns")
-    sat = solver(setup, seconds)
-    code = sat.solve(year.m)
-    if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return greedy.vp
-    plan = year.schedule(sat)
-    replayed = simulate(instance, plan).total
-    if replayed != plan.vp:
-        raise SystemExit(f"seed {seed}, {setup}: plan says {plan.vp} VP, replay {replayed}")
-    return max(plan.vp, greedy.vp)
+    found = []
+    for setup in SETUPS:
+        sat = solver(setup, seconds)
+        if sat.solve(year.m) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            found.append(greedy.vp)
+            continue
+        plan = year.schedule(sat)
+        replayed = simulate(instance, plan).total
+        if replayed != plan.vp:
+            raise SystemExit(f"seed {seed}, {setup}: plan says {plan.vp} VP, replay {replayed}")
+        found.append(max(plan.vp, greedy.vp))
+    return found
 
 
-def main(argv: list[str] | None = None) -> None:
+def table(rows: list[list[int]]) -> list[str]:
+    """The markdown table of ``rows`` (a row of VP per year, a column per set-up), with the
+    mean and how often each set-up found the row's best, and the set-ups described under it."""
+    columns = list(zip(*rows, strict=True))
+    lines = ["| seed | " + " | ".join(SETUPS) + " |", "|---" * (len(SETUPS) + 1) + "|"]
+    lines += [f"| {seed} | " + " | ".join(map(str, row)) + " |" for seed, row in enumerate(rows)]
+    lines.append("| mean | " + " | ".join(f"{statistics.mean(c):.1f}" for c in columns) + " |")
+    lines.append("| best of the row | " + " | ".join(
+        str(sum(v == max(row) for v, row in zip(c, rows, strict=True))) for c in columns) + " |")
+    return lines + ["", *(f"- {name}: {what}" for name, what in SETUPS.items())]
+
+
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seeds", type=int, default=8, help="years: default_instance(0..N-1)")
     parser.add_argument("--seconds", type=float, default=20.0, help="CP-SAT time per run")
-    parser.add_argument("--no-docs", action="store_true")
+    parser.add_argument("--no-docs", action="store_true", help="do not write docs/lemuria.md")
+    parser.add_argument("--json", action="store_true",
+                        help="print {setup: [VP per year]} as JSON instead of the table")
     args = parser.parse_args(argv)
-    vps: dict[str, list[int]] = {setup: [] for setup in SETUPS}
-    lines = ["| seed | " + " | ".join(SETUPS) + " |", "|---" * (len(SETUPS) + 1) + "|"]
-    for seed in range(args.seeds):
-        row = []
-        for setup in SETUPS:
-            vps[setup].append(run(seed, setup, args.seconds))
-            row.append(str(vps[setup][-1]))
-        lines.append(f"| {seed} | " + " | ".join(row) + " |")
-        print(lines[-1], flush=True)
-    best = [max(vp[s] for vp in vps.values()) for s in range(args.seeds)]
-    lines.append("| mean | " + " | ".join(f"{statistics.mean(v):.1f}" for v in vps.values())
-                 + " |")
-    lines.append("| best of the row | " + " | ".join(
-        str(sum(v == b for v, b in zip(vp, best, strict=True))) for vp in vps.values()) + " |")
-    lines += ["", *(f"- {name}: {what}" for name, what in SETUPS.items())]
-    print("\n".join(lines[-len(SETUPS) - 3:]))
-    if not args.no_docs:
-        command = "python benchmarks/bench_lemuria_workers.py " + " ".join(
-            a for a in (argv if argv is not None else sys.argv[1:]) if a != "--no-docs")
-        write_docs(lines, command.strip(), marker="lemuria-workers")
+    if args.seeds < 1:
+        parser.error(f"--seeds must be at least 1, got {args.seeds}")
+    if not 0 < args.seconds < 1e6:
+        parser.error(f"--seconds must be a positive number of seconds, got {args.seconds}")
+    rows: list[list[int]] = []
+    try:
+        for seed in range(args.seeds):
+            rows.append(run(seed, args.seconds))
+            print(f"seed {seed}: " + ", ".join(f"{name} {vp}" for name, vp in
+                                               zip(SETUPS, rows[-1], strict=True)),
+                  file=sys.stderr, flush=True)
+    except KeyboardInterrupt:  # the years done so far; the docs keep their table
+        print(f"interrupted after {len(rows)} of {args.seeds} years", file=sys.stderr)
+        args.no_docs = True
+    if args.json:
+        print(json.dumps({name: [row[i] for row in rows] for i, name in enumerate(SETUPS)}))
+    elif rows:
+        print("\n".join(table(rows)))
+    if rows and not args.no_docs:
+        command = "python benchmarks/bench_lemuria_workers.py " + shlex.join(
+            argv if argv is not None else sys.argv[1:])
+        write_docs(table(rows), command.strip(), marker="lemuria-workers")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

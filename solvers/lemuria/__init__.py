@@ -80,8 +80,9 @@ def _solver(workers: int, seed: int, time_limit: float | None, log: bool,
     ``interleave``: the subsolvers max_lp (the bound) and quick_restart (the plans), run
     interleaved in one thread, with the neighbourhood searches, when ``workers == 1`` (the
     default pair of workers has no LP at level 2). On two workers CP-SAT runs max_lp in one
-    thread and its neighbourhood searches in the other (quick_restart does not run); that
-    beats the other set-ups tried for the plans too (benchmarks/bench_lemuria_workers.py)."""
+    thread and its neighbourhood searches in the other (quick_restart does not run); for the
+    plans that ties with quick_restart in that thread and beats CP-SAT's default pair and
+    neighbourhoods alone (benchmarks/bench_lemuria_workers.py)."""
     solver = cp_model.CpSolver()
     params = solver.parameters
     params.num_workers = workers
