@@ -218,3 +218,18 @@ def test_fuzz_serialized_games(text):
         Game.deserialize(text)
     except LumicoreError:
         pass
+
+
+@pytest.mark.parametrize("text", ["[]", "5", '"x"', "null", "[1, 2]"])
+def test_game_record_file_holding_no_object_is_one_line(capsys, tmp_path, text):
+    from lumicore.reef.game import Game, read_records
+
+    path = tmp_path / "game.json"
+    path.write_text(text)
+    with pytest.raises(DataError, match="every record is a JSON object"):
+        read_records(path)
+    with pytest.raises(DataError):
+        Game.replay(path)
+    for command in ("replay", "best-turn"):
+        code, _, err = run(capsys, "reef", command, str(path))
+        assert code == 2 and err.count("\n") == 1 and "JSON object" in err

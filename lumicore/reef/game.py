@@ -810,13 +810,13 @@ def read_records(path: str | Path) -> list[dict]:
     if not stripped:
         raise DataError(f"{shorten(path)} holds no game record")
     try:
-        return [io.parse_json(stripped, str(path))]
+        records = [io.parse_json(stripped, str(path))]
     except DataError:
-        pass
-    records = []
-    for number, line in enumerate(stripped.splitlines(), start=1):
-        if line.strip():
-            records.append(io.parse_json(line, f"{path} line {number}"))
+        records = []
+    if not records:
+        for number, line in enumerate(stripped.splitlines(), start=1):
+            if line.strip():
+                records.append(io.parse_json(line, f"{path} line {number}"))
     if not all(isinstance(r, dict) for r in records):
         raise DataError(f"{shorten(path)}: every record is a JSON object")
     return records
