@@ -233,3 +233,21 @@ def test_game_record_file_holding_no_object_is_one_line(capsys, tmp_path, text):
     for command in ("replay", "best-turn"):
         code, _, err = run(capsys, "reef", command, str(path))
         assert code == 2 and err.count("\n") == 1 and "JSON object" in err
+
+
+@pytest.mark.parametrize("value", [None, 5, 2.5, True, ["A"]])
+def test_board_and_tile_names_of_a_wrong_type_are_data_errors(capsys, tmp_path, value):
+    from lumicore.reef import load_tiles
+    from lumicore.reef.game import Game
+
+    with pytest.raises(DataError, match="not a name or a path"):
+        load_board(value)
+    with pytest.raises(DataError, match="not a name or a path"):
+        load_tiles(value)
+    with pytest.raises(DataError):
+        Game.new(2, 1, tiles=value)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps({"format": "lumicore-reef-game", "players": 2, "seed": 1,
+                                "decisions": [], "tiles": value}))
+    code, _, err = run(capsys, "reef", "replay", str(path))
+    assert code == 2 and err.count("\n") == 1

@@ -8,6 +8,7 @@ Every loader in lumicore takes either the name of a built-in file or a path to t
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -55,6 +56,8 @@ def resolve(name_or_path: str | Path, builtin: dict[str, str]) -> Path:
 
     Raises :class:`DataError` naming the argument when neither exists.
     """
+    if not isinstance(name_or_path, (str, os.PathLike)):
+        raise DataError(f"{shorten(name_or_path)} is not a name or a path: expected text")
     key = str(name_or_path)
     if key in builtin:
         return data_dir() / builtin[key]
