@@ -194,3 +194,11 @@ def test_best_turn_interrupted_keeps_what_it_weighed(monkeypatch):
     result = best_turn(at_turn())
     assert result.status == "interrupted" and result.reason == "interrupted"
     assert len(result.ranked) == 2
+
+
+def test_best_turn_names_the_limit_that_stopped_it():
+    by_nodes = best_turn(at_turn(), max_nodes=5)
+    assert by_nodes.status == "limit" and by_nodes.reason == "nodes"
+    by_time = best_turn(at_turn(), time_limit=1e-9)
+    assert by_time.status == "limit" and by_time.reason == "time"
+    assert best_turn(at_turn(), max_nodes=10**9).reason is None

@@ -38,6 +38,7 @@ from solvers.limits import (
     LIMIT,
     OPTIMAL,
     REASON_INTERRUPTED,
+    REASON_NODES,
     REASON_TIME,
     check_limits,
 )
@@ -76,8 +77,9 @@ class RankedTurn:
 @dataclass(frozen=True)
 class TurnResult:
     """The ranked decisions (best first), the objective, status (``"optimal"``: every decision
-    weighed; ``"limit"``: the time limit stopped it; ``"interrupted"``: Ctrl-C; ``reason`` says
-    which), counts and time."""
+    weighed; ``"limit"``: the time limit or a placement search's node limit stopped it;
+    ``"interrupted"``: Ctrl-C; ``reason`` says which: ``"time"``, ``"nodes"`` or
+    ``"interrupted"``), counts and time."""
 
     ranked: tuple[RankedTurn, ...]
     objective: str
@@ -194,7 +196,11 @@ def best_turn(game: Game, objective: str = "margin", time_limit: float | None = 
     if interrupted:
         status, reason = INTERRUPTED, REASON_INTERRUPTED
     elif stopped or any(r.placement and r.placement.status != OPTIMAL for r in ranked):
-        status, reason = LIMIT, REASON_TIME
+        # a placement search that spent more than max_nodes was stopped by the node limit
+        by_nodes = not stopped and max_nodes is not None and any(
+            r.placement and r.placement.status != OPTIMAL and r.placement.nodes > max_nodes
+            for r in ranked)
+        status, reason = LIMIT, REASON_NODES if by_nodes else REASON_TIME
     else:
         status, reason = OPTIMAL, None
     return TurnResult(tuple(ranked), objective, player, game.phase, status, reason,
