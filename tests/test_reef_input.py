@@ -251,3 +251,16 @@ def test_board_and_tile_names_of_a_wrong_type_are_data_errors(capsys, tmp_path, 
                                 "decisions": [], "tiles": value}))
     code, _, err = run(capsys, "reef", "replay", str(path))
     assert code == 2 and err.count("\n") == 1
+
+
+def test_hand_state_rejects_a_non_hand_and_deep_json():
+    from lumicore.reef.hand import HandState
+
+    reef = Reef.new(load_board("A"), ("pink", "green"))
+    for hand in (None, 5, Lumino("pink", 3)):
+        with pytest.raises(LumicoreError, match="hand must be"):
+            HandState(reef, hand, 1)
+    with pytest.raises(DataError, match="nested too deeply"):
+        HandState.deserialize("[" * 100_000)
+    state = HandState(reef, "pink 3 crab", 1)
+    assert HandState.deserialize(state.serialize())._key() == state._key()

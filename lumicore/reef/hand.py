@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 
+from lumicore.data import shorten
 from lumicore.errors import LumicoreError
 from lumicore.game import OnePlayerState, check_action, checked_load
 from lumicore.reef import io
@@ -41,6 +42,8 @@ class HandState(OnePlayerState):
                  returned: int = 0, objective: Callable[[Reef], float] | None = None) -> None:
         if not isinstance(reef, Reef):
             raise LumicoreError(f"reef must be a lumicore.reef.Reef, got {reef!r}")
+        if not isinstance(hand, (str, Sequence)):
+            raise LumicoreError(f"hand must be Luminos or their notation, got {shorten(hand)}")
         self.hand = parse_hand(hand) if isinstance(hand, str) else tuple(hand)
         if not all(isinstance(t, Lumino) for t in self.hand):
             raise LumicoreError("hand must be Luminos or their notation")
@@ -102,7 +105,7 @@ class HandState(OnePlayerState):
     def deserialize(cls, text: str,
                     objective: Callable[[Reef], float] | None = None) -> HandState:
         def load() -> HandState:
-            data = json.loads(text)
+            data = io.parse_json(text, "serialized reef hand state")
             return cls(io.from_json(data["reef"]), data["hand"], int(data["limestone"]),
                        int(data["returned"]), objective)
 
