@@ -264,3 +264,19 @@ def test_hand_state_rejects_a_non_hand_and_deep_json():
         HandState.deserialize("[" * 100_000)
     state = HandState(reef, "pink 3 crab", 1)
     assert HandState.deserialize(state.serialize())._key() == state._key()
+
+
+def test_solver_inputs_of_a_wrong_type_are_lumicore_errors():
+    from solvers.reef.placement import Objective, weighted
+
+    reef = Reef.new(load_board("A"), ("pink", "green"))
+    for hand in (None, 5, Lumino("pink", 3)):
+        with pytest.raises(LumicoreError, match="hand must be"):
+            best_placement(reef, hand, 2)
+    for terms in (None, [("coral:pink", 1.0)]):
+        with pytest.raises(LumicoreError, match="dict"):
+            weighted(terms)
+    for weights in (None, 5):
+        with pytest.raises(LumicoreError, match="finite weights"):
+            Objective(weights)
+    assert best_placement(reef, [Lumino("pink", 3)], 2).status == "optimal"

@@ -132,8 +132,9 @@ class Objective:
     name: str = "custom"
 
     def __post_init__(self) -> None:
-        if len(self.weights) != len(kernel.FEATURES) or not all(
-            isinstance(w, (int, float)) and math.isfinite(w) for w in self.weights
+        weights = self.weights
+        if not isinstance(weights, Sequence) or len(weights) != len(kernel.FEATURES) or not all(
+            isinstance(w, (int, float)) and math.isfinite(w) for w in weights
         ):
             raise LumicoreError(f"an objective has {len(kernel.FEATURES)} finite weights")
 
@@ -159,6 +160,8 @@ def weighted(terms: Mapping[str | Objective, float], name: str | None = None) ->
     >>> weighted({"coral:pink": 1, "final:dark": 0.5}).weights[:5]
     (1.0, 0.0, 0.0, 0.0, 0.125)
     """
+    if not isinstance(terms, Mapping):
+        raise LumicoreError(f"weighted() takes a {{objective: weight}} dict, got {terms!r:.80}")
     total = [0.0] * len(kernel.FEATURES)
     for term, factor in terms.items():
         if isinstance(factor, bool) or not isinstance(factor, (int, float)) \
@@ -282,6 +285,8 @@ def best_placement(
     check_limits(max_nodes, time_limit)
     if not isinstance(reef, Reef):
         raise LumicoreError(f"expected a Reef, got {reef!r}")
+    if not isinstance(hand, (str, Sequence)):
+        raise LumicoreError(f"hand must be Luminos or their notation, got {hand!r:.80}")
     tiles = parse_hand(hand) if isinstance(hand, str) else tuple(hand)
     if not 1 <= len(tiles) <= 3:
         raise LumicoreError(f"a hand has 1 to 3 Luminos, got {len(tiles)}")
