@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import math
+import numbers
 import time
 from typing import Final
 
@@ -57,14 +58,36 @@ def exit_code(status: str, has_answer: bool) -> int:
     return EXIT_ANSWER if has_answer or status != LIMIT else EXIT_NO_ANSWER
 
 
+def _whole(value: object) -> bool:
+    if isinstance(value, numbers.Integral):
+        return True
+    return isinstance(value, numbers.Real) and math.isfinite(value) and int(value) == value
+
+
+def _finite(value: numbers.Real) -> bool:
+    """Whether ``value`` is a finite number as a float (an int over 1e308 is not)."""
+    try:
+        return math.isfinite(float(value))
+    except OverflowError:
+        return False
+
+
 def check_limits(max_nodes: int | None, time_limit: float | None) -> None:
-    """Raise :class:`SearchLimitError` for a non-positive or non-finite limit."""
-    if max_nodes is not None and (isinstance(max_nodes, bool) or int(max_nodes) != max_nodes
+    """Raise :class:`SearchLimitError` for a non-positive or non-finite limit, or one that is
+    not a number at all.
+
+    >>> check_limits(None, "1")
+    Traceback (most recent call last):
+    ...
+    lumicore.errors.SearchLimitError: time_limit must be a positive number of seconds, got '1'
+    """
+    if max_nodes is not None and (isinstance(max_nodes, bool) or not _whole(max_nodes)
                                   or max_nodes <= 0):
-        raise SearchLimitError(f"max_nodes must be a positive integer, got {max_nodes!r}")
-    if time_limit is not None and not (time_limit > 0 and math.isfinite(time_limit)):
+        raise SearchLimitError(f"max_nodes must be a positive integer, got {max_nodes!r:.80}")
+    if time_limit is not None and not (isinstance(time_limit, numbers.Real)
+                                       and time_limit > 0 and _finite(time_limit)):
         raise SearchLimitError(
-            f"time_limit must be a positive number of seconds, got {time_limit!r}"
+            f"time_limit must be a positive number of seconds, got {time_limit!r:.80}"
         )
 
 

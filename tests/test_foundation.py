@@ -30,6 +30,21 @@ def test_bad_limits_rejected(max_nodes, time_limit):
         check_limits(max_nodes, time_limit)
 
 
+@pytest.mark.parametrize("max_nodes, time_limit", [
+    ("abc", None), ([1], None), (float("nan"), None), (float("inf"), None), (1 + 0j, None),
+    (None, "1"), (None, [1]), (None, 1 + 2j), (None, 10**400), (None, float("nan")),
+])
+def test_limits_of_a_wrong_type_are_search_limit_errors(max_nodes, time_limit):
+    with pytest.raises(SearchLimitError):
+        check_limits(max_nodes, time_limit)
+
+
+def test_whole_and_huge_limits_still_pass():
+    check_limits(10**400, None)
+    check_limits(2.0, 0.5)
+    check_limits(5, 3)
+
+
 def test_budget_counts_nodes():
     budget = Budget(max_nodes=10, time_limit=None)
     assert all(budget.spend() for _ in range(10))
