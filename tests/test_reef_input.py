@@ -280,3 +280,27 @@ def test_solver_inputs_of_a_wrong_type_are_lumicore_errors():
         with pytest.raises(LumicoreError, match="finite weights"):
             Objective(weights)
     assert best_placement(reef, [Lumino("pink", 3)], 2).status == "optimal"
+
+
+def test_reef_and_pictures_of_wrong_types_are_lumicore_errors():
+    from lumicore.reef.render import text
+
+    board = load_board("A")
+    reef = Reef.new(board, ("pink", "green"))
+    start = reef.pieces[0]
+    for make in (lambda: Reef(board, ("x",)), lambda: Reef(board, None),
+                 lambda: Reef("A", (start,)), lambda: Reef(board, (start, "y")),
+                 lambda: Reef(board, "pieces")):
+        with pytest.raises(LumicoreError):
+            make()
+    for bad in ("x", None, board):
+        with pytest.raises(LumicoreError, match="expected a Reef"):
+            text(bad)
+        with pytest.raises(LumicoreError, match="expected a Reef"):
+            svg(bad)
+    for placed in ([(99, 99)], "abc", 5, [1], [-1], [True]):
+        with pytest.raises(LumicoreError, match="placed must be"):
+            svg(reef, placed=placed)
+    with pytest.raises(LumicoreError, match="caption must be text"):
+        svg(reef, caption=5)
+    assert svg(reef, placed=[0], caption="start") and svg(reef, placed=range(1))

@@ -69,7 +69,15 @@ class Reef:
     cell_animals: tuple[int, ...] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
+        if not isinstance(self.board, Board):
+            raise LumicoreError(f"board must be a lumicore.reef.Board (see load_board), got "
+                                f"{shorten(self.board)}")
+        if isinstance(self.pieces, (str, bytes)) or not isinstance(self.pieces, Iterable):
+            raise LumicoreError(f"pieces must be a sequence of Piece, got {shorten(self.pieces)}")
         pieces = tuple(self.pieces)
+        for k, piece in enumerate(pieces):
+            if not isinstance(piece, Piece):
+                raise LumicoreError(f"piece {k}: {shorten(piece)} is not a Piece")
         object.__setattr__(self, "pieces", pieces)
         if not pieces or not isinstance(pieces[0].lumino, StartLumino):
             raise LumicoreError("a reef starts with its starting Lumino (a StartLumino) as "

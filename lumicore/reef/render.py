@@ -24,10 +24,13 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from html import escape
 from typing import TYPE_CHECKING
 
+from lumicore.data import shorten
+from lumicore.errors import LumicoreError
+from lumicore.reef.board import Board
 from lumicore.reef.values import ANIMALS, COLORS
 
 if TYPE_CHECKING:
@@ -51,8 +54,15 @@ def _token(reef: Reef, i: int) -> str:
     return f"{COLORS[color][0].upper()}{reef.heights[i]}{mark}"
 
 
+def _check_reef(reef: object) -> None:
+    # duck-typed: the reef module imports this one, not the other way round
+    if not isinstance(getattr(reef, "board", None), Board) or not hasattr(reef, "cell_animals"):
+        raise LumicoreError(f"expected a Reef, got {shorten(reef)}")
+
+
 def text(reef: Reef, legend: bool = True) -> str:
     """The reef as text, one line per board row (see the module docstring)."""
+    _check_reef(reef)
     rows: dict[int, list[tuple[int, str]]] = {}
     for i, (r, x) in enumerate(reef.board.cells):
         rows.setdefault(r, []).append((x, _token(reef, i)))
@@ -201,6 +211,16 @@ def svg(reef: Reef, *, legend: bool = True, placed: Sequence[int] = (),
     at the top, numbers and full animal names on their halves, a bar across the shared edge of
     each visible Lumino, and (``legend=True``) a legend below. ``placed``: piece indices to
     outline and number 1, 2, ... (a placement result); ``caption``: a line above the board."""
+    _check_reef(reef)
+    if isinstance(placed, (str, bytes)) or not isinstance(placed, Iterable):
+        raise LumicoreError(f"placed must be piece indices, got {shorten(placed)}")
+    placed = tuple(placed)
+    if not all(isinstance(k, int) and not isinstance(k, bool) and 0 <= k < len(reef.pieces)
+               for k in placed):
+        raise LumicoreError(f"placed must be piece indices 0..{len(reef.pieces) - 1}, got "
+                            f"{shorten(placed)}")
+    if caption is not None and not isinstance(caption, str):
+        raise LumicoreError(f"caption must be text, got {shorten(caption)}")
     order = {k: n for n, k in enumerate(placed, start=1)}
     marked = {c for k in order for c in (reef.pieces[k].number_cell, reef.pieces[k].other_cell)
               if reef.top_pieces[c] == k}
