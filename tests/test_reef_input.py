@@ -304,3 +304,22 @@ def test_reef_and_pictures_of_wrong_types_are_lumicore_errors():
     with pytest.raises(LumicoreError, match="caption must be text"):
         svg(reef, caption=5)
     assert svg(reef, placed=[0], caption="start") and svg(reef, placed=range(1))
+
+
+def test_scoring_of_wrong_types_is_a_lumicore_error():
+    from lumicore.reef.scoring import final_scores, majority_points, winners
+
+    reef = Reef.new(load_board("A"), ("pink", "green"))
+    scores = final_scores(iter([reef, reef]), iter([0, 1]), (x for x in [2, 3]))
+    assert scores == final_scores([reef, reef], [0, 1], [2, 3])
+    for args in (([], [], []), (scores, [1], [0, 0]), (scores, [1, 2], [0]),
+                 (["x", "y"], [1, 2], [0, 0]), (scores, ["a", 2], None), (scores, 5, None),
+                 (None, [1], None)):
+        with pytest.raises(LumicoreError):
+            winners(*args)
+    assert winners(scores, [4, 4], [0, 0]) == [1]
+    for counts in ([-1, "x"], [1.5, 2], None, "12", [True, 2]):
+        with pytest.raises(LumicoreError):
+            majority_points(counts)
+    with pytest.raises(LumicoreError, match="must be a list"):
+        final_scores(reef, [0], [0])

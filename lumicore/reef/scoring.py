@@ -22,7 +22,7 @@ Final scoring per player (rulebook, "End of the Game" and "Variants"):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 
 from lumicore.errors import LumicoreError
@@ -106,7 +106,19 @@ def majority_points(counts: Sequence[int]) -> list[int]:
     >>> majority_points([0, 0])
     [0, 0]
     """
+    counts = _sequence("counts", counts)
+    for p, count in enumerate(counts):
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise LumicoreError(f"bad visible count of player {p + 1} {count!r:.80} (expected an "
+                                "integer >= 0)")
     return reference.majority_points(counts)
+
+
+def _sequence(what: str, values: object) -> tuple:
+    """``values`` as a tuple (any iterable but text); LumicoreError otherwise."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise LumicoreError(f"{what} must be a list (one per player), got {values!r:.80}")
+    return tuple(values)
 
 
 @dataclass(frozen=True)
@@ -151,6 +163,8 @@ def final_scores(
     ``reef_side="B"`` adds category 5 (the penalties drawn on each board's remote spaces).
     A single player has the most of every colour she shows (4 VP each).
     """
+    reefs, jellyfish = _sequence("reefs", reefs), _sequence("jellyfish", jellyfish)
+    limestone = _sequence("limestone", limestone)
     n = len(reefs)
     if not 1 <= n <= 4:
         raise LumicoreError(f"final scoring is for 1 to 4 players, got {n} reefs")
@@ -195,7 +209,16 @@ def winners(scores: Sequence[FinalScore], limestone: Sequence[int],
     >>> winners(scores, limestone=[4, 5], points_before=[10, 10])
     [1]
     """
-    before = points_before if points_before is not None else [0] * len(scores)
+    scores, limestone = _sequence("scores", scores), _sequence("limestone", limestone)
+    before = (_sequence("points_before", points_before) if points_before is not None
+              else (0,) * len(scores))
+    if not scores or not len(scores) == len(limestone) == len(before):
+        raise LumicoreError(f"winners needs one score, limestone count and points_before per "
+                            f"player, got {len(scores)}, {len(limestone)} and {len(before)}")
+    if not all(isinstance(s, FinalScore) for s in scores):
+        raise LumicoreError("winners needs the FinalScore of each player (see final_scores)")
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in limestone + before):
+        raise LumicoreError("limestone and points_before must be integers")
     keys = [(s.total + b, stone) for s, b, stone in zip(scores, before, limestone, strict=True)]
     best = max(keys)
     return [p for p, key in enumerate(keys) if key == best]
