@@ -323,3 +323,16 @@ def test_scoring_of_wrong_types_is_a_lumicore_error():
             majority_points(counts)
     with pytest.raises(LumicoreError, match="must be a list"):
         final_scores(reef, [0], [0])
+
+
+def test_random_reef_seed_and_why_illegal_of_wrong_types():
+    from lumicore.reef.game import Game
+    from lumicore.reef.sample import random_reef
+
+    for seed in (-1, "x", 2.5, True, 2**64):
+        with pytest.raises(LumicoreError, match="seed"):
+            random_reef("A", 3, seed)
+    assert random_reef("A", 3, 7) == random_reef("A", 3, 7)
+    game = Game.new(2, 1)
+    for text in (None, 5):
+        assert "written as text" in game.why_illegal(text)

@@ -550,6 +550,8 @@ class Game:
 
     def why_illegal(self, text: str) -> str:
         """A reason why the decision written ``text`` is not legal now."""
+        if not isinstance(text, str):
+            return f"a decision is written as text, got {shorten(text)}"
         if self.phase == "over":
             return "the game is over"
         if self.is_chance_node():

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
+from lumicore.checks import check_seed
 from lumicore.errors import LumicoreError
 from lumicore.reef.board import Board, load_board
 from lumicore.reef.reef import Reef
@@ -22,7 +23,9 @@ __all__ = ["random_reef", "random_start"]
 
 
 def _rng(seed: int | np.random.Generator | None) -> np.random.Generator:
-    return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    if isinstance(seed, np.random.Generator):
+        return seed
+    return np.random.default_rng(None if seed is None else check_seed(seed))
 
 
 def random_start(board: Board, seed: int | np.random.Generator | None = None) -> Reef:
