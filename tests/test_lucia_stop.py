@@ -42,6 +42,27 @@ def test_sigint_stops_the_cli_with_exit_130():
     assert int(out.split("nodes: ")[1].split()[0]) > 0
 
 
+def test_sigint_stops_lucia_play_with_exit_130():
+    """best_play's kernel search takes Ctrl-C (and clears it) to stop a sample; the game must
+    stop too, not go on to the next sample and turn."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen([sys.executable, "-m", "solvers.cli", "lucia", "play", "--seed", "1",
+                             "--samples", "40", "--max-nodes", "200000"],
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    time.sleep(3.0)
+    assert proc.poll() is None, proc.communicate()
+    proc.send_signal(signal.SIGINT)
+    try:
+        out, err = proc.communicate(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        pytest.fail("lumicore lucia play ran on after Ctrl-C")
+    assert proc.returncode == 130, (out, err)
+    assert "interrupted" in err and "Traceback" not in err
+
+
 @pytest.mark.parametrize("algorithm", ["bfs", "astar", "idastar"])
 def test_sigint_in_process_returns_interrupted(algorithm):
     timer = threading.Timer(0.7, signal.raise_signal, (signal.SIGINT,))

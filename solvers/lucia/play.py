@@ -31,7 +31,7 @@ from lumicore.lucia.deal import Deal, check_players, check_seed, heuristic_table
 from lumicore.lucia.deal_reference import after_play, plays
 from lumicore.lucia.heuristic import deficits, estimate
 from lumicore.lucia.train import DEFAULT_RULES, Play, Rules, Train
-from solvers.limits import check_limits
+from solvers.limits import REASON_INTERRUPTED, check_limits
 from solvers.stats import wilson
 
 __all__ = ["best_play", "greedy_play", "play_game", "PlayEstimate", "Ranking", "GameRecord",
@@ -118,6 +118,7 @@ def best_play(train: Train | str, hand: Sequence[Card], unseen: Iterable[Card] |
     ``hand_sizes``, default 3 each or as many as there are unseen cards), then the deck.
     ``time_limit`` (seconds) caps the whole call: samples not started by then are skipped;
     ``max_nodes`` caps the search of each play in each sample (see :data:`SAMPLE_NODES`).
+    Ctrl-C raises ``KeyboardInterrupt`` (the kernel search stops on it at once).
     """
     train = Train.parse(train, rules) if isinstance(train, str) else train
     if not isinstance(train, Train):
@@ -150,8 +151,10 @@ def best_play(train: Train | str, hand: Sequence[Card], unseen: Iterable[Card] |
             start += size
         search = kernel.deal_search(train, kinds, order[start:], hands, htable, rules)
         limit = kernel.deal_node_limit(max_nodes)
-        found, _ = search.children(train.packed, limit, kernel.deal_deadline(
+        found, why = search.children(train.packed, limit, kernel.deal_deadline(
             None if time_limit is None else max(1e-3, time_limit - time.perf_counter() + clock)))
+        if kernel.DEAL_REASONS[why] == REASON_INTERRUPTED:
+            raise KeyboardInterrupt  # the kernel took Ctrl-C (and cleared it) to stop
         for kind, packed, code in found:
             key = (kinds[kind], Train.from_packed(packed))
             trials[key] += 1
