@@ -171,3 +171,17 @@ def test_cli_reads_and_solves_a_shared_deal(tmp_path, capsys):
     assert main(["lucia", "deal", "--file", str(path)]) == 2
     assert "deal: train" in capsys.readouterr().err
     assert main(["lucia", "deal", "--file", str(tmp_path / "missing.json")]) == 2
+
+
+@pytest.mark.parametrize("text", ["[" * 100_000, '{"train": ' * 100_000])
+def test_deeply_nested_json_is_a_data_error(text, tmp_path, capsys):
+    """json.loads raises RecursionError on deep nesting: a DataError, not a traceback."""
+    from lumicore.lucia.game import PuzzleState
+
+    for read in (Deal.from_json, DealState.deserialize, PuzzleState.deserialize):
+        with pytest.raises(DataError, match="nested too deeply"):
+            read(text)
+    path = tmp_path / "deep.json"
+    path.write_text(text)
+    assert main(["lucia", "deal", "--file", str(path)]) == 2
+    assert "nested too deeply" in capsys.readouterr().err

@@ -154,6 +154,8 @@ class Deal:
         """Read :meth:`to_json`'s text; bad input raises :class:`DataError` naming the part."""
         try:
             data = json.loads(text)
+        except RecursionError:
+            raise DataError("a deal is JSON text: nested too deeply") from None
         except (TypeError, ValueError) as exc:
             raise DataError(f"a deal is JSON text: {exc}") from exc
         return cls.from_dict(data)

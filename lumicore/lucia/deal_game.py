@@ -188,6 +188,8 @@ class DealState:
                 if not 0 <= k < len(kinds):
                     raise DataError(f"card index {k} out of range")
             return state
+        except RecursionError:
+            raise DataError("not a serialized Lucia game state: nested too deeply") from None
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
             raise DataError(f"not a serialized Lucia game state: {str(exc)[:80]}") from exc
 

@@ -97,6 +97,8 @@ class PuzzleState(OnePlayerState):
             return cls(Train.parse(data["train"], rules),
                        [Card.from_dict(c) for c in data["cards"]],
                        int(data["max_plays"]), int(data["plays"]), rules)
+        except RecursionError:
+            raise DataError("not a serialized Lucia puzzle state: nested too deeply") from None
         except (ValueError, KeyError, TypeError) as exc:
             raise DataError(f"not a serialized Lucia puzzle state: {exc}") from exc
 
