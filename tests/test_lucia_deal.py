@@ -53,6 +53,8 @@ def test_json_round_trip(seed):
     ({"deck": [0, 99]}, "deck card #2"),
     ({"cards": [{"actions": [{"kind": "jump"}]}]}, "jump"),
     ({"extra": 1}, "unknown keys"),
+    ({"hand_size": 2.0}, "hand_size"),
+    ({"hand_size": "3"}, "hand_size"),
 ])
 def test_bad_deal_json_is_one_line_error(change, match):
     data = json.loads(deal(1).to_json())

@@ -91,7 +91,8 @@ class Deal:
                                 f"got {shorten(self.deck)}")
         object.__setattr__(self, "deck", deck)
         check_players(self.players)
-        if isinstance(self.hand_size, bool) or self.hand_size not in range(1, HAND_SIZE + 1):
+        if isinstance(self.hand_size, bool) or not isinstance(self.hand_size, int) \
+                or self.hand_size not in range(1, HAND_SIZE + 1):
             raise LumicoreError(f"deal: hand_size must be 1..{HAND_SIZE}, "
                                 f"got {shorten(self.hand_size)}")
 
