@@ -100,3 +100,14 @@ def test_cli_play_prints_every_turn_and_the_result(capsys):
     data = json.loads(capsys.readouterr().out)
     assert data["won"] in (True, False) and data["plays"] == len(data["turns"])
     assert main(["lucia", "play", "--seed", "2", "--players", "0"]) == 2
+
+
+def test_play_takes_the_largest_seed(capsys):
+    """The per-turn sampling seed is seed + turn: it must wrap, not overflow the seed range
+    after the first turn (exit 2 mid-game)."""
+    top = str(2**63 - 1)
+    assert main(["lucia", "play", "--seed", top, "--samples", "1", "--max-nodes", "50"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1].split()[0] in ("won", "lost") and int(out[-1].split()[2]) > 1
+    with pytest.raises(LumicoreError, match="Deal"):
+        play_game("not a deal")

@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from lumicore.checks import SEED_LIMIT
 from lumicore.errors import LumicoreError
 from lumicore.lucia import kernel
 from lumicore.lucia.cards import Card
@@ -217,6 +218,9 @@ def play_game(game: Deal, policy: str = "best", samples: int = DEFAULT_SAMPLES, 
     ``"greedy"``: :func:`greedy_play`). ``on_turn`` is called after every play."""
     if policy not in ("best", "greedy"):
         raise LumicoreError(f"policy must be 'best' or 'greedy', got {policy!r:.80}")
+    if not isinstance(game, Deal):
+        raise LumicoreError(f"game must be a lumicore.lucia.deal.Deal, got {game!r:.80}")
+    seed = check_seed(seed)
     hands = tuple(tuple(h) for h in game.hands())
     stock, mover, train = game.stock(), 0, game.train
     record = GameRecord(train.is_goal())
@@ -231,7 +235,8 @@ def play_game(game: Deal, policy: str = "best", samples: int = DEFAULT_SAMPLES, 
         else:
             unseen = [*stock, *(c for i, h in enumerate(hands) if i != mover for c in h)]
             others = [len(hands[(mover + i) % game.players]) for i in range(1, game.players)]
-            ranking = best_play(train, hand, unseen, game.players, samples, seed + turn,
+            ranking = best_play(train, hand, unseen, game.players, samples,
+                                (seed + turn) % SEED_LIMIT,
                                 time_limit, max_nodes, others, rules)
             estimate_ = ranking.plays[0] if ranking.plays else None
             play = None if estimate_ is None else estimate_.play
