@@ -150,6 +150,8 @@ def test_goal_start_costs_nothing():
     for algorithm in ("bfs", "astar", "idastar"):
         result = solve("L5 H T S", algorithm=algorithm)
         assert (result.status, result.cost, result.plan) == ("optimal", 0, [])
+        assert result.bound == 0    # the cost when optimal (BFS said 1)
+    assert solve("h L4 H T S", algorithm="bfs").bound == 2
 
 
 def test_limits_cut_the_search():

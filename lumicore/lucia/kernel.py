@@ -262,6 +262,8 @@ def search(algorithm: str, train: Train, table: np.ndarray, htable: HeuristicTab
     else:
         raise LumicoreError(f"unknown algorithm {algorithm!r}")
     code, states, cards, nodes, expanded, generated, bound = out
+    if code == 0:  # found: the cost (BFS reports the depth being generated, 1 at a goal start)
+        bound = len(states) - 1
     return SearchOutcome(STATUS[code], REASON.get(code), states, cards, int(nodes),
                          int(expanded), int(generated), int(bound))
 
