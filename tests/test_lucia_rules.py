@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lumicore.errors import DataError, NotationError
+from lumicore.errors import DataError, LumicoreError, NotationError
 from lumicore.lucia import (
     DEFAULT_RULES,
     Action,
@@ -386,3 +386,11 @@ def test_svg_and_text_views():
     svg = train._repr_svg_()
     assert svg.startswith("<svg") and svg.count("<rect") == 6
     assert train.text().splitlines()[1].split() == list(train.tokens)
+
+
+def test_scramble_checks_start_and_rules():
+    assert scramble(2, seed=1, start="L5 H T H S").count("S") == 1
+    with pytest.raises(LumicoreError, match="start"):
+        scramble(2, seed=1, start=5)
+    with pytest.raises(LumicoreError, match="rules"):
+        scramble(2, seed=1, rules="partial")

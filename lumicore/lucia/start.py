@@ -189,7 +189,7 @@ def random_goal(seed: Seed = None, kids: Sequence[int] | None = None) -> Train:
 
 
 def scramble(depth: int, seed: Seed = None, cards: Sequence[Card] | Deck | None = None,
-             start: Train | None = None, rules: Rules = DEFAULT_RULES) -> Train:
+             start: Train | str | None = None, rules: Rules = DEFAULT_RULES) -> Train:
     """A puzzle: ``depth`` random plays from a goal train (``start``, default a random goal).
 
     Plays that only reshuffle the middle of the train change nothing that matters, so each step
@@ -206,6 +206,12 @@ def scramble(depth: int, seed: Seed = None, cards: Sequence[Card] | Deck | None 
             MAX_SCRAMBLE_DEPTH:
         raise LumicoreError(f"depth must be an integer from 0 to {MAX_SCRAMBLE_DEPTH}, "
                             f"got {shorten(depth)}")
+    if not isinstance(rules, Rules):
+        raise LumicoreError(f"rules must be a lumicore.lucia.Rules, got {shorten(rules)}")
+    if isinstance(start, str):
+        start = Train.parse(start, rules)
+    elif start is not None and not isinstance(start, Train):
+        raise LumicoreError(f"start must be a Train or its notation, got {shorten(start)}")
     rng = _rng(seed)
     if cards is None:
         kinds = load_deck().kinds
