@@ -317,11 +317,11 @@ def test_user_deck_file(tmp_path):
 
 @pytest.mark.parametrize("name", [None, 5, b"default", ["default"]])
 def test_deck_or_setup_that_is_no_name_nor_path_is_a_data_error(name):
-    with pytest.raises(DataError, match="not a usable path"):
+    with pytest.raises(DataError, match="not a name or a path"):
         load_deck(name)
-    with pytest.raises(DataError, match="not a usable path"):
+    with pytest.raises(DataError, match="not a name or a path"):
         load_setup(name)
-    with pytest.raises(DataError, match="not a usable path"):
+    with pytest.raises(DataError, match="not a name or a path"):
         random_train(1, setup=name)
 
 

@@ -67,7 +67,7 @@ def resolve(name_or_path: str | Path, builtin: dict[str, str]) -> Path:
         if key and path.is_file():
             return path
         is_dir = key != "" and path.is_dir()
-    except (OSError, ValueError, TypeError) as exc:  # a name too long, a NUL byte, not a path
+    except (OSError, ValueError) as exc:  # a name too long, a NUL byte
         raise DataError(f"{shorten(key)} is not a usable path: {exc.__class__.__name__}") from exc
     if is_dir:
         what = "a folder, not a file"
