@@ -161,6 +161,34 @@ def test_deserialize_rejects_garbage(text):
         DealState.deserialize(text)
 
 
+@pytest.mark.parametrize("field,value,named", [
+    ("mover", -1, "mover"), ("mover", 1.0, "mover"), ("mover", 3, "mover"),
+    ("won", "no", "won"), ("won", True, "won"), ("counts", [-1] * 99, "counts"),
+    ("counts", [1], "counts"), ("owed", [7], "owed"), ("hands", [[True]], "hand 1"),
+    ("hands", [[0], "x"], "hands"), ("order", [0], "not both"),
+])
+def test_deserialize_checks_every_field(field, value, named):
+    """A state whose fields the game could never reach is a DataError naming the field (a
+    mover of -1 read as the end of the game, "no" read as won, ...)."""
+    state = DealState.new_game(players=2, seed=1)
+    data = json.loads(state.serialize())
+    if field == "counts" and len(value) == 99:
+        value = [-1] * len(data["counts"])
+    assert DealState.deserialize(json.dumps(data)) == state
+    data[field] = value
+    with pytest.raises(DataError, match=named):
+        DealState.deserialize(json.dumps(data))
+
+
+def test_deserialize_keeps_owed_draws_to_hidden_decks():
+    known = DealState.from_deal(Deal(Train.parse("H L3 T"), (LIGHT_T, LUCIA, LIGHT_T, LIGHT_T)))
+    data = json.loads(known.serialize())
+    assert DealState.deserialize(json.dumps(data)) == known
+    data["owed"] = [0]
+    with pytest.raises(DataError, match="owed"):
+        DealState.deserialize(json.dumps(data))
+
+
 def test_cli_reads_and_solves_a_shared_deal(tmp_path, capsys):
     path = tmp_path / "deal.json"
     d = Deal(Train.parse("H L3 T"), (LIGHT_T, LUCIA, LIGHT_T, LIGHT_T))

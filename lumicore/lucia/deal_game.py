@@ -182,12 +182,28 @@ class DealState:
             if data.get("game") != "lucia":
                 raise DataError("not a Lucia game")
             kinds = tuple(Card.from_dict(c) for c in data["cards"])
-            state = cls(Train.parse(data["train"]), kinds, data["hands"], int(data["mover"]),
-                        data["order"], data["counts"], data["owed"], bool(data["won"]))
-            for k in [*(state.order or []), *(c for h in state.hands for c in h)]:
-                if not 0 <= k < len(kinds):
-                    raise DataError(f"card index {k} out of range")
-            return state
+            train = Train.parse(data["train"])
+            hands = _lists(data["hands"], "hands")
+            check_players(len(hands))
+            order, counts = data["order"], data["counts"]
+            if (order is None) == (counts is None):
+                raise DataError("a state has either a deck order or the counts left, not both")
+            for k, hand in enumerate(hands):
+                _indices(hand, f"hand {k + 1}", len(kinds))
+            _indices(order or [], "order", len(kinds))
+            if counts is not None:
+                _indices(counts, "counts", None)
+                if len(counts) != len(kinds):
+                    raise DataError(f"counts: one per card kind ({len(kinds)}), got {len(counts)}")
+            owed = _indices(data["owed"], "owed", len(hands))
+            if owed and counts is None:
+                raise DataError("owed: draws are owed only when the deck order is hidden")
+            mover = data["mover"]
+            _indices([mover], "mover", len(hands))
+            if data["won"] is not train.is_goal():
+                raise DataError(f"won: {data['won']!r:.20} for a train that is "
+                                f"{'' if train.is_goal() else 'not '}the goal")
+            return cls(train, kinds, hands, mover, order, counts, owed, data["won"])
         except RecursionError:
             raise DataError("not a serialized Lucia game state: nested too deeply") from None
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
@@ -220,3 +236,22 @@ class DealState:
     def __repr__(self) -> str:
         return f"DealState({str(self)!r})"
 
+
+
+def _lists(values: object, what: str) -> list:
+    if not isinstance(values, list) or not all(isinstance(v, list) for v in values):
+        raise DataError(f"{what}: expected a list of lists, got {values!r:.80}")
+    return values
+
+
+def _indices(values: object, what: str, end: int | None) -> list[int]:
+    """``values`` if it is a list of integers in ``range(end)`` (any integer >= 0 if ``end`` is
+    None), else a DataError naming ``what`` and the bad entry."""
+    if not isinstance(values, list):
+        raise DataError(f"{what}: expected a list, got {values!r:.80}")
+    for v in values:
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0 or (end is not None
+                                                                       and v >= end):
+            bound = "an integer >= 0" if end is None else f"an integer 0..{end - 1}"
+            raise DataError(f"{what}: {v!r:.40} is not {bound}")
+    return values
