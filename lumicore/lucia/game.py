@@ -93,7 +93,7 @@ class PuzzleState(OnePlayerState):
     def _deserialize(cls, text: str) -> PuzzleState:
         try:
             data = json.loads(text)
-            rules = Rules(lucia_partial=bool(data["lucia_partial"]))
+            rules = Rules(lucia_partial=data["lucia_partial"])
             return cls(Train.parse(data["train"], rules),
                        [Card.from_dict(c) for c in data["cards"]],
                        int(data["max_plays"]), int(data["plays"]), rules)

@@ -30,7 +30,7 @@ from lumicore.lucia import pdb as _pdb
 from lumicore.lucia.cards import Action, Card
 from lumicore.lucia.heuristic import HeuristicTable, capacity
 from lumicore.lucia.notation import EMPTY, GINGER, H_LIT, LUCIA0, LUCIA5, STARBOY, TOMTEN
-from lumicore.lucia.train import DEFAULT_RULES, Rules, Train
+from lumicore.lucia.train import DEFAULT_RULES, Rules, Train, check_rules
 
 # the pattern-database primitives, for lumicore.lucia.pdb (which validates their arguments)
 pdb_size = _k.pdb_size
@@ -58,6 +58,7 @@ REASON = {2: "nodes", 3: "memory", 4: "time", 5: "interrupted"}
 
 def encode_action(action: Action, rules: Rules = DEFAULT_RULES) -> int:
     """The uint32 word of one action (layout in the module docstring)."""
+    check_rules(rules)
     word = _KIND[action.kind]
     if action.kind in ("move", "wild"):
         mask = sum(1 << code for role in action.roles for code in _CODES[role])
@@ -309,13 +310,15 @@ def deal_search(train: Train, kinds: Sequence[Card], deck: Sequence[int],
                 raise LumicoreError(f"{what}: card index {c!r} out of range 0..{len(kinds) - 1}")
     if htable.length != len(train):
         raise LumicoreError(f"heuristic table is for trains of {htable.length} kids")
+    if isinstance(tt_bits, bool) or not isinstance(tt_bits, (int, np.integer)):
+        raise LumicoreError(f"tt_bits must be an integer (4..28 are used), got {tt_bits!r:.80}")
     handmaidens = train.count("H")
     caps = np.array([capacity(c, handmaidens) for c in kinds], dtype=np.intc).reshape(-1, 4)
     covers = np.array([sum(1 << j for j, b in enumerate(kinds) if j != i and a.covers(b))
                        for i, a in enumerate(kinds)], dtype=np.uint32)
     return _k.DealSearch(train.packed, table, np.array(deck, dtype=np.intc),
                          [[int(c) for c in h] for h in hands], caps, covers, htable.values,
-                         htable.target, htable.locked, int(tt_bits))
+                         htable.target, htable.locked, max(4, min(int(tt_bits), 28)))
 
 
 DEAL_NODES = 1 << 62

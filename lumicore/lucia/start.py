@@ -10,8 +10,9 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from numbers import Integral
 from pathlib import Path
 from typing import Any
 
@@ -130,6 +131,19 @@ def _first_conflict(row: Sequence[int]) -> int | None:
     return None
 
 
+def _kid_codes(codes: object) -> tuple[int, ...]:
+    """``codes`` as a tuple of kid codes (0..LUCIA5, see :mod:`lumicore.lucia.reference`), else a
+    LumicoreError naming the first bad one."""
+    if isinstance(codes, (str, bytes)) or not isinstance(codes, Iterable):
+        raise LumicoreError(f"kids are kid codes 0..{LUCIA5} (Train.parse(text).codes), got "
+                            f"{shorten(codes)}")
+    row = tuple(codes)
+    for pos, code in enumerate(row):
+        if isinstance(code, bool) or not isinstance(code, Integral) or not 0 <= code <= LUCIA5:
+            raise LumicoreError(f"kid {pos}: {shorten(code)} is not a kid code 0..{LUCIA5}")
+    return tuple(int(c) for c in row)
+
+
 def fix_up(codes: Sequence[int]) -> tuple[int, ...]:
     """The setup's fix: while a Gingerbread stands next to a Starboy, the back kid of the first
     such pair steps one place back (or, when it is last, the front kid steps one place front).
@@ -138,7 +152,7 @@ def fix_up(codes: Sequence[int]) -> tuple[int, ...]:
     interchangeable), so the step is taken by the last twin of the run: ``S G G h`` becomes
     ``S G h G`` (docs/lucia.md, "Setup").
     """
-    row = list(codes)
+    row = list(_kid_codes(codes))
     for _ in range(4 * len(row) ** 2):
         i = _first_conflict(row)
         if i is None:
@@ -177,7 +191,7 @@ def random_goal(seed: Seed = None, kids: Sequence[int] | None = None) -> Train:
     """A random goal train with the kids of the default setup (or of ``kids``): Lucia in front
     with 5 candles, Starboys at the back, the others shuffled in between, everything lit."""
     rng = _rng(seed)
-    kids = kids if kids is not None else sum(load_setup().groups, ())
+    kids = _kid_codes(kids) if kids is not None else sum(load_setup().groups, ())
     middle = [H_LIT if c == H_UNLIT else c for c in kids if not is_lucia(c) and c != STARBOY]
     starboys = [STARBOY] * sum(c == STARBOY for c in kids)
     for _ in range(1000):

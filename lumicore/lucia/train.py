@@ -22,7 +22,7 @@ from numbers import Integral
 from typing import Final
 
 from lumicore.data import shorten
-from lumicore.errors import NotationError
+from lumicore.errors import LumicoreError, NotationError
 from lumicore.lucia import reference
 from lumicore.lucia.cards import Card
 from lumicore.lucia.notation import (
@@ -61,8 +61,21 @@ class Rules:
     lucia_partial: bool = False
     custom_trains: bool = True
 
+    def __post_init__(self) -> None:
+        for name in ("lucia_partial", "custom_trains"):
+            if not isinstance(getattr(self, name), bool):
+                raise LumicoreError(f"Rules({name}=...) is True or False, got "
+                                    f"{shorten(getattr(self, name))}")
+
 
 DEFAULT_RULES: Final = Rules()
+
+
+def check_rules(rules: object) -> Rules:
+    """``rules`` if it is a :class:`Rules`, else a :class:`LumicoreError` naming it."""
+    if not isinstance(rules, Rules):
+        raise LumicoreError(f"rules must be a lumicore.lucia.Rules, got {shorten(rules)}")
+    return rules
 
 
 def _check(codes: tuple[int, ...], rules: Rules) -> None:
@@ -82,7 +95,7 @@ def _check(codes: tuple[int, ...], rules: Rules) -> None:
             g = pos if codes[pos] == GINGER else pos - 1
             raise NotationError(f"Gingerbread at position {g} stands next to the Starboy at "
                                 f"position {2 * pos - 1 - g}")
-    if not rules.custom_trains:
+    if not check_rules(rules).custom_trains:
         counts = Counter(role_of(c) for c in codes)
         for role, want in STANDARD_COUNTS.items():
             if counts[role] != want:
@@ -171,13 +184,14 @@ class Train:
 
     def plays(self, card: Card, rules: Rules = DEFAULT_RULES) -> Iterator[Play]:
         """Every legal way to play ``card`` (none when it cannot be played)."""
-        for choices, after in reference.card_outcomes(self.codes, card, rules.lucia_partial):
+        for choices, after in reference.card_outcomes(self.codes, card,
+                                                         check_rules(rules).lucia_partial):
             yield Play(card, choices, self, Train(after))
 
     def successors(self, card: Card, rules: Rules = DEFAULT_RULES) -> frozenset[Train]:
         """The distinct trains one play of ``card`` can lead to."""
-        return frozenset(Train(k) for k in reference.successors(self.codes, card,
-                                                                 rules.lucia_partial))
+        partial = check_rules(rules).lucia_partial
+        return frozenset(Train(k) for k in reference.successors(self.codes, card, partial))
 
     def text(self) -> str:
         """A two-line plain-text view for terminals: positions above tokens."""

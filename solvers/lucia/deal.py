@@ -115,6 +115,17 @@ def _plan(start: Train, steps: list[tuple[int, int, int]], kinds: tuple[Card, ..
     return plan
 
 
+def _check_sequences(hands: object, deck: object) -> None:
+    """A LumicoreError naming ``hands``, a hand or ``deck`` when it is not a sequence of cards'
+    worth (the cards themselves are checked after)."""
+    parts = [("hands", hands), ("deck", deck)]
+    if isinstance(hands, Sequence) and not isinstance(hands, (str, bytes)):
+        parts += [(f"hand {i + 1}", h) for i, h in enumerate(hands)]
+    for what, cards in parts:
+        if isinstance(cards, (str, bytes)) or not isinstance(cards, Sequence):
+            raise LumicoreError(f"{what} must be a sequence, got {cards!r:.80}")
+
+
 def solve_position(train: Train, hands: Sequence[Sequence[Card]], deck: Sequence[Card],
                    mover: int = 0, shortest: bool = False,
                    max_nodes: int | None = DEFAULT_DEAL_NODES, time_limit: float | None = None,
@@ -124,6 +135,7 @@ def solve_position(train: Train, hands: Sequence[Sequence[Card]], deck: Sequence
     if not isinstance(train, Train):
         raise LumicoreError(f"train must be a lumicore.lucia.Train, got {train!r}")
     check_limits(max_nodes, time_limit)
+    _check_sequences(hands, deck)
     seats = check_players(len(hands))
     if isinstance(mover, bool) or not isinstance(mover, int) or not 0 <= mover < seats:
         raise LumicoreError(f"mover must be a seat 0..{seats - 1}, got {mover!r}")
@@ -211,6 +223,8 @@ def replay_deal(train: Train, deck: Sequence[Card], players: int, plan: Sequence
     hands = tuple(cards[i * HAND_SIZE:(i + 1) * HAND_SIZE] for i in range(players))
     stock, mover = cards[players * HAND_SIZE:], 0
     for i, step in enumerate(plan):
+        if not isinstance(step, DealStep):
+            raise LumicoreError(f"step {i + 1} is not a DealStep: {step!r:.80}")
         if step.player != mover + 1:
             raise IllegalMoveError(f"step {i + 1}: player {step.player} plays, but player "
                                    f"{mover + 1} is to move")

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numbers
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -138,10 +138,22 @@ def card_kinds(cards: Deck | Sequence[Card] | None) -> tuple[Card, ...]:
         return cards.kinds
     if isinstance(cards, Card):
         return (cards,)
-    kinds = tuple(dict.fromkeys(cards))
+    kinds = _cards(cards)
     if not kinds:
         raise LumicoreError("at least one card is needed")
     return kinds
+
+
+def _cards(cards: Iterable[Card]) -> tuple[Card, ...]:
+    """The distinct cards of ``cards`` in order; a LumicoreError naming the first non-card."""
+    if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
+        raise LumicoreError(f"cards must be a Deck, a Card or a list of Cards (see load_deck), "
+                            f"got {cards!r:.80}")
+    items = tuple(cards)
+    for i, card in enumerate(items):
+        if not isinstance(card, Card):
+            raise LumicoreError(f"card #{i} is not a lumicore.lucia.Card: {card!r:.80}")
+    return tuple(dict.fromkeys(items))
 
 
 def search_kinds(kinds: Sequence[Card]) -> tuple[Card, ...]:
@@ -155,7 +167,7 @@ def search_kinds(kinds: Sequence[Card]) -> tuple[Card, ...]:
     ...               Card((Action.move("S", 1),))])
     (Card('wild 1'),)
     """
-    kinds = tuple(dict.fromkeys(kinds))
+    kinds = _cards(kinds)
 
     def dropped(i: int, card: Card) -> bool:
         return any(o.covers(card) and (j < i or not card.covers(o))
@@ -274,11 +286,15 @@ def _hopeless(start: Train, htable: HeuristicTable) -> str:
     return "no combination of these cards can cover what the train lacks (heuristic = infinity)"
 
 
-def replay(start: Train, plan: Sequence[Play], rules: Rules = DEFAULT_RULES) -> Train:
+def replay(start: Train | str, plan: Sequence[Play], rules: Rules = DEFAULT_RULES) -> Train:
     """Re-play a plan through the reference rules (each play must be legal from the train the
     previous one left); returns the final train."""
-    train = start
+    train = Train.parse(start, rules) if isinstance(start, str) else start
+    if not isinstance(train, Train):
+        raise LumicoreError(f"start must be a Train or its notation, got {train!r:.80}")
     for i, play in enumerate(plan):
+        if not isinstance(play, Play):
+            raise LumicoreError(f"play {i + 1} is not a lumicore.lucia.Play: {play!r:.80}")
         if play.train not in train.successors(play.card, rules):
             raise IllegalMoveError(f"play {i + 1} ({play}) is not legal from {train}")
         train = play.train
