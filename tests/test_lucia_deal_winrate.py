@@ -70,8 +70,11 @@ def test_bad_out_file_line_is_named(tmp_path):
 
 
 @pytest.mark.parametrize("kwargs, match", [
-    ({"deals": 0}, "deals"), ({"players": 9}, "players"), ({"time_limit": -1.0}, "time limit"),
+    ({"deals": 0}, "deals"), ({"players": 9}, "players"), ({"time_limit": -1.0}, "time_limit"),
     ({"workers": 0}, "workers"), ({"backend": "spark"}, "backend"), ({"seed": -3}, "seed"),
+    ({"time_limit": "1"}, "time_limit"), ({"max_nodes": 0}, "max_nodes"),
+    ({"seed": 2**63 - 1}, r"seed \(of 2 deals.* got '9223372036854775807'"),
+    ({"deals": 2**63 + 1}, "deals"),
 ])
 def test_bad_arguments(kwargs, match):
     with pytest.raises(LumicoreError, match=match):

@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from lumicore.checks import SEED_LIMIT
 from lumicore.data import read_file, shorten
 from lumicore.errors import DataError, LumicoreError
 from lumicore.lucia.cards import Deck
@@ -28,6 +29,7 @@ from lumicore.lucia.deal import check_players, check_seed, deal, game_deck
 from lumicore.lucia.start import Setup, load_setup
 from solvers.batch import check_workers, run_batch
 from solvers.ctrl_c import check, noting
+from solvers.limits import check_limits
 from solvers.lucia.deal import DEFAULT_DEAL_NODES, solve_deal
 from solvers.stats import wilson
 
@@ -185,12 +187,13 @@ def win_rate(deals: int = 1000, seed: int = 0, players: int = 1,
     ``on_outcome(result)`` is called after each deal (progress bars). Ctrl-C returns the partial
     result with ``status == "interrupted"``.
     """
-    if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
-        raise LumicoreError(f"deals must be a positive integer, got {shorten(deals)}")
-    seed, players = check_seed(seed), check_players(players)
-    check_seed(seed + deals - 1)
-    if time_limit is not None and not (time_limit > 0 and math.isfinite(time_limit)):
-        raise LumicoreError(f"time limit must be a positive number of seconds, got {time_limit!r}")
+    if isinstance(deals, bool) or not isinstance(deals, int) or not 1 <= deals <= SEED_LIMIT:
+        raise LumicoreError(f"deals must be a positive integer (at most 2**63), got "
+                            f"{shorten(deals)}")
+    players = check_players(players)
+    seed = check_seed(seed, SEED_LIMIT - deals + 1,
+                      f"seed (of {deals} deals: seed + {deals - 1} is a seed too)")
+    check_limits(max_nodes, time_limit)
     check_workers(workers, backend)
     cards = game_deck(deck)
     groups = setup if isinstance(setup, Setup) else load_setup(setup)
