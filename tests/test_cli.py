@@ -44,7 +44,7 @@ def test_help_runs_and_every_option_shows_its_default(
     assert info.value.code == 0
     out = capsys.readouterr().out
     assert out.startswith("usage: lumicore")
-    for marker in ("``", ":func:`", ":class:`", ":mod:`", ":meth:`", ":data:`"):
+    for marker in ("``", ":func:`", ":class:`", ":mod:`", ":meth:`", ":data:`", "%%"):
         assert marker not in out, f"doc markup {marker!r} in the help of {path}"
     parser = dict(ALL)[path]
     formatter = parser._get_formatter()

@@ -123,7 +123,7 @@ def add_tournament_command(commands: argparse._SubParsersAction, game: str,
     parser = commands.add_parser(
         "tournament", help="play bots against each other; win rates and ratings",
         description=f"Play seeded games of {game} between bots, seats rotated; print each bot's "
-                    "games, wins, win rate with its 95%% interval and openskill rating.")
+                    "games, wins, win rate with its 95% interval and openskill rating.")
     parser.add_argument("--bots", default=bots,
                         help=f"comma-separated bot names, options as name:key=value "
                              f"(e.g. mcts:iterations=400) (default: {bots})")
