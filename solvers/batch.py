@@ -101,7 +101,8 @@ def run_batch(fn: Callable[[Any], Any], items: Sequence[Any], *, workers: int | 
     a task, or enough to keep a run to about :data:`MAX_TASKS` tasks), so thousands of tiny jobs
     do not pay a task's overhead each; results still come one item at a time. An exception in
     ``fn`` is raised here. Closing the iterator early (or Ctrl-C while it waits) cancels the jobs
-    not yet started; jobs already running finish first. Local workers whose parent is killed
+    not yet started and ends the local workers still running a job (Dask cancels its tasks);
+    the results yielded before stay valid. Local workers whose parent is killed
     outright end within :data:`PARENT_POLL` seconds instead of running on.
     """
     workers = check_workers(workers, backend)
@@ -122,7 +123,23 @@ def run_batch(fn: Callable[[Any], Any], items: Sequence[Any], *, workers: int | 
             for future in as_completed(futures):
                 yield from future.result()
         finally:
-            pool.shutdown(wait=True, cancel_futures=True)
+            _shut_down(pool, futures)
+
+
+def _shut_down(pool: ProcessPoolExecutor, futures: list) -> None:
+    """Cancel the jobs not started; a run stopped early (Ctrl-C, an exception, the iterator
+    closed) also ends the workers still busy, whose results nobody will read, instead of
+    waiting for their jobs (a game or a search can take minutes)."""
+    # the executor has no public way to end busy workers before Python 3.14 (and forgets them
+    # once shut down)
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    busy = not all(f.done() for f in futures)
+    pool.shutdown(wait=False, cancel_futures=True)
+    if busy:
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            process.join()
 
 
 @contextmanager

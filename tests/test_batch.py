@@ -176,3 +176,38 @@ def test_workers_end_when_their_parent_is_killed(tmp_path):
     for w in left:
         os.kill(w, signal.SIGKILL)
     assert not left, f"workers {left} outlived their killed parent"
+
+
+def fast_or_pid_then_wait(item: tuple[str, str]) -> object:
+    """``"fast"`` at once, or write this worker's pid into the folder and wait far longer than
+    any test runs."""
+    import time
+
+    folder, kind = item
+    if kind == "fast":
+        return "fast"
+    open(os.path.join(folder, str(os.getpid())), "w").close()
+    time.sleep(300)
+    return os.getpid()
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc")
+def test_a_run_closed_early_ends_its_busy_workers(tmp_path):
+    """Closing the iterator (what Ctrl-C or a break does) ends the workers still running a job
+    instead of waiting for it: the jobs here would run five minutes."""
+    import threading
+    import time
+
+    items = [(str(tmp_path), kind) for kind in ("slow", "fast", "slow")]
+    pairs = run_batch(fast_or_pid_then_wait, items, workers=2, chunksize=1)
+    assert next(pairs) == (1, "fast")
+    deadline = time.monotonic() + 60
+    while len(os.listdir(tmp_path)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    busy = [int(name) for name in os.listdir(tmp_path)]
+    assert len(busy) == 2 and all(_running(w) for w in busy)
+    closing = threading.Thread(target=pairs.close, daemon=True)
+    closing.start()
+    closing.join(timeout=60)  # a hang detector, not a timing: the close takes well under 1 s
+    assert not closing.is_alive(), "closing the run waited for its busy workers' jobs"
+    assert not any(_running(w) for w in busy)
