@@ -205,3 +205,15 @@ def test_position_rejects_non_states():
         kernel.position("state")
     with pytest.raises(LumicoreError):
         kernel.playouts("state", 3)
+
+
+def test_random_games_reject_anything_but_a_setup_without_crashing():
+    # the C methods read their first argument as a Setup: a GameState (a natural slip), a
+    # string or None once crashed the interpreter with a segmentation fault
+    from lumicore.lumen.game import GameState
+
+    for bad in (GameState.new_game(), "setup", None):
+        with pytest.raises(LumicoreError, match="kernel.setup"):
+            kernel.random_game(bad, 1)
+        with pytest.raises(LumicoreError, match="kernel.setup"):
+            kernel.random_games(bad, 2, 1)

@@ -161,13 +161,19 @@ def setup(state: object) -> Any:
     return _k.Setup(data)
 
 
+def _game(game: object) -> Any:
+    """``game`` if it is a kernel setup (the C methods would read any other object as one)."""
+    if not isinstance(game, _k.Setup):
+        raise LumicoreError(f"expected the kernel's copy of a game (kernel.setup(state)), got "
+                            f"{type(game).__name__}")
+    return game
 
 
 def random_game(game: Any, seed: int) -> tuple[list[int], int, int, int, int]:
     """One game played in the kernel with splitmix64 choices (see
     :func:`lumicore.lumen.reference.random_game`, which gives the same answer):
     ``(actions, winner or -1, score 1, score 2, last round)``."""
-    return _k.Setup.random_game(game, _seed(seed))
+    return _k.Setup.random_game(_game(game), _seed(seed))
 
 
 def random_games(game: Any, n: int, seed: int = 0) -> tuple[int, int, int, int]:
@@ -175,7 +181,7 @@ def random_games(game: Any, n: int, seed: int = 0) -> tuple[int, int, int, int]:
     2, games nobody won, actions played)``."""
     if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n < 2**31:
         raise LumicoreError(f"n must be a game count 0..2**31-1, got {n!r}")
-    return _k.Setup.random_games(game, n, _seed(seed))
+    return _k.Setup.random_games(_game(game), n, _seed(seed))
 
 
 _PHASES = {"first": 0, "draw": 1, "roll": 2, "choose": 3, "bonus": 4, "objective": 5,
