@@ -217,3 +217,31 @@ def test_random_games_reject_anything_but_a_setup_without_crashing():
             kernel.random_game(bad, 1)
         with pytest.raises(LumicoreError, match="kernel.setup"):
             kernel.random_games(bad, 2, 1)
+
+
+def test_long_kernel_runs_are_batched_and_stop_on_ctrl_c(monkeypatch):
+    import os
+    import signal
+    import threading
+    import time
+
+    from lumicore.game import play_randomly
+    from lumicore.lumen.game import GameState
+
+    setup = kernel.setup(GameState.new_game())
+    state = play_randomly(GameState.new_game(seed=2), seed=2, max_steps=30)
+    game, fields = kernel.position(state)
+    whole = raw.Setup.random_games(setup, 300, 2**63 - 1)
+    from_state = raw.Setup.random_games(game, 300, 5, fields)[:3]
+    monkeypatch.setattr(kernel, "BATCH", 64)  # game i keeps seed + i however split
+    assert kernel.random_games(setup, 300, 2**63 - 1) == whole
+    assert kernel.playouts(state, 300, 5) == from_state
+    monkeypatch.undo()
+    # the C loop holds no GIL and sees no Ctrl-C: a long run must come back between batches
+    timer = threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT))
+    start = time.perf_counter()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        kernel.random_games(setup, 400_000, 1)  # ten seconds and more in one call
+    timer.join()
+    assert time.perf_counter() - start < 2.0

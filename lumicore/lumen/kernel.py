@@ -181,7 +181,23 @@ def random_games(game: Any, n: int, seed: int = 0) -> tuple[int, int, int, int]:
     2, games nobody won, actions played)``."""
     if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n < 2**31:
         raise LumicoreError(f"n must be a game count 0..2**31-1, got {n!r}")
-    return _k.Setup.random_games(_game(game), n, _seed(seed))
+    return _batches(_game(game), n, _seed(seed))
+
+
+BATCH = 2048
+"""Games the kernel plays per call of its loop: between two calls Python sees a Ctrl-C (the
+loop itself runs without the GIL and cannot), so a long run still stops within a fraction of a
+second. Game ``i`` is seeded ``seed + i`` however the games are split, so the counts are the
+same."""
+
+
+def _batches(game: Any, n: int, seed: int, position: dict[str, Any] | None = None
+             ) -> tuple[int, int, int, int]:
+    totals = [0, 0, 0, 0]
+    for start in range(0, n, BATCH):
+        part = _k.Setup.random_games(game, min(BATCH, n - start), seed + start, position)
+        totals = [a + b for a, b in zip(totals, part, strict=True)]
+    return totals[0], totals[1], totals[2], totals[3]
 
 
 _PHASES = {"first": 0, "draw": 1, "roll": 2, "choose": 3, "bonus": 4, "objective": 5,
@@ -244,4 +260,4 @@ def playouts(state: Any, n: int, seed: int = 0) -> tuple[int, int, int]:
         raise LumicoreError(f"n must be a game count 0..2**31-1, got {n!r}")
     seed = _seed(seed)
     game, d = position(state)
-    return _k.Setup.random_games(game, n, seed, d)[:3]
+    return _batches(game, n, seed, d)[:3]
