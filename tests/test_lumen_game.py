@@ -472,6 +472,24 @@ def test_a_record_with_an_illegal_action_names_it():
         replay({"game": "reef"})
 
 
+@pytest.mark.parametrize("fields", [{"seed": "abc"}, {"seed": 1.5}, {"seed": float("nan")},
+                                    {"seed": float("inf")}, {"seed": -1}, {"players": "x"},
+                                    {"players": 2.0}, {"options": "ab"}, {"options": [1]},
+                                    {"options": {"scenario": 5}}, {"options": {"colour": "red"}}])
+def test_a_record_with_bad_fields_is_a_data_error(fields, tmp_path, capsys):
+    # a seed or player count that int() refuses escaped as ValueError or OverflowError (a
+    # traceback from ``lumicore lumen replay``); a float seed was silently truncated
+    from solvers.cli import main
+
+    record = {"game": "lumen", "players": 2, "seed": 0, "actions": [], **fields}
+    with pytest.raises(LumicoreError):
+        replay(record)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    assert main(["lumen", "replay", str(path)]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+
+
 def test_serialize_round_trip_mid_game():
     state = GameState.new_game(seed=3)
     end = play_randomly(state, seed=3, max_steps=400)

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from lumicore.checks import check_seed
+from lumicore.data import shorten
 from lumicore.errors import DataError, IllegalMoveError, LumicoreError
 from lumicore.game import CHANCE, TERMINAL, check_action, checked_load
 from lumicore.lumen import kernel
@@ -690,10 +691,14 @@ def replay(record: dict[str, Any] | str) -> GameState:
             raise DataError(f"game record is not JSON: {str(exc)[:80]}") from exc
     if not isinstance(record, dict) or record.get("game") != "lumen":
         raise DataError("not a Lumen game record (expected \"game\": \"lumen\")")
+    options = record.get("options") or {}
+    if not isinstance(options, dict) or not all(isinstance(k, str) for k in options):
+        raise DataError(f"bad Lumen game record: options {shorten(options)} is not an object")
+    players, seed = record.get("players", 2), record.get("seed", 0)
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise DataError(f"bad Lumen game record: players {shorten(players)} is not an integer")
     try:
-        options = dict(record.get("options") or {})
-        state = GameState.new_game(players=int(record.get("players", 2)),
-                                   seed=int(record.get("seed", 0)), **options)
+        state = GameState.new_game(players=players, seed=check_seed(seed), **options)
         actions = list(record["actions"])
     except (KeyError, TypeError) as exc:
         raise DataError(f"bad Lumen game record: {str(exc)[:80]}") from exc
