@@ -512,6 +512,42 @@ def test_map_adjacency_naming_a_missing_territory_is_an_error():
     assert "\n" not in str(err.value)
 
 
+_SCENARIO = ('initiative = "x"\n[territories]\nx = { season = "winter" }\n'
+             '[[start]]\nplayer = 1\nterritory = "x"\nunits = { shroomling = 1 }\n'
+             '[[start]]\nplayer = 2\nterritory = "x"\nunits = { shroomling = 1 }\n')
+
+
+@pytest.mark.parametrize("kind, text", [
+    ("scenario", _SCENARIO.replace("units = { shroomling = 1 }", "units = 5", 1)),
+    ("scenario", _SCENARIO.replace("units = { shroomling = 1 }", 'units = "ab"', 1)),
+    ("scenario", "adjacency = 5\n" + _SCENARIO),
+    ("scenario", 'adjacency = [[["x"], "x"]]\n' + _SCENARIO),
+    ("scenario", _SCENARIO.replace('initiative = "x"', 'initiative = ["x"]')),
+    ("scenario", _SCENARIO.replace('territory = "x"', 'territory = ["x"]', 1)),
+    ("scenario", _SCENARIO.replace("player = 1", "player = 1.0")),
+    ("scenario", 'start = 5\ninitiative = "x"\n[territories]\nx = { season = "winter" }\n'),
+    ("board", "limits = 5\n[units.shroomling]\nstrength = 2\n"),
+    ("board", "objectives = 5\n[units.shroomling]\nstrength = 2\n"),
+    ("board", "bonus = 5\n[units.shroomling]\nstrength = 2\n"),
+    ("layout", "bubbles = 5\n"),
+    ("layout", "bubbles = [[0, 0], [0, 1]]\nlinks = 5\n"),
+    ("layout", "rows = inf\ncols = 2\n"),
+    ("layout", "rows = 1\ncols = 2\n[high_command]\nthreshold = inf\nsections = [1]\n"),
+])
+def test_malformed_data_files_are_data_errors(kind, text, tmp_path):
+    # each raised TypeError, AttributeError or OverflowError (a traceback from the CLI)
+    from lumicore.lumen import load_board, load_layout
+    from solvers.cli import main
+
+    path = tmp_path / f"{kind}.toml"
+    path.write_text(text)
+    load = {"scenario": load_map, "board": load_board, "layout": load_layout}[kind]
+    with pytest.raises(DataError, match=str(path.name)):
+        load(str(path))
+    if kind != "layout":
+        assert main(["lumen", "play", f"--{kind}", str(path)]) == 2
+
+
 def test_other_scenarios_load_from_files(tmp_path):
     path = tmp_path / "duel.toml"
     path.write_text('name = "Duel"\ninitiative = "m"\nadjacency = [["w", "m"], ["m", "e"]]\n'

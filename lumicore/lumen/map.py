@@ -19,6 +19,7 @@ import networkx as nx
 
 from lumicore.data import parse_toml, read_file, resolve, shorten
 from lumicore.errors import DataError, LumicoreError
+from lumicore.lumen._files import malformed_is_data_error
 
 __all__ = ["SEASONS", "Map", "load_map", "SCENARIOS"]
 
@@ -73,6 +74,7 @@ class Map:
         return g
 
 
+@malformed_is_data_error
 def map_from_dict(data: dict[str, Any], source: object = "map", kinds: tuple[str, ...] = ()
                   ) -> Map:
     """A :class:`Map` from the tables of a scenario file (format in ``lumen_scenario_a.toml``);
@@ -120,11 +122,11 @@ def map_from_dict(data: dict[str, Any], source: object = "map", kinds: tuple[str
     start: list[list[tuple[int, str, int]]] = [[], []]
     for entry in data.get("start", []):
         try:
-            player, where, units = int(entry["player"]), entry["territory"], entry["units"]
+            player, where, units = entry["player"], entry["territory"], entry["units"]
         except (KeyError, TypeError, ValueError) as exc:
             raise DataError(f"{shorten(source)}: bad [[start]] entry {shorten(entry)}") from exc
-        if player not in (1, 2):
-            raise DataError(f"{shorten(source)}: start player {player} is not 1 or 2")
+        if isinstance(player, bool) or not isinstance(player, int) or player not in (1, 2):
+            raise DataError(f"{shorten(source)}: start player {shorten(player)} is not 1 or 2")
         if where not in index:
             raise DataError(f"{shorten(source)}: start territory {shorten(where)} is not a "
                             "territory")

@@ -27,6 +27,7 @@ from typing import Any, NamedTuple
 from lumicore.data import parse_toml, read_file, resolve, shorten
 from lumicore.errors import DataError, IllegalMoveError, LumicoreError, NotationError
 from lumicore.lumen import reference
+from lumicore.lumen._files import malformed_is_data_error
 from lumicore.lumen.dice import MAX_VALUE
 
 __all__ = ["Cell", "Gains", "HighCommand", "Layout", "Sheet", "load_layout", "grid_layout",
@@ -147,6 +148,7 @@ def _high_command(raw: Any, source: object) -> HighCommand:
     return hc
 
 
+@malformed_is_data_error
 def layout_from_dict(data: dict[str, Any], source: object = "layout") -> Layout:
     """A layout from the tables of a layout file (format in ``lumen_sheet.toml``)."""
     hc = _high_command(data.get("high_command"), source)

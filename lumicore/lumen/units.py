@@ -16,6 +16,7 @@ from typing import Any
 
 from lumicore.data import parse_toml, read_file, resolve, shorten
 from lumicore.errors import DataError, LumicoreError
+from lumicore.lumen._files import malformed_is_data_error
 from lumicore.lumen.dice import SELECTIONS
 
 __all__ = ["ABILITIES", "BONUS_KINDS", "UnitKind", "Board", "load_board", "BOARDS"]
@@ -81,6 +82,7 @@ def _int(table: dict[str, Any], key: str, default: int, source: object, low: int
     return value
 
 
+@malformed_is_data_error
 def board_from_dict(data: dict[str, Any], source: object = "board") -> Board:
     """A :class:`Board` from the tables of a board file (format in ``lumen_board.toml``)."""
     units, bag = [], {}
