@@ -136,7 +136,7 @@ def brute_value(sheet, uses, limits, rounds):
     for a in range(1, 7):
         for b in range(1, 7):
             values = selections(a, b)
-            best = brute_value(sheet, uses, limits, rounds - 1)
+            best = None  # a round is passed only when nothing may be written
             for s, name in enumerate(SELECTIONS):
                 if uses[s] >= limits[s]:
                     continue
@@ -145,13 +145,17 @@ def brute_value(sheet, uses, limits, rounds):
                                                values[name]))
                     after = sheet.place(sheet.layout.cells[cell], values[name])
                     more = uses[:s] + (uses[s] + 1,) + uses[s + 1:]
-                    best = max(best, gain + brute_value(after, more, limits, rounds - 1))
+                    value = gain + brute_value(after, more, limits, rounds - 1)
+                    best = value if best is None else max(best, value)
+            if best is None:
+                best = brute_value(sheet, uses, limits, rounds - 1)
             total += best / 36
     return total
 
 
 @pytest.mark.parametrize("text, uses, rounds", [("3 . / . .", (0, 0, 0, 0, 0), 1),
                                                 ("3 . / . .", (1, 0, 1, 0, 1), 2),
+                                                ("3 .", (0, 0, 0, 0, 0), 2),
                                                 (". . / 6 .", (0, 1, 1, 1, 0), 2)])
 def test_sheet_value_matches_brute_force(text, uses, rounds):
     from lumicore.lumen import Sheet
@@ -160,6 +164,19 @@ def test_sheet_value_matches_brute_force(text, uses, rounds):
     sheet, limits = Sheet.parse(text), (1, 1, 1, 1, 1)
     assert sheet_value(sheet, uses, limits, rounds) == pytest.approx(
         brute_value(sheet, uses, limits, rounds))
+
+
+def test_sheet_value_never_passes_a_round_that_can_be_written():
+    # "3 ." has one bubble left: a roll with no 2, 3 or 4 among its selections (6 of 36) must
+    # still be written there for nothing, which leaves the next round nothing. The exact value
+    # let the player pass such a roll and wait: 1.944 instead of 2 * 30/36 (an "optimal"
+    # answer the rules do not allow)
+    from lumicore.lumen import Sheet
+    from solvers.lumen.solitaire import sheet_value
+
+    assert sheet_value(Sheet.parse("3 ."), (0,) * 5, (1,) * 5, 2) == pytest.approx(2 * 30 / 36)
+    # no selection left: the round is passed
+    assert sheet_value(Sheet.parse("3 ."), (1,) * 5, (1,) * 5, 2) == 0.0
 
 
 def test_sheet_objective_exact_in_the_last_two_rounds_and_monte_carlo_before():

@@ -67,7 +67,8 @@ def _options(sheet: Sheet, uses: tuple[int, ...], limits: tuple[int, ...], dice:
 def sheet_value(sheet: Sheet, uses: tuple[int, ...], limits: tuple[int, ...], rounds: int,
                 memo: dict | None = None) -> float:
     """The expected chain gains of ``rounds`` more rounds played best (an exact expectimax
-    over the 21 rolls of each).
+    over the 21 rolls of each). As in the game, a value must be written whenever a selection
+    with uses left gives one for a legal bubble: a round is passed only when none does.
 
     >>> round(sheet_value(Sheet.parse("3 ."), (0, 0, 0, 0, 0), (1, 1, 1, 1, 1), 1), 4)
     1.6667
@@ -80,8 +81,12 @@ def sheet_value(sheet: Sheet, uses: tuple[int, ...], limits: tuple[int, ...], ro
         return memo[key]
     total = 0.0
     for dice, p in ROLLS:
-        best = sheet_value(sheet, uses, limits, rounds - 1, memo) if rounds > 1 else 0.0
-        for s, cell, gain, new_uses in _options(sheet, uses, limits, dice):
+        options = _options(sheet, uses, limits, dice)
+        if not options:  # a player passes only when nothing may be written
+            total += p * sheet_value(sheet, uses, limits, rounds - 1, memo)
+            continue
+        best = -1.0
+        for s, cell, gain, new_uses in options:
             after = sheet_value(_write(sheet, cell, dice, s), new_uses, limits, rounds - 1, memo) \
                 if rounds > 1 else 0.0
             best = max(best, gain + after)
