@@ -223,3 +223,37 @@ def test_fastmc_bot_is_found_and_deterministic():
     assert bot.choose(state) == make_bot("fastmc", "lumen", seed=3, playouts=8).choose(state)
     with pytest.raises(LumicoreError):
         make_bot("fastmc", "lumen", playouts=0)
+
+
+def test_bot_play_outs_stop_at_the_time_limit(monkeypatch, tmp_path, capsys):
+    # a bot's play-out (mcts: minutes) ran to its end for every choice before the time limit
+    # was looked at: best_choice(time_limit=0.5, playout="mcts") took over a minute
+    import time
+
+    import solvers.lumen.planner as planner
+    from solvers.cli import main
+
+    def slow(name, seed):
+        def choose(state, rng):
+            time.sleep(0.01)
+            return 0
+        return choose
+
+    monkeypatch.setattr(planner, "_policy", slow)
+    state = started(0)
+    do(state, "roll", 3, 4)
+    start = time.perf_counter()
+    result = best_choice(state, time_limit=0.3, playout="slow")
+    assert time.perf_counter() - start < 1.5
+    assert result.status == "limit" and result.reason == "time" and result.nodes == 0
+    path = tmp_path / "state.json"
+    path.write_text(state.serialize())
+    assert main(["lumen", "best", str(path), "--playout", "slow", "--time-limit", "0.3"]) == 1
+    capsys.readouterr()
+    monkeypatch.undo()
+    # the kernel's play-outs stop between choices too, and keep what they played
+    result = best_choice(state, time_limit=0.5)
+    assert result.status == "feasible" and result.nodes > 0
+    for bad in (0, -1, 1.5, "2", True):
+        with pytest.raises(LumicoreError, match="min_samples"):
+            best_choice(state, time_limit=None, min_samples=bad)

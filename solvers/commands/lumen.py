@@ -23,7 +23,7 @@ from lumicore.lumen.game import GameState, check_seed, replay
 from lumicore.lumen.render import map_text
 from solvers.arena import seat_bots
 from solvers.commands import add_game, add_tournament_command, check_output_path
-from solvers.limits import exit_code
+from solvers.limits import LIMIT, exit_code
 
 __all__ = ["register", "load_state", "play", "parse_bots"]
 
@@ -159,7 +159,7 @@ def run_best(args: argparse.Namespace) -> int:
     if args.top:
         result = type(result)(**{**result.__dict__, "choices": result.choices[:args.top]})
     print(json.dumps(result.to_dict()) if args.json else result)
-    return exit_code(result.status, bool(result.choices))
+    return exit_code(result.status, bool(result.choices) and result.status != LIMIT)
 
 
 def run_odds(args: argparse.Namespace) -> int:

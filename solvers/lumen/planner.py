@@ -169,8 +169,15 @@ def _child(state: GameState, action: int) -> GameState:
     return child
 
 
-def _playout(state: GameState, policy, rng: np.random.Generator) -> list[float]:  # type: ignore[no-untyped-def]
+class _OutOfTime(Exception):
+    pass
+
+
+def _playout(state: GameState, policy, rng: np.random.Generator,  # type: ignore[no-untyped-def]
+             deadline: float | None = None) -> list[float]:
     while not state.is_terminal():
+        if deadline is not None and time.perf_counter() > deadline:
+            raise _OutOfTime  # a bot's play-out can take minutes: it is dropped unfinished
         if state.is_chance_node():
             state.apply_action(sample_chance(state, rng))
         else:
@@ -193,7 +200,12 @@ def best_choice(state: GameState, time_limit: float | None = DEFAULT_TIME_LIMIT,
     docstring). ``time_limit`` bounds the whole call (None: exactly ``min_samples`` play-outs
     per choice when Monte Carlo answers). ``objective="sheet"`` ranks the selections and
     bubbles of a selection node by expected chain gains of the sheet alone instead
-    (:func:`solvers.lumen.solitaire.solitaire_choice`)."""
+    (:func:`solvers.lumen.solitaire.solitaire_choice`). With a time limit the play-outs stop
+    at it, even in the middle of the first round of play-outs (a choice not reached yet has
+    no samples; with none at all the status is ``limit``); ``min_samples`` play-outs per choice
+    are played first only when the time allows."""
+    if isinstance(min_samples, bool) or not isinstance(min_samples, int) or min_samples < 1:
+        raise LumicoreError(f"min_samples must be a positive integer, got {min_samples!r:.80}")
     if objective == "sheet":
         from solvers.lumen.solitaire import solitaire_choice
 
@@ -235,6 +247,8 @@ def best_choice(state: GameState, time_limit: float | None = DEFAULT_TIME_LIMIT,
         while True:
             check()
             for j, child in enumerate(children):
+                if deadline is not None and time.perf_counter() > deadline:
+                    raise _OutOfTime
                 if child.is_terminal():
                     wins[j] += child.returns()[player] == 1.0
                     games[j] += 1
@@ -243,16 +257,19 @@ def best_choice(state: GameState, time_limit: float | None = DEFAULT_TIME_LIMIT,
                     wins[j] += kernel.playouts(child, KERNEL_BATCH, batch_seed)[player]
                     games[j] += KERNEL_BATCH
                 else:
-                    result = _playout(child.clone(), policy, np.random.default_rng([seed, i]))
+                    result = _playout(child.clone(), policy, np.random.default_rng([seed, i]),
+                                      deadline)
                     wins[j] += result[player] == 1.0
                     games[j] += 1
             i += 1
             if deadline is None:
                 if i >= min_samples:
                     break
-            elif time.perf_counter() > deadline and i >= min_samples:
+            elif time.perf_counter() > deadline:
                 reason = REASON_TIME
                 break
+    except _OutOfTime:
+        reason = REASON_TIME
     except KeyboardInterrupt:
         status, reason = INTERRUPTED, REASON_INTERRUPTED
     if not any(games):
