@@ -257,3 +257,16 @@ def test_bot_play_outs_stop_at_the_time_limit(monkeypatch, tmp_path, capsys):
     for bad in (0, -1, 1.5, "2", True):
         with pytest.raises(LumicoreError, match="min_samples"):
             best_choice(state, time_limit=None, min_samples=bad)
+
+
+@pytest.mark.parametrize("limits", [{"max_nodes": float("nan")}, {"max_nodes": float("inf")},
+                                    {"max_nodes": "abc"}, {"time_limit": "1"},
+                                    {"time_limit": [1]}, {"time_limit": 10**400}])
+def test_best_choice_rejects_limits_that_are_not_numbers(limits):
+    # int(nan), int("abc") and "1" > 0 escaped check_limits as ValueError / TypeError
+    from lumicore.errors import SearchLimitError
+
+    state = started(0)
+    do(state, "roll", 3, 4)
+    with pytest.raises(SearchLimitError):
+        best_choice(state, **limits)
