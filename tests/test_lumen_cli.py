@@ -41,7 +41,8 @@ def test_play_is_reproducible_and_json(capsys):
                                   ["lumen", "play", "--seed", "-3"],
                                   ["lumen", "play", "--scenario", "nowhere.toml"],
                                   ["lumen", "play", "--record", "/no/such/folder/g.json"],
-                                  ["lumen", "best", "missing.json"]])
+                                  ["lumen", "best", "missing.json"],
+                                  ["lumen", "best", "missing.json", "--top", "-1"]])
 def test_bad_input_exits_2_with_one_line(argv, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err.strip()
@@ -60,6 +61,19 @@ def test_best_ranks_choices(tmp_path, capsys):
     assert len(result["choices"]) == len(state.legal_actions())
     values = [c["value"] for c in result["choices"]]
     assert values == sorted(values, reverse=True)
+
+
+def test_a_negative_top_is_bad_input(tmp_path, capsys):
+    # --top -1 printed every choice but the last (choices[:-1]) and exited 0
+    state = play_randomly(GameState.new_game(seed=1), seed=1, max_steps=60)
+    while state.is_chance_node():
+        state.apply_action(0)
+    path = tmp_path / "state.json"
+    path.write_text(state.serialize())
+    assert main(["lumen", "best", str(path), "--time-limit", "0.2", "--top", "-1"]) == 2
+    assert "--top" in capsys.readouterr().err
+    assert main(["lumen", "best", str(path), "--time-limit", "0.2", "--top", "2", "--json"]) == 0
+    assert len(json.loads(capsys.readouterr().out)["choices"]) == 2
 
 
 def test_odds(tmp_path, capsys):

@@ -153,6 +153,8 @@ def run_best(args: argparse.Namespace) -> int:
     from solvers.lumen import best_choice
 
     check_seed(args.seed)
+    if args.top < 0:
+        raise LumicoreError(f"--top must be 0 (all) or a positive count, got {args.top}")
     state = load_state(args.state)
     result = best_choice(state, time_limit=args.time_limit, max_nodes=args.max_nodes,
                          seed=args.seed, playout=args.playout, objective=args.objective)
