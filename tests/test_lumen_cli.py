@@ -105,3 +105,17 @@ def test_ctrl_c_during_best_exits_130_with_the_play_outs_so_far(tmp_path, capsys
     result = json.loads(capsys.readouterr().out)
     assert result["status"] == "interrupted" and result["reason"] == "interrupted"
     assert sum(c["samples"] for c in result["choices"]) >= 64 * len(state.legal_actions())
+
+
+def test_the_quick_start_of_docs_lumen_runs():
+    # with max_steps=200 the random game was over, and best_choice refused the final position
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).parents[1] / "docs" / "lumen.md").read_text(encoding="utf-8")
+    code = re.search(r"## Quick start\s+```python\n(.*?)```", text, re.S).group(1)
+    code = code.replace("time_limit=3", "time_limit=0.2").replace("samples=50", "samples=2")
+    namespace: dict = {}
+    exec(compile(code, "docs/lumen.md", "exec"), namespace)
+    state = namespace["state"]
+    assert not state.is_terminal() and not state.is_chance_node()
