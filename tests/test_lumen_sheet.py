@@ -224,6 +224,23 @@ def test_bad_layouts(data, match):
         layout_from_dict(data)
 
 
+@pytest.mark.parametrize("cells", [5, "ab", [(0, 0), (0, "a")], [(0, 0, 0)], [(-1, 0)],
+                                   [(0, 0), (0, 0)]])
+def test_grid_layout_rejects_cells_that_are_not_pairs(cells):
+    # a number or text raised TypeError; a bubble listed twice made a layout whose notation
+    # does not read back
+    from lumicore.lumen.sheet import grid_layout
+
+    with pytest.raises(DataError):
+        grid_layout(cells)
+
+
+@pytest.mark.parametrize("values", [5, 3.5, "a" * 20])
+def test_a_sheet_of_values_that_are_not_a_tuple_is_an_error(values):
+    with pytest.raises(LumicoreError):
+        Sheet(load_layout(), values)
+
+
 def test_unknown_layout_name():
     with pytest.raises(DataError, match="nope"):
         Sheet.new("nope")

@@ -118,7 +118,16 @@ def grid_layout(cells: list[Cell] | tuple[Cell, ...], high_command: HighCommand 
     >>> grid_layout([(0, 0), (0, 1), (1, 1)]).neighbors
     ((1,), (0, 2), (1,))
     """
-    cells = tuple(sorted(cells))
+    if isinstance(cells, str) or not isinstance(cells, list | tuple):
+        raise DataError(f"bubbles must be a list of (row, col), got {shorten(cells)}")
+    if not all(isinstance(c, list | tuple) and len(c) == 2
+               and all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in c)
+               for c in cells):
+        raise DataError(f"bubbles must be (row, col) pairs of integers >= 0, got "
+                        f"{shorten(cells)}")
+    cells = tuple(sorted((r, c) for r, c in cells))
+    if len(set(cells)) != len(cells):
+        raise DataError("a bubble is listed twice")
     if not 1 <= len(cells) <= MAX_BUBBLES:
         raise DataError(f"a command area has 1 to {MAX_BUBBLES} bubbles, not {len(cells)}")
     return Layout(cells, _orthogonal(cells), high_command, name)
@@ -216,7 +225,12 @@ class Sheet:
     def __init__(self, layout: Layout, values: tuple[int | None, ...] | None = None) -> None:
         if not isinstance(layout, Layout):
             raise LumicoreError(f"layout must be a Layout, got {shorten(layout)}")
-        values = (None,) * len(layout.cells) if values is None else tuple(values)
+        if values is None:
+            values = (None,) * len(layout.cells)
+        elif isinstance(values, list | tuple):
+            values = tuple(values)
+        else:
+            raise LumicoreError(f"values must be a tuple, one per bubble, got {shorten(values)}")
         if len(values) != len(layout.cells):
             raise LumicoreError(f"{len(values)} values for {len(layout.cells)} bubbles")
         for v in values:
