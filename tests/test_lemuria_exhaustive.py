@@ -111,3 +111,24 @@ def test_limit_returns_a_playable_schedule():
     assert simulate(inst, result.schedule).total == result.vp
     with pytest.raises(SearchLimitError):
         exhaustive_best(inst, max_nodes=0)
+
+
+def test_a_card_whose_plain_vp_beats_its_matching_vp_is_bounded():
+    # K prints 10 VP housed in another colour and 0 in its own: the bounds must count 10.
+    # Best: A (2 + 6) housing K (10), festival 3; turn 2 (month 9) remodel A -> B (1), buy K
+    # back for free and house it again (10): 32. The simple bound counted K's vp_match (0),
+    # said 22, and build_schedule, whose fast bound falls back to it here (a remodelled card
+    # comes back), called a 25-VP year optimal.
+    from solvers.lemuria import build_schedule
+
+    inst = Instance(turns=2, first_turn=8,
+                    buildings={"A": Building("A", "red", 2, {"stone": 1}),
+                               "B": Building("B", "red", 1, {})},
+                    characters={"K": Character("K", "blue", 1, 10, 0)},
+                    trend=("A", None, None, None, "B"), start={"stone": 1, "food": 1},
+                    hand=("K",))
+    assert upper_bound(inst, initial_state(inst)) >= 32
+    result = exhaustive_best(inst)
+    assert (result.vp, result.status) == (32, "optimal") and result.vp == naive_best(inst)
+    plan = build_schedule(inst, time_limit=2, workers=1)
+    assert plan.bound >= 32 and not (plan.status == "optimal" and plan.vp < 32)

@@ -220,7 +220,8 @@ def upper_bound(instance: Instance, state: State) -> int:
     player has or can still receive, each card's cost lowered by the most reductions it could get
     (and, when remodels are possible, each card as often as there are turns); on the last turn,
     exactly the affordable cards of the row at their slot's bonus. Residents: at most one per
-    facility without resident and per remaining build, each worth at most the best ``vp_match``.
+    facility without resident and per remaining build, each worth at most the best VP a card
+    prints (``vp`` or ``vp_match``: a card file may print a lower ``vp_match``).
     Church: this turn's bonus exactly, 3 VP for each later turn. Festivals: 3 VP per facility
     that can be housed by then.
     """
@@ -301,7 +302,8 @@ def _resident_bound(instance: Instance, state: State, builds: int) -> int:
         characters += [r for _, r in state.facilities if r]
     housed = sum(1 for _, r in state.facilities if r)
     empty = len(state.facilities) - housed
-    values = sorted((instance.characters[c].vp_match for c in characters), reverse=True)
+    cards = instance.characters
+    values = sorted((max(cards[c].vp, cards[c].vp_match) for c in characters), reverse=True)
     homes = empty + builds
     if remodel:
         resident_vp = homes * (values[0] if values else 0)
