@@ -569,3 +569,18 @@ def test_fuzz_schedules_play_or_raise_illegal(turn_actions):
     assert result.total == sum(result.breakdown.values())
     assert sorted(final.hand + final.character_deck +
                   tuple(r for _, r in final.facilities if r)) == ["K", "L", "M"]
+
+
+@pytest.mark.parametrize("schedule", [
+    None, 5, [TurnPlan("1")], [TurnPlan(None)], [TurnPlan(1.5, (Build("X1", "church"),))],
+    [TurnPlan(1, Build("X1", "church"))], [TurnPlan(1, None)],
+    [TurnPlan(1, (Build("X1", ["church"]),))], [TurnPlan(1, (Build(["X1"], "church"),))],
+    [TurnPlan(1, (Build("X1", "church", None),))], [TurnPlan(1, (Build("X1", "church", 5),))],
+    [TurnPlan(1, (Build("X1", "church"), Play("K", ["X1"])))],
+    [TurnPlan(1, (Remodel(["X1"], "X1"),))], [TurnPlan(1, (Exchange(["K"]),))],
+])
+def test_a_malformed_schedule_is_an_illegal_move_error(schedule):
+    # these raised TypeError (or, a turn 1.5, were skipped without a word)
+    inst = make(start={"food": 1, "gold": 2}, hand=("K",), character_deck=("L",))
+    with pytest.raises(IllegalMoveError):
+        simulate(inst, schedule)

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from lumicore.data import shorten
 from lumicore.errors import IllegalMoveError
 from lumicore.lemuria.instance import Instance
 from lumicore.lemuria.rules import (
@@ -102,15 +103,45 @@ class SimResult:
         return "\n".join(lines)
 
 
+_FIELDS = {Build: ("card", "district"), Remodel: ("discard", "card"),
+           Play: ("character", "house_in"), Exchange: ("give_back",)}
+"""The card and district fields of each action: strings (None passes to the rules, which
+refuse it where a card is needed)."""
+
+
+def _check_fields(action: object, where: str) -> None:
+    """An :class:`IllegalMoveError` for an action whose fields have the wrong types (a list
+    for a card id, a bare string for ``reduce``), before the rules look them up."""
+    for name in _FIELDS.get(type(action), ()):
+        value = getattr(action, name)
+        if not (value is None or isinstance(value, str)):
+            raise IllegalMoveError(f"{where}: {type(action).__name__}.{name} must be a "
+                                   f"string, got {shorten(value)}")
+    if isinstance(action, (Build, Remodel)) and (
+            not isinstance(action.reduce, (tuple, list))
+            or not all(isinstance(r, str) for r in action.reduce)):
+        raise IllegalMoveError(f"{where}: {type(action).__name__}.reduce must be a sequence of "
+                               f"resource names, got {shorten(action.reduce)}")
+
+
 def plans_by_turn(instance: Instance, schedule: Schedule | Iterable[TurnPlan]
                   ) -> dict[int, TurnPlan]:
     """The schedule's turn plans keyed by turn; a turn outside 1..turns or given twice is an
     :class:`IllegalMoveError`. Turns without a plan do nothing."""
     plans = schedule.turns if isinstance(schedule, Schedule) else schedule
+    if isinstance(plans, (str, bytes)) or not isinstance(plans, Iterable):
+        raise IllegalMoveError(f"not a schedule (a Schedule or turn plans): {shorten(plans)}")
     out: dict[int, TurnPlan] = {}
     for plan in plans:
         if not isinstance(plan, TurnPlan):
             raise IllegalMoveError(f"not a TurnPlan: {plan!r}")
+        if isinstance(plan.turn, bool) or not isinstance(plan.turn, int):
+            raise IllegalMoveError(f"turn {shorten(plan.turn)}: not a turn number")
+        if not isinstance(plan.actions, (tuple, list)):
+            raise IllegalMoveError(f"turn {plan.turn}: actions must be a sequence of actions, "
+                                   f"got {shorten(plan.actions)}")
+        for i, action in enumerate(plan.actions, 1):
+            _check_fields(action, f"turn {plan.turn}, action {i}")
         if not 1 <= plan.turn <= instance.turns:
             raise IllegalMoveError(f"turn {plan.turn}: outside 1..{instance.turns}")
         if plan.turn in out:
