@@ -71,7 +71,7 @@ if tuple(COLORS) != ("red", "blue", "green", "yellow"):  # pragma: no cover
 
 def _turn(key: Any, turns: int, where: str) -> int:
     """A turn number from a TOML key ("3") or an int, within 1..turns."""
-    if isinstance(key, str) and key.strip().isdigit():
+    if isinstance(key, str) and key.strip().isascii() and key.strip().isdigit():
         key = int(key)
     if isinstance(key, bool) or not isinstance(key, int):
         raise DataError(f"{where}: turn {key!r} is not a number")

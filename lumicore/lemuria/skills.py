@@ -63,6 +63,11 @@ class Skill:
         return self.kind
 
 
+def _digits(word: str) -> bool:
+    """ASCII digits only: ``str.isdigit`` also takes '²', which ``int`` refuses."""
+    return word.isascii() and word.isdigit()
+
+
 def parse_skill(text: str, where: str = "effect") -> Skill | None:
     """A :class:`Skill` from its notation (``""`` -> None); ``str(parse_skill(x)) == x``.
 
@@ -77,14 +82,14 @@ def parse_skill(text: str, where: str = "effect") -> Skill | None:
     bad = DataError(f"{where}: unknown effect {shorten(text)} (gain RESOURCE N, rotate, extra "
                     "build, discount, draw, trend bonus A B C D E)")
     if words[0] == "gain":
-        if len(words) != 3 or words[1] not in RESOURCES or not words[2].isdigit() \
+        if len(words) != 3 or words[1] not in RESOURCES or not _digits(words[2]) \
                 or int(words[2]) < 1:
             raise DataError(f"{where}: expected 'gain RESOURCE N' (N >= 1, a resource of "
                             f"{', '.join(RESOURCES)}), got {shorten(text)}")
         return Skill("gain", words[1], int(words[2]))
     if words[:2] == ["trend", "bonus"]:
         values = words[2:]
-        if len(values) != 5 or not all(v.isdigit() for v in values):
+        if len(values) != 5 or not all(_digits(v) for v in values):
             raise DataError(f"{where}: expected 'trend bonus A B C D E' (5 VP values), "
                             f"got {shorten(text)}")
         return Skill("trend bonus", bonus=tuple(int(v) for v in values))
