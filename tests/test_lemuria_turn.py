@@ -87,3 +87,21 @@ def test_the_harvest_planner_checks_its_limits(limits, match):
     if "time_limit" in limits:
         with pytest.raises(LumicoreError, match=match):
             PlannerBot(**limits)
+
+
+def test_planner_bot_stops_the_game_when_ctrl_c_stops_its_plan(monkeypatch):
+    # the harvest planner returns its plan marked "interrupted" on Ctrl-C: the bot must not
+    # play on with it (lumicore lemuria play exits 130)
+    import solvers.lemuria.turn as turn
+
+    game = _main_phase()
+    real = turn.build_harvest_schedule
+
+    def interrupted(*args, **kwargs):
+        plan = real(*args, **kwargs)
+        plan.status = "interrupted"
+        return plan
+
+    monkeypatch.setattr(turn, "build_harvest_schedule", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        PlannerBot(seed=0, time_limit=1, horizon=2).choose(game)

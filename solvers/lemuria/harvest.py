@@ -52,7 +52,8 @@ from lumicore.lemuria.schedule import RESOURCES
 from solvers.ctrl_c import noting
 from solvers.lemuria.greedy import greedy_schedule
 from solvers.lemuria.model import YearModel, character_draws_bound
-from solvers.limits import FEASIBLE, check_limits
+from solvers.lemuria.search import Watch, solve_watched
+from solvers.limits import FEASIBLE, INTERRUPTED, REASON_INTERRUPTED, check_limits
 
 __all__ = ["HarvestYearModel", "greedy_materials", "greedy_harvest_schedule",
            "build_harvest_schedule", "PREFERRED"]
@@ -325,7 +326,8 @@ def build_harvest_schedule(instance: Instance, setup: AltarSetup | None = None,
     status, is reported only where its model describes every legal year
     (:attr:`~solvers.lemuria.model.YearModel.every_year`: no remodel turn, no character that
     can come back from the bottom of its deck); elsewhere the plan is "feasible" with no bound
-    (the harvest planner has no bound of its own).
+    (the harvest planner has no bound of its own). Ctrl-C stops the solver: the best plan so
+    far comes back with ``status`` ``"interrupted"``.
     """
     from solvers.lemuria import _check_args, _solver
 
@@ -343,7 +345,11 @@ def build_harvest_schedule(instance: Instance, setup: AltarSetup | None = None,
     # improves on it, where the interleaved max_lp/quick_restart pair of build_schedule found
     # no plan within 20 s
     solver = _solver(workers, seed, left, log, interleave=False)
-    code = solver.solve(year.m)
+    # in a thread, as build_schedule's runs: Ctrl-C stops it at once with the best plan so far
+    # (a plain solver.solve held Ctrl-C until the time limit and then lost the plan)
+    watch = Watch(False, left)
+    code = solve_watched(solver, year.m, watch, bounds=False)
+    watch.close()
     elapsed = time.perf_counter() - start
     if code == cp_model.INFEASIBLE:
         from lumicore.errors import LumicoreError
@@ -366,6 +372,8 @@ def build_harvest_schedule(instance: Instance, setup: AltarSetup | None = None,
     else:
         schedule = Schedule(turns=greedy.turns, vp=greedy.vp, breakdown=greedy.breakdown,
                             status=FEASIBLE, bound=bound, elapsed=elapsed)
+    if watch.interrupted:
+        schedule.status, schedule.reason = INTERRUPTED, REASON_INTERRUPTED
     replayed = replay_harvests(instance, setup, schedule.turns)
     if replayed.total != schedule.vp:  # pragma: no cover
         raise AssertionError(f"harvest plan replays to {replayed.total} VP, model says "

@@ -47,7 +47,7 @@ from lumicore.lemuria.harvests import ME, OTHERS, AltarSetup, Harvest, Pedestal,
 from lumicore.lemuria.rules import MAX_FACILITIES
 from lumicore.lemuria.schedule import COLORS
 from solvers.lemuria.harvest import build_harvest_schedule
-from solvers.limits import check_limits
+from solvers.limits import INTERRUPTED, check_limits
 
 __all__ = ["DEFAULT_TURN_LIMIT", "TurnResult", "best_turn", "PlannerBot", "planner_instance"]
 
@@ -282,6 +282,8 @@ class PlannerBot:
             self._key = key
             self.last = best_turn(state, self.time_limit, self.others, self.horizon,
                                   seed=(self.seed + state.turn) % 2**63)
+            if self.last.status == INTERRUPTED:  # Ctrl-C stopped the plan: stop the game too
+                raise KeyboardInterrupt
             self._queue = [m for m in self.last.moves if m != ("end",)]
         while self._queue:
             move = self._queue.pop(0)
