@@ -22,7 +22,7 @@ from lumicore import __version__
 from lumicore.data import shorten
 from lumicore.errors import LumicoreError
 from solvers.commands import Parser
-from solvers.limits import EXIT_BAD_INPUT, EXIT_INTERRUPTED
+from solvers.limits import EXIT_BAD_INPUT, EXIT_BROKEN_PIPE, EXIT_INTERRUPTED
 
 ORDER = ("lucia", "reef", "lemuria", "lumen")
 
@@ -47,21 +47,30 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: parse ``argv`` and run the chosen command. Bad input (argparse's usage
     errors, a :class:`LumicoreError`, an ``OSError`` such as an unwritable output) exits with
-    status 2 after a one-line message; Ctrl-C exits with 130."""
+    status 2 after a one-line message; Ctrl-C exits with 130; a closed output pipe
+    (``lumicore ... | head``) exits quietly with 141."""
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return int(args.run(args) or 0)
+        status = int(args.run(args) or 0)
+        sys.stdout.flush()  # a pipe closed on the last lines breaks here, not at exit
+        return status
+    except BrokenPipeError:
+        return _reader_gone()
     except LumicoreError as exc:
         return _fail(str(exc))
     except OSError as exc:
-        if isinstance(exc, BrokenPipeError):  # the reader went away: no second error at exit
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         where = f"{shorten(exc.filename)}: " if exc.filename is not None else ""
         return _fail(f"{where}{exc.strerror or exc}")
     except KeyboardInterrupt:
         print("lumicore: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+
+
+def _reader_gone() -> int:
+    # Python flushes stdout again at exit; pointing it at /dev/null keeps that flush quiet.
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return EXIT_BROKEN_PIPE
 
 
 def _fail(message: str) -> int:

@@ -49,6 +49,9 @@ EXIT_NO_ANSWER: Final = 1
 """CLI exit status when a limit stopped a search with no answer."""
 EXIT_BAD_INPUT: Final = 2
 EXIT_INTERRUPTED: Final = 130
+EXIT_BROKEN_PIPE: Final = 141
+"""CLI exit status when the reader of the output went away (``lumicore ... | head``): what a
+shell reports for a command stopped by SIGPIPE; nothing is printed."""
 
 
 def exit_code(status: str, has_answer: bool) -> int:

@@ -109,3 +109,28 @@ def test_writing_into_a_missing_folder_exits_2(tmp_path: Path) -> None:
     done = run("-m", "lumicore", "reef", "show", "--svg", str(out))
     assert done.returncode == 2, done.stderr
     assert done.stderr.startswith("lumicore: error: ") and done.stderr.count("\n") == 1
+
+
+def test_a_closed_output_pipe_exits_quietly() -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-m", "lumicore", "lucia", "random", "--seed", "3"],
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()  # the reader is gone before the first line: `lumicore ... | head -0`
+    err = proc.stderr.read()
+    assert proc.wait(timeout=120) == 141, err
+    assert err == b""
+
+
+@pytest.mark.parametrize("argv", [
+    ["reef", "show", "--svg", ""], ["reef", "show", ""],
+    ["reef", "best", "--hand", "blue 5", "--limestone", "2", "--save", ""],
+    ["reef", "play", "--record", ""], ["reef", "tournament", "--out", ""],
+    ["lucia", "solve", "--svg", ""], ["lucia", "winrate", "--out", ""],
+    ["lemuria", "plan", "--svg", ""], ["lemuria", "play", "--record", ""],
+    ["lumen", "play", "--record", ""], ["lumen", "tournament", "--out", ""],
+], ids=" ".join)
+def test_an_empty_file_name_is_an_error_not_ignored(argv: list[str],
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("lumicore: error: ") and err.count("\n") == 1 and "''" in err, err

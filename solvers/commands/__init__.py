@@ -100,9 +100,11 @@ def add_game(subparsers: argparse._SubParsersAction, name: str, help: str,
 def check_output_path(path: str | Path) -> Path:
     """Check, before any work is done, that ``path`` can be written: its folder exists and it is
     not itself a folder. Raises :class:`LumicoreError` naming the path."""
+    if str(path) == "":
+        raise LumicoreError("output '': an empty name; name a file")
     path = Path(path)
     try:
-        if str(path) == "" or path.is_dir():
+        if path.is_dir():
             raise LumicoreError(f"output {shorten(path)} is a folder, not a file")
         if not path.parent.is_dir():
             folder = shorten(path.parent)

@@ -71,7 +71,7 @@ def schedule_json(schedule: Schedule, source: str, simulated: int) -> dict[str, 
 
 
 def run_plan(args: argparse.Namespace) -> int:
-    svg = check_output_path(args.svg) if args.svg else None
+    svg = check_output_path(args.svg) if args.svg is not None else None
     if args.instance:
         instance, source = load_instance(args.instance), args.instance
     else:
@@ -145,7 +145,7 @@ def run_play(args: argparse.Namespace) -> int:
     bots = parse_bots(args.bots, players)
     if args.time_limit is not None and not args.time_limit > 0:
         raise LumicoreError(f"--time-limit must be positive, got {args.time_limit}")
-    record_path = check_output_path(args.record) if args.record else None
+    record_path = check_output_path(args.record) if args.record is not None else None
     with progress(total=13, desc="lemuria play", unit="turn",
                   enabled=False if args.json else None) as bar:
         def show(_game: Any, lines: list[str]) -> None:

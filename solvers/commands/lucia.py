@@ -124,7 +124,7 @@ def run_solve(args: argparse.Namespace) -> int:
     train = Train.parse(text, rules)
     deck = load_deck(args.deck)
     check_max_nodes(args.algorithm, args.max_nodes)
-    svg = check_output_path(args.svg) if args.svg else None
+    svg = check_output_path(args.svg) if args.svg is not None else None
     if args.heuristic == "pdb" and args.algorithm != "bfs" and not args.json:
         path = cache_path(search_kinds(deck.kinds), train, PDB_ABSTRACTION)
         if not path.exists():

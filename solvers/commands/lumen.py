@@ -111,13 +111,13 @@ def _winner_line(state: GameState, bots: list[str]) -> str:
 
 def run_play(args: argparse.Namespace) -> int:
     bots = parse_bots(args.bots)
-    if args.record:
+    if args.record is not None:
         check_output_path(args.record)
     quiet = args.json
     state, rounds = play(args.seed, bots, args.scenario, args.board,
                          out=(lambda *_: None) if quiet else print)
     record = {**state.record(), "bots": bots, "returns": state.returns()}
-    if args.record:
+    if args.record is not None:
         with open(args.record, "w", encoding="utf-8") as fh:
             json.dump(record, fh)
     line = _winner_line(state, bots)
@@ -125,7 +125,7 @@ def run_play(args: argparse.Namespace) -> int:
         print(json.dumps({"winner": None if state.winner() is None else state.winner() + 1,
                           "result": line, "rounds": rounds, "record": record}))
     else:
-        if args.record:
+        if args.record is not None:
             print(f"\nrecord written to {args.record}")
         print(line)
     return 0

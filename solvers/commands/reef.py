@@ -66,7 +66,7 @@ def parse_objective(value: str) -> str | dict[str, float]:
 
 
 def _reef(args: argparse.Namespace) -> Reef:
-    if args.reef:
+    if args.reef is not None:
         if args.board is not None or args.start is not None:
             raise LumicoreError("give a reef file or --board/--start, not both")
         return reef_io.load(args.reef)
@@ -104,10 +104,10 @@ def _write(path: str, content: str) -> None:
 
 
 def run_show(args: argparse.Namespace) -> int:
-    if args.svg:
+    if args.svg is not None:
         check_output_path(args.svg)
     reef = _reef(args)
-    if args.svg:
+    if args.svg is not None:
         _write(args.svg, svg(reef))
     if args.json:
         print(json.dumps({"reef": reef_io.to_json(reef), **_summary_data(reef),
@@ -115,7 +115,7 @@ def run_show(args: argparse.Namespace) -> int:
         return EXIT_ANSWER
     print(text(reef))
     print(_summary(reef))
-    if args.svg:
+    if args.svg is not None:
         print(f"SVG written to {args.svg}")
     return EXIT_ANSWER
 
@@ -124,7 +124,7 @@ def run_best(args: argparse.Namespace) -> int:
     from solvers.reef import best_placement
 
     for path in (args.save, args.svg):
-        if path:
+        if path is not None:
             check_output_path(path)
     reef = _reef(args)
     hand = parse_hand(args.hand)
@@ -134,18 +134,18 @@ def run_best(args: argparse.Namespace) -> int:
         raise LumicoreError(f"--limestone {args.limestone}: storage holds 0..{LIMESTONE_CAP}")
     result = best_placement(reef, hand, args.limestone, parse_objective(args.objective),
                             max_nodes=args.max_nodes, time_limit=args.time_limit)
-    if args.save:
+    if args.save is not None:
         reef_io.save(result.reef, args.save)
-    if args.svg:
+    if args.svg is not None:
         _write(args.svg, result._repr_svg_())
     if args.json:
         print(json.dumps(result.as_dict()))
     else:
         print(result)
         print(text(result.reef))
-        if args.save:
+        if args.save is not None:
             print(f"reef after the placements saved to {args.save}")
-        if args.svg:
+        if args.svg is not None:
             print(f"SVG written to {args.svg}")
     return exit_code(result.status, has_answer=True)
 
