@@ -17,11 +17,9 @@ import pkgutil
 import sys
 from collections.abc import Sequence
 
-import solvers.commands
 from lumicore import __version__
 from lumicore.data import shorten
 from lumicore.errors import LumicoreError
-from solvers.commands import Parser
 from solvers.limits import EXIT_BAD_INPUT, EXIT_BROKEN_PIPE, EXIT_INTERRUPTED
 
 ORDER = ("lucia", "reef", "lemuria", "lumen")
@@ -29,12 +27,17 @@ ORDER = ("lucia", "reef", "lemuria", "lumen")
 
 def games() -> list[str]:
     """The games that have a command module, in the order of ``ORDER`` then by name."""
+    import solvers.commands
+
     found = [m.name for m in pkgutil.iter_modules(solvers.commands.__path__)]
     return sorted(found, key=lambda g: (ORDER.index(g) if g in ORDER else len(ORDER), g))
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The ``lumicore`` parser with every game's commands (all of them :class:`Parser`)."""
+    """The ``lumicore`` parser with every game's commands (all of them
+    :class:`solvers.commands.Parser`)."""
+    from solvers.commands import Parser
+
     parser = Parser(prog="lumicore", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"lumicore {__version__}")
     subparsers = parser.add_subparsers(dest="game", metavar="GAME")
@@ -49,9 +52,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     errors, a :class:`LumicoreError`, an ``OSError`` such as an unwritable output) exits with
     status 2 after a one-line message; Ctrl-C exits with 130; a closed output pipe
     (``lumicore ... | head``) exits quietly with 141."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
     try:
+        # the commands' modules are imported here, not at the top, so that a Ctrl-C while they
+        # load (about 0.3 s) is an interruption like any other, not a traceback
+        args = build_parser().parse_args(argv)
         status = int(args.run(args) or 0)
         sys.stdout.flush()  # a pipe closed on the last lines breaks here, not at exit
         return status

@@ -134,3 +134,17 @@ def test_an_empty_file_name_is_an_error_not_ignored(argv: list[str],
     assert cli.main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith("lumicore: error: ") and err.count("\n") == 1 and "''" in err, err
+
+
+def test_ctrl_c_while_the_commands_load_is_an_interruption(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    def pressed() -> list[str]:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "games", pressed)
+    assert cli.main(["lucia", "random"]) == 130
+    assert capsys.readouterr().err == "lumicore: interrupted\n"
+    # the console script imports solvers.cli before main runs: it must stay light
+    done = run("-c", "import sys, solvers.cli; print(sorted(m for m in sys.modules "
+                     "if m.startswith('solvers.')))")
+    assert done.returncode == 0 and "solvers.commands" not in done.stdout, done.stdout
