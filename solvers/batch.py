@@ -25,15 +25,21 @@ from typing import Any
 
 from lumicore.errors import LumicoreError
 
-__all__ = ["BACKENDS", "MAX_TASKS", "MAX_WORKERS", "run_batch", "default_workers", "check_workers",
-           "children_ignore_ctrl_c"]
+__all__ = ["BACKENDS", "MAX_TASKS", "MAX_WORKERS", "run_batch", "cores", "default_workers",
+           "check_workers", "children_ignore_ctrl_c"]
 
 BACKENDS = ("process", "dask")
 
 
-def default_workers() -> int:
-    """The machine's cores (the default number of workers)."""
+def cores() -> int:
+    """The cores this process may run on: its CPU affinity where the system has one (a job
+    pinned to 2 of 64 cores counts 2), else the machine's."""
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def default_workers() -> int:
+    """The cores this process may run on (:func:`cores`): the default number of workers."""
+    return cores()
 
 
 MAX_WORKERS = 1024

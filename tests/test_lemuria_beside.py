@@ -218,15 +218,25 @@ def test_the_search_beside_gets_a_core_after_the_first_run(monkeypatch, cores, w
                                                           expected):
     """After CP-SAT's first run, its neighbourhoods and restarts leave a core to the branch and
     bound beside it where the machine has none to spare, and never go below one worker."""
-    monkeypatch.setattr(os, "cpu_count", lambda: cores)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(cores)), raising=False)
     watch = Watch(show=False)
     watch.partner = object() if beside else None
     assert lemuria._beside_workers(workers, watch) == expected
 
 
+@pytest.mark.parametrize(("allowed", "expected"), [({0}, 1), ({3, 5}, 2), (set(range(16)), 2)])
+def test_the_default_workers_count_the_cores_the_process_may_use(monkeypatch, allowed,
+                                                                   expected):
+    """A job pinned to one core of a 64-core machine (taskset, a container's cpuset) gets one
+    CP-SAT worker, not two."""
+    monkeypatch.setattr(os, "cpu_count", lambda: 64)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: allowed, raising=False)
+    assert lemuria.default_workers() == expected
+
+
 def test_build_schedule_improves_on_the_workers_the_search_beside_leaves(monkeypatch):
     calls = []
-    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
     monkeypatch.setattr(lemuria, "_improve",
                         lambda year, incumbent, watch, workers, *rest: calls.append(
                             (workers, watch.partner is not None)))

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import math
 import multiprocessing
-import os
 import time
 from dataclasses import dataclass
 
@@ -26,7 +25,7 @@ from lumicore.errors import LumicoreError, SearchLimitError
 from lumicore.lemuria import Instance, Schedule, simulate
 from lumicore.lemuria.harvests import AltarSetup
 from lumicore.lemuria.instance import check_seed
-from solvers.batch import MAX_WORKERS
+from solvers.batch import MAX_WORKERS, cores
 from solvers.ctrl_c import noting
 from solvers.lemuria.beside import BranchBeside
 from solvers.lemuria.bound import DEFAULT_BOUND_TIME, METHODS, BoundResult, lagrangian_bound
@@ -104,8 +103,8 @@ SHORT_YEAR = 6
 
 
 def default_workers() -> int:
-    """Two CP-SAT workers on a machine with two cores or more, else one."""
-    return 2 if (os.cpu_count() or 1) >= 2 else 1
+    """Two CP-SAT workers where the process may run on two cores or more, else one."""
+    return 2 if cores() >= 2 else 1
 
 
 def _check_args(instance: Instance, workers: int | None, seed: int) -> tuple[int, int]:
@@ -381,7 +380,7 @@ def _beside_workers(workers: int, watch: Watch) -> int:
     "CP-SAT's workers on 12-turn years")."""
     if watch.partner is None:
         return workers
-    return max(1, min(workers, (os.cpu_count() or 1) - 1))
+    return max(1, min(workers, cores() - 1))
 
 
 RESTART_SLICES = 3
