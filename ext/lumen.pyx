@@ -391,7 +391,9 @@ cdef void cont(const Config* c, Game* g) noexcept nogil:
         if step == S_REINFORCE:
             g.left = g.gi
             if not sum_k(g.sup[g.actor], c.nk):
-                continue
+                # nothing to place: the supply refills from the bag all the same
+                refill_then_continue(c, g)
+                return
         elif step == S_SEQUENCE:
             g.left = g.gs
         g.phase = (P_BONUS if step == S_BONUS else P_OBJECTIVE if step == S_OBJECTIVE

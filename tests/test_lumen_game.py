@@ -190,6 +190,33 @@ def test_reinforcing_less_than_the_gain_is_allowed():
     assert state.units_on_map(0) == 5
 
 
+def test_an_empty_supply_still_refills_after_an_identical_chain():
+    # "Solo después de que TODOS los refuerzos permitidos se hayan desplegado, repones tus
+    # unidades básicas de tu bolsa": with nothing in the supply every allowed reinforcement
+    # (none) is deployed, and the refill follows. The old code skipped the refill, so a unit a
+    # Deadly Fighter had sent back to an emptied bag stayed there for the rest of the game.
+    from lumicore.lumen import kernel, reference
+
+    state = started(0)
+    state.supply[0] = [0] * len(state.supply[0])
+    state.bag[0] = [0] * len(state.bag[0])
+    state.bag[0][k("pusher")] = 1            # killed earlier, back in the bag
+    state.sheets[0] = Sheet.parse("4 . . . . / . . . . . / . . . . . / . . . . .")
+    do(state, "roll", 4, 6)
+    do(state, "choose", 0, 1)                # low 4 beside the 4: identical +2
+    position = state.clone()                 # player 2 to choose
+    do(state, "choose", 1, 0)
+    # player 1 resolves: the reinforce step has nothing to place, then the supply draws
+    assert state.phase == "draw" and state.current_player() == CHANCE and state.actor == 0
+    do(state, "draw", k("pusher"))
+    assert state.supply[0][k("pusher")] == 1 and sum(state.bag[0]) == 0
+    # the kernel's game loop does the same
+    for seed in range(4):
+        actions, *result = reference.random_game(position, seed)
+        assert kernel.random_game_from(position, seed) == \
+            (actions[len(position.history):], *result)
+
+
 def test_mercenaries_are_not_refilled():
     state = started(0)
     assert state.bag[0][k("mercenary")] == 0

@@ -547,7 +547,10 @@ class GameState:
             if step == "reinforce":
                 self.left = self.gains[0]
                 if not sum(self.supply[self.actor]):
-                    continue
+                    # nothing to place: all the reinforcements allowed are deployed, so the
+                    # supply refills from the bag now (a kill may have put units back in it)
+                    self._refill_then_continue()
+                    return
             elif step == "sequence":
                 self.left = self.gains[1]
             self.phase = step
