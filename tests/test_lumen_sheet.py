@@ -194,6 +194,34 @@ def test_last_two_sections_give_objectives():
 
 # --- layout files: any grid or graph of bubbles
 
+def test_a_layout_file_without_objective_sections_gives_objectives_for_the_last_two(tmp_path):
+    # "+ una ficha de Objetivo para las 2 áreas finales": a [high_command] table that leaves
+    # objective_sections out follows the rulebook (the old loader gave no objective at all,
+    # while a layout without the whole table got the last two)
+    from pathlib import Path
+
+    from lumen_helpers import do
+
+    import lumicore.data
+    from lumicore.lumen.game import GameState
+
+    path = tmp_path / "row.toml"
+    path.write_text("rows = 4\ncols = 5\n[high_command]\nsections = [1, 1, 1, 1]\n")
+    assert load_layout(path).high_command.objective_sections == (2, 3)
+    board = tmp_path / "board.toml"
+    text = (Path(lumicore.data.__file__).parent / "lumen_board.toml").read_text()
+    board.write_text(text.replace('layout = "default"', f'layout = "{path.as_posix()}"'))
+    state = GameState.new_game(board=str(board))
+    do(state, "first", 0)
+    while state.phase == "draw":
+        state.apply_action(0)
+    state.sheets[0] = Sheet.parse("8 9 . . . / . . . . . / . . . . . / . . . . .", path)
+    do(state, "roll", 4, 5)
+    do(state, "choose", 2, 2)    # sum 9 crosses the third box: section 2 is complete
+    do(state, "choose", 0, 0)
+    assert state.phase == "bonus" and state.todo[:1] == ["objective"]
+
+
 def test_layout_graph_with_links():
     layout = layout_from_dict({"bubbles": [[0, 0], [0, 2], [1, 1]],
                                "links": [[[0, 0], [1, 1]], [[0, 2], [1, 1]]]})

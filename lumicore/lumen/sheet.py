@@ -145,8 +145,11 @@ def _high_command(raw: Any, source: object) -> HighCommand:
     if raw is None:
         return HighCommand()
     try:
-        hc = HighCommand(int(raw.get("threshold", 7)), tuple(int(x) for x in raw["sections"]),
-                         tuple(int(x) for x in raw.get("objective_sections", ())))
+        sections = tuple(int(x) for x in raw["sections"])
+        # left out: the rulebook's "+ una ficha de Objetivo para las 2 áreas finales"
+        last_two = list(range(max(0, len(sections) - 2), len(sections)))
+        hc = HighCommand(int(raw.get("threshold", 7)), sections,
+                         tuple(int(x) for x in raw.get("objective_sections", last_two)))
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise DataError(f"{shorten(source)}: bad [high_command] table ({exc})") from exc
     if not hc.sections or min(hc.sections) < 1:
