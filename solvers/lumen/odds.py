@@ -16,8 +16,9 @@ import numpy as np
 from lumicore.errors import LumicoreError
 from lumicore.game import sample_chance
 from lumicore.lumen.game import GameState, check_seed
+from solvers.arena import DONE
 from solvers.ctrl_c import check, noting
-from solvers.limits import INTERRUPTED, OPTIMAL, REASON_INTERRUPTED
+from solvers.limits import INTERRUPTED, REASON_INTERRUPTED
 from solvers.lumen.bots import make_policy
 from solvers.progress import progress as progress_bar
 from solvers.stats import wilson
@@ -28,13 +29,14 @@ __all__ = ["WinProbability", "win_probability"]
 @dataclass(frozen=True)
 class WinProbability:
     """Games won by each player out of ``samples`` (and won by nobody), with 95% Wilson
-    intervals; ``status`` ``optimal`` (all samples played) or ``interrupted``."""
+    intervals; ``status`` ``done`` (all samples played: an estimate, not a proof, as the
+    win rates of :mod:`solvers.arena` and Lucia's ``win_rate``) or ``interrupted``."""
 
     wins: tuple[int, int]
     nobody: int
     samples: int
     bot: str
-    status: str = OPTIMAL
+    status: str = DONE
     reason: str | None = None
     elapsed: float = 0.0
 
@@ -84,7 +86,7 @@ def win_probability(state: GameState, samples: int = 100, bot: str = "sheet",
     start = time.perf_counter()
     bots = [make_policy(bot, seed=seed), make_policy(bot, seed=seed + 1 if seed < 2**63 - 1 else 0)]
     wins, nobody, played = [0, 0], 0, 0
-    status, reason = OPTIMAL, None
+    status, reason = DONE, None
     try:
         with progress_bar(samples, "games", "game", enabled=progress) as bar:
             for i in range(samples):
