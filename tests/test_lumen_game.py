@@ -544,6 +544,9 @@ _SCENARIO = ('initiative = "x"\n[territories]\nx = { season = "winter" }\n'
              '[[start]]\nplayer = 2\nterritory = "x"\nunits = { shroomling = 1 }\n')
 
 
+_LIMITS = "[limits]\nlow = 1\nhigh = 1\nsum = 1\nproduct = 1\ndifference = 1\n"
+
+
 @pytest.mark.parametrize("kind, text", [
     ("scenario", _SCENARIO.replace("units = { shroomling = 1 }", "units = 5", 1)),
     ("scenario", _SCENARIO.replace("units = { shroomling = 1 }", 'units = "ab"', 1)),
@@ -554,8 +557,10 @@ _SCENARIO = ('initiative = "x"\n[territories]\nx = { season = "winter" }\n'
     ("scenario", _SCENARIO.replace("player = 1", "player = 1.0")),
     ("scenario", 'start = 5\ninitiative = "x"\n[territories]\nx = { season = "winter" }\n'),
     ("board", "limits = 5\n[units.shroomling]\nstrength = 2\n"),
-    ("board", "objectives = 5\n[units.shroomling]\nstrength = 2\n"),
-    ("board", "bonus = 5\n[units.shroomling]\nstrength = 2\n"),
+    ("board", "[units.shroomling]\nstrength = 2\n"),  # no limits: 17 rounds of passing
+    ("board", "[limits]\nlow = 4\n[units.shroomling]\nstrength = 2\n"),
+    ("board", "objectives = 5\n" + _LIMITS + "[units.shroomling]\nstrength = 2\n"),
+    ("board", "bonus = 5\n" + _LIMITS + "[units.shroomling]\nstrength = 2\n"),
     ("layout", "bubbles = 5\n"),
     ("layout", "bubbles = [[0, 0], [0, 1]]\nlinks = 5\n"),
     ("layout", "rows = inf\ncols = 2\n"),

@@ -272,3 +272,15 @@ def test_a_sheet_of_values_that_are_not_a_tuple_is_an_error(values):
 def test_unknown_layout_name():
     with pytest.raises(DataError, match="nope"):
         Sheet.new("nope")
+
+
+def test_high_command_checks_itself_and_defaults_objectives_to_the_last_two_sections():
+    # the rulebook: "+ una ficha de Objetivo para las 2 áreas finales"; a row of 2 sections
+    # kept the default (3, 4), sections that do not exist, and no objective was ever drawn
+    assert HighCommand().objective_sections == (3, 4)
+    assert HighCommand(sections=(3, 3)).objective_sections == (0, 1)
+    assert HighCommand(sections=(4,)).objective_sections == (0,)
+    for bad in (dict(sections=(0, 2)), dict(sections=(2, 2), objective_sections=(3,)),
+                dict(threshold="7"), dict(sections="22"), dict(sections=(2.0,))):
+        with pytest.raises(LumicoreError):
+            HighCommand(**bad)

@@ -40,6 +40,15 @@ MAX_BUBBLES = 64
 """The most bubbles a layout may have (the kernel keeps a sheet in one 64-bit word)."""
 
 
+def _whole_numbers(values: Any, what: str) -> tuple[int, ...]:
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+        raise LumicoreError(f"{what} must be a sequence of integers, got {shorten(values)}")
+    out = tuple(values)
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in out):
+        raise LumicoreError(f"{what} must be integers, got {shorten(out)}")
+    return out
+
+
 class Gains(NamedTuple):
     """What writing a value earns: the most reinforcements (``identical``) and the most move /
     activate / glow choices (``sequence``)."""
@@ -55,7 +64,26 @@ class HighCommand:
 
     threshold: int = 7
     sections: tuple[int, ...] = (2, 2, 2, 2, 2)
-    objective_sections: tuple[int, ...] = (3, 4)
+    objective_sections: tuple[int, ...] | None = None
+    """Sections (0-based) whose completion also gives an objective token; None: the last two
+    (the rulebook's "+ una ficha de Objetivo para las 2 áreas finales")."""
+
+    def __post_init__(self) -> None:
+        if isinstance(self.threshold, bool) or not isinstance(self.threshold, int):
+            raise LumicoreError(f"High Command threshold must be an integer, got "
+                                f"{shorten(self.threshold)}")
+        sections = _whole_numbers(self.sections, "High Command sections")
+        if not sections or min(sections) < 1:
+            raise LumicoreError(f"every High Command section needs a box, got {sections}")
+        objectives = (tuple(range(max(0, len(sections) - 2), len(sections)))
+                      if self.objective_sections is None
+                      else _whole_numbers(self.objective_sections, "objective sections"))
+        bad = [s for s in objectives if not 0 <= s < len(sections)]
+        if bad:
+            raise LumicoreError(f"objective section {bad[0]} is not a section "
+                                f"(0..{len(sections) - 1})")
+        object.__setattr__(self, "sections", sections)
+        object.__setattr__(self, "objective_sections", objectives)
 
     @property
     def boxes(self) -> int:
@@ -145,19 +173,13 @@ def _high_command(raw: Any, source: object) -> HighCommand:
     if raw is None:
         return HighCommand()
     try:
-        sections = tuple(int(x) for x in raw["sections"])
-        # left out: the rulebook's "+ una ficha de Objetivo para las 2 áreas finales"
-        last_two = list(range(max(0, len(sections) - 2), len(sections)))
-        hc = HighCommand(int(raw.get("threshold", 7)), sections,
-                         tuple(int(x) for x in raw.get("objective_sections", last_two)))
+        objectives = raw.get("objective_sections")  # left out: the last two (HighCommand)
+        return HighCommand(int(raw.get("threshold", 7)), tuple(int(x) for x in raw["sections"]),
+                           None if objectives is None else tuple(int(x) for x in objectives))
+    except LumicoreError as exc:
+        raise DataError(f"{shorten(source)}: {exc}") from None
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise DataError(f"{shorten(source)}: bad [high_command] table ({exc})") from exc
-    if not hc.sections or min(hc.sections) < 1:
-        raise DataError(f"{shorten(source)}: every High Command section needs a box")
-    bad = [s for s in hc.objective_sections if not 0 <= s < len(hc.sections)]
-    if bad:
-        raise DataError(f"{shorten(source)}: objective section {bad[0]} is not a section")
-    return hc
 
 
 @malformed_is_data_error

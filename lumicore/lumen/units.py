@@ -99,10 +99,15 @@ def board_from_dict(data: dict[str, Any], source: object = "board") -> Board:
                               bool(raw.get("moves", True)), bool(raw.get("protected", False)),
                               bool(raw.get("special", False))))
         bag[name] = _int(raw, "bag", 0, source)
-    limits_raw = data.get("limits", {})
+    limits_raw = data.get("limits")
+    if not isinstance(limits_raw, dict):  # without limits every player passes every round
+        raise DataError(f"{shorten(source)}: no [limits] table (uses of each selection)")
     unknown = [k for k in limits_raw if k not in SELECTIONS]
-    if unknown:
-        raise DataError(f"{shorten(source)}: unknown selection {shorten(unknown[0])} in [limits]")
+    missing = [s for s in SELECTIONS if s not in limits_raw]
+    if unknown or missing:
+        raise DataError(f"{shorten(source)}: "
+                        + (f"unknown selection {shorten(unknown[0])} in [limits]" if unknown
+                           else f"[limits] leaves out {missing[0]} (give 0 to forbid it)"))
     limits = {s: _int(limits_raw, s, 0, source) for s in SELECTIONS}
     bonus_raw = data.get("bonus", {})
     bonus = {b: _int(bonus_raw, b, 0, source) for b in BONUS_KINDS}
