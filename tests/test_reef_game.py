@@ -12,7 +12,8 @@ from lumicore.errors import DataError, IllegalMoveError, LumicoreError
 from lumicore.game import CHANCE, new_game
 from lumicore.reef import Lumino, Reef, load_board
 from lumicore.reef.decisions import Orient, Pick, Place, Return, Score, Skip, Spend, SwapDone, Turn
-from lumicore.reef.game import Game, SplitMix64, read_records
+from lumicore.reef.game import CORAL_GROWTH, Game, SplitMix64, read_records
+from lumicore.reef.scoring import final_scores
 
 
 def draw(game: Game, *tiles: str) -> None:
@@ -415,6 +416,36 @@ def test_emergency_stack_goes_in_and_the_game_ends_after_one_more_scoring_phase(
     for _ in range(2):
         game.apply_action(find(game, Skip))
     assert game.is_terminal() and game.round == 5
+
+
+def test_estimate_counts_only_the_scoring_phases_a_premature_end_leaves():
+    game = dealt(3)
+    game.round = 4
+    game.bag_left = 1
+    play_action_phase(game)
+    draw(game, *FRESH[:3])              # the bag ran out in round 4: this phase and one more
+    assert game.ending and game.phase == "score"
+
+    def coral_part(g):
+        now = [v + s.total for v, s in zip(g.vp, final_scores(
+            g.reefs, g.jellyfish, g.limestone), strict=True)]
+        return [e - n for e, n in zip(g.estimate(), now, strict=True)]
+
+    def best_scorings(g, p, phases):
+        later = CORAL_GROWTH * (phases - 1)
+        return sum(sorted((g.reefs[p].coral_score(c) + later + 2 for c in g.coral[p]),
+                          reverse=True)[:phases])
+
+    # round 4 of 10 would leave 7 scoring phases, the premature end leaves 2: 5.4 VP each
+    # for the four tiles still to score at 0 (the estimate counted 7 phases: 24.8 VP)
+    assert coral_part(game) == pytest.approx([best_scorings(game, p, 2) for p in range(3)])
+    for _ in range(3):
+        game.apply_action(find(game, Skip))
+    assert game.extra and game.round == 5
+    # the extra phase is the last one: one scoring each, 2 VP (was 6 phases: 22.0 VP)
+    assert coral_part(game) == pytest.approx([best_scorings(game, p, 1) for p in range(3)])
+    game.apply_action(find(game, Score, color="pink"))
+    assert coral_part(game)[0] == 0     # player 1 has scored in the last phase: nothing to come
 
 
 def test_bag_empty_again_means_no_more_refills():

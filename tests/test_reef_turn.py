@@ -81,6 +81,26 @@ def test_best_turn_in_the_scoring_phase_and_while_placing():
         result.best.decision in game.decisions()
 
 
+def test_best_turn_scores_in_the_last_phase_of_a_premature_end():
+    game = at_turn(seed=4)
+    game.round = 4
+    game.unseen = [0] * len(game.unseen)      # the bag runs out at the next draw (2 players:
+    game.bag_left = 0                         # no emergency stack): the game ends early
+    while game.phase == "turn":
+        game.play(next(d for d in game.decisions() if isinstance(d, Turn) and d.action == "A"))
+    assert game.ending and game.phase == "score"
+    while not game.extra:
+        game.play(Skip())
+    assert game.phase == "score" and game.round == 5
+    result = best_turn(game, "score")
+    # skipping the last scoring phase forfeits the jellyfish (2 VP) and the limestone: every
+    # coral scoring must rank above the skip (now 12.0 against 9.0; the estimate counted 5
+    # more scoring phases and ranked the skip first, 28.2 against 26.4)
+    assert isinstance(result.best.decision, Score)
+    skip = next(r.value for r in result.ranked if isinstance(r.decision, Skip))
+    assert all(r.value >= skip + 2 for r in result.ranked if isinstance(r.decision, Score))
+
+
 def test_best_turn_rejects_bad_input():
     with pytest.raises(LumicoreError):
         best_turn("game")

@@ -626,12 +626,23 @@ class Game:
             done |= {(self.octopus + k) % self.n for k in range(self.turn_pos)}
         out = []
         for p in range(self.n):
-            phases = max(0, ROUNDS - self.round + (0 if p in done else 1))
+            phases = self._scoring_phases_left(p in done)
             later = CORAL_GROWTH * max(0, phases - 1)
             potential = sorted((self.reefs[p].coral_score(c) + later + 2 for c in self.coral[p]),
                                reverse=True)[:phases]
             out.append(self.vp[p] + scores[p].total + sum(potential))
         return [float(v) for v in out]
+
+    def _scoring_phases_left(self, done: bool) -> int:
+        """The scoring phases in which a player can still score (``done``: her choice in the
+        current scoring phase is made). A premature end leaves this round's phase and one more
+        (``ending``), or only the extra one (``extra``), whatever the round."""
+        now = 0 if done else 1
+        if self.extra:
+            return now
+        if self.ending:
+            return now + 1
+        return max(0, ROUNDS - self.round + now)
 
     # ---- records ----------------------------------------------------------------------------
 
