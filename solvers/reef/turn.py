@@ -77,7 +77,9 @@ class RankedTurn:
 @dataclass(frozen=True)
 class TurnResult:
     """The ranked decisions (best first), the objective, status (``"optimal"``: every decision
-    weighed; ``"limit"``: the time limit or a placement search's node limit stopped it;
+    but the jellyfish swaps weighed, each placement search exact, so the first is the best for
+    the objective, the game's evaluation one turn ahead, not a proven best move of the game;
+    ``"limit"``: the time limit or a placement search's node limit stopped it;
     ``"interrupted"``: Ctrl-C; ``reason`` says which: ``"time"``, ``"nodes"`` or
     ``"interrupted"``), counts and time."""
 
