@@ -1,6 +1,9 @@
 """Text and SVG views of a reef."""
 
+import xml.dom.minidom
 import xml.etree.ElementTree as ET
+
+import pytest
 
 from lumicore.reef import Lumino, Reef, load_board
 from lumicore.reef.render import FILL, svg, text
@@ -80,3 +83,20 @@ def test_svg_links_halves_of_fully_visible_luminos():
 
 def test_repr_is_short():
     assert repr(two_levels()) == "<Reef board='A' start=pink/green placements=3>"
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_whole_game_renders_every_reef_side_by_side(players):
+    from lumicore.game import play_randomly
+    from lumicore.reef.game import Game
+
+    game = play_randomly(Game.new(players=players, seed=players), seed=1, max_steps=60)
+    image = game._repr_svg_()
+    root = xml.dom.minidom.parseString(image).documentElement
+    inner = root.getElementsByTagName("svg")
+    assert len(inner) == players
+    assert [float(s.getAttribute("x")) for s in inner] == sorted(
+        {float(s.getAttribute("x")) for s in inner})  # left to right, none on another
+    for p in range(players):
+        assert f"player {p + 1}: {game.vp[p]} VP, {game.limestone[p]} limestone" in image
+    assert float(root.getAttribute("width")) >= sum(float(s.getAttribute("width")) for s in inner)

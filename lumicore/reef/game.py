@@ -801,6 +801,15 @@ class Game:
                          + f"; winner {', '.join(str(w + 1) for w in self.winners())}")
         return "\n".join(lines)
 
+    def _repr_svg_(self) -> str:
+        """Every player's reef, left to right, captioned with VP and limestone (notebooks)."""
+        from lumicore.reef.render import side_by_side
+
+        captions = [f"player {p + 1}: {self.vp[p]} VP, {self.limestone[p]} limestone"
+                    + (" (to act)" if p == self.player and self.phase != "over" else "")
+                    for p in range(self.n)]
+        return side_by_side(self.reefs, captions, str(self).splitlines()[0])
+
     def __repr__(self) -> str:
         return (f"<reef Game players={self.n} seed={self.setup['seed']} round={self.round} "
                 f"phase={self.phase}>")

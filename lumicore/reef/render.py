@@ -24,6 +24,7 @@ True
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Sequence
 from html import escape
 from typing import TYPE_CHECKING
@@ -36,7 +37,7 @@ from lumicore.reef.values import ANIMALS, COLORS
 if TYPE_CHECKING:
     from lumicore.reef.reef import Reef
 
-__all__ = ["text", "svg", "ANIMAL_LETTERS", "FILL"]
+__all__ = ["text", "svg", "side_by_side", "ANIMAL_LETTERS", "FILL"]
 
 ANIMAL_LETTERS = {"shellfish": "s", "crab": "c", "seahorse": "h", "starfish": "*"}
 BARE = {"L": " . ", "W": " ~ "}
@@ -249,3 +250,32 @@ def svg(reef: Reef, *, legend: bool = True, placed: Sequence[int] = (),
         f'<g transform="translate(0,{shift:.0f})">' + "".join(body) + "</g>"
         + "".join(extra) + "</svg>"
     )
+
+
+def side_by_side(reefs: Sequence[Reef], captions: Sequence[str], title: str = "") -> str:
+    """Several reefs in one SVG image, left to right, each with its caption above it and one
+    legend under the first (a whole game's reefs: :meth:`lumicore.reef.game.Game._repr_svg_`).
+
+    >>> from lumicore.reef import Reef, load_board
+    >>> two = [Reef.new(load_board("A"), ("pink", "green"))] * 2
+    >>> side_by_side(two, ["player 1", "player 2"]).count("<svg")
+    3
+    """
+    if len(reefs) != len(captions) or not reefs:
+        raise LumicoreError(f"one caption for each of one or more reefs, got {len(reefs)} reefs "
+                            f"and {len(captions)} captions")
+    parts = [svg(reef, legend=k == 0, caption=caption)
+             for k, (reef, caption) in enumerate(zip(reefs, captions, strict=True))]
+    sizes = [tuple(float(v) for v in _SIZE.match(part).groups()) for part in parts]
+    x, placed = 0.0, []
+    for part, (width, _height) in zip(parts, sizes, strict=True):
+        placed.append(part.replace("<svg ", f'<svg x="{x:.0f}" ', 1))
+        x += width + 20
+    width, height = x - 20, max(h for _w, h in sizes)
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
+            f'viewBox="0 0 {width:.0f} {height:.0f}"><title>{escape(title)}</title>'
+            + "".join(placed) + "</svg>")
+
+
+_SIZE = re.compile(r'<svg [^>]*?width="([\d.]+)" height="([\d.]+)"')
+
