@@ -93,11 +93,27 @@ def test_model_pays_for_the_extra_harvest_it_needs():
     start[0] = Memory("plant", (ME,), 2)
     start[1] = Memory("mineral", (ME,), 1)
     setup = AltarSetup(start=tuple(start), materials={"plant": 1, "mineral": 1})
-    plan = build_schedule(_one_card({"food": 3, "gold": 1}), time_limit=20, harvests=True,
-                          altar=setup)
+    plan = build_schedule(_one_card({"food": 3, "gold": 2}), time_limit=20, harvests=True,
+                          altar=setup)   # 1 gold at the start: both memories are needed
     assert plan.status == "optimal" and plan.vp == 11 == plan.bound
     assert sum(isinstance(a, Harvest) and a.paid for a in plan.turns[0].actions) == 1
     assert plan.income == {1: {"food": 3, "gold": 2}}
+
+
+def test_model_pays_the_extra_harvest_with_the_gold_the_free_harvest_yields():
+    # no gold at the start: the free harvest of memory 2 yields 2 gold, one of which pays for
+    # harvesting memory 1 (3 stone), and A is built (5 VP + 6). The model paid for the extra
+    # harvest only from the gold held at the start of the turn and called 0 VP optimal.
+    start = [Memory()] * 12
+    start[0] = Memory("mineral", (ME, ME), 1)   # 3 blocks, full: 3 stone
+    start[1] = Memory("mineral", (ME,), 1)      # 2 blocks, full: 2 gold
+    setup = AltarSetup(start=tuple(start), materials={"plant": 2, "mineral": 0})
+    inst = replace(_one_card({"stone": 3, "gold": 1}), start={})
+    legal = [TurnPlan(1, (Harvest(1), Harvest(0, paid=True), Build("A", "rural")))]
+    assert replay_harvests(inst, setup, legal).total == 11
+    plan = build_schedule(inst, time_limit=20, harvests=True, altar=setup)
+    assert plan.vp == 11 and plan.status == "optimal"
+    assert replay_harvests(inst, setup, plan.turns).total == 11
 
 
 def test_model_respects_the_same_type_rule_of_others_materials():

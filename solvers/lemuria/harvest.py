@@ -93,7 +93,12 @@ class HarvestYearModel(YearModel):
         gains = dict(self.gain[t])
         extras = sum(self.hx[t, i] for i in MEM)
         prev = self.level[t - 1]["gold"] if t > 1 else self.inst.start["gold"]
-        self.m.add(extras <= prev + self.bonus[t]["commerce"])  # paid from the gold held
+        # paid from the gold held when paying: the gold of the turn's start and of the free
+        # harvest (and of the paid harvests before, each paying for itself when it yields
+        # gold: those go first). So one gold is needed before the first, and the turn's gold
+        # never falls below 0, which the resource levels keep.
+        held = prev + self.bonus[t]["commerce"] + self.free_gold[t]
+        self.m.add(extras <= MEMORIES * held)
         gains["gold"] = gains["gold"] - extras
         return gains
 
@@ -111,6 +116,7 @@ class HarvestYearModel(YearModel):
         self.hv = {(t, i): v.bool(f"hv{t}_{i}") for t in self.turns for i in MEM}
         self.hx = {(t, i): v.bool(f"hx{t}_{i}") for t in self.turns for i in MEM}
         self.gain = {}
+        self.free_gold = {}  # per turn: the gold the free harvest yields
         pre = self._start_cells(blocks)
         for t in self.turns:
             rotation = setup.rotation_at(t)
@@ -118,6 +124,7 @@ class HarvestYearModel(YearModel):
             ops = (sum(self.plc[t, i, k] for i in MEM for k in MATERIALS)
                    + sum(self.ped[t, k] for k in MATERIALS))
             free = sum(self.hv[t, i] for i in MEM)
+            free_gold = 0
             m.add(ops + free <= 1)
             front = {k: total[k] - sum(pre[i][MINE[k]] for i in MEM) for k in MATERIALS}
             for k in MATERIALS:
@@ -152,6 +159,11 @@ class HarvestYearModel(YearModel):
                     m.add(g == 0).only_enforce_if(~hk)
                     resource = card.yields(i, name, rotation)
                     gains[resource] = gains[resource] + g
+                    if resource == "gold":
+                        fg = v.int(0, b, f"fg{t}_{i}_{name}")
+                        m.add(fg == g).only_enforce_if(self.hv[t, i])
+                        m.add(fg == 0).only_enforce_if(~self.hv[t, i])
+                        free_gold = free_gold + fg
                 after = {}
                 for x, expr in (("pm", pm + pp), ("nm", nm + pn), ("op", op), ("on", on),
                                 ("bl", bl)):
@@ -161,6 +173,7 @@ class HarvestYearModel(YearModel):
                     after[x] = a
                 nxt.append(after)
             self.gain[t] = gains
+            self.free_gold[t] = free_gold
             if t < self.T:
                 pre = self._next_cells(t, nxt, blocks)
 
