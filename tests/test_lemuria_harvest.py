@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from ortools.sat.python import cp_model
 
 from lumicore.errors import IllegalMoveError, LumicoreError
 from lumicore.lemuria import Build, Building, Instance, TurnPlan
@@ -23,7 +24,7 @@ from lumicore.lemuria.harvests import (
 from lumicore.lemuria.instance import small_instance
 from solvers.lemuria import build_schedule
 from solvers.lemuria.exhaustive import exhaustive_best
-from solvers.lemuria.harvest import greedy_harvest_schedule
+from solvers.lemuria.harvest import HarvestYearModel, greedy_harvest_schedule
 
 YIELDS = [("food", "gold"), ("wood", "stone"), ("wood", "gold"), ("food", "stone")]
 THREE = AltarCard(tuple(AltarMemory(3, *YIELDS[i % 4]) for i in range(12)),
@@ -114,6 +115,26 @@ def test_model_pays_the_extra_harvest_with_the_gold_the_free_harvest_yields():
     plan = build_schedule(inst, time_limit=20, harvests=True, altar=setup)
     assert plan.vp == 11 and plan.status == "optimal"
     assert replay_harvests(inst, setup, plan.turns).total == 11
+
+
+def test_paid_harvests_that_yield_gold_come_first_in_the_plan():
+    # 1 gold held, the free harvest yields food: the paid harvest of memory 4 (2 gold) must
+    # come before that of memory 3 (stone), or the second cannot be paid
+    start = [Memory()] * 12
+    start[0] = Memory("plant", (ME,), 2)         # 3 food
+    start[2] = Memory("mineral", (ME,), 2)       # 3 stone
+    start[3] = Memory("mineral", (ME,), 1)       # 2 gold
+    setup = AltarSetup(start=tuple(start), materials={"plant": 1, "mineral": 0})
+    inst = _one_card({"stone": 3, "food": 3})
+    year = HarvestYearModel(inst, setup)
+    for x in (year.hv[1, 0], year.hx[1, 2], year.hx[1, 3]):
+        year.m.add(x == 1)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    assert solver.solve(year.m) == cp_model.OPTIMAL and solver.objective_value == 11
+    ops = year.material_ops(solver)[1]
+    assert ops == (Harvest(0), Harvest(3, paid=True), Harvest(2, paid=True))
+    assert replay_harvests(inst, setup, [TurnPlan(1, ops)]).gold_paid == {1: 2}
 
 
 def test_model_respects_the_same_type_rule_of_others_materials():

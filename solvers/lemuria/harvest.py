@@ -117,6 +117,7 @@ class HarvestYearModel(YearModel):
         self.hx = {(t, i): v.bool(f"hx{t}_{i}") for t in self.turns for i in MEM}
         self.gain = {}
         self.free_gold = {}  # per turn: the gold the free harvest yields
+        self.gold_of = {}  # (turn, memory): the gold a harvest there yields
         pre = self._start_cells(blocks)
         for t in self.turns:
             rotation = setup.rotation_at(t)
@@ -164,6 +165,7 @@ class HarvestYearModel(YearModel):
                         m.add(fg == g).only_enforce_if(self.hv[t, i])
                         m.add(fg == 0).only_enforce_if(~self.hv[t, i])
                         free_gold = free_gold + fg
+                        self.gold_of[t, i] = g
                 after = {}
                 for x, expr in (("pm", pm + pp), ("nm", nm + pn), ("op", op), ("on", on),
                                 ("bl", bl)):
@@ -224,14 +226,17 @@ class HarvestYearModel(YearModel):
 
     # ------------------------------------------------------------------ plans
     def material_ops(self, sol: cp_model.CpSolver) -> dict[int, tuple]:
-        """The material operations of a solved model, per turn (the free harvest first)."""
+        """The material operations of a solved model, per turn (the free harvest first, then
+        the paid harvests that yield gold, which pay for themselves)."""
         val = sol.value
         out = {}
         for t in self.turns:
             ops: list = [Place(i, k) for i in MEM for k in MATERIALS if val(self.plc[t, i, k])]
             ops += [Pedestal(k) for k in MATERIALS if val(self.ped[t, k])]
             ops += [Harvest(i) for i in MEM if val(self.hv[t, i])]
-            ops += [Harvest(i, paid=True) for i in MEM if val(self.hx[t, i])]
+            paid = [i for i in MEM if val(self.hx[t, i])]
+            paid.sort(key=lambda i: -val(self.gold_of[t, i]) if (t, i) in self.gold_of else 0)
+            ops += [Harvest(i, paid=True) for i in paid]
             out[t] = tuple(ops)
         return out
 
