@@ -365,6 +365,22 @@ def test_extra_build_skill_allows_a_second_build():
     assert len(game.facilities(0)) == 2
 
 
+def test_a_lower_trend_build_leaves_the_administrative_bonus_for_an_upper_trend_card():
+    # the Administrative bonus reduces one Upper Trend card: building B09 from the Lower Trend
+    # first (its own reduction) does not use it up for the extra build of B02 (slot 1)
+    game = start(2)
+    s = touch(game).s
+    s["pl"][0]["hand"] = ["C04"]                         # extra build, 2 food
+    s["pl"][0]["res"].update(stone=0, wood=1, gold=1, food=2)
+    s["admin"][0] = True
+    game = touch(game)
+    game.apply_move(("build", "B09", "rural", ("gold",)))
+    game.apply_move(("play", "C04", "B09", "use"))
+    assert ("build", "B02", "rural", ("stone",)) in game.moves()   # stone 1 -> 0
+    game.apply_move(("build", "B02", "rural", ("stone",)))
+    assert game.resources(0)["wood"] == 0 and len(game.facilities(0)) == 2
+
+
 def test_discount_skill_reduces_one_more_resource():
     game = start(2)
     s = touch(game).s

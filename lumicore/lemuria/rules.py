@@ -255,8 +255,10 @@ def _build_from_row(instance: Instance, state: State, card_id: str, reduce: tupl
     state = _pay(state, _reduced_cost(card, reduce, allowed), f"building {card_id}")
     vp = _add(_add(state.vp, _S["buildings"], card.vp), _S["trend"], TREND_BONUS[slot - 1])
     facilities = tuple(sorted(state.facilities + ((card_id, None),)))
+    # the Administrative bonus is for one Upper Trend card: a Lower Trend build leaves it for
+    # a second build of the turn (an ``extra build`` skill, whole game only)
     return replace(state, row=_take(state.row, card_id), facilities=facilities, vp=vp,
-                   built=True, admin=False, discount=0)
+                   built=True, admin=state.admin and slot > UPPER, discount=0)
 
 
 def _row_text(row: tuple[str | None, ...]) -> str:
