@@ -205,3 +205,20 @@ def test_svg_chart_of_a_harvest_year(tmp_path):
                  "--workers", "1", "--deal", "1"]) == 0
     svg = path.read_text(encoding="utf-8")
     assert svg.startswith("<svg") and "VP " in svg
+
+
+@pytest.mark.parametrize("args", [(813651, 3, 7, 1, 1, 6), (261442, 3, 7, 1, 2, 7),
+                                  (22618, 3, 4, 2, 1, 3)])
+def test_a_short_year_the_searches_leave_unproven_goes_to_the_exhaustive_planner(args):
+    """With an opponent, CP-SAT's own bound does not count and the fast bound was loose (72 on
+    a year worth 26): build_schedule stopped after half a second of a 6-second limit,
+    "feasible", once with a plan 2 VP short (33 for 35)."""
+    from lumicore.lemuria.instance import small_instance
+    from solvers.lemuria.exhaustive import exhaustive_best
+
+    inst = small_instance(*args[:5], first_turn=args[5])
+    best = exhaustive_best(inst)
+    assert best.status == "optimal"
+    plan = build_schedule(inst, time_limit=6, workers=1, seed=0)
+    assert (plan.status, plan.vp, plan.bound) == ("optimal", best.vp, float(best.vp))
+    assert simulate(inst, plan).total == plan.vp
