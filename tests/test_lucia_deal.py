@@ -145,6 +145,19 @@ def test_player_without_a_playable_card_loses():
         state.apply_action(0)
 
 
+def test_game_actions_are_cards_in_kind_order_then_trains_by_notation():
+    # docs/lucia.md (the game state): cards in kind order, trains by notation. "G h h L0" comes
+    # before "h G L0 h" and "h h G L0" by notation; by kid codes (h = 0 < G = 4) it came last
+    wild = Card((Action.wild(1),))
+    light = Card((Action.light("T"),))
+    state = DealState.from_deal(Deal(Train.parse("h G h L0 T"), (light, wild, wild, wild)))
+    assert state.kinds == (light, wild)
+    shown = [state.action_to_string(a) for a in state.legal_actions()]
+    assert shown == ["player 1: light from T => h G h L1 T",
+                     "player 1: wild 1 => G h h L0 T", "player 1: wild 1 => h G L0 h T",
+                     "player 1: wild 1 => h G h T L0", "player 1: wild 1 => h h G L0 T"]
+
+
 def test_random_games_end_and_serialize():
     for seed in range(3):
         end = play_randomly(new_game("lucia", players=1 + seed, seed=seed), seed=seed)

@@ -1,8 +1,8 @@
 """A dealt Lucia game in progress as a :class:`~lumicore.game.GameState` (1..4 co-operative
 players; registered in :data:`lumicore.game.GAMES` as ``"lucia"``).
 
-Decision actions are the mover's distinct plays (card, resulting train), in the order of
-:func:`lumicore.lucia.deal_reference.plays` (hand's cards sorted by kind, then trains by notation).
+Decision actions are the mover's distinct plays (card, resulting train) of
+:func:`lumicore.lucia.deal_reference.plays`, cards in kind order, then trains by notation.
 Draws are chance nodes when the deck order is hidden (``DealState.new_game``: the deck is a
 multiset; an outcome is a card kind, numbered by the deck's kinds, with probability by count; the
 hands are dealt that way too, player 1 first). A state built from a known
@@ -106,7 +106,9 @@ class DealState:
     def _legal(self) -> list[tuple[Card, Train]]:
         if self._moves is None:
             hand = [self.kinds[k] for k in self.hands[self.mover]]
-            self._moves = [] if self.won or self.is_chance_node() else plays(self.train, hand)
+            options = [] if self.won or self.is_chance_node() else plays(self.train, hand)
+            # docs/lucia.md: cards in kind order, trains by notation (str), as PuzzleState
+            self._moves = sorted(options, key=lambda o: (self.kinds.index(o[0]), str(o[1])))
         return self._moves
 
     def is_terminal(self) -> bool:
