@@ -1146,18 +1146,23 @@ cdef inline u64 heap_key(int f, int g, size_t node) noexcept nogil:
 
 def astar(u64 start, const uint32_t[:, ::1] cards, Heuristic heur, long long max_nodes,
           double deadline, int weight=1, size_t max_bytes=<size_t>-1, object progress=None,
-          int upper=INF):
+          int upper=INF, int max_depth=254):
     """A* with the admissible, consistent heuristic ``heur``; goal tested when a node is popped.
     ``max_nodes`` caps the stored (generated) states, ``max_bytes`` the memory of the store and
     the heap. Returns like :func:`bfs`. ``weight`` > 1 orders by ``g + weight * h`` (weighted A*:
     a plan at most ``weight`` times longer than the shortest, found with far fewer
     expansions). ``upper`` (with weight 1): a known plan's length; states whose f reaches it are
-    neither stored nor expanded, so an exhausted search proves that plan optimal."""
+    neither stored nor expanded, so an exhausted search proves that plan optimal.
+    ``max_depth`` (at most 254, the 8-bit depth): states this many cards deep are not expanded,
+    and a search that left one unexpanded ends CUT, never EXHAUSTED (no proof)."""
     cdef const HTab* t = &heur.t
     cdef Work w = Work(cards)
     cdef Store s
     cdef Heap heap
     cdef int n = train_length(start), k, j, h, g, f, status = EXHAUSTED, best = 0
+    cdef bint deep = False
+    if not 0 <= max_depth <= 254:
+        raise ValueError(f"max_depth must be 0..254, got {max_depth}")
     cdef size_t slot, node, found = 0
     cdef long idx
     cdef long long generated = 0, expanded = 0
@@ -1197,7 +1202,8 @@ def astar(u64 start, const uint32_t[:, ::1] cards, Heuristic heur, long long max
                 status = checkpoint(expanded, deadline, progress, s.count, best, t0, errors)
                 if status != EXHAUSTED:
                     break
-                if g >= 254:
+                if g >= max_depth:  # a state left unexpanded: no proof of unsolvability
+                    deep = True
                     continue
                 k = expand_raw(x, n, w.cs, w.ncards, &w.g)
                 generated += k
@@ -1235,6 +1241,8 @@ def astar(u64 start, const uint32_t[:, ::1] cards, Heuristic heur, long long max
                         break
                 if status != EXHAUSTED:
                     break
+            if status == EXHAUSTED and deep:
+                status = CUT
         return finish(status, &s, found, s.count, expanded, generated, best, errors)
     finally:
         store_free(&s)

@@ -139,3 +139,22 @@ def test_kernel_survives_any_word(word):
     for i in range(len(CARDS)):
         raw.successors(word, TABLE_PARTIAL, i)
     raw.goal_mask(np.array([word], dtype=np.uint64))
+
+
+def test_astar_that_leaves_a_state_unexpanded_at_its_depth_cap_proves_nothing():
+    """States at the 8-bit depth (254 cards) are not expanded; a search that skipped one
+    reported "exhausted" (unsolvable) before. A lower cap shows it on a 6-card puzzle."""
+    from lumicore._ext import lucia as _k
+    from solvers.lucia.puzzle import card_kinds, search_kinds
+
+    train = Train.parse("H L5 T H H H G G h G T S S S H H")
+    needed = search_kinds(card_kinds(None))
+    table = K.card_table(needed, Rules())
+    heur = K._heuristic_object(build_table(needed, train), [])
+    found = _k.astar(train.packed, table, heur, 10**7, 0.0)
+    assert found[0] == 0 and found[6] == len(found[1]) - 1 <= 6  # FOUND, its plan's length
+    for cap in range(found[6]):
+        status = _k.astar(train.packed, table, heur, 10**7, 0.0, max_depth=cap)[0]
+        assert status == 2, (cap, status)  # CUT, never EXHAUSTED (1)
+    with pytest.raises(ValueError):
+        _k.astar(train.packed, table, heur, 10**7, 0.0, max_depth=255)
