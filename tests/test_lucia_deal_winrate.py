@@ -62,6 +62,22 @@ def test_out_file_resumes(tmp_path):
     assert first.solved == 3
 
 
+def test_a_resumed_run_counts_only_the_deals_of_its_own_deck_and_setup(tmp_path):
+    """The lines of a run with another deck (or setup) were counted as this run's: 3 deals of
+    the calibrated deck, rerun on the same file with another deck, reported their outcomes."""
+    out = tmp_path / "deals.jsonl"
+    other = Deck((LT,) * 3 + (LU,) * 1 + (W1,) * 2 + (LH,) * 6)
+    win_rate(deals=4, seed=0, workers=1, out=out, **FAST)
+    for changed in ({"deck": other}, {"setup": Setup(((0, 3, 0), (1, 2), (7,)))}):
+        resumed = win_rate(deals=4, seed=0, workers=1, out=out, **{**FAST, **changed})
+        fresh = win_rate(deals=4, seed=0, workers=1, **{**FAST, **changed})
+        assert resumed.to_dict() | {"median_time": 0, "worst_time": 0} == \
+            fresh.to_dict() | {"median_time": 0, "worst_time": 0}, changed
+    assert len(out.read_text().splitlines()) == 12  # each game's deals solved once
+    again = win_rate(deals=4, seed=0, workers=1, out=out, **{**FAST, "deck": other})
+    assert len(out.read_text().splitlines()) == 12 and again.solved == 4
+
+
 def test_bad_out_file_line_is_named(tmp_path):
     out = tmp_path / "deals.jsonl"
     out.write_text('{"seed": 0}\n')

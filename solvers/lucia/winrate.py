@@ -13,6 +13,7 @@ bound it as if every limit had been a loss or a win. The jobs run through
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import statistics
@@ -50,6 +51,15 @@ class DealOutcome:
     nodes: int
     elapsed: float
     reason: str | None = None
+    game: str | None = None
+    """The deck and setup dealt from (:func:`game_key`): a resumed run counts only the lines of
+    its own; None in files written before it was recorded, which are solved again."""
+
+
+def game_key(cards: Deck, setup: Setup) -> str:
+    """A short fingerprint of a deck and a setup: the same cards and groups, the same key."""
+    text = repr((tuple(str(c) for c in cards.cards), setup.groups))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 @dataclass(frozen=True)
@@ -60,6 +70,7 @@ class _Job:
     setup: Setup
     time_limit: float | None
     max_nodes: int | None
+    game: str
 
 
 def _solve(job: _Job) -> DealOutcome:
@@ -67,7 +78,7 @@ def _solve(job: _Job) -> DealOutcome:
     d = deal(job.seed, job.players, job.setup, job.deck)
     r = solve_deal(d, max_nodes=job.max_nodes, time_limit=job.time_limit)
     return DealOutcome(job.seed, job.players, r.status, r.cost, r.nodes, round(r.elapsed, 4),
-                       r.reason)
+                       r.reason, job.game)
 
 
 @dataclass
@@ -183,7 +194,8 @@ def win_rate(deals: int = 1000, seed: int = 0, players: int = 1,
 
     ``time_limit`` is per deal (seconds); ``workers`` defaults to the machine's cores. With
     ``out``, each outcome is appended to that file as one JSON line, and outcomes already in it
-    (same seeds and players) are counted instead of solved again, so an interrupted run resumes.
+    (same seeds, players, deck and setup) are counted instead of solved again, so an
+    interrupted run resumes.
     ``on_outcome(result)`` is called after each deal (progress bars). Ctrl-C returns the partial
     result with ``status == "interrupted"``.
     """
@@ -201,13 +213,14 @@ def win_rate(deals: int = 1000, seed: int = 0, players: int = 1,
     result = WinRate(deals, players, seed, name)
     wanted = set(range(seed, seed + deals))
     done: set[int] = set()
+    game = game_key(cards, groups)
     if out is not None:
         for o in read_outcomes(out):
-            if o.seed in wanted and o.players == players and o.seed not in done \
-                    and o.status != "interrupted":
+            if o.seed in wanted and o.players == players and o.game == game \
+                    and o.seed not in done and o.status != "interrupted":
                 done.add(o.seed)
                 result.add(o)
-    jobs = [_Job(s, players, cards, groups, time_limit, max_nodes)
+    jobs = [_Job(s, players, cards, groups, time_limit, max_nodes, game)
             for s in range(seed, seed + deals) if s not in done]
     sink = None if out is None else open(out, "a", encoding="utf-8")  # noqa: SIM115
     batch: Iterable = ()
