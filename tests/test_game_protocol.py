@@ -220,3 +220,20 @@ def test_a_damaged_serialization_loads_playable_or_is_a_data_error(game, seed, s
         assert actions
         loaded.apply_action(actions[int(rng.integers(len(actions)))])
     str(loaded), loaded.serialize()
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_state_draws_itself_for_notebooks(game):
+    """python-chess style: any position of any game shows as an SVG image in Jupyter."""
+    import xml.dom.minidom
+
+    state = GAMES[game](2)
+    rng = np.random.default_rng(2)
+    for step in range(2000):
+        if step % 15 == 0 or state.is_terminal():
+            root = xml.dom.minidom.parseString(state._repr_svg_()).documentElement
+            assert root.tagName == "svg" and float(root.getAttribute("width")) > 0
+        if state.is_terminal():
+            break
+        actions = state.legal_actions()
+        state.apply_action(actions[int(rng.integers(len(actions)))])

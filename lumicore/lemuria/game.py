@@ -1033,3 +1033,9 @@ class Game:
     def __repr__(self) -> str:
         return f"<Lemuria game: {self.players} players, turn {self.turn}, {self.phase}>"
 
+    def _repr_svg_(self) -> str:
+        """The game at a glance (:func:`lumicore.lemuria.render.render_game`), for notebooks."""
+        from lumicore.lemuria.render import render_game
+
+        return render_game(self)
+

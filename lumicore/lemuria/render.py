@@ -15,13 +15,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from html import escape
+from typing import Any
 
 from lumicore.lemuria.instance import Instance
-from lumicore.lemuria.rules import SOURCES
+from lumicore.lemuria.rules import RESOURCES, SOURCES
 from lumicore.lemuria.schedule import Build, Play, Remodel, Schedule, TurnPlan
 from lumicore.lemuria.simulate import SimResult, simulate
 
-__all__ = ["render_year", "CARD_COLORS", "SOURCE_COLORS"]
+__all__ = ["render_year", "render_game", "CARD_COLORS", "SOURCE_COLORS"]
 
 CARD_COLORS = {"red": "#d9534f", "blue": "#3f7fbf", "green": "#4a9a4a", "yellow": "#e0b020"}
 SOURCE_COLORS = {"buildings": "#6d4c41", "trend": "#ff8f00", "residents": "#8e24aa",
@@ -118,3 +119,48 @@ def render_year(instance: Instance, schedule: Schedule | Iterable[TurnPlan],
                    f'<text x="{legend_x + 18}" y="{y + 11}" font-size="12">{color}</text>')
     out.append("</svg>")
     return "\n".join(out)
+
+
+def render_game(game: Any) -> str:
+    """A whole game (:class:`lumicore.lemuria.game.Game`) at a glance: the turn and phase, the
+    Trend row's cards in their colours, then one line per player: VP, resources, hand and the
+    facilities (a resident's card beside the facility that houses it).
+
+    >>> from lumicore.lemuria.game import Game
+    >>> render_game(Game.new(players=2, seed=1)).count("player ")
+    2
+    """
+    cards = game.cards
+    width = _LEFT + 5 * _COL + 420
+    height = _TOP + _ROW * (3 + game.players) + 10
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+           f'viewBox="0 0 {width} {height}" font-family="sans-serif">',
+           f"<title>{escape(str(game).splitlines()[0])}</title>",
+           '<rect width="100%" height="100%" fill="white"/>',
+           f'<text x="10" y="20" font-size="14" font-weight="bold">Lemuria, turn {game.turn} '
+           f"({escape(game.phase)})</text>",
+           f'<text x="10" y="{_TOP + _ROW - 9}" font-size="12">Trend</text>']
+    for slot, card in enumerate(game.s["row"]):
+        if card:
+            color = CARD_COLORS.get(cards.buildings[card].color, "#777")
+            out.append(_box(_LEFT + slot * _COL, _TOP, _COL - 6, card, color))
+    for p in range(game.players):
+        me = game.s["pl"][p]
+        y = _TOP + _ROW * (2 + p)
+        res = " ".join(f"{r[0]}{me['res'][r]}" for r in RESOURCES)
+        out.append(f'<text x="10" y="{y + _ROW - 9}" font-size="12">player {p + 1}: VP '
+                   f"{sum(me['vp'])} | {res} | hand {len(me['hand'])}</text>")
+        x = _LEFT + 5 * _COL + 150
+        for building, resident in me["fac"]:
+            out.append(_box(x, y, 40, building,
+                            CARD_COLORS.get(cards.buildings[building].color, "#777")))
+            x += 42
+            if resident:
+                out.append(_box(x, y, 40, resident,
+                                CARD_COLORS.get(cards.characters[resident].color, "#777"),
+                                dashed=True))
+                x += 42
+            x += 6
+    out.append("</svg>")
+    return "".join(out)
+

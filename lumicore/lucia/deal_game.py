@@ -232,11 +232,20 @@ class DealState:
         return Counter({self.kinds[k]: n for k, n in deck.items()})
 
     def __str__(self) -> str:
-        return f"{self.train} | player {self.mover + 1} holds " + ", ".join(
+        return f"{self.train} | {self._holding()}"
+
+    def _holding(self) -> str:
+        return f"player {self.mover + 1} holds " + ", ".join(
             self.kinds[k].name for k in self.hands[self.mover])
 
     def __repr__(self) -> str:
         return f"DealState({str(self)!r})"
+
+    def _repr_svg_(self) -> str:
+        """The train, captioned with the player to play and their hand (notebooks)."""
+        from lumicore.lucia.render import train_svg
+
+        return train_svg(self.train, caption="won" if self.won else self._holding())
 
 
 

@@ -111,3 +111,9 @@ class PuzzleState(OnePlayerState):
 
     def __repr__(self) -> str:
         return f"PuzzleState({str(self.train)!r}, plays={self.plays}/{self.max_plays})"
+
+    def _repr_svg_(self) -> str:
+        """The train, captioned with the plays made (notebooks)."""
+        from lumicore.lucia.render import train_svg
+
+        return train_svg(self.train, caption=f"{self.plays} of {self.max_plays} plays")

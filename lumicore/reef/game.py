@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Sequence
+from html import escape
 from itertools import combinations
 from pathlib import Path
 from typing import Any
@@ -805,10 +806,14 @@ class Game:
         """Every player's reef, left to right, captioned with VP and limestone (notebooks)."""
         from lumicore.reef.render import side_by_side
 
-        captions = [f"player {p + 1}: {self.vp[p]} VP, {self.limestone[p]} limestone"
-                    + (" (to act)" if p == self.player and self.phase != "over" else "")
-                    for p in range(self.n)]
-        return side_by_side(self.reefs, captions, str(self).splitlines()[0])
+        title = str(self).splitlines()[0]
+        shown = [(reef, f"player {p + 1}: {self.vp[p]} VP, {self.limestone[p]} limestone"
+                  + (" (to act)" if p == self.player and self.phase != "over" else ""))
+                 for p, reef in enumerate(self.reefs) if reef is not None]
+        if not shown:  # before the starting Luminos are dealt
+            return (f'<svg xmlns="http://www.w3.org/2000/svg" width="640" height="30">'
+                    f'<text x="8" y="20" font-family="sans-serif">{escape(title)}</text></svg>')
+        return side_by_side([r for r, _ in shown], [c for _, c in shown], title)
 
     def __repr__(self) -> str:
         return (f"<reef Game players={self.n} seed={self.setup['seed']} round={self.round} "

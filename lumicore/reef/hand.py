@@ -118,3 +118,11 @@ class HandState(OnePlayerState):
     def __repr__(self) -> str:
         return (f"HandState({len(self.reef.pieces)} pieces, hand {format_hand(self.hand)!r}, "
                 f"limestone {self.limestone})")
+
+    def _repr_svg_(self) -> str:
+        """The reef, captioned with the hand left and the limestone (notebooks)."""
+        from lumicore.reef.render import svg
+
+        hand = format_hand(self.hand) or "empty"
+        return svg(self.reef, caption=f"hand {hand}, limestone {self.limestone}, "
+                                      f"{self.returned} returned")
