@@ -97,12 +97,15 @@ def test_cp_sat_proves_only_years_its_model_describes_whole():
     """tiny(4) from month 10: remodels from turn 1 and a deck of one character. Its best year
     (44 VP) remodels away a housed character and buys it back from the bottom of the deck,
     which the CP-SAT model does not describe (its best is 41): the scheduler does not call
-    the model's optimum optimal."""
+    the model's optimum optimal. (The exhaustive planner, given the time CP-SAT leaves on a
+    short year, can find the 44; only a plan of 44 may be called optimal.)"""
     year = shifted(tiny(4), 10)
-    assert not YearModel(year).every_year
+    model = YearModel(year)
+    assert not model.every_year
     assert optimum(year).vp == 44
     plan_ = build_schedule(year, time_limit=10, workers=1)
-    assert plan_.status == "feasible" and plan_.vp < 44 <= plan_.bound
+    assert plan_.vp <= 44 <= plan_.bound
+    assert plan_.status == "feasible" or (plan_.status, plan_.vp) == ("optimal", 44)
     assert YearModel(default_instance(0, turns=4)).every_year
 
 

@@ -43,6 +43,7 @@ from lumicore.reef import io
 from lumicore.reef.board import load_board
 from lumicore.reef.decisions import Orient, Pick, Place, Return, Score, Skip, Spend, SwapDone, Turn
 from lumicore.reef.reef import Reef
+from lumicore.reef.render import side_by_side
 from lumicore.reef.scoring import (
     LIMESTONE_CAP,
     FinalScore,
@@ -804,8 +805,6 @@ class Game:
 
     def _repr_svg_(self) -> str:
         """Every player's reef, left to right, captioned with VP and limestone (notebooks)."""
-        from lumicore.reef.render import side_by_side
-
         title = str(self).splitlines()[0]
         shown = [(reef, f"player {p + 1}: {self.vp[p]} VP, {self.limestone[p]} limestone"
                   + (" (to act)" if p == self.player and self.phase != "over" else ""))

@@ -24,6 +24,7 @@ from lumicore.errors import LumicoreError
 from lumicore.game import OnePlayerState, check_action, checked_load
 from lumicore.reef import io
 from lumicore.reef.reef import Placement, Reef
+from lumicore.reef.render import svg
 from lumicore.reef.scoring import DISCARD_VP, dark_animal_points
 from lumicore.reef.tiles import Lumino, format_hand, parse_hand
 
@@ -121,8 +122,6 @@ class HandState(OnePlayerState):
 
     def _repr_svg_(self) -> str:
         """The reef, captioned with the hand left and the limestone (notebooks)."""
-        from lumicore.reef.render import svg
-
         hand = format_hand(self.hand) or "empty"
         return svg(self.reef, caption=f"hand {hand}, limestone {self.limestone}, "
                                       f"{self.returned} returned")
