@@ -244,3 +244,49 @@ def test_build_schedule_improves_on_the_workers_the_search_beside_leaves(monkeyp
     plan = build_schedule(inst, time_limit=6, workers=2, seed=0, characters=False)
     assert simulate(inst, plan).total == plan.vp
     assert calls == [(1, True)]
+
+
+def test_the_search_beside_ends_when_the_planner_is_killed(tmp_path):
+    """A planner killed outright (SIGKILL, the OOM killer, a CI timeout) cannot stop its
+    daemonic child: the branch and bound ran on, orphaned, for its whole time limit."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = tmp_path / "planner.py"
+    script.write_text(
+        "import time\n"
+        "from lumicore.lemuria import default_instance\n"
+        "from solvers.lemuria.bound import lagrangian_bound\n"
+        "from solvers.lemuria.beside import BranchBeside\n"
+        "year = default_instance(0)\n"
+        "beside = BranchBeside(year, lagrangian_bound(year), seconds=1000.0, vp=0)\n"
+        "print(beside.process.pid, flush=True)\n"
+        "time.sleep(1000)\n")
+    root = Path(__file__).resolve().parents[1]
+    planner = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE,
+                               env={**os.environ, "PYTHONPATH": str(root)})
+    child = int(planner.stdout.readline())
+    time.sleep(1.0)
+    planner.kill()
+    planner.wait()
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if not _running(child):
+            return
+        time.sleep(0.2)
+    os.kill(child, signal.SIGKILL)
+    pytest.fail("the branch and bound outlived its planner by a minute")
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` runs (an exited process nobody reaped yet, a zombie, does not)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:  # no /proc: trust the signal
+        return True

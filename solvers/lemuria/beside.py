@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import math
 import multiprocessing
+import os
 import signal
 import sys
 from multiprocessing.connection import Connection
@@ -117,12 +118,21 @@ def _run(instance: Instance, root: BoundResult, seconds: float, vp: Any, stop: A
     ``send``."""
     # also when started off the main thread, where children_ignore_ctrl_c cannot
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = os.getppid()
+
+    def stopped() -> bool:  # asked to, or orphaned: a planner killed (SIGKILL, SIGTERM, OOM)
+        return stop.is_set() or os.getppid() != parent  # cannot stop a daemonic child itself
+
+    def tell(message: tuple[str, Any]) -> None:
+        with contextlib.suppress(OSError):  # the planner is gone: nobody to tell
+            send.send(message)
+
     try:
         result = branch_bound(instance, time_limit=seconds, root=root,
-                              on_bound=lambda bound: send.send(("bound", bound)),
-                              incumbent=lambda: vp.value, stop=stop.is_set)
+                              on_bound=lambda bound: tell(("bound", bound)),
+                              incumbent=lambda: vp.value, stop=stopped)
     except Exception as error:  # noqa: BLE001 - raised again in the caller's process
-        send.send(("error", error))
+        tell(("error", error))
     else:
-        send.send(("result", result))
+        tell(("result", result))
     send.close()
