@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import math
+
 import pytest
 from lumen_helpers import clear, do, k, put, sequence_step, started, t
 
@@ -194,6 +197,15 @@ def test_sheet_objective_exact_in_the_last_two_rounds_and_monte_carlo_before():
     mc = best_choice(state, objective="sheet", time_limit=None, min_samples=3, seed=2)
     assert mc.method == "monte carlo" and all(c.samples == 3 for c in mc.choices)
     assert all(c.low <= c.value <= c.high for c in mc.choices)
+    # the interval from the play-outs' spread: unbounded after one play-out, where it was the
+    # value alone (a zero-width "certainty")
+    one = best_choice(state, objective="sheet", time_limit=None, min_samples=1, seed=2)
+    assert all(c.samples == 1 and (c.low, c.high) == (-math.inf, math.inf) for c in one.choices)
+    assert all(d["low"] is None and d["high"] is None
+               for d in json.loads(json.dumps(one.to_dict()))["choices"])
+    many = best_choice(state, objective="sheet", time_limit=None, min_samples=40, seed=2)
+    assert all(math.isfinite(c.low) and c.low <= c.value <= c.high for c in many.choices)
+    assert any(c.high > c.low for c in many.choices)
     with pytest.raises(LumicoreError):
         best_choice(state, objective="vp")
 

@@ -27,6 +27,7 @@ Two methods answer, and the result says which (``method``):
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 
@@ -66,7 +67,8 @@ for it to finish)."""
 @dataclass(frozen=True)
 class Choice:
     """One action of the player to move: its ``value`` (chance to win, 0..1), the interval
-    ``low..high`` (equal to the value when exact) and the play-outs behind it (0 when exact)."""
+    ``low..high`` (equal to the value when exact; -inf..inf, ``null`` in JSON, where fewer
+    than two play-outs give no spread) and the play-outs behind it (0 when exact)."""
 
     action: int
     move: str
@@ -77,7 +79,11 @@ class Choice:
 
     def to_dict(self) -> dict:
         return {"action": self.action, "move": self.move, "value": self.value,
-                "low": self.low, "high": self.high, "samples": self.samples}
+                "low": _finite(self.low), "high": _finite(self.high), "samples": self.samples}
+
+
+def _finite(x: float) -> float | None:
+    return x if math.isfinite(x) else None
 
 
 @dataclass(frozen=True)

@@ -166,10 +166,12 @@ def solitaire_choice(state: GameState, time_limit: float | None = 2.0, seed: int
     choices = []
     for (s, cell, _, _), (total, squares) in zip(options, sums, strict=True):
         mean = total / max(n, 1)
-        sd = math.sqrt(max(squares / max(n, 1) - mean * mean, 0.0))
-        half = _Z95 * sd / math.sqrt(max(n, 1))
-        choices.append(Choice(index[(s, cell)], names[(s, cell)], mean, mean - half,
-                              mean + half, n))
+        if n >= 2:  # the sample deviation; one play-out says nothing of the spread
+            sd = math.sqrt(max((squares - n * mean * mean) / (n - 1), 0.0))
+            low, high = mean - _Z95 * sd / math.sqrt(n), mean + _Z95 * sd / math.sqrt(n)
+        else:
+            low, high = -math.inf, math.inf
+        choices.append(Choice(index[(s, cell)], names[(s, cell)], mean, low, high, n))
     choices.sort(key=lambda c: -c.value)
     return ChoiceResult(p, "monte carlo", status, choices, reason, n * len(options),
                         time.perf_counter() - start)
