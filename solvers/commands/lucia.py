@@ -23,7 +23,14 @@ from lumicore.lucia.pdb import cache_dir, cache_path
 from lumicore.lucia.start import MAX_SCRAMBLE_DEPTH
 from lumicore.lucia.train import describe
 from solvers.commands import add_game, check_output_path
-from solvers.limits import EXIT_INTERRUPTED, INTERRUPTED, LIMIT, OPTIMAL, exit_code
+from solvers.limits import (
+    EXIT_INTERRUPTED,
+    INTERRUPTED,
+    LIMIT,
+    OPTIMAL,
+    check_limits,
+    exit_code,
+)
 from solvers.lucia import ALGORITHMS, DEFAULT_MAX_NODES, DEFAULT_PUZZLE, solve
 from solvers.lucia.deal import DEFAULT_DEAL_NODES, solve_deal
 from solvers.lucia.play import DEFAULT_SAMPLES, SAMPLE_NODES, play_game
@@ -245,6 +252,7 @@ def register_game(commands: argparse._SubParsersAction) -> None:
 
 
 def run_deal(args: argparse.Namespace) -> int:
+    check_limits(None, args.time_limit)  # also without --solve: a bad limit is not ignored
     if args.file is not None:
         d = Deal.from_json(read_file(args.file))
     else:
