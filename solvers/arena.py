@@ -41,7 +41,7 @@ from solvers.bots import (
     check_seed,
 )
 from solvers.ctrl_c import check, noting
-from solvers.limits import INTERRUPTED
+from solvers.limits import DONE, INTERRUPTED
 from solvers.progress import progress as progress_bar
 from solvers.stats import plackett_luce, wilson
 
@@ -49,10 +49,6 @@ __all__ = ["Bot", "RandomBot", "GreedyBot", "FlatMCBot", "MCTSBot", "make_bot", 
            "parse_bot_spec", "seat_bots", "play_game", "play_from",
            "replay_record",
            "tournament", "TournamentResult", "BotResult", "seat_lineups", "game_seed"]
-
-DONE = "done"
-"""Status of a tournament that played all its games (else :data:`solvers.limits.INTERRUPTED`)."""
-
 
 def _game_bots(game: str) -> dict[str, Callable[..., Bot]]:
     """``solvers.<game>.bots.BOTS``, or nothing when the game has no such module."""

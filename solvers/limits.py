@@ -17,7 +17,8 @@ from typing import Final
 from lumicore.errors import SearchLimitError
 from solvers.ctrl_c import check
 
-__all__ = ["OPTIMAL", "UNSOLVABLE", "LIMIT", "FEASIBLE", "WINNABLE", "UNWINNABLE", "INTERRUPTED",
+__all__ = ["OPTIMAL", "UNSOLVABLE", "LIMIT", "FEASIBLE", "WINNABLE", "UNWINNABLE", "DONE",
+           "INTERRUPTED",
            "REASON_NODES", "REASON_TIME", "REASON_MEMORY", "REASON_INTERRUPTED", "EXIT_ANSWER",
            "EXIT_NO_ANSWER", "EXIT_BAD_INPUT", "EXIT_INTERRUPTED", "Budget", "check_limits",
            "exit_code"]
@@ -34,6 +35,9 @@ WINNABLE: Final = "winnable"
 """A deal (perfect information) has a winning order of plays; the plan shows one."""
 UNWINNABLE: Final = "unwinnable"
 """No order of plays wins the deal: the whole game tree was refuted."""
+DONE: Final = "done"
+"""A sampled run (tournament, win rate, win odds) played every game it was asked for: an
+estimate with its interval, never a proof."""
 INTERRUPTED: Final = "interrupted"
 """The user stopped the search (Ctrl-C); the result holds what was found so far."""
 

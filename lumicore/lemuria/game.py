@@ -1038,4 +1038,3 @@ class Game:
         from lumicore.lemuria.render import render_game
 
         return render_game(self)
-

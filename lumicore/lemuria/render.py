@@ -140,10 +140,13 @@ def render_game(game: Any) -> str:
            f'<text x="10" y="20" font-size="14" font-weight="bold">Lemuria, turn {game.turn} '
            f"({escape(game.phase)})</text>",
            f'<text x="10" y="{_TOP + _ROW - 9}" font-size="12">Trend</text>']
+    def color(card: Any) -> str:
+        return CARD_COLORS.get(card.color, "#777")
+
     for slot, card in enumerate(game.s["row"]):
         if card:
-            color = CARD_COLORS.get(cards.buildings[card].color, "#777")
-            out.append(_box(_LEFT + slot * _COL, _TOP, _COL - 6, card, color))
+            out.append(_box(_LEFT + slot * _COL, _TOP, _COL - 6, card,
+                            color(cards.buildings[card])))
     for p in range(game.players):
         me = game.s["pl"][p]
         y = _TOP + _ROW * (2 + p)
@@ -152,15 +155,12 @@ def render_game(game: Any) -> str:
                    f"{sum(me['vp'])} | {res} | hand {len(me['hand'])}</text>")
         x = _LEFT + 5 * _COL + 150
         for building, resident in me["fac"]:
-            out.append(_box(x, y, 40, building,
-                            CARD_COLORS.get(cards.buildings[building].color, "#777")))
+            out.append(_box(x, y, 40, building, color(cards.buildings[building])))
             x += 42
             if resident:
-                out.append(_box(x, y, 40, resident,
-                                CARD_COLORS.get(cards.characters[resident].color, "#777"),
+                out.append(_box(x, y, 40, resident, color(cards.characters[resident]),
                                 dashed=True))
                 x += 42
             x += 6
     out.append("</svg>")
     return "".join(out)
-

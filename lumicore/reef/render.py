@@ -24,7 +24,6 @@ True
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Iterable, Sequence
 from html import escape
 from typing import TYPE_CHECKING
@@ -212,6 +211,12 @@ def svg(reef: Reef, *, legend: bool = True, placed: Sequence[int] = (),
     at the top, numbers and full animal names on their halves, a bar across the shared edge of
     each visible Lumino, and (``legend=True``) a legend below. ``placed``: piece indices to
     outline and number 1, 2, ... (a placement result); ``caption``: a line above the board."""
+    return _sized_svg(reef, legend, placed, caption)[0]
+
+
+def _sized_svg(reef: Reef, legend: bool, placed: Sequence[int], caption: str | None
+               ) -> tuple[str, float, float]:
+    """:func:`svg` with its width and height."""
     _check_reef(reef)
     if isinstance(placed, (str, bytes)) or not isinstance(placed, Iterable):
         raise LumicoreError(f"placed must be piece indices, got {shorten(placed)}")
@@ -242,14 +247,14 @@ def svg(reef: Reef, *, legend: bool = True, placed: Sequence[int] = (),
         extra.append(f'<text x="{width / 2:.1f}" y="16" class="cap">{escape(caption)}</text>')
     height = board_height + shift + legend_height
     title = escape(caption or f"reef on board {reef.board.name}, start {'/'.join(reef.start)}")
-    return (
+    return ((
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
         f'viewBox="0 0 {width:.1f} {height:.1f}">'
         f"<title>{title}</title>{STYLE}"
         f'<rect width="100%" height="100%" fill="#fff"/>'
         f'<g transform="translate(0,{shift:.0f})">' + "".join(body) + "</g>"
         + "".join(extra) + "</svg>"
-    )
+    ), width, height)
 
 
 def side_by_side(reefs: Sequence[Reef], captions: Sequence[str], title: str = "") -> str:
@@ -264,18 +269,13 @@ def side_by_side(reefs: Sequence[Reef], captions: Sequence[str], title: str = ""
     if len(reefs) != len(captions) or not reefs:
         raise LumicoreError(f"one caption for each of one or more reefs, got {len(reefs)} reefs "
                             f"and {len(captions)} captions")
-    parts = [svg(reef, legend=k == 0, caption=caption)
+    parts = [_sized_svg(reef, k == 0, (), caption)
              for k, (reef, caption) in enumerate(zip(reefs, captions, strict=True))]
-    sizes = [tuple(float(v) for v in _SIZE.match(part).groups()) for part in parts]
     x, placed = 0.0, []
-    for part, (width, _height) in zip(parts, sizes, strict=True):
+    for part, width, _height in parts:
         placed.append(part.replace("<svg ", f'<svg x="{x:.0f}" ', 1))
         x += width + 20
-    width, height = x - 20, max(h for _w, h in sizes)
+    width, height = x - 20, max(h for _p, _w, h in parts)
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
             f'viewBox="0 0 {width:.0f} {height:.0f}"><title>{escape(title)}</title>'
             + "".join(placed) + "</svg>")
-
-
-_SIZE = re.compile(r'<svg [^>]*?width="([\d.]+)" height="([\d.]+)"')
-

@@ -117,7 +117,7 @@ class HarvestYearModel(YearModel):
         self.hx = {(t, i): v.bool(f"hx{t}_{i}") for t in self.turns for i in MEM}
         self.gain = {}
         self.free_gold = {}  # per turn: the gold the free harvest yields
-        self.gold_of = {}  # (turn, memory): the gold a harvest there yields
+        self.gold_of = {}  # (turn, memory): the gold a harvest there yields (plant or mineral)
         pre = self._start_cells(blocks)
         for t in self.turns:
             rotation = setup.rotation_at(t)
@@ -165,7 +165,7 @@ class HarvestYearModel(YearModel):
                         m.add(fg == g).only_enforce_if(self.hv[t, i])
                         m.add(fg == 0).only_enforce_if(~self.hv[t, i])
                         free_gold = free_gold + fg
-                        self.gold_of[t, i] = g
+                        self.gold_of[t, i] = self.gold_of.get((t, i), 0) + g
                 after = {}
                 for x, expr in (("pm", pm + pp), ("nm", nm + pn), ("op", op), ("on", on),
                                 ("bl", bl)):
@@ -234,8 +234,8 @@ class HarvestYearModel(YearModel):
             ops: list = [Place(i, k) for i in MEM for k in MATERIALS if val(self.plc[t, i, k])]
             ops += [Pedestal(k) for k in MATERIALS if val(self.ped[t, k])]
             ops += [Harvest(i) for i in MEM if val(self.hv[t, i])]
-            paid = [i for i in MEM if val(self.hx[t, i])]
-            paid.sort(key=lambda i: -val(self.gold_of[t, i]) if (t, i) in self.gold_of else 0)
+            paid = sorted((i for i in MEM if val(self.hx[t, i])),
+                          key=lambda i: -val(self.gold_of.get((t, i), 0)))
             ops += [Harvest(i, paid=True) for i in paid]
             out[t] = tuple(ops)
         return out

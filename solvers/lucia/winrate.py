@@ -30,7 +30,7 @@ from lumicore.lucia.deal import check_players, check_seed, deal, game_deck
 from lumicore.lucia.start import Setup, load_setup
 from solvers.batch import check_workers, run_batch
 from solvers.ctrl_c import check, noting
-from solvers.limits import check_limits
+from solvers.limits import DONE, check_limits
 from solvers.lucia.deal import DEFAULT_DEAL_NODES, solve_deal
 from solvers.stats import wilson
 
@@ -93,7 +93,7 @@ class WinRate:
     unwinnable: int = 0
     limit: int = 0
     times: list[float] = field(default_factory=list, repr=False)
-    status: str = "done"
+    status: str = DONE
 
     @property
     def solved(self) -> int:
@@ -245,6 +245,6 @@ def win_rate(deals: int = 1000, seed: int = 0, players: int = 1,
             close()
         if sink is not None:
             sink.close()
-    if result.solved < deals and result.status == "done":
+    if result.solved < deals and result.status == DONE:
         result.status = "interrupted"
     return result

@@ -16,9 +16,8 @@ import numpy as np
 from lumicore.errors import LumicoreError
 from lumicore.game import sample_chance
 from lumicore.lumen.game import GameState, check_seed
-from solvers.arena import DONE
 from solvers.ctrl_c import check, noting
-from solvers.limits import INTERRUPTED, REASON_INTERRUPTED
+from solvers.limits import DONE, INTERRUPTED, REASON_INTERRUPTED
 from solvers.lumen.bots import make_policy
 from solvers.progress import progress as progress_bar
 from solvers.stats import wilson
@@ -29,8 +28,8 @@ __all__ = ["WinProbability", "win_probability"]
 @dataclass(frozen=True)
 class WinProbability:
     """Games won by each player out of ``samples`` (and won by nobody), with 95% Wilson
-    intervals; ``status`` ``done`` (all samples played: an estimate, not a proof, as the
-    win rates of :mod:`solvers.arena` and Lucia's ``win_rate``) or ``interrupted``."""
+    intervals; ``status`` ``done`` (all samples played: an estimate, not a proof) or
+    ``interrupted``."""
 
     wins: tuple[int, int]
     nobody: int
