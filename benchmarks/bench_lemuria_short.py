@@ -9,6 +9,7 @@ below the optimum stops the run.
 
     python benchmarks/bench_lemuria_short.py                   # writes the table into docs
     python benchmarks/bench_lemuria_short.py --years 5 --seconds 3 --no-docs
+    python benchmarks/bench_lemuria_short.py --years 2 --no-docs --json   # one object a year
 
 Ctrl-C prints the years done (docs untouched). The table goes into docs/lemuria.md between
 ``<!-- bench:lemuria-short -->`` and ``<!-- /bench -->`` unless ``--no-docs``.
@@ -17,6 +18,7 @@ Ctrl-C prints the years done (docs untouched). The table goes into docs/lemuria.
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import shlex
 import statistics
@@ -76,6 +78,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=7, help="seed of the years drawn")
     parser.add_argument("--seconds", type=float, default=6.0, help="build_schedule's limit")
     parser.add_argument("--no-docs", action="store_true", help="do not write docs/lemuria.md")
+    parser.add_argument("--json", action="store_true",
+                        help="print a JSON list of the years instead of the table")
     args = parser.parse_args(argv)
     if args.years < 1:
         parser.error(f"--years must be at least 1, got {args.years}")
@@ -93,7 +97,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"interrupted after {len(rows)} of {args.years} years", file=sys.stderr)
         args.no_docs = True
-    if rows:
+    if args.json:
+        print(json.dumps([{"shape": list(shape), **r} for shape, r in rows]))
+    elif rows:
         print("\n".join(table(rows)))
     if rows and not args.no_docs:
         command = "python benchmarks/bench_lemuria_short.py " + shlex.join(
