@@ -23,10 +23,10 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
 from typing import Any
 
-from lumicore.errors import LumicoreError
+from lumicore.errors import LumicoreError, SearchLimitError
 
 __all__ = ["BACKENDS", "MAX_TASKS", "MAX_WORKERS", "run_batch", "cores", "default_workers",
-           "check_workers", "children_ignore_ctrl_c"]
+           "check_workers", "worker_count", "children_ignore_ctrl_c"]
 
 BACKENDS = ("process", "dask")
 
@@ -51,10 +51,20 @@ def check_workers(workers: int | None, backend: str) -> int:
     if backend not in BACKENDS:
         choices = ", ".join(BACKENDS)
         raise LumicoreError(f"unknown backend {str(backend)[:80]!r} (choose from {choices})")
+    return worker_count(workers, default_workers)
+
+
+def worker_count(workers: int | None, default: Callable[[], int]) -> int:
+    """``workers`` checked (an int from 1 to :data:`MAX_WORKERS`), or ``default()`` for None.
+
+    >>> worker_count(None, lambda: 3), worker_count(2, lambda: 3)
+    (3, 2)
+    """
     if workers is None:
-        return default_workers()
+        return default()
     if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= MAX_WORKERS:
-        raise LumicoreError(f"workers must be an integer from 1 to {MAX_WORKERS}, got {workers!r}")
+        raise SearchLimitError(f"workers must be an integer from 1 to {MAX_WORKERS}, got "
+                               f"{workers!r}")
     return workers
 
 

@@ -21,11 +21,11 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
-from lumicore.errors import LumicoreError, SearchLimitError
+from lumicore.errors import LumicoreError
 from lumicore.lemuria import Instance, Schedule, simulate
 from lumicore.lemuria.harvests import AltarSetup
 from lumicore.lemuria.instance import check_seed
-from solvers.batch import MAX_WORKERS, cores
+from solvers.batch import cores, worker_count
 from solvers.ctrl_c import noting
 from solvers.lemuria.beside import BranchBeside
 from solvers.lemuria.bound import DEFAULT_BOUND_TIME, METHODS, BoundResult, lagrangian_bound
@@ -111,12 +111,7 @@ def default_workers() -> int:
 def _check_args(instance: Instance, workers: int | None, seed: int) -> tuple[int, int]:
     if not isinstance(instance, Instance):
         raise LumicoreError(f"expected a lemuria Instance, got {type(instance).__name__}")
-    if workers is None:
-        workers = default_workers()
-    if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= MAX_WORKERS:
-        raise SearchLimitError(f"workers must be an integer from 1 to {MAX_WORKERS}, got "
-                               f"{workers!r}")
-    return workers, check_seed(seed, SEED_LIMIT)
+    return worker_count(workers, default_workers), check_seed(seed, SEED_LIMIT)
 
 
 @noting()
