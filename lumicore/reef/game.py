@@ -29,13 +29,25 @@ orient the starting Lumino blue/yellow
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from html import escape
 from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from lumicore.checks import check_seed
+from lumicore.checks import (
+    BOOL,
+    TEXT,
+    Kind,
+    check_seed,
+    integer,
+    list_of,
+    load_fields,
+    maybe,
+    one_of,
+    show,
+)
 from lumicore.data import read_file, shorten
 from lumicore.errors import DataError, IllegalMoveError, LumicoreError
 from lumicore.game import CHANCE, TERMINAL, check_action, checked_load
@@ -64,12 +76,19 @@ ATOLL = 4
 """The Atoll is refilled to this many tiles."""
 EMERGENCY = 6
 """Tiles set aside as the emergency stack with 3 or 4 players."""
+TAKE = 3
+"""The most tiles a turn takes into the hand (action C)."""
 CORAL_GROWTH = 0.7
 """VP a colour's coral scoring is expected to grow per scoring phase it waits (evaluation)."""
 FORMAT = "lumicore-reef-game"
 _MASK = (1 << 64) - 1
-
-
+_WHAT = "serialized reef game"
+_PHASES = ("deal", "orient", "draw", "turn", "swap", "place", "score", "over")
+"""The phases a game rests in between actions (the others pass within ``_advance``)."""
+_THENS = ("start-round", "start-turn", "after-refill", "start-choices")
+"""What may follow a run of draws (``then``)."""
+_DECIDING = ("turn", "swap", "place", "score")
+"""The phases in which the players act in turn from the octopus."""
 
 
 class SplitMix64:
@@ -129,13 +148,7 @@ class Game:
         """A new game of ``players`` (2-4) on reef side ``"A"``/``"B"`` with the ``"dark"`` or
         ``"light"`` score board; ``tiles`` a tile set (name or TOML path). With ``auto_chance``
         the game draws from its own generator and stops only at decisions."""
-        if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
-            raise LumicoreError(f"Lumicora is for 2 to 4 players, got {shorten(players)}")
-        check_seed(seed)
-        if side not in ("A", "B"):
-            raise LumicoreError(f"side must be 'A' or 'B', got {shorten(side)}")
-        if scoreboard not in ("dark", "light"):
-            raise LumicoreError(f"scoreboard must be 'dark' or 'light', got {shorten(scoreboard)}")
+        _check_setup(players, seed, side, scoreboard)
         tile_set = load_tiles(tiles)
         self = cls.__new__(cls)
         self.setup = {"players": players, "seed": seed, "side": side, "scoreboard": scoreboard,
@@ -468,7 +481,7 @@ class Game:
                 if put is not None and color == put.color:
                     continue
                 same = [t for t in atoll if t.color == color]
-                turns += [Turn(put, "C", take) for take in _sub_multisets(same, range(1, 4))]
+                turns += [Turn(put, "C", take) for take in _sub_multisets(same, range(1, TAKE + 1))]
         return turns
 
     def _apply_decision(self, move) -> None:
@@ -744,31 +757,109 @@ class Game:
 
     @classmethod
     def _deserialize(cls, text: str) -> Game:
-        data = io.parse_json(text, "serialized reef game")
-        try:
-            self = cls.__new__(cls)
-            self.setup = data["setup"]
-            self.auto_chance = data["auto_chance"]
-            self._init(load_tiles(self.setup["tiles"]))
-            self.rng = SplitMix64(data["rng"])
-            for name in ("unseen", "returned",
-                         "bag_left", "emergency", "start_pool", "limestone", "vp",
-                         "coral", "jellyfish", "octopus", "round", "player", "turn_pos",
-                         "phase", "queue", "then", "ending", "extra", "last_scorer", "log",
-                         "chance_from_outside"):
-                setattr(self, name, data[name])
-            self.dealt = [StartLumino(*d) if d else None for d in data["dealt"]]
-            self.reefs = [io.from_json(r) if r else None for r in data["reefs"]]
-            self.displays = [[Lumino.parse(t) for t in d] for d in data["displays"]]
-            self.atoll = [Lumino.parse(t) for t in data["atoll"]]
-            self.hand = [Lumino.parse(t) for t in data["hand"]]
-            self.picked = [Lumino.parse(t) for t in data["picked"]]
-            self.swap_from = data["swap_from"]
-        except (KeyError, TypeError, AttributeError) as exc:
-            raise DataError(f"not a serialized reef game: {shorten(exc)}") from None
+        """Every field is checked (type, range) by the table :meth:`_field_kinds`, then the
+        fields against each other (:meth:`_check_loaded`): a DataError names the field."""
+        data = io.parse_json(text, _WHAT)
+        self = cls.__new__(cls)
+        self.setup = load_fields(data, {"setup": _SETUP}, _WHAT, exact=False)["setup"]
+        self._init(load_tiles(self.setup["tiles"]))
+        full = list(self.unseen)
+        self.__dict__.update(load_fields(data, self._field_kinds(), _WHAT))
+        self._check_loaded(full)
         if self.phase == "over":
             self._finish()
         return self
+
+    def _field_kinds(self) -> dict[str, Kind]:
+        """What each serialized field must be, for this game's players and tile set."""
+        n = self.n
+        seat = integer(0, n - 1)
+        counts = list_of(integer(0), length=len(self.kinds))
+
+        def each(kind: Kind) -> Kind:
+            return list_of(kind, length=n)
+
+        return {
+            "setup": _SETUP, "auto_chance": BOOL, "rng": _RNG, "unseen": counts,
+            "returned": counts, "bag_left": integer(0),
+            "emergency": one_of(0, EMERGENCY) if n >= 3 else one_of(0),
+            "start_pool": list_of(integer(0, len(self.starts) - 1), distinct=True),
+            "dealt": each(maybe(_START)),
+            "limestone": each(integer(0, LIMESTONE_CAP)), "vp": each(integer()),
+            "coral": each(list_of(one_of(*COLORS), distinct=True)),
+            "jellyfish": each(integer(0, len(COLORS))),
+            "displays": each(list_of(_LUMINO, most=DISPLAY)), "atoll": list_of(_LUMINO),
+            "hand": list_of(_LUMINO, most=TAKE), "picked": list_of(_LUMINO),
+            "swap_from": integer(-1, n - 1), "octopus": seat, "round": integer(1, ROUNDS),
+            "player": integer(TERMINAL, n), "turn_pos": integer(0, n), "phase": one_of(*_PHASES),
+            "queue": list_of(integer(-1, n - 1)), "then": one_of("", *_THENS), "ending": BOOL,
+            "extra": BOOL, "last_scorer": maybe(seat), "log": list_of(TEXT),
+            "chance_from_outside": BOOL,
+            "reefs": each(maybe(io.REEF)),  # last: loading a reef replays its placements
+        }
+
+    def _check_loaded(self, full: list[int]) -> None:
+        """The loaded fields against each other (``full``: the tile set's count of each kind):
+        the tiles and starting Luminos add up, and the phase agrees with the player to act, the
+        dealt Luminos, the reefs, the draws pending, the hand and the tiles picked."""
+        n, phase, player = self.n, self.phase, self.player
+
+        def need(ok: bool, name: str, rule: str) -> None:
+            if not ok:
+                raise DataError(f"{_WHAT}: field {name!r} must {rule}, got "
+                                f"{show(getattr(self, name))}")
+
+        bag = sum(self.unseen) + sum(self.returned) - self.emergency
+        need(self.bag_left == bag, "bag_left", f"be unseen + returned - emergency = {bag}")
+        need(self.emergency <= sum(self.unseen), "emergency", "be among the 'unseen' tiles")
+        out = {"displays": [t for d in self.displays for t in d], "atoll": self.atoll,
+               "hand": self.hand, "picked": self.picked,
+               "reefs": [pc.lumino for r in self.reefs if r for pc in r.pieces[1:]]}
+        for name, tiles in out.items():
+            need(set(self.kinds).issuperset(tiles), name, "hold only tiles of the tile set")
+        drawn = Counter(t for tiles in out.values() for t in tiles)
+        for k, kind in enumerate(self.kinds):
+            held = self.unseen[k] + self.returned[k] + drawn[kind]
+            need(held == full[k], "unseen", f"add up with 'returned' and the tiles out of the "
+                 f"bag to the tile set's {full[k]} {kind}, not {held}")
+        need(self.start_pool == sorted(self.start_pool), "start_pool", "be ascending")
+        dealt = Counter(d for d in self.dealt if d)
+        need(dealt == Counter(s for i, s in enumerate(self.starts) if i not in self.start_pool),
+             "dealt", "hold the starting Luminos missing from 'start_pool'")
+        low, high = {"deal": (0, n - 1), "orient": (0, n - 1), "draw": (0, n),
+                     "over": (TERMINAL, TERMINAL)}.get(phase, (0, n - 1))
+        need(low <= player <= high, "player", f"be from {low} to {high} in phase {phase!r}")
+        has_start = player if phase == "deal" else n
+        has_reef = 0 if phase == "deal" else player if phase == "orient" else n
+        need([d is not None for d in self.dealt] == [p < has_start for p in range(n)], "dealt",
+             f"hold a starting Lumino for the first {has_start} players in phase {phase!r}")
+        need([r is not None for r in self.reefs] == [p < has_reef for p in range(n)], "reefs",
+             f"hold a reef for the first {has_reef} players in phase {phase!r}")
+        need(all(r is None or (r.board == self.board and r.start in (d.colors, d.colors[::-1]))
+                 for r, d in zip(self.reefs, self.dealt, strict=True)), "reefs",
+             f"be on reef side {self.setup['side']!r}, each from its player's starting Lumino")
+        if phase in _DECIDING:
+            need(self.turn_pos < n, "turn_pos", f"be below {n} in phase {phase!r}")
+            need(player == (self.octopus + self.turn_pos) % n, "player",
+                 "be the seat 'turn_pos' places after the octopus")
+        need(bool(self.queue) == (phase == "draw"), "queue", "be non-empty exactly in phase "
+             "'draw'")
+        need(bool(self.then) == (phase == "draw"), "then", "be set exactly in phase 'draw'")
+        need(phase != "draw" or self.bag_left > 0, "bag_left", "be positive in phase 'draw'")
+        need(not self.auto_chance or not self.is_chance_node(), "auto_chance",
+             f"be false in phase {phase!r} (a game that draws for itself rests at decisions)")
+        refill = phase == "draw" and self.then == "after-refill"  # the hand waits for the Atoll
+        need(bool(self.hand) if phase == "place" else refill or not self.hand, "hand",
+             "be non-empty in phase 'place' and empty outside a turn")
+        need(not self.picked or phase == "swap", "picked", "be empty outside phase 'swap'")
+        need(phase != "swap" or self.swap_from in (-1, player), "swap_from",
+             "be -1 (the Atoll) or the player to act in phase 'swap'")
+        need(self.ending or not self.extra, "extra", "be false unless 'ending' is true")
+        need(not self.ending or not self.emergency, "ending", "be false while the emergency "
+             "stack is aside")
+        need(all(j <= len(COLORS) - len(c) for j, c in zip(self.jellyfish, self.coral,
+                                                           strict=True)),
+             "jellyfish", "be at most the coral scoring tiles each player has turned")
 
     def _key(self) -> str:
         return self.serialize()
@@ -827,6 +918,34 @@ class Game:
 
 
 new_game = Game.new_game
+
+
+def _check_setup(players: object, seed: object, side: object, scoreboard: object) -> None:
+    """LumicoreError unless the arguments make a game (Game.new's and the loader's check)."""
+    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
+        raise LumicoreError(f"Lumicora is for 2 to 4 players, got {shorten(players)}")
+    check_seed(seed)
+    if side not in ("A", "B"):
+        raise LumicoreError(f"side must be 'A' or 'B', got {shorten(side)}")
+    if scoreboard not in ("dark", "light"):
+        raise LumicoreError(f"scoreboard must be 'dark' or 'light', got {shorten(scoreboard)}")
+
+
+def _load_setup(value: dict) -> dict:
+    _check_setup(value["players"], value["seed"], value["side"], value["scoreboard"])
+    load_tiles(value["tiles"])  # a name or file that is no tile set is this field's fault
+    return dict(value)
+
+
+_SETUP = Kind("an object of players (2-4), seed, side, scoreboard and tiles (a name or path)",
+              lambda v: isinstance(v, dict) and sorted(v) == sorted(
+                  ("players", "seed", "side", "scoreboard", "tiles"))
+              and isinstance(v["tiles"], str), _load_setup)
+_RNG = Kind("an int from 0 to 2**64 - 1", integer(0, _MASK).test, SplitMix64)
+_LUMINO = Kind("a Lumino notation", TEXT.test, Lumino.parse)
+_COLOR_PAIR = list_of(one_of(*COLORS), length=2, distinct=True)
+_START = Kind("two different colours", _COLOR_PAIR.test,
+              lambda v: StartLumino(*_COLOR_PAIR.load(v)))
 
 
 def read_records(path: str | Path) -> list[dict]:

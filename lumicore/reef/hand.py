@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 
+from lumicore.checks import TEXT, Kind, integer, load_fields, one_of
 from lumicore.data import shorten
 from lumicore.errors import LumicoreError
 from lumicore.game import OnePlayerState, check_action, checked_load
@@ -29,6 +30,11 @@ from lumicore.reef.scoring import DISCARD_VP, dark_animal_points
 from lumicore.reef.tiles import Lumino, format_hand, parse_hand
 
 __all__ = ["HandState", "dark_animal_vp"]
+
+_FIELDS = {"game": one_of("reef-hand"), "reef": io.REEF,
+           "hand": Kind("a hand notation", TEXT.test, parse_hand),
+           "limestone": integer(0), "returned": integer(0)}
+"""What each field of a serialized hand state must be."""
 
 
 def dark_animal_vp(reef: Reef) -> float:
@@ -106,9 +112,10 @@ class HandState(OnePlayerState):
     def deserialize(cls, text: str,
                     objective: Callable[[Reef], float] | None = None) -> HandState:
         def load() -> HandState:
-            data = io.parse_json(text, "serialized reef hand state")
-            return cls(io.from_json(data["reef"]), data["hand"], int(data["limestone"]),
-                       int(data["returned"]), objective)
+            what = "serialized reef hand state"
+            fields = load_fields(io.parse_json(text, what), _FIELDS, what)
+            return cls(fields["reef"], fields["hand"], fields["limestone"], fields["returned"],
+                       objective)
 
         return checked_load(load, "serialized reef hand state")
 

@@ -29,6 +29,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from lumicore.checks import Kind
 from lumicore.data import read_file, shorten
 from lumicore.errors import DataError, IllegalMoveError, LumicoreError
 from lumicore.reef.board import BUILTIN_BOARDS, Board, load_board
@@ -36,7 +37,7 @@ from lumicore.reef.reef import Reef
 from lumicore.reef.tiles import Lumino
 
 __all__ = ["FORMAT", "VERSION", "to_json", "from_json", "dumps", "loads", "save", "load",
-           "parse_json"]
+           "parse_json", "REEF"]
 
 FORMAT = "lumicore-reef"
 VERSION = 1
@@ -92,7 +93,7 @@ def from_json(data: Any) -> Reef:
     DataError names the malformed field; IllegalMoveError names the placement (1 = first)."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise DataError(f"not a reef file: expected an object with \"format\": \"{FORMAT}\"")
-    if data.get("version") != VERSION:
+    if type(data.get("version")) is not int or data["version"] != VERSION:  # true is not 1
         raise DataError(f"reef file version {data.get('version')!r} (this lumicore reads "
                         f"version {VERSION})")
     for key in ("board", "start", "placements"):
@@ -123,6 +124,10 @@ def from_json(data: Any) -> Reef:
                                        f"{getattr(placement, key)}")
         reef = reef.place(placement)
     return reef
+
+
+REEF = Kind("a reef (lumicore-reef JSON)", load=from_json)
+"""A reef as a field of saved data (see :func:`lumicore.checks.load_fields`)."""
 
 
 def dumps(reef: Reef, indent: int | None = 2) -> str:

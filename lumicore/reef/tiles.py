@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -115,9 +116,17 @@ class TileSet:
 
 def load_tiles(name_or_path: str | Path = "default") -> TileSet:
     """Load a tile set: ``"default"`` (the 104 Luminos and 6 starting Luminos of the game) or the
-    path of a TOML file in the same format (see ``lumicore/data/lumicora_tiles.toml``)."""
+    path of a TOML file in the same format (see ``lumicore/data/lumicora_tiles.toml``). A
+    built-in set is read once (every new or loaded game needs it); a file, each time."""
+    if isinstance(name_or_path, str) and name_or_path in BUILTIN_TILES:
+        return _builtin_tiles(name_or_path)
     data = read_toml(name_or_path, BUILTIN_TILES)
     return _tile_set(data, str(name_or_path))
+
+
+@cache
+def _builtin_tiles(name: str) -> TileSet:
+    return _tile_set(read_toml(name, BUILTIN_TILES), name)
 
 
 def _tile_set(data: dict[str, Any], source: str) -> TileSet:
