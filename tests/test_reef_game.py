@@ -516,6 +516,15 @@ def test_replay_rejects_an_illegal_decision_naming_its_turn_and_why():
         Game.replay(wrong)
 
 
+@pytest.mark.parametrize("version", [2, True, "1", None])
+def test_replay_refuses_a_record_of_another_version(version):
+    record = dict(played(3).record(), version=version)
+    with pytest.raises(DataError, match="game record version"):
+        Game.replay(record)
+    unversioned = {k: v for k, v in record.items() if k != "version"}
+    assert Game.replay(unversioned).totals() == played(3).totals()
+
+
 def test_replay_of_a_game_with_outside_draws_keeps_them():
     game = Game.new(players=2, seed=8, auto_chance=False)
     k = 0

@@ -81,6 +81,8 @@ TAKE = 3
 CORAL_GROWTH = 0.7
 """VP a colour's coral scoring is expected to grow per scoring phase it waits (evaluation)."""
 FORMAT = "lumicore-reef-game"
+RECORD_VERSION = 1
+"""The version of the game records :meth:`Game.record` writes (one without it is read as it)."""
 _MASK = (1 << 64) - 1
 _WHAT = "serialized reef game"
 _PHASES = ("deal", "orient", "draw", "turn", "swap", "place", "score", "over")
@@ -664,7 +666,7 @@ class Game:
     def record(self) -> dict[str, Any]:
         """The game as a record: its setup and its decisions (or, if some draws were applied
         from outside, every action), plus the VP totals when it is over."""
-        data: dict[str, Any] = {"format": FORMAT, "version": 1, **self.setup}
+        data: dict[str, Any] = {"format": FORMAT, "version": RECORD_VERSION, **self.setup}
         if self.chance_from_outside:
             data["actions"] = list(self.log)
         else:
@@ -722,6 +724,10 @@ class Game:
     def _from_setup(cls, record: dict) -> Game:
         if record.get("format") != FORMAT:
             raise DataError(f"not a game record: expected \"format\": \"{FORMAT}\"")
+        version = record.get("version", RECORD_VERSION)
+        if type(version) is not int or version != RECORD_VERSION:  # true is not 1
+            raise DataError(f"game record version {shorten(version)} (this lumicore reads "
+                            f"version {RECORD_VERSION})")
         try:
             return cls.new(record["players"], record["seed"], record.get("side", "A"),
                            record.get("scoreboard", "dark"), record.get("tiles", "default"),
