@@ -55,7 +55,8 @@ def test_the_docs_have_python_blocks() -> None:
 @pytest.mark.parametrize("code", [code for _where, code in PYTHON],
                          ids=[where for where, _code in PYTHON])
 def test_python_block_runs(code: str, tmp_path: Path) -> None:
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    path = os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])
+    env = dict(os.environ, PYTHONPATH=path)
     done = subprocess.run([sys.executable, "-c", shrunk(code)], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
