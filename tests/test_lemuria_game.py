@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from damage_helpers import check_damage, states
 
 from lumicore.errors import DataError, IllegalMoveError, LumicoreError
 from lumicore.game import CHANCE, GAMES, TERMINAL, new_game
@@ -603,6 +604,62 @@ def test_serialize_round_trip_and_clone_independence():
     assert clone != game
     with pytest.raises(DataError):
         Game.deserialize('{"game": "lemuria"}')
+
+
+@pytest.mark.parametrize("players, impact, seed", [(2, False, 0), (3, True, 1), (4, False, 2),
+                                                    (4, True, 3)])
+def test_every_saved_state_of_a_random_game_loads_back(players, impact, seed):
+    # the checks of a loaded game reject no state that play reaches (every third one here)
+    for state in states(Game.new(players=players, seed=seed, impact=impact), seed, every=3):
+        copy = Game.deserialize(state.serialize())
+        assert copy == state and copy.legal_actions() == state.legal_actions()
+
+
+@pytest.mark.parametrize("players, impact, seed", [(2, True, 4), (3, False, 5), (4, True, 6)])
+def test_a_damaged_saved_game_is_a_data_error_or_plays_on(players, impact, seed):
+    # one field (top-level, or one of 40 nested ones) replaced by junk: a value of the wrong
+    # type is a LumicoreError, and whatever loads plays to the end without a stray exception
+    # (before, anything under "state" loaded as it was, and "options": {} as the defaults)
+    game = Game.new(players=players, seed=seed, impact=impact)
+    for i, state in enumerate(states(game, seed, every=150)):
+        check_damage(state, Game.deserialize, nullable=NULLABLE, seed=i)
+
+
+NULLABLE = (r"^state\.(row\[\d\]|altar\[\d+\]\[0\]|op|bonus|pl\[\d\]\.(pedestal|impact|passing"
+            r"|fac\[\d+\]\[1\]))$")
+"""The fields of a saved game that may be null."""
+
+
+@pytest.mark.parametrize("path, value, message", [
+    (("options",), {}, "field 'options.impact' is missing"),
+    (("options", "impact"), 1, "field 'options.impact' must be true or false, got 1"),
+    (("players",), 5, "field 'players' must be a number of players from 2 to 4, got 5"),
+    (("state", "turn"), 13, "field 'state.turn' must be a turn from 0 \\(setup\\) to 12"),
+    (("state", "pl", 1, "res", "gold"), -1, "field 'state.pl\\[1\\].res.gold' must be an "
+     "amount of gold from 0 to"),
+    (("state", "pl", 0, "hand", 0), "C99", "field 'state.pl\\[0\\].hand\\[0\\]' must be a "
+     "character card id, got \"C99\""),
+    (("state", "altar", 0), ["plant", [], 1], "field 'state.altar\\[0\\]' must be \\[material, "
+     "owners, black cubes\\]"),
+    (("state", "pending"), [["char", 7]], "field 'state.pending\\[0\\]' must be a draw"),
+    (("state", "orders", "1"), [0, 0, 1], "field 'state.orders.1' must be an order of the 3 "
+     "players"),
+    (("state", "bdeck"), [], "field 'state.bdeck' must be where the buildings .* are: each once "
+     "in all \\(B\\d+ is nowhere\\)"),
+    (("state", "supply", "food"), 0, "field 'state.supply.food' must be \\d+: 40 food in all"),
+    (("state", "pl", 2, "mat", "plant"), 1, "field 'state.pl\\[2\\].mat.plant' must be 2: each "
+     "player has 2 plant materials"),
+    (("state", "phase"), "over", "field 'state.phase' must be a phase of turn 1"),
+    (("state", "colour"), "red", "unknown field 'state.colour'"),
+])
+def test_a_bad_field_is_named(path, value, message):
+    data = json.loads(start(3).serialize())
+    spot = data
+    for key in path[:-1]:
+        spot = spot[key]
+    spot[path[-1]] = value
+    with pytest.raises(DataError, match="^serialized lemuria game: " + message):
+        Game.deserialize(json.dumps(data))
 
 
 def test_state_prints_its_notation():

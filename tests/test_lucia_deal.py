@@ -179,7 +179,7 @@ def test_deserialize_rejects_garbage(text):
 @pytest.mark.parametrize("field,value,named", [
     ("mover", -1, "mover"), ("mover", 1.0, "mover"), ("mover", 3, "mover"),
     ("won", "no", "won"), ("won", True, "won"), ("counts", [-1] * 99, "counts"),
-    ("counts", [1], "counts"), ("owed", [7], "owed"), ("hands", [[True]], "hand 1"),
+    ("counts", [1], "counts"), ("owed", [7], "owed"), ("hands", [[True]], r"hands\[0\]\[0\]"),
     ("hands", [[0], "x"], "hands"), ("order", [0], "not both"),
 ])
 def test_deserialize_checks_every_field(field, value, named):

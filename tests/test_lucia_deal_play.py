@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from damage_helpers import check_damage, states
 
-from lumicore.errors import LumicoreError
-from lumicore.lucia import Action, Card, Train
+from lumicore.errors import DataError, LumicoreError
+from lumicore.lucia import Action, Card, Deck, Train
 from lumicore.lucia.deal import Deal, heuristic_table
+from lumicore.lucia.deal_game import DealState
 from lumicore.lucia.deal_reference import after_play, plays, winnable
 from lumicore.lucia.heuristic import estimate
 from solvers.cli import main
@@ -111,3 +113,59 @@ def test_play_takes_the_largest_seed(capsys):
     assert out[-1].split()[0] in ("won", "lost") and int(out[-1].split()[2]) > 1
     with pytest.raises(LumicoreError, match="Deal"):
         play_game("not a deal")
+
+
+# --- saved states of a dealt game (DealState.serialize / deserialize)
+
+SMALL_DECK = Deck((LT, LU, W1, LH) * 3)
+
+
+def _game(kind: str, players: int, seed: int) -> DealState:
+    if kind == "hidden":
+        return DealState.new_game(players=players, seed=seed, deck=SMALL_DECK)
+    if kind == "default":
+        return DealState.new_game(players=players, seed=seed)
+    cards = SMALL_DECK.cards[seed:] + SMALL_DECK.cards[:seed]
+    return DealState.from_deal(Deal(Train.parse("h T H L2 h"), cards, players=players))
+
+
+@pytest.mark.parametrize("kind, players, seed", [
+    ("hidden", 1, 0), ("hidden", 2, 1), ("hidden", 3, 2), ("hidden", 4, 3), ("default", 2, 4),
+    ("fixed", 1, 5), ("fixed", 3, 6)])
+def test_every_saved_state_of_a_random_game_loads_back(kind, players, seed):
+    for state in states(_game(kind, players, seed), seed):
+        copy = DealState.deserialize(state.serialize())
+        assert copy == state and copy.legal_actions() == state.legal_actions()
+
+
+@pytest.mark.parametrize("kind, players, seed", [("hidden", 2, 7), ("hidden", 4, 8),
+                                                 ("fixed", 2, 9)])
+def test_a_damaged_saved_state_is_a_data_error_or_plays_on(kind, players, seed):
+    # one field (top-level, or one of 40 nested ones) replaced by junk: a value of the wrong
+    # type is a LumicoreError, and whatever loads plays to the end without a stray exception
+    # (before, "order": {} or 0 loaded as an empty deck, and "owed" took any draws)
+    for i, state in enumerate(states(_game(kind, players, seed), seed, every=4)):
+        check_damage(state, DealState.deserialize, nullable=r"^(order|counts)$", seed=i)
+
+
+@pytest.mark.parametrize("kind, field, value, message", [
+    ("fixed", "order", {}, "field 'order' must be null or a list of items, got {}"),
+    ("fixed", "order", 0, "field 'order' must be null or a list of items, got 0"),
+    ("fixed", "owed", [0], "field 'owed' must be \\[\\]: draws are owed only when the deck "
+     "order is hidden"),
+    ("hidden", "owed", [0] * 4, "field 'owed' must be 3 draws of player 1 \\(0 cards"),
+    ("hidden", "owed", [], "field 'owed' must be 3 draws of player 1 \\(0 cards"),
+    ("hidden", "mover", 2, "field 'mover' must be a player index from 0 to 1, got 2"),
+    ("hidden", "won", True, "field 'won' must be false: the train is not the goal, got true"),
+    ("hidden", "counts", [1, 2], "field 'counts' must be null or a list of 4 items"),
+    ("hidden", "hands", [[0, 9], []], "field 'hands\\[0\\]\\[1\\]' must be a card kind index "
+     "from 0 to 3, got 9"),
+    ("hidden", "cards", [LT.to_dict()] * 2, "field 'cards\\[1\\]' must be a card kind listed "
+     "once"),
+    ("hidden", "train", "h T X", "field 'train' must be a train"),
+])
+def test_a_bad_field_is_named(kind, field, value, message):
+    data = json.loads(_game(kind, 2, 0).serialize())
+    data[field] = value
+    with pytest.raises(DataError, match="^serialized lucia game: " + message):
+        DealState.deserialize(json.dumps(data))

@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from lumen_helpers import clear, do, has, k, put, sequence_step, started, t
+from damage_helpers import check_damage, states
+from lumen_helpers import clear, do, has, k, put, sequence_step, small_games, started, t
 
 from lumicore.errors import DataError, IllegalMoveError, LumicoreError
 from lumicore.game import CHANCE, TERMINAL, play_randomly
@@ -528,6 +529,81 @@ def test_serialize_round_trip_mid_game():
 def test_deserialize_rejects_garbage(bad):
     with pytest.raises(DataError):
         GameState.deserialize(bad)
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory) -> dict[str, GameState]:
+    return small_games(tmp_path_factory.mktemp("lumen"))
+
+
+def _game(name: str, small: dict[str, GameState], seed: int) -> GameState:
+    return GameState.new_game(seed=seed) if name == "default" else small[name].clone()
+
+
+@pytest.mark.parametrize("name, seed", [("default", 0), ("default", 1), ("brawl", 2),
+                                        ("brawl", 3), ("duel-objectives", 4)])
+def test_every_state_of_a_random_game_loads_back(name, seed, small):
+    # the checks of a loaded state reject nothing that play reaches: kills and eliminations
+    # (brawl), Mercenaries, Glows, objective tokens (duel-objectives)
+    for state in states(_game(name, small, seed), seed):
+        copy = GameState.deserialize(state.serialize())
+        assert copy == state and copy.moves() == state.moves()
+
+
+@pytest.mark.parametrize("name, seed", [("default", 5), ("brawl", 6), ("duel-objectives", 7)])
+def test_a_damaged_saved_state_is_a_data_error_or_plays_on(name, seed, small):
+    # one field (top-level, or one of 40 nested ones) replaced by junk: a value of the wrong
+    # type is a LumicoreError, and whatever loads plays to the end without a stray exception
+    # ('first: -1', 'uses: []' or 'sheets: {}' loaded, then failed with an IndexError)
+    for i, state in enumerate(states(_game(name, small, seed), seed, every=40)):
+        check_damage(state, GameState.deserialize, nullable=r"^picks\[\d\]$", seed=i)
+
+
+@pytest.mark.parametrize("field, value, message", [
+    ("first", -1, "field 'first' must be a player index from 0 to 1, got -1"),
+    ("round", True, "field 'round' must be a round from 1 to 17, got true"),
+    ("uses", [], "field 'uses' must be a list of 2 items"),
+    ("sheets", {}, "field 'sheets' must be a list of 2 items"),
+    ("after_draw", "x", "field 'after_draw' must be one of \"round\", \"continue\", got \"x\""),
+    ("todo", ["fly"], "field 'todo\\[0\\]' must be a step"),
+    ("units", None, "field 'units' must be a list of 9 items"),
+    ("dice", [5, 2], "field 'dice' must be \\[0, 0\\] before the first roll"),
+    ("history", [0, -3], "field 'history\\[1\\]' must be an action index >= 0, got -3"),
+    ("colour", "red", "unknown field 'colour'"),
+])
+def test_a_bad_field_is_named(field, value, message):
+    data = json.loads(play_randomly(GameState.new_game(seed=1), seed=1, max_steps=30).serialize())
+    data[field] = value
+    with pytest.raises(DataError, match="^serialized lumen game: " + message):
+        GameState.deserialize(json.dumps(data))
+
+
+def test_a_missing_field_is_named():
+    data = json.loads(GameState.new_game(seed=1).serialize())
+    for field in data:
+        with pytest.raises(DataError, match=f"field '{field}' is missing"):
+            GameState.deserialize(json.dumps({k: v for k, v in data.items() if k != field}))
+
+
+def test_fields_that_disagree_are_named():
+    state = play_randomly(GameState.new_game(seed=1), seed=1, max_steps=60)
+    data = json.loads(state.serialize())
+
+    def damaged(**changes) -> str:
+        return json.dumps({**data, **changes})
+
+    bag = [list(b) for b in data["bag"]]
+    bag[0][0] += 1  # a Shroomling out of nowhere
+    with pytest.raises(DataError, match=r"field 'bag\[0\]\[0\]' must be \d+: player 1 has"):
+        GameState.deserialize(damaged(bag=bag))
+    with pytest.raises(DataError, match="field 'collected' must be the discovery tokens"):
+        GameState.deserialize(damaged(collected=[[3, 3], []]))
+    with pytest.raises(DataError, match=r"field 'uses\[0\]' must be one use per value"):
+        GameState.deserialize(damaged(uses=[[0] * 5, data["uses"][1]]))
+    with pytest.raises(DataError, match=r"field 'sheets\[1\]' must be a sheet of the default"):
+        GameState.deserialize(damaged(sheets=[data["sheets"][0], "1 2 / 3 4"]))
+    with pytest.raises(DataError, match="field 'options': "):
+        GameState.deserialize(damaged(options={"scenario": "Z", "board": "default"}))
 
 
 def test_map_adjacency_naming_a_missing_territory_is_an_error():

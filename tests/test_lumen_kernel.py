@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from lumen_helpers import DUEL, small_games
 
 from lumicore._ext import lumen as raw
 from lumicore.errors import LumicoreError
@@ -97,37 +98,12 @@ def test_the_raw_kernel_checks_sizes_and_cells():
 
 # --- whole random games: the kernel's game loop against the Python GameState
 
-DUEL = ('name = "Duel"\ninitiative = "m"\nadjacency = [["w", "m"], ["m", "e"], ["e", "x"]]\n'
-        '[territories]\nw = { season = "winter" }\nm = { season = "spring" }\n'
-        'e = { season = "autumn", discovery = 4 }\nx = { season = "summer", discovery = 1 }\n'
-        '[[start]]\nplayer = 1\nterritory = "w"\nunits = { deadly = 1, pusher = 1 }\n'
-        '[[start]]\nplayer = 2\nterritory = "x"\nunits = { deadly = 1, feathered = 1 }\n')
-BRAWL = ('name = "Brawl"\ninitiative = "r"\nadjacency = [["r", "s"]]\n'
-         '[territories]\nr = { season = "spring" }\ns = { season = "winter", discovery = 2 }\n'
-         '[[start]]\nplayer = 1\nterritory = "r"\nunits = { deadly = 1 }\n'
-         '[[start]]\nplayer = 2\nterritory = "r"\nunits = { deadly = 1 }\n')
-SMALL_BOARD = ('rounds = 9\nsupply = 2\n[limits]\nlow = 1\nhigh = 2\nsum = 2\nproduct = 2\n'
-               'difference = 1\n'
-               '[units.deadly]\nstrength = 1\nability = "kill"\nbag = 3\n'
-               '[units.pusher]\nstrength = 1\nability = "push"\nbag = 2\n'
-               '[units.feathered]\nstrength = 2\nability = "fly"\nbag = 2\n'
-               '[units.restorer]\nstrength = 1\nability = "restore"\nbag = 1\n'
-               '[units.mercenary]\nstrength = 3\nspecial = true\n'
-               '[bonus]\nmercenary = 2\nsecret = 1\nglow = 3\n[objectives]\nvalues = [1, 1, 6]\n')
-
-
 @pytest.fixture(scope="module")
 def games(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("lumen")
-    (folder / "duel.toml").write_text(DUEL)
-    (folder / "small.toml").write_text(SMALL_BOARD)
-    (folder / "brawl.toml").write_text(BRAWL)
     from lumicore.lumen.game import GameState
 
-    small = str(folder / "small.toml")
-    states = [GameState.new_game(),
-              GameState.new_game(scenario=str(folder / "duel.toml"), board=small),
-              GameState.new_game(scenario=str(folder / "brawl.toml"), board=small)]
+    small = small_games(tmp_path_factory.mktemp("lumen"))
+    states = [GameState.new_game(), small["duel"], small["brawl"]]
     return [(s, kernel.setup(s)) for s in states]
 
 

@@ -29,13 +29,31 @@ from __future__ import annotations
 import itertools
 import json
 import pickle
+from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from lumicore.checks import check_seed
+from lumicore.checks import (
+    BOOL,
+    SEED_LIMIT,
+    Choice,
+    Int,
+    Items,
+    ListOf,
+    MapOf,
+    Maybe,
+    Spec,
+    Table,
+    Text,
+    Where,
+    check_fields,
+    check_seed,
+    field_error,
+    read_json,
+)
 from lumicore.data import read_file, shorten
 from lumicore.errors import DataError, IllegalMoveError, LumicoreError
 from lumicore.game import CHANCE, TERMINAL, check_action, checked_load, sample_chance
@@ -57,6 +75,7 @@ from lumicore.lemuria.altar import (
     turn_altar,
 )
 from lumicore.lemuria.cards import Building, Character, load_buildings, load_characters
+from lumicore.lemuria.instance import CHITS
 from lumicore.lemuria.rules import SOURCES, TREND_BONUS
 from lumicore.lemuria.schedule import COLORS, DISTRICTS, RESOURCES, Build, Play, Remodel
 from lumicore.lemuria.skills import DECLINE, ImpactCard, Skill, load_impacts
@@ -71,6 +90,15 @@ HAND_SIZE = 3
 MATERIAL_SET = {"plant": 2, "mineral": 2}
 CHURCH_VP = 3
 OPTIONS = ("impact", "buildings", "characters", "altar", "impacts")
+PHASES = ("deal", "pass", "altar", "main", "scoring", "over")
+SOURCE = "serialized lemuria game"
+HEADER = {"game": Choice("lemuria", what='"lemuria"'),
+          "players": Int(MIN_PLAYERS, MAX_PLAYERS, f"a number of players from {MIN_PLAYERS} to "
+                         f"{MAX_PLAYERS}"),
+          "seed": Int(0, SEED_LIMIT - 1, "a seed from 0 to 2**63 - 1"),
+          "options": Table({"impact": BOOL, **{k: Text("a card file name or path")
+                                               for k in OPTIONS[1:]}})}
+"""The fields read first: they say which players and cards the state describes."""
 _S = {s: i for i, s in enumerate(SOURCES)}
 
 
@@ -188,6 +216,15 @@ def describe_move(move: tuple) -> str:
         return "declare a Lemuria Impact" + ("" if move[1] == "use" else f" ({move[1]})")
     return {"buy": "buy a character", "exchange": "exchange a character (2 gold)",
             "end": "end the turn"}.get(kind, repr(move))
+
+
+def _memory(blocks: int, shape: Spec) -> Where:
+    """The rule of a memory of ``blocks`` blocks: ``[material, owners, black cubes]`` (of the
+    ``shape``), at most ``blocks`` materials and cubes, a material exactly when it has owners."""
+    return Where(shape, lambda m: ((m[0] is None) == (not m[1]) and (bool(m[1]) or not m[2])
+                                   and len(m[1]) + m[2] <= blocks),
+                 f"[material, owners, black cubes]: at most {blocks} in all, a material exactly "
+                 "when there are owners, black cubes only with owners")
 
 
 def _new_player() -> dict[str, Any]:
@@ -417,23 +454,147 @@ class Game:
 
     @classmethod
     def deserialize(cls, text: str) -> Game:
-        return checked_load(lambda: cls._deserialize(text), "serialized Lemuria game")
+        """The game :meth:`serialize` wrote; :class:`DataError` naming the first bad field (its
+        type, length, range, or its agreement with the other fields) for anything else."""
+        return checked_load(lambda: cls._deserialize(text), SOURCE)
 
     @classmethod
     def _deserialize(cls, text: str) -> Game:
+        data = read_json(text, SOURCE)
+        check_fields(data, HEADER, SOURCE, exact=False)
         try:
-            data = json.loads(text)
-            if not isinstance(data, dict) or data.get("game") != "lemuria":
-                raise ValueError("not a Lemuria state")
             game = cls.new(data["players"], data["seed"], **data["options"])
-            state = data["state"]
-            if not isinstance(state, dict) or set(state) != set(game.s):
-                raise ValueError("bad state")
-        except (ValueError, KeyError, TypeError) as exc:
-            raise DataError(f"not a serialized Lemuria game: {shorten(text)}") from exc
-        game.s = state
+        except LumicoreError as exc:
+            raise DataError(f"{SOURCE}: field 'options': {exc}") from None
+        check_fields(data, {**HEADER, "state": Table(game._schema())}, SOURCE)
+        game.s = data["state"]
+        game._check_consistency()
         game._moves = None
         return game
+
+    def _schema(self) -> dict[str, Spec]:
+        """The rule of each field of the state for this game's players and cards."""
+        n, cards = self.players, self.cards
+        player = Int(0, n - 1, f"a player index from 0 to {n - 1}")
+        building = Choice(*cards.building_ids, what="a building card id")
+        character = Choice(*cards.character_ids, what="a character card id")
+        impact = Choice(*cards.impacts, what="an Impact card number")
+        material = Choice(*MATERIALS, what=" or ".join(MATERIALS))
+        totals = cards.altar.supply
+        resources = Table({r: Int(0, totals[r], f"an amount of {r} from 0 to {totals[r]}")
+                           for r in RESOURCES})
+        order = ListOf(player, length=n, unique=True, what=f"an order of the {n} players")
+        counts = Int(0, None, "a count >= 0")
+        memories = [_memory(cards.altar.blocks(i), Items(Maybe(material), ListOf(player), counts))
+                    for i in range(MEMORIES)]
+        task = Where(ListOf(Spec(), low=1, high=2),
+                     lambda t: t in (["row"], ["impact"]) or (t[0] == "char" and len(t) == 2
+                                                              and player.ok(t[1])),
+                     f'a draw: ["row"], ["impact"] or ["char", player 0 to {n - 1}]')
+        pl = Table({
+            "res": resources,
+            "vp": Items(*(counts for _ in SOURCES), what=f"a list of {len(SOURCES)} VP counts "
+                        f"({', '.join(SOURCES)})"),
+            "hand": ListOf(character),
+            "fac": ListOf(Items(building, Maybe(character), what="[building, resident or null]"),
+                          high=rules.MAX_FACILITIES),
+            "chits": Where(Items(*(counts for _ in DISTRICTS)), lambda c: sum(c) <= CHITS,
+                           f"a list of {len(DISTRICTS)} chit counts ({', '.join(DISTRICTS)}), "
+                           f"{CHITS} in all at most"),
+            "mat": Table({m: Int(0, k, f"a number of {m} materials from 0 to {k}")
+                          for m, k in MATERIAL_SET.items()}),
+            "pedestal": Maybe(Items(Int(1, n, f"a pedestal from 1 to {n}"), material)),
+            "impact": Maybe(impact), "passing": Maybe(character)})
+        return {
+            "turn": Int(0, MONTHS, f"a turn from 0 (setup) to {MONTHS}"),
+            "phase": Choice(*PHASES, what=f"a phase ({', '.join(PHASES)})"),
+            "rotation": Int(0, MEMORIES - 1, f"a rotation from 0 to {MEMORIES - 1}"),
+            "altar": Items(*memories, what=f"a list of {MEMORIES} memories"),
+            "row": Items(*(Maybe(building) for _ in range(5)), what="a list of 5 Trend slots"),
+            "bdeck": ListOf(building), "bbottom": ListOf(building),
+            "cdeck": ListOf(character), "cbottom": ListOf(character),
+            "impact_deck": ListOf(impact), "impacts_up": ListOf(impact),
+            "supply": resources,
+            "pl": ListOf(pl, length=n, what=f"a list of {n} players"),
+            "order": order, "dealer": player,
+            "actor": Int(0, n, f"a position in the turn order from 0 to {n}"),
+            "passer": Int(0, n, f"a player index from 0 to {n} (all passed)"),
+            "op": Maybe(Choice("place", "harvest")),
+            "builds": counts, "discount": counts,
+            "bonus": Maybe(Items(*(counts for _ in TREND_BONUS), what="5 Trend bonuses")),
+            "give_back": BOOL,
+            "admin": Items(*(BOOL for _ in range(n)), what=f"a list of {n} true / false"),
+            "pending": ListOf(task),
+            "history": ListOf(Int(0, None, "an action index >= 0")),
+            "orders": MapOf(Choice(*(str(t) for t in range(1, MONTHS + 1)),
+                                   what=f"a turn from 1 to {MONTHS}"), order),
+        }
+
+    def _check_consistency(self) -> None:
+        """What the fields of the state must agree on (each alone is already checked): the
+        cards, resources and materials are all somewhere, once, and the turn, phase and orders
+        fit together."""
+        s, cards, n = self.s, self.cards, self.players
+
+        def need(ok: bool, path: str, what: str, value: object) -> None:
+            if not ok:
+                raise field_error(SOURCE, f"state.{path}", what, value)
+
+        def once(found: list, every: list, what: str, path: str) -> None:
+            twice = sorted(c for c, k in Counter(found).items() if k > 1)
+            missing = sorted(set(every) - set(found))
+            if twice or missing:
+                why = f"{twice[0]} is there twice" if twice else f"{missing[0]} is nowhere"
+                raise field_error(SOURCE, f"state.{path}", f"where the {what} are: each once "
+                                  f"in all ({why})", s[path])
+
+        facilities = [f for p in s["pl"] for f in p["fac"]]
+        once([c for c in s["row"] if c] + s["bdeck"] + s["bbottom"] + [b for b, _ in facilities],
+             cards.building_ids, "buildings (row, bdeck, bbottom, facilities)", "bdeck")
+        once(s["cdeck"] + s["cbottom"] + [c for p in s["pl"] for c in p["hand"]]
+             + [r for _, r in facilities if r], cards.character_ids,
+             "characters (cdeck, cbottom, hands, residents)", "cdeck")
+        once(s["impact_deck"] + s["impacts_up"] + [p["impact"] for p in s["pl"]
+                                                   if p["impact"] is not None],
+             sorted(cards.impacts), "Impact cards (impact_deck, impacts_up, players)",
+             "impact_deck")
+        dealt = len(s["impacts_up"]) + sum(p["impact"] is not None for p in s["pl"]) \
+            + s["pending"].count(["impact"])
+        deal = min(n, len(cards.impacts)) if self.options["impact"] else 0
+        need(dealt == deal, "impacts_up", f"the Impact cards face up: {deal} dealt in all "
+             f"(with those players hold and those still to deal: {dealt})", s["impacts_up"])
+        for r in RESOURCES:
+            held = sum(p["res"][r] for p in s["pl"])
+            need(s["supply"][r] + held == cards.altar.supply[r], f"supply.{r}",
+                 f"{cards.altar.supply[r] - held}: {cards.altar.supply[r]} {r} in all, {held} "
+                 "held by the players", s["supply"][r])
+        for q, me in enumerate(s["pl"]):
+            for m, k in MATERIAL_SET.items():
+                placed = sum(owners.count(q) for mat, owners, _ in s["altar"] if mat == m) + (
+                    me["pedestal"] is not None and me["pedestal"][1] == m)
+                need(me["mat"][m] + placed == k, f"pl[{q}].mat.{m}", f"{k - placed}: each player "
+                     f"has {k} {m} materials, {placed} on the altar or a pedestal",
+                     me["mat"][m])
+        pedestals = [p["pedestal"][0] for p in s["pl"] if p["pedestal"] is not None]
+        need(len(set(pedestals)) == len(pedestals), "pl", "players on different pedestals",
+             pedestals)
+        for d, district in enumerate(DISTRICTS):
+            chits = sum(p["chits"][d] for p in s["pl"])
+            need(chits <= rules.CAPACITY[district], "pl", f"players with at most "
+                 f"{rules.CAPACITY[district]} chits in the {district} district", chits)
+        turn, phase = s["turn"], s["phase"]
+        need((turn == 0) == (phase in ("deal", "pass")) and (phase != "over" or turn == MONTHS)
+             and (phase != "altar" or turn >= ALTAR_FROM), "phase",
+             f"a phase of turn {turn}", phase)
+        need(set(s["orders"]) == {str(t) for t in range(1, turn + 1)}
+             and (turn == 0 or s["orders"][str(turn)] == s["order"]), "orders",
+             f"the orders of turns 1 to {turn}, the last one the order", s["orders"])
+        need(phase not in ("main", "altar") or s["actor"] < n, "actor",
+             f"a position from 0 to {n - 1} while players act", s["actor"])
+        need(phase != "pass" or s["passer"] < n, "passer",
+             f"a player from 0 to {n - 1} while cards are passed", s["passer"])
+        need(not s["give_back"] or phase == "main", "give_back", "false outside the main phase",
+             s["give_back"])
 
     def action_to_string(self, action: int) -> str:
         check_action(self, action)

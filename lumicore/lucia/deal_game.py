@@ -26,11 +26,25 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from lumicore.errors import DataError, LumicoreError
+from lumicore.checks import (
+    BOOL,
+    Choice,
+    Int,
+    ListOf,
+    Maybe,
+    Spec,
+    Text,
+    Where,
+    check_fields,
+    field_error,
+    read_json,
+)
+from lumicore.errors import LumicoreError
 from lumicore.game import CHANCE, TERMINAL, check_action, checked_load
 from lumicore.lucia.cards import Card, Deck
 from lumicore.lucia.deal import (
     HAND_SIZE,
+    MAX_PLAYERS,
     Deal,
     check_players,
     check_seed,
@@ -42,6 +56,13 @@ from lumicore.lucia.start import random_train
 from lumicore.lucia.train import Train
 
 __all__ = ["DealState"]
+
+SOURCE = "serialized lucia game"
+HEADER = {"game": Choice("lucia", what='"lucia"'), "train": Text("a train in its notation"),
+          "cards": ListOf(Spec(), low=1, high=1000, what="a list of 1 to 1000 card kinds"),
+          "hands": ListOf(Spec(), low=1, high=MAX_PLAYERS, what=f"a list of 1 to {MAX_PLAYERS} "
+                          "hands (one per player)")}
+"""The fields read first: the card kinds, the train and the players the others refer to."""
 
 
 class DealState:
@@ -175,41 +196,57 @@ class DealState:
 
     @classmethod
     def deserialize(cls, text: str) -> DealState:
-        return checked_load(lambda: cls._deserialize(text), "serialized Lucia game state")
+        return checked_load(lambda: cls._deserialize(text), SOURCE)
 
     @classmethod
     def _deserialize(cls, text: str) -> DealState:
+        data = read_json(text, SOURCE)
+        check_fields(data, HEADER, SOURCE, exact=False)
+        kinds = []
+        for i, raw in enumerate(data["cards"]):
+            try:
+                kinds.append(Card.from_dict(raw))
+            except (LumicoreError, RecursionError) as exc:
+                raise field_error(SOURCE, f"cards[{i}]", f"a card ({str(exc)[:80]})",
+                                  raw) from None
+            if kinds[-1] in kinds[:-1]:
+                raise field_error(SOURCE, f"cards[{i}]", "a card kind listed once", raw)
         try:
-            data = json.loads(text)
-            if data.get("game") != "lucia":
-                raise DataError("not a Lucia game")
-            kinds = tuple(Card.from_dict(c) for c in data["cards"])
             train = Train.parse(data["train"])
-            hands = _lists(data["hands"], "hands")
-            check_players(len(hands))
-            order, counts = data["order"], data["counts"]
-            if (order is None) == (counts is None):
-                raise DataError("a state has either a deck order or the counts left, not both")
-            for k, hand in enumerate(hands):
-                _indices(hand, f"hand {k + 1}", len(kinds))
-            _indices(order or [], "order", len(kinds))
-            if counts is not None:
-                _indices(counts, "counts", None)
-                if len(counts) != len(kinds):
-                    raise DataError(f"counts: one per card kind ({len(kinds)}), got {len(counts)}")
-            owed = _indices(data["owed"], "owed", len(hands))
-            if owed and counts is None:
-                raise DataError("owed: draws are owed only when the deck order is hidden")
-            mover = data["mover"]
-            _indices([mover], "mover", len(hands))
-            if data["won"] is not train.is_goal():
-                raise DataError(f"won: {data['won']!r:.20} for a train that is "
-                                f"{'' if train.is_goal() else 'not '}the goal")
-            return cls(train, kinds, hands, mover, order, counts, owed, data["won"])
-        except RecursionError:
-            raise DataError("not a serialized Lucia game state: nested too deeply") from None
-        except (ValueError, KeyError, TypeError, AttributeError) as exc:
-            raise DataError(f"not a serialized Lucia game state: {str(exc)[:80]}") from exc
+        except LumicoreError as exc:
+            raise field_error(SOURCE, "train", f"a train ({str(exc)[:80]})",
+                              data["train"]) from None
+        players = len(data["hands"])
+        card = Int(0, len(kinds) - 1, f"a card kind index from 0 to {len(kinds) - 1}")
+        player = Int(0, players - 1, f"a player index from 0 to {players - 1}")
+        check_fields(data, {**HEADER, **{
+            "hands": ListOf(ListOf(card, high=HAND_SIZE), length=players),
+            "mover": player,
+            "order": Maybe(ListOf(card)),
+            "counts": Maybe(ListOf(Int(0, None, "a number of cards >= 0"), length=len(kinds))),
+            "owed": ListOf(player),
+            "won": Where(BOOL, lambda won: won == train.is_goal(),
+                         f"{str(train.is_goal()).lower()}: the train is "
+                         f"{'' if train.is_goal() else 'not '}the goal"),
+        }}, SOURCE)
+        hands, order, counts, owed = data["hands"], data["order"], data["counts"], data["owed"]
+        if (order is None) == (counts is None):
+            raise field_error(SOURCE, "order", "null exactly when the counts of the hidden "
+                              "deck are given (a deck order or the counts, not both)", order)
+        if owed and counts is None:
+            raise field_error(SOURCE, "owed", "[]: draws are owed only when the deck order is "
+                              "hidden", owed)
+        # while the hidden deck has cards beyond the draws owed, every hand is (to be) full
+        full = counts is not None and sum(counts) > len(owed)
+        for p, hand in enumerate(hands):
+            if len(hand) + owed.count(p) > HAND_SIZE or (
+                    full and len(hand) + owed.count(p) < HAND_SIZE):
+                raise field_error(SOURCE, "owed", f"{'' if full else 'at most '}"
+                                  f"{HAND_SIZE - len(hand)} draws of player {p + 1} "
+                                  f"({len(hand)} cards in hand)", owed)
+        if order and len({len(h) for h in hands}) > 1:
+            raise field_error(SOURCE, "hands", "hands of one size while the deck lasts", hands)
+        return cls(train, tuple(kinds), hands, data["mover"], order, counts, owed, data["won"])
 
     def _key(self) -> tuple:
         return (self.train, self.kinds, tuple(map(tuple, self.hands)), self.mover,
@@ -246,23 +283,3 @@ class DealState:
         from lumicore.lucia.render import train_svg
 
         return train_svg(self.train, caption="won" if self.won else self._holding())
-
-
-
-def _lists(values: object, what: str) -> list:
-    if not isinstance(values, list) or not all(isinstance(v, list) for v in values):
-        raise DataError(f"{what}: expected a list of lists, got {values!r:.80}")
-    return values
-
-
-def _indices(values: object, what: str, end: int | None) -> list[int]:
-    """``values`` if it is a list of integers in ``range(end)`` (any integer >= 0 if ``end`` is
-    None), else a DataError naming ``what`` and the bad entry."""
-    if not isinstance(values, list):
-        raise DataError(f"{what}: expected a list, got {values!r:.80}")
-    for v in values:
-        if isinstance(v, bool) or not isinstance(v, int) or v < 0 or (end is not None
-                                                                       and v >= end):
-            bound = "an integer >= 0" if end is None else f"an integer 0..{end - 1}"
-            raise DataError(f"{what}: {v!r:.40} is not {bound}")
-    return values

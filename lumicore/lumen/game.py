@@ -31,7 +31,22 @@ from operator import mul
 from pathlib import Path
 from typing import Any
 
-from lumicore.checks import check_seed
+from lumicore.checks import (
+    SEED_LIMIT,
+    Choice,
+    Int,
+    Items,
+    ListOf,
+    Maybe,
+    Spec,
+    Table,
+    Text,
+    Where,
+    check_fields,
+    check_seed,
+    field_error,
+    read_json,
+)
 from lumicore.data import shorten
 from lumicore.errors import DataError, IllegalMoveError, LumicoreError
 from lumicore.game import CHANCE, TERMINAL, check_action, checked_load
@@ -47,6 +62,17 @@ __all__ = ["GameState", "replay", "check_seed"]
 PHASES = ("first", "draw", "roll", "choose", "bonus", "objective", "mercenary", "order",
           "reinforce", "sequence", "over")
 CHANCE_PHASES = frozenset({"first", "draw", "roll", "bonus", "objective"})
+MERCENARY, SECRET, GLOW = (BONUS_KINDS.index(b) for b in ("mercenary", "secret", "glow"))
+STEPS = ("bonus", "objective", "order", "reinforce", "sequence")
+"""The steps a resolving player may have left (``todo``)."""
+RESOLVING = frozenset({*STEPS, "mercenary"})
+"""The phases of a player's resolution."""
+SOURCE = "serialized lumen game"
+HEADER = {"game": Choice("lumen", what='"lumen"'),
+          "options": Table({"scenario": Text("a scenario name or path"),
+                            "board": Text("a board name or path")}),
+          "seed": Int(0, SEED_LIMIT - 1, "a seed from 0 to 2**63 - 1")}
+"""The fields read first: they say which game, board and map the other fields describe."""
 
 
 
@@ -166,33 +192,208 @@ class GameState:
 
     @classmethod
     def deserialize(cls, text: str) -> GameState:
-        """The state :meth:`serialize` wrote; :class:`DataError` for anything else."""
-        return checked_load(lambda: cls._deserialize(text), "serialized Lumen state")
+        """The state :meth:`serialize` wrote; :class:`DataError` naming the first bad field
+        (its type, length, range, or its agreement with the other fields) for anything else."""
+        return checked_load(lambda: cls._deserialize(text), SOURCE)
 
     @classmethod
     def _deserialize(cls, text: str) -> GameState:
+        data = read_json(text, SOURCE)
+        check_fields(data, HEADER, SOURCE, exact=False)
         try:
-            data = json.loads(text)
-            if data.get("game") != "lumen":
-                raise ValueError("not a Lumen state")
             state = cls(data["options"]["scenario"], data["options"]["board"], data["seed"])
-            template = state.clone()
-            for f in cls._FIELDS:
-                value = data[f]
-                if type(value) is not type(getattr(template, f)) and not (
-                        isinstance(value, list) and isinstance(getattr(template, f), tuple)):
-                    raise ValueError(f"field {f} has the wrong type")
-                setattr(state, f, tuple(value) if f in ("dice", "gains") else value)
-            state.picks = [None if p is None else tuple(p) for p in state.picks]
-            layout = state.sheets[0].layout
-            state.sheets = [Sheet.parse(s, layout) for s in data["sheets"]]
-            state.history = [int(a) for a in data["history"]]
-            if state.phase not in PHASES:
-                raise ValueError(f"unknown phase {state.phase!r}")
-            state._legal()
-        except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
-            raise DataError(f"not a serialized Lumen state: {str(exc)[:80]}") from exc
+        except LumicoreError as exc:
+            raise DataError(f"{SOURCE}: field 'options': {exc}") from None
+        check_fields(data, {**HEADER, **state._schema()}, SOURCE)
+        for f in cls._FIELDS:
+            value = data[f]
+            setattr(state, f, tuple(value) if f in ("dice", "gains") else value)
+        state.picks = [None if p is None else tuple(p) for p in state.picks]
+        layout = state.sheets[0].layout
+        for p, notation in enumerate(data["sheets"]):
+            try:
+                state.sheets[p] = Sheet.parse(notation, layout)
+            except LumicoreError as exc:
+                raise field_error(SOURCE, f"sheets[{p}]", f"a sheet of the {layout.name} layout "
+                                  f"({exc})", notation) from None
+        state.history = data["history"]
+        state._check_consistency()
         return state
+
+    def _schema(self) -> dict[str, Spec]:
+        """The rule of each serialized field for a game of this board and map (this state is
+        a fresh one)."""
+        board, kinds, cells = self.board, self.board.kinds, len(self.sheets[0].layout.cells)
+        pools = self._pools()
+        player = Int(0, 1, "a player index from 0 to 1")
+        count = [Int(0, pools[kind], f"a number of {kind} units from 0 to {pools[kind]}")
+                 for kind in kinds]
+        side = Items(*(count[c // 2] for c in range(2 * len(kinds))),
+                     what=f"a list of {2 * len(kinds)} unit counts (active and inactive of each "
+                          "kind)")
+        tokens = [d for d in self.map.discovery if d]
+        token = Choice(*tokens, what="the value of a discovery token of the map "
+                       f"({', '.join(map(str, sorted(set(tokens))))})")
+        objective = Choice(*board.objectives, what="the value of an objective token "
+                           f"({', '.join(map(str, sorted(set(board.objectives))))})")
+        bubble = Int(0, cells - 1, f"a bubble index from 0 to {cells - 1}")
+        gain = Int(0, cells, f"a gain from 0 to {cells}")
+        kinds_list = f"{len(kinds)} counts (one per unit kind)"
+
+        def both(spec: Spec) -> Items:
+            return Items(spec, spec, what="a list of 2 items (one per player)")
+
+        return {
+            "round": Int(1, board.rounds, f"a round from 1 to {board.rounds}"),
+            "phase": Choice(*PHASES, what=f"a phase ({', '.join(PHASES)})"),
+            "first": player, "actor": player,
+            "resolving": Int(0, 1, "0 (the first player resolves) or 1 (the second)"),
+            "dice": Where(Items(Int(0, 6), Int(0, 6)),
+                          lambda d: d == [0, 0] or 1 <= d[0] <= d[1],
+                          "[0, 0] before the first roll, else a roll [low, high] with "
+                          "1 <= low <= high <= 6"),
+            "picks": both(Maybe(Items(Int(0, len(SELECTIONS) - 1, "a selection index from 0 "
+                                          f"to {len(SELECTIONS) - 1}"), bubble))),
+            "uses": both(Items(*(Int(0, board.limits[s], f"a number of uses of {s} from 0 to "
+                                 f"{board.limits[s]}") for s in SELECTIONS),
+                         what=f"a list of {len(SELECTIONS)} counts (one per selection)")),
+            "sheets": both(Text("a sheet in its notation")),
+            "bag": both(Items(*count, what=f"a list of {kinds_list}")),
+            "supply": both(Items(*(Int(0, board.supply, f"a number of units from 0 to "
+                                   f"{board.supply}") for _ in kinds),
+                           what=f"a list of {kinds_list}")),
+            "units": ListOf(both(side), length=len(self.map.territories),
+                            what=f"a list of {len(self.map.territories)} items (one per "
+                            "territory)"),
+            "discovery": Items(*(Choice(0, d, what=f"0 or {d}") for d in self.map.discovery),
+                               what=f"a list of {len(self.map.discovery)} token values (one "
+                               "per territory)"),
+            "collected": both(ListOf(token, high=len(tokens))),
+            "bonus_pool": Items(*(Int(0, n, f"a number of {b} tokens from 0 to {n}")
+                                  for b, n in zip(BONUS_KINDS, self.bonus_pool, strict=True)),
+                                what=f"a list of {len(BONUS_KINDS)} counts ("
+                                f"{', '.join(BONUS_KINDS)})"),
+            "objective_pool": ListOf(objective, high=len(board.objectives)),
+            "objectives": both(ListOf(objective, high=len(board.objectives))),
+            "secrets": both(Int(0, self.bonus_pool[SECRET], "a number of Secrets from 0 to "
+                                f"{self.bonus_pool[SECRET]}")),
+            "glows": both(Int(0, self.bonus_pool[GLOW], "a number of Glow tokens from 0 to "
+                              f"{self.bonus_pool[GLOW]}")),
+            "todo": ListOf(Choice(*STEPS, what=f"a step ({', '.join(STEPS)})"), high=3),
+            "left": gain, "gains": Items(gain, gain),
+            "refill": ListOf(player, high=2, unique=True),
+            "after_draw": Choice("round", "continue"),
+            "loser": Int(-1, 1, "-1 (nobody) or a player index from 0 to 1"),
+            "history": ListOf(Int(0, None, "an action index >= 0")),
+        }
+
+    def _pools(self) -> dict[str, int]:
+        """The most units of each kind one player can have (this state is a fresh one): their
+        bag and starting units, plus the Mercenary tokens for a special kind."""
+        mercenaries = (self.board.bonus or {}).get("mercenary", 0)
+        return {kind: max(self.bag[p][i] + sum(t[p][2 * i] for t in self.units) for p in (0, 1))
+                + (mercenaries if self.board.units[i].special else 0)
+                for i, kind in enumerate(self.board.kinds)}
+
+    def _check_consistency(self) -> None:
+        """What the fields must agree on (each field alone is already checked): a state that
+        breaks it could not arise in play and would mislead or fail later."""
+        fresh = GameState(self.options["scenario"], self.options["board"], self.seed)
+        board, kinds, phase, p0 = self.board, self.board.kinds, self.phase, self.first
+
+        def need(ok: bool, path: str, what: str, value: object) -> None:
+            if not ok:
+                raise field_error(SOURCE, path, what, value)
+
+        for p in (0, 1):
+            written = self.sheets[p].written
+            need(sum(self.uses[p]) == written and written <= self.round, f"uses[{p}]",
+                 f"one use per value on sheet {p + 1} ({written}), at most one a round",
+                 self.uses[p])
+            need(sum(self.supply[p]) <= board.supply, f"supply[{p}]",
+                 f"at most {board.supply} units in all", self.supply[p])
+            for i, kind in enumerate(kinds):
+                if board.units[i].special:  # never back in a bag (removed when killed)
+                    need(self.bag[p][i] + self.supply[p][i] <= fresh.bag[p][i], f"bag[{p}][{i}]",
+                         f"with the supply at most the {fresh.bag[p][i]} {kind} units of the "
+                         "bag at the start", self.bag[p][i])
+                    continue
+                total = fresh.bag[p][i] + sum(t[p][2 * i] for t in fresh.units)
+                elsewhere = self.supply[p][i] + sum(t[p][2 * i] + t[p][2 * i + 1]
+                                                    for t in self.units)
+                need(self.bag[p][i] + elsewhere == total, f"bag[{p}][{i}]",
+                     f"{total - elsewhere}: player {p + 1} has {total} {kind} units, "
+                     f"{elsewhere} of them in the supply and on the map", self.bag[p][i])
+            alive = self.units_on_map(p) > 0
+            need(alive != (self.loser == p), "loser",
+                 f"{p} when player {p + 1} has no unit on the map" if alive
+                 else f"not {p}: player {p + 1} has units on the map", self.loser)
+        need(self.loser < 0 or phase == "over", "phase",
+             "over once a player lost all their units", phase)
+        taken = sorted(d for d, now in zip(fresh.discovery, self.discovery, strict=True)
+                       if d and not now)
+        need(sorted(self.collected[0] + self.collected[1]) == taken, "collected",
+             f"the discovery tokens no longer on the map ({taken})", self.collected)
+        need(sorted(self.objective_pool + self.objectives[0] + self.objectives[1])
+             == sorted(fresh.objective_pool), "objectives",
+             "the objective tokens not in the pool", self.objectives)
+        for b, held in ((SECRET, self.secrets), (GLOW, self.glows)):
+            need(self.bonus_pool[b] + sum(held) == fresh.bonus_pool[b], f"bonus_pool[{b}]",
+                 f"the {fresh.bonus_pool[b]} {BONUS_KINDS[b]} tokens less those the players "
+                 f"hold ({sum(held)})", self.bonus_pool[b])
+        if "mercenary" in kinds:  # some drawn may have been removed since
+            k = 2 * kinds.index("mercenary")
+            placed = sum(t[p][k] + t[p][k + 1] for t in self.units for p in (0, 1))
+            most = fresh.bonus_pool[MERCENARY] - placed
+            need(self.bonus_pool[MERCENARY] <= most, f"bonus_pool[{MERCENARY}]",
+                 f"at most {most}: {placed} Mercenaries are on the map",
+                 self.bonus_pool[MERCENARY])
+        for step, gain in (("reinforce", 0), ("sequence", 1), ("order", 0), ("order", 1)):
+            need(step not in self.todo or self.gains[gain] > 0, "todo",
+                 f"steps earned by the gains {list(self.gains)}", self.todo)
+        busy = {"reinforce": 0, "sequence": 1}
+        if phase in busy:
+            need(1 <= self.left <= self.gains[busy[phase]], "left",
+                 f"from 1 to the {phase} gain {self.gains[busy[phase]]}", self.left)
+        else:  # a removal that ends the game ends it in the middle of a chain
+            need(self.left == 0 or (phase == "over" and self.loser >= 0), "left",
+                 "0 outside a chain", self.left)
+        resolver = p0 if self.resolving == 0 else 1 - p0
+        resolving = phase in RESOLVING or (phase == "draw" and self.after_draw == "continue")
+        if resolving:
+            need(self.actor == resolver, "actor", f"the resolving player ({resolver})",
+                 self.actor)
+        if phase == "draw":
+            p = self.actor
+            need(bool(self.refill) and self.refill[0] == p and sum(self.bag[p]) > 0
+                 and sum(self.supply[p]) < board.supply, "refill",
+                 f"a list starting with player {p} whose supply is short and bag not empty",
+                 self.refill)
+        need(phase != "bonus" or sum(self.bonus_pool) > 0, "bonus_pool",
+             "not empty when a bonus token is drawn", self.bonus_pool)
+        need(phase != "objective" or bool(self.objective_pool), "objective_pool",
+             "not empty when an objective token is drawn", self.objective_pool)
+        need(list(self.dice) != [0, 0] or (self.round == 1 and phase in ("first", "draw", "roll")),
+             "dice", "a roll once the first roll is made", list(self.dice))
+        if phase == "choose":  # the choices made this round
+            chosen = [] if self.actor == p0 else [p0]
+            need(self.picks[self.actor] is None and (chosen or self.picks[1 - p0] is None),
+                 "picks", "null for the players still to choose", self.picks)
+        else:
+            chosen = [p0, 1 - p0] if resolving else []
+        for p in chosen:
+            taken = self.picks[p0][0] if p != p0 and self.picks[p0] else -1
+            free = [s for s, name in enumerate(SELECTIONS)
+                    if s != taken and self.uses[p][s] < board.limits[name]]
+            cells = kernel.legal_cells(self.sheets[p])
+            if self.picks[p] is None:
+                need(not free or not cells, f"picks[{p}]", "a choice: a player passes only "
+                     "with no selection or bubble left", None)
+            elif phase == "choose" or (p != p0 and self.resolving == 0):  # not written yet
+                need(self.picks[p][0] in free and self.picks[p][1] in cells, f"picks[{p}]",
+                     "a selection with uses left (not the first player's) and a legal bubble "
+                     f"of sheet {p + 1}", self.picks[p])
+        self._moves = None
 
     def record(self) -> dict[str, Any]:
         """The game record: ``{"game", "players", "seed", "options", "actions"}`` (chance

@@ -37,7 +37,9 @@ from pathlib import Path
 from typing import Any
 
 from lumicore.checks import (
-    BOOL,
+    BOOL_KIND as BOOL,
+)
+from lumicore.checks import (
     TEXT,
     Kind,
     check_seed,
