@@ -395,8 +395,15 @@ def test_lucia_puzzle_state_deserialize(text: Any) -> None:
     only_lumicore_errors(PuzzleState.deserialize, text)
 
 
+SHEET_WORDS = st.lists(st.sampled_from([".", "-", "3", "36", "/", "\n", "links", "0,0-0,1",
+                                         "0,1-1,1", "0,0-9,9", "high_command", "threshold=4",
+                                         "sections=1,2", "objective_sections=none",
+                                         "objective_sections=1", "sections=0"]),
+                       max_size=20).map(" ".join)
+
+
 @FEW
-@given(any_text | st.none() | st.text(alphabet="0123456789 .|\n-#", max_size=80))
+@given(any_text | st.none() | st.text(alphabet="0123456789 .|\n-#", max_size=80) | SHEET_WORDS)
 def test_lumen_sheet_parse(text: Any) -> None:
     sheet = only_lumicore_errors(Sheet.parse, text)
     if sheet is not None:

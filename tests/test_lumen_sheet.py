@@ -4,11 +4,13 @@ High Command, and one-line errors for bad input."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from lumicore.errors import DataError, IllegalMoveError, LumicoreError, NotationError
 from lumicore.lumen import Sheet, load_layout, selections
 from lumicore.lumen.dice import ROLLS, check_selection, selection_value
-from lumicore.lumen.sheet import HighCommand, layout_from_dict
+from lumicore.lumen.sheet import LAYOUTS, HighCommand, grid_layout, layout_from_dict
 from lumicore.lumen.units import load_board
 
 EMPTY_ROW = ". . . . ."
@@ -284,3 +286,95 @@ def test_high_command_checks_itself_and_defaults_objectives_to_the_last_two_sect
                 dict(threshold="7"), dict(sections="22"), dict(sections=(2.0,))):
         with pytest.raises(LumicoreError):
             HighCommand(**bad)
+
+
+# --- the notation reads back: Sheet.parse(str(s)) == s for every layout
+
+@st.composite
+def high_commands(draw) -> HighCommand:
+    if draw(st.booleans()):
+        return HighCommand()
+    sections = tuple(draw(st.lists(st.integers(1, 4), min_size=1, max_size=6)))
+    objectives = draw(st.one_of(st.none(), st.sets(st.integers(0, len(sections) - 1))))
+    return HighCommand(draw(st.integers(-2, 40)), sections,
+                       None if objectives is None else tuple(sorted(objectives)))
+
+
+@st.composite
+def layouts(draw):
+    """A built-in layout, a grid with holes, or a graph with any links, each with any High
+    Command row."""
+    kind = draw(st.sampled_from(["built-in", "grid", "graph"]))
+    if kind == "built-in":
+        return load_layout(draw(st.sampled_from(sorted(LAYOUTS))))
+    spots = st.tuples(st.integers(0, 9), st.integers(0, 9))
+    cells = sorted(draw(st.sets(spots, min_size=1, max_size=30)))
+    if kind == "grid":
+        return grid_layout(cells, draw(high_commands()))
+    links = draw(st.lists(st.tuples(st.sampled_from(cells), st.sampled_from(cells))
+                          .filter(lambda link: link[0] != link[1]), max_size=40))
+    return layout_from_dict({"bubbles": [list(c) for c in cells],
+                             "links": [[list(a), list(b)] for a, b in links],
+                             "high_command": _table(draw(high_commands()))})
+
+
+def _table(hc: HighCommand) -> dict:
+    return {"threshold": hc.threshold, "sections": list(hc.sections),
+            "objective_sections": list(hc.objective_sections or ())}
+
+
+@st.composite
+def sheets(draw) -> Sheet:
+    layout = draw(layouts())
+    values = draw(st.lists(st.one_of(st.none(), st.integers(0, 36)), min_size=len(layout.cells),
+                           max_size=len(layout.cells)))
+    return Sheet(layout, tuple(values))
+
+
+@given(sheets())
+def test_the_notation_reads_back_without_the_layout(sheet):
+    # a graph layout's notation read back as a grid (orthogonal neighbours) and any layout's
+    # High Command row as the default one, unless parse was given the layout
+    text = str(sheet)
+    assert Sheet.parse(text) == sheet
+    assert Sheet.parse(text, sheet.layout) == sheet
+    assert Sheet.parse(" / ".join(text.splitlines())) == sheet   # the one-line form (repr)
+    assert eval(repr(sheet)) == sheet
+
+
+def test_a_plain_grid_needs_no_layout_lines():
+    assert str(Sheet.new()) == "\n".join([EMPTY_ROW] * 4)
+    assert str(Sheet.parse("4 5 / . 9")) == "4 5\n. 9"
+
+
+def test_a_graph_layout_writes_its_links_and_high_command_row():
+    layout = layout_from_dict({"bubbles": [[0, 0], [0, 2], [1, 1]],
+                               "links": [[[0, 0], [1, 1]], [[0, 2], [1, 1]]],
+                               "high_command": {"threshold": 5, "sections": [1, 2]}})
+    sheet = Sheet(layout).place((0, 0), 3)
+    assert str(sheet) == ("3 - .\n- . -\nlinks 0,0-1,1 0,2-1,1\n"
+                          "high_command threshold=5 sections=1,2 objective_sections=0,1")
+    assert Sheet.parse(str(sheet)).legal_cells() == [(1, 1)]
+
+
+@pytest.mark.parametrize("text, match", [
+    ("3 . / links 0,0-0,5", "does not join two bubbles"),
+    ("3 . / links 0,0-0,0", "does not join two bubbles"),
+    ("3 . / links 0,0:0,1", "bad link"),
+    ("3 . / links / links", "given twice"),
+    ("3 . / links 0,0-0,1 / . .", "a row after the links line"),
+    ("3 . / high_command threshold=x", "bad high_command entry"),
+    ("3 . / high_command colour=1", "bad high_command entry"),
+    ("3 . / high_command sections=0", "bad high_command line: every High Command section"),
+    ("3 . / high_command sections=2 objective_sections=4", "bad high_command line"),
+    ("links 0,0-0,1", "empty sheet notation"),
+])
+def test_bad_layout_lines_are_named(text, match):
+    with pytest.raises(NotationError, match=match):
+        Sheet.parse(text)
+
+
+def test_layout_lines_must_describe_the_layout_given():
+    with pytest.raises(NotationError, match="do not describe the default layout"):
+        Sheet.parse("\n".join([EMPTY_ROW] * 4 + ["high_command threshold=5 sections=2"]),
+                    "default")

@@ -3,7 +3,9 @@
 A sheet is immutable: :meth:`Sheet.place` returns a new one. Its notation has one line per row
 (or rows separated by ``/``), cells separated by whitespace, ``.`` for an empty bubble, an
 integer 0..36 for a written value and ``-`` where a layout with holes has no bubble. Cells are
-``(row, col)`` from the top left, 0-based.
+``(row, col)`` from the top left, 0-based. A layout that is not a plain grid (other neighbours,
+another High Command row) adds ``links`` and ``high_command`` lines after the rows, so that the
+notation of any sheet reads back as that sheet.
 
 >>> sheet = Sheet.parse("4 . . . . / 4 . . . . / . . . . . / . . . . .")
 >>> sheet.gains((0, 1), 4)
@@ -114,11 +116,31 @@ class Layout:
     neighbors: tuple[tuple[int, ...], ...]
     high_command: HighCommand = HighCommand()
     name: str = field(default="custom", compare=False)
+    _notation: tuple[str, ...] = field(default=(), init=False, repr=False, compare=False)
+    """The lines after the rows of a sheet's notation that describe this layout."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_index", {c: i for i, c in enumerate(self.cells)})
         masks = [sum(1 << j for j in nbrs) for nbrs in self.neighbors]
         object.__setattr__(self, "masks", tuple(masks))
+        object.__setattr__(self, "_notation", self._notation_lines())
+
+    def _notation_lines(self) -> tuple[str, ...]:
+        """What a sheet's notation says after its rows so that it reads back as this layout:
+        the links unless the neighbours are the orthogonal ones, the High Command row unless
+        it is the default one."""
+        lines = []
+        if tuple(map(sorted, self.neighbors)) != tuple(map(sorted, _orthogonal(self.cells))):
+            pairs = [(self.cells[i], self.cells[j]) for i, nbrs in enumerate(self.neighbors)
+                     for j in nbrs if i < j]
+            lines.append(" ".join(["links"] + [f"{a},{b}-{c},{d}" for (a, b), (c, d) in pairs]))
+        hc = self.high_command
+        if hc != HighCommand():
+            objectives = ",".join(map(str, hc.objective_sections or ())) or "none"
+            lines.append(f"high_command threshold={hc.threshold} "
+                         f"sections={','.join(map(str, hc.sections))} "
+                         f"objective_sections={objectives}")
+        return tuple(lines)
 
     def index(self, cell: object) -> int:
         """The bubble index of ``cell``; :class:`LumicoreError` naming it if there is none."""
@@ -137,6 +159,16 @@ def _orthogonal(cells: tuple[Cell, ...]) -> tuple[tuple[int, ...], ...]:
     index = {c: i for i, c in enumerate(cells)}
     return tuple(tuple(index[(r + dr, c + dc)] for dr, dc in ((-1, 0), (0, -1), (0, 1), (1, 0))
                        if (r + dr, c + dc) in index) for r, c in cells)
+
+
+def _linked(cells: list[Cell], links: list[tuple[Cell, Cell]]) -> tuple[tuple[int, ...], ...]:
+    """The neighbours of sorted ``cells`` joined by ``links`` (pairs of bubbles of ``cells``)."""
+    index = {c: i for i, c in enumerate(cells)}
+    nbrs: list[set[int]] = [set() for _ in cells]
+    for a, b in links:
+        nbrs[index[a]].add(index[b])
+        nbrs[index[b]].add(index[a])
+    return tuple(tuple(sorted(n)) for n in nbrs)
 
 
 def grid_layout(cells: list[Cell] | tuple[Cell, ...], high_command: HighCommand = HighCommand(),
@@ -194,20 +226,18 @@ def layout_from_dict(data: dict[str, Any], source: object = "layout") -> Layout:
         if "links" not in data:
             return grid_layout(cells, hc, name)
         cells = sorted(cells)
-        index = {c: i for i, c in enumerate(cells)}
-        nbrs: list[set[int]] = [set() for _ in cells]
+        links = []
         for link in data["links"]:
             if not isinstance(link, list) or len(link) != 2:
                 raise DataError(f"{shorten(source)}: bad link {shorten(link)}")
             a, b = (_cell(c, source) for c in link)
             for c in (a, b):
-                if c not in index:
+                if c not in cells:
                     raise DataError(f"{shorten(source)}: link names {c}, which is not a bubble")
-            nbrs[index[a]].add(index[b])
-            nbrs[index[b]].add(index[a])
+            links.append((a, b))
         if not 1 <= len(cells) <= MAX_BUBBLES:
             raise DataError(f"a command area has 1 to {MAX_BUBBLES} bubbles, not {len(cells)}")
-        return Layout(tuple(cells), tuple(tuple(sorted(n)) for n in nbrs), hc, name)
+        return Layout(tuple(cells), _linked(cells, links), hc, name)
     try:
         rows, cols = int(data["rows"]), int(data["cols"])
     except (KeyError, TypeError, ValueError) as exc:
@@ -234,6 +264,41 @@ def load_layout(name_or_path: str | Path | Layout = "default") -> Layout:
     if not isinstance(name_or_path, (str, Path)):
         raise LumicoreError(f"layout must be a name or a path, got {shorten(name_or_path)}")
     return _load(resolve(name_or_path, LAYOUTS))
+
+
+LAYOUT_LINES = ("links", "high_command")
+"""The words that start the lines of a sheet's notation describing its layout."""
+_LINK = re.compile(r"(\d{1,2}),(\d{1,2})-(\d{1,2}),(\d{1,2})")
+_NUMBERS = re.compile(r"none|-?\d{1,9}(,-?\d{1,9})*")
+
+
+def _drawn_layout(cells: list[Cell], extra: dict[str, list[str]]) -> Layout:
+    """The layout of the bubbles ``cells`` with the ``links`` and ``high_command`` lines of a
+    sheet's notation (their words after the first)."""
+    links = []
+    for word in extra.get("links", []):
+        m = _LINK.fullmatch(word)
+        if not m:
+            raise NotationError(f"bad link {shorten(word)} (expected row,col-row,col)")
+        a, b = (int(m[1]), int(m[2])), (int(m[3]), int(m[4]))
+        if a not in cells or b not in cells or a == b:
+            raise NotationError(f"link {word} does not join two bubbles of the sheet")
+        links.append((a, b))
+    given: dict[str, Any] = {}
+    for word in extra.get("high_command", []):
+        key, _, value = word.partition("=")
+        if key not in ("threshold", "sections", "objective_sections") or key in given \
+                or not _NUMBERS.fullmatch(value):
+            raise NotationError(f"bad high_command entry {shorten(word)} (expected threshold=N,"
+                                " sections=N,N,... or objective_sections=N,...)")
+        numbers = tuple(int(v) for v in value.split(",") if v and v != "none")
+        given[key] = numbers[0] if key == "threshold" and len(numbers) == 1 else numbers
+    try:
+        hc = HighCommand(**given)
+    except LumicoreError as exc:
+        raise NotationError(f"bad high_command line: {exc}") from None
+    neighbors = _linked(cells, links) if "links" in extra else _orthogonal(tuple(cells))
+    return Layout(tuple(cells), neighbors, hc)
 
 
 def _check_value(value: object) -> int:
@@ -279,12 +344,28 @@ class Sheet:
 
     @classmethod
     def parse(cls, text: str, layout: str | Path | Layout | None = None) -> Sheet:
-        """Read the notation. Without ``layout`` the bubbles are the text's non-``-`` cells with
-        orthogonal neighbours (the default 4 x 5 layout for a 4 x 5 text); with one, the text
-        must draw exactly its bubbles."""
+        """Read the notation. The bubbles are the text's non-``-`` cells; after the rows a
+        ``links`` line gives their neighbours (orthogonal ones when left out) and a
+        ``high_command`` line the High Command row (the default one when left out): what
+        ``str()`` writes for a layout that is no plain grid. Without those lines and without
+        ``layout``, a 4 x 5 text is the default layout. With ``layout`` (a name, file or
+        :class:`Layout`) the text must draw exactly its bubbles, and its layout lines, if any,
+        must describe that layout."""
         if not isinstance(text, str):
             raise NotationError(f"a sheet is text, got {shorten(text)}")
-        rows = [r.split() for r in re.split(r"[/\n]", text) if r.strip()]
+        rows: list[list[str]] = []
+        extra: dict[str, list[str]] = {}
+        for line in re.split(r"[/\n]", text):
+            words = line.split()
+            if words and words[0] in LAYOUT_LINES:
+                if words[0] in extra:
+                    raise NotationError(f"the {words[0]} line is given twice")
+                extra[words[0]] = words[1:]
+            elif words and extra:
+                raise NotationError(f"a row after the {', '.join(extra)} line: "
+                                    f"{shorten(line.strip())}")
+            elif words:
+                rows.append(words)
         if not rows:
             raise NotationError("empty sheet notation")
         cells: dict[Cell, int | None] = {}
@@ -301,14 +382,20 @@ class Sheet:
                     cells[(r, c)] = int(token)
                 else:
                     raise NotationError(f"bad sheet token {shorten(token)} at {(r, c)}")
-        if layout is None:
-            default = load_layout("default")
-            lay = default if sorted(cells) == list(default.cells) else grid_layout(list(cells))
-        else:
+        drawn = _drawn_layout(sorted(cells), extra) if extra else None
+        if layout is not None:
             lay = load_layout(layout)
             if sorted(cells) != list(lay.cells):
                 raise NotationError(f"the notation does not draw the bubbles of the {lay.name} "
                                     "layout")
+            if drawn is not None and drawn != lay:
+                raise NotationError(f"the notation's {' and '.join(extra)} lines do not "
+                                    f"describe the {lay.name} layout")
+        elif drawn is not None:
+            lay = drawn
+        else:
+            default = load_layout("default")
+            lay = default if sorted(cells) == list(default.cells) else grid_layout(list(cells))
         return cls(lay, tuple(cells[c] for c in lay.cells))
 
     def __str__(self) -> str:
@@ -316,7 +403,7 @@ class Sheet:
         grid = [["-"] * cols for _ in range(rows)]
         for (r, c), v in zip(self.layout.cells, self.values, strict=True):
             grid[r][c] = "." if v is None else str(v)
-        return "\n".join(" ".join(row) for row in grid)
+        return "\n".join([" ".join(row) for row in grid] + list(self.layout._notation))
 
     def __repr__(self) -> str:
         return f"Sheet.parse({' / '.join(str(self).splitlines())!r})"

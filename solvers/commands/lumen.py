@@ -50,7 +50,7 @@ def load_state(path: str) -> GameState:
 
 
 def _sheets(state: GameState) -> list[str]:
-    rows = [str(s).splitlines() for s in state.sheets]
+    rows = [str(s).splitlines()[:s.layout.shape[0]] for s in state.sheets]  # the grids
     width = max(len(r) for r in rows[0])
     head = ["player 1".ljust(width) + "    player 2"]
     return head + [a.ljust(width) + "    " + b for a, b in zip(*rows, strict=True)]
