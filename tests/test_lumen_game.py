@@ -4,6 +4,7 @@ through lumicore.lumen.game.GameState."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from damage_helpers import check_damage, states
@@ -654,6 +655,67 @@ def test_malformed_data_files_are_data_errors(kind, text, tmp_path):
         load(str(path))
     if kind != "layout":
         assert main(["lumen", "play", f"--{kind}", str(path)]) == 2
+
+
+_BOARD = (Path(__file__).resolve().parents[1] / "lumicore" / "data" / "lumen_board.toml"
+          ).read_text()
+
+
+def _without(section: str) -> str:
+    """The default board file with its ``[section]`` table (header and keys) left out."""
+    lines, out, skipping = _BOARD.splitlines(), [], False
+    for line in lines:
+        if line.startswith("["):
+            skipping = line == f"[{section}]"
+        if not skipping:
+            out.append(line)
+    return "\n".join(out) + "\n"
+
+
+@pytest.mark.parametrize("text, match", [
+    # a board without these tables played with empty token pools: High Command gave nothing
+    (_without("bonus"), r"no \[bonus\] table \(the bonus tokens of each kind: mercenary, "
+                        r"secret, glow; 0 for none\)"),
+    (_without("objectives"), r"no \[objectives\] table \(values = the VP of each objective "
+                             r"token; \[\] for none\)"),
+    (_without("limits"), r"no \[limits\] table"),
+    (_BOARD.replace("glow = 5\n", ""), r"\[bonus\] leaves out glow \(give 0 to play without"),
+    (_BOARD.replace("glow = 5", "glows = 5"), r"unknown key 'glows' in \[bonus\]"),
+    (_BOARD.replace("values = [2, 3, 4, 5]", "vp = [2, 3, 4, 5]"),
+     r"unknown key 'vp' in \[objectives\]"),
+    (_BOARD.replace("values = [2, 3, 4, 5]", ""), r"\[objectives\] leaves out values"),
+    (_BOARD.replace("rounds = 17", "round = 10"), r"unknown key 'round' in the board file"),
+    (_BOARD.replace("strength = 3\nability", "strenght = 3\nability", 1),
+     r"unknown key 'strenght' in \[units.mudshell\]"),
+    (_BOARD.replace("moves = false", 'moves = "no"'), r"units.mudshell.moves must be true or "
+                                                        r"false"),
+])
+def test_a_board_file_names_what_it_lacks(text, match, tmp_path):
+    from lumicore.lumen import load_board
+
+    path = tmp_path / "board.toml"
+    path.write_text(text)
+    with pytest.raises(DataError, match=match):
+        load_board(path)
+
+
+def test_a_board_plays_without_tokens_when_it_says_so(tmp_path):
+    from lumicore.lumen import load_board
+
+    path = tmp_path / "board.toml"
+    path.write_text(_BOARD.replace("mercenary = 3\nsecret = 4\nglow = 5", "mercenary = 0\n"
+                                   "secret = 0\nglow = 0").replace("[2, 3, 4, 5]", "[]"))
+    assert load_board(path).objectives == () and not any(load_board(path).bonus.values())
+    state = GameState.new_game(board=str(path), seed=1)
+    assert state.bonus_pool == [0, 0, 0] and state.objective_pool == []
+    assert play_randomly(state, seed=1).is_terminal()
+    assert load_board(_write(tmp_path, _BOARD.replace("secret_vp = 2\n", ""))).secret_vp == 2
+
+
+def _write(folder, text: str):
+    path = folder / "other.toml"
+    path.write_text(text)
+    return path
 
 
 def test_other_scenarios_load_from_files(tmp_path):

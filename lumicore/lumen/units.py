@@ -74,6 +74,10 @@ class Board:
         return self.kinds.index(self.kind(name).name)
 
 
+BOARD_KEYS = ("name", "rounds", "layout", "supply", "limits", "units", "bonus", "objectives")
+UNIT_KEYS = ("strength", "ability", "moves", "protected", "special", "bag")
+
+
 def _int(table: dict[str, Any], key: str, default: int, source: object, low: int = 0) -> int:
     value = table.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int) or value < low:
@@ -82,9 +86,45 @@ def _int(table: dict[str, Any], key: str, default: int, source: object, low: int
     return value
 
 
+def _flag(table: dict[str, Any], key: str, default: bool, where: str, source: object) -> bool:
+    value = table.get(key, default)
+    if not isinstance(value, bool):
+        raise DataError(f"{shorten(source)}: {where}.{key} must be true or false, "
+                        f"not {shorten(value)}")
+    return value
+
+
+def _table(data: dict[str, Any], key: str, source: object, what: str) -> dict[str, Any]:
+    """The table ``[key]`` of a board file: a DataError naming it when it is missing (saying
+    ``what`` it gives) or is not a table."""
+    if key not in data:
+        raise DataError(f"{shorten(source)}: no [{key}] table ({what})")
+    if not isinstance(data[key], dict):
+        raise DataError(f"{shorten(source)}: {key} must be a table, not {shorten(data[key])}")
+    return data[key]
+
+
+def _known(table: dict[str, Any], keys: tuple[str, ...], where: str, source: object) -> None:
+    unknown = [k for k in table if k not in keys]
+    if unknown:
+        raise DataError(f"{shorten(source)}: unknown key {shorten(unknown[0])} in {where} "
+                        f"(known: {', '.join(keys)})")
+
+
+def _every(table: dict[str, Any], keys: tuple[str, ...], where: str, source: object,
+           what: str) -> None:
+    missing = [k for k in keys if k not in table]
+    if missing:
+        raise DataError(f"{shorten(source)}: {where} leaves out {missing[0]} ({what})")
+
+
 @malformed_is_data_error
 def board_from_dict(data: dict[str, Any], source: object = "board") -> Board:
-    """A :class:`Board` from the tables of a board file (format in ``lumen_board.toml``)."""
+    """A :class:`Board` from the tables of a board file (format in ``lumen_board.toml``): it
+    needs ``[units.NAME]``, ``[limits]`` (every selection), ``[bonus]`` (every bonus token kind)
+    and ``[objectives]`` (``values``); 0 or ``[]`` plays without a selection or token. An
+    unknown key is an error (a misspelt one would be left out silently)."""
+    _known(data, BOARD_KEYS, "the board file", source)
     units, bag = [], {}
     raw_units = data.get("units")
     if not isinstance(raw_units, dict) or not raw_units:
@@ -92,28 +132,33 @@ def board_from_dict(data: dict[str, Any], source: object = "board") -> Board:
     for name, raw in raw_units.items():
         if not isinstance(raw, dict):
             raise DataError(f"{shorten(source)}: units.{name} is not a table")
+        _known(raw, UNIT_KEYS, f"[units.{name}]", source)
         ability = raw.get("ability", "none")
         if ability not in ABILITIES:
             raise DataError(f"{shorten(source)}: unit {name}: unknown ability {shorten(ability)}")
         units.append(UnitKind(name, _int(raw, "strength", 1, source), ability,
-                              bool(raw.get("moves", True)), bool(raw.get("protected", False)),
-                              bool(raw.get("special", False))))
+                              *(_flag(raw, key, default, f"units.{name}", source)
+                                for key, default in (("moves", True), ("protected", False),
+                                                     ("special", False)))))
         bag[name] = _int(raw, "bag", 0, source)
-    limits_raw = data.get("limits")
-    if not isinstance(limits_raw, dict):  # without limits every player passes every round
-        raise DataError(f"{shorten(source)}: no [limits] table (uses of each selection)")
-    unknown = [k for k in limits_raw if k not in SELECTIONS]
-    missing = [s for s in SELECTIONS if s not in limits_raw]
-    if unknown or missing:
-        raise DataError(f"{shorten(source)}: "
-                        + (f"unknown selection {shorten(unknown[0])} in [limits]" if unknown
-                           else f"[limits] leaves out {missing[0]} (give 0 to forbid it)"))
+    # without limits every player passes every round; without bonus tokens or objectives the
+    # High Command row gives nothing: each table is asked for, 0 or [] when meant
+    limits_raw = _table(data, "limits", source, "uses of each selection")
+    _known(limits_raw, SELECTIONS, "[limits]", source)
+    _every(limits_raw, SELECTIONS, "[limits]", source, "give 0 to forbid it")
     limits = {s: _int(limits_raw, s, 0, source) for s in SELECTIONS}
-    bonus_raw = data.get("bonus", {})
+    bonus_raw = _table(data, "bonus", source, "the bonus tokens of each kind: "
+                       f"{', '.join(BONUS_KINDS)}; 0 for none")
+    _known(bonus_raw, (*BONUS_KINDS, "secret_vp"), "[bonus]", source)
+    _every(bonus_raw, BONUS_KINDS, "[bonus]", source, "give 0 to play without them")
     bonus = {b: _int(bonus_raw, b, 0, source) for b in BONUS_KINDS}
     if bonus["mercenary"] and "mercenary" not in bag:
         raise DataError(f"{shorten(source)}: mercenary bonus tokens need a [units.mercenary]")
-    objectives = data.get("objectives", {}).get("values", [])
+    objectives_raw = _table(data, "objectives", source, "values = the VP of each objective "
+                            "token; [] for none")
+    _known(objectives_raw, ("values",), "[objectives]", source)
+    _every(objectives_raw, ("values",), "[objectives]", source, "give [] to play without them")
+    objectives = objectives_raw["values"]
     if not isinstance(objectives, list) or not all(
             isinstance(v, int) and not isinstance(v, bool) for v in objectives):
         raise DataError(f"{shorten(source)}: objectives.values must be a list of integers")
