@@ -14,6 +14,7 @@ field's path and quoting the value as JSON:
 >>> table = {"first": Int(0, 1, "a player index from 0 to 1"), "dice": Items(Int(1, 6), Int(1, 6)),
 ...          "todo": ListOf(Choice("bonus", "order"), high=3)}
 >>> check_fields({"first": 1, "dice": [2, 5], "todo": ["order"]}, table, "saved game")
+{'first': 1, 'dice': [2, 5], 'todo': ['order']}
 >>> check_fields({"first": -1, "dice": [2, 5], "todo": []}, table, "saved game")
 Traceback (most recent call last):
 ...
@@ -31,8 +32,7 @@ lumicore.errors.DataError: saved game: field 'todo' is missing
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Hashable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -41,9 +41,8 @@ from lumicore.data import shorten
 from lumicore.errors import DataError, LumicoreError
 
 __all__ = ["SEED_LIMIT", "check_seed", "Spec", "Int", "Choice", "Text", "Maybe", "ListOf",
-           "Items", "Table", "MapOf", "Where", "BOOL", "read_json", "check_fields", "field_error",
-           "Kind", "integer", "one_of", "list_of", "maybe", "BOOL_KIND", "TEXT", "load_fields",
-           "show"]
+           "Items", "Table", "MapOf", "Where", "Load", "BOOL", "read_json", "check_fields",
+           "field_error"]
 
 SEED_LIMIT = 2**63
 """Seeds are integers in ``0 .. SEED_LIMIT - 1`` (they fit a signed 64-bit integer)."""
@@ -71,9 +70,10 @@ def _show(value: object) -> str:
     return text if len(text) <= 80 else text[:80] + "..."
 
 
-def field_error(source: str, path: str, what: str, value: object) -> DataError:
-    """The error for a bad field: ``source: field 'path' must be what, got value``."""
-    return DataError(f"{source}: field {path!r} must be {what}, got {_show(value)}")
+def field_error(source: str, path: str, what: str, value: object, verb: str = "be") -> DataError:
+    """The error for a bad field: ``source: field 'path' must be what, got value`` (``verb``:
+    another verb than "be", as in "must add up to ...")."""
+    return DataError(f"{source}: field {path!r} must {verb} {what}, got {_show(value)}")
 
 
 def _join(path: str, key: str) -> str:
@@ -81,7 +81,9 @@ def _join(path: str, key: str) -> str:
 
 
 class Spec:
-    """A rule for one field: :attr:`what` it must be (for the message) and :meth:`check`."""
+    """A rule for one field: :attr:`what` it must be (for the message), :meth:`ok` for the value
+    itself and :meth:`read`, which checks the value and its items and returns it loaded (the
+    value as it is, unless a :class:`Load` rule inside makes objects of it)."""
 
     what = "valid"
 
@@ -89,10 +91,15 @@ class Spec:
         """Whether ``value`` itself has the right type and range (not its items)."""
         return True
 
-    def check(self, value: Any, path: str, source: str) -> None:
-        """Raise :func:`field_error` for ``value`` at ``path``, or for the first bad item."""
+    def read(self, value: Any, path: str, source: str) -> Any:
+        """``value`` (at ``path``) loaded; :func:`field_error` for it or its first bad item."""
         if not self.ok(value):
             raise field_error(source, path, self.what, value)
+        return value
+
+    def check(self, value: Any, path: str, source: str) -> None:
+        """:meth:`read` without the loaded value."""
+        self.read(value, path, source)
 
 
 class Int(Spec):
@@ -145,11 +152,12 @@ class Maybe(Spec):
     def __init__(self, spec: Spec) -> None:
         self.spec, self.what = spec, f"null or {spec.what}"
 
-    def check(self, value: Any, path: str, source: str) -> None:
-        if value is not None:
-            if not self.spec.ok(value):
-                raise field_error(source, path, self.what, value)
-            self.spec.check(value, path, source)
+    def read(self, value: Any, path: str, source: str) -> Any:
+        if value is None:
+            return None
+        if not self.spec.ok(value):
+            raise field_error(source, path, self.what, value)
+        return self.spec.read(value, path, source)
 
 
 class ListOf(Spec):
@@ -169,12 +177,12 @@ class ListOf(Spec):
         return isinstance(value, list) and self.low <= len(value) \
             and (self.high is None or len(value) <= self.high)
 
-    def check(self, value: Any, path: str, source: str) -> None:
-        super().check(value, path, source)
-        for i, item in enumerate(value):
-            self.item.check(item, f"{path}[{i}]", source)
+    def read(self, value: Any, path: str, source: str) -> Any:
+        super().read(value, path, source)
+        out = [self.item.read(item, f"{path}[{i}]", source) for i, item in enumerate(value)]
         if self.unique and len({json.dumps(v) for v in value}) != len(value):
             raise field_error(source, path, self.what, value)
+        return out
 
 
 class Items(Spec):
@@ -187,10 +195,10 @@ class Items(Spec):
     def ok(self, value: Any) -> bool:
         return isinstance(value, list) and len(value) == len(self.specs)
 
-    def check(self, value: Any, path: str, source: str) -> None:
-        super().check(value, path, source)
-        for i, (spec, item) in enumerate(zip(self.specs, value, strict=True)):
-            spec.check(item, f"{path}[{i}]", source)
+    def read(self, value: Any, path: str, source: str) -> Any:
+        super().read(value, path, source)
+        return [spec.read(item, f"{path}[{i}]", source)
+                for i, (spec, item) in enumerate(zip(self.specs, value, strict=True))]
 
 
 class Table(Spec):
@@ -203,15 +211,17 @@ class Table(Spec):
     def ok(self, value: Any) -> bool:
         return isinstance(value, dict)
 
-    def check(self, value: Any, path: str, source: str) -> None:
-        super().check(value, path, source)
+    def read(self, value: Any, path: str, source: str) -> Any:
+        super().read(value, path, source)
+        out = {}
         for key, spec in self.fields.items():
             if key not in value:
                 raise DataError(f"{source}: field {_join(path, key)!r} is missing")
-            spec.check(value[key], _join(path, key), source)
+            out[key] = spec.read(value[key], _join(path, key), source)
         for key in value:
             if key not in self.fields:
                 raise DataError(f"{source}: unknown field {_join(path, str(key)[:80])!r}")
+        return out
 
 
 class MapOf(Spec):
@@ -224,10 +234,10 @@ class MapOf(Spec):
     def ok(self, value: Any) -> bool:
         return isinstance(value, dict) and all(self.keys.ok(k) for k in value)
 
-    def check(self, value: Any, path: str, source: str) -> None:
-        super().check(value, path, source)
-        for key, item in value.items():
-            self.values.check(item, _join(path, key), source)
+    def read(self, value: Any, path: str, source: str) -> Any:
+        super().read(value, path, source)
+        return {key: self.values.read(item, _join(path, key), source)
+                for key, item in value.items()}
 
 
 class Where(Spec):
@@ -236,10 +246,42 @@ class Where(Spec):
     def __init__(self, spec: Spec, test: Callable[[Any], bool], what: str) -> None:
         self.spec, self.test, self.what = spec, test, what
 
-    def check(self, value: Any, path: str, source: str) -> None:
-        self.spec.check(value, path, source)
+    def read(self, value: Any, path: str, source: str) -> Any:
+        out = self.spec.read(value, path, source)
         if not self.test(value):
             raise field_error(source, path, self.what, value)
+        return out
+
+
+class Load(Spec):
+    """A value of ``spec`` that ``load`` turns into the object the state holds (a tile from its
+    notation, a reef from its JSON); a :class:`ValueError` of ``load`` (a
+    :class:`LumicoreError` among them) is a bad field, ``what`` with the reason.
+
+    >>> bits = Load(Text(), lambda text: int(text, 2), "binary digits")
+    >>> bits.read("101", "mask", "save")
+    5
+    >>> bits.read("12", "mask", "save")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    lumicore.errors.DataError: save: field 'mask' must be binary digits (invalid ...), got "12"
+    """
+
+    def __init__(self, spec: Spec, load: Callable[[Any], Any], what: str) -> None:
+        self.spec, self.load, self.what = spec, load, what
+
+    def ok(self, value: Any) -> bool:
+        return self.spec.ok(value)
+
+    def read(self, value: Any, path: str, source: str) -> Any:
+        if not self.spec.ok(value):
+            raise field_error(source, path, self.what, value)
+        value = self.spec.read(value, path, source)
+        try:
+            return self.load(value)
+        except ValueError as exc:
+            reason = f" ({str(exc)[:120]})" if str(exc) else ""
+            raise field_error(source, path, self.what + reason, value) from None
 
 
 def read_json(text: object, source: str) -> Any:
@@ -262,131 +304,12 @@ def read_json(text: object, source: str) -> Any:
 
 
 def check_fields(data: object, fields: Mapping[str, Spec], source: str,
-                 exact: bool = True) -> None:
+                 exact: bool = True) -> dict[str, Any]:
     """Check the object ``data`` against the table ``fields`` (field name -> :class:`Spec`);
     ``exact``: a key not in the table is an error too. Raises a :class:`DataError` naming
-    ``source`` and the first bad field."""
+    ``source`` and the first bad field; returns the fields loaded (see :meth:`Spec.read`:
+    each value as it is, unless a :class:`Load` rule makes objects of it)."""
     if not isinstance(data, dict):
         raise DataError(f"{source}: expected a JSON object, got {_show(data)}")
-    Table(fields if exact else {**{k: Spec() for k in data}, **fields}).check(data, "", source)
-
-
-# ------------------------------------------------------------------------------------------
-# the reef's loaders (Kind / load_fields), until they move onto check_fields
-
-def _any(value: object) -> bool:
-    return True
-
-
-def _same(value: object) -> object:
-    return value
-
-
-@dataclass(frozen=True)
-class Kind:
-    """What a field of saved data must be: ``what`` (for messages: "an int from 1 to 10"), a
-    ``test`` of the JSON value and a ``load`` that turns it into the object the state holds
-    (it may raise :class:`ValueError`, :class:`LumicoreError` among them, with the reason)."""
-
-    what: str
-    test: Callable[[Any], bool] = _any
-    load: Callable[[Any], Any] = _same
-
-    def read(self, value: object) -> Any:
-        """``value`` loaded; ValueError if it is not of this kind."""
-        if not self.test(value):
-            raise ValueError("")
-        return self.load(value)
-
-
-def integer(low: int | None = None, high: int | None = None) -> Kind:
-    """An int (not a bool) in ``low..high`` (either bound may be open).
-
-    >>> integer(0).what, integer(0).test(True), integer(-1, 3).test(4)
-    ('an int >= 0', False, False)
-    """
-    what = ("an int" if low is None and high is None else f"an int >= {low}" if high is None
-            else f"an int <= {high}" if low is None else f"an int from {low} to {high}")
-    return Kind(what, lambda v: isinstance(v, int) and not isinstance(v, bool)
-                and (low is None or v >= low) and (high is None or v <= high))
-
-
-def one_of(*values: Hashable) -> Kind:
-    """One of ``values`` and of its type (``True`` is not ``1``).
-
-    >>> one_of(0, 6).test(False), one_of("A", "B").what
-    (False, "one of 'A', 'B'")
-    """
-    return Kind(f"one of {', '.join(map(repr, values))}",
-                lambda v: any(type(v) is type(x) and v == x for x in values))
-
-
-def list_of(item: Kind, length: int | None = None, most: int | None = None,
-            distinct: bool = False) -> Kind:
-    """A list of ``item`` (loaded one by one): exactly ``length`` or at most ``most`` of them,
-    ``distinct`` if no item may repeat.
-
-    >>> list_of(integer(0), length=2).read([1, 2])
-    [1, 2]
-    >>> list_of(integer(0), most=3, distinct=True).what
-    'a list of at most 3 distinct items, each an int >= 0'
-    """
-    size = (f"{length} " if length is not None else f"at most {most} " if most is not None
-            else "")
-    what = f"a list of {size}{'distinct ' if distinct else ''}items, each {item.what}"
-
-    def load(values: list) -> list:
-        out = [item.read(v) for v in values]
-        if distinct and len(set(out)) != len(out):
-            raise ValueError("an item repeats")
-        return out
-
-    return Kind(what, lambda v: isinstance(v, list) and (length is None or len(v) == length)
-                and (most is None or len(v) <= most), load)
-
-
-def maybe(kind: Kind) -> Kind:
-    """``null`` (None) or ``kind``."""
-    return Kind(f"null or {kind.what}", load=lambda v: None if v is None else kind.read(v))
-
-
-BOOL_KIND = Kind("true or false", lambda v: isinstance(v, bool))
-TEXT = Kind("a string", lambda v: isinstance(v, str))
-
-
-def show(value: object, limit: int = 80) -> str:
-    """``repr`` of a loaded value cut to about ``limit`` characters (``'3'`` is text, ``3`` a
-    number), for error messages.
-
-    >>> show("3"), show(3), show(True), show(list(range(100)))[-8:]
-    ("'3'", '3', 'True', '21, 2...')
-    """
-    try:
-        text = repr(value)
-    except ValueError:  # an int beyond Python's digit limit
-        return shorten(value, limit)
-    return text if len(text) <= limit else text[:limit] + "..."
-
-
-def load_fields(data: object, kinds: dict[str, Kind], what: str,
-                exact: bool = True) -> dict[str, Any]:
-    """The fields ``kinds`` names, each read by its :class:`Kind`, from the JSON object ``data``
-    (``exact``: no other field allowed). A missing, unknown or bad field is a
-    :class:`DataError` that starts with ``what`` and names the field and its value."""
-    if not isinstance(data, dict):
-        raise DataError(f"{what}: expected a JSON object, got {show(data)}")
-    missing = [name for name in kinds if name not in data]
-    unknown = [name for name in data if name not in kinds] if exact else []
-    if missing or unknown:
-        raise DataError(f"{what}: " + "; ".join(
-            [f"missing field {shorten(name)}" for name in missing[:3]]
-            + [f"unknown field {shorten(name)}" for name in unknown[:3]]))
-    out = {}
-    for name, kind in kinds.items():
-        try:
-            out[name] = kind.read(data[name])
-        except ValueError as exc:
-            reason = f": {str(exc)[:120]}" if str(exc) else ""
-            raise DataError(f"{what}: field {name!r} must be {kind.what}, got "
-                            f"{show(data[name])}{reason}") from None
-    return out
+    table = fields if exact else {**{k: Spec() for k in data}, **fields}
+    return Table(table).read(data, "", source)

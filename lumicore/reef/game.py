@@ -37,18 +37,19 @@ from pathlib import Path
 from typing import Any
 
 from lumicore.checks import (
-    BOOL_KIND as BOOL,
-)
-from lumicore.checks import (
-    TEXT,
-    Kind,
+    BOOL,
+    SEED_LIMIT,
+    Choice,
+    Int,
+    ListOf,
+    Load,
+    Maybe,
+    Spec,
+    Table,
+    Text,
+    check_fields,
     check_seed,
-    integer,
-    list_of,
-    load_fields,
-    maybe,
-    one_of,
-    show,
+    field_error,
 )
 from lumicore.data import read_file, shorten
 from lumicore.errors import DataError, IllegalMoveError, LumicoreError
@@ -765,57 +766,59 @@ class Game:
 
     @classmethod
     def _deserialize(cls, text: str) -> Game:
-        """Every field is checked (type, range) by the table :meth:`_field_kinds`, then the
-        fields against each other (:meth:`_check_loaded`): a DataError names the field."""
+        """Every field is checked (type, range) by the table :meth:`_schema`, then the fields
+        against each other (:meth:`_check_loaded`): a DataError names the field."""
         data = io.parse_json(text, _WHAT)
         self = cls.__new__(cls)
-        self.setup = load_fields(data, {"setup": _SETUP}, _WHAT, exact=False)["setup"]
+        self.setup = check_fields(data, {"setup": _SETUP}, _WHAT, exact=False)["setup"]
         self._init(load_tiles(self.setup["tiles"]))
         full = list(self.unseen)
-        self.__dict__.update(load_fields(data, self._field_kinds(), _WHAT))
-        self._check_loaded(full)
+        self.__dict__.update(check_fields(data, self._schema(), _WHAT))
+        self._check_loaded(full, data)
         if self.phase == "over":
             self._finish()
         return self
 
-    def _field_kinds(self) -> dict[str, Kind]:
-        """What each serialized field must be, for this game's players and tile set."""
+    def _schema(self) -> dict[str, Spec]:
+        """The rule of each serialized field, for this game's players and tile set (the
+        :class:`~lumicore.checks.Load` rules turn notations into tiles, starts and reefs)."""
         n = self.n
-        seat = integer(0, n - 1)
-        counts = list_of(integer(0), length=len(self.kinds))
+        seat = Int(0, n - 1)
+        counts = ListOf(Int(0), length=len(self.kinds))
 
-        def each(kind: Kind) -> Kind:
-            return list_of(kind, length=n)
+        def each(spec: Spec) -> ListOf:
+            return ListOf(spec, length=n)
 
         return {
             "setup": _SETUP, "auto_chance": BOOL, "rng": _RNG, "unseen": counts,
-            "returned": counts, "bag_left": integer(0),
-            "emergency": one_of(0, EMERGENCY) if n >= 3 else one_of(0),
-            "start_pool": list_of(integer(0, len(self.starts) - 1), distinct=True),
-            "dealt": each(maybe(_START)),
-            "limestone": each(integer(0, LIMESTONE_CAP)), "vp": each(integer()),
-            "coral": each(list_of(one_of(*COLORS), distinct=True)),
-            "jellyfish": each(integer(0, len(COLORS))),
-            "displays": each(list_of(_LUMINO, most=DISPLAY)), "atoll": list_of(_LUMINO),
-            "hand": list_of(_LUMINO, most=TAKE), "picked": list_of(_LUMINO),
-            "swap_from": integer(-1, n - 1), "octopus": seat, "round": integer(1, ROUNDS),
-            "player": integer(TERMINAL, n), "turn_pos": integer(0, n), "phase": one_of(*_PHASES),
-            "queue": list_of(integer(-1, n - 1)), "then": one_of("", *_THENS), "ending": BOOL,
-            "extra": BOOL, "last_scorer": maybe(seat), "log": list_of(TEXT),
+            "returned": counts, "bag_left": Int(0),
+            "emergency": Choice(0, EMERGENCY) if n >= 3 else Choice(0),
+            "start_pool": ListOf(Int(0, len(self.starts) - 1), unique=True),
+            "dealt": each(Maybe(_START)),
+            "limestone": each(Int(0, LIMESTONE_CAP)), "vp": each(Int(None)),
+            "coral": each(ListOf(Choice(*COLORS), unique=True)),
+            "jellyfish": each(Int(0, len(COLORS))),
+            "displays": each(ListOf(_LUMINO, high=DISPLAY)), "atoll": ListOf(_LUMINO),
+            "hand": ListOf(_LUMINO, high=TAKE), "picked": ListOf(_LUMINO),
+            "swap_from": Int(-1, n - 1), "octopus": seat, "round": Int(1, ROUNDS),
+            "player": Int(TERMINAL, n), "turn_pos": Int(0, n), "phase": Choice(*_PHASES),
+            "queue": ListOf(Int(-1, n - 1)), "then": Choice("", *_THENS), "ending": BOOL,
+            "extra": BOOL, "last_scorer": Maybe(seat), "log": ListOf(Text()),
             "chance_from_outside": BOOL,
-            "reefs": each(maybe(io.REEF)),  # last: loading a reef replays its placements
+            "reefs": each(Maybe(io.REEF)),  # last: loading a reef replays its placements
         }
 
-    def _check_loaded(self, full: list[int]) -> None:
-        """The loaded fields against each other (``full``: the tile set's count of each kind):
-        the tiles and starting Luminos add up, and the phase agrees with the player to act, the
-        dealt Luminos, the reefs, the draws pending, the hand and the tiles picked."""
+    def _check_loaded(self, full: list[int], data: dict) -> None:
+        """The loaded fields against each other (``full``: the tile set's count of each kind;
+        ``data``: the fields as saved, quoted in a message): the tiles and starting Luminos add
+        up, and the phase agrees with the player to act, the dealt Luminos, the reefs, the
+        draws pending, the hand and the tiles picked."""
         n, phase, player = self.n, self.phase, self.player
 
         def need(ok: bool, name: str, rule: str) -> None:
             if not ok:
-                raise DataError(f"{_WHAT}: field {name!r} must {rule}, got "
-                                f"{show(getattr(self, name))}")
+                verb, _, what = rule.partition(" ")
+                raise field_error(_WHAT, name, what, data[name], verb)
 
         bag = sum(self.unseen) + sum(self.returned) - self.emergency
         need(self.bag_left == bag, "bag_left", f"be unseen + returned - emergency = {bag}")
@@ -929,7 +932,8 @@ new_game = Game.new_game
 
 
 def _check_setup(players: object, seed: object, side: object, scoreboard: object) -> None:
-    """LumicoreError unless the arguments make a game (Game.new's and the loader's check)."""
+    """LumicoreError unless the arguments make a game (Game.new; the loader reads the same rules
+    from the table ``_SETUP``)."""
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
         raise LumicoreError(f"Lumicora is for 2 to 4 players, got {shorten(players)}")
     check_seed(seed)
@@ -939,21 +943,20 @@ def _check_setup(players: object, seed: object, side: object, scoreboard: object
         raise LumicoreError(f"scoreboard must be 'dark' or 'light', got {shorten(scoreboard)}")
 
 
-def _load_setup(value: dict) -> dict:
-    _check_setup(value["players"], value["seed"], value["side"], value["scoreboard"])
-    load_tiles(value["tiles"])  # a name or file that is no tile set is this field's fault
-    return dict(value)
+def _tile_set_name(name: str) -> str:
+    load_tiles(name)  # a name or file that is no tile set is this field's fault
+    return name
 
 
-_SETUP = Kind("an object of players (2-4), seed, side, scoreboard and tiles (a name or path)",
-              lambda v: isinstance(v, dict) and sorted(v) == sorted(
-                  ("players", "seed", "side", "scoreboard", "tiles"))
-              and isinstance(v["tiles"], str), _load_setup)
-_RNG = Kind("an int from 0 to 2**64 - 1", integer(0, _MASK).test, SplitMix64)
-_LUMINO = Kind("a Lumino notation", TEXT.test, Lumino.parse)
-_COLOR_PAIR = list_of(one_of(*COLORS), length=2, distinct=True)
-_START = Kind("two different colours", _COLOR_PAIR.test,
-              lambda v: StartLumino(*_COLOR_PAIR.load(v)))
+_SETUP = Table({"players": Int(2, 4, "a number of players from 2 to 4"),
+                "seed": Int(0, SEED_LIMIT - 1, "a seed from 0 to 2**63 - 1"),
+                "side": Choice("A", "B"), "scoreboard": Choice("dark", "light"),
+                "tiles": Load(Text(), _tile_set_name, "a tile set (a name or path)")},
+               "an object of players (2-4), seed, side, scoreboard and tiles (a name or path)")
+_RNG = Load(Int(0, _MASK), SplitMix64, "an integer from 0 to 2**64 - 1")
+_LUMINO = Load(Text(), Lumino.parse, "a Lumino notation")
+_START = Load(ListOf(Choice(*COLORS), length=2, unique=True, what="two different colours"),
+              lambda pair: StartLumino(*pair), "two different colours")
 
 
 def read_records(path: str | Path) -> list[dict]:

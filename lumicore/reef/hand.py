@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 
-from lumicore.checks import TEXT, Kind, integer, load_fields, one_of
+from lumicore.checks import Choice, Int, Load, Text, check_fields
 from lumicore.data import shorten
 from lumicore.errors import LumicoreError
 from lumicore.game import OnePlayerState, check_action, checked_load
@@ -31,9 +31,9 @@ from lumicore.reef.tiles import Lumino, format_hand, parse_hand
 
 __all__ = ["HandState", "dark_animal_vp"]
 
-_FIELDS = {"game": one_of("reef-hand"), "reef": io.REEF,
-           "hand": Kind("a hand notation", TEXT.test, parse_hand),
-           "limestone": integer(0), "returned": integer(0)}
+_FIELDS = {"game": Choice("reef-hand"), "reef": io.REEF,
+           "hand": Load(Text(), parse_hand, "a hand notation"),
+           "limestone": Int(0), "returned": Int(0)}
 """What each field of a serialized hand state must be."""
 
 
@@ -113,7 +113,7 @@ class HandState(OnePlayerState):
                     objective: Callable[[Reef], float] | None = None) -> HandState:
         def load() -> HandState:
             what = "serialized reef hand state"
-            fields = load_fields(io.parse_json(text, what), _FIELDS, what)
+            fields = check_fields(io.parse_json(text, what), _FIELDS, what)
             return cls(fields["reef"], fields["hand"], fields["limestone"], fields["returned"],
                        objective)
 

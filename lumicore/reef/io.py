@@ -29,7 +29,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from lumicore.checks import Kind
+from lumicore.checks import Load, Spec
 from lumicore.data import read_file, shorten
 from lumicore.errors import DataError, IllegalMoveError, LumicoreError
 from lumicore.reef.board import BUILTIN_BOARDS, Board, load_board
@@ -126,8 +126,8 @@ def from_json(data: Any) -> Reef:
     return reef
 
 
-REEF = Kind("a reef (lumicore-reef JSON)", load=from_json)
-"""A reef as a field of saved data (see :func:`lumicore.checks.load_fields`)."""
+REEF = Load(Spec(), from_json, "a reef (lumicore-reef JSON)")
+"""A reef as a field of saved data (see :func:`lumicore.checks.check_fields`)."""
 
 
 def dumps(reef: Reef, indent: int | None = 2) -> str:
