@@ -6,12 +6,20 @@ before its generic bots); each bot has ``choose(state) -> int`` for a decision n
 
 - ``greedy``: :func:`solvers.reef.turn.best_turn` (exact placements, the game's evaluation),
   taking the best decision (ties: the first), then following its placement plan;
-- ``flatmc``: flat Monte Carlo over the ``candidates`` best decisions of ``best_turn`` (4): each
-  is played on a copy, followed by ``playouts`` (6) play-outs of ``cutoff`` (10) decisions with
-  chance sampled (``policy`` ``"random"``, or ``"greedy"``: every player as the greedy bot),
-  scored by ``Game.evaluate``; the best mean wins;
-- ``mcts``: the arena's UCT (:class:`solvers.bots.MCTSBot`) with a reef budget: ``iterations``
-  (48) and play-outs cut after ``cutoff`` (6) decisions and scored by ``Game.evaluate``.
+- ``flatmc``: flat Monte Carlo over the ``candidates`` (4) best decisions of ``best_turn``
+  (greedy's choice first): each is played on a copy with its placement plan, then ``playouts``
+  (8) play-outs (``policy`` ``"greedy"``: every player as the greedy bot, or ``"random"``) with
+  the bag draws sampled by the bot, to the end of the round (``horizon="round"``; ``"turn"``:
+  no play-out after the mover's own turn; ``cutoff``: at most that many decisions), always
+  stopping between turns, never inside one; each is scored like ``best_turn`` (the ``objective``,
+  by default the margin of :meth:`Game.estimate` over the best opponent). Every candidate sees
+  the same draws in play-out ``i`` (common random numbers); the bot leaves greedy's choice only
+  for a candidate whose mean gain over it is above ``margin`` (1 VP) and twice its standard
+  error;
+- ``mcts``: the arena's UCT (:class:`solvers.bots.MCTSBot`) over greedy's ``candidates`` (4)
+  best decisions at every decision node (greedy's placement plan while placing), ``iterations``
+  (48), play-outs as ``flatmc``'s scored by ``Game.evaluate``; the bag draws come from the bot's
+  generator, never from the game's own.
 
 ``random`` is the arena's generic bot.
 
@@ -24,18 +32,23 @@ True
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from lumicore.errors import LumicoreError
+from lumicore.reef.decisions import Place, Return
 from lumicore.reef.game import Game
-from solvers.bots import MCTSBot, check_seed, rollout
+from solvers.bots import MCTSBot, _sample, check_seed
 from solvers.limits import INTERRUPTED
-from solvers.reef.turn import best_turn
+from solvers.reef.turn import OBJECTIVES, RankedTurn, best_turn
 
-__all__ = ["BOTS", "GreedyBot", "FlatMCBot", "make_bot", "reef_mcts"]
+__all__ = ["BOTS", "GreedyBot", "FlatMCBot", "ReefMCTSBot", "make_bot", "reef_mcts", "playout",
+           "between_turns"]
+
+HORIZONS = ("round", "turn")
 
 
 def _check(state: object) -> Game:
@@ -50,6 +63,69 @@ def _positive_int(value: object, name: str) -> int:
     return value
 
 
+def _one_of(value: object, allowed: tuple[str, ...], name: str) -> str:
+    if value not in allowed:
+        raise LumicoreError(f"{name} must be one of {', '.join(allowed)}, got {value!r:.80}")
+    return value
+
+
+def between_turns(game: Game) -> bool:
+    """Whether ``game`` rests between two players' turns (a turn or coral scoring not begun, or
+    the end): where a play-out may stop without leaving a turn half done (tiles in hand)."""
+    return game.is_terminal() or (not game.is_chance_node() and game.phase in ("turn", "score"))
+
+
+def value(game: Game, player: int, objective: str = "margin") -> float:
+    """``player``'s value of ``game`` as :func:`best_turn` ranks (its estimate, minus the best
+    opponent's with ``objective="margin"``)."""
+    est = game.estimate()
+    if objective == "score" or game.n == 1:
+        return est[player]
+    return est[player] - max(e for p, e in enumerate(est) if p != player)
+
+
+def playout(game: Game, rng: np.random.Generator, policy: Callable[[Game], int] | None = None,
+            horizon: str = "round", cutoff: int | None = None) -> Game:
+    """Play ``game`` on (in place, its bag draws sampled from ``rng``) with ``policy``
+    (uniformly random by default) up to the ``horizon`` (``"round"``: the next round, ``"turn"``:
+    no further), or earlier once ``cutoff`` decisions are made; it stops only
+    :func:`between_turns`. Returns ``game``."""
+    start, decisions = game.round, 0
+    while not game.is_terminal():
+        if game.is_chance_node():
+            game.apply_action(_sample(game, rng))
+            continue
+        if between_turns(game) and (horizon == "turn" or game.round != start
+                                    or (cutoff is not None and decisions >= cutoff)):
+            break
+        if policy is None:
+            actions = game.legal_actions()
+            game.apply_action(int(actions[int(rng.random() * len(actions))]))
+        else:
+            game.apply_action(policy(game))
+        decisions += 1
+    return game
+
+
+def follow(game: Game, ranked: RankedTurn, rng: np.random.Generator) -> Game:
+    """Apply ``ranked``'s decision to ``game`` (in place, draws from ``rng``) and, for a turn
+    that takes tiles, its placement plan (the placements, then the returns to the bag)."""
+    game.apply_action(game.decisions().index(ranked.decision))
+    plan = ranked.placement
+    if plan is None:
+        return game
+    steps = [Place(p) for p in plan.placements] + [Return(t) for t in plan.discarded]
+    for step in steps:
+        while game.is_chance_node():
+            game.apply_action(_sample(game, rng))
+        if game.phase != "place":
+            break
+        moves = game.decisions()
+        if step in moves:
+            game.apply_action(moves.index(step))
+    return game
+
+
 class GreedyBot:
     """The best decision of :func:`best_turn` (see the module docstring)."""
 
@@ -57,15 +133,19 @@ class GreedyBot:
 
     def __init__(self, seed: int = 0, objective: str = "margin") -> None:
         self.seed = check_seed(seed)
-        self.objective = objective
+        self.objective = _one_of(objective, OBJECTIVES, "objective")
+
+    def ranked_turns(self, game: Game) -> list[RankedTurn]:
+        """``best_turn``'s ranking, best first (turns, placements and coral scorings only)."""
+        result = best_turn(game, self.objective)
+        if result.status == INTERRUPTED:  # Ctrl-C: the bot has no answer, the game stops
+            raise KeyboardInterrupt
+        return list(result.ranked)
 
     def ranked(self, game: Game) -> list:
         """The decisions weighed by ``best_turn``, best first (other phases: as listed)."""
         if game.phase in ("turn", "place", "score"):
-            result = best_turn(game, self.objective)
-            if result.status == INTERRUPTED:  # Ctrl-C: the bot has no answer, the game stops
-                raise KeyboardInterrupt
-            return [r.decision for r in result.ranked]
+            return [r.decision for r in self.ranked_turns(game)]
         if game.phase == "swap":       # reached only by other bots' choices: stop swapping
             return list(reversed(game.decisions()))
         return list(game.decisions())
@@ -81,41 +161,117 @@ class FlatMCBot(GreedyBot):
 
     name = "flatmc"
 
-    def __init__(self, seed: int = 0, candidates: int = 4, playouts: int = 6, cutoff: int = 10,
-                 objective: str = "margin", policy: str = "random") -> None:
+    def __init__(self, seed: int = 0, candidates: int = 4, playouts: int = 8,
+                 cutoff: int | None = None, objective: str = "margin", policy: str = "greedy",
+                 horizon: str = "round", margin: float = 1.0) -> None:
         super().__init__(seed, objective)
         self.candidates = _positive_int(candidates, "candidates")
         self.playouts = _positive_int(playouts, "playouts")
-        self.cutoff = _positive_int(cutoff, "cutoff")
-        if policy not in ("random", "greedy"):
-            raise LumicoreError(f"policy must be 'random' or 'greedy', got {policy!r:.80}")
+        self.cutoff = None if cutoff is None else _positive_int(cutoff, "cutoff")
+        _one_of(policy, ("random", "greedy"), "policy")
         self.policy = None if policy == "random" else GreedyBot(seed, objective).choose
+        self.horizon = _one_of(horizon, HORIZONS, "horizon")
+        if isinstance(margin, bool) or not isinstance(margin, (int, float)) \
+                or not 0 <= margin < math.inf:
+            raise LumicoreError(f"margin must be a number >= 0, got {margin!r:.80}")
+        self.margin = float(margin)
         self.rng = np.random.default_rng(self.seed)
+
+    def samples(self, game: Game) -> list[tuple[RankedTurn, list[float]]]:
+        """The candidates (greedy's choice first) with their play-out values, play-out ``i`` of
+        every candidate drawing from the same seed."""
+        options = self.ranked_turns(game)[: self.candidates]
+        me = game.current_player()
+        seeds = self.rng.integers(2**63, size=self.playouts)
+        out = []
+        for ranked in options:
+            values = []
+            for s in seeds:
+                rng = np.random.default_rng(int(s))
+                probe = game.clone()
+                probe.auto_chance = False
+                follow(probe, ranked, rng)
+                playout(probe, rng, self.policy, self.horizon, self.cutoff)
+                values.append(value(probe, me, self.objective))
+            out.append((ranked, values))
+        return out
+
+    def pick(self, samples: list[tuple[RankedTurn, list[float]]]) -> RankedTurn:
+        """Greedy's choice (the first) unless another's mean gain over it (paired by play-out)
+        is above ``margin`` and twice its standard error; then the largest such gain."""
+        base = np.asarray(samples[0][1])
+        best, best_gain = samples[0][0], 0.0
+        for ranked, values in samples[1:]:
+            diff = np.asarray(values) - base
+            gain = float(diff.mean())
+            se = float(diff.std(ddof=1) / math.sqrt(len(diff))) if len(diff) > 1 else math.inf
+            if gain > self.margin and gain > 2 * se and gain > best_gain:
+                best, best_gain = ranked, gain
+        return best
 
     def choose(self, state: Game) -> int:
         game = _check(state)
-        options = self.ranked(game)[: self.candidates]
-        if len(options) == 1 or game.phase == "place":
-            return game.decisions().index(options[0])
-        me = game.current_player()
-        best, best_value = options[0], -1.0
-        for decision in options:
-            total = 0.0
-            for _ in range(self.playouts):
-                probe = game.clone()
-                probe.auto_chance = False
-                probe.apply_action(probe.decisions().index(decision))
-                total += rollout(probe, self.rng, policy=self.policy, cutoff=self.cutoff)[me]
-            if total / self.playouts > best_value + 1e-12:
-                best, best_value = decision, total / self.playouts
-        return game.decisions().index(best)
+        if game.phase not in ("turn", "score"):
+            return super().choose(game)
+        samples = self.samples(game)
+        if len(samples) == 1:
+            return game.decisions().index(samples[0][0].decision)
+        return game.decisions().index(self.pick(samples).decision)
 
 
-def reef_mcts(seed: int = 0, iterations: int = 48, cutoff: int = 6, **options: Any) -> MCTSBot:
-    """The arena's MCTS with the reef's budget (see the module docstring)."""
-    bot = MCTSBot(seed=seed, iterations=iterations, cutoff=cutoff, **options)
-    bot.name = "mcts"
-    return bot
+class _Candidates:
+    """A reef game seen through greedy's candidates: at a decision node the legal actions are
+    ``best_turn``'s ``k`` best (its first only while placing), elsewhere the game's own."""
+
+    def __init__(self, game: Game, bot: GreedyBot, k: int) -> None:
+        self.game, self.bot, self.k = game, bot, k
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.game, name)
+
+    def legal_actions(self) -> list[int]:
+        game = self.game
+        if game.is_chance_node() or game.is_terminal():
+            return game.legal_actions()
+        ranked = self.bot.ranked(game)
+        top = ranked[:1] if game.phase == "place" else ranked[: self.k]
+        moves = game.decisions()
+        return [moves.index(d) for d in top]
+
+    def clone(self) -> _Candidates:
+        return _Candidates(self.game.clone(), self.bot, self.k)
+
+
+class ReefMCTSBot(MCTSBot):
+    """The arena's UCT over greedy's candidates (see the module docstring)."""
+
+    name = "mcts"
+
+    def __init__(self, seed: int = 0, iterations: int = 48, candidates: int = 4,
+                 cutoff: int | None = None, policy: str = "greedy", horizon: str = "round",
+                 objective: str = "margin", exploration: float = 1.4,
+                 time_limit: float | None = None) -> None:
+        super().__init__(seed=seed, iterations=iterations, exploration=exploration,
+                         policy=policy, cutoff=cutoff, time_limit=time_limit)
+        self.candidates = _positive_int(candidates, "candidates")
+        self.horizon = _one_of(horizon, HORIZONS, "horizon")
+        self.ranker = GreedyBot(seed, objective)
+        self.reef_policy = None if policy == "random" else self.ranker.choose
+
+    def choose(self, state: Game) -> int:
+        game = _check(state).clone()
+        game.auto_chance = False   # draws are the bot's samples, not the game's own generator
+        return super().choose(_Candidates(game, self.ranker, self.candidates))
+
+    def _playout(self, state: Any) -> list[float]:
+        game = state.game if isinstance(state, _Candidates) else state
+        playout(game, self.rng, self.reef_policy, self.horizon, self.cutoff)
+        return [float(v) for v in game.evaluate()]
+
+
+def reef_mcts(seed: int = 0, **options: Any) -> ReefMCTSBot:
+    """The reef's MCTS (see the module docstring)."""
+    return ReefMCTSBot(seed=seed, **options)
 
 
 BOTS: dict[str, Callable[..., Any]] = {

@@ -1,0 +1,114 @@
+"""The reef's sampling bots: what their play-outs score, where they stop, whose draws they use."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from lumicore.errors import LumicoreError
+from lumicore.reef.decisions import Turn
+from lumicore.reef.game import Game
+from solvers.arena import make_bot
+from solvers.reef.bots import FlatMCBot, between_turns, playout
+from solvers.reef.turn import RankedTurn, best_turn
+
+
+def at_turn(seed: int = 3, players: int = 2) -> Game:
+    game = Game.new(players=players, seed=seed)
+    while game.phase == "orient":
+        game.play(game.decisions()[0])
+    return game
+
+
+def test_flatmc_scores_whole_turns_that_follow_the_candidates_plan(monkeypatch):
+    """The play-outs of a candidate turn place its tiles as the candidate's plan says and are
+    scored between turns, never with tiles still in a hand (before: the play-out placed them at
+    random and was scored after 10 decisions, whatever the phase)."""
+    game = at_turn(seed=5)
+    me, played = game.current_player(), len(game.log)
+    top = best_turn(game).ranked[:3]
+    reefs = [r.placement.reef if r.placement else game.reefs[me] for r in top]
+    seen = []
+    estimate = Game.estimate
+
+    def spy(self, spent=()):
+        if len(self.log) > played:      # a state played on from the root (not best_turn's probes)
+            seen.append((self.phase, self.reefs[me]))
+        return estimate(self, spent)
+
+    monkeypatch.setattr(Game, "estimate", spy)
+    bot = make_bot("flatmc", "reef", seed=1, candidates=3, playouts=2, policy="random")
+    bot.choose(game)
+    assert seen
+    assert all(phase in ("turn", "score", "over") for phase, _ in seen), seen
+    assert all(any(reef == r for r in reefs) for _, reef in seen)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_reef_mcts_chooses_among_greedys_candidates(seed):
+    """Before: the arena's UCT spread 48 iterations over the ~100 decisions of a turn, each
+    tried once at most, so it played an arbitrary one (0 wins in 60 games against greedy)."""
+    game = at_turn(seed=seed)
+    top = [r.decision for r in best_turn(game).ranked[:4]]
+    bot = make_bot("mcts", "reef", seed=seed, iterations=6, cutoff=2)
+    assert game.decisions()[bot.choose(game)] in top
+
+
+@pytest.mark.parametrize("name", ["mcts", "flatmc"])
+def test_search_bots_do_not_draw_from_the_games_own_generator(monkeypatch, name):
+    """A game made by Game.new draws from its own seeded generator, which a copy shares: a
+    play-out on such a copy would see the very tiles the game will draw (before: mcts did)."""
+    game = at_turn(seed=4)
+
+    def leak(self):
+        raise AssertionError("a play-out drew from the game's own generator")
+
+    monkeypatch.setattr(Game, "_sample", leak)
+    bot = make_bot(name, "reef", seed=1, iterations=4, cutoff=2) if name == "mcts" else \
+        make_bot(name, "reef", seed=1, candidates=2, playouts=1, cutoff=2)
+    assert bot.choose(game) in game.legal_actions()
+
+
+def test_a_play_out_to_the_mover_s_turn_end_values_each_candidate_as_greedy_does():
+    """With no play-out after the candidate's own turn, its value is best_turn's: the plan is
+    played and the evaluation is greedy's (the margin of the estimates)."""
+    game = at_turn(seed=6)
+    bot = FlatMCBot(seed=0, candidates=5, playouts=1, horizon="turn", policy="random")
+    samples = bot.samples(game)
+    assert len(samples) == 5
+    for ranked, values in samples:
+        assert values == [pytest.approx(ranked.value)]
+    assert game.decisions()[bot.choose(game)] == best_turn(game).best.decision
+
+
+def test_a_play_out_stops_between_turns():
+    game = at_turn(seed=2)
+    take = max((d for d in game.decisions() if isinstance(d, Turn)), key=lambda d: len(d.take))
+    game.play(take)
+    assert game.phase == "place"
+    for cutoff in (1, 2, 3):
+        probe = game.clone()
+        probe.auto_chance = False
+        playout(probe, np.random.default_rng(cutoff), cutoff=cutoff)
+        assert between_turns(probe) and not probe.hand
+    probe = game.clone()
+    probe.auto_chance = False
+    playout(probe, np.random.default_rng(0))
+    assert probe.round == game.round + 1 and between_turns(probe)
+
+
+def test_flatmc_leaves_greedys_choice_only_for_a_clear_gain():
+    bot = FlatMCBot(seed=0, margin=1.0)
+    first, other = RankedTurn("first", 0.0), RankedTurn("other", 0.0)
+    assert bot.pick([(first, [0, 0, 0, 0]), (other, [0.5] * 4)]) is first    # below the margin
+    assert bot.pick([(first, [0, 0, 0, 0]), (other, [8, -3, 8, -3])]) is first  # noise
+    assert bot.pick([(first, [0, 0, 0, 0]), (other, [2, 2.5, 2, 2.5])]) is other
+    best = RankedTurn("best", 0.0)
+    assert bot.pick([(first, [1, 1]), (other, [3, 3]), (best, [5, 5])]) is best
+
+
+@pytest.mark.parametrize("options", [{"horizon": "week"}, {"margin": -1}, {"cutoff": 0},
+                                     {"policy": "smart"}, {"objective": "win"}])
+def test_flatmc_rejects_bad_options(options):
+    with pytest.raises(LumicoreError):
+        FlatMCBot(seed=0, **options)
