@@ -23,7 +23,9 @@ SHRINK = [  # (pattern, replacement): minutes of searching become seconds
     (r"\bgames=\d+", "games=4"),
     (r"\bdeals=\d+", "deals=4"),
     (r"\bsamples=\d+", "samples=5"),
-    (r"\biterations=\d+", "iterations=20"),
+    (r"\biterations=\d+", "iterations=8"),
+    # a reef MCTS game takes seconds a decision (make_bot takes its options as arguments)
+    (r'(?<!make_bot\()"mcts"', '"mcts:iterations=8:cutoff=1"'),
 ]
 
 
