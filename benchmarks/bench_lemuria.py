@@ -225,6 +225,13 @@ def _fast_summary(extra: dict[int, dict]) -> str:
             f"{statistics.mean(seconds[1]):.1f} s against {statistics.mean(seconds[0]):.1f} s")
 
 
+def command_line(script: str, argv: list[str] | None) -> str:
+    """How the docs show a run of the benchmark ``script`` (its ``__file__``) with ``argv``
+    (None: this process's arguments)."""
+    args = sys.argv[1:] if argv is None else argv
+    return f"python benchmarks/{Path(script).name} {shlex.join(args)}".strip()
+
+
 def write_docs(lines: list[str], command: str, marker: str = "lemuria-plan") -> None:
     """Replace the block between ``<!-- bench:MARKER -->`` and ``<!-- /bench -->`` in
     docs/lemuria.md by the command, the machine's load and ``lines``."""
@@ -329,9 +336,9 @@ def main(argv: list[str] | None = None) -> int:
     best = known(rows)
     print("\n".join(lines + [""] + best))
     if not args.no_docs:
-        command = "python benchmarks/bench_lemuria.py " + shlex.join(argv or sys.argv[1:])
-        write_docs(lines, command.strip())
-        write_docs(best, command.strip(), marker="lemuria-known")
+        command = command_line(__file__, argv)
+        write_docs(lines, command)
+        write_docs(best, command, marker="lemuria-known")
     return 0
 
 

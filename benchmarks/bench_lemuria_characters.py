@@ -15,10 +15,9 @@ and seconds. Every plan is replayed by ``simulate``. The table goes into docs/le
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 
-from bench_lemuria import write_docs  # benchmarks/ is the script's folder
+from bench_lemuria import command_line, write_docs  # benchmarks/ is the script's folder
 from ortools.sat.python import cp_model
 
 from lumicore.lemuria import Instance, Schedule, default_instance, simulate
@@ -87,9 +86,7 @@ def main(argv: list[str] | None = None) -> int:
             print(line, flush=True)
             lines.append(line)
     if not args.no_docs:
-        command = "python benchmarks/bench_lemuria_characters.py " + " ".join(
-            sys.argv[1:] if argv is None else argv)
-        write_docs(lines, command.strip(), marker="lemuria-characters")
+        write_docs(lines, command_line(__file__, argv), marker="lemuria-characters")
     return 0
 
 

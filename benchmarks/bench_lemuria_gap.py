@@ -29,7 +29,7 @@ import functools
 import sys
 
 import numpy as np
-from bench_lemuria import write_docs  # benchmarks/ is the script's folder
+from bench_lemuria import command_line, write_docs  # benchmarks/ is the script's folder
 from ortools.sat.python import cp_model
 
 from lumicore.lemuria import RESOURCES, Instance, Schedule, default_instance, simulate
@@ -234,7 +234,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", choices=("all", "gap", "builds", "mix"), default="all",
                         help="which tables to measure (default all)")
     args = parser.parse_args(argv)
-    command = ("python benchmarks/bench_lemuria_gap.py " + " ".join(argv or sys.argv[1:])).strip()
+    command = command_line(__file__, argv)
     if args.tables in ("all", "gap"):
         short = [(6, 1), (6, 2)]
         blocks = [

@@ -22,7 +22,7 @@ import time
 from collections.abc import Iterator
 
 import numpy as np
-from bench_lemuria import write_docs  # benchmarks/ is the script's folder
+from bench_lemuria import command_line, write_docs  # benchmarks/ is the script's folder
 
 from lumicore.lemuria import default_instance, reference
 from solvers.lemuria import bound
@@ -101,8 +101,7 @@ def main(argv: list[str] | None = None) -> int:
         print(lines[-1], flush=True)
     print("\n".join(lines))
     if not args.no_docs:
-        command = "python benchmarks/bench_lemuria_kernel.py " + " ".join(argv or sys.argv[1:])
-        write_docs(lines, command.strip(), marker="lemuria-kernel")
+        write_docs(lines, command_line(__file__, argv), marker="lemuria-kernel")
     return 0
 
 

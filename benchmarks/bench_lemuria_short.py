@@ -20,12 +20,11 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import shlex
 import statistics
 import sys
 import time
 
-from bench_lemuria import write_docs  # benchmarks/ is the script's folder
+from bench_lemuria import command_line, write_docs  # benchmarks/ is the script's folder
 
 from lumicore.lemuria import simulate
 from lumicore.lemuria.instance import small_instance
@@ -102,9 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     elif rows:
         print("\n".join(table(rows)))
     if rows and not args.no_docs:
-        command = "python benchmarks/bench_lemuria_short.py " + shlex.join(
-            argv if argv is not None else sys.argv[1:])
-        write_docs(table(rows), command.strip(), marker="lemuria-short")
+        write_docs(table(rows), command_line(__file__, argv), marker="lemuria-short")
     return 0
 
 

@@ -23,11 +23,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import shlex
 import statistics
 import sys
 
-from bench_lemuria import write_docs  # benchmarks/ is the script's folder
+from bench_lemuria import command_line, write_docs  # benchmarks/ is the script's folder
 from ortools.sat.python import cp_model
 
 from lumicore.lemuria import default_instance, simulate
@@ -117,9 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     elif rows:
         print("\n".join(table(rows)))
     if rows and not args.no_docs:
-        command = "python benchmarks/bench_lemuria_workers.py " + shlex.join(
-            argv if argv is not None else sys.argv[1:])
-        write_docs(table(rows), command.strip(), marker="lemuria-workers")
+        write_docs(table(rows), command_line(__file__, argv), marker="lemuria-workers")
     return 0
 
 
