@@ -37,8 +37,8 @@ from solvers.bots import (
     GreedyBot,
     MCTSBot,
     RandomBot,
-    _sample,
     check_seed,
+    sample_outcome,
 )
 from solvers.ctrl_c import check, noting
 from solvers.limits import DONE, INTERRUPTED
@@ -226,7 +226,7 @@ def play_from(state: GameState, bots: Sequence[Bot], rng: np.random.Generator | 
         if len(actions) >= MAX_STEPS:
             raise LumicoreError(f"a game did not end within {MAX_STEPS} actions")
         if state.is_chance_node():
-            action = _sample(state, rng)
+            action = sample_outcome(state, rng)
         else:
             player = state.current_player()
             action = bots[player].choose(state)

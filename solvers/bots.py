@@ -33,7 +33,7 @@ from lumicore.errors import LumicoreError
 from lumicore.game import GameState
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "FlatMCBot", "MCTSBot", "GENERIC_BOTS", "check_seed",
-           "score", "value_after", "rollout"]
+           "score", "value_after", "rollout", "sample_outcome"]
 
 MAX_OUTCOMES = 64
 """A chance node with at most this many outcomes is resolved by its expectation (greedy)."""
@@ -68,8 +68,11 @@ def _pick(rng: np.random.Generator, items: Sequence[int]) -> int:
     return int(items[int(rng.random() * len(items))])
 
 
-def _sample(state: GameState, rng: np.random.Generator) -> int:
-    """A chance outcome drawn with its probability (one uniform number per draw)."""
+def sample_outcome(state: GameState, rng: np.random.Generator) -> int:
+    """A chance outcome drawn with its probability, from one uniform number of ``rng`` (the
+    bots' draws; :func:`lumicore.game.sample_chance` draws the same way through
+    ``rng.choice``, a stream of its own, so the bots keep the streams they were measured
+    with)."""
     outcomes = state.chance_outcomes()
     x = rng.random() * sum(p for _, p in outcomes)
     for action, p in outcomes:
@@ -113,8 +116,8 @@ def value_after(state: GameState, player: int, rng: np.random.Generator, samples
         return sum(p * value_after(_child(state, a), player, rng, samples,
                                    width * len(outcomes), evaluate) for a, p in outcomes)
     k = max(1, min(samples, MAX_OUTCOMES // width))
-    return sum(value_after(_child(state, _sample(state, rng)), player, rng, samples, width * k,
-                           evaluate) for _ in range(k)) / k
+    return sum(value_after(_child(state, sample_outcome(state, rng)), player, rng, samples,
+                           width * k, evaluate) for _ in range(k)) / k
 
 
 def rollout(state: GameState, rng: np.random.Generator,
@@ -127,7 +130,7 @@ def rollout(state: GameState, rng: np.random.Generator,
         if state.is_terminal():
             return score(state, evaluate)
         if state.is_chance_node():
-            state.apply_action(_sample(state, rng))
+            state.apply_action(sample_outcome(state, rng))
             continue
         if cutoff is not None and decisions >= cutoff:
             return score(state, evaluate)
@@ -309,7 +312,7 @@ class MCTSBot(_Searcher):
         node, path = root, [root]
         while not state.is_terminal():
             if state.is_chance_node():
-                action = _sample(state, self.rng)
+                action = sample_outcome(state, self.rng)
                 state.apply_action(action)
                 node = node.children.setdefault(action, _Node(len(root.totals)))
                 path.append(node)

@@ -41,7 +41,7 @@ import numpy as np
 from lumicore.errors import LumicoreError
 from lumicore.reef.decisions import Place, Return
 from lumicore.reef.game import Game
-from solvers.bots import MCTSBot, _sample, check_seed
+from solvers.bots import MCTSBot, check_seed, sample_outcome
 from solvers.limits import INTERRUPTED
 from solvers.reef.turn import OBJECTIVES, RankedTurn, best_turn
 
@@ -93,7 +93,7 @@ def playout(game: Game, rng: np.random.Generator, policy: Callable[[Game], int] 
     start, decisions = game.round, 0
     while not game.is_terminal():
         if game.is_chance_node():
-            game.apply_action(_sample(game, rng))
+            game.apply_action(sample_outcome(game, rng))
             continue
         if between_turns(game) and (horizon == "turn" or game.round != start
                                     or (cutoff is not None and decisions >= cutoff)):
@@ -117,7 +117,7 @@ def follow(game: Game, ranked: RankedTurn, rng: np.random.Generator) -> Game:
     steps = [Place(p) for p in plan.placements] + [Return(t) for t in plan.discarded]
     for step in steps:
         while game.is_chance_node():
-            game.apply_action(_sample(game, rng))
+            game.apply_action(sample_outcome(game, rng))
         if game.phase != "place":
             break
         moves = game.decisions()
