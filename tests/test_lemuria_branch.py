@@ -13,11 +13,20 @@ from test_lemuria_bound import _held_instance, remodel_year
 from test_lemuria_model import tiny
 
 from lumicore.errors import LumicoreError, SearchLimitError
-from lumicore.lemuria import CHITS, Instance, Play, Remodel, default_instance, simulate
+from lumicore.lemuria import (
+    CHITS,
+    DISTRICTS,
+    Build,
+    Instance,
+    Play,
+    Remodel,
+    default_instance,
+    simulate,
+)
 from lumicore.lemuria.instance import small_instance
 from lumicore.lemuria.schedule import Schedule
 from solvers.lemuria import build_schedule
-from solvers.lemuria.bound import _Year
+from solvers.lemuria.bound import CONVERGED, _Year
 from solvers.lemuria.branch import (
     EMPTY,
     _Choices,
@@ -43,16 +52,21 @@ def choices_of(inst: Instance, schedule: Schedule) -> _Choices:
     build), the facilities owned after each turn, and which characters (by their place in the
     hand and the deck) it houses, the turn each is first housed in, and how many residents
     it houses in all (a card housed again counts again) and by the end of two turns (the
-    festivals before the last turn, then the turns just before the last)."""
+    festivals before the last turn, then the turns just before the last), and which districts
+    hold one of its chits after each turn."""
     trace = simulate(inst, schedule).trace
     plans = {p.turn: p for p in schedule.turns}
     stream = list(inst.hand) + list(inst.character_deck)
     fixed, owned, housed, n, residents, by_turn = [], [], {}, 0, 0, {}
+    chits, held = [], set()
     for t in range(1, inst.turns + 1):
         build = plans[t].build_action() if t in plans else None
         fixed.append((t, 0 if build is None else trace[t - 1].row.index(build.card) + 1))
         n += build is not None and not isinstance(build, Remodel)
         owned.append((t, (n, n)))
+        if isinstance(build, Build) and build.district is not None:
+            held.add(DISTRICTS.index(build.district))
+        chits += [(t, d, d in held) for d in range(len(DISTRICTS))]
         for action in plans[t].actions if t in plans else ():
             if isinstance(action, Play) and action.house_in is not None:
                 housed.setdefault(stream.index(action.character), t)
@@ -63,7 +77,8 @@ def choices_of(inst: Instance, schedule: Schedule) -> _Choices:
     return _Choices(tuple(fixed), tuple(owned),
                     tuple((i, i in housed) for i in range(len(stream))),
                     tuple((i, (t, t)) for i, t in sorted(housed.items())),
-                    (residents, residents), tuple((F, by_turn[F], by_turn[F]) for F in counted))
+                    (residents, residents), tuple((F, by_turn[F], by_turn[F]) for F in counted),
+                    tuple(chits))
 
 
 @pytest.mark.parametrize("name", sorted(YEARS))
@@ -79,7 +94,8 @@ def test_the_choices_of_the_optimal_year_keep_its_vp(name):
     kinds = [mine, _Choices(fixed=mine.fixed), _Choices(owned=mine.owned),
              _Choices(housed=mine.housed), _Choices(housed=mine.housed, windows=mine.windows),
              _Choices(residents=mine.residents), _Choices(festivals=mine.festivals),
-             _Choices(residents=mine.residents, festivals=mine.festivals)]
+             _Choices(residents=mine.residents, festivals=mine.festivals),
+             _Choices(chits=mine.chits)]
     for choices in kinds:
         assert _node_bound(inst, choices, [], None).value >= best.vp - 1e-6
 
@@ -115,6 +131,47 @@ def test_the_owned_limits_split_the_years():
     high = _node_bound(inst, _Choices(owned=((turn, (n + 1, CHITS)),)), [], None).value
     assert low >= best.vp - 1e-6  # the optimal year owns n facilities after that turn
     assert max(low, high) <= _node_bound(inst, _Choices(), [], None).value + 1e-6
+
+
+def test_the_chits_after_a_turn_split_the_years():
+    """Whether a district holds a chit after a turn: the side the optimal year takes keeps its
+    VP, the other is no larger than the whole year's, and a chit in every district after the
+    first turn (one build) rules every year out."""
+    inst = YEARS["remodels"]()
+    best = optimum(inst)
+    mine = choices_of(inst, best.schedule).chits
+    whole = _node_bound(inst, _Choices(), [], None).value
+    tried = 0
+    for t, d, has in mine[::3]:
+        kept = _node_bound(inst, _Choices(chits=((t, d, has),)), [], None).value
+        other = _node_bound(inst, _Choices(chits=((t, d, not has),)), [], None).value
+        # each bound is within CONVERGED of its relaxation's least
+        assert kept >= best.vp - 1e-6 and max(kept, other) <= whole + CONVERGED
+        tried += 1
+    assert tried >= 3
+    every = tuple((1, d, True) for d in range(len(DISTRICTS)))
+    assert _node_bound(inst, _Choices(chits=every), [], None).value < 0
+
+
+def test_a_node_splits_on_the_chits_its_building_plans_disagree_on():
+    """Building plans that agree on every build but not on where their chits went: the
+    children split them by the district and turn nearest to an even mix, and each keeps the
+    plans that make its choice."""
+    from types import SimpleNamespace
+
+    from solvers.lemuria.branch import _split_chits
+
+    def plan(*bits):
+        return SimpleNamespace(chits=np.array(bits))
+
+    building = [(0.4, plan(1, 3, 3)), (0.6, plan(3, 3, 3))]  # district 1 after turn 1?
+    children = _split_chits(_Choices(), building)
+    assert [c.chits for c, _keep in children] == [((1, 1, True),), ((1, 1, False),)]
+    keeps = [[keep("building", SimpleNamespace(plan=p)) for _w, p in building]
+             for _c, keep in children]
+    assert keeps == [[False, True], [True, False]]
+    assert all(keep("characters", None) for _c, keep in children)
+    assert _split_chits(_Choices(), [(1.0, plan(1, 3, 3))]) == []
 
 
 def test_bad_arguments():

@@ -182,10 +182,11 @@ class _Year:
                  housed: dict[int, bool] | None = None,
                  windows: dict[int, tuple[int, int]] | None = None,
                  residents: tuple[int, int] | None = None,
-                 festivals: tuple[tuple[int, int, int], ...] = ()) -> None:
+                 festivals: tuple[tuple[int, int, int], ...] = (),
+                 chits: dict[tuple[int, int], bool] | None = None) -> None:
         self.inst = instance
         self._choose(fixed or {}, owned or {}, housed or {}, windows or {}, residents,
-                     festivals)
+                     festivals, chits)
         self.T = T = instance.turns
         ids = sorted(instance.buildings)
         self.index = {c: i for i, c in enumerate(ids)}
@@ -227,20 +228,25 @@ class _Year:
                      housed: dict[int, bool],
                      windows: dict[int, tuple[int, int]] | None = None,
                      residents: tuple[int, int] | None = None,
-                     festivals: tuple[tuple[int, int, int], ...] = ()) -> _Year:
+                     festivals: tuple[tuple[int, int, int], ...] = (),
+                     chits: dict[tuple[int, int], bool] | None = None) -> _Year:
         """The same year with other branching choices (the rows and the stream are shared)."""
         year = copy.copy(self)
-        year._choose(fixed, owned, housed, windows or {}, residents, festivals)
+        year._choose(fixed, owned, housed, windows or {}, residents, festivals, chits)
         return year
 
     def _choose(self, fixed: dict[int, int], owned: dict[int, tuple[int, int]],
                 housed: dict[int, bool], windows: dict[int, tuple[int, int]],
                 residents: tuple[int, int] | None = None,
-                festivals: tuple[tuple[int, int, int], ...] = ()) -> None:
+                festivals: tuple[tuple[int, int, int], ...] = (),
+                chits: dict[tuple[int, int], bool] | None = None) -> None:
         # branching (solvers.lemuria.branch): the build option of turn t; facilities owned
         # after turn t in [lo, hi]; character item i housed (True) or not (False), and first
         # housed in turns lo..hi (``windows``)
         self.fixed, self.owned, self.housed = dict(fixed), dict(owned), dict(housed)
+        self.chits = dict(chits or {})
+        """{(t, d): has}: only years in which district d holds a chit after turn t (has) or
+        holds none (not has)."""
         self.windows = dict(windows)
         self.residents = residents
         """(lo, hi): only years that house lo..hi residents in all (second housings count),
@@ -253,7 +259,8 @@ class _Year:
     def barred(self) -> tuple[str, ...]:
         """The sides whose empty year (no build, nobody housed) breaks a fixed choice."""
         sides = []
-        if any(self.fixed.values()) or any(lo > 0 for lo, _hi in self.owned.values()):
+        if (any(self.fixed.values()) or any(lo > 0 for lo, _hi in self.owned.values())
+                or any(self.chits.values())):
             sides.append("building")
         if (any(self.housed.values()) or (self.residents is not None and self.residents[0] > 0)
                 or any(lo > 0 for _F, lo, _hi in self.festivals)):
@@ -320,12 +327,24 @@ def _building_dp(year: _Year, P: np.ndarray, Lam: np.ndarray, cost: np.ndarray,
         if t in year.owned:  # only years owning lo..hi facilities after turn t
             lo, hi = year.owned[t]
             V[t + 1] = np.where(((_NFAC < lo) | (_NFAC > hi))[None, :, None], _NEG, V[t + 1])
+        barred = _barred_patterns(year.chits, t)
+        if barred.any():  # only years whose chits after turn t are as chosen
+            V[t + 1] = np.where(barred[None, None, :], _NEG, V[t + 1])
         remodel = year.remodel and t >= year.remodel_from
         only = year.fixed.get(t)
         V[t] = building_turn(_after_turn(V, t, fest), year.rows.succ[t - 1],
                              _turn_gains(year, t, year.rows.card[t - 1], cost, Lam, remodel),
                              -1 if only is None else only, remodel, _bonus(P, t), _ADMIN)
     return V
+
+
+def _barred_patterns(chits: dict[tuple[int, int], bool], t: int) -> np.ndarray:
+    """The chit patterns (16,) a year may not have after turn t (``_Year.chits``)."""
+    barred = np.zeros(16, dtype=bool)
+    for (turn, d), has in chits.items():
+        if turn == t:
+            barred |= _HAS[d] != has
+    return barred
 
 
 _LOWER = np.array([1 if s >= 3 else 0 for s in range(5)])
@@ -365,6 +384,8 @@ class _Plan:
     """The character items (stream indices) housed at their first draw."""
     turns: dict[int, int] = field(default_factory=dict)
     """The turn (1-based) each of ``items`` is housed in."""
+    chits: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=int))
+    """The building side's chit pattern after each turn (bit d: district d holds one)."""
 
 
 def _follow(year: _Year, V: list[np.ndarray], P: np.ndarray, Lam: np.ndarray,
@@ -409,6 +430,7 @@ def _follow(year: _Year, V: list[np.ndarray], P: np.ndarray, Lam: np.ndarray,
         state, n, bits = succ[option], new_n, new_bits
         plan.owned[t - 1] = n
         plan.option[t - 1] = option
+        plan.chits[t - 1] = bits
 
 
 def _resident_values(year: _Year, P: np.ndarray, Lam: np.ndarray, fest: np.ndarray
@@ -727,7 +749,7 @@ def _record_characters(year: _Year, P: np.ndarray, val: np.ndarray, case: tuple,
 
 def _empty_plan(T: int) -> _Plan:
     return _Plan(np.zeros((4, T)), np.zeros((4, T)), np.zeros((T, 4)), np.zeros((T, 4)),
-                 np.zeros(T), np.zeros(T, dtype=int))
+                 np.zeros(T), np.zeros(T, dtype=int), chits=np.zeros(T, dtype=int))
 
 
 def _multiplier_terms(year: _Year, mu: np.ndarray, lam: np.ndarray

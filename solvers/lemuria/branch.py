@@ -15,9 +15,10 @@ bound falls as fast as the nodes allow.
 When the builds are settled the search splits on the facilities owned after a turn, then on
 the number of residents the year houses in all, then on the number it houses by the end of a
 festival turn (of up to two festivals), then on whether a character is housed, then on the
-turn it is first housed in. A node whose master mixes none of these has nothing to split
-(its mix is in the chits or in the cards held); it stays open with its bound, and the search
-stops when it reaches the top.
+turn it is first housed in, and last on whether a district holds a chit after a turn. A node
+whose master mixes none of these has nothing to split (its mix is in the cards held, or its
+master holds one relaxed year of each side that no legal year matches); it stays open with
+its bound, and the search stops when it reaches the top.
 
 Children are bounded at their parent's multipliers first (one evaluation of the two programs,
 a valid bound like any); a node's column generation runs only when it reaches the top, and
@@ -93,17 +94,20 @@ class _Choices:
     """() or (lo, hi): the residents the year houses in all."""
     festivals: tuple = ()
     """((F, lo, hi), ...): the residents the year houses by the end of festival turn F."""
+    chits: tuple = ()
+    """((t, d, has), ...): district d holds a chit after turn t (has) or none."""
 
     def year(self, instance: Instance, base: _Year | None = None) -> _Year:
         """The relaxation's data for these choices (``base``: the whole year's, shared)."""
         choices = (dict(self.fixed), dict(self.owned), dict(self.housed), dict(self.windows),
-                   self.residents or None, self.festivals)
+                   self.residents or None, self.festivals,
+                   {(t, d): has for t, d, has in self.chits})
         return _Year(instance, *choices) if base is None else base.with_choices(*choices)
 
     @property
     def size(self) -> int:
         return (len(self.fixed) + len(self.owned) + len(self.housed) + len(self.windows)
-                + bool(self.residents) + len(self.festivals))
+                + bool(self.residents) + len(self.festivals) + len(self.chits))
 
 
 @dataclass(order=True)
@@ -198,7 +202,8 @@ def _split(node: _Node, festivals: tuple[int, ...] = ()) -> list[tuple[_Choices,
     (``festivals``; a node counts by at most ``COUNTED`` of them), split at
     the master's mean where it is nearest to even; else two, by housing the character item
     the master houses most nearly half of the time; else by the turn an item is first housed
-    in (:func:`_split_turns`); else none (the master mixes nothing a choice can split)."""
+    in (:func:`_split_turns`); else two, by whether a district holds a chit after a turn
+    (:func:`_split_chits`); else none (the master mixes nothing a choice can split)."""
     building = _weighted(node, "building")
     characters = _weighted(node, "characters")
     c = node.choices
@@ -242,7 +247,26 @@ def _split(node: _Node, festivals: tuple[int, ...] = ()) -> list[tuple[_Choices,
         item = min(frac)[1]
         return [(replace(c, housed=c.housed + ((item, must),)), _keeps_item(item, must))
                 for must in (True, False)]
-    return _split_turns(c, characters)
+    return _split_turns(c, characters) or _split_chits(c, building)
+
+
+def _split_chits(c: _Choices, building: list[tuple[float, Any]]
+                 ) -> list[tuple[_Choices, Keep]]:
+    """Two children by whether a district holds a chit after a turn, where the master's
+    building plans are nearest to evenly split; none if they agree on every chit."""
+    chosen = {(t, d) for t, d, _has in c.chits}
+    turns = building[0][1].chits.shape[0] if building else 0
+    splits = []
+    for t in range(1, turns + 1):
+        for d in range(4):
+            share = sum(w for w, plan in building if plan.chits[t - 1] >> d & 1)
+            if (t, d) not in chosen and MIXED < share < 1 - MIXED:
+                splits.append((abs(share - 0.5), t, d))
+    if not splits:
+        return []
+    _, t, d = min(splits)
+    return [(replace(c, chits=c.chits + ((t, d, has),)), _keeps_chit(t, d, has))
+            for has in (True, False)]
 
 
 def _split_festival(c: _Choices, characters: list[tuple[float, Any]],
@@ -343,6 +367,11 @@ def _keeps_option(turn: int, option: int) -> Keep:
 
 def _keeps_owned(turn: int, lo: int, hi: int) -> Keep:
     return lambda side, column: side != "building" or lo <= column.plan.owned[turn - 1] <= hi
+
+
+def _keeps_chit(turn: int, district: int, has: bool) -> Keep:
+    return (lambda side, column: side != "building"
+            or bool(column.plan.chits[turn - 1] >> district & 1) == has)
 
 
 def _keeps_item(item: int, must: bool) -> Keep:
