@@ -7,25 +7,28 @@ time.
     python benchmarks/bench_lemuria_floor.py                 # 20 years, writes docs/lemuria.md
     python benchmarks/bench_lemuria_floor.py --seeds 0,4 --no-docs
     python benchmarks/bench_lemuria_floor.py --from-log benchmarks/logs/lemuria_floor.log
+    python benchmarks/bench_lemuria_floor.py --seeds 4 --no-docs --json   # [{seed, bound, ...}]
 
 Each year runs on one core (``--workers`` years at once). The per-year lines it prints are what
 ``--from-log`` reads back (years already there are not run again); the table goes into
 docs/lemuria.md between ``<!-- bench:lemuria-floor -->`` and ``<!-- /bench -->`` unless
-``--no-docs``.
+``--no-docs``. Ctrl-C stops the run: the years done so far are tabled, not written into the
+docs.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import statistics
 import sys
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from bench_lemuria import _best, command_line, gap, read_log, write_docs
 
 from lumicore.lemuria import default_instance
+from solvers.batch import run_batch
 from solvers.lemuria.branch import branch_bound
 
 PLANS = Path(__file__).parent / "logs" / "lemuria_plan.log"
@@ -33,8 +36,10 @@ LINE = re.compile(r"^floor seed\s+(?P<seed>\d+): best (?P<best>\d+) bound (?P<bo
                   r"status (?P<status>\w+) nodes (?P<nodes>\d+) \((?P<time>\d+) s\)$")
 
 
-def run(seed: int, best: int, time_limit: float) -> dict:
-    """The branch and bound on year ``seed`` with the best plan known as its target."""
+def run(job: tuple[int, int, float]) -> dict:
+    """The branch and bound on year ``seed`` with the best plan known as its target, for
+    ``time_limit`` seconds (``job``: the three)."""
+    seed, best, time_limit = job
     r = branch_bound(default_instance(seed), time_limit=time_limit, target=best)
     return {"seed": seed, "best": best, "bound": r.bound, "status": r.status,
             "nodes": r.nodes, "time": r.elapsed}
@@ -55,6 +60,16 @@ def read_lines(paths: list[Path]) -> dict[int, dict]:
                                         "bound": float(m["bound"]), "status": m["status"],
                                         "nodes": int(m["nodes"]), "time": float(m["time"])}
     return rows
+
+
+def parse_seeds(text: str) -> list[int]:
+    """``"0-19"`` or ``"0,4,5"``: the seeds (ValueError on anything else)."""
+    lo, dash, hi = text.partition("-")
+    seeds = (list(range(int(lo), int(hi) + 1)) if dash
+             else [int(s) for s in text.split(",")])
+    if not seeds or min(seeds) < 0:
+        raise ValueError(text)
+    return seeds
 
 
 def table(rows: dict[int, dict]) -> list[str]:
@@ -80,24 +95,38 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--from-log", type=Path, action="append", default=[],
                         help="an earlier run's output: its years are not run again")
     parser.add_argument("--no-docs", action="store_true", help="do not write docs/lemuria.md")
+    parser.add_argument("--json", action="store_true", help="print the years as JSON")
     args = parser.parse_args(argv)
-    lo, _, hi = args.seeds.partition("-")
-    seeds = (list(range(int(lo), int(hi) + 1)) if hi
-             else [int(s) for s in args.seeds.split(",")])
+    try:
+        seeds = parse_seeds(args.seeds)
+    except ValueError:
+        parser.error(f"--seeds must be like 0-19 or 0,4,5, got {args.seeds!r}")
+    if args.time_limit <= 0 or args.workers < 1:
+        parser.error("--time-limit must be positive and --workers at least 1")
     plans = read_log(PLANS)
+    if unknown := [s for s in seeds if s not in plans]:
+        parser.error(f"no plan known for seed {unknown[0]} in {PLANS.name}")
+    missing = [p for p in args.from_log if not p.is_file()]
+    if missing:
+        parser.error(f"--from-log: no file {missing[0]}")
     rows = {s: r for s, r in read_lines(args.from_log).items() if s in seeds}
     todo = [s for s in seeds if s not in rows]
-    with ProcessPoolExecutor(max_workers=args.workers) as pool:
-        jobs = [pool.submit(run, s, _best(plans[s]), args.time_limit) for s in todo]
-        for job in jobs:
-            r = job.result()
+    stopped = False
+    try:
+        jobs = [(s, _best(plans[s]), args.time_limit) for s in todo]
+        for _i, r in run_batch(run, jobs, workers=args.workers):
             rows[r["seed"]] = r
             print(line(r), flush=True)
-    lines = table(rows)
-    print("\n".join(lines))
-    if not args.no_docs:
-        write_docs(lines, command_line(__file__, argv), marker="lemuria-floor")
-    return 0
+    except KeyboardInterrupt:
+        stopped = True
+        print(f"interrupted: {len(rows)} of {len(seeds)} years done", file=sys.stderr)
+    if args.json:
+        print(json.dumps([rows[s] for s in sorted(rows)]))
+    elif rows:
+        print("\n".join(table(rows)))
+    if rows and not (args.no_docs or stopped):
+        write_docs(table(rows), command_line(__file__, argv), marker="lemuria-floor")
+    return 130 if stopped else 0
 
 
 if __name__ == "__main__":

@@ -97,10 +97,6 @@ class Spec:
             raise field_error(source, path, self.what, value)
         return value
 
-    def check(self, value: Any, path: str, source: str) -> None:
-        """:meth:`read` without the loaded value."""
-        self.read(value, path, source)
-
 
 class Int(Spec):
     """An integer (never a bool) from ``low`` to ``high`` (None: unbounded)."""

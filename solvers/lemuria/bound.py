@@ -247,6 +247,7 @@ class _Year:
         self.chits = dict(chits or {})
         """{(t, d): has}: only years in which district d holds a chit after turn t (has) or
         holds none (not has)."""
+        self.barred_chits = _barred_patterns(self.chits)
         self.windows = dict(windows)
         self.residents = residents
         """(lo, hi): only years that house lo..hi residents in all (second housings count),
@@ -327,9 +328,8 @@ def _building_dp(year: _Year, P: np.ndarray, Lam: np.ndarray, cost: np.ndarray,
         if t in year.owned:  # only years owning lo..hi facilities after turn t
             lo, hi = year.owned[t]
             V[t + 1] = np.where(((_NFAC < lo) | (_NFAC > hi))[None, :, None], _NEG, V[t + 1])
-        barred = _barred_patterns(year.chits, t)
-        if barred.any():  # only years whose chits after turn t are as chosen
-            V[t + 1] = np.where(barred[None, None, :], _NEG, V[t + 1])
+        if t in year.barred_chits:  # only years whose chits after turn t are as chosen
+            V[t + 1] = np.where(year.barred_chits[t][None, None, :], _NEG, V[t + 1])
         remodel = year.remodel and t >= year.remodel_from
         only = year.fixed.get(t)
         V[t] = building_turn(_after_turn(V, t, fest), year.rows.succ[t - 1],
@@ -338,12 +338,12 @@ def _building_dp(year: _Year, P: np.ndarray, Lam: np.ndarray, cost: np.ndarray,
     return V
 
 
-def _barred_patterns(chits: dict[tuple[int, int], bool], t: int) -> np.ndarray:
-    """The chit patterns (16,) a year may not have after turn t (``_Year.chits``)."""
-    barred = np.zeros(16, dtype=bool)
-    for (turn, d), has in chits.items():
-        if turn == t:
-            barred |= _HAS[d] != has
+def _barred_patterns(chits: dict[tuple[int, int], bool]) -> dict[int, np.ndarray]:
+    """For each turn ``_Year.chits`` names, the chit patterns (16,) a year may not have
+    after it."""
+    barred: dict[int, np.ndarray] = {}
+    for (t, d), has in chits.items():
+        barred[t] = barred.get(t, np.zeros(16, dtype=bool)) | (_HAS[d] != has)
     return barred
 
 
@@ -380,12 +380,12 @@ class _Plan:
     housed: np.ndarray
     owned: np.ndarray
     option: np.ndarray
+    chits: np.ndarray
+    """The building side's chit pattern after each turn (bit d: district d holds one)."""
     items: set[int] = field(default_factory=set)
     """The character items (stream indices) housed at their first draw."""
     turns: dict[int, int] = field(default_factory=dict)
     """The turn (1-based) each of ``items`` is housed in."""
-    chits: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=int))
-    """The building side's chit pattern after each turn (bit d: district d holds one)."""
 
 
 def _follow(year: _Year, V: list[np.ndarray], P: np.ndarray, Lam: np.ndarray,
@@ -749,7 +749,7 @@ def _record_characters(year: _Year, P: np.ndarray, val: np.ndarray, case: tuple,
 
 def _empty_plan(T: int) -> _Plan:
     return _Plan(np.zeros((4, T)), np.zeros((4, T)), np.zeros((T, 4)), np.zeros((T, 4)),
-                 np.zeros(T), np.zeros(T, dtype=int), chits=np.zeros(T, dtype=int))
+                 np.zeros(T), np.zeros(T, dtype=int), np.zeros(T, dtype=int))
 
 
 def _multiplier_terms(year: _Year, mu: np.ndarray, lam: np.ndarray

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from lumicore.errors import LumicoreError
-from lumicore.lemuria import CHITS, Instance
+from lumicore.lemuria import CHITS, DISTRICTS, Instance
 from solvers.ctrl_c import noting
 from solvers.lemuria.bound import (
     CONVERGED,
@@ -258,7 +258,7 @@ def _split_chits(c: _Choices, building: list[tuple[float, Any]]
     turns = building[0][1].chits.shape[0] if building else 0
     splits = []
     for t in range(1, turns + 1):
-        for d in range(4):
+        for d in range(len(DISTRICTS)):
             share = sum(w for w, plan in building if plan.chits[t - 1] >> d & 1)
             if (t, d) not in chosen and MIXED < share < 1 - MIXED:
                 splits.append((abs(share - 0.5), t, d))

@@ -43,7 +43,7 @@ from lumicore.reef.decisions import Place, Return
 from lumicore.reef.game import Game
 from solvers.bots import MCTSBot, check_seed, sample_outcome
 from solvers.limits import INTERRUPTED
-from solvers.reef.turn import OBJECTIVES, RankedTurn, best_turn
+from solvers.reef.turn import OBJECTIVES, RankedTurn, best_turn, turn_value
 
 __all__ = ["BOTS", "GreedyBot", "FlatMCBot", "ReefMCTSBot", "make_bot", "reef_mcts", "playout",
            "between_turns"]
@@ -73,15 +73,6 @@ def between_turns(game: Game) -> bool:
     """Whether ``game`` rests between two players' turns (a turn or coral scoring not begun, or
     the end): where a play-out may stop without leaving a turn half done (tiles in hand)."""
     return game.is_terminal() or (not game.is_chance_node() and game.phase in ("turn", "score"))
-
-
-def value(game: Game, player: int, objective: str = "margin") -> float:
-    """``player``'s value of ``game`` as :func:`best_turn` ranks (its estimate, minus the best
-    opponent's with ``objective="margin"``)."""
-    est = game.estimate()
-    if objective == "score" or game.n == 1:
-        return est[player]
-    return est[player] - max(e for p, e in enumerate(est) if p != player)
 
 
 def playout(game: Game, rng: np.random.Generator, policy: Callable[[Game], int] | None = None,
@@ -192,7 +183,7 @@ class FlatMCBot(GreedyBot):
                 probe.auto_chance = False
                 follow(probe, ranked, rng)
                 playout(probe, rng, self.policy, self.horizon, self.cutoff)
-                values.append(value(probe, me, self.objective))
+                values.append(turn_value(probe, me, self.objective))
             out.append((ranked, values))
         return out
 

@@ -44,7 +44,8 @@ from solvers.limits import (
 )
 from solvers.reef.placement import PlacementResult, best_placement, weighted
 
-__all__ = ["OBJECTIVES", "RankedTurn", "TurnResult", "best_turn", "placement_objective"]
+__all__ = ["OBJECTIVES", "RankedTurn", "TurnResult", "best_turn", "placement_objective",
+           "turn_value"]
 
 OBJECTIVES = ("margin", "score")
 CORAL_WEIGHT = 0.5
@@ -132,7 +133,11 @@ def placement_objective(game: Game, player: int):
     return weighted(terms, name=f"turn objective of player {player + 1}")
 
 
-def _value(game: Game, player: int, objective: str, spent: tuple[int, ...] = ()) -> float:
+def turn_value(game: Game, player: int, objective: str = "margin",
+               spent: tuple[int, ...] = ()) -> float:
+    """``player``'s value of ``game`` as :func:`best_turn` ranks it: the estimate
+    (:meth:`Game.estimate`, ``spent``: players whose turn is used up), minus the best
+    opponent's with ``objective="margin"``."""
     est = game.estimate(spent)
     if objective == "score" or game.n == 1:
         return est[player]
@@ -148,7 +153,7 @@ def _after_hand(game: Game, player: int, result: PlacementResult | None, limesto
         probe.reefs[player] = result.reef
         probe.limestone[player] = result.limestone
         probe.vp[player] -= len(result.discarded)
-    return _value(probe, player, objective)
+    return turn_value(probe, player, objective)
 
 
 @noting()
@@ -234,6 +239,6 @@ def _weigh(game: Game, player: int, decision, objective: str, place) -> list[Ran
             probe.coral[player].remove(decision.color)
             probe.jellyfish[player] += 1
             probe.limestone[player] = min(LIMESTONE_CAP, stone + round_limestone(game.round))
-        return [RankedTurn(decision, _value(probe, player, objective, (player,)))]
+        return [RankedTurn(decision, turn_value(probe, player, objective, (player,)))]
     return []
 
