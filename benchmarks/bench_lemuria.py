@@ -58,6 +58,7 @@ CONFIGS = {
     "counts": {},
     "kept": {},
     "spare": {},
+    "waiting": {},
 }
 """``before``: CP-SAT alone, its own bound (its logged years are from before that bound was
 limited to years the model describes whole, which 12-turn years, with their remodels, are not:
@@ -98,9 +99,10 @@ count capped at its turn, with the kernel's step over every state at once; ``kep
 arguments, run after a paused node kept its master LP and the kernel's step read its rows
 through pointers; ``spare``: the same arguments, run after CP-SAT's neighbourhoods and
 restarts, after its first run, left the branch and bound beside it a core of its own (one
-worker of two on this machine)."""
+worker of two on this machine); ``waiting``: the same arguments, run after the hand cards a
+relaxed year houses wait in its hand (and make its buys dearer) until they are housed."""
 
-VALID = ("valid", "held", "residents", "festival", "counts", "kept", "spare")
+VALID = ("valid", "held", "residents", "festival", "counts", "kept", "spare", "waiting")
 """The set-ups whose bounds hold for every legal year (:func:`known` takes the least of them)."""
 
 

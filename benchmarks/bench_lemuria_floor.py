@@ -8,6 +8,7 @@ time.
     python benchmarks/bench_lemuria_floor.py --seeds 0,4 --no-docs
     python benchmarks/bench_lemuria_floor.py --from-log benchmarks/logs/lemuria_floor.log
     python benchmarks/bench_lemuria_floor.py --seeds 4 --no-docs --json   # [{seed, bound, ...}]
+    python benchmarks/bench_lemuria_floor.py --seeds 0-9 --marker lemuria-floor-waiting
 
 Each year runs on one core (``--workers`` years at once). The per-year lines it prints are what
 ``--from-log`` reads back (years already there are not run again); the table goes into
@@ -96,6 +97,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="an earlier run's output: its years are not run again")
     parser.add_argument("--no-docs", action="store_true", help="do not write docs/lemuria.md")
     parser.add_argument("--json", action="store_true", help="print the years as JSON")
+    parser.add_argument("--marker", default="lemuria-floor",
+                        help="the docs block the table goes into (default lemuria-floor)")
     args = parser.parse_args(argv)
     try:
         seeds = parse_seeds(args.seeds)
@@ -125,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     elif rows:
         print("\n".join(table(rows)))
     if rows and not (args.no_docs or stopped):
-        write_docs(table(rows), command_line(__file__, argv), marker="lemuria-floor")
+        write_docs(table(rows), command_line(__file__, argv), marker=args.marker)
     return 130 if stopped else 0
 
 

@@ -1,5 +1,6 @@
 """The Cython steps of the Lemuria bound's programs (``lumicore.lemuria.kernel``: a turn of the
-building program, an item of the program by the cards held) against their plain-Python twins
+building program, an item of the program by the cards held, the housing of the hand cards
+waiting in it) against their plain-Python twins
 (``lumicore.lemuria.reference``), measured in the same run on default 12-turn years: the
 building program alone and the program by the cards held alone (milliseconds per evaluation),
 one evaluation of both sides of the relaxation (``solvers.lemuria.bound._price``, the unit of
@@ -51,12 +52,15 @@ def _inputs(seed: int) -> tuple:
 @contextlib.contextmanager
 def _twins() -> Iterator[None]:
     """The bound with the plain-Python twins in the kernels' place."""
-    kernels = bound.building_turn, bound.held_step
-    bound.building_turn, bound.held_step = reference.building_turn, reference.held_step
+    names = ("building_turn", "held_step", "waiting_release")
+    kernels = [getattr(bound, name) for name in names]
+    for name in names:
+        setattr(bound, name, getattr(reference, name))
     try:
         yield
     finally:
-        bound.building_turn, bound.held_step = kernels
+        for name, kernel in zip(names, kernels, strict=True):
+            setattr(bound, name, kernel)
 
 
 def measure(seed: int, seconds: float) -> list[str]:

@@ -18,6 +18,38 @@ import numpy as np
 cdef double NEG = -1e18
 
 
+cdef inline double _max(double a, double b) noexcept nogil:
+    return a if a > b else b
+
+
+cdef void _most_from(const double *values, double *best_from, Py_ssize_t T,
+                     Py_ssize_t plane) noexcept nogil:
+    """``best_from[d]`` = the most of ``values[d']`` for d' >= d, planes of ``plane`` values
+    turn after turn."""
+    cdef Py_ssize_t d, x
+    cdef const double *o
+    cdef const double *after
+    cdef double *b
+    for d in range(T - 1, -1, -1):
+        o = values + d * plane
+        b = best_from + d * plane
+        if d + 1 < T:
+            after = best_from + (d + 1) * plane
+            for x in range(plane):
+                b[x] = o[x] if o[x] >= after[x] else after[x]
+        else:
+            for x in range(plane):
+                b[x] = o[x]
+
+
+cdef inline Py_ssize_t _bits(Py_ssize_t w) noexcept nogil:
+    cdef Py_ssize_t n = 0
+    while w:
+        n += w & 1
+        w >>= 1
+    return n
+
+
 def building_turn(const double[:, :, ::1] nxt, const int64_t[:, ::1] succ,
                   const double[:, :, ::1] gains, int only, bint remodel,
                   const double[::1] bonus, int admin, double[:, :, ::1] out):
@@ -34,8 +66,7 @@ def building_turn(const double[:, :, ::1] nxt, const int64_t[:, ::1] succ,
             for b in range(B):
                 v = nxt[j, n, b | 1]
                 for d in range(1, 4):
-                    if nxt[j, n, b | (1 << d)] > v:
-                        v = nxt[j, n, b | (1 << d)]
+                    v = _max(v, nxt[j, n, b | (1 << d)])
                 chit[j, n, b] = v
     for i in range(R):
         j = succ[i, 0]
@@ -50,15 +81,11 @@ def building_turn(const double[:, :, ::1] nxt, const int64_t[:, ::1] succ,
                 k = (b >> admin) & 1
                 g = gains[k, i, s]
                 for n in range(F - 1):
-                    v = g + chit[j, n + 1, b]
-                    if v > out[i, n, b]:
-                        out[i, n, b] = v
+                    out[i, n, b] = _max(out[i, n, b], g + chit[j, n + 1, b])
                 if remodel:
                     g = gains[2 + k, i, s]
                     for n in range(1, F):
-                        v = g + nxt[j, n, b]
-                        if v > out[i, n, b]:
-                            out[i, n, b] = v
+                        out[i, n, b] = _max(out[i, n, b], g + nxt[j, n, b])
         for n in range(F):
             for b in range(B):
                 out[i, n, b] = out[i, n, b] + bonus[b]
@@ -66,27 +93,26 @@ def building_turn(const double[:, :, ::1] nxt, const int64_t[:, ::1] succ,
 
 def held_draws(const double[:, :, :, ::1] nxt, const double[:, ::1] values,
                const int64_t[:, ::1] succ, const int64_t[::1] least,
-               const double[::1] pg, const double[::1] pf,
+               const int64_t[::1] pending, const double[::1] pg, const double[::1] pf,
                double food, const double[::1] discard, int jm, int must,
                double[:, :, :, ::1] out, double[:, :, :, ::1] best_from):
     """Write into ``out`` (Q, T, J, H) the value of drawing one deck item from each state
     (see :func:`lumicore.lemuria.reference.held_draws`; ``must``: -1 any way, 1 only the
     ways that house it, 0 only the others), and into ``best_from`` its most from turn d on;
-    NEG for j below ``least[q]`` (no path reaches it).
+    NEG for j below ``least[q]`` (no path reaches it); a buy from state q also pays for its
+    ``pending[q]`` cards held besides the h counted.
     ``house[h]`` holds the value of housing it with h cards held after the draw: the best
     part of the year to house it in, then the state that part leads to."""
     cdef Py_ssize_t Q = nxt.shape[0], T = nxt.shape[1], J = nxt.shape[2], Hh = nxt.shape[3]
     cdef Py_ssize_t K = succ.shape[0], plane = J * Hh
     cdef Py_ssize_t q, d, j, h, k, r, up
-    cdef double buy, swap, best, v, unhoused
+    cdef double buy, swap, best, unhoused
     cdef bint house_ok = must != 0, other_ok = must != 1
     house_array = np.empty(Hh)
     cdef double[::1] house = house_array
     cdef const double *row
     cdef const double *up_row
     cdef double *o
-    cdef double *b
-    cdef const double *after
     with nogil:
         for q in range(Q):
             for d in range(T):
@@ -111,41 +137,68 @@ def held_draws(const double[:, :, :, ::1] nxt, const double[:, ::1] values,
                                 continue
                             up_row = &nxt[r, d, j + 1, 0]
                             for h in range(Hh):
-                                v = values[k, d] + up_row[h]
-                                if v > house[h]:
-                                    house[h] = v
+                                house[h] = _max(house[h], values[k, d] + up_row[h])
                     unhoused = -food * pf[d]
                     for h in range(Hh):
                         up = h + 1 if h + 1 < Hh else Hh - 1
-                        buy = -(<double>h) * pg[d]
-                        best = -INFINITY
+                        buy = -(<double>(h + pending[q])) * pg[d]
+                        best = -INFINITY  # the ways' values, branch-free
                         if house_ok:
-                            v = buy + house[h]
-                            if v > best:
-                                best = v
-                            v = swap + house[h - 1] if h >= 1 else NEG
-                            if v > best:
-                                best = v
+                            best = _max(buy + house[h], swap + house[h - 1] if h >= 1 else NEG)
                         if other_ok:
-                            v = buy + row[up]
-                            if v > best:
-                                best = v
-                            v = buy + unhoused + row[h]
-                            if v > best:
-                                best = v
-                            v = swap + row[h]
-                            if v > best:
-                                best = v
-                        if h >= 1 and o[h - 1] - discard[d] > best:
-                            best = o[h - 1] - discard[d]
+                            best = _max(best, _max(buy + row[up], _max(buy + unhoused + row[h],
+                                                                       swap + row[h])))
+                        if h >= 1:
+                            best = _max(best, o[h - 1] - discard[d])
                         o[h] = best
-            for d in range(T - 1, -1, -1):
-                o = &out[q, d, 0, 0]
-                b = &best_from[q, d, 0, 0]
-                if d + 1 < T:
-                    after = &best_from[q, d + 1, 0, 0]
-                    for j in range(plane):
-                        b[j] = o[j] if o[j] >= after[j] else after[j]
-                else:
-                    for j in range(plane):
-                        b[j] = o[j]
+            _most_from(&out[q, 0, 0, 0], &best_from[q, 0, 0, 0], T, plane)
+
+
+def waiting_release(const double[:, :, :, ::1] drawn, const double[:, :, ::1] upto,
+                    const int64_t[:, ::1] succ, double[:, :, :, ::1] closed,
+                    double[:, :, :, ::1] best_from):
+    """Write into ``closed`` (Q, T, J, H) the values of ``drawn`` once every state may first
+    house any of its waiting cards, and into ``best_from`` their most from turn d on: see
+    :func:`lumicore.lemuria.reference.waiting_release`."""
+    cdef Py_ssize_t Q = drawn.shape[0], T = drawn.shape[1], J = drawn.shape[2]
+    cdef Py_ssize_t Hh = drawn.shape[3], W = upto.shape[0], K = succ.shape[0]
+    cdef Py_ssize_t S = (<Py_ssize_t>1) << W, plane = (J - 1) * Hh
+    cdef Py_ssize_t q, d, j, h, k, b, c, w, r, size, bit, x
+    cdef double v, g
+    cdef double *o
+    cdef const double *src
+    cdef Py_ssize_t whole = J * Hh
+    with nogil:
+        for q in range(Q):
+            for d in range(T):
+                src = &drawn[q, d, 0, 0]
+                o = &closed[q, d, 0, 0]
+                for x in range(whole):
+                    o[x] = src[x]
+        for d in range(T):
+            for size in range(1, W + 1):  # the smaller subsets first: final when read
+                for w in range(S):
+                    if _bits(w) != size:
+                        continue
+                    for c in range(Q // S):
+                        q = c * S + w
+                        o = &closed[q, d, 0, 0]
+                        for b in range(W):
+                            bit = (<Py_ssize_t>1) << b
+                            if not w & bit:
+                                continue
+                            for k in range(K + 1):
+                                if k < K:
+                                    r = succ[k, q]
+                                    if r < 0:
+                                        continue
+                                    r = r & ~bit
+                                else:
+                                    r = q & ~bit
+                                g = upto[b, k, d]
+                                src = &closed[r, d, 0, 0] + Hh  # j + 1
+                                for x in range(plane):  # branch-free: a max
+                                    v = g + src[x]
+                                    o[x] = v if v > o[x] else o[x]
+        for q in range(Q):
+            _most_from(&closed[q, 0, 0, 0], &best_from[q, 0, 0, 0], T, whole)

@@ -356,3 +356,41 @@ def _master_after(year, steps: int):
         master.add("characters", chars)
         value, *multipliers = master.solve()
     return master, value, fests
+
+
+def test_waiting_hand_cards_only_lower_the_relaxation_by_the_cards_held(monkeypatch):
+    """Hand cards that wait for their turn in the hand (a buy pays for them) give a value of
+    the program of the cards held at most that of housing them at once, for any
+    multipliers; with the multipliers column generation settles on, the bound of a default
+    year falls by more than a VP (seed 1: 232.4 to 231.0)."""
+    from solvers.lemuria import bound
+
+    year = _Year(default_instance(1))
+    rng = np.random.default_rng(1)
+    for _ in range(6):
+        mu, lam, fest = _random_multipliers(year, rng)
+        P, Lam, _cost = bound._multiplier_terms(year, mu, lam)
+        val = bound._resident_values(year, P, Lam, fest)
+        waiting = bound._held_value(year, P, val)[0]
+        monkeypatch.setattr(bound, "WAITING", 0)
+        assert waiting <= bound._held_value(year, P, val)[0] + 1e-9
+        monkeypatch.undo()
+    waiting = lagrangian_bound(default_instance(1), time_limit=30).value
+    monkeypatch.setattr(bound, "WAITING", 0)
+    assert waiting < lagrangian_bound(default_instance(1), time_limit=30).value - 1.0
+
+
+def test_only_hand_cards_better_housed_later_wait():
+    """A hand card at its best in the first turn is housed at once (waiting would not lower
+    its value); one better housed later waits, with its best value up to each turn."""
+    from solvers.lemuria import bound
+
+    year = _Year(default_instance(0, turns=6))
+    assert year.H >= 2
+    val = np.zeros((year.n_items, year.T, 4))
+    val[0, :, 0] = -np.arange(year.T)  # best in turn 1
+    val[1, :, 1] = np.arange(year.T)  # best in the last turn
+    counts, upto = bound._waiting(year, val)
+    assert counts.waiting == [1]  # the others score the same in every turn: at once
+    assert upto[0, -1].tolist() == list(range(year.T))
+    assert counts.subsets == 2 and counts.pending.tolist() == [0, 1]

@@ -113,7 +113,8 @@ def test_the_door_rejects_bad_arrays(position, value, match):
 def draws(draw) -> tuple:
     """A random item of the program by the cards held: the values after it (some NEG), the
     housing value by turn, gold and food prices (some zero, some large), the item's food, the
-    price of an unhoused play, the most residents and a branch's choice."""
+    price of an unhoused play, the most residents, a branch's choice, the second kind of
+    housing (or none) and the cards held besides those counted."""
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
     T, J, H = draw(st.integers(1, 12)), draw(st.integers(1, 14)), draw(st.integers(1, 9))
     nxt = _values(draw, rng, (T, J, H))
@@ -125,7 +126,7 @@ def draws(draw) -> tuple:
     if draw(st.booleans()):  # housings of two kinds (a branch counting by a festival)
         second = (_values(draw, rng, (T, J, H)), rng.normal(scale=10, size=T).round(1))
     return (nxt, bf, pg, pf, food, pf * draw(st.integers(1, 3)), draw(st.integers(0, J - 1)),
-            draw(st.sampled_from([-1, 0, 1])), *second)
+            draw(st.sampled_from([-1, 0, 1])), *second, draw(st.integers(0, 3)))
 
 
 @settings(max_examples=200, deadline=None)
@@ -140,13 +141,14 @@ def many_draws(draw) -> tuple:
     Q states, K + 1 parts of the year to house it in, the state each part before the last
     leads to (-1: closed), and the rest as in :func:`draws`."""
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
-    nxt, bf, pg, pf, food, discard, jm, must, *_second = draw(draws())
+    nxt, bf, pg, pf, food, discard, jm, must, *_second, _pending = draw(draws())
     Q, K = draw(st.integers(1, 5)), draw(st.integers(0, 3))
     values = rng.normal(scale=10, size=(K + 1, nxt.shape[0])).round(1)
     succ = rng.integers(-1, Q, size=(K, Q))
     least = rng.integers(0, nxt.shape[1] + 1, size=Q) * draw(st.sampled_from([0, 1]))
+    pending = rng.integers(0, 4, size=Q) * draw(st.sampled_from([0, 1]))
     return (_values(draw, rng, (Q, *nxt.shape)), values, succ, least, pg, pf, food, discard,
-            jm, must)
+            jm, must, pending)
 
 
 @settings(max_examples=200, deadline=None)
@@ -171,20 +173,24 @@ def test_held_draws_on_a_default_year_equals_the_reference(seed, turns_):
     P = bound._prices(rng.random((4, year.T)))
     Lam = np.cumsum(rng.random((year.T, 4))[::-1], axis=0)[::-1]
     val = bound._resident_values(year, P, Lam, np.where(year.is_festival, 1.0, 0.0))
-    _value, (items, tables, counts) = bound._held_value(year, P, val)
+    _value, (items, tables, counts, _stop, upto) = bound._held_value(year, P, val)
     assert counts.succ.shape == (2, len(counts.states)) and len(counts.states) > 10
     discard = year.food_min * P[bound._FOOD]
     checked = 0
-    for i, ((_item, values), (table, then)) in enumerate(zip(items, tables, strict=True)):
+    for i, ((_item, values), (table, closed, then)) in enumerate(zip(items, tables,
+                                                                       strict=True)):
         if i < year.H:
             continue
         nxt, food = then
         plain = reference.held_draws(nxt, values, counts.succ, counts.least, P[bound._GOLD],
                                      P[bound._FOOD], food, discard, year.j_max,
-                                     bound._must(year.housed.get(i)))
+                                     bound._must(year.housed.get(i)), counts.pending)
         assert np.array_equal(table, plain), i
+        if counts.waiting:
+            assert np.array_equal(closed, reference.waiting_release(plain, upto, counts.succ)[0])
         checked += 1
     assert checked == year.K + year.comebacks
+    assert counts.waiting  # the hand cards wait: the housing step is checked too
 
 
 def _good_draw():
@@ -224,7 +230,7 @@ def test_the_held_door_checks_the_second_kind():
 def _good_draws():
     one = np.ones(2)
     return [np.zeros((3, 2, 3, 4)), np.ones((2, 2)), np.array([[1, -1, 2]]), np.array([0, 1, 3]),
-            one, one, 1.0, one, 2, -1]
+            one, one, 1.0, one, 2, -1, np.array([0, 2, 1])]
 
 
 @pytest.mark.parametrize("position,value,match", [
@@ -244,6 +250,67 @@ def _good_draws():
     (4, np.ones(3), "pg must be"),
     (8, 3, "jm must be"),
     (9, 2, "must must be"),
+    (10, np.array([0, 1]), "pending must be"),
+    (10, np.array([0, -1, 0]), "pending must be"),
+    (10, np.zeros(3), "pending must be"),
+    (10, -1, "pending must be"),
+    (10, True, "pending must be"),
 ])
 def test_the_held_step_door_rejects_bad_arrays(position, value, match):
     _rejects(kernel.held_step, _good_draws(), position, value, match)
+
+
+@st.composite
+def releases(draw) -> tuple:
+    """A random item's draws from every state of a branch's counts times the subsets of W
+    waiting cards: the values of the draws (some NEG), the cards' housing values by part and
+    turn, and the state each part before the last leads to (the same subset, -1: closed)."""
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    W, C, K = draw(st.integers(0, 3)), draw(st.integers(1, 3)), draw(st.integers(0, 2))
+    T, J, H = draw(st.integers(1, 6)), draw(st.integers(1, 6)), draw(st.integers(1, 4))
+    S = 1 << W
+    drawn = _values(draw, rng, (C * S, T, J, H))
+    upto = rng.normal(scale=10, size=(W, K + 1, T)).round(1)
+    counts = rng.integers(-1, C, size=(K, C))
+    succ = np.where(counts[:, :, None] >= 0, counts[:, :, None] * S + np.arange(S), -1)
+    return drawn, upto, succ.reshape(K, C * S)
+
+
+@settings(max_examples=200, deadline=None)
+@given(releases())
+def test_waiting_release_equals_the_reference(item):
+    fast, plain = kernel.waiting_release(*item), reference.waiting_release(*item)
+    assert all(np.array_equal(a, b) for a, b in zip(fast, plain, strict=True))
+
+
+def test_a_waiting_card_is_housed_at_most_once_and_then_counts():
+    """Two waiting cards (states 0-3: the subset): housing both from state 3 adds both values
+    and two residents; state 0 has none to house."""
+    drawn = np.full((4, 1, 3, 1), -100.0)
+    drawn[0, 0, 2, 0] = 0.0
+    upto = np.array([[[5.0]], [[7.0]]])
+    closed, best = kernel.waiting_release(drawn, upto, np.zeros((0, 4), dtype=np.int64))
+    assert closed[3, 0, 0, 0] == 12.0 and closed[1, 0, 1, 0] == 5.0
+    assert closed[2, 0, 1, 0] == 7.0 and closed[0, 0, 0, 0] == -100.0
+    assert np.array_equal(best, closed)
+
+
+def _good_release():
+    """Two counts times the subsets of one waiting card (state = count * 2 + subset)."""
+    return [np.zeros((4, 2, 3, 2)), np.zeros((1, 2, 2)), np.array([[2, -1, 2, 3]])]
+
+
+@pytest.mark.parametrize("position,value,match", [
+    (0, np.zeros((4, 2, 3)), "drawn must be a 4-dimensional"),
+    (0, np.zeros((4, 0, 3, 2)), "each at least 1"),
+    (0, np.zeros((3, 2, 3, 2)), "upto must be"),
+    (1, np.zeros((1, 2, 3)), "upto must be"),
+    (1, np.zeros((9, 2, 2)), "upto must be"),
+    (2, np.array([[2, -1, 2]]), "succ must be"),
+    (2, np.array([[2, -2, 2, 3]]), "states -1..3"),
+    (2, np.array([[2, -1, 4, 3]]), "states -1..3"),
+    (2, np.array([[1, -1, 2, 3]]), "keep each state's subset"),
+    (2, np.array([[2.0, -1, 2, 3]]), "whole numbers"),
+])
+def test_the_waiting_release_door_rejects_bad_arrays(position, value, match):
+    _rejects(kernel.waiting_release, _good_release(), position, value, match)

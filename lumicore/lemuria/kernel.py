@@ -23,7 +23,7 @@ import numpy as np
 from lumicore._ext import lemuria as _k
 from lumicore.errors import LumicoreError
 
-__all__ = ["building_turn", "held_draw", "held_draws", "held_step"]
+__all__ = ["building_turn", "held_draw", "held_draws", "held_step", "waiting_release"]
 
 PATTERNS = 16
 """Chit patterns: a bit for each of the four districts."""
@@ -59,7 +59,7 @@ def building_turn(nxt: np.ndarray, succ: np.ndarray, gains: np.ndarray, only: in
 
 def held_draw(nxt: np.ndarray, bf: np.ndarray, pg: np.ndarray, pf: np.ndarray, food: float,
               discard: np.ndarray, jm: int, must: int, nxt2: np.ndarray | None = None,
-              bf2: np.ndarray | None = None) -> np.ndarray:
+              bf2: np.ndarray | None = None, pending: int = 0) -> np.ndarray:
     """:func:`lumicore.lemuria.reference.held_draw` in C (the arguments are described there):
     :func:`held_draws` from one state (two where there is a second kind of housing, ``nxt2``
     the state it leads to); :class:`LumicoreError` for arrays of the wrong shape (``nxt2`` as
@@ -81,19 +81,20 @@ def held_draw(nxt: np.ndarray, bf: np.ndarray, pg: np.ndarray, pf: np.ndarray, f
         raise LumicoreError("nxt2 and bf2 go together: give both or neither")
     if nxt2 is None or bf2 is None:
         return held_draws(nxt[None], bf[None], np.zeros((0, 1), dtype=np.int64),
-                          np.zeros(1, dtype=np.int64), pg, pf, food, discard, jm, must)[0]
+                          np.zeros(1, dtype=np.int64), pg, pf, food, discard, jm, must,
+                          _pending(pending, 1))[0]
     nxt2, bf2 = _floats(nxt2, "nxt2", 3), _floats(bf2, "bf2", 1)
     if nxt2.shape != nxt.shape or bf2.shape != bf.shape:
         raise LumicoreError(f"nxt2 and bf2 must be shaped as nxt {nxt.shape} and bf "
                             f"{bf.shape}, got {nxt2.shape} and {bf2.shape}")
     return held_draws(np.stack([nxt, nxt2]), np.stack([bf2, bf]),
                       np.array([[1, -1]], dtype=np.int64), np.zeros(2, dtype=np.int64), pg, pf,
-                      food, discard, jm, must)[0]
+                      food, discard, jm, must, _pending(pending, 2))[0]
 
 
 def held_draws(nxt: np.ndarray, values: np.ndarray, succ: np.ndarray, least: np.ndarray,
                pg: np.ndarray, pf: np.ndarray, food: float, discard: np.ndarray, jm: int,
-               must: int) -> np.ndarray:
+               must: int, pending: np.ndarray | None = None) -> np.ndarray:
     """:func:`lumicore.lemuria.reference.held_draws` in C: the first array of
     :func:`held_step`.
 
@@ -105,17 +106,18 @@ def held_draws(nxt: np.ndarray, values: np.ndarray, succ: np.ndarray, least: np.
     >>> draws[:, 0, 0, 0].tolist()  # state 0 houses it in the first part; none in 1 has j = 0
     [6.0, -1e+18]
     """
-    return held_step(nxt, values, succ, least, pg, pf, food, discard, jm, must)[0]
+    return held_step(nxt, values, succ, least, pg, pf, food, discard, jm, must, pending)[0]
 
 
 def held_step(nxt: np.ndarray, values: np.ndarray, succ: np.ndarray, least: np.ndarray,
               pg: np.ndarray, pf: np.ndarray, food: float, discard: np.ndarray, jm: int,
-              must: int) -> tuple[np.ndarray, np.ndarray]:
+              must: int, pending: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """:func:`lumicore.lemuria.reference.held_step` in C (the arguments are described there):
     the values of drawing an item from every state, and their most from each turn on;
     :class:`LumicoreError` for arrays of the wrong shape (``nxt`` (Q, T, J, H), ``values``
     (K + 1, T), ``succ`` (K, Q) of whole numbers -1..Q - 1, ``least`` (Q,) of whole numbers
-    0..J), ``jm`` outside 0..J - 1 or ``must`` not -1, 0 or 1.
+    0..J, ``pending`` (Q,) of whole numbers 0..2**31 - 1, none given: zeros), ``jm`` outside
+    0..J - 1 or ``must`` not -1, 0 or 1.
 
     >>> import numpy as np
     >>> one = np.ones(2)
@@ -145,6 +147,7 @@ def held_step(nxt: np.ndarray, values: np.ndarray, succ: np.ndarray, least: np.n
     if (not isinstance(least, np.ndarray) or least.shape != (Q,) or least.dtype.kind not in "iu"
             or not (0 <= least.min() and least.max() <= J)):
         raise LumicoreError(f"least must be ({Q},) whole numbers 0..{J}, got {_shape(least)}")
+    pending = _pending(pending, Q)
     by_turn = [_floats(a, name, 1) for a, name in ((pg, "pg"), (pf, "pf"),
                                                    (discard, "discard"))]
     for array, name in zip(by_turn, ("pg", "pf", "discard"), strict=True):
@@ -159,9 +162,68 @@ def held_step(nxt: np.ndarray, values: np.ndarray, succ: np.ndarray, least: np.n
         raise LumicoreError(f"food must be a number, got {type(food).__name__}")
     out, best_from = np.empty((Q, T, J, Hh)), np.empty((Q, T, J, Hh))
     _k.held_draws(nxt, values, np.ascontiguousarray(succ, dtype=np.int64),
-                  np.ascontiguousarray(least, dtype=np.int64), by_turn[0], by_turn[1],
+                  np.ascontiguousarray(least, dtype=np.int64), pending, by_turn[0], by_turn[1],
                   float(food), by_turn[2], int(jm), int(must), out, best_from)
     return out, best_from
+
+
+WAITING_MOST = 8
+"""The most waiting cards :func:`waiting_release` takes (2**8 subsets)."""
+
+
+def waiting_release(drawn: np.ndarray, upto: np.ndarray, succ: np.ndarray
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`lumicore.lemuria.reference.waiting_release` in C (the arguments are described
+    there); :class:`LumicoreError` for arrays of the wrong shape (``drawn`` (Q, T, J, H),
+    ``upto`` (W, K + 1, T) with W at most ``WAITING_MOST`` and 2**W dividing Q, ``succ`` (K,
+    Q) of whole numbers -1..Q - 1 that keep each state's subset).
+
+    >>> import numpy as np
+    >>> drawn = np.zeros((2, 1, 2, 1)); drawn[1, 0, 1, 0] = -5.0
+    >>> closed, best = waiting_release(drawn, np.array([[[3.0]]]), np.zeros((0, 2), dtype=int))
+    >>> closed[:, 0, :, 0].tolist()  # state 1 (the card waiting) houses it: 3 + 0
+    [[0.0, 0.0], [3.0, -5.0]]
+    """
+    drawn = _floats(drawn, "drawn", 4)
+    Q, T, J, Hh = drawn.shape
+    if min(drawn.shape) < 1:
+        raise LumicoreError(f"drawn must be (Q, T, J, H) with each at least 1, got {drawn.shape}")
+    upto = _floats(upto, "upto", 3)
+    W = upto.shape[0]
+    if W > WAITING_MOST or Q % (1 << W) or upto.shape[2] != T:
+        raise LumicoreError(f"upto must be (W, K + 1, {T}) with W at most {WAITING_MOST} and "
+                            f"2**W dividing {Q}, got {upto.shape}")
+    if not isinstance(succ, np.ndarray) or succ.ndim != 2 or succ.dtype.kind not in "iu":
+        raise LumicoreError(f"succ must be a 2-dimensional array of whole numbers, got "
+                            f"{_shape(succ)}")
+    if succ.shape != (upto.shape[1] - 1, Q):
+        raise LumicoreError(f"succ must be ({upto.shape[1] - 1}, {Q}), a state for each part "
+                            f"but the last of upto, got {succ.shape}")
+    S = 1 << W
+    if succ.size and not (-1 <= succ.min() and succ.max() < Q):
+        raise LumicoreError(f"succ must hold states -1..{Q - 1} (-1: closed), got "
+                            f"{int(succ.min())}..{int(succ.max())}")
+    if ((succ >= 0) & (succ % S != np.arange(Q) % S)).any():
+        raise LumicoreError(f"succ must keep each state's subset (the state modulo {S})")
+    closed, best_from = np.empty(drawn.shape), np.empty(drawn.shape)
+    _k.waiting_release(drawn, upto, np.ascontiguousarray(succ, dtype=np.int64), closed,
+                       best_from)
+    return closed, best_from
+
+
+def _pending(pending: object, Q: int) -> np.ndarray:
+    """``pending`` as (Q,) whole numbers 0..2**31 - 1 (a number: that many in every state;
+    None: 0)."""
+    if pending is None:
+        pending = 0
+    if isinstance(pending, (int, np.integer)) and not isinstance(pending, bool):
+        pending = np.full(Q, int(pending), dtype=np.int64) if 0 <= pending < 2**31 else None
+    if (not isinstance(pending, np.ndarray) or pending.shape != (Q,)
+            or pending.dtype.kind not in "iu"
+            or (Q and not (0 <= pending.min() and pending.max() < 2**31))):
+        raise LumicoreError(f"pending must be ({Q},) whole numbers 0..2**31 - 1, got "
+                            f"{_shape(pending)}")
+    return np.ascontiguousarray(pending, dtype=np.int64)
 
 
 def _floats(array: object, name: str, ndim: int) -> np.ndarray:

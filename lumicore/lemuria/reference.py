@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["NEG", "building_turn", "draw_ways", "held_draw", "held_draws", "held_step", "open_ways"]
+__all__ = ["NEG", "building_turn", "draw_ways", "held_draw", "held_draws", "held_step", "open_ways",
+           "waiting_release"]
 
 NEG = -1e18
 """The value of a state no relaxed year reaches."""
@@ -69,7 +70,7 @@ def building_turn(nxt: np.ndarray, succ: np.ndarray, gains: np.ndarray, only: in
 
 def draw_ways(nxt: np.ndarray, bf: np.ndarray, pg: np.ndarray, pf: np.ndarray, food: float,
               jm: int, d: int, j: int, h: int, nxt2: np.ndarray | None = None,
-              bf2: np.ndarray | None = None) -> dict[str, float]:
+              bf2: np.ndarray | None = None, pending: int = 0) -> dict[str, float]:
     """What each way to draw an item in turn ``d``, with ``j`` residents housed and ``h``
     cards held, is worth: its price and the value after it, ``nxt[d, j', h']`` (NEG where the
     way is closed). ``bf[d]``: housing the item (at its best turn from d on); ``pg``, ``pf``:
@@ -79,7 +80,9 @@ def draw_ways(nxt: np.ndarray, bf: np.ndarray, pg: np.ndarray, pf: np.ndarray, f
     exchange (2 gold) gives the card back, or houses it and gives back a held card. With
     ``nxt2`` and ``bf2`` a housing is of one of two kinds, the better of ``bf[d]`` followed by
     ``nxt`` and ``bf2[d]`` followed by ``nxt2`` (the bound's branches count the residents
-    housed by a festival: housed by then, or after).
+    housed by a festival: housed by then, or after). ``pending``: cards held besides the h
+    counted (hand cards waiting for their turn to be housed): a buy pays for them too, and
+    no way plays or gives them back.
 
     >>> nxt = np.zeros((1, 2, 2)); nxt[0, 1, 0] = 4.0
     >>> ways = draw_ways(nxt, np.array([3.0]), np.array([1.0]), np.array([1.0]), 2.0, 1, 0, 0, 0)
@@ -96,7 +99,7 @@ def draw_ways(nxt: np.ndarray, bf: np.ndarray, pg: np.ndarray, pf: np.ndarray, f
             return bf[d] + nxt[d, j + 1, hh]
         return max(bf[d] + nxt[d, j + 1, hh], bf2[d] + nxt2[d, j + 1, hh])
 
-    buy, swap = -h * pg[d], -2.0 * pg[d]
+    buy, swap = -(h + pending) * pg[d], -2.0 * pg[d]
     return {
         "buy house": buy + housed(h),
         "buy keep": buy + nxt[d, j, up],
@@ -116,7 +119,7 @@ def open_ways(ways: dict[str, float], must: int) -> dict[str, float]:
 
 def held_draw(nxt: np.ndarray, bf: np.ndarray, pg: np.ndarray, pf: np.ndarray, food: float,
               discard: np.ndarray, jm: int, must: int, nxt2: np.ndarray | None = None,
-              bf2: np.ndarray | None = None) -> np.ndarray:
+              bf2: np.ndarray | None = None, pending: int = 0) -> np.ndarray:
     """The value (T, J, HELD + 1) of drawing an item in turn d with j residents housed and h
     cards held: the best open way (:func:`draw_ways`, :func:`open_ways`; ``nxt2``, ``bf2``:
     the second kind of housing there), after playing any number of the held cards unhoused
@@ -132,8 +135,8 @@ def held_draw(nxt: np.ndarray, bf: np.ndarray, pg: np.ndarray, pf: np.ndarray, f
     for d in range(T):
         for j in range(J):
             for h in range(Hh):
-                ways = open_ways(draw_ways(nxt, bf, pg, pf, food, jm, d, j, h, nxt2, bf2),
-                                 must)
+                ways = open_ways(draw_ways(nxt, bf, pg, pf, food, jm, d, j, h, nxt2, bf2,
+                                           pending), must)
                 out[d, j, h] = max(ways.values())
             for h in range(1, Hh):
                 out[d, j, h] = max(out[d, j, h], out[d, j, h - 1] - discard[d])
@@ -142,13 +145,14 @@ def held_draw(nxt: np.ndarray, bf: np.ndarray, pg: np.ndarray, pf: np.ndarray, f
 
 def held_draws(nxt: np.ndarray, values: np.ndarray, succ: np.ndarray, least: np.ndarray,
                pg: np.ndarray, pf: np.ndarray, food: float, discard: np.ndarray, jm: int,
-               must: int) -> np.ndarray:
+               must: int, pending: np.ndarray | None = None) -> np.ndarray:
     """:func:`held_draw` from each state q of a branch's festival counts (``nxt`` (Q, T, J,
     H): the values after the item in each state). The item is housed in one of K + 1 parts of
     the year: part k < K (``values[k, d]`` if drawn in turn d) leads to state ``succ[k, q]``
     (-1: closed from q), the last part (``values[K]``) stays in q. Each state's second kind
     of housing is the best of the parts before the last. No path reaches fewer residents in
-    all than ``least[q]`` (the count by the last festival counted): NEG there.
+    all than ``least[q]`` (the count by the last festival counted): NEG there. A buy from q
+    also pays for its ``pending[q]`` cards (none given: 0).
 
     >>> nxt = np.zeros((2, 1, 2, 1)); nxt[1, 0, 1, 0] = 4.0
     >>> one = np.ones(1)
@@ -163,14 +167,16 @@ def held_draws(nxt: np.ndarray, values: np.ndarray, succ: np.ndarray, least: np.
                    if succ[k, q] >= 0]
         second = ((np.maximum.reduce(earlier), np.zeros(nxt.shape[1])) if earlier
                   else (None, None))
-        out[q] = held_draw(nxt[q], values[K], pg, pf, food, discard, jm, must, *second)
+        waiting = 0 if pending is None else int(pending[q])
+        out[q] = held_draw(nxt[q], values[K], pg, pf, food, discard, jm, must, *second,
+                           pending=waiting)
         out[q, :, :least[q]] = NEG
     return out
 
 
 def held_step(nxt: np.ndarray, values: np.ndarray, succ: np.ndarray, least: np.ndarray,
               pg: np.ndarray, pf: np.ndarray, food: float, discard: np.ndarray, jm: int,
-              must: int) -> tuple[np.ndarray, np.ndarray]:
+              must: int, pending: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """:func:`held_draws`, and for each state, j and h its most over the turns from d on
     (the values before the item, drawn in turn d or later).
 
@@ -181,5 +187,36 @@ def held_step(nxt: np.ndarray, values: np.ndarray, succ: np.ndarray, least: np.n
     >>> drawn.ravel().tolist(), best.ravel().tolist()
     ([0.0, 0.0], [0.0, 0.0])
     """
-    drawn = held_draws(nxt, values, succ, least, pg, pf, food, discard, jm, must)
+    drawn = held_draws(nxt, values, succ, least, pg, pf, food, discard, jm, must, pending)
     return drawn, np.maximum.accumulate(drawn[:, ::-1], axis=1)[:, ::-1]
+
+
+def waiting_release(drawn: np.ndarray, upto: np.ndarray, succ: np.ndarray
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """The values of an item's draws (``drawn`` (Q, T, J, H), from each state in turn d with
+    j residents housed and h cards held) once each state may first house any of its waiting
+    cards, one after another, and their most from each turn on. State q holds the subset
+    ``q % 2**W`` of the W waiting cards (bit b: card b waits). Housing card b in part k of
+    the year (``upto[b, k, d]``: its value at its best turn up to d) adds a resident and
+    leads to ``succ[k, q]`` (-1: closed; k = K, the last part: q itself), card b's bit
+    cleared.
+
+    >>> drawn = np.zeros((2, 1, 2, 1)); drawn[1, 0, 1, 0] = -5.0
+    >>> closed, best = waiting_release(drawn, np.array([[[3.0]]]), np.zeros((0, 2), dtype=int))
+    >>> closed[:, 0, :, 0].tolist()
+    [[0.0, 0.0], [3.0, -5.0]]
+    """
+    Q = drawn.shape[0]
+    W, K = upto.shape[0], succ.shape[0]
+    S = 1 << W
+    closed = drawn.copy()
+    for w in sorted(range(S), key=int.bit_count):  # the smaller subsets first
+        for q in range(w, Q, S):
+            for b in (b for b in range(W) if w >> b & 1):
+                leads = [(k, int(succ[k, q])) for k in range(K) if succ[k, q] >= 0] + [(K, q)]
+                for k, r in leads:  # in every turn d, j residents -> j + 1, h held
+                    r &= ~(1 << b)
+                    closed[q, :, :-1] = np.maximum(closed[q, :, :-1],
+                                                   upto[b, k][:, None, None] + closed[r, :, 1:])
+    best_from = np.maximum.accumulate(closed[:, ::-1], axis=1)[:, ::-1]
+    return closed, best_from

@@ -46,7 +46,7 @@ import numpy as np
 
 from lumicore.errors import LumicoreError
 from lumicore.lemuria import CHITS, COLORS, DISTRICTS, RESOURCES, Instance
-from lumicore.lemuria.kernel import building_turn, held_step
+from lumicore.lemuria.kernel import building_turn, held_step, waiting_release
 from lumicore.lemuria.reference import draw_ways, open_ways
 from lumicore.lemuria.rules import TREND_BONUS, age_row
 from solvers.ctrl_c import check, noting
@@ -506,34 +506,52 @@ HELD = 8
 many: a buy's price is only underestimated)."""
 
 
-class _Counts:
-    """The residents a branch counts by the end of its festival turns F_1 < ... < F_m
-    (``year.festivals``): the states (c_1 <= ... <= c_m, each at most its branch's ``hi``,
-    ``j_max`` and F_i; one state, (), where it counts none), the parts of the year (part k: the
-    turns from F_k to F_{k+1}, 0-based ``F_k <= p < F_{k+1}``, with F_0 = 0 and the last part
-    running to the end), and the state a housing in part k leads to (one more in each count
-    from the (k+1)-th on; -1 where that passes a ``hi``). A housing in the last part counts
-    by no festival: the state stays."""
+WAITING = 3
+"""Hand cards :func:`_held_value` follows until they are housed (held, a buy pays for them):
+the first this many that a branch does not keep out of the residents. Its states grow by a
+factor 2**WAITING (the subsets still waiting); the hand's other cards are housed at once."""
 
-    def __init__(self, year: _Year) -> None:
+
+class _Counts:
+    """The states of :func:`_held_value` besides turn, residents and cards held: the residents
+    a branch counts by the end of its festival turns F_1 < ... < F_m (``year.festivals``: the
+    counts c_1 <= ... <= c_m, each at most its branch's ``hi``, ``j_max`` and F_i; one count,
+    (), where it counts none), times the subsets of the hand cards still waiting to be housed
+    (``waiting``, bit b for ``waiting[b]``): state ``c * 2**len(waiting) + subset``. Also the
+    parts of the year (part k: the turns from F_k to F_{k+1}, 0-based ``F_k <= p < F_{k+1}``,
+    with F_0 = 0 and the last part running to the end), and the state a housing in part k leads
+    to (one more in each count from the (k+1)-th on, the same subset; -1 where that passes a
+    ``hi``). A housing in the last part counts by no festival: the state stays."""
+
+    def __init__(self, year: _Year, waiting: Sequence[int] = ()) -> None:
         festivals = year.festivals
-        states: list[tuple[int, ...]] = [()]
+        counted: list[tuple[int, ...]] = [()]
         for F, _lo, hi in festivals:  # at most F: a housing a turn (the proof's note)
-            states = [s + (c,) for s in states
-                      for c in range(s[-1] if s else 0, min(hi, F, year.j_max) + 1)]
-        index = {s: q for q, s in enumerate(states)}
+            counted = [s + (c,) for s in counted
+                       for c in range(s[-1] if s else 0, min(hi, F, year.j_max) + 1)]
+        index = {s: q for q, s in enumerate(counted)}
+        self.waiting = list(waiting)
+        S = self.subsets = 1 << len(self.waiting)
+        self.states = [(c, w) for c in counted for w in range(S)]
         m = len(festivals)
-        self.states = states
-        self.succ = np.array([[index.get(tuple(c + (i >= k) for i, c in enumerate(s)), -1)
-                               for s in states] for k in range(m)],
-                             dtype=np.int64).reshape(m, len(states))
-        self.least = np.array([s[-1] if s else 0 for s in states], dtype=np.int64)
+        succ = np.array([[index.get(tuple(c + (i >= k) for i, c in enumerate(s)), -1)
+                          for s in counted] for k in range(m)],
+                        dtype=np.int64).reshape(m, len(counted))
+        spread = np.where(succ >= 0, succ * S, -1)
+        self.succ = (spread[:, :, None] + np.where(spread >= 0, 1, 0)[:, :, None]
+                     * np.arange(S)).reshape(m, len(self.states))
+        self.least = np.repeat([s[-1] if s else 0 for s in counted], S).astype(np.int64)
         """The fewest residents in all a path in each state has housed."""
-        self.allowed = np.array([all(lo <= c <= hi for c, (_F, lo, hi) in
-                                     zip(s, festivals, strict=True)) for s in states])
-        edges = [0] + [F for F, _lo, _hi in festivals] + [year.T]
-        turns = np.arange(year.T)
-        self.parts = [(turns >= lo) & (turns < hi) for lo, hi in pairwise(edges)]
+        self.pending = np.tile([w.bit_count() for w in range(S)], len(counted)).astype(np.int64)
+        """The hand cards each state holds while they wait."""
+        must = [b for b, i in enumerate(self.waiting) if year.housed.get(i)]
+        self.allowed = np.repeat([all(lo <= c <= hi for c, (_F, lo, hi) in
+                                      zip(s, festivals, strict=True)) for s in counted], S)
+        self.allowed &= np.tile([not any(w >> b & 1 for b in must) for w in range(S)],
+                                len(counted))
+        """States where the year may end: the counts in their branch's ranges, and no hand
+        card that must be housed still waiting."""
+        self.parts = _parts(year)
 
     def moves(self, q: int) -> list[tuple[int, int]]:
         """(part, the state a housing in it leads to) for each part open from state q, the
@@ -550,6 +568,14 @@ class _Counts:
         if not earlier:
             return None, None
         return np.maximum.reduce(earlier), np.zeros(V.shape[1])
+
+
+def _parts(year: _Year) -> list[np.ndarray]:
+    """The parts of the year a branch's festival counts make, as masks of the turns (see
+    :class:`_Counts`)."""
+    edges = [0] + [F for F, _lo, _hi in year.festivals] + [year.T]
+    turns = np.arange(year.T)
+    return [(turns >= lo) & (turns < hi) for lo, hi in pairwise(edges)]
 
 
 def _held_items(year: _Year, val: np.ndarray, counts: _Counts
@@ -583,56 +609,92 @@ def _windowed(year: _Year, at_turn: np.ndarray) -> np.ndarray:
     return out
 
 
-def _held_value(year: _Year, P: np.ndarray, val: np.ndarray) -> tuple[float, list]:
+def _held_value(year: _Year, P: np.ndarray, val: np.ndarray) -> tuple[float, tuple]:
     """The relaxation by the cards held (docs/lemuria.md): items in stream order, each deck
     item drawn in a turn no earlier than the one before it, by a buy that costs the number of
     cards passed over and still held (at least), or by an exchange (2 gold); a housed item
     takes its best turn from its draw on; a held card can be played unhoused before any draw.
-    A dynamic program over (the residents housed by the end of each festival a branch counts:
-    a state of :class:`_Counts`, draw turn, residents housed, cards held), item by item from
-    the last, each deck item a step of the kernel (:func:`lumicore.lemuria.kernel.held_step`)
-    over the states of the counts. Returns the value and what :func:`_record_held` walks: the
-    stream, its tables and the counts."""
+    The hand's cards housed (the first ``WAITING``) wait in the hand, and a buy pays for them,
+    until they are housed before a draw (at their best turn up to it) or at the end.
+    A dynamic program over (the residents housed by the end of each festival a branch counts
+    and the hand cards waiting: a state of :class:`_Counts`, draw turn, residents housed,
+    cards held), item by item from the last, each deck item a step of the kernel
+    (:func:`lumicore.lemuria.kernel.held_step`) over the states of the counts. Returns the
+    value and what :func:`_record_held` walks."""
     T, H, jm = year.T, year.H, year.j_max
-    counts = _Counts(year)
+    counts, upto = _waiting(year, val)
     items = _held_items(year, val, counts)
-    stop = _stop(year, counts)  # drawing no more: 0 where the residents housed are allowed
-    Q = stop.shape[0]
-    V = np.broadcast_to(stop, (Q, T, jm + 1, HELD + 1)).copy()  # V[q, d, j, h]: items after
-    tables = []
+    end = _stop(year, counts)
+    stop = end  # drawing no more: the waiting cards housed at their best turns
+    if counts.waiting:
+        stop = waiting_release(end, upto[:, :, -1:], counts.succ)[0]
+    V = np.broadcast_to(stop, (stop.shape[0], T, jm + 1, HELD + 1)).copy()  # V[q, d, j, h]
+    tables: list[tuple] = []
     gold, food_price = np.ascontiguousarray(P[_GOLD]), np.ascontiguousarray(P[_FOOD])
     discard = year.food_min * food_price
-    up = np.minimum(np.arange(HELD + 1) + 1, HELD)
     for i in range(len(items) - 1, -1, -1):
         item, values = items[i]
-        after = values[-1]
         must = year.housed.get(i)
-        if i < H:  # in hand from the start: house it (its best turn) or keep it
-            housed = np.full_like(V[:, 0], _NEG)
-            housed[:, :jm] = after[0] + V[:, 0, 1:]
-            for k, succ in enumerate(counts.succ):
-                open_ = succ >= 0
-                housed[open_, :jm] = np.maximum(housed[open_, :jm],
-                                                values[k, 0] + V[succ[open_], 0, 1:])
-            tables.append((V, None))  # hand items: the value after them
-            ways = [w for w, on in ((housed, must is not False), (V[:, 0][:, :, up], not must))
-                    if on]
-            V = np.broadcast_to(np.maximum.reduce(ways)[:, None], V.shape).copy()
+        if i < H:  # in hand from the start
+            tables.append((V, None, None))  # hand items: the value after them
+            before = _hand_item(year, counts, V[:, 0], values, i)
+            V = np.broadcast_to(before[:, None], V.shape).copy()
             continue
         food = float(year.food[item] if item >= 0 else year.food_min)
         drawn, best_from = held_step(V, values, counts.succ, counts.least, gold, food_price,
-                                     food, discard, jm, _must(must))
-        tables.append((drawn, (V, food)))
+                                     food, discard, jm, _must(must), counts.pending)
+        closed = drawn
+        if counts.waiting:  # the waiting cards housed before the draw
+            closed, best_from = waiting_release(drawn, upto, counts.succ)
+        tables.append((drawn, closed, (V, food)))
         V = best_from  # drawn in turn d or later
         if i > year.last_housed:  # or draw no more (not before an item that must be housed)
             np.maximum(V, stop, out=V)
     tables.reverse()
-    return float(V[0, 0, 0, 0]), (items, tables, counts)
+    return float(V[0, 0, 0, 0]), (items, tables, counts, (stop, end), upto)
+
+
+def _hand_item(year: _Year, counts: _Counts, after: np.ndarray, values: np.ndarray, i: int
+               ) -> np.ndarray:
+    """The values (states, J, H) before hand item i, from those after it: kept (one more
+    held), waiting to be housed (one of ``counts.waiting``) or housed at once at its best
+    turn (the others), as the branch allows."""
+    must = year.housed.get(i)
+    ways = []
+    if must is not True:
+        ways.append(after[:, :, np.minimum(np.arange(HELD + 1) + 1, HELD)])
+    if must is not False and i in counts.waiting:
+        bit = 1 << counts.waiting.index(i)
+        ways.append(after[np.arange(after.shape[0]) | bit])
+    elif must is not False:
+        housed = np.full_like(after, _NEG)
+        housed[:, :-1] = values[-1, 0] + after[:, 1:]
+        for k, succ in enumerate(counts.succ):
+            open_ = succ >= 0
+            housed[open_, :-1] = np.maximum(housed[open_, :-1],
+                                            values[k, 0] + after[succ[open_], 1:])
+        ways.append(housed)
+    return np.maximum.reduce(ways)
+
+
+def _waiting(year: _Year, val: np.ndarray) -> tuple[_Counts, np.ndarray]:
+    """The states of :func:`_held_value` and the housing values of its waiting cards
+    (``upto[b, k, d]``: the b-th waiting card housed in part k of the year at its best turn up
+    to d). The cards that wait: the first ``WAITING`` hand cards a branch allows to be housed,
+    but those at their best in the first turn (waiting would not lower their value: housed at
+    once, the relaxation is only looser)."""
+    allowed = [i for i in range(year.H) if year.housed.get(i) is not False][:WAITING]
+    parts = _parts(year)
+    windowed = _windowed(year, val.max(axis=2))
+    upto = np.array([[np.maximum.accumulate(np.where(mask, windowed[i], _NEG)) for mask in parts]
+                     for i in allowed]).reshape(len(allowed), len(parts), year.T)
+    later = upto[:, :, 0].max(axis=1) < upto[:, :, -1].max(axis=1) - 1e-9
+    return _Counts(year, [i for i, w in zip(allowed, later, strict=True) if w]), upto[later]
 
 
 def _stop(year: _Year, counts: _Counts) -> np.ndarray:
-    """The value (Q, 1, j_max + 1, 1) of drawing no more in each state of ``counts`` with j
-    residents housed in all: 0, or NEG where a branch allows no year to house that many."""
+    """The value (states, 1, j_max + 1, 1) of ending in each state of ``counts`` with j
+    residents housed in all: 0, or NEG where a branch allows no year to end there."""
     J = year.j_max + 1
     stop = np.zeros((len(counts.states), 1, J, 1))
     j = np.arange(J)
@@ -650,21 +712,21 @@ def _must(must: bool | None) -> int:
 
 def _record_held(year: _Year, P: np.ndarray, val: np.ndarray, walk: tuple,
                  plan: _Plan) -> None:
-    """Walk :func:`_held_value`'s program forward (``walk``: its stream, per item the value
-    after a hand item or a deck item's draw table with the values after it and its food, and
-    the counts), recording its housings and spending; the way an item is drawn is the best of
+    """Walk :func:`_held_value`'s program forward (``walk``: its stream; per item the value
+    after a hand item, or a deck item's draw table before and after the waiting cards are
+    housed, with the values after it and its food; the counts; the values of ending, after
+    and before the waiting cards are housed; their housing values), recording its housings
+    and spending; the way an item is drawn is the best of
     :func:`lumicore.lemuria.reference.draw_ways` at the state the walk reaches."""
-    H, jm = year.H, year.j_max
-    items, tables, counts = walk
+    H, jm, T = year.H, year.j_max, year.T
+    items, tables, counts, (stop, end), upto = walk
     discard = year.food_min * P[_FOOD]
-    stop = _stop(year, counts)
     q = d = j = h = 0
     at_turn = _windowed(year, val.max(axis=2))
-    turns = np.arange(year.T)
+    turns = np.arange(T)
 
-    def house(item: int, d: int, part: int) -> None:
-        """House ``item`` drawn in turn d (0-based) at its best turn in ``part``."""
-        allowed = (turns >= d) & counts.parts[part]
+    def house(item: int, allowed: np.ndarray) -> None:
+        """House ``item`` at its best turn among ``allowed``."""
         if item < 0:  # a second housing: the best of any item
             item = int(np.argmax(np.where(allowed, val.max(axis=2), _NEG).max(axis=1)))
             p = int(np.argmax(np.where(allowed, val[item].max(axis=1), _NEG)))
@@ -684,32 +746,54 @@ def _record_held(year: _Year, P: np.ndarray, val: np.ndarray, walk: tuple,
     def housing(item: int, d: int, way: tuple[float, int, int]) -> None:
         nonlocal j, q
         _value, kind, q = way
-        house(item, d, kind)
+        house(item, (turns >= d) & counts.parts[kind])
         j += 1
 
-    for i, ((item, values), (table, then)) in enumerate(zip(items, tables, strict=True)):
+    def settle(after: np.ndarray, before: np.ndarray, dd: int, hh: int, by: int) -> None:
+        """House waiting hand cards (at their best turns up to ``by``) while the values
+        ``after`` it beat those ``before`` at (q, dd, j, hh)."""
+        nonlocal j, q
+        while j < jm and after[q, dd, j, hh] > before[q, dd, j, hh] + 1e-9:
+            w = q % counts.subsets
+            ways = [(upto[b, k, by] + after[r & ~(1 << b), dd, j + 1, hh], b, k, r & ~(1 << b))
+                    for b in range(len(counts.waiting)) if w >> b & 1
+                    for k, r in counts.moves(q)]
+            _value, b, k, q = max(ways, key=lambda way: way[0])
+            house(counts.waiting[b], (turns <= by) & counts.parts[k])
+            j += 1
+
+    for i, ((item, values), (table, closed, then)) in enumerate(zip(items, tables,
+                                                                      strict=True)):
         must = year.housed.get(i)
-        if i < H:
-            keep = table[q, 0, j, min(h + 1, HELD)] if not must else _NEG
-            if must is not False and j < jm:
+        if i < H:  # house it, let it wait or keep it
+            keep = table[q, 0, j, min(h + 1, HELD)] if must is not True else _NEG
+            if must is not False and i in counts.waiting:
+                waiting = q | 1 << counts.waiting.index(i)
+                if table[waiting, 0, j, h] >= keep:
+                    q = waiting
+                    continue
+            elif must is not False and j < jm:
                 way = part(values, table, 0, h)
                 if way[0] >= keep:
                     housing(item, 0, way)
                     continue
             h = min(h + 1, HELD)
             continue
-        later = table[q, d:, j, h]
+        later = closed[q, d:, j, h]
         if i > year.last_housed and later.max() <= stop[q, 0, j, 0]:
-            return  # nothing more is drawn
+            break  # nothing more is drawn
         d += int(np.argmax(later))
+        settle(closed, table, d, h, d)
         while h and table[q, d, j, h] <= table[q, d, j, h - 1] - discard[d] + 1e-9:
             plan.spend[_FOOD, d] += year.food_min  # a held card played unhoused
             h -= 1
         nxt, food = then
+        pending = int(counts.pending[q])
         ways = open_ways(draw_ways(nxt[q], values[-1], P[_GOLD], P[_FOOD], food, jm, d, j, h,
-                                   *counts.earlier(nxt, values, q)), _must(must))
+                                   *counts.earlier(nxt, values, q), pending=pending),
+                         _must(must))
         way = max(ways, key=ways.__getitem__)
-        plan.spend[_GOLD, d] += h if way.startswith("buy") else 2
+        plan.spend[_GOLD, d] += h + pending if way.startswith("buy") else 2
         if way == "exchange house":
             h -= 1
         if way.endswith("house"):
@@ -718,6 +802,7 @@ def _record_held(year: _Year, P: np.ndarray, val: np.ndarray, walk: tuple,
             h = min(h + 1, HELD)
         elif way == "buy unhoused":
             plan.spend[_FOOD, d] += year.food[item] if item >= 0 else year.food_min
+    settle(stop, end, 0, 0, T - 1)
 
 
 def _record_characters(year: _Year, P: np.ndarray, val: np.ndarray, case: tuple,
