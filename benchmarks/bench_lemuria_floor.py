@@ -26,7 +26,7 @@ import statistics
 import sys
 from pathlib import Path
 
-from bench_lemuria import _best, command_line, gap, read_log, write_docs
+from bench_lemuria import DOCS, _best, command_line, gap, read_log, write_docs
 
 from lumicore.lemuria import default_instance
 from solvers.batch import run_batch
@@ -109,6 +109,8 @@ def main(argv: list[str] | None = None) -> int:
     plans = read_log(PLANS)
     if unknown := [s for s in seeds if s not in plans]:
         parser.error(f"no plan known for seed {unknown[0]} in {PLANS.name}")
+    if not args.no_docs and f"<!-- bench:{args.marker} -->" not in DOCS.read_text("utf-8"):
+        parser.error(f"--marker: {DOCS.name} has no block {args.marker!r}")
     missing = [p for p in args.from_log if not p.is_file()]
     if missing:
         parser.error(f"--from-log: no file {missing[0]}")

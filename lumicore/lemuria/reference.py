@@ -188,7 +188,7 @@ def held_step(nxt: np.ndarray, values: np.ndarray, succ: np.ndarray, least: np.n
     ([0.0, 0.0], [0.0, 0.0])
     """
     drawn = held_draws(nxt, values, succ, least, pg, pf, food, discard, jm, must, pending)
-    return drawn, np.maximum.accumulate(drawn[:, ::-1], axis=1)[:, ::-1]
+    return drawn, _most_from(drawn)
 
 
 def waiting_release(drawn: np.ndarray, upto: np.ndarray, succ: np.ndarray
@@ -218,5 +218,9 @@ def waiting_release(drawn: np.ndarray, upto: np.ndarray, succ: np.ndarray
                     r &= ~(1 << b)
                     closed[q, :, :-1] = np.maximum(closed[q, :, :-1],
                                                    upto[b, k][:, None, None] + closed[r, :, 1:])
-    best_from = np.maximum.accumulate(closed[:, ::-1], axis=1)[:, ::-1]
-    return closed, best_from
+    return closed, _most_from(closed)
+
+
+def _most_from(values: np.ndarray) -> np.ndarray:
+    """``[q, d, ...]``: the most of ``values[q, d', ...]`` for d' >= d."""
+    return np.maximum.accumulate(values[:, ::-1], axis=1)[:, ::-1]

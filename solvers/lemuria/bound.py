@@ -578,13 +578,12 @@ def _parts(year: _Year) -> list[np.ndarray]:
     return [(turns >= lo) & (turns < hi) for lo, hi in pairwise(edges)]
 
 
-def _held_items(year: _Year, val: np.ndarray, counts: _Counts
+def _held_items(year: _Year, at_turn: np.ndarray, windowed: np.ndarray, counts: _Counts
                 ) -> list[tuple[int, np.ndarray]]:
     """The stream of :func:`_held_value`: (item, its value (parts, T) of housing it when drawn
     in turn d, in each part of the year ``counts`` makes) for the hand, the deck and the
-    second housings (item -1: the best of any)."""
-    at_turn = val.max(axis=2)
-    windowed = _windowed(year, at_turn)
+    second housings (item -1: the best of any); ``at_turn``: each item's best value by turn,
+    ``windowed``: the same without the turns outside its window."""
     items = np.stack([_best_from(np.where(mask, windowed, _NEG)) for mask in counts.parts],
                      axis=1)  # (n, parts, T)
     back = np.stack([_best_from(np.where(mask, at_turn, _NEG)).max(axis=0)
@@ -622,8 +621,10 @@ def _held_value(year: _Year, P: np.ndarray, val: np.ndarray) -> tuple[float, tup
     (:func:`lumicore.lemuria.kernel.held_step`) over the states of the counts. Returns the
     value and what :func:`_record_held` walks."""
     T, H, jm = year.T, year.H, year.j_max
-    counts, upto = _waiting(year, val)
-    items = _held_items(year, val, counts)
+    at_turn = val.max(axis=2)
+    windowed = _windowed(year, at_turn)
+    counts, upto = _waiting(year, windowed)
+    items = _held_items(year, at_turn, windowed, counts)
     end = _stop(year, counts)
     stop = end  # drawing no more: the waiting cards housed at their best turns
     if counts.waiting:
@@ -677,15 +678,15 @@ def _hand_item(year: _Year, counts: _Counts, after: np.ndarray, values: np.ndarr
     return np.maximum.reduce(ways)
 
 
-def _waiting(year: _Year, val: np.ndarray) -> tuple[_Counts, np.ndarray]:
+def _waiting(year: _Year, windowed: np.ndarray) -> tuple[_Counts, np.ndarray]:
     """The states of :func:`_held_value` and the housing values of its waiting cards
     (``upto[b, k, d]``: the b-th waiting card housed in part k of the year at its best turn up
-    to d). The cards that wait: the first ``WAITING`` hand cards a branch allows to be housed,
+    to d), from ``windowed`` (each item's best value by turn, inside its window). The cards
+    that wait: the first ``WAITING`` hand cards a branch allows to be housed,
     but those at their best in the first turn (waiting would not lower their value: housed at
     once, the relaxation is only looser)."""
     allowed = [i for i in range(year.H) if year.housed.get(i) is not False][:WAITING]
     parts = _parts(year)
-    windowed = _windowed(year, val.max(axis=2))
     upto = np.array([[np.maximum.accumulate(np.where(mask, windowed[i], _NEG)) for mask in parts]
                      for i in allowed]).reshape(len(allowed), len(parts), year.T)
     later = upto[:, :, 0].max(axis=1) < upto[:, :, -1].max(axis=1) - 1e-9
