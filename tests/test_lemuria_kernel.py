@@ -147,8 +147,27 @@ def many_draws(draw) -> tuple:
     succ = rng.integers(-1, Q, size=(K, Q))
     least = rng.integers(0, nxt.shape[1] + 1, size=Q) * draw(st.sampled_from([0, 1]))
     pending = rng.integers(0, 4, size=Q) * draw(st.sampled_from([0, 1]))
-    return (_values(draw, rng, (Q, *nxt.shape)), values, succ, least, pg, pf, food, discard,
+    item = (_values(draw, rng, (Q, *nxt.shape)), values, succ, least, pg, pf, food, discard,
             jm, must, pending)
+    if not draw(st.booleans()):
+        return item
+    M = draw(st.integers(0, 2))
+    housings = rng.normal(scale=10, size=(M, *values.shape)).round(1)
+    housings[rng.random(housings.shape) < 0.2] = reference.NEG
+    free_swap = rng.random(Q) < draw(st.sampled_from([0.0, 0.5]))
+    return (*item, housings, rng.integers(0, Q, size=(M, Q)), draw(resets(Q)), free_swap)
+
+
+@st.composite
+def resets(draw, Q: int) -> np.ndarray:
+    """The states a draw in a later turn passes to: each its own, or one of those that are
+    their own (the cards held till a turn ends, given back)."""
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    own = rng.random(Q) < draw(st.sampled_from([0.3, 1.0]))
+    own[0] = True
+    reset = np.arange(Q)
+    reset[~own] = rng.choice(np.flatnonzero(own), size=int((~own).sum()))
+    return reset
 
 
 @settings(max_examples=200, deadline=None)
@@ -157,14 +176,14 @@ def test_held_step_equals_the_reference(item):
     """The draws from every state, and their most from each turn on."""
     fast, plain = kernel.held_step(*item), reference.held_step(*item)
     assert all(np.array_equal(a, b) for a, b in zip(fast, plain, strict=True))
-    assert np.array_equal(kernel.held_draws(*item), plain[0])
+    assert np.array_equal(kernel.held_draws(*item[:13]), reference.held_draws(*item[:13]))
 
 
-@pytest.mark.parametrize("seed,turns_", [(0, 12), (3, 8)])
-def test_held_draws_on_a_default_year_equals_the_reference(seed, turns_):
-    """Every deck item of the program by the cards held of a default year (a branch's
-    choices: items housed, not housed, in a window, the residents housed in all and by the
-    end of two turns) gives the reference's values in every state of the counts."""
+def _held_items_agree(seed: int, turns_: int, every: bool) -> None:
+    """The deck items of the program by the cards held of a default year (a branch's choices:
+    items housed, not housed, in a window, the residents housed in all and by the end of two
+    turns) give the reference's values in every state of the counts: every item, or the two
+    the branch chooses for, the deck's last and the first second housing."""
     year = bound._Year(default_instance(seed, turns=turns_))
     counted = ((year.inst.festivals[0], 1, 3), (turns_ - 2, 2, 6))
     year = year.with_choices({}, {}, {year.H: True, year.H + 2: False}, {year.H: (2, 5)},
@@ -176,21 +195,32 @@ def test_held_draws_on_a_default_year_equals_the_reference(seed, turns_):
     _value, (items, tables, counts, _stop, upto) = bound._held_value(year, P, val)
     assert counts.succ.shape == (2, len(counts.states)) and len(counts.states) > 10
     discard = year.food_min * P[bound._FOOD]
-    checked = 0
-    for i, ((_item, values), (table, closed, then)) in enumerate(zip(items, tables,
-                                                                       strict=True)):
-        if i < year.H:
-            continue
-        nxt, food = then
-        plain = reference.held_draws(nxt, values, counts.succ, counts.least, P[bound._GOLD],
+    deck = range(year.H, len(items))
+    chosen = deck if every else sorted({year.H, year.H + 2, year.n_items - 1,
+                                        min(year.n_items, len(items) - 1)})
+    for i in chosen:
+        (_item, values, now), (table, closed, (nxt, food, later)) = items[i], tables[i]
+        plain = reference.held_draws(nxt, now, counts.succ, counts.least, P[bound._GOLD],
                                      P[bound._FOOD], food, discard, year.j_max,
-                                     bound._must(year.housed.get(i)), counts.pending)
+                                     bound._must(year.housed.get(i)), counts.pending,
+                                     np.stack([later, values]),
+                                     np.stack([counts.bump, counts.through]),
+                                     counts.owes_deck)
         assert np.array_equal(table, plain), i
-        if counts.waiting:
-            assert np.array_equal(closed, reference.waiting_release(plain, upto, counts.succ)[0])
-        checked += 1
-    assert checked == year.K + year.comebacks
-    assert counts.waiting  # the hand cards wait: the housing step is checked too
+        released = reference.waiting_release(plain, upto, counts.succ, counts.reset)[0]
+        assert np.array_equal(closed, released), i
+    assert len(chosen) >= 4 and counts.waiting  # the hand cards wait: released too
+
+
+@pytest.mark.parametrize("seed,turns_", [(0, 12), (3, 8)])
+def test_held_draws_on_a_default_year_equals_the_reference(seed, turns_):
+    _held_items_agree(seed, turns_, every=False)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed,turns_", [(0, 12), (3, 8)])
+def test_every_held_draw_on_a_default_year_equals_the_reference(seed, turns_):
+    _held_items_agree(seed, turns_, every=True)
 
 
 def _good_draw():
@@ -255,9 +285,47 @@ def _good_draws():
     (10, np.zeros(3), "pending must be"),
     (10, -1, "pending must be"),
     (10, True, "pending must be"),
+    (11, np.ones((1, 2, 3)), "housings must be"),
+    (11, np.ones((2, 2)), "housings must be a 3-dimensional"),
+    (12, np.array([[0, 1, 3]]), "onto must be"),
+    (12, np.array([[0, 1]]), "onto must be"),
+    (12, np.array([[0, 1, -1]]), "onto must be"),
+    (12, np.array([[0.0, 1.0, 2.0]]), "onto must be"),
+    (13, np.array([0, 1, -1]), "reset must be"),
+    (13, np.array([0, 1]), "reset must be"),
+    (13, np.array([1, 2, 2]), "their own reset"),
+    (14, np.array([0, 2, 1]), "free_swap must be"),
+    (14, np.array([0, 1]), "free_swap must be"),
+    (14, np.array([0.0, 1.0, 1.0]), "free_swap must be"),
 ])
 def test_the_held_step_door_rejects_bad_arrays(position, value, match):
-    _rejects(kernel.held_step, _good_draws(), position, value, match)
+    args = [*_good_draws(), np.ones((1, 2, 2)), np.array([[1, 2, 2]]), np.array([0, 0, 2]),
+            np.array([True, False, True])]
+    _rejects(kernel.held_step, args, position, value, match)
+
+
+def test_housings_and_onto_go_together():
+    with pytest.raises(LumicoreError, match="go together"):
+        kernel.held_step(*_good_draws(), np.ones((1, 2, 2)))
+    with pytest.raises(LumicoreError, match="go together"):
+        kernel.held_step(*_good_draws(), None, np.array([[1, 2, 2]]))
+
+
+def test_a_card_housed_later_makes_the_same_turns_buys_dearer():
+    """State 1 holds one card till the turn ends: a buy from it costs one more gold than from
+    state 0 in the same turn, and a draw in the next turn starts from state 0 again."""
+    nxt = np.zeros((2, 2, 2, 1))
+    values, later = np.array([[0.0, 0.0]]), np.array([[[5.0, reference.NEG]]])
+    args = (nxt, values, np.zeros((0, 2), dtype=np.int64), np.zeros(2, dtype=np.int64),
+            np.array([1.0, 1.0]), np.ones(2), 0.0, np.ones(2), 1, 1)
+    bump, reset = np.array([[1, 1]]), np.array([0, 0])
+    drawn, best = kernel.held_step(*args, np.array([0, 1]), later, bump, reset)
+    assert drawn[0, 0, 0, 0] == 5.0 and drawn[1, 0, 0, 0] == 4.0  # housed in turn 2: +5
+    assert drawn[0, 1, 0, 0] == 0.0 and drawn[1, 1, 0, 0] == -1.0  # in turn 2 itself: 0
+    assert best[1, 0, 0, 0] == 4.0 and best[1, 1, 0, 0] == -1.0
+    assert best[0, 0, 0, 0] == 5.0
+    plain = reference.held_step(*args, np.array([0, 1]), later, bump, reset)
+    assert all(np.array_equal(a, b) for a, b in zip((drawn, best), plain, strict=True))
 
 
 @st.composite
@@ -273,7 +341,7 @@ def releases(draw) -> tuple:
     upto = rng.normal(scale=10, size=(W, K + 1, T)).round(1)
     counts = rng.integers(-1, C, size=(K, C))
     succ = np.where(counts[:, :, None] >= 0, counts[:, :, None] * S + np.arange(S), -1)
-    return drawn, upto, succ.reshape(K, C * S)
+    return drawn, upto, succ.reshape(K, C * S), draw(resets(C * S))
 
 
 @settings(max_examples=200, deadline=None)
@@ -297,7 +365,8 @@ def test_a_waiting_card_is_housed_at_most_once_and_then_counts():
 
 def _good_release():
     """Two counts times the subsets of one waiting card (state = count * 2 + subset)."""
-    return [np.zeros((4, 2, 3, 2)), np.zeros((1, 2, 2)), np.array([[2, -1, 2, 3]])]
+    return [np.zeros((4, 2, 3, 2)), np.zeros((1, 2, 2)), np.array([[2, -1, 2, 3]]),
+            np.array([0, 1, 0, 1])]
 
 
 @pytest.mark.parametrize("position,value,match", [
@@ -311,6 +380,8 @@ def _good_release():
     (2, np.array([[2, -1, 4, 3]]), "states -1..3"),
     (2, np.array([[1, -1, 2, 3]]), "keep each state's subset"),
     (2, np.array([[2.0, -1, 2, 3]]), "whole numbers"),
+    (3, np.array([0, 1, 4, 3]), "reset must be"),
+    (3, np.array([1, 2, 2, 3]), "their own reset"),
 ])
 def test_the_waiting_release_door_rejects_bad_arrays(position, value, match):
     _rejects(kernel.waiting_release, _good_release(), position, value, match)

@@ -94,7 +94,9 @@ def held_draw(nxt: np.ndarray, bf: np.ndarray, pg: np.ndarray, pf: np.ndarray, f
 
 def held_draws(nxt: np.ndarray, values: np.ndarray, succ: np.ndarray, least: np.ndarray,
                pg: np.ndarray, pf: np.ndarray, food: float, discard: np.ndarray, jm: int,
-               must: int, pending: np.ndarray | None = None) -> np.ndarray:
+               must: int, pending: np.ndarray | None = None,
+               housings: np.ndarray | None = None, onto: np.ndarray | None = None,
+               free_swap: np.ndarray | None = None) -> np.ndarray:
     """:func:`lumicore.lemuria.reference.held_draws` in C: the first array of
     :func:`held_step`.
 
@@ -106,18 +108,25 @@ def held_draws(nxt: np.ndarray, values: np.ndarray, succ: np.ndarray, least: np.
     >>> draws[:, 0, 0, 0].tolist()  # state 0 houses it in the first part; none in 1 has j = 0
     [6.0, -1e+18]
     """
-    return held_step(nxt, values, succ, least, pg, pf, food, discard, jm, must, pending)[0]
+    return held_step(nxt, values, succ, least, pg, pf, food, discard, jm, must, pending,
+                     housings, onto, None, free_swap)[0]
 
 
 def held_step(nxt: np.ndarray, values: np.ndarray, succ: np.ndarray, least: np.ndarray,
               pg: np.ndarray, pf: np.ndarray, food: float, discard: np.ndarray, jm: int,
-              must: int, pending: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+              must: int, pending: np.ndarray | None = None,
+              housings: np.ndarray | None = None, onto: np.ndarray | None = None,
+              reset: np.ndarray | None = None, free_swap: np.ndarray | None = None
+              ) -> tuple[np.ndarray, np.ndarray]:
     """:func:`lumicore.lemuria.reference.held_step` in C (the arguments are described there):
     the values of drawing an item from every state, and their most from each turn on;
     :class:`LumicoreError` for arrays of the wrong shape (``nxt`` (Q, T, J, H), ``values``
-    (K + 1, T), ``succ`` (K, Q) of whole numbers -1..Q - 1, ``least`` (Q,) of whole numbers
-    0..J, ``pending`` (Q,) of whole numbers 0..2**31 - 1, none given: zeros), ``jm`` outside
-    0..J - 1 or ``must`` not -1, 0 or 1.
+    (K + 1, T), ``housings`` (M, K + 1, T), ``succ`` (K, Q) of whole numbers -1..Q - 1,
+    ``least`` (Q,) of whole numbers 0..J, ``pending`` (Q,) of whole numbers 0..2**31 - 1,
+    none given: zeros, ``onto`` (M, Q) and ``reset`` (Q,) of states 0..Q - 1, ``reset`` a
+    state's own where it is another's, ``free_swap`` (Q,) of 0 or 1, none given: zeros),
+    ``housings`` without ``onto`` or the other way round, ``jm`` outside 0..J - 1 or ``must``
+    not -1, 0 or 1.
 
     >>> import numpy as np
     >>> one = np.ones(2)
@@ -160,23 +169,45 @@ def held_step(nxt: np.ndarray, values: np.ndarray, succ: np.ndarray, least: np.n
                             f"got {must!r}")
     if isinstance(food, bool) or not isinstance(food, (int, float, np.number)):
         raise LumicoreError(f"food must be a number, got {type(food).__name__}")
+    housings, onto = _more_housings(housings, onto, values.shape, Q)
     out, best_from = np.empty((Q, T, J, Hh)), np.empty((Q, T, J, Hh))
     _k.held_draws(nxt, values, np.ascontiguousarray(succ, dtype=np.int64),
                   np.ascontiguousarray(least, dtype=np.int64), pending, by_turn[0], by_turn[1],
-                  float(food), by_turn[2], int(jm), int(must), out, best_from)
+                  float(food), by_turn[2], int(jm), int(must), housings, onto,
+                  _reset(reset, Q), _flags(free_swap, "free_swap", Q), out, best_from)
     return out, best_from
+
+
+def _more_housings(housings: object, onto: object, shape: tuple, Q: int
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """``housings`` (M, *shape) and ``onto`` (M, Q) of states 0..Q - 1, checked (both None:
+    none, M = 0)."""
+    if (housings is None) != (onto is None):
+        raise LumicoreError("housings and onto go together: give both or neither")
+    if housings is None:
+        return np.zeros((0, *shape)), np.zeros((0, Q), dtype=np.int64)
+    housings = _floats(housings, "housings", 3)
+    M = housings.shape[0]
+    if housings.shape[1:] != shape:
+        raise LumicoreError(f"housings must be (M, {shape[0]}, {shape[1]}), shaped as values "
+                            f"for each kind, got {housings.shape}")
+    if (not isinstance(onto, np.ndarray) or onto.shape != (M, Q) or onto.dtype.kind not in "iu"
+            or (onto.size and not (0 <= onto.min() and onto.max() < Q))):
+        raise LumicoreError(f"onto must be ({M}, {Q}) states 0..{Q - 1}, got {_shape(onto)}")
+    return housings, np.ascontiguousarray(onto, dtype=np.int64)
 
 
 WAITING_MOST = 8
 """The most waiting cards :func:`waiting_release` takes (2**8 subsets)."""
 
 
-def waiting_release(drawn: np.ndarray, upto: np.ndarray, succ: np.ndarray
-                    ) -> tuple[np.ndarray, np.ndarray]:
+def waiting_release(drawn: np.ndarray, upto: np.ndarray, succ: np.ndarray,
+                    reset: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """:func:`lumicore.lemuria.reference.waiting_release` in C (the arguments are described
     there); :class:`LumicoreError` for arrays of the wrong shape (``drawn`` (Q, T, J, H),
     ``upto`` (W, K + 1, T) with W at most ``WAITING_MOST`` and 2**W dividing Q, ``succ`` (K,
-    Q) of whole numbers -1..Q - 1 that keep each state's subset).
+    Q) of whole numbers -1..Q - 1 that keep each state's subset, ``reset`` as for
+    :func:`held_step`).
 
     >>> import numpy as np
     >>> drawn = np.zeros((2, 1, 2, 1)); drawn[1, 0, 1, 0] = -5.0
@@ -206,9 +237,34 @@ def waiting_release(drawn: np.ndarray, upto: np.ndarray, succ: np.ndarray
     if ((succ >= 0) & (succ % S != np.arange(Q) % S)).any():
         raise LumicoreError(f"succ must keep each state's subset (the state modulo {S})")
     closed, best_from = np.empty(drawn.shape), np.empty(drawn.shape)
-    _k.waiting_release(drawn, upto, np.ascontiguousarray(succ, dtype=np.int64), closed,
-                       best_from)
+    _k.waiting_release(drawn, upto, np.ascontiguousarray(succ, dtype=np.int64),
+                       _reset(reset, Q), closed, best_from)
     return closed, best_from
+
+
+def _flags(flags: object, name: str, Q: int) -> np.ndarray:
+    """``flags`` as (Q,) whole numbers 0 or 1, booleans too (None: zeros)."""
+    if flags is None:
+        return np.zeros(Q, dtype=np.int64)
+    if (not isinstance(flags, np.ndarray) or flags.shape != (Q,)
+            or flags.dtype.kind not in "iub" or not np.isin(flags, (0, 1)).all()):
+        raise LumicoreError(f"{name} must be ({Q},) flags 0 or 1, got {_shape(flags)}")
+    return np.ascontiguousarray(flags, dtype=np.int64)
+
+
+def _reset(reset: object, Q: int) -> np.ndarray:
+    """``reset`` as (Q,) states 0..Q - 1 (None: each state its own), a state's own wherever it
+    is another's (the kernel reads those states' values first)."""
+    if reset is None:
+        return np.arange(Q, dtype=np.int64)
+    if (not isinstance(reset, np.ndarray) or reset.shape != (Q,)
+            or reset.dtype.kind not in "iu" or (Q and not (0 <= reset.min()
+                                                           and reset.max() < Q))):
+        raise LumicoreError(f"reset must be ({Q},) states 0..{Q - 1}, got {_shape(reset)}")
+    reset = np.ascontiguousarray(reset, dtype=np.int64)
+    if (reset[reset] != reset).any():
+        raise LumicoreError("reset must lead to states that are their own reset")
+    return reset
 
 
 def _pending(pending: object, Q: int) -> np.ndarray:

@@ -21,6 +21,8 @@ row state, number of facilities owned and set of districts holding a chit.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 __all__ = ["NEG", "building_turn", "draw_ways", "held_draw", "held_draws", "held_step", "open_ways",
@@ -70,7 +72,9 @@ def building_turn(nxt: np.ndarray, succ: np.ndarray, gains: np.ndarray, only: in
 
 def draw_ways(nxt: np.ndarray, bf: np.ndarray, pg: np.ndarray, pf: np.ndarray, food: float,
               jm: int, d: int, j: int, h: int, nxt2: np.ndarray | None = None,
-              bf2: np.ndarray | None = None, pending: int = 0) -> dict[str, float]:
+              bf2: np.ndarray | None = None, pending: int = 0,
+              housings: Sequence[tuple[np.ndarray, np.ndarray]] = (),
+              free_swap: bool = False) -> dict[str, float]:
     """What each way to draw an item in turn ``d``, with ``j`` residents housed and ``h``
     cards held, is worth: its price and the value after it, ``nxt[d, j', h']`` (NEG where the
     way is closed). ``bf[d]``: housing the item (at its best turn from d on); ``pg``, ``pf``:
@@ -82,7 +86,9 @@ def draw_ways(nxt: np.ndarray, bf: np.ndarray, pg: np.ndarray, pf: np.ndarray, f
     ``nxt`` and ``bf2[d]`` followed by ``nxt2`` (the bound's branches count the residents
     housed by a festival: housed by then, or after). ``pending``: cards held besides the h
     counted (hand cards waiting for their turn to be housed): a buy pays for them too, and
-    no way plays or gives them back.
+    no way plays or gives them back. ``housings``: more kinds of housing, (values by turn,
+    values after), each as ``bf2`` and ``nxt2``. ``free_swap``: an exchange may also give back
+    a card not counted, and house or keep the card it draws.
 
     >>> nxt = np.zeros((1, 2, 2)); nxt[0, 1, 0] = 4.0
     >>> ways = draw_ways(nxt, np.array([3.0]), np.array([1.0]), np.array([1.0]), 2.0, 1, 0, 0, 0)
@@ -92,21 +98,24 @@ def draw_ways(nxt: np.ndarray, bf: np.ndarray, pg: np.ndarray, pf: np.ndarray, f
     held = nxt.shape[2] - 1
     up, down = min(h + 1, held), max(h - 1, 0)
 
+    kinds = [(bf, nxt)] + ([] if nxt2 is None or bf2 is None else [(bf2, nxt2)])
+    kinds += list(housings)
+
     def housed(hh: int) -> float:
         if j >= jm:
             return NEG
-        if nxt2 is None or bf2 is None:
-            return bf[d] + nxt[d, j + 1, hh]
-        return max(bf[d] + nxt[d, j + 1, hh], bf2[d] + nxt2[d, j + 1, hh])
+        return max(values[d] + after[d, j + 1, hh] for values, after in kinds)
 
     buy, swap = -(h + pending) * pg[d], -2.0 * pg[d]
+    free = ({"exchange free house": swap + housed(h), "exchange keep": swap + nxt[d, j, up]}
+            if free_swap else {})
     return {
         "buy house": buy + housed(h),
         "buy keep": buy + nxt[d, j, up],
         "buy unhoused": buy - food * pf[d] + nxt[d, j, h],
         "exchange back": swap + nxt[d, j, h],
         "exchange house": swap + housed(down) if h >= 1 else NEG,
-    }
+    } | free
 
 
 def open_ways(ways: dict[str, float], must: int) -> dict[str, float]:
@@ -119,10 +128,13 @@ def open_ways(ways: dict[str, float], must: int) -> dict[str, float]:
 
 def held_draw(nxt: np.ndarray, bf: np.ndarray, pg: np.ndarray, pf: np.ndarray, food: float,
               discard: np.ndarray, jm: int, must: int, nxt2: np.ndarray | None = None,
-              bf2: np.ndarray | None = None, pending: int = 0) -> np.ndarray:
+              bf2: np.ndarray | None = None, pending: int = 0,
+              housings: Sequence[tuple[np.ndarray, np.ndarray]] = (),
+              free_swap: bool = False) -> np.ndarray:
     """The value (T, J, HELD + 1) of drawing an item in turn d with j residents housed and h
     cards held: the best open way (:func:`draw_ways`, :func:`open_ways`; ``nxt2``, ``bf2``:
-    the second kind of housing there), after playing any number of the held cards unhoused
+    the second kind of housing there; ``housings``: more kinds; ``free_swap``: the exchanges
+    that give back a card not counted), after playing any number of the held cards unhoused
     first (``discard[d]`` each).
 
     >>> nxt = np.zeros((1, 2, 2))
@@ -136,7 +148,7 @@ def held_draw(nxt: np.ndarray, bf: np.ndarray, pg: np.ndarray, pf: np.ndarray, f
         for j in range(J):
             for h in range(Hh):
                 ways = open_ways(draw_ways(nxt, bf, pg, pf, food, jm, d, j, h, nxt2, bf2,
-                                           pending), must)
+                                           pending, housings, free_swap), must)
                 out[d, j, h] = max(ways.values())
             for h in range(1, Hh):
                 out[d, j, h] = max(out[d, j, h], out[d, j, h - 1] - discard[d])
@@ -145,14 +157,21 @@ def held_draw(nxt: np.ndarray, bf: np.ndarray, pg: np.ndarray, pf: np.ndarray, f
 
 def held_draws(nxt: np.ndarray, values: np.ndarray, succ: np.ndarray, least: np.ndarray,
                pg: np.ndarray, pf: np.ndarray, food: float, discard: np.ndarray, jm: int,
-               must: int, pending: np.ndarray | None = None) -> np.ndarray:
+               must: int, pending: np.ndarray | None = None,
+               housings: np.ndarray | None = None, onto: np.ndarray | None = None,
+               free_swap: np.ndarray | None = None) -> np.ndarray:
     """:func:`held_draw` from each state q of a branch's festival counts (``nxt`` (Q, T, J,
     H): the values after the item in each state). The item is housed in one of K + 1 parts of
     the year: part k < K (``values[k, d]`` if drawn in turn d) leads to state ``succ[k, q]``
     (-1: closed from q), the last part (``values[K]``) stays in q. Each state's second kind
     of housing is the best of the parts before the last. No path reaches fewer residents in
     all than ``least[q]`` (the count by the last festival counted): NEG there. A buy from q
-    also pays for its ``pending[q]`` cards (none given: 0).
+    also pays for its ``pending[q]`` cards (none given: 0). ``housings`` (M, K + 1, T) and
+    ``onto`` (M, Q): M more kinds of housing, kind m worth ``housings[m, k, d]`` in part k,
+    leading on to state ``onto[m, r]`` of the state r part k leads to (the bound's: housed in
+    a later turn than d, one more card held till the turn ends; or at its best turn, the deck
+    to be drawn through). Where ``free_swap[q]`` (Q,), an exchange may give back a card the
+    state does not count (:func:`draw_ways`).
 
     >>> nxt = np.zeros((2, 1, 2, 1)); nxt[1, 0, 1, 0] = 4.0
     >>> one = np.ones(1)
@@ -163,22 +182,31 @@ def held_draws(nxt: np.ndarray, values: np.ndarray, succ: np.ndarray, least: np.
     K = succ.shape[0]
     out = np.empty(nxt.shape)
     for q in range(nxt.shape[0]):
-        earlier = [values[k][:, None, None] + nxt[succ[k, q]] for k in range(K)
-                   if succ[k, q] >= 0]
+        leads = [(k, int(succ[k, q])) for k in range(K) if succ[k, q] >= 0]
+        earlier = [values[k][:, None, None] + nxt[r] for k, r in leads]
         second = ((np.maximum.reduce(earlier), np.zeros(nxt.shape[1])) if earlier
                   else (None, None))
+        more = [] if housings is None or onto is None else [
+            (values_m[k], nxt[onto_m[r]]) for values_m, onto_m in zip(housings, onto, strict=True)
+            for k, r in [(K, q), *leads]]
         waiting = 0 if pending is None else int(pending[q])
         out[q] = held_draw(nxt[q], values[K], pg, pf, food, discard, jm, must, *second,
-                           pending=waiting)
+                           pending=waiting, housings=more,
+                           free_swap=free_swap is not None and bool(free_swap[q]))
         out[q, :, :least[q]] = NEG
     return out
 
 
 def held_step(nxt: np.ndarray, values: np.ndarray, succ: np.ndarray, least: np.ndarray,
               pg: np.ndarray, pf: np.ndarray, food: float, discard: np.ndarray, jm: int,
-              must: int, pending: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+              must: int, pending: np.ndarray | None = None,
+              housings: np.ndarray | None = None, onto: np.ndarray | None = None,
+              reset: np.ndarray | None = None, free_swap: np.ndarray | None = None
+              ) -> tuple[np.ndarray, np.ndarray]:
     """:func:`held_draws`, and for each state, j and h its most over the turns from d on
-    (the values before the item, drawn in turn d or later).
+    (the values before the item, drawn in turn d or later); with ``reset`` (Q,), a state q
+    whose ``reset[q]`` is another draws in turn d or passes to that state's most from d + 1
+    on (the cards held till the turn ends are no longer held then).
 
     >>> one = np.ones(2)
     >>> drawn, best = held_step(np.zeros((1, 2, 1, 1)), np.array([[1.0, 5.0]]),
@@ -187,15 +215,17 @@ def held_step(nxt: np.ndarray, values: np.ndarray, succ: np.ndarray, least: np.n
     >>> drawn.ravel().tolist(), best.ravel().tolist()
     ([0.0, 0.0], [0.0, 0.0])
     """
-    drawn = held_draws(nxt, values, succ, least, pg, pf, food, discard, jm, must, pending)
-    return drawn, _most_from(drawn)
+    drawn = held_draws(nxt, values, succ, least, pg, pf, food, discard, jm, must, pending,
+                       housings, onto, free_swap)
+    return drawn, _most_from(drawn, reset)
 
 
-def waiting_release(drawn: np.ndarray, upto: np.ndarray, succ: np.ndarray
-                    ) -> tuple[np.ndarray, np.ndarray]:
+def waiting_release(drawn: np.ndarray, upto: np.ndarray, succ: np.ndarray,
+                    reset: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The values of an item's draws (``drawn`` (Q, T, J, H), from each state in turn d with
     j residents housed and h cards held) once each state may first house any of its waiting
-    cards, one after another, and their most from each turn on. State q holds the subset
+    cards, one after another, and their most from each turn on (``reset``: as in
+    :func:`held_step`). State q holds the subset
     ``q % 2**W`` of the W waiting cards (bit b: card b waits). Housing card b in part k of
     the year (``upto[b, k, d]``: its value at its best turn up to d) adds a resident and
     leads to ``succ[k, q]`` (-1: closed; k = K, the last part: q itself), card b's bit
@@ -218,9 +248,15 @@ def waiting_release(drawn: np.ndarray, upto: np.ndarray, succ: np.ndarray
                     r &= ~(1 << b)
                     closed[q, :, :-1] = np.maximum(closed[q, :, :-1],
                                                    upto[b, k][:, None, None] + closed[r, :, 1:])
-    return closed, _most_from(closed)
+    return closed, _most_from(closed, reset)
 
 
-def _most_from(values: np.ndarray) -> np.ndarray:
-    """``[q, d, ...]``: the most of ``values[q, d', ...]`` for d' >= d."""
-    return np.maximum.accumulate(values[:, ::-1], axis=1)[:, ::-1]
+def _most_from(values: np.ndarray, reset: np.ndarray | None = None) -> np.ndarray:
+    """``[q, d, ...]``: the most of ``values[q, d', ...]`` for d' >= d; where ``reset[q]`` is
+    another state r, the most of ``values[q, d, ...]`` and r's from d + 1 on."""
+    out = np.maximum.accumulate(values[:, ::-1], axis=1)[:, ::-1]
+    if reset is not None:
+        for q in np.flatnonzero(np.asarray(reset) != np.arange(len(values))):
+            out[q] = values[q]
+            out[q, :-1] = np.maximum(values[q, :-1], out[reset[q], 1:])
+    return out

@@ -512,6 +512,12 @@ the first this many that a branch does not keep out of the residents. Its states
 factor 2**WAITING (the subsets still waiting); the hand's other cards are housed at once."""
 
 
+TURN_HELD = 1
+"""Deck cards housed in a later turn than the one they are drawn in that :func:`_held_value`
+counts as held till that turn ends (a buy later in the turn pays for them; more count as this
+many). Its states grow by a factor TURN_HELD + 1."""
+
+
 class _Counts:
     """The states of :func:`_held_value` besides turn, residents and cards held: the residents
     a branch counts by the end of its festival turns F_1 < ... < F_m (``year.festivals``: the
@@ -521,9 +527,13 @@ class _Counts:
     parts of the year (part k: the turns from F_k to F_{k+1}, 0-based ``F_k <= p < F_{k+1}``,
     with F_0 = 0 and the last part running to the end), and the state a housing in part k leads
     to (one more in each count from the (k+1)-th on, the same subset; -1 where that passes a
-    ``hi``). A housing in the last part counts by no festival: the state stays."""
+    ``hi``). A housing in the last part counts by no festival: the state stays. All this
+    times the deck cards held till the turn ends (0..``turn_held``, outermost: state
+    ``t * base + q``), which a housing in a later turn than the draw raises by one
+    (``bump``) and a draw in a later turn clears (``reset``)."""
 
-    def __init__(self, year: _Year, waiting: Sequence[int] = ()) -> None:
+    def __init__(self, year: _Year, waiting: Sequence[int] = (),
+                 turn_held: int | None = None) -> None:
         festivals = year.festivals
         counted: list[tuple[int, ...]] = [()]
         for F, _lo, hi in festivals:  # at most F: a housing a turn (the proof's note)
@@ -552,6 +562,32 @@ class _Counts:
         """States where the year may end: the counts in their branch's ranges, and no hand
         card that must be housed still waiting."""
         self.parts = _parts(year)
+        self._held_till_turn_ends(TURN_HELD if turn_held is None else turn_held)
+
+    def _held_till_turn_ends(self, turn_held: int) -> None:
+        """Every state above times the deck cards held till the turn ends (t: 0..turn_held)
+        and whether the path owes the deck (a card the year passes over and houses when it
+        comes back, housed at its first draw: the deck must be drawn through): state
+        ``(owes * (turn_held + 1) + t) * base + q``."""
+        base = self.base = len(self.states)
+        levels = turn_held + 1
+        outer = [(owes, t) for owes in range(2) for t in range(levels)]
+        self.states = [(*state, t, owes) for owes, t in outer for state in self.states]
+        self.succ = np.concatenate([np.where(self.succ >= 0, self.succ + o * base, -1)
+                                    for o in range(len(outer))], axis=1)
+        self.least = np.tile(self.least, len(outer))
+        self.allowed = np.tile(self.allowed, len(outer))
+        q = np.arange(len(self.states), dtype=np.int64)
+        owes, t, q0 = q // base // levels, q // base % levels, q % base
+        self.pending = np.tile(self.pending, len(outer)) + t
+        self.owes_deck = owes == 1
+        """States that may stop drawing only once the deck is drawn through."""
+        self.bump = (owes * levels + np.minimum(t + 1, turn_held)) * base + q0
+        """The state a housing in a later turn than the draw leads on to: one more held."""
+        self.reset = owes * levels * base + q0
+        """The state a draw in a later turn starts from: none held till the turn ends."""
+        self.through = (levels + t) * base + q0
+        """The state a card housed when it comes back leads on to: the deck owed."""
 
     def moves(self, q: int) -> list[tuple[int, int]]:
         """(part, the state a housing in it leads to) for each part open from state q, the
@@ -559,15 +595,20 @@ class _Counts:
         return [(len(self.succ), q)] + [(k, int(succ[q])) for k, succ in enumerate(self.succ)
                                         if succ[q] >= 0]
 
-    def earlier(self, V: np.ndarray, values: np.ndarray, q: int
-                ) -> tuple[np.ndarray, np.ndarray] | tuple[None, None]:
-        """From state q, the best housing in a part before the last as the kernel's second
-        kind (``nxt2[d, j, h]``: ``values[k, d]`` then the values ``V`` of the state it leads
-        to; ``bf2`` zero), or (None, None) where none is open."""
-        earlier = [values[k][:, None, None] + V[r] for k, r in self.moves(q)[1:]]
-        if not earlier:
-            return None, None
-        return np.maximum.reduce(earlier), np.zeros(V.shape[1])
+    def housings(self, q: int, kinds: Sequence[tuple[np.ndarray, str, np.ndarray | None]]
+                 ) -> list[tuple[np.ndarray, int, int, str]]:
+        """(value by draw turn, part, the state it leads to, when) for each housing open from
+        state q, of each kind (values (parts, T), when: "now" in the turn of the draw, "later"
+        in a later turn, "any" at its best turn from the draw on; the state map it leads on
+        through, None: none), kind after kind."""
+        return [(values[k], k, r if onto is None else int(onto[r]), when)
+                for values, when, onto in kinds for k, r in self.moves(q)]
+
+    def deck_kinds(self, values: np.ndarray, now: np.ndarray, later: np.ndarray) -> list:
+        """The kinds of housing a deck item has (:meth:`housings`): in the turn of its draw, in
+        a later turn (one more card held till the turn ends), or at its best turn from the
+        draw on when it comes back after the deck is drawn through."""
+        return [(now, "now", None), (later, "later", self.bump), (values, "any", self.through)]
 
 
 def _parts(year: _Year) -> list[np.ndarray]:
@@ -579,16 +620,17 @@ def _parts(year: _Year) -> list[np.ndarray]:
 
 
 def _held_items(year: _Year, at_turn: np.ndarray, windowed: np.ndarray, counts: _Counts
-                ) -> list[tuple[int, np.ndarray]]:
-    """The stream of :func:`_held_value`: (item, its value (parts, T) of housing it when drawn
-    in turn d, in each part of the year ``counts`` makes) for the hand, the deck and the
-    second housings (item -1: the best of any); ``at_turn``: each item's best value by turn,
-    ``windowed``: the same without the turns outside its window."""
-    items = np.stack([_best_from(np.where(mask, windowed, _NEG)) for mask in counts.parts],
-                     axis=1)  # (n, parts, T)
-    back = np.stack([_best_from(np.where(mask, at_turn, _NEG)).max(axis=0)
-                     for mask in counts.parts])
-    return [(i, items[i]) for i in range(year.n_items)] + [(-1, back)] * year.comebacks
+                ) -> list[tuple[int, np.ndarray, np.ndarray]]:
+    """The stream of :func:`_held_value`: (item, its value (parts, T) of housing it when
+    drawn in turn d, in each part of the year ``counts`` makes, and its value of housing it
+    in turn d itself) for the hand, the deck and the second housings (item -1: the best of
+    any); ``at_turn``: each item's best value by turn, ``windowed``: the same without the
+    turns outside its window."""
+    parts = np.array(counts.parts)[:, None, :]
+    now = np.where(parts, windowed, _NEG).transpose(1, 0, 2)  # (n, parts, T)
+    back = np.where(parts[:, 0], at_turn.max(axis=0), _NEG)
+    return ([(i, _best_from(now[i]), now[i]) for i in range(year.n_items)]
+            + [(-1, _best_from(back), back)] * year.comebacks)
 
 
 def _best_from(at_turn: np.ndarray) -> np.ndarray:
@@ -612,12 +654,17 @@ def _held_value(year: _Year, P: np.ndarray, val: np.ndarray) -> tuple[float, tup
     """The relaxation by the cards held (docs/lemuria.md): items in stream order, each deck
     item drawn in a turn no earlier than the one before it, by a buy that costs the number of
     cards passed over and still held (at least), or by an exchange (2 gold); a housed item
-    takes its best turn from its draw on; a held card can be played unhoused before any draw.
+    is housed in the turn of its draw, or later and then held till that turn ends (a buy
+    later in the turn pays for it); a held card can be played unhoused before any draw.
     The hand's cards housed (the first ``WAITING``) wait in the hand, and a buy pays for them,
-    until they are housed before a draw (at their best turn up to it) or at the end.
-    A dynamic program over (the residents housed by the end of each festival a branch counts
-    and the hand cards waiting: a state of :class:`_Counts`, draw turn, residents housed,
-    cards held), item by item from the last, each deck item a step of the kernel
+    until they are housed before a draw (at their best turn up to it) or at the end. A card
+    housed when it comes back after the deck is drawn through is housed at once at its best
+    turn from its draw on, and the path owes the deck (it may not stop drawing before the
+    deck's end; an exchange may give back a card it does not count).
+    A dynamic program over (the residents housed by the end of each festival a branch counts,
+    the hand cards waiting, the deck cards held till the turn ends and whether the deck is
+    owed: a state of :class:`_Counts`, draw turn, residents housed, cards held), item by item
+    from the last, each deck item a step of the kernel
     (:func:`lumicore.lemuria.kernel.held_step`) over the states of the counts. Returns the
     value and what :func:`_record_held` walks."""
     T, H, jm = year.T, year.H, year.j_max
@@ -629,12 +676,15 @@ def _held_value(year: _Year, P: np.ndarray, val: np.ndarray) -> tuple[float, tup
     stop = end  # drawing no more: the waiting cards housed at their best turns
     if counts.waiting:
         stop = waiting_release(end, upto[:, :, -1:], counts.succ)[0]
+    in_deck = stop.copy()  # drawing no more before the deck's end: not if the deck is owed
+    in_deck[counts.owes_deck] = _NEG
+    onto = np.stack([counts.bump, counts.through])
     V = np.broadcast_to(stop, (stop.shape[0], T, jm + 1, HELD + 1)).copy()  # V[q, d, j, h]
     tables: list[tuple] = []
     gold, food_price = np.ascontiguousarray(P[_GOLD]), np.ascontiguousarray(P[_FOOD])
     discard = year.food_min * food_price
     for i in range(len(items) - 1, -1, -1):
-        item, values = items[i]
+        item, values, now = items[i]
         must = year.housed.get(i)
         if i < H:  # in hand from the start
             tables.append((V, None, None))  # hand items: the value after them
@@ -642,24 +692,36 @@ def _held_value(year: _Year, P: np.ndarray, val: np.ndarray) -> tuple[float, tup
             V = np.broadcast_to(before[:, None], V.shape).copy()
             continue
         food = float(year.food[item] if item >= 0 else year.food_min)
-        drawn, best_from = held_step(V, values, counts.succ, counts.least, gold, food_price,
-                                     food, discard, jm, _must(must), counts.pending)
+        later = _later(values)
+        drawn, best_from = held_step(V, now, counts.succ, counts.least, gold, food_price,
+                                     food, discard, jm, _must(must), counts.pending,
+                                     np.stack([later, values]), onto, counts.reset,
+                                     counts.owes_deck)
         closed = drawn
         if counts.waiting:  # the waiting cards housed before the draw
-            closed, best_from = waiting_release(drawn, upto, counts.succ)
-        tables.append((drawn, closed, (V, food)))
+            closed, best_from = waiting_release(drawn, upto, counts.succ, counts.reset)
+        tables.append((drawn, closed, (V, food, later)))
         V = best_from  # drawn in turn d or later
         if i > year.last_housed:  # or draw no more (not before an item that must be housed)
-            np.maximum(V, stop, out=V)
+            np.maximum(V, stop if i >= year.n_items else in_deck, out=V)
     tables.reverse()
-    return float(V[0, 0, 0, 0]), (items, tables, counts, (stop, end), upto)
+    return float(V[0, 0, 0, 0]), (items, tables, counts, (stop, end, in_deck), upto)
+
+
+def _later(values: np.ndarray) -> np.ndarray:
+    """``values`` (parts, T) of housing an item at its best turn from d on, as from d + 1 on
+    (NEG from the last turn: housed in a later turn than the draw)."""
+    later = np.full_like(values, _NEG)
+    later[:, :-1] = values[:, 1:]
+    return later
 
 
 def _hand_item(year: _Year, counts: _Counts, after: np.ndarray, values: np.ndarray, i: int
                ) -> np.ndarray:
     """The values (states, J, H) before hand item i, from those after it: kept (one more
     held), waiting to be housed (one of ``counts.waiting``) or housed at once at its best
-    turn (the others), as the branch allows."""
+    turn (the others), or housed when it comes back after the deck is drawn through (at once,
+    the deck owed), as the branch allows."""
     must = year.housed.get(i)
     ways = []
     if must is not True:
@@ -668,14 +730,22 @@ def _hand_item(year: _Year, counts: _Counts, after: np.ndarray, values: np.ndarr
         bit = 1 << counts.waiting.index(i)
         ways.append(after[np.arange(after.shape[0]) | bit])
     elif must is not False:
-        housed = np.full_like(after, _NEG)
-        housed[:, :-1] = values[-1, 0] + after[:, 1:]
-        for k, succ in enumerate(counts.succ):
-            open_ = succ >= 0
-            housed[open_, :-1] = np.maximum(housed[open_, :-1],
-                                            values[k, 0] + after[succ[open_], 1:])
-        ways.append(housed)
+        ways.append(_housed_at_once(counts, after, values))
+    if must is not False:  # housed when it comes back: at once, the deck owed
+        ways.append(_housed_at_once(counts, after[counts.through], values))
     return np.maximum.reduce(ways)
+
+
+def _housed_at_once(counts: _Counts, after: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """The values (states, J, H) of housing a hand item at its best turn in a part of the year
+    (``values[k, 0]``), from the values ``after`` it."""
+    housed = np.full_like(after, _NEG)
+    housed[:, :-1] = values[-1, 0] + after[:, 1:]
+    for k, succ in enumerate(counts.succ):
+        open_ = succ >= 0
+        housed[open_, :-1] = np.maximum(housed[open_, :-1],
+                                        values[k, 0] + after[succ[open_], 1:])
+    return housed
 
 
 def _waiting(year: _Year, windowed: np.ndarray) -> tuple[_Counts, np.ndarray]:
@@ -720,7 +790,7 @@ def _record_held(year: _Year, P: np.ndarray, val: np.ndarray, walk: tuple,
     and spending; the way an item is drawn is the best of
     :func:`lumicore.lemuria.reference.draw_ways` at the state the walk reaches."""
     H, jm, T = year.H, year.j_max, year.T
-    items, tables, counts, (stop, end), upto = walk
+    items, tables, counts, (stop, end, in_deck), upto = walk
     discard = year.food_min * P[_FOOD]
     q = d = j = h = 0
     at_turn = _windowed(year, val.max(axis=2))
@@ -738,16 +808,19 @@ def _record_held(year: _Year, P: np.ndarray, val: np.ndarray, walk: tuple,
         plan.housed[p, int(np.argmax(val[item, p]))] += 1
         plan.spend[_FOOD, p] += year.food[item]
 
-    def part(values: np.ndarray, nxt: np.ndarray, d: int, hh: int) -> tuple[float, int, int]:
-        """The best housing from (q, d, j) with hh cards held: its value, part and the state
-        it leads to (the first of :meth:`_Counts.moves` on a tie)."""
-        return max(((values[k, d] + nxt[r, d, j + 1, hh], k, r) for k, r in counts.moves(q)),
+    def part(kinds: list, nxt: np.ndarray, d: int, hh: int) -> tuple[float, int, int, str]:
+        """The best housing from (q, d, j) with hh cards held, of the ``kinds`` of
+        :meth:`_Counts.housings`: its value, part, the state it leads to and when (the first
+        on a tie)."""
+        return max(((value[d] + nxt[r, d, j + 1, hh], k, r, when)
+                    for value, k, r, when in counts.housings(q, kinds)),
                    key=lambda way: way[0])
 
-    def housing(item: int, d: int, way: tuple[float, int, int]) -> None:
+    def housing(item: int, d: int, way: tuple[float, int, int, str]) -> None:
         nonlocal j, q
-        _value, kind, q = way
-        house(item, (turns >= d) & counts.parts[kind])
+        _value, kind, q, when = way
+        house(item, {"now": turns == d, "later": turns > d, "any": turns >= d}[when]
+              & counts.parts[kind])
         j += 1
 
     def settle(after: np.ndarray, before: np.ndarray, dd: int, hh: int, by: int) -> None:
@@ -763,43 +836,53 @@ def _record_held(year: _Year, P: np.ndarray, val: np.ndarray, walk: tuple,
             house(counts.waiting[b], (turns <= by) & counts.parts[k])
             j += 1
 
-    for i, ((item, values), (table, closed, then)) in enumerate(zip(items, tables,
-                                                                      strict=True)):
+    for i, ((item, values, now), (table, closed, then)) in enumerate(zip(items, tables,
+                                                                           strict=True)):
         must = year.housed.get(i)
         if i < H:  # house it, let it wait or keep it
             keep = table[q, 0, j, min(h + 1, HELD)] if must is not True else _NEG
-            if must is not False and i in counts.waiting:
+            waits = must is not False and i in counts.waiting
+            way = (_NEG,)
+            if must is not False and j < jm:  # at once, or when it comes back (the deck owed)
+                kinds = [] if waits else [(values, "any", None)]
+                way = part([*kinds, (values, "any", counts.through)], table, 0, h)
+            if waits:
                 waiting = q | 1 << counts.waiting.index(i)
-                if table[waiting, 0, j, h] >= keep:
+                if table[waiting, 0, j, h] >= max(keep, way[0]):
                     q = waiting
                     continue
-            elif must is not False and j < jm:
-                way = part(values, table, 0, h)
-                if way[0] >= keep:
-                    housing(item, 0, way)
-                    continue
+            if way[0] >= keep:
+                housing(item, 0, way)
+                continue
             h = min(h + 1, HELD)
             continue
-        later = closed[q, d:, j, h]
-        if i > year.last_housed and later.max() <= stop[q, 0, j, 0]:
+        r = int(counts.reset[q])  # in a later turn: no card held till turn d ends
+        onwards = np.concatenate([closed[q, d:d + 1, j, h], closed[r, d + 1:, j, h]])
+        ending = stop if i >= year.n_items else in_deck
+        if i > year.last_housed and onwards.max() <= ending[q, 0, j, 0]:
             break  # nothing more is drawn
-        d += int(np.argmax(later))
+        if (step := int(np.argmax(onwards))) > 0:
+            q, d = r, d + step
         settle(closed, table, d, h, d)
         while h and table[q, d, j, h] <= table[q, d, j, h - 1] - discard[d] + 1e-9:
             plan.spend[_FOOD, d] += year.food_min  # a held card played unhoused
             h -= 1
-        nxt, food = then
+        nxt, food, later = then
         pending = int(counts.pending[q])
-        ways = open_ways(draw_ways(nxt[q], values[-1], P[_GOLD], P[_FOOD], food, jm, d, j, h,
-                                   *counts.earlier(nxt, values, q), pending=pending),
+        kinds = counts.deck_kinds(values, now, later)
+        (first, _k, _r, _w), *others = counts.housings(q, kinds)
+        ways = open_ways(draw_ways(nxt[q], first, P[_GOLD], P[_FOOD], food, jm, d, j, h,
+                                   pending=pending,
+                                   housings=[(v, nxt[r]) for v, _k, r, _w in others],
+                                   free_swap=bool(counts.owes_deck[q])),
                          _must(must))
         way = max(ways, key=ways.__getitem__)
         plan.spend[_GOLD, d] += h + pending if way.startswith("buy") else 2
         if way == "exchange house":
             h -= 1
         if way.endswith("house"):
-            housing(item, d, part(values, nxt, d, h))
-        if way == "buy keep":
+            housing(item, d, part(kinds, nxt, d, h))
+        if way in ("buy keep", "exchange keep"):
             h = min(h + 1, HELD)
         elif way == "buy unhoused":
             plan.spend[_FOOD, d] += year.food[item] if item >= 0 else year.food_min
