@@ -405,26 +405,29 @@ def test_cards_held_till_the_turn_ends_only_lower_the_relaxation(monkeypatch):
 
 
 def test_the_states_held_till_the_turn_ends_and_owing_the_deck():
-    """The states of the counts times the cards held till the turn ends (0-2) and whether the
-    deck is owed: one more held pays one more card on every buy, a housing in a later turn
+    """The states of the counts times the cards held till the turn ends (0-2), and once more
+    owing the deck: one more held pays one more card on every buy, a housing in a later turn
     leads to it (and stays at the most), a draw in a later turn leads back to none held; a
-    card housed when it comes back leads to the same state owing the deck, and there it
-    stays."""
+    card housed when it comes back leads to the same state owing the deck, which counts
+    none held till the turn ends, and there it stays."""
     from solvers.lemuria import bound
 
     counts = bound._Counts(_Year(default_instance(0, turns=6)), [0, 1], turn_held=2)
     base = counts.base
-    assert len(counts.states) == 6 * base and base % counts.subsets == 0
-    for owes in (0, 1):
-        q = np.arange(base) + 3 * base * owes
-        assert (counts.pending[q + base] == counts.pending[q] + 1).all()
-        assert (counts.bump[q] == q + base).all()
-        assert (counts.bump[q + 2 * base] == q + 2 * base).all()
-        assert (counts.reset[q + 2 * base] == q).all() and (counts.reset[q] == q).all()
-        assert (counts.through[q + base] == np.arange(base) + 4 * base).all()
-        assert (counts.owes_deck[q] == bool(owes)).all()
+    assert len(counts.states) == 4 * base and base % counts.subsets == 0
+    q = np.arange(base)
+    assert (counts.pending[q + base] == counts.pending[q] + 1).all()
+    assert (counts.bump[q] == q + base).all() and (counts.bump[q + 2 * base] == q + 2 * base).all()
+    assert (counts.reset[q + 2 * base] == q).all() and (counts.reset[q] == q).all()
+    owing = q + 3 * base
+    assert (counts.through[q + base] == owing).all() and (counts.through[owing] == owing).all()
+    assert counts.owes_deck[owing].all() and not counts.owes_deck[:3 * base].any()
+    assert (counts.pending[owing] == counts.pending[q]).all()
+    assert (counts.bump[owing] == owing).all() and (counts.reset[owing] == owing).all()
+    for block in (1, 3):
         open_ = counts.succ[:, q] >= 0
-        assert (counts.succ[:, q + base][open_] == counts.succ[:, q][open_] + base).all()
+        assert (counts.succ[:, q + block * base][open_]
+                == counts.succ[:, q][open_] + block * base).all()
 
 
 @pytest.mark.parametrize("in_hand", [True, False])

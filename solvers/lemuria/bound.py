@@ -565,28 +565,31 @@ class _Counts:
         self._held_till_turn_ends(TURN_HELD if turn_held is None else turn_held)
 
     def _held_till_turn_ends(self, turn_held: int) -> None:
-        """Every state above times the deck cards held till the turn ends (t: 0..turn_held)
-        and whether the path owes the deck (a card the year passes over and houses when it
-        comes back, housed at its first draw: the deck must be drawn through): state
-        ``(owes * (turn_held + 1) + t) * base + q``."""
+        """Every state above times the deck cards held till the turn ends (t: 0..turn_held),
+        state ``t * base + q``, and once more for a path that owes the deck (a card the year
+        passes over and houses when it comes back, housed at its first draw: the deck must be
+        drawn through), state ``(turn_held + 1) * base + q``, which counts no card held till
+        the turn ends (a path that owes the deck is rare; counting fewer only lowers costs)."""
         base = self.base = len(self.states)
         levels = turn_held + 1
-        outer = [(owes, t) for owes in range(2) for t in range(levels)]
-        self.states = [(*state, t, owes) for owes, t in outer for state in self.states]
-        self.succ = np.concatenate([np.where(self.succ >= 0, self.succ + o * base, -1)
-                                    for o in range(len(outer))], axis=1)
-        self.least = np.tile(self.least, len(outer))
-        self.allowed = np.tile(self.allowed, len(outer))
+        self.states = ([(*state, t, False) for t in range(levels) for state in self.states]
+                       + [(*state, 0, True) for state in self.states])
+        blocks = levels + 1
+        self.succ = np.concatenate([np.where(self.succ >= 0, self.succ + b * base, -1)
+                                    for b in range(blocks)], axis=1)
+        self.least = np.tile(self.least, blocks)
+        self.allowed = np.tile(self.allowed, blocks)
         q = np.arange(len(self.states), dtype=np.int64)
-        owes, t, q0 = q // base // levels, q // base % levels, q % base
-        self.pending = np.tile(self.pending, len(outer)) + t
-        self.owes_deck = owes == 1
+        block, q0 = q // base, q % base
+        self.owes_deck = block == levels
         """States that may stop drawing only once the deck is drawn through."""
-        self.bump = (owes * levels + np.minimum(t + 1, turn_held)) * base + q0
+        t = np.where(self.owes_deck, 0, block)
+        self.pending = np.tile(self.pending, blocks) + t
+        self.bump = np.where(self.owes_deck, q, np.minimum(t + 1, turn_held) * base + q0)
         """The state a housing in a later turn than the draw leads on to: one more held."""
-        self.reset = owes * levels * base + q0
+        self.reset = np.where(self.owes_deck, q, q0)
         """The state a draw in a later turn starts from: none held till the turn ends."""
-        self.through = (levels + t) * base + q0
+        self.through = levels * base + q0
         """The state a card housed when it comes back leads on to: the deck owed."""
 
     def moves(self, q: int) -> list[tuple[int, int]]:
