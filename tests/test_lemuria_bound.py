@@ -358,6 +358,18 @@ def _master_after(year, steps: int):
     return master, value, fests
 
 
+def _random_held_inputs(year: _Year, seed: int, n: int):
+    """``n`` random (prices, resident values) for the program of the cards held of ``year``,
+    from random multipliers."""
+    from solvers.lemuria import bound
+
+    rng = np.random.default_rng(seed)
+    for _ in range(n):
+        mu, lam, fest = _random_multipliers(year, rng)
+        P, Lam, _cost = bound._multiplier_terms(year, mu, lam)
+        yield P, bound._resident_values(year, P, Lam, fest)
+
+
 def test_waiting_hand_cards_only_lower_the_relaxation_by_the_cards_held(monkeypatch):
     """Hand cards that wait for their turn in the hand (a buy pays for them) give a value of
     the program of the cards held at most that of housing them at once, for any
@@ -366,11 +378,7 @@ def test_waiting_hand_cards_only_lower_the_relaxation_by_the_cards_held(monkeypa
     from solvers.lemuria import bound
 
     year = _Year(default_instance(1))
-    rng = np.random.default_rng(1)
-    for _ in range(6):
-        mu, lam, fest = _random_multipliers(year, rng)
-        P, Lam, _cost = bound._multiplier_terms(year, mu, lam)
-        val = bound._resident_values(year, P, Lam, fest)
+    for P, val in _random_held_inputs(year, seed=1, n=6):
         waiting = bound._held_value(year, P, val)[0]
         monkeypatch.setattr(bound, "WAITING", 0)
         assert waiting <= bound._held_value(year, P, val)[0] + 1e-9
@@ -388,11 +396,7 @@ def test_cards_held_till_the_turn_ends_only_lower_the_relaxation(monkeypatch):
     from solvers.lemuria import bound
 
     year = _Year(default_instance(4))
-    rng = np.random.default_rng(4)
-    for _ in range(4):
-        mu, lam, fest = _random_multipliers(year, rng)
-        P, Lam, _cost = bound._multiplier_terms(year, mu, lam)
-        val = bound._resident_values(year, P, Lam, fest)
+    for P, val in _random_held_inputs(year, seed=4, n=4):
         by_count = []
         for held in (0, 1, 3):
             monkeypatch.setattr(bound, "TURN_HELD", held)
