@@ -681,7 +681,6 @@ def _held_value(year: _Year, P: np.ndarray, val: np.ndarray) -> tuple[float, tup
         stop = waiting_release(end, upto[:, :, -1:], counts.succ)[0]
     in_deck = stop.copy()  # drawing no more before the deck's end: not if the deck is owed
     in_deck[counts.owes_deck] = _NEG
-    onto = np.stack([counts.bump, counts.through])
     V = np.broadcast_to(stop, (stop.shape[0], T, jm + 1, HELD + 1)).copy()  # V[q, d, j, h]
     tables: list[tuple] = []
     gold, food_price = np.ascontiguousarray(P[_GOLD]), np.ascontiguousarray(P[_FOOD])
@@ -696,10 +695,12 @@ def _held_value(year: _Year, P: np.ndarray, val: np.ndarray) -> tuple[float, tup
             continue
         food = float(year.food[item] if item >= 0 else year.food_min)
         later = _later(values)
-        drawn, best_from = held_step(V, now, counts.succ, counts.least, gold, food_price,
+        (first, _when, _onto), *more = counts.deck_kinds(values, now, later)
+        drawn, best_from = held_step(V, first, counts.succ, counts.least, gold, food_price,
                                      food, discard, jm, _must(must), counts.pending,
-                                     np.stack([later, values]), onto, counts.reset,
-                                     counts.owes_deck)
+                                     np.stack([kind for kind, _when, _onto in more]),
+                                     np.stack([onto for _kind, _when, onto in more]),
+                                     counts.reset, counts.owes_deck)
         closed = drawn
         if counts.waiting:  # the waiting cards housed before the draw
             closed, best_from = waiting_release(drawn, upto, counts.succ, counts.reset)
