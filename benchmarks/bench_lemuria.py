@@ -234,14 +234,18 @@ def command_line(script: str, argv: list[str] | None) -> str:
     return f"python benchmarks/{Path(script).name} {shlex.join(args)}".strip()
 
 
-def write_docs(lines: list[str], command: str, marker: str = "lemuria-plan") -> None:
+def write_docs(lines: list[str], command: str, marker: str = "lemuria-plan",
+               measured: bool = True) -> None:
     """Replace the block between ``<!-- bench:MARKER -->`` and ``<!-- /bench -->`` in
-    docs/lemuria.md by the command, the machine's load and ``lines``."""
+    docs/lemuria.md by the command, the machine's load and ``lines``; ``measured`` False: every
+    row came from an earlier run's log, so the load is the rebuild's, and the docs say so."""
     begin = f"<!-- bench:{marker} -->"
     text = DOCS.read_text(encoding="utf-8")
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    body = "\n".join([begin, "", f"`{command}` (load average {load:.1f} on "
-                      f"{os.cpu_count()} cores):", "", *lines, "", END])
+    where = (f"load average {load:.1f} on {os.cpu_count()} cores" if measured else
+             f"every row from its log; load average {load:.1f} on {os.cpu_count()} cores "
+             "while the table was rebuilt, not while the rows were measured")
+    body = "\n".join([begin, "", f"`{command}` ({where}):", "", *lines, "", END])
     pattern = re.compile(re.escape(begin) + ".*?" + re.escape(END), re.S)
     if not pattern.search(text):
         raise SystemExit(f"{DOCS} has no {begin} ... {END} markers")
@@ -317,11 +321,13 @@ def main(argv: list[str] | None = None) -> int:
         for seed, found in earlier.items():
             rows.setdefault(seed, {}).update(found)
         labels = list(dict.fromkeys(labels + [k for r in earlier.values() for k in r]))
+    measured = False
     for label, name, seconds, years in configs:
         for seed in seeds[:years]:
             r = rows.get(seed, {}).get(label)  # from the earlier run's log
             if r is None:
                 r = rows.setdefault(seed, {})[label] = solve(seed, name, seconds, args.workers)
+                measured = True
             print(log_line(label, seed, r), flush=True)
     run = {label for label, *_ in configs}
     for seed in sorted(rows):  # the log's other years, so that this output is a whole log
@@ -339,8 +345,8 @@ def main(argv: list[str] | None = None) -> int:
     print("\n".join(lines + [""] + best))
     if not args.no_docs:
         command = command_line(__file__, argv)
-        write_docs(lines, command)
-        write_docs(best, command, marker="lemuria-known")
+        write_docs(lines, command, measured=measured)
+        write_docs(best, command, marker="lemuria-known", measured=measured)
     return 0
 
 

@@ -130,7 +130,8 @@ def main(argv: list[str] | None = None) -> int:
     elif rows:
         print("\n".join(table(rows)))
     if rows and not (args.no_docs or stopped):
-        write_docs(table(rows), command_line(__file__, argv), marker=args.marker)
+        write_docs(table(rows), command_line(__file__, argv), marker=args.marker,
+                   measured=bool(todo))
     return 130 if stopped else 0
 
 
