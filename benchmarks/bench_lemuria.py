@@ -59,6 +59,7 @@ CONFIGS = {
     "kept": {},
     "spare": {},
     "waiting": {},
+    "turnheld": {},
 }
 """``before``: CP-SAT alone, its own bound (its logged years are from before that bound was
 limited to years the model describes whole, which 12-turn years, with their remodels, are not:
@@ -100,9 +101,13 @@ arguments, run after a paused node kept its master LP and the kernel's step read
 through pointers; ``spare``: the same arguments, run after CP-SAT's neighbourhoods and
 restarts, after its first run, left the branch and bound beside it a core of its own (one
 worker of two on this machine); ``waiting``: the same arguments, run after the hand cards a
-relaxed year houses wait in its hand (and make its buys dearer) until they are housed."""
+relaxed year houses wait in its hand (and make its buys dearer) until they are housed (a
+relaxation that missed the cards a year gives back and buys again: its bounds are not among the
+valid ones); ``turnheld``: the same arguments, run after the ways for cards that come back made
+that relaxation hold for every legal year again, and the deck cards housed after their draw
+turn count as held till that turn ends."""
 
-VALID = ("valid", "held", "residents", "festival", "counts", "kept", "spare", "waiting")
+VALID = ("valid", "held", "residents", "festival", "counts", "kept", "spare", "turnheld")
 """The set-ups whose bounds hold for every legal year (:func:`known` takes the least of them)."""
 
 
