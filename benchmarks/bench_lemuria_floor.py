@@ -9,6 +9,8 @@ time.
     python benchmarks/bench_lemuria_floor.py --from-log benchmarks/logs/lemuria_floor.log
     python benchmarks/bench_lemuria_floor.py --seeds 4 --no-docs --json   # [{seed, bound, ...}]
     python benchmarks/bench_lemuria_floor.py --seeds 0-9 --marker lemuria-floor-waiting
+    python benchmarks/bench_lemuria_floor.py --from-log benchmarks/logs/lemuria_floor_held.log \
+        --against first=benchmarks/logs/lemuria_floor.log --marker lemuria-floor-held
 
 Each year runs on one core (``--workers`` years at once). The per-year lines it prints are what
 ``--from-log`` reads back (years already there are not run again); the table goes into
@@ -73,18 +75,38 @@ def parse_seeds(text: str) -> list[int]:
     return seeds
 
 
-def table(rows: dict[int, dict]) -> list[str]:
-    out = ["| seed | best plan known | bound | status | nodes | time | gap |", "|---" * 7 + "|"]
+def table(rows: dict[int, dict], against: dict[str, dict[int, dict]] | None = None
+          ) -> list[str]:
+    """The per-year table and its summary; ``against``: earlier runs (label: their years), a
+    column of their bound each and a line comparing this run's bounds with theirs."""
+    against = against or {}
+    head = ["seed", "best plan known", "bound", "status", "nodes", "time", "gap",
+            *(f"bound: {label}" for label in against)]
+    out = ["| " + " | ".join(head) + " |", "|---" * len(head) + "|"]
     for seed in sorted(rows):
         r = rows[seed]
-        out.append(f"| {seed} | {r['best']} | {r['bound']:g} | {r['status']} | {r['nodes']} | "
-                   f"{r['time']:.0f} s | {gap(r['bound'], r['best']):.1%} |")
+        earlier = [f"{runs[seed]['bound']:g}" if seed in runs else "" for runs in against.values()]
+        out.append("| " + " | ".join([
+            str(seed), str(r["best"]), f"{r['bound']:g}", r["status"], str(r["nodes"]),
+            f"{r['time']:.0f} s", f"{gap(r['bound'], r['best']):.1%}", *earlier]) + " |")
     gaps = [gap(r["bound"], r["best"]) for r in rows.values()]
     status = [r["status"] for r in rows.values()]
     out += ["", f"{len(rows)} years: median gap {statistics.median(gaps):.1%}, "
             f"{sum(g < 0.03 for g in gaps)} under 3%, {status.count('exhausted')} exhausted, "
             f"{status.count('proven')} proven, {status.count('limit')} out of time"]
+    out += [compare(rows, label, runs) for label, runs in against.items()]
     return out
+
+
+def compare(rows: dict[int, dict], label: str, runs: dict[int, dict]) -> str:
+    """A line: on how many of the years both runs hold this run's bound is lower, the same or
+    higher than ``runs``'s (``label``)."""
+    diffs = [rows[s]["bound"] - runs[s]["bound"] for s in sorted(rows) if s in runs]
+    if not diffs:
+        return f"\nagainst {label}: no year in common"
+    return (f"\nagainst {label} ({len(diffs)} years in common): lower on "
+            f"{sum(d < 0 for d in diffs)}, the same on {sum(d == 0 for d in diffs)}, higher on "
+            f"{sum(d > 0 for d in diffs)}; mean change {statistics.mean(diffs):+.2f} VP")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -97,6 +119,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="an earlier run's output: its years are not run again")
     parser.add_argument("--no-docs", action="store_true", help="do not write docs/lemuria.md")
     parser.add_argument("--json", action="store_true", help="print the years as JSON")
+    parser.add_argument("--against", action="append", default=[], metavar="LABEL=FILE",
+                        help="an earlier run's output to compare with: a column of its bounds "
+                        "headed LABEL and a summary line (repeatable)")
     parser.add_argument("--marker", default="lemuria-floor",
                         help="the docs block the table goes into (default lemuria-floor)")
     args = parser.parse_args(argv)
@@ -114,6 +139,12 @@ def main(argv: list[str] | None = None) -> int:
     missing = [p for p in args.from_log if not p.is_file()]
     if missing:
         parser.error(f"--from-log: no file {missing[0]}")
+    against = {}
+    for spec in args.against:
+        label, eq, path = spec.partition("=")
+        if not eq or not label or not Path(path).is_file():
+            parser.error(f"--against must be LABEL=FILE with an existing file, got {spec!r}")
+        against[label] = read_lines([Path(path)])
     rows = {s: r for s, r in read_lines(args.from_log).items() if s in seeds}
     todo = [s for s in seeds if s not in rows]
     stopped = False
@@ -128,9 +159,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps([rows[s] for s in sorted(rows)]))
     elif rows:
-        print("\n".join(table(rows)))
+        print("\n".join(table(rows, against)))
     if rows and not (args.no_docs or stopped):
-        write_docs(table(rows), command_line(__file__, argv), marker=args.marker,
+        write_docs(table(rows, against), command_line(__file__, argv), marker=args.marker,
                    measured=bool(todo))
     return 130 if stopped else 0
 
