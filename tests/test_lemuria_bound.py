@@ -119,10 +119,15 @@ def hand_and_deck_year(seed: int) -> Instance:
     inst = small_instance(seed=seed, turns=rng.choice([3, 4]), buildings=3, characters=1)
     pool = rng.sample(sorted(default_instance(0).characters), 6)
     held, deck = rng.choice([2, 3]), rng.choice([1, 2, 3])
-    return Instance(**{**inst.__dict__, "hand": tuple(pool[:held]),
-                       "character_deck": tuple(pool[held:held + deck]),
-                       "start": {**inst.start, "gold": rng.choice([2, 4, 6, 8]),
-                                 "food": rng.choice([2, 4, 6])}})
+    return _with_hand(inst, pool[:held], pool[held:held + deck], rng.choice([2, 4, 6, 8]),
+                      rng.choice([2, 4, 6]))
+
+
+def _with_hand(inst: Instance, hand: list[str], deck: list[str], gold: int, food: int
+               ) -> Instance:
+    """``inst`` with this hand, character deck and start of gold and food."""
+    return Instance(**{**inst.__dict__, "hand": tuple(hand), "character_deck": tuple(deck),
+                       "start": {**inst.start, "gold": gold, "food": food}})
 
 
 def _check_any_multipliers(inst: Instance, draws: int = 10) -> None:
@@ -331,10 +336,8 @@ def _held_instance(seed: int) -> Instance:
     inst = small_instance(seed=seed, turns=3, buildings=3, characters=1)
     pool = rng.sample(sorted(default_instance(0).characters), 5)
     held = rng.choice([1, 2, 3])
-    return Instance(**{**inst.__dict__, "hand": tuple(pool[:held]),
-                       "character_deck": tuple(pool[held:]),
-                       "start": {**inst.start, "gold": rng.choice([1, 3, 5]),
-                                 "food": rng.choice([2, 4, 6])}})
+    return _with_hand(inst, pool[:held], pool[held:], rng.choice([1, 3, 5]),
+                      rng.choice([2, 4, 6]))
 
 
 @pytest.mark.parametrize("seed", [1, 2, 4, 6, 7, 8, 9, 15, 16, 18])  # solved in seconds
