@@ -94,7 +94,8 @@ def table(rows: dict[int, dict], against: dict[str, dict[int, dict]] | None = No
     out += ["", f"{len(rows)} years: median gap {statistics.median(gaps):.1%}, "
             f"{sum(g < 0.03 for g in gaps)} under 3%, {status.count('exhausted')} exhausted, "
             f"{status.count('proven')} proven, {status.count('limit')} out of time"]
-    out += [compare(rows, label, runs) for label, runs in against.items()]
+    for label, runs in against.items():
+        out += ["", compare(rows, label, runs)]
     return out
 
 
@@ -103,8 +104,8 @@ def compare(rows: dict[int, dict], label: str, runs: dict[int, dict]) -> str:
     higher than ``runs``'s (``label``)."""
     diffs = [rows[s]["bound"] - runs[s]["bound"] for s in sorted(rows) if s in runs]
     if not diffs:
-        return f"\nagainst {label}: no year in common"
-    return (f"\nagainst {label} ({len(diffs)} years in common): lower on "
+        return f"against {label}: no year in common"
+    return (f"against {label} ({len(diffs)} years in common): lower on "
             f"{sum(d < 0 for d in diffs)}, the same on {sum(d == 0 for d in diffs)}, higher on "
             f"{sum(d > 0 for d in diffs)}; mean change {statistics.mean(diffs):+.2f} VP")
 

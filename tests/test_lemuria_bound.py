@@ -99,16 +99,23 @@ def _random_multipliers(year: _Year, rng: np.random.Generator):
     return mu, lam, fest
 
 
+def _check_any_multipliers(inst: Instance, draws: int = 10) -> None:
+    """The bound of ``inst`` (column generation, and ``draws`` random multipliers) is at
+    least its exhaustive optimum."""
+    best = optimum(inst)
+    assert best.status == "optimal"
+    year = _Year(inst)
+    rng = np.random.default_rng(0)
+    assert lagrangian_bound(inst, time_limit=None).value >= best.vp - 1e-6
+    for _ in range(draws):
+        value, _plan = _evaluate(year, *_random_multipliers(year, rng), want_plan=False)
+        assert value >= best.vp - 1e-6
+
+
 def test_any_multipliers_give_a_valid_bound():
     # the bound is valid for every mu, lam >= 0 and festival split in [0, 3], not only for the
     # ones the subgradient steps find
-    inst = tiny(0, turns=3, opponents=True)
-    best = optimum(inst).vp
-    year = _Year(inst)
-    rng = np.random.default_rng(0)
-    for _ in range(20):
-        value, _plan = _evaluate(year, *_random_multipliers(year, rng), want_plan=False)
-        assert value >= best - 1e-6
+    _check_any_multipliers(tiny(0, turns=3, opponents=True), draws=20)
 
 
 def hand_and_deck_year(seed: int) -> Instance:
@@ -128,17 +135,6 @@ def _with_hand(inst: Instance, hand: list[str], deck: list[str], gold: int, food
     """``inst`` with this hand, character deck and start of gold and food."""
     return Instance(**{**inst.__dict__, "hand": tuple(hand), "character_deck": tuple(deck),
                        "start": {**inst.start, "gold": gold, "food": food}})
-
-
-def _check_any_multipliers(inst: Instance, draws: int = 10) -> None:
-    best = optimum(inst)
-    assert best.status == "optimal"
-    year = _Year(inst)
-    rng = np.random.default_rng(0)
-    assert lagrangian_bound(inst, time_limit=None).value >= best.vp - 1e-6
-    for _ in range(draws):
-        value, _plan = _evaluate(year, *_random_multipliers(year, rng), want_plan=False)
-        assert value >= best.vp - 1e-6
 
 
 # seeds whose exhaustive optimum takes a few seconds at most; the bound lies within 0.01 VP of
