@@ -11,6 +11,7 @@ import time
 
 import pytest
 from lemuria_helpers import optimum
+from ortools.sat.python import cp_model
 
 from lumicore.errors import DataError, LumicoreError
 from lumicore.lemuria import (
@@ -25,6 +26,7 @@ from lumicore.lemuria import (
 from lumicore.lemuria.render import render_year
 from solvers.cli import main
 from solvers.lemuria import build_schedule
+from solvers.lemuria.greedy import greedy_schedule
 from solvers.lemuria.search import Watch
 
 ONE_TURN = """\
@@ -222,3 +224,53 @@ def test_a_short_year_the_searches_leave_unproven_goes_to_the_exhaustive_planner
     plan = build_schedule(inst, time_limit=6, workers=1, seed=0)
     assert (plan.status, plan.vp, plan.bound) == ("optimal", best.vp, float(best.vp))
     assert simulate(inst, plan).total == plan.vp
+
+
+def _failing_solves(monkeypatch, error: BaseException, every: int = 1) -> list[int]:
+    """Make every ``every``-th CP-SAT solve (from the second on when ``every`` > 1) raise
+    ``error`` as the solver's C++ side does (google/or-tools#5288); the calls are counted."""
+    solve, calls = cp_model.CpSolver.solve, []
+
+    def failing(self, *args, **kwargs):
+        calls.append(1)
+        if len(calls) % every == 0:
+            raise error
+        return solve(self, *args, **kwargs)
+
+    monkeypatch.setattr(cp_model.CpSolver, "solve", failing)
+    return calls
+
+
+def test_a_solver_fault_in_some_runs_is_a_warning_and_the_search_goes_on(monkeypatch):
+    calls = _failing_solves(monkeypatch, IndexError("absl::btree_map::at"), every=2)
+    inst = default_instance(2, turns=7)
+    with pytest.warns(RuntimeWarning, match="5288.*btree_map"):
+        plan = build_schedule(inst, time_limit=6, workers=1)
+    assert len(calls) >= 3  # the first run, then neighbourhoods, half of them failing
+    assert plan.status in ("feasible", "optimal")
+    assert simulate(inst, plan).total == plan.vp
+    assert plan.vp >= greedy_schedule(inst).vp
+
+
+def test_a_solver_that_always_fails_still_gives_a_legal_year(monkeypatch):
+    _failing_solves(monkeypatch, RuntimeError("CP-SAT internal error"))
+    inst = default_instance(1, turns=8)
+    with pytest.warns(RuntimeWarning, match="RuntimeError: CP-SAT internal error"):
+        plan = build_schedule(inst, time_limit=2, workers=1)
+    assert plan.status == "feasible" and plan.branches == 0
+    assert simulate(inst, plan).total == plan.vp >= greedy_schedule(inst).vp  # and the polish
+
+
+def test_a_harvest_plan_whose_solver_always_fails_is_its_greedy_year(monkeypatch):
+    _failing_solves(monkeypatch, RuntimeError("CP-SAT internal error"))
+    with pytest.warns(RuntimeWarning, match="RuntimeError: CP-SAT internal error"):
+        plan = build_schedule(default_instance(1, turns=4), time_limit=2, workers=1,
+                              harvests=True)
+    assert plan.status == "feasible" and plan.bound is None and plan.branches == 0
+    assert plan.vp == plan.greedy_vp
+
+
+def test_an_error_that_is_not_the_solvers_still_raises(monkeypatch):
+    _failing_solves(monkeypatch, TypeError("a bug of ours"))
+    with pytest.raises(TypeError, match="a bug of ours"):
+        build_schedule(default_instance(1, turns=3), time_limit=2, workers=1)

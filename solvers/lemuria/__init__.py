@@ -36,7 +36,7 @@ from solvers.lemuria.exhaustive import exhaustive_best
 from solvers.lemuria.greedy import greedy_schedule
 from solvers.lemuria.lns import improve
 from solvers.lemuria.model import YearModel
-from solvers.lemuria.search import Watch, solve_watched, wait_watched
+from solvers.lemuria.search import Watch, branch_count, solve_watched, wait_watched
 from solvers.limits import FEASIBLE, INTERRUPTED, OPTIMAL, REASON_INTERRUPTED, check_limits
 
 __all__ = ["DEFAULT_TIME_LIMIT", "SEED_LIMIT", "POLISH_SHARE", "BRANCH_SHARE", "DIVE_SHARE",
@@ -565,5 +565,5 @@ def _result(year: YearModel, fallback: Schedule, runs: list, watch: Watch,
     if watch.interrupted:
         schedule.status, schedule.reason = INTERRUPTED, REASON_INTERRUPTED
     schedule.stats = _stats(year.m)  # type: ignore[attr-defined]
-    schedule.branches = sum(s.num_branches for _c, s in runs)  # type: ignore[attr-defined]
+    schedule.branches = sum(branch_count(s) for _c, s in runs)  # type: ignore[attr-defined]
     return schedule

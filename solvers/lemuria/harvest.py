@@ -52,7 +52,7 @@ from lumicore.lemuria.schedule import RESOURCES
 from solvers.ctrl_c import noting
 from solvers.lemuria.greedy import greedy_schedule
 from solvers.lemuria.model import YearModel, character_draws_bound
-from solvers.lemuria.search import Watch, solve_watched
+from solvers.lemuria.search import Watch, branch_count, solve_watched
 from solvers.limits import FEASIBLE, INTERRUPTED, REASON_INTERRUPTED, check_limits
 
 __all__ = ["HarvestYearModel", "greedy_materials", "greedy_harvest_schedule",
@@ -398,5 +398,5 @@ def build_harvest_schedule(instance: Instance, setup: AltarSetup | None = None,
                              f"{schedule.vp}")
     schedule.income = replayed.income  # type: ignore[attr-defined]
     schedule.greedy_vp = greedy.vp  # type: ignore[attr-defined]
-    schedule.branches = solver.num_branches  # type: ignore[attr-defined]
+    schedule.branches = branch_count(solver)  # type: ignore[attr-defined]
     return schedule

@@ -47,6 +47,7 @@ from lumicore.lemuria import (
     TurnPlan,
 )
 from lumicore.lemuria.instance import REMODEL_FROM
+from solvers.lemuria.search import solve_checked
 
 __all__ = ["TREND_BONUS", "DISTRICT_SLOTS", "REMODEL_FROM", "YearModel", "max_draws",
            "character_draws_bound", "fix_variable"]
@@ -871,7 +872,7 @@ class YearModel:
         solver.parameters.num_workers = 1
         solver.parameters.max_time_in_seconds = seconds
         solver.parameters.catch_sigint_signal = False  # Ctrl-C stays Python's
-        if solver.solve(fixed) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        if solve_checked(solver, fixed) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return None
         return solver
 

@@ -19,6 +19,7 @@ import contextlib
 import math
 import threading
 import time
+import warnings
 from collections.abc import Callable, Iterator
 from typing import Protocol
 
@@ -28,7 +29,8 @@ from lumicore.errors import LumicoreError
 from solvers.ctrl_c import noting, pressed
 from solvers.progress import progress
 
-__all__ = ["Watch", "Partner", "solve_watched", "wait_watched"]
+__all__ = ["Watch", "Partner", "solve_watched", "wait_watched", "branch_count", "solve_checked",
+           "SOLVER_FAULTS"]
 
 
 class Watch:
@@ -140,6 +142,37 @@ def _ctrl_c_sets(watch: Watch) -> Iterator[None]:
                 watch.interrupted = True
 
 
+SOLVER_FAULTS = (IndexError, RuntimeError)
+"""How CP-SAT's own C++ errors reach Python (``std::out_of_range``, ``std::runtime_error``).
+OR-Tools 9.15 now and then raises ``IndexError: absl::btree_map::at`` while presolving a model
+whose hint it cannot carry over (google/or-tools#5288; it depends on the workers' timing): such
+a run counts as one that found nothing, the search goes on, and a ``RuntimeWarning`` says so."""
+
+
+def _warn_fault(error: BaseException) -> None:
+    known = " (google/or-tools#5288)" if "btree_map" in str(error) else ""
+    warnings.warn(f"a CP-SAT run failed inside the solver{known}: {type(error).__name__}: "
+                  f"{error}; the search went on without it", RuntimeWarning, stacklevel=3)
+
+
+def solve_checked(solver: cp_model.CpSolver, model: cp_model.CpModel) -> cp_model.CpSolverStatus:
+    """``solver.solve(model)``, where a fault of the solver (:data:`SOLVER_FAULTS`) is a
+    ``RuntimeWarning`` and the status ``UNKNOWN`` (a run that found nothing)."""
+    try:
+        return solver.solve(model)
+    except SOLVER_FAULTS as error:
+        _warn_fault(error)
+        return cp_model.UNKNOWN
+
+
+def branch_count(solver: cp_model.CpSolver) -> int:
+    """``solver.num_branches``, or 0 for a run that failed before the solver answered."""
+    try:
+        return solver.num_branches
+    except RuntimeError:  # "solve() has not been called": no response to read
+        return 0
+
+
 def solve_watched(solver: cp_model.CpSolver, model: cp_model.CpModel, watch: Watch,
                   bounds: bool = True) -> cp_model.CpSolverStatus:
     """``solver.solve(model)`` in a thread, recording into ``watch``; a Ctrl-C (or an earlier
@@ -172,7 +205,11 @@ def solve_watched(solver: cp_model.CpSolver, model: cp_model.CpModel, watch: Wat
             while not done.wait(0.25):  # a second Ctrl-C waits as well: the thread must finish
                 solver.stop_search()
     if "error" in result:
-        raise result["error"]  # type: ignore[misc]
+        error = result["error"]
+        if not isinstance(error, SOLVER_FAULTS):
+            raise error  # type: ignore[misc]
+        _warn_fault(error)
+        return cp_model.UNKNOWN
     code = result["code"]
     if code == cp_model.MODEL_INVALID:
         raise LumicoreError("CP-SAT rejected the year model as invalid: "
