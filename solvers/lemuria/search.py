@@ -177,8 +177,10 @@ def solve_watched(solver: cp_model.CpSolver, model: cp_model.CpModel, watch: Wat
                   bounds: bool = True) -> cp_model.CpSolverStatus:
     """``solver.solve(model)`` in a thread, recording into ``watch``; a Ctrl-C (or an earlier
     one, ``watch.interrupted``) stops it gracefully. A model CP-SAT rejects raises
-    :class:`LumicoreError` (its bound would mean nothing). ``bounds``: the model is the whole
-    year, so its bounds bound the year (False for a neighbourhood, whose bound does not)."""
+    :class:`LumicoreError` (its bound would mean nothing); a fault inside the solver
+    (:data:`SOLVER_FAULTS`) is a ``RuntimeWarning`` and the status ``UNKNOWN``. ``bounds``: the
+    model is the whole year, so its bounds bound the year (False for a neighbourhood, whose
+    bound does not)."""
     if watch.over:
         return cp_model.UNKNOWN
     solver.parameters.catch_sigint_signal = False
