@@ -25,10 +25,12 @@ import sys
 from pathlib import Path
 
 from lumicore.lemuria import default_instance, simulate
+from lumicore.lemuria.instance import MAX_TURNS
 from solvers.lemuria import build_schedule
 from solvers.lemuria.bound import METHODS, lagrangian_bound
 from solvers.lemuria.greedy import greedy_schedule
 from solvers.lemuria.model import YearModel
+from solvers.limits import INTERRUPTED
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "lemuria.md"
 END = "<!-- /bench -->"
@@ -123,9 +125,11 @@ def parse_config(spec: str, time_limit: float, years: int) -> tuple[str, float, 
             int(run) if run else 1)
 
 
-def solve(seed: int, config: str, time_limit: float, workers: int) -> dict:
-    """One year under ``config``; the plan is replayed through the simulator."""
-    inst = default_instance(seed)
+def solve(seed: int, config: str, time_limit: float, workers: int | None,
+          turns: int = MAX_TURNS) -> dict:
+    """One year (the default year of ``seed``, ``turns`` long) under ``config``; the plan is
+    replayed through the simulator. ``workers``: None for ``build_schedule``'s default."""
+    inst = default_instance(seed, turns=turns)
     saved = YearModel.CUTS
     try:
         if config == "before":
@@ -134,6 +138,8 @@ def solve(seed: int, config: str, time_limit: float, workers: int) -> dict:
                               **CONFIGS[config])
     finally:
         YearModel.CUTS = saved
+    if plan.status == INTERRUPTED:  # Ctrl-C: build_schedule kept its plan, not a measurement
+        raise KeyboardInterrupt
     replay = simulate(inst, plan).total
     if replay != plan.vp:
         raise SystemExit(f"seed {seed}: the simulator scores {replay}, the plan {plan.vp}")
@@ -327,13 +333,19 @@ def main(argv: list[str] | None = None) -> int:
             rows.setdefault(seed, {}).update(found)
         labels = list(dict.fromkeys(labels + [k for r in earlier.values() for k in r]))
     measured = False
-    for label, name, seconds, years in configs:
-        for seed in seeds[:years]:
-            r = rows.get(seed, {}).get(label)  # from the earlier run's log
-            if r is None:
-                r = rows.setdefault(seed, {})[label] = solve(seed, name, seconds, args.workers)
-                measured = True
-            print(log_line(label, seed, r), flush=True)
+    try:
+        for label, name, seconds, years in configs:
+            for seed in seeds[:years]:
+                r = rows.get(seed, {}).get(label)  # from the earlier run's log
+                if r is None:
+                    r = rows.setdefault(seed, {})[label] = solve(seed, name, seconds,
+                                                                 args.workers)
+                    measured = True
+                print(log_line(label, seed, r), flush=True)
+    except KeyboardInterrupt:
+        print("interrupted: the years printed so far are done (go on with --from-log)",
+              file=sys.stderr)
+        return 130
     run = {label for label, *_ in configs}
     for seed in sorted(rows):  # the log's other years, so that this output is a whole log
         for label, r in rows[seed].items():

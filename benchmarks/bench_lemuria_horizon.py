@@ -10,23 +10,21 @@ with the length of the year.
     python benchmarks/bench_lemuria_horizon.py --from-log OUT         # go on with a stopped run
 
 Each year prints one line as it ends (the lines ``--from-log`` reads back). Ctrl-C tables the
-years done so far (docs untouched). The table goes into docs/lemuria.md between
-``<!-- bench:lemuria-horizon -->`` and ``<!-- /bench -->`` unless ``--no-docs``.
+years done so far (docs untouched, exit 130); ``--json`` prints the years as JSON instead. The
+table goes into docs/lemuria.md between ``<!-- bench:lemuria-horizon -->`` and
+``<!-- /bench -->`` unless ``--no-docs``.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
-import time
 from pathlib import Path
 
-from bench_lemuria import command_line, gap, log_line, read_log, write_docs
+from bench_lemuria import command_line, log_line, read_log, solve, write_docs
 from bench_lemuria_floor import parse_seeds  # benchmarks/ is the scripts' folder
-
-from lumicore.lemuria import default_instance, simulate
-from solvers.lemuria import build_schedule
 
 
 def label(turns: int) -> str:
@@ -34,17 +32,13 @@ def label(turns: int) -> str:
     return f"{turns} turns"
 
 
+DEFAULTS = "turnheld"
+"""The set-up of :data:`bench_lemuria.CONFIGS` that is ``build_schedule``'s defaults."""
+
+
 def run(turns: int, seed: int, seconds: float) -> dict:
-    """One year, solved with ``build_schedule``'s defaults within ``seconds``."""
-    instance = default_instance(seed, turns=turns)
-    start = time.perf_counter()
-    plan = build_schedule(instance, time_limit=seconds)
-    elapsed = time.perf_counter() - start
-    if simulate(instance, plan).total != plan.vp:
-        raise SystemExit(f"{turns} turns, seed {seed}: a plan of {plan.vp} VP does not replay")
-    bound = float(plan.bound) if plan.bound is not None else float("inf")
-    return {"vp": plan.vp, "bound": bound, "gap": gap(bound, plan.vp),
-            "proven": plan.status == "optimal", "time": elapsed}
+    """One year, solved with ``build_schedule``'s defaults (workers too) within ``seconds``."""
+    return solve(seed, DEFAULTS, seconds, None, turns=turns)
 
 
 def cell(r: dict | None) -> str:
@@ -83,6 +77,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--from-log", type=Path, help="an earlier run's output: its years are "
                                                       "not run again")
     parser.add_argument("--no-docs", action="store_true", help="do not write docs/lemuria.md")
+    parser.add_argument("--json", action="store_true",
+                        help="print the years as JSON (one object a year) instead of the table")
     args = parser.parse_args(argv)
     try:
         turns, seeds = parse_seeds(args.turns), parse_seeds(args.seeds)
@@ -92,8 +88,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--turns: a year has 1 to 12 turns, got {args.turns}")
     if not 0 < args.seconds < 1e6:
         parser.error(f"--seconds must be a positive number of seconds, got {args.seconds}")
+    if args.from_log and not args.from_log.is_file():
+        parser.error(f"--from-log: no file {args.from_log}")
     rows = read_log(args.from_log) if args.from_log else {}
-    measured = False
+    measured = stopped = False
     try:
         for t in turns:
             for s in seeds:
@@ -105,13 +103,17 @@ def main(argv: list[str] | None = None) -> int:
                 print(log_line(label(t), s, r), flush=True)
     except KeyboardInterrupt:
         print("interrupted: the years done so far", file=sys.stderr)
-        args.no_docs = True
+        stopped = True
     lines = table(rows, turns, seeds)
-    print("\n".join(lines))
-    if not args.no_docs:
+    if args.json:
+        print(json.dumps([{"turns": int(k.split()[0]), "seed": s, **r}
+                          for s in sorted(rows) for k, r in rows[s].items()]))
+    else:
+        print("\n".join(lines))
+    if not (args.no_docs or stopped):
         write_docs(lines, command_line(__file__, argv), marker="lemuria-horizon",
                    measured=measured)
-    return 0
+    return 130 if stopped else 0
 
 
 if __name__ == "__main__":
