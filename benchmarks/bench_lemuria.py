@@ -62,6 +62,7 @@ CONFIGS = {
     "spare": {},
     "waiting": {},
     "turnheld": {},
+    "hinted": {},
 }
 """``before``: CP-SAT alone, its own bound (its logged years are from before that bound was
 limited to years the model describes whole, which 12-turn years, with their remodels, are not:
@@ -107,9 +108,13 @@ relaxed year houses wait in its hand (and make its buys dearer) until they are h
 relaxation that missed the cards a year gives back and buys again: its bounds are not among the
 valid ones); ``turnheld``: the same arguments, run after the ways for cards that come back made
 that relaxation hold for every legal year again, and the deck cards housed after their draw
-turn count as held till that turn ends."""
+turn count as held till that turn ends; ``hinted``: the same arguments, run after each
+neighbourhood of the neighbourhood search was hinted with the incumbent whole (every variable)
+and asked for a year at least as good, so that its hint is one of its solutions (it asked for a
+better year before, which its hint was not)."""
 
-VALID = ("valid", "held", "residents", "festival", "counts", "kept", "spare", "turnheld")
+VALID = ("valid", "held", "residents", "festival", "counts", "kept", "spare", "turnheld",
+         "hinted")
 """The set-ups whose bounds hold for every legal year (:func:`known` takes the least of them)."""
 
 

@@ -107,6 +107,36 @@ def test_improve_widens_the_window_after_a_round_without_gain_then_stops(monkeyp
     assert widths == [1, 1, 1, 2, 2]  # every start of width 1, then of width 2, then done
 
 
+def test_every_neighbourhood_holds_its_hint(monkeypatch):
+    """The hint of a neighbourhood is a solution of it (CP-SAT fixed to its hint finds the
+    incumbent's VP): a hint its own model excludes sets off google/or-tools#5288."""
+    from solvers.lemuria import lns
+
+    inst, year, greedy, values = _greedy_year(4, 6)
+    models = []
+    real = lns.neighbourhood
+
+    def spy(year, values, window, floor):
+        models.append(real(year, values, window, floor))
+        return models[-1]
+
+    monkeypatch.setattr(lns, "neighbourhood", spy)
+
+    def make(seconds: float) -> cp_model.CpSolver:
+        return _solver(1, 0, seconds, False, interleave=False)
+
+    improve(year, values, greedy.vp, Watch(), time.perf_counter() + 2, make, seed=0)
+    assert models
+    vps = []
+    for model in models:
+        solver = _solver(1, 0, 20, False, interleave=False)
+        solver.parameters.fix_variables_to_their_hinted_value = True
+        assert solver.solve(model) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+        vps.append(round(solver.objective_value))
+    assert vps[0] == greedy.vp  # the first is built from the greedy year
+    assert vps == sorted(vps)  # the later ones from the better years found
+
+
 def test_restarts_share_the_time_left_and_replay(monkeypatch):
     import solvers.lemuria as lemuria
 

@@ -1,6 +1,7 @@
 """Large neighbourhood search around a Lemuria plan: fix the decisions of most turns to the
-incumbent's and let CP-SAT re-solve a window of a few consecutive turns, asking for a strictly
-better year; repeat over windows until the time is up.
+incumbent's and let CP-SAT re-solve a window of a few consecutive turns from the incumbent (its
+complete hint, a solution of the neighbourhood), keeping a strictly better year; repeat over
+windows until the time is up.
 
 The decisions of a turn are the build literals (slot, chit district, remodel, discarded
 facility), the character draws, plays and give-backs of that turn, and where the characters
@@ -41,8 +42,11 @@ def turn_literals(year: YearModel, t: int) -> list[cp_model.IntVar]:
 def neighbourhood(year: YearModel, values: list[int], window: range, floor: int
                   ) -> cp_model.CpModel:
     """A copy of the model with every turn outside ``window`` fixed to ``values`` (the
-    incumbent, by variable index), the homes of characters played outside the window kept,
-    and the cut ``VP >= floor``."""
+    incumbent, by variable index: a whole solution of ``year``), the homes of characters
+    played outside the window kept, the cut ``VP >= floor`` and ``values`` as its complete
+    hint. :func:`improve` asks for ``floor`` = the incumbent's VP, so the hint is a solution of
+    the neighbourhood: a hint that its own model excludes is what sets off OR-Tools 9.15's
+    presolve fault google/or-tools#5288 (a hinted value outside its domain)."""
     model = year.m.clone()
     fixed = [x for t in year.turns if t not in window for x in turn_literals(year, t)]
     play_turn = {}
@@ -56,8 +60,8 @@ def neighbourhood(year: YearModel, values: list[int], window: range, floor: int
         fix_variable(model, x, values[x.index])
     model.add(sum(year.parts.values()) >= floor)
     model.clear_hints()
-    for x in year.model_literals():
-        model.add_hint(model.get_int_var_from_proto_index(x.index), values[x.index])
+    for i, value in enumerate(values):
+        model.add_hint(model.get_int_var_from_proto_index(i), value)
     return model
 
 
@@ -90,7 +94,7 @@ def improve(year: YearModel, values: list[int], vp: int, watch: Watch, deadline:
             left = deadline - time.perf_counter()
             if left < 0.5 or watch.over:
                 return best
-            model = neighbourhood(year, values, range(a, a + width), vp + 1)
+            model = neighbourhood(year, values, range(a, a + width), vp)
             sub = make_solver(min(left, SECONDS_PER_TURN * width))
             code = solve_watched(sub, model, watch, bounds=False)
             if code in (cp_model.OPTIMAL, cp_model.FEASIBLE) and sub.objective_value > vp:
