@@ -125,7 +125,7 @@ def parse_config(spec: str, time_limit: float, years: int) -> tuple[str, float, 
     name, _, count = spec.partition(":")
     name, _, seconds = name.partition("@")
     if name not in CONFIGS:
-        raise SystemExit(f"unknown config {name!r} (one of {', '.join(CONFIGS)})")
+        raise ValueError(f"unknown config {name!r} (one of {', '.join(CONFIGS)})")
     return (name, float(seconds) if seconds else time_limit, int(count) if count else years,
             int(run) if run else 1)
 
@@ -315,10 +315,15 @@ def main(argv: list[str] | None = None) -> int:
                         help="take the years an earlier run's output holds from it and run "
                         "only the others (a run that was stopped goes on)")
     args = parser.parse_args(argv)
+    if args.from_log and not Path(args.from_log).is_file():
+        parser.error(f"--from-log: no file {args.from_log}")
     seeds = list(range(args.first, args.first + args.instances))
     configs = []
     for spec in args.configs.split(","):
-        name, seconds, years, run = parse_config(spec, args.time_limit, len(seeds))
+        try:
+            name, seconds, years, run = parse_config(spec, args.time_limit, len(seeds))
+        except ValueError as exc:  # a bad name, seconds or count
+            parser.error(f"--configs {spec!r}: {exc}")
         if name == "before" and args.before_instances and ":" not in spec:
             years = args.before_instances
         label = name if seconds == args.time_limit else f"{name} {seconds:g} s"

@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from ortools.sat.python import cp_model
 
-from solvers.lemuria.model import YearModel, fix_variable
+from solvers.lemuria.model import YearModel, fix_variable, hint_all
 from solvers.lemuria.search import Watch, solve_watched
 
 __all__ = ["turn_literals", "neighbourhood", "improve", "WINDOWS", "SECONDS_PER_TURN"]
@@ -59,9 +59,7 @@ def neighbourhood(year: YearModel, values: list[int], window: range, floor: int
     for x in fixed:
         fix_variable(model, x, values[x.index])
     model.add(sum(year.parts.values()) >= floor)
-    model.clear_hints()
-    for i, value in enumerate(values):
-        model.add_hint(model.get_int_var_from_proto_index(i), value)
+    hint_all(model, values)
     return model
 
 

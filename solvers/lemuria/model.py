@@ -50,7 +50,7 @@ from lumicore.lemuria.instance import REMODEL_FROM
 from solvers.lemuria.search import solve_checked
 
 __all__ = ["TREND_BONUS", "DISTRICT_SLOTS", "REMODEL_FROM", "YearModel", "max_draws",
-           "character_draws_bound", "fix_variable"]
+           "character_draws_bound", "fix_variable", "hint_all"]
 
 TREND_BONUS = (6, 3, 1, 0, 0)
 """VP for building from slot 1..5."""
@@ -879,9 +879,7 @@ class YearModel:
     def hint_values(self, values: list[int]) -> None:
         """Hint every variable with ``values`` (by variable index; a whole solution), replacing
         the hints the model had."""
-        self.m.clear_hints()
-        for i, value in enumerate(values):
-            self.m.add_hint(self.m.get_int_var_from_proto_index(i), value)
+        hint_all(self.m, values)
 
     def model_literals(self) -> list[cp_model.IntVar]:
         """Every decision literal of the plan (builds, chits, remodels, character moves and
@@ -900,6 +898,14 @@ class YearModel:
         """The plan of a solved model (or of a copy of it) with its VP and breakdown."""
         return Schedule(turns=self.schedule_turns(sol), vp=int(round(sol.objective_value)),
                         breakdown=self.breakdown(sol))
+
+
+def hint_all(model: cp_model.CpModel, values: list[int]) -> None:
+    """Hint every variable of ``model`` with ``values`` (by variable index; a whole solution),
+    replacing the hints it had."""
+    model.clear_hints()
+    for i, value in enumerate(values):
+        model.add_hint(model.get_int_var_from_proto_index(i), value)
 
 
 def fix_variable(model: cp_model.CpModel, x: cp_model.IntVar, value: int) -> None:
