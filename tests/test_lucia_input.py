@@ -4,7 +4,7 @@ TypeError / AttributeError from deep inside (the Python edge validates before th
 import pytest
 
 from lumicore.errors import LumicoreError
-from lumicore.lucia import Train, load_deck
+from lumicore.lucia import Card, Train, load_deck
 from lumicore.lucia.deal import Deal
 from lumicore.lucia.start import fix_up, random_goal
 from lumicore.lucia.train import Rules
@@ -34,6 +34,14 @@ CASES = {
     "fix_up": (lambda: fix_up(None), "kid codes"),
     "Rules flag": (lambda: Rules(lucia_partial="yes"), "lucia_partial"),
     "successors rules": (lambda: TRAIN.successors(CARD, "x"), "rules"),
+    "Train codes int": (lambda: Train(5), "kid codes"),
+    "Train codes None": (lambda: Train(None), "kid codes"),
+    "Card actions None": (lambda: Card(None), "one or two actions"),
+    "Card actions int": (lambda: Card(5), "one or two actions"),
+    "Card name int": (lambda: Card(CARD.actions, name=5), "name"),
+    "Card covers": (lambda: CARD.covers("wild 1"), "covers only cards"),
+    "plays card": (lambda: list(TRAIN.plays(5)), "card"),
+    "successors card": (lambda: TRAIN.successors("wild 1"), "card"),
 }
 
 
@@ -50,3 +58,11 @@ def test_the_same_calls_with_good_arguments_work():
     assert random_goal(1, kids=Train.parse("L0 H T S").codes).is_goal()
     assert fix_up(TRAIN.codes) == TRAIN.codes
     assert solve_deal(DEAL, tt_bits=10**30).status in ("winnable", "unwinnable")
+    assert Train([8, 1, 2, 3]) == TRAIN and Card(list(CARD.actions), name="x") == CARD
+
+
+def test_a_card_named_by_a_number_does_not_break_its_deal_json():
+    # Card(name=5) was accepted; str(card) then raised TypeError and Deal.from_json refused the
+    # deal's own to_json text
+    with pytest.raises(LumicoreError, match="name"):
+        Deal(TRAIN, (Card(CARD.actions, name=5),) * 4)

@@ -12,7 +12,7 @@ and decks read from TOML (schema in docs/lucia.md).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -157,9 +157,11 @@ class Card:
     name: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
-        actions = tuple(self.actions)
+        actions = tuple(self.actions) if isinstance(self.actions, Iterable) else ()
         if not 1 <= len(actions) <= 2 or not all(isinstance(a, Action) for a in actions):
             raise DataError(f"a card holds one or two actions, got {shorten(self.actions)}")
+        if not isinstance(self.name, str):
+            raise DataError(f"card name must be text, got {shorten(self.name)}")
         object.__setattr__(self, "actions", actions)
         if not self.name:
             object.__setattr__(self, "name", " + ".join(str(a) for a in actions))
@@ -179,6 +181,8 @@ class Card:
         >>> Card((Action.wild(1),)).covers(Card((Action.move("S", 1),)))
         True
         """
+        if not isinstance(other, Card):
+            raise DataError(f"a card covers only cards, got {shorten(other)}")
         a, b = self.actions, other.actions
         if len(a) != len(b):
             return False

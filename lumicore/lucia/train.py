@@ -16,7 +16,7 @@ lumicore.errors.NotationError: Gingerbread at position 1 stands next to the Star
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from numbers import Integral
 from typing import Final
@@ -78,6 +78,14 @@ def check_rules(rules: object) -> Rules:
     return rules
 
 
+def check_card(card: object) -> Card:
+    """``card`` if it is a :class:`Card`, else a :class:`LumicoreError` naming it."""
+    if not isinstance(card, Card):
+        raise LumicoreError(f"card must be a lumicore.lucia.Card (see load_deck), "
+                            f"got {shorten(card)}")
+    return card
+
+
 def _check(codes: tuple[int, ...], rules: Rules) -> None:
     if not 1 <= len(codes) <= MAX_KIDS:
         raise NotationError(f"a train has 1..{MAX_KIDS} kids, got {len(codes)}")
@@ -113,6 +121,9 @@ class Train:
     codes: tuple[int, ...]
 
     def __post_init__(self) -> None:
+        if isinstance(self.codes, (str, bytes)) or not isinstance(self.codes, Iterable):
+            raise NotationError(f"kid codes must be a sequence of integers, "
+                                f"got {shorten(self.codes)}")
         codes = tuple(self.codes)
         if not all(isinstance(c, int) and not isinstance(c, bool) for c in codes):
             raise NotationError(f"kid codes must be integers, got {shorten(self.codes)}")
@@ -184,14 +195,15 @@ class Train:
 
     def plays(self, card: Card, rules: Rules = DEFAULT_RULES) -> Iterator[Play]:
         """Every legal way to play ``card`` (none when it cannot be played)."""
-        for choices, after in reference.card_outcomes(self.codes, card,
+        for choices, after in reference.card_outcomes(self.codes, check_card(card),
                                                          check_rules(rules).lucia_partial):
             yield Play(card, choices, self, Train(after))
 
     def successors(self, card: Card, rules: Rules = DEFAULT_RULES) -> frozenset[Train]:
         """The distinct trains one play of ``card`` can lead to."""
         partial = check_rules(rules).lucia_partial
-        return frozenset(Train(k) for k in reference.successors(self.codes, card, partial))
+        return frozenset(Train(k) for k in reference.successors(self.codes, check_card(card),
+                                                                 partial))
 
     def text(self) -> str:
         """A two-line plain-text view for terminals: positions above tokens."""
