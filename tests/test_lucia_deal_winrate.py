@@ -85,7 +85,25 @@ def test_bad_out_file_line_is_named(tmp_path):
         win_rate(deals=2, workers=1, out=out, **FAST)
 
 
+@pytest.mark.parametrize("field, value", [("elapsed", "x"), ("status", ["x"]), ("seed", [0]),
+                                          ("status", "won"), ("nodes", None), ("seed", True)])
+def test_an_out_line_with_a_bad_field_is_named(tmp_path, capsys, field, value):
+    """A line whose keys are right but whose values are not (an edited or damaged file) was
+    counted as it was: "elapsed": "x" ended the run with a TypeError traceback when the times
+    were summed up, a list as seed or status too ('unhashable type'), and an unknown status
+    counted as a limit."""
+    out = tmp_path / "deals.jsonl"
+    win_rate(deals=1, seed=0, workers=1, out=out, **FAST)
+    line = json.loads(out.read_text())
+    out.write_text(json.dumps({**line, field: value}) + "\n")
+    with pytest.raises(DataError, match=f"line 1 .*field '{field}'"):
+        win_rate(deals=1, seed=0, workers=1, out=out, **FAST)
+    assert main(["lucia", "winrate", "--deals", "1", "--out", str(out)]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+
+
 @pytest.mark.parametrize("kwargs, match", [
+    ({"on_outcome": 5}, "on_outcome"), ({"out": 5}, "out"),
     ({"deals": 0}, "deals"), ({"players": 9}, "players"), ({"time_limit": -1.0}, "time_limit"),
     ({"workers": 0}, "workers"), ({"backend": "spark"}, "backend"), ({"seed": -3}, "seed"),
     ({"time_limit": "1"}, "time_limit"), ({"max_nodes": 0}, "max_nodes"),

@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from lumicore.checks import SEED_LIMIT
+from lumicore.checks import SEED_LIMIT, Choice, Int, Maybe, Spec, Text, Where, check_fields
 from lumicore.data import read_file, shorten
 from lumicore.errors import DataError, LumicoreError
 from lumicore.lucia.cards import Deck
@@ -30,7 +30,18 @@ from lumicore.lucia.deal import check_players, check_seed, deal, game_deck
 from lumicore.lucia.start import Setup, load_setup
 from solvers.batch import check_workers, run_batch
 from solvers.ctrl_c import check, noting
-from solvers.limits import DONE, check_limits
+from solvers.limits import (
+    DONE,
+    INTERRUPTED,
+    LIMIT,
+    REASON_INTERRUPTED,
+    REASON_MEMORY,
+    REASON_NODES,
+    REASON_TIME,
+    UNWINNABLE,
+    WINNABLE,
+    check_limits,
+)
 from solvers.lucia.deal import DEFAULT_DEAL_NODES, solve_deal
 from solvers.stats import wilson
 
@@ -166,6 +177,18 @@ class WinRate:
                 f"{self.median_time:.3f} s, worst {self.worst_time:.3f} s  ({self.status})")
 
 
+_OUTCOME_FIELDS = {
+    "seed": Int(0, SEED_LIMIT - 1), "players": Int(1, 4),
+    "status": Choice(WINNABLE, UNWINNABLE, LIMIT, INTERRUPTED), "cost": Maybe(Int(0)),
+    "nodes": Int(0),
+    "elapsed": Where(Spec(), lambda v: type(v) in (int, float) and 0 <= v < math.inf,
+                     "a number of seconds >= 0"),
+    "reason": Maybe(Choice(REASON_NODES, REASON_TIME, REASON_MEMORY, REASON_INTERRUPTED)),
+    "game": Maybe(Text(limit=100)),
+}
+"""What each field of an ``--out`` line must be (read by :func:`read_outcomes`)."""
+
+
 def read_outcomes(path: str | Path) -> list[DealOutcome]:
     """The outcomes already in an ``--out`` file (for resuming); a bad line raises DataError
     naming it."""
@@ -176,10 +199,14 @@ def read_outcomes(path: str | Path) -> list[DealOutcome]:
         if not line.strip():
             continue
         try:
-            out.append(DealOutcome(**json.loads(line)))
+            data = json.loads(line)
+            if isinstance(data, dict):  # lines written before 'reason' and 'game' lack them
+                data = {"reason": None, "game": None, **data}
+            out.append(DealOutcome(**check_fields(data, _OUTCOME_FIELDS, "deal outcome")))
         except (TypeError, ValueError) as exc:
+            why = f" ({str(exc)[:120]})" if isinstance(exc, DataError) else ""
             raise DataError(f"{shorten(path)} line {number} is not a deal outcome: "
-                            f"{shorten(line, 40)}") from exc
+                            f"{shorten(line, 40)}{why}") from exc
     return out
 
 
@@ -207,6 +234,10 @@ def win_rate(deals: int = 1000, seed: int = 0, players: int = 1,
                       f"seed (of {deals} deals: seed + {deals - 1} is a seed too)")
     check_limits(max_nodes, time_limit)
     check_workers(workers, backend)
+    if out is not None and not isinstance(out, (str, Path)):
+        raise LumicoreError(f"out must be a file name, got {shorten(out)}")
+    if on_outcome is not None and not callable(on_outcome):
+        raise LumicoreError(f"on_outcome must be callable, got {shorten(on_outcome)}")
     cards = game_deck(deck)
     groups = setup if isinstance(setup, Setup) else load_setup(setup)
     name = str(deck) if not isinstance(deck, Deck) else "custom"
