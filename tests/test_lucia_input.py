@@ -8,7 +8,7 @@ from lumicore.lucia import Card, Train, load_deck
 from lumicore.lucia.deal import Deal
 from lumicore.lucia.start import fix_up, random_goal
 from lumicore.lucia.train import Rules
-from solvers.lucia import best_play, replay, search_kinds, solve, solve_deal
+from solvers.lucia import best_play, greedy_play, replay, search_kinds, solve, solve_deal
 from solvers.lucia.deal import replay_deal, solve_position
 
 TRAIN = Train.parse("L3 H T S")
@@ -42,6 +42,18 @@ CASES = {
     "Card covers": (lambda: CARD.covers("wild 1"), "covers only cards"),
     "plays card": (lambda: list(TRAIN.plays(5)), "card"),
     "successors card": (lambda: TRAIN.successors("wild 1"), "card"),
+    "replay plan int": (lambda: replay(TRAIN, 5), "plan"),
+    "replay plan None": (lambda: replay(TRAIN, None), "plan"),
+    "replay_deal plan None": (lambda: replay_deal(TRAIN, [CARD] * 4, 1, None), "plan"),
+    "replay_deal deck None": (lambda: replay_deal(TRAIN, None, 1, []), "deck"),
+    "replay_deal deck text": (lambda: replay_deal(TRAIN, "abc", 1, []), "deck"),
+    "replay_deal deck ints": (lambda: replay_deal(TRAIN, [1, 2], 1, []), "deck card #1"),
+    "replay_deal players 0": (lambda: replay_deal(TRAIN, [CARD] * 4, 0, []), "players"),
+    "replay_deal train": (lambda: replay_deal(5, [CARD] * 4, 1, []), "train"),
+    "greedy_play hand text": (lambda: greedy_play(TRAIN, "ab"), "hand"),
+    "greedy_play hand int": (lambda: greedy_play(TRAIN, 5), "hand"),
+    "greedy_play kinds": (lambda: greedy_play(TRAIN, [CARD], kinds=[1]), "kinds"),
+    "greedy_play train": (lambda: greedy_play(5, [CARD]), "train"),
 }
 
 
@@ -58,6 +70,8 @@ def test_the_same_calls_with_good_arguments_work():
     assert random_goal(1, kids=Train.parse("L0 H T S").codes).is_goal()
     assert fix_up(TRAIN.codes) == TRAIN.codes
     assert solve_deal(DEAL, tt_bits=10**30).status in ("winnable", "unwinnable")
+    assert replay_deal(str(TRAIN), [CARD] * 4, 1, ()) == TRAIN
+    assert greedy_play(str(TRAIN), (CARD,), kinds=(CARD,)) == greedy_play(TRAIN, [CARD])
     assert Train([8, 1, 2, 3]) == TRAIN and Card(list(CARD.actions), name="x") == CARD
 
 

@@ -18,10 +18,11 @@ iterative deepening on the number of plays.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from lumicore.data import shorten
 from lumicore.errors import IllegalMoveError, LumicoreError
 from lumicore.lucia import kernel
 from lumicore.lucia.cards import Card, Deck
@@ -213,13 +214,24 @@ def solve_deal(train: Train | str | Deal, deck: Sequence[Card] | Deck | None = N
                           time_limit, rules, tt_bits)
 
 
-def replay_deal(train: Train, deck: Sequence[Card], players: int, plan: Sequence[DealStep],
+def replay_deal(train: Train | str, deck: Sequence[Card], players: int, plan: Sequence[DealStep],
                 rules: Rules = DEFAULT_RULES) -> Train:
     """Re-play a plan through the reference rules (dealing, hands, turn order, draws): each step
     must be the mover's, use a card the mover holds and be legal; returns the final train."""
     from lumicore.lucia.deal_reference import after_play
 
-    cards = tuple(deck)
+    train = Train.parse(train, rules) if isinstance(train, str) else train
+    if not isinstance(train, Train):
+        raise LumicoreError(f"train must be a Train or its notation, got {shorten(train)}")
+    if isinstance(deck, (str, bytes)) or not isinstance(deck, Iterable):
+        raise LumicoreError(f"deck must be a sequence of Cards, top first, got {shorten(deck)}")
+    if isinstance(plan, (str, bytes)) or not isinstance(plan, Iterable):
+        raise LumicoreError(f"plan must be a sequence of DealSteps, got {shorten(plan)}")
+    cards, players = tuple(deck), check_players(players)
+    for i, card in enumerate(cards):
+        if not isinstance(card, Card):
+            raise LumicoreError(f"deck card #{i + 1} is not a lumicore.lucia.Card: "
+                                f"{shorten(card)}")
     hands = tuple(cards[i * HAND_SIZE:(i + 1) * HAND_SIZE] for i in range(players))
     stock, mover = cards[players * HAND_SIZE:], 0
     for i, step in enumerate(plan):

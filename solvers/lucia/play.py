@@ -176,15 +176,30 @@ def progress_score(train: Train) -> int:
     return 8 * a + 2 * u + d + l_
 
 
+def _card_list(what: str, cards: object) -> list[Card]:
+    """``cards`` as a list; a LumicoreError naming ``what`` unless it is a sequence of Cards."""
+    items = list(cards) if isinstance(cards, Iterable) and not isinstance(cards, (str, bytes)) \
+        else None
+    if items is None or not all(isinstance(c, Card) for c in items):
+        raise LumicoreError(f"{what} must be a sequence of lumicore.lucia.Card, "
+                            f"got {cards!r:.80}")
+    return items
+
+
 def _play(train: Train, card: Card, after: Train, rules: Rules) -> Play:
     return next(p for p in train.plays(card, rules) if p.train == after)
 
 
-def greedy_play(train: Train, hand: Sequence[Card], kinds: Sequence[Card] | None = None,
+def greedy_play(train: Train | str, hand: Sequence[Card], kinds: Sequence[Card] | None = None,
                 rules: Rules = DEFAULT_RULES) -> Play | None:
     """The play with the best (lowest) puzzle heuristic value after it (a goal first), ties
     broken by :func:`progress_score`, then hand order; None when no card can be played.
     ``kinds``: the cards the heuristic may count on (default: the hand's)."""
+    train = Train.parse(train, rules) if isinstance(train, str) else train
+    if not isinstance(train, Train):
+        raise LumicoreError(f"train must be a Train or its notation, got {train!r:.80}")
+    hand = _card_list("hand", hand)
+    kinds = None if kinds is None else _card_list("kinds", kinds)
     options = plays(train, hand, rules)
     if not options:
         return None

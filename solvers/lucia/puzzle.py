@@ -292,6 +292,8 @@ def replay(start: Train | str, plan: Sequence[Play], rules: Rules = DEFAULT_RULE
     train = Train.parse(start, rules) if isinstance(start, str) else start
     if not isinstance(train, Train):
         raise LumicoreError(f"start must be a Train or its notation, got {train!r:.80}")
+    if isinstance(plan, (str, bytes)) or not isinstance(plan, Iterable):
+        raise LumicoreError(f"plan must be a sequence of Plays, got {shorten(plan)}")
     for i, play in enumerate(plan):
         if not isinstance(play, Play):
             raise LumicoreError(f"play {i + 1} is not a lumicore.lucia.Play: {play!r:.80}")
