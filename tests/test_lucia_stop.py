@@ -19,9 +19,9 @@ import pytest
 from lumicore.errors import LumicoreError, SearchLimitError
 from lumicore.lucia import Action, Card, Train, load_deck, random_train, scramble
 from lumicore.lucia import reference as R
-from lumicore.lucia.kernel import MAX_NODES
+from lumicore.lucia.kernel import MAX_NODES, MIN_MEMORY
 from solvers.cli import main
-from solvers.lucia import solve, state_graph
+from solvers.lucia import DEFAULT_PUZZLE, solve, state_graph
 
 ROOT = Path(__file__).resolve().parents[1]
 DEEP = str(random_train(1))     # a dealt train: far beyond BFS
@@ -88,6 +88,22 @@ def test_limits_give_their_reason():
     # the budget counts every table: at least 40 bytes a stored state
     assert 40 * mem.nodes <= small
     assert solve("h L4 H T S").reason is None
+
+
+@pytest.mark.parametrize("algorithm", ["astar", "bfs"])
+def test_a_budget_below_the_first_tables_is_an_error(algorithm):
+    """max_memory=1 was not checked until a table grew: A* on the default puzzle stored 58,829
+    states (its first tables, about 3.5 MB) and its weighted warm start found a 14-card plan
+    within the 1-byte budget."""
+    with pytest.raises(SearchLimitError, match="max_memory must be at least"):
+        solve(DEFAULT_PUZZLE, algorithm=algorithm, max_memory=1)
+    with pytest.raises(SearchLimitError, match="max_memory"):
+        solve(DEFAULT_PUZZLE, algorithm=algorithm, max_memory=MIN_MEMORY - 1)
+    tight = solve(DEFAULT_PUZZLE, algorithm=algorithm, max_memory=MIN_MEMORY,
+                  heuristic="covering")
+    assert (tight.status, tight.reason) == ("limit", "memory")
+    assert 15 * tight.nodes <= MIN_MEMORY
+    assert solve("h L4 H T S", algorithm="idastar", max_memory=1).status == "optimal"
 
 
 def test_node_cap_is_not_silently_lowered():

@@ -39,8 +39,8 @@ pdb_build = _k.pdb_build
 
 __all__ = ["card_table", "encode_action", "check_states", "pack_trains", "successors", "expand",
            "count_successors", "goal_mask", "heuristic", "search", "STATUS", "REASON",
-           "SearchOutcome", "check_max_nodes", "MAX_NODES", "MAX_VISITS", "DEAL_NODES",
-           "deal_node_limit"]
+           "SearchOutcome", "check_max_nodes", "MAX_NODES", "MIN_MEMORY", "MAX_VISITS",
+           "DEAL_NODES", "deal_node_limit"]
 
 _KIND = {"move": 1, "wild": 1, "light": 2, "lucia": 3}
 _CODES = {"H": (0, 1), "T": (2,), "S": (3,), "G": (4,), "L": tuple(range(LUCIA0, LUCIA5 + 1))}
@@ -48,6 +48,9 @@ MAX_NODES = (1 << 32) - 2
 """The most states BFS and A* can store (32-bit node indices)."""
 MAX_VISITS = (1 << 63) - 1
 """The most node visits IDA* can count."""
+MIN_MEMORY = 4 << 20
+"""The least ``max_memory`` BFS and A* take: their first tables (65,536 states of node data,
+hash slots for twice as many and A*'s heap) hold about 3.5 MB before the budget is checked."""
 MAX_WEIGHT = 8
 """Largest weighted-A* weight: f values are kept in 8 bits."""
 STATUS = {0: "optimal", 1: "unsolvable", 2: "limit", 3: "limit", 4: "limit", 5: "interrupted"}
@@ -241,6 +244,9 @@ def search(algorithm: str, train: Train, table: np.ndarray, htable: HeuristicTab
                                f"got {shorten(max_memory)}")
     else:
         max_bytes = int(max_memory)
+        if max_bytes < MIN_MEMORY and algorithm != "idastar":
+            raise SearchLimitError(f"max_memory must be at least {MIN_MEMORY:,} bytes (4M): the "
+                                   f"first tables of BFS and A* take that much, got {max_bytes:,}")
     if progress is not None and not callable(progress):
         raise LumicoreError(f"progress must be callable, got {shorten(progress)}")
     if algorithm == "bfs":
