@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lumicore.errors import DataError, LumicoreError
-from lumicore.reef import Board, Lumino, Reef, load_board, parse_hand
+from lumicore.reef import Board, Lumino, Reef, format_hand, load_board, parse_hand
 from lumicore.reef import io as reef_io
 from lumicore.reef.render import svg
 from solvers.cli import main
@@ -336,3 +336,36 @@ def test_random_reef_seed_and_why_illegal_of_wrong_types():
     game = Game.new(2, 1)
     for text in (None, 5):
         assert "written as text" in game.why_illegal(text)
+
+
+BUILD_START = ("pink", "green")
+
+
+@pytest.mark.parametrize("call, named", [
+    (lambda b, r, p: Reef.build(b, BUILD_START, None), "moves"),
+    (lambda b, r, p: Reef.build(b, BUILD_START, [5]), "move 1"),
+    (lambda b, r, p: Reef.build(b, BUILD_START, [("pink 3", (2, 5))]), "move 1"),
+    (lambda b, r, p: Reef.build(b, BUILD_START, ["pink 3 (2, 5) (1, 4)"]), "move 1"),
+    (lambda b, r, p: r.place(p, limestone="x"), "limestone"),
+    (lambda b, r, p: r.place(p, limestone=-1), "limestone"),
+    (lambda b, r, p: b.neighbor_cells(999), "no cell index"),
+    (lambda b, r, p: b.neighbor_cells(-1), "no cell index"),
+    (lambda b, r, p: b.neighbor_cells("x"), "no cell index"),
+    (lambda b, r, p: reef_io.save(r, None), "file name"),
+    (lambda b, r, p: format_hand(None), "sequence of Luminos"),
+    (lambda b, r, p: format_hand("pink 3"), "parse_hand"),
+    (lambda b, r, p: format_hand([1, 2]), "Luminos"),
+])
+def test_more_wrong_arguments_are_lumicore_errors(call, named):
+    """These were TypeError / ValueError / IndexError tracebacks, or wrong answers:
+    neighbor_cells(-1) gave the neighbours of the last cell, format_hand("pink 3") the text
+    'p, i, n, k,  , 3' that parse_hand cannot read, place(limestone=-1) said 'only -1 in
+    storage'."""
+    board = load_board("A")
+    reef = Reef.new(board, BUILD_START)
+    placement = reef.placement_at(Lumino("pink", 3), (2, 5), (1, 4))
+    with pytest.raises(LumicoreError, match=named):
+        call(board, reef, placement)
+    assert Reef.build(board, BUILD_START, [["pink 3", [2, 5], [1, 4]]]) == reef.place(placement)
+    assert reef.place(placement, limestone=0) == reef.place(placement)
+    assert board.neighbor_cells(43) == tuple(sorted(board.neighbor_cells(43)))

@@ -212,6 +212,9 @@ class Board:
 
     def neighbor_cells(self, i: int) -> tuple[int, ...]:
         """The cell indices adjacent to cell ``i``, in increasing order."""
+        if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < len(self.cells):
+            raise LumicoreError(f"no cell index {shorten(i)} on board {self.name!r} "
+                                f"(0..{len(self.cells) - 1})")
         mask = self.neighbors[i]
         return tuple(j for j in range(len(self.cells)) if mask >> j & 1)
 

@@ -161,6 +161,8 @@ def parse_json(text: str, what: str) -> Any:
 
 def save(reef: Reef, path: str | Path) -> None:
     """Write the reef to a JSON file."""
+    if not isinstance(path, (str, Path)) or str(path) == "":
+        raise DataError(f"a reef is saved to a file name, got {shorten(path)}")
     try:
         Path(path).write_text(dumps(reef) + "\n", encoding="utf-8")
     except OSError as exc:

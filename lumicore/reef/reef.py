@@ -149,7 +149,16 @@ class Reef:
         (3, 1)
         """
         reef = cls.new(board, start)
-        for k, (lumino, number_cell, other_cell) in enumerate(moves, start=1):
+        if isinstance(moves, (str, bytes)) or not isinstance(moves, Iterable):
+            raise LumicoreError(f"moves must be a list of (lumino, number_cell, other_cell), "
+                                f"got {shorten(moves)}")
+        for k, move in enumerate(moves, start=1):
+            items = tuple(move) if isinstance(move, Iterable) and not isinstance(
+                move, (str, bytes)) else ()
+            if len(items) != 3:
+                raise LumicoreError(f"move {k}: expected (lumino, number_cell, other_cell), "
+                                    f"got {shorten(move)}")
+            lumino, number_cell, other_cell = items
             if isinstance(lumino, str):
                 lumino = Lumino.parse(lumino)
             try:
@@ -185,6 +194,10 @@ class Reef:
         cost is not the true one, or if ``limestone`` is given and cannot pay the cost."""
         if not isinstance(placement, Placement):
             raise IllegalMoveError(f"expected a Placement, got {placement!r}")
+        if limestone is not None and (isinstance(limestone, bool) or not isinstance(limestone, int)
+                                      or limestone < 0):
+            raise LumicoreError(f"limestone must be None or an integer >= 0, "
+                                f"got {shorten(limestone)}")
         true = self.placement_at(placement.lumino, placement.number_cell, placement.other_cell)
         if (placement.level, placement.cost) != (true.level, true.cost):
             raise IllegalMoveError(

@@ -90,7 +90,12 @@ def format_hand(hand: Iterable[Lumino]) -> str:
     >>> format_hand([Lumino("pink", 3, "crab"), Lumino("blue", 5)])
     'pink 3 crab, blue 5'
     """
-    return ", ".join(str(lumino) for lumino in hand)
+    items = list(hand) if isinstance(hand, Iterable) and not isinstance(hand, (str, bytes)) \
+        else None
+    if items is None or not all(isinstance(t, Lumino) for t in items):
+        raise NotationError(f"a hand is a sequence of Luminos, got {shorten(hand)} (a hand "
+                            "written as text is read by parse_hand)")
+    return ", ".join(str(lumino) for lumino in items)
 
 
 @dataclass(frozen=True)
