@@ -47,6 +47,9 @@ def test_show_saved_reef_and_svg(capsys, tmp_path):
     (["reef", "best", "--hand", "pink 1, pink 2, pink 3, pink 4", "--limestone", "2"], "1 to 3"),
     (["reef", "best", "--hand", "pink 1", "--limestone", "11"], "0..10"),
     (["reef", "best", "--hand", "pink 1", "--limestone", "1", "--objective", "x=y"], "weight"),
+    # the second weight silently replaced the first (the plan was searched for 2*coral:pink)
+    (["reef", "best", "--hand", "pink 1", "--limestone", "1", "--objective",
+      "coral:pink=1,coral:pink=2"], "'coral:pink' is given twice"),
 ])
 def test_bad_arguments_exit_2_naming_the_problem(capsys, argv, message):
     code, _, err = run(capsys, *argv)

@@ -56,6 +56,8 @@ def parse_objective(value: str) -> str | dict[str, float]:
     weights = {}
     for term in value.split(","):
         name, sep, weight = term.partition("=")
+        if name.strip() in weights:
+            raise LumicoreError(f"--objective: {shorten(name.strip())} is given twice")
         try:
             weights[name.strip()] = float(weight)
         except ValueError:
