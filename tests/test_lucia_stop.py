@@ -90,6 +90,20 @@ def test_limits_give_their_reason():
     assert solve("h L4 H T S").reason is None
 
 
+def test_ctrl_c_in_the_warm_start_reports_a_true_lower_bound():
+    """Stopped during A*'s weighted warm start, the result's bound was that search's highest
+    g + 2h: 28 for random_train(5), whose optimum is 19 (docs/lucia.md, dealt trains), and the
+    CLI printed 'the optimum is at least 28 cards'. It is now the start's heuristic value."""
+    def stop(nodes, expanded, bound, elapsed):
+        raise KeyboardInterrupt
+
+    result = solve(random_train(5), progress=stop)
+    assert (result.status, result.first) == ("interrupted", None)  # stopped in the warm start
+    assert 0 < result.bound <= 19
+    covering = solve(random_train(5), heuristic="covering", max_nodes=10)
+    assert result.bound >= covering.bound  # the database's bound at least, as A* starts from
+
+
 @pytest.mark.parametrize("algorithm", ["astar", "bfs"])
 def test_a_budget_below_the_first_tables_is_an_error(algorithm):
     """max_memory=1 was not checked until a table grew: A* on the default puzzle stored 58,829

@@ -230,7 +230,10 @@ def solve(train: Train | str, cards: Deck | Sequence[Card] | None = None,
         if warm.status == OPTIMAL:
             first, upper = warm.states, len(warm.states) - 1
         elif warm.status in (INTERRUPTED, UNSOLVABLE):
-            return _result(warm, start, kinds, rules, algorithm, clock, htable, weight)
+            # the warm start's bound is a weighted f (g + 2h), no lower bound; the start's h is
+            start_h = int(kernel.heuristic([start.packed], htable, pdbs)[0])
+            return _result(warm._replace(bound=start_h), start, kinds, rules, algorithm, clock,
+                           htable, weight)
         if time_limit is not None:
             time_limit = max(time_limit - (time.perf_counter() - clock), 1e-3)
     out = kernel.search(algorithm, start, table, htable, max_nodes, time_limit, weight,
