@@ -115,6 +115,21 @@ def test_two_players_take_turns_in_the_plan():
     assert replay_deal(train, deck, 2, result.plan).is_goal()
 
 
+def test_a_plan_of_a_deal_with_smaller_hands_replays():
+    """replay_deal dealt 3 cards a player whatever the deal's hand_size: the winning plan of
+    Deal('T L4', [wild 1, light from T], players=2, hand_size=1) (player 1 wild 1, player 2
+    light from T) was refused with 'step 2: player 2 does not hold light from T'."""
+    wild = Card((Action.wild(1),))
+    d = Deal(Train.parse("T L4"), (wild, LIGHT_T), players=2, hand_size=1)
+    result = solve_deal(d)
+    assert result.status == "winnable" and [s.player for s in result.plan] == [1, 2]
+    assert replay_deal(d.train, d.deck, d.players, result.plan, hand_size=1).is_goal()
+    with pytest.raises(IllegalMoveError, match="player 2 does not hold"):
+        replay_deal(d.train, d.deck, d.players, result.plan)  # dealt 3 each: player 1 holds both
+    with pytest.raises(LumicoreError, match="hand_size"):
+        replay_deal(d.train, d.deck, d.players, result.plan, hand_size=0)
+
+
 def test_replay_rejects_a_card_the_player_does_not_hold():
     train = Train.parse("H L3 T")
     play = next(iter(train.plays(LUCIA)))

@@ -215,9 +215,10 @@ def solve_deal(train: Train | str | Deal, deck: Sequence[Card] | Deck | None = N
 
 
 def replay_deal(train: Train | str, deck: Sequence[Card], players: int, plan: Sequence[DealStep],
-                rules: Rules = DEFAULT_RULES) -> Train:
-    """Re-play a plan through the reference rules (dealing, hands, turn order, draws): each step
-    must be the mover's, use a card the mover holds and be legal; returns the final train."""
+                rules: Rules = DEFAULT_RULES, hand_size: int = HAND_SIZE) -> Train:
+    """Re-play a plan through the reference rules (dealing ``hand_size`` cards to each player,
+    hands, turn order, draws): each step must be the mover's, use a card the mover holds and be
+    legal; returns the final train."""
     from lumicore.lucia.deal_reference import after_play
 
     train = Train.parse(train, rules) if isinstance(train, str) else train
@@ -228,12 +229,15 @@ def replay_deal(train: Train | str, deck: Sequence[Card], players: int, plan: Se
     if isinstance(plan, (str, bytes)) or not isinstance(plan, Iterable):
         raise LumicoreError(f"plan must be a sequence of DealSteps, got {shorten(plan)}")
     cards, players = tuple(deck), check_players(players)
+    if isinstance(hand_size, bool) or not isinstance(hand_size, int) \
+            or not 1 <= hand_size <= HAND_SIZE:
+        raise LumicoreError(f"hand_size must be 1..{HAND_SIZE}, got {shorten(hand_size)}")
     for i, card in enumerate(cards):
         if not isinstance(card, Card):
             raise LumicoreError(f"deck card #{i + 1} is not a lumicore.lucia.Card: "
                                 f"{shorten(card)}")
-    hands = tuple(cards[i * HAND_SIZE:(i + 1) * HAND_SIZE] for i in range(players))
-    stock, mover = cards[players * HAND_SIZE:], 0
+    hands = tuple(cards[i * hand_size:(i + 1) * hand_size] for i in range(players))
+    stock, mover = cards[players * hand_size:], 0
     for i, step in enumerate(plan):
         if not isinstance(step, DealStep):
             raise LumicoreError(f"step {i + 1} is not a DealStep: {step!r:.80}")
