@@ -21,7 +21,7 @@ from lumicore.lucia import Action, Card, Train, load_deck, random_train, scrambl
 from lumicore.lucia import reference as R
 from lumicore.lucia.kernel import MAX_NODES, MIN_MEMORY
 from solvers.cli import main
-from solvers.lucia import DEFAULT_PUZZLE, solve, state_graph
+from solvers.lucia import DEFAULT_PUZZLE, replay, solve, state_graph
 
 ROOT = Path(__file__).resolve().parents[1]
 DEEP = str(random_train(1))     # a dealt train: far beyond BFS
@@ -88,6 +88,19 @@ def test_limits_give_their_reason():
     # the budget counts every table: at least 40 bytes a stored state
     assert 40 * mem.nodes <= small
     assert solve("h L4 H T S").reason is None
+
+
+@pytest.mark.parametrize("limit", [1_000, 30_000, 100_000])
+def test_max_nodes_counts_the_warm_start(limit):
+    """A*'s weighted warm start had a budget of its own on top of max_nodes: the default
+    puzzle with max_nodes=30000 stored 51,351 states and reported them. Both searches now share
+    the budget, and the bound stays a true one (the optimum is 13 cards)."""
+    result = solve(DEFAULT_PUZZLE, max_nodes=limit)
+    assert result.status in ("limit", "feasible") and result.reason == "nodes"
+    assert limit * 0.9 <= result.nodes <= limit
+    assert result.bound is not None and result.bound <= 13
+    if result.plan:
+        assert replay(DEFAULT_PUZZLE, result.plan).is_goal() and len(result.plan) == result.cost
 
 
 def test_ctrl_c_in_the_warm_start_reports_a_true_lower_bound():

@@ -221,24 +221,28 @@ def solve(train: Train | str, cards: Deck | Sequence[Card] | None = None,
     if max_memory is None:
         max_memory = default_max_memory()
     first: list[int] = []
-    upper = None
+    upper = warm = None
     if algorithm == "astar" and weight == 1 and heuristic == "pdb":
         # weighted A* first: a plan in a fraction of the budget bounds the optimal search
         warm = kernel.search("astar", start, table, htable, min(max_nodes or WARM_NODES,
                              WARM_NODES), None if time_limit is None else time_limit / 10,
                              WARM_WEIGHT, max_memory, progress, pdbs)
+        # the warm start's bound is a weighted f (g + 2h), no lower bound; the start's h is
+        warm = warm._replace(bound=int(kernel.heuristic([start.packed], htable, pdbs)[0]))
         if warm.status == OPTIMAL:
             first, upper = warm.states, len(warm.states) - 1
         elif warm.status in (INTERRUPTED, UNSOLVABLE):
-            # the warm start's bound is a weighted f (g + 2h), no lower bound; the start's h is
-            start_h = int(kernel.heuristic([start.packed], htable, pdbs)[0])
-            return _result(warm._replace(bound=start_h), start, kinds, rules, algorithm, clock,
-                           htable, weight)
+            return _result(warm, start, kinds, rules, algorithm, clock, htable, weight)
+        if max_nodes is not None and warm.nodes >= max_nodes:  # it spent the whole budget
+            return _result(warm._replace(status=LIMIT, reason="nodes"), start, kinds, rules,
+                           algorithm, clock, htable, weight, upper)
+        if max_nodes is not None:
+            max_nodes -= warm.nodes
         if time_limit is not None:
             time_limit = max(time_limit - (time.perf_counter() - clock), 1e-3)
     out = kernel.search(algorithm, start, table, htable, max_nodes, time_limit, weight,
                         max_memory, progress, pdbs, upper)
-    if upper is not None:
+    if warm is not None:
         out = out._replace(nodes=out.nodes + warm.nodes, expanded=out.expanded + warm.expanded,
                            generated=out.generated + warm.generated)
     if first and out.status == UNSOLVABLE:      # nothing shorter than the warm start's plan
