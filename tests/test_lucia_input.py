@@ -40,6 +40,7 @@ CASES = {
     "Card actions int": (lambda: Card(5), "one or two actions"),
     "Card name int": (lambda: Card(CARD.actions, name=5), "name"),
     "Card covers": (lambda: CARD.covers("wild 1"), "covers only cards"),
+    "Action covers": (lambda: CARD.actions[0].covers(5), "covers only actions"),
     "plays card": (lambda: list(TRAIN.plays(5)), "card"),
     "successors card": (lambda: TRAIN.successors("wild 1"), "card"),
     "replay plan int": (lambda: replay(TRAIN, 5), "plan"),

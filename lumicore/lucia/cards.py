@@ -125,6 +125,8 @@ class Action:
         >>> Action.wild(1).covers(Action.move("S", 1)), Action.wild(2).covers(Action.wild(1))
         (True, False)
         """
+        if not isinstance(other, Action):
+            raise DataError(f"an action covers only actions, got {shorten(other)}")
         if self.kind in ("move", "wild") and other.kind in ("move", "wild"):
             return self.steps == other.steps and set(other.roles) <= set(self.roles)
         return self == other
