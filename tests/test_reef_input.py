@@ -369,3 +369,10 @@ def test_more_wrong_arguments_are_lumicore_errors(call, named):
     assert Reef.build(board, BUILD_START, [["pink 3", [2, 5], [1, 4]]]) == reef.place(placement)
     assert reef.place(placement, limestone=0) == reef.place(placement)
     assert board.neighbor_cells(43) == tuple(sorted(board.neighbor_cells(43)))
+
+
+def test_a_board_name_must_be_text():
+    """Board.parse(drawing, name=5) was accepted; the name is printed and saved as text."""
+    with pytest.raises(LumicoreError, match="name must be text"):
+        Board.parse(" S S\nL W\n", name=5)
+    assert Board.parse(" S S\nL W\n", name="mine").name == "mine"

@@ -85,6 +85,8 @@ class Board:
     edges: tuple[tuple[int, int], ...] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
+        if not isinstance(self.name, str):
+            raise NotationError(f"a board's name must be text, got {self.name!r:.80}")
         try:
             cells, kinds = tuple(map(tuple, self.cells)), tuple(self.kinds)
         except TypeError:
