@@ -33,6 +33,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from lumicore.data import shorten
 from lumicore.errors import DataError, IllegalMoveError, LumicoreError
 
 __all__ = ["CHANCE", "TERMINAL", "GAMES", "GameState", "Deterministic", "OnePlayerState",
@@ -216,6 +217,8 @@ def play_randomly(state: GameState, seed: int | np.random.Generator | None = Non
     """Play uniformly random legal actions (and chance outcomes with their probabilities) on a
     clone of ``state`` until the game is over (or ``max_steps`` actions were played) and return
     that clone."""
+    if not isinstance(state, GameState):
+        raise LumicoreError(f"play_randomly needs a game state, got {shorten(state)}")
     rng = np.random.default_rng(seed)
     state = state.clone()
     for _ in range(max_steps):
@@ -231,9 +234,9 @@ def play_randomly(state: GameState, seed: int | np.random.Generator | None = Non
 
 def new_game(name: str, players: int = 2, seed: int = 0, **options: Any) -> GameState:
     """A fresh state of the registered game ``name`` (a key of :data:`GAMES`)."""
-    if name not in GAMES:
+    if not isinstance(name, str) or name not in GAMES:
         known = ", ".join(sorted(GAMES)) or "none"
-        raise LumicoreError(f"unknown game {name[:80]!r} (known: {known})")
+        raise LumicoreError(f"unknown game {shorten(name)} (known: {known})")
     module, _, attr = GAMES[name].partition(":")
     factory: Callable[..., GameState] = importlib.import_module(module)
     for part in attr.split("."):

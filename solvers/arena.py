@@ -145,6 +145,7 @@ def _number(text: str) -> Any:
 
 def game_seed(seed: int, index: int) -> int:
     """The seed of game ``index`` of a run seeded with ``seed`` (below 2**63)."""
+    seed, index = check_seed(seed), check_seed(index, name="index")
     state = np.random.SeedSequence([seed, index]).generate_state(2, dtype=np.uint64)
     return int(state[0] >> np.uint64(1))
 

@@ -15,7 +15,7 @@ import pytest
 from dice_nim import ENTRY, NAME, DiceNim
 
 from lumicore.errors import IllegalMoveError, LumicoreError
-from lumicore.game import GAMES
+from lumicore.game import GAMES, new_game, play_randomly
 from lumicore.lucia.game import PuzzleState
 from lumicore.reef import load_tiles
 from lumicore.reef.hand import HandState
@@ -323,3 +323,18 @@ def test_play_command_prints_the_game_and_writes_its_record(tmp_path, capsys):
         run_command(["play", "--players", "3"], capsys)
     with pytest.raises(LumicoreError, match="2 to 4 players"):
         run_command(["play", "--bots", "random", "--players", "5"], capsys)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: new_game(None),
+    lambda: new_game(5),
+    lambda: play_randomly(None),
+    lambda: game_seed("x", 1),
+    lambda: game_seed(-1, 1),
+    lambda: game_seed(1, 2**64),
+])
+def test_shared_helpers_name_bad_arguments(call):
+    """new_game(None) and play_randomly(None) were TypeError / AttributeError, game_seed('x', 1)
+    numpy's ValueError; each is a LumicoreError now."""
+    with pytest.raises(LumicoreError):
+        call()
