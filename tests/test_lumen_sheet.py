@@ -368,6 +368,10 @@ def test_a_graph_layout_writes_its_links_and_high_command_row():
     ("3 . / high_command sections=0", "bad high_command line: every High Command section"),
     ("3 . / high_command sections=2 objective_sections=4", "bad high_command line"),
     ("links 0,0-0,1", "empty sheet notation"),
+    ("- - / links", "1 to 64 bubbles, not 0"),
+    ("- / high_command threshold=3", "1 to 64 bubbles, not 0"),
+    ("\n".join([". " * 9] * 8) + "\nlinks", "1 to 64 bubbles, not 72"),
+    ("\n".join([". " * 9] * 8) + "\nhigh_command threshold=3", "1 to 64 bubbles, not 72"),
 ])
 def test_bad_layout_lines_are_named(text, match):
     with pytest.raises(NotationError, match=match):

@@ -275,6 +275,8 @@ _NUMBERS = re.compile(r"none|-?\d{1,9}(,-?\d{1,9})*")
 def _drawn_layout(cells: list[Cell], extra: dict[str, list[str]]) -> Layout:
     """The layout of the bubbles ``cells`` with the ``links`` and ``high_command`` lines of a
     sheet's notation (their words after the first)."""
+    if not 1 <= len(cells) <= MAX_BUBBLES:
+        raise NotationError(f"a command area has 1 to {MAX_BUBBLES} bubbles, not {len(cells)}")
     links = []
     for word in extra.get("links", []):
         m = _LINK.fullmatch(word)
