@@ -53,6 +53,22 @@ def test_best_turn_needs_a_main_phase_decision():
         best_turn(_main_phase(2), horizon=0)
 
 
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(seed=-1), "seed must be an integer"), (dict(seed="x"), "seed must be an integer"),
+    (dict(seed=2**70), "seed must be an integer"),
+])
+def test_best_turn_checks_its_seed(kwargs, match):
+    """A bad seed was a ValueError from numpy (-1) or a TypeError ('x')."""
+    with pytest.raises(LumicoreError, match=match):
+        best_turn(_main_phase(2), time_limit=0.5, horizon=2, **kwargs)
+
+
+@pytest.mark.parametrize("player", [2, -1, "0", True])
+def test_planner_instance_checks_the_player(player):
+    with pytest.raises(LumicoreError, match="player must be a player index"):
+        planner_instance(_main_phase(2), player, horizon=2)
+
+
 def test_planner_bot_passes_its_least_useful_card_then_plans():
     game = Game.new(players=2, seed=3)
     while game.is_chance_node():
