@@ -268,6 +268,13 @@ def test_placing_a_material_on_a_full_memory_names_the_rule():
         touch(game).apply_move(("place", 1, "mineral"))
 
 
+@pytest.mark.parametrize("move", [("place", 0, ["plant"]), ("pedestal", 1, {"plant": 1})])
+def test_a_material_that_is_not_text_is_not_a_move(move):
+    """A list or dict for the material was a TypeError (unhashable type) from the check."""
+    with pytest.raises(IllegalMoveError, match="not a Lemuria move"):
+        start(2).apply_move(move)
+
+
 def test_same_type_rule_in_the_game():
     game = start(2)
     game.apply_move(("place", 0, "plant"))

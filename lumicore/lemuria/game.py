@@ -635,7 +635,9 @@ class Game:
 
     def _why_illegal(self, move: Any) -> str:
         """A one-line message naming the rule an illegal move breaks."""
-        if not isinstance(move, tuple) or not move or not isinstance(move[0], str):
+        if not isinstance(move, tuple) or not move or not isinstance(move[0], str) \
+                or (move[0] in ("place", "pedestal") and len(move) == 3
+                    and not isinstance(move[2], str)):
             return f"not a Lemuria move: {shorten(move)}"
         try:
             name = describe_move(move)
