@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from lumicore.checks import check_seed
-from lumicore.data import read_toml, shorten, tomllib
+from lumicore.data import parse_toml, read_toml, shorten
 from lumicore.errors import DataError
 from lumicore.lemuria.cards import (
     Building,
@@ -380,11 +380,7 @@ def load_instance(path: str | Path) -> Instance:
 
 def parse_instance(text: str) -> Instance:
     """An instance from TOML text (card paths relative to the current folder)."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise DataError(f"instance: {exc}") from exc
-    return instance_from_dict(data)
+    return instance_from_dict(parse_toml(text, "instance"))
 
 
 def dump_instance(instance: Instance, path: str | Path) -> None:
