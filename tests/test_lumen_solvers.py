@@ -210,6 +210,44 @@ def test_sheet_objective_exact_in_the_last_two_rounds_and_monte_carlo_before():
         best_choice(state, objective="vp")
 
 
+def test_the_sheet_objective_keeps_its_time_limit_when_the_exact_search_is_too_big():
+    """depth=4 at round 14 (an exact expectimax of four rounds) took 34 s with time_limit=1;
+    now the exact search stops at half the time limit and Monte Carlo answers."""
+    import time
+
+    from solvers.lumen.solitaire import solitaire_choice
+
+    state = started(0)
+    state.sheets[0] = state.sheets[0].place((0, 0), 4)
+    do(state, "roll", 2, 2)
+    state.round = 14
+    begin = time.perf_counter()
+    result = solitaire_choice(state, time_limit=0.5, depth=4)
+    assert time.perf_counter() - begin < 5
+    assert result.method == "monte carlo" and result.status == "feasible"
+    assert len(result.choices) == len(state.legal_actions())
+    state.round = 16
+    assert solitaire_choice(state, time_limit=5, depth=4).method == "exact"
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(depth="x"), "depth must be a positive integer"),
+    (dict(depth=None), "depth must be a positive integer"),
+    (dict(min_samples="a"), "min_samples must be a positive integer"),
+    (dict(min_samples=0, time_limit=None), "min_samples must be a positive integer"),
+    (dict(time_limit="1"), "time_limit"), (dict(time_limit=-1), "time_limit"),
+])
+def test_the_sheet_objective_checks_its_arguments(kwargs, match):
+    """These were TypeErrors ('<=' between int and str), or a 'feasible' answer of no
+    play-out at all (min_samples=0) or after none within a negative time limit."""
+    from solvers.lumen.solitaire import solitaire_choice
+
+    state = started(0)
+    do(state, "roll", 2, 2)
+    with pytest.raises(LumicoreError, match=match):
+        solitaire_choice(state, **kwargs)
+
+
 def test_kernel_playouts_rank_choices_like_the_python_engine_would():
     from lumicore.lumen import kernel, reference
 

@@ -8,7 +8,8 @@ selection with uses left may be taken (in the current round, the one the first p
 excluded as in the game). Two methods:
 
 - ``"exact"``: when at most ``depth`` rounds are left (the current one included), an
-  expectimax over every roll of the later rounds and every choice;
+  expectimax over every roll of the later rounds and every choice, if it ends within half of
+  ``time_limit`` (else Monte Carlo answers in the time left);
 - ``"monte carlo"``: before that, play-outs of the remaining rounds after each choice, every
   later round taking the largest immediate gain (ties at random), until ``time_limit``; the
   value is the mean total gain with a 95% normal interval.
@@ -36,7 +37,14 @@ from lumicore.lumen.dice import ROLLS, SELECTIONS, selections
 from lumicore.lumen.game import GameState, check_seed
 from lumicore.lumen.sheet import Sheet
 from solvers.ctrl_c import check, noting
-from solvers.limits import FEASIBLE, INTERRUPTED, OPTIMAL, REASON_INTERRUPTED, REASON_TIME
+from solvers.limits import (
+    FEASIBLE,
+    INTERRUPTED,
+    OPTIMAL,
+    REASON_INTERRUPTED,
+    REASON_TIME,
+    check_limits,
+)
 from solvers.lumen.planner import Choice, ChoiceResult
 
 __all__ = ["solitaire_choice", "sheet_value", "DEFAULT_DEPTH"]
@@ -44,6 +52,10 @@ __all__ = ["solitaire_choice", "sheet_value", "DEFAULT_DEPTH"]
 DEFAULT_DEPTH = 2
 """Rounds left (the current one included) up to which the answer is exact."""
 _Z95 = 1.959963984540054
+
+
+class _OutOfTime(Exception):
+    pass
 
 
 def _options(sheet: Sheet, uses: tuple[int, ...], limits: tuple[int, ...], dice: tuple[int, int],
@@ -65,10 +77,11 @@ def _options(sheet: Sheet, uses: tuple[int, ...], limits: tuple[int, ...], dice:
 
 
 def sheet_value(sheet: Sheet, uses: tuple[int, ...], limits: tuple[int, ...], rounds: int,
-                memo: dict | None = None) -> float:
+                memo: dict | None = None, deadline: float | None = None) -> float:
     """The expected chain gains of ``rounds`` more rounds played best (an exact expectimax
     over the 21 rolls of each). As in the game, a value must be written whenever a selection
     with uses left gives one for a legal bubble: a round is passed only when none does.
+    ``deadline`` (a ``time.perf_counter()`` time): raise ``_OutOfTime`` once it has passed.
 
     >>> round(sheet_value(Sheet.parse("3 ."), (0, 0, 0, 0, 0), (1, 1, 1, 1, 1), 1), 4)
     1.6667
@@ -79,16 +92,18 @@ def sheet_value(sheet: Sheet, uses: tuple[int, ...], limits: tuple[int, ...], ro
     key = (sheet.values, uses, rounds)
     if key in memo:
         return memo[key]
+    if deadline is not None and time.perf_counter() > deadline:
+        raise _OutOfTime
     total = 0.0
     for dice, p in ROLLS:
         options = _options(sheet, uses, limits, dice)
         if not options:  # a player passes only when nothing may be written
-            total += p * sheet_value(sheet, uses, limits, rounds - 1, memo)
+            total += p * sheet_value(sheet, uses, limits, rounds - 1, memo, deadline)
             continue
         best = -1.0
         for s, cell, gain, new_uses in options:
-            after = sheet_value(_write(sheet, cell, dice, s), new_uses, limits, rounds - 1, memo) \
-                if rounds > 1 else 0.0
+            after = sheet_value(_write(sheet, cell, dice, s), new_uses, limits, rounds - 1, memo,
+                                deadline) if rounds > 1 else 0.0
             best = max(best, gain + after)
         total += p * best
     memo[key] = total
@@ -124,7 +139,11 @@ def solitaire_choice(state: GameState, time_limit: float | None = 2.0, seed: int
     if not isinstance(state, GameState) or state.phase != "choose":
         raise LumicoreError("the sheet objective needs a position where a player chooses a "
                             "selection and a bubble")
+    check_limits(None, time_limit)
     check_seed(seed)
+    for name, number in (("depth", depth), ("min_samples", min_samples)):
+        if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+            raise LumicoreError(f"{name} must be a positive integer, got {number!r:.80}")
     start = time.perf_counter()
     p = state.current_player()
     limits = tuple(state.board.limits[s] for s in SELECTIONS)
@@ -140,13 +159,21 @@ def solitaire_choice(state: GameState, time_limit: float | None = 2.0, seed: int
     if rest + 1 <= depth:
         memo: dict = {}
         choices = []
-        for s, cell, gain, new_uses in options:
-            v = gain + sheet_value(_write(sheet, cell, state.dice, s), new_uses, limits, rest,
-                                   memo)
-            choices.append(Choice(index[(s, cell)], names[(s, cell)], v, v, v))
-        choices.sort(key=lambda c: -c.value)
-        return ChoiceResult(p, "exact", OPTIMAL, choices, None, len(memo),
-                            time.perf_counter() - start)
+        half = None if time_limit is None else start + time_limit / 2
+        try:
+            for s, cell, gain, new_uses in options:
+                v = gain + sheet_value(_write(sheet, cell, state.dice, s), new_uses, limits,
+                                       rest, memo, half)
+                choices.append(Choice(index[(s, cell)], names[(s, cell)], v, v, v))
+        except _OutOfTime:
+            choices = []  # Monte Carlo answers in the time left
+        except KeyboardInterrupt:
+            return ChoiceResult(p, "exact", INTERRUPTED, [], REASON_INTERRUPTED, len(memo),
+                                time.perf_counter() - start)
+        if choices:
+            choices.sort(key=lambda c: -c.value)
+            return ChoiceResult(p, "exact", OPTIMAL, choices, None, len(memo),
+                                time.perf_counter() - start)
     sums = [[0.0, 0.0] for _ in options]
     n, status, reason = 0, FEASIBLE, None
     try:
