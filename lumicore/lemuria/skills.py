@@ -63,9 +63,14 @@ class Skill:
         return self.kind
 
 
+MAX_DIGITS = 9
+"""The most digits of a number in an effect (``int`` refuses more than 4300)."""
+
+
 def _digits(word: str) -> bool:
-    """ASCII digits only: ``str.isdigit`` also takes '²', which ``int`` refuses."""
-    return word.isascii() and word.isdigit()
+    """ASCII digits only (``str.isdigit`` also takes '²', which ``int`` refuses), at most
+    :data:`MAX_DIGITS` of them."""
+    return word.isascii() and word.isdigit() and len(word) <= MAX_DIGITS
 
 
 def parse_skill(text: str, where: str = "effect") -> Skill | None:
@@ -84,14 +89,15 @@ def parse_skill(text: str, where: str = "effect") -> Skill | None:
     if words[0] == "gain":
         if len(words) != 3 or words[1] not in RESOURCES or not _digits(words[2]) \
                 or int(words[2]) < 1:
-            raise DataError(f"{where}: expected 'gain RESOURCE N' (N >= 1, a resource of "
-                            f"{', '.join(RESOURCES)}), got {shorten(text)}")
+            raise DataError(f"{where}: expected 'gain RESOURCE N' (N >= 1 of at most "
+                            f"{MAX_DIGITS} digits, a resource of {', '.join(RESOURCES)}), got "
+                            f"{shorten(text)}")
         return Skill("gain", words[1], int(words[2]))
     if words[:2] == ["trend", "bonus"]:
         values = words[2:]
         if len(values) != 5 or not all(_digits(v) for v in values):
-            raise DataError(f"{where}: expected 'trend bonus A B C D E' (5 VP values), "
-                            f"got {shorten(text)}")
+            raise DataError(f"{where}: expected 'trend bonus A B C D E' (5 VP values of at "
+                            f"most {MAX_DIGITS} digits), got {shorten(text)}")
         return Skill("trend bonus", bonus=tuple(int(v) for v in values))
     name = " ".join(words)
     if name in ("rotate", "extra build", "discount", "draw"):
