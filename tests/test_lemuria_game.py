@@ -675,6 +675,16 @@ def test_state_prints_its_notation():
     assert "player 2: VP 0" in text
 
 
+@pytest.mark.parametrize("bad", [None, 5, "game"])
+def test_render_game_of_something_else_is_a_one_line_error(bad):
+    """render_game(None) was an AttributeError ('NoneType' object has no attribute 'cards')."""
+    from lumicore.lemuria.render import render_game
+
+    assert render_game(start(2)).startswith("<svg")
+    with pytest.raises(LumicoreError, match="expected a lumicore.lemuria.Game"):
+        render_game(bad)
+
+
 def test_evaluate_is_on_the_returns_scale():
     game = start(3)
     values = game.evaluate()

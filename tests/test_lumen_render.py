@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
+import pytest
+
+from lumicore.errors import LumicoreError
 from lumicore.game import play_randomly
 from lumicore.lumen import Sheet, load_map
 from lumicore.lumen.game import GameState
-from lumicore.lumen.render import map_text
+from lumicore.lumen.render import map_svg, map_text, sheet_svg, state_svg
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -36,3 +39,16 @@ def test_game_svg_and_text_show_units_and_scores():
     lines = map_text(state).splitlines()
     assert len(lines) == 9 and all("VP" in line for line in lines)
     assert "[initiative]" in lines[state.map.initiative]
+
+
+def test_the_pictures_of_something_else_are_one_line_errors():
+    """map_svg(None), sheet_svg(5), state_svg('x'), map_text(a Sheet) were AttributeErrors."""
+    sheet = Sheet.parse("3 .")
+    for draw, bad in ((sheet_svg, 5), (sheet_svg, None), (map_svg, sheet), (map_svg, "A"),
+                      (state_svg, "x"), (state_svg, sheet), (map_text, None), (map_text, sheet)):
+        with pytest.raises(LumicoreError, match="expected a Lumen"):
+            draw(bad)
+    with pytest.raises(LumicoreError, match="expected a Lumen GameState"):
+        map_svg(load_map("A"), state=5)
+    with pytest.raises(LumicoreError, match="title"):
+        sheet_svg(sheet, title=5)

@@ -17,6 +17,9 @@ from collections.abc import Iterable
 from html import escape
 from typing import Any
 
+from lumicore.data import shorten
+from lumicore.errors import LumicoreError
+from lumicore.lemuria.game import Game
 from lumicore.lemuria.instance import Instance
 from lumicore.lemuria.rules import RESOURCES, SOURCES
 from lumicore.lemuria.schedule import Build, Play, Remodel, Schedule, TurnPlan
@@ -130,6 +133,8 @@ def render_game(game: Any) -> str:
     >>> render_game(Game.new(players=2, seed=1)).count("player ")
     2
     """
+    if not isinstance(game, Game):
+        raise LumicoreError(f"expected a lumicore.lemuria.Game, got {shorten(game)}")
     cards = game.cards
     width = _LEFT + 5 * _COL + 420
     height = _TOP + _ROW * (3 + game.players) + 10

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from html import escape
 
+from lumicore.data import shorten
+from lumicore.errors import LumicoreError
 from lumicore.lumen.game import GameState
 from lumicore.lumen.map import Map
 from lumicore.lumen.sheet import Sheet
@@ -25,6 +27,11 @@ SEASON_FILL = {"winter": "#cfe3f7", "autumn": "#f7d6b0", "summer": "#cdeac0", "s
 PLAYER_FILL = ("#2f6db5", "#c0392b")
 _R, _GAP = 16, 6
 _FONT = 'font-family="sans-serif"'
+
+
+def _check(value: object, kind: type, what: str) -> None:
+    if not isinstance(value, kind):
+        raise LumicoreError(f"expected {what}, got {shorten(value)}")
 
 
 def _svg(width: float, height: float, body: str) -> str:
@@ -74,6 +81,8 @@ def _sheet_body(sheet: Sheet, x0: float = 0, y0: float = 0, title: str = "") -> 
 def sheet_svg(sheet: Sheet, title: str = "") -> str:
     """The sheet as SVG: bubbles (values of the High Command threshold or more shaded) and the
     High Command row below (crossed boxes dark; objective sections framed in gold)."""
+    _check(sheet, Sheet, "a Lumen Sheet")
+    _check(title, str, "a title (text)")
     body, w, h = _sheet_body(sheet, 0, 0, title)
     return _svg(w, h, body)
 
@@ -132,12 +141,16 @@ def map_svg(game_map: Map, state: GameState | None = None) -> str:
     """The map as SVG: territories coloured by season with their VP, discovery tokens (purple),
     the initiative territory (star); with a game ``state`` also each player's strength and
     units per territory (``*``: inactive) and the controller's colour on the border."""
+    _check(game_map, Map, "a Lumen Map")
+    if state is not None:
+        _check(state, GameState, "a Lumen GameState")
     body, w, h = _map_body(game_map, state, 0, 0)
     return _svg(w, h, body)
 
 
 def state_svg(state: GameState) -> str:
     """A whole game: the map with units, then both players' sheets."""
+    _check(state, GameState, "a Lumen GameState")
     body, w, h = _map_body(state.map, state, 0, 0)
     parts, x, height = [body], w + 10, h
     for p in (0, 1):
@@ -156,6 +169,7 @@ def map_text(state: GameState) -> str:
     >>> print(map_text(GameState.new_game()).splitlines()[0])
     a1  winter  1 VP  P1  7 shroomling shroomling mudshell | P2  0 -  -> player 1
     """
+    _check(state, GameState, "a Lumen GameState")
     sums, owners = state.strengths(), state.controllers()
     lines = []
     m = state.map
