@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 from ortools.sat.python import cp_model
 
-from lumicore.errors import IllegalMoveError, LumicoreError
+from lumicore.errors import DataError, IllegalMoveError, LumicoreError
 from lumicore.lemuria import Build, Building, Instance, TurnPlan
 from lumicore.lemuria.altar import MATERIALS, AltarCard, AltarMemory, Memory
 from lumicore.lemuria.harvests import (
@@ -233,6 +233,34 @@ def test_greedy_harvest_plan_replays():
     inst = small_instance(seed=4, turns=6, buildings=8, characters=3)
     greedy = greedy_harvest_schedule(inst, AltarSetup())
     assert replay_harvests(inst, AltarSetup(), greedy.turns).total == greedy.vp
+
+
+@pytest.mark.parametrize("op, match", [
+    (Place(12, "plant"), "memories 0 to 11"), (Place(-1, "plant"), "memories 0 to 11"),
+    (Place("x", "plant"), "memories 0 to 11"), (Place(True, "plant"), "memories 0 to 11"),
+    (Harvest(99), "memories 0 to 11"), (Harvest(-1), "memories 0 to 11"),
+    (Harvest("x"), "memories 0 to 11"), (Place(0, ["plant"]), "is not a material"),
+    (Pedestal(None), "is not a material"),
+])
+def test_replay_names_a_material_operation_of_a_memory_the_altar_lacks(op, match):
+    """Place(12) and Harvest(99) were IndexErrors, Place('x') a TypeError, a list for the
+    material a TypeError (unhashable); Place(-1) placed in memory 12 without a word."""
+    inst = replace(_one_card({"food": 9}), turns=2)
+    with pytest.raises(IllegalMoveError, match=f"turn 1, action 1 .*{match}"):
+        replay_harvests(inst, AltarSetup(), [TurnPlan(1, (op,))])
+
+
+@pytest.mark.parametrize("setup, match", [
+    (dict(rotation=12), "altar rotation"), (dict(rotation="x"), "altar rotation"),
+    (dict(first_turn=0), "altar first_turn"), (dict(first_turn=13), "altar first_turn"),
+    (dict(materials={"plant": -1, "mineral": 2}), "altar materials"),
+    (dict(materials={"plant": "x", "mineral": 2}), "altar materials"),
+])
+def test_altar_setup_checks_its_numbers(setup, match):
+    """rotation='x' was a TypeError when the first harvest came; negative materials in front
+    went unnoticed."""
+    with pytest.raises(DataError, match=match):
+        AltarSetup(**setup)
 
 
 def test_impossible_others_data_is_a_one_line_error():

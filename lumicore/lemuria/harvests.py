@@ -28,6 +28,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from dataclasses import replace as dc_replace
 
+from lumicore.data import shorten
 from lumicore.errors import DataError, IllegalMoveError
 from lumicore.lemuria.altar import (
     ALTAR_FROM,
@@ -58,6 +59,11 @@ OTHERS = 1
 _R = {r: i for i, r in enumerate(RESOURCES)}
 
 
+def _shown(memory: object) -> str:
+    """A memory as the text numbers it (1-12), or as given when it is no number."""
+    return str(memory + 1) if isinstance(memory, int) else shorten(memory)
+
+
 @dataclass(frozen=True)
 class Place:
     """Place a material (``plant`` or ``mineral``) on an empty block of ``memory`` (0-11)."""
@@ -66,7 +72,7 @@ class Place:
     material: str
 
     def __str__(self) -> str:
-        return f"place {self.material} in memory {self.memory + 1}"
+        return f"place {self.material} in memory {_shown(self.memory)}"
 
 
 @dataclass(frozen=True)
@@ -88,10 +94,15 @@ class Harvest:
     paid: bool = False
 
     def __str__(self) -> str:
-        return f"harvest memory {self.memory + 1}" + (" (1 gold)" if self.paid else "")
+        return f"harvest memory {_shown(self.memory)}" + (" (1 gold)" if self.paid else "")
 
 
 MaterialOp = Place | Pedestal | Harvest
+
+
+def _index(value: object, size: int) -> bool:
+    """Whether ``value`` is an integer (not a bool) from 0 to ``size - 1``."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < size
 
 
 def _empty_altar() -> tuple[Memory, ...]:
@@ -124,6 +135,12 @@ class AltarSetup:
     def __post_init__(self) -> None:
         if len(self.start) != MEMORIES or not all(isinstance(m, Memory) for m in self.start):
             raise DataError(f"altar start: expected {MEMORIES} memories")
+        if not _index(self.rotation, MEMORIES):
+            raise DataError(f"altar rotation: expected 0 to {MEMORIES - 1}, got "
+                            f"{shorten(self.rotation)}")
+        if not _index(self.first_turn, MONTHS + 1) or self.first_turn < 1:
+            raise DataError(f"altar first_turn: expected a month from 1 to {MONTHS}, got "
+                            f"{shorten(self.first_turn)}")
         for turn, step in self.steps.items():
             if step not in (-1, 0, 1):
                 raise DataError(f"altar steps turn {turn}: a dealer's step is -1, 0 or 1, "
@@ -136,8 +153,10 @@ class AltarSetup:
                 if not 0 <= memory < MEMORIES or material not in MATERIALS:
                     raise DataError(f"altar others turn {turn}: bad material "
                                     f"{(memory, material)!r}")
-        if set(self.materials) != set(MATERIALS):
-            raise DataError("altar materials: expected plant and mineral counts")
+        if set(self.materials) != set(MATERIALS) or not all(
+                _index(self.materials[k], 3) for k in MATERIALS):
+            raise DataError(f"altar materials: expected plant and mineral counts (0 to 2), got "
+                            f"{shorten(self.materials)}")
 
     def game_turn(self, turn: int) -> int:
         return self.first_turn + turn - 1
@@ -201,6 +220,14 @@ class AltarYear:
     def apply(self, op: MaterialOp) -> dict[str, int]:
         """Apply a material operation; returns the player's gains (a paid harvest's gold is the
         caller's to pay)."""
+        if not isinstance(op, (Place, Pedestal, Harvest)):
+            raise IllegalMoveError(f"not a material operation: {shorten(op)}")
+        if not isinstance(op, Pedestal) and not _index(op.memory, MEMORIES):
+            raise IllegalMoveError(f"the altar has memories 0 to {MEMORIES - 1}, got "
+                                   f"{shorten(op.memory)}")
+        if not isinstance(op, Harvest) and op.material not in MATERIALS:
+            raise IllegalMoveError(f"{shorten(op.material)} is not a material (plant or "
+                                   "mineral)")
         if isinstance(op, Harvest):
             if self.op == "place" or (self.op is None and op.paid):
                 raise IllegalMoveError("only one material operation a turn; an additional "
