@@ -685,6 +685,21 @@ def test_render_game_of_something_else_is_a_one_line_error(bad):
         render_game(bad)
 
 
+@pytest.mark.parametrize("player", [2, -1, "0", True, None])
+def test_a_player_outside_the_game_is_a_one_line_error(player):
+    """hand(5), potential(9) were IndexErrors, hand(-1) the last player's hand, hand('0') a
+    TypeError."""
+    game = start(2)
+    views = [game.resources, game.hand, game.facilities, game.materials, game.chits,
+             game.breakdown, game.potential, game.player_text]
+    for view in views + ([game.vp] if player is not None else []):  # vp(None): everyone's
+        with pytest.raises(LumicoreError, match="player must be a player index from 0 to 1"):
+            view(player)
+    for index in (12, -1, "0", None):
+        with pytest.raises(LumicoreError, match="the altar has memories 0 to 11"):
+            game.memory(index)
+
+
 def test_evaluate_is_on_the_returns_scale():
     game = start(3)
     values = game.evaluate()

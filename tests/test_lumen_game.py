@@ -761,3 +761,16 @@ def test_the_identical_gain_is_the_number_of_reinforcements():
     for _ in range(3):
         do(state, "place")
     assert state.units_on_map(0) == 6 and state.phase == "draw"
+
+
+@pytest.mark.parametrize("player", [2, -1, "0", True, None])
+def test_a_player_that_is_not_0_or_1_is_a_one_line_error(player):
+    """score(-1) was player 2's score, score(2) / units_on_map(2) / strength_total(2) an
+    IndexError and score('0') a TypeError."""
+    state = GameState.new_game()
+    for view in (state.score, state.units_on_map, state.strength_total,
+                 lambda p: state.unit_list(0, p)):
+        with pytest.raises(LumicoreError, match="player must be 0 or 1"):
+            view(player)
+    with pytest.raises(LumicoreError, match="territory must be an index"):
+        state.unit_list(9, 0)

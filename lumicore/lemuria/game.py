@@ -306,7 +306,19 @@ class Game:
         """This turn's order (players by pedestal); the first is the dealer."""
         return list(self.s["order"])
 
+    def _seat(self, player: object) -> int:
+        """``player`` if it is a player index of this game, else a LumicoreError naming it."""
+        if isinstance(player, bool) or not isinstance(player, (int, np.integer)) \
+                or not 0 <= player < self.players:
+            raise LumicoreError(f"player must be a player index from 0 to {self.players - 1}, "
+                                f"got {shorten(player)}")
+        return int(player)
+
     def memory(self, index: int) -> Memory:
+        if isinstance(index, bool) or not isinstance(index, (int, np.integer)) \
+                or not 0 <= index < MEMORIES:
+            raise LumicoreError(f"the altar has memories 0 to {MEMORIES - 1}, got "
+                                f"{shorten(index)}")
         material, owners, black = self.s["altar"][index]
         return Memory(material, tuple(owners), black)
 
@@ -318,28 +330,34 @@ class Game:
                                   list(memory.owners), memory.black]
 
     def resources(self, player: int) -> dict[str, int]:
+        player = self._seat(player)
         return dict(self.s["pl"][player]["res"])
 
     def hand(self, player: int) -> list[str]:
+        player = self._seat(player)
         return sorted(self.s["pl"][player]["hand"])
 
     def facilities(self, player: int) -> list[tuple[str, str | None]]:
+        player = self._seat(player)
         return [tuple(f) for f in self.s["pl"][player]["fac"]]
 
     def materials(self, player: int) -> dict[str, int]:
         """The materials in front of ``player`` (not on the altar or a pedestal)."""
+        player = self._seat(player)
         return dict(self.s["pl"][player]["mat"])
 
     def chits(self, player: int) -> dict[str, int]:
+        player = self._seat(player)
         return dict(zip(DISTRICTS, self.s["pl"][player]["chits"], strict=True))
 
     def vp(self, player: int | None = None) -> int | list[int]:
         """A player's VP, or everyone's as a list."""
         if player is None:
             return [sum(p["vp"]) for p in self.s["pl"]]
-        return sum(self.s["pl"][player]["vp"])
+        return sum(self.s["pl"][self._seat(player)]["vp"])
 
     def breakdown(self, player: int) -> dict[str, int]:
+        player = self._seat(player)
         return dict(zip(SOURCES, self.s["pl"][player]["vp"], strict=True))
 
     def winner(self) -> int | None:
@@ -419,7 +437,7 @@ class Game:
         facility, 1.5 a housed facility per festival still to come; resources and cards count
         less in the last three turns."""
         s = self.s
-        p = s["pl"][player]
+        p = s["pl"][self._seat(player)]
         turn = max(s["turn"], 1)
         scale = min(1.0, (MONTHS - turn + 1) / 4)
         res = p["res"]
@@ -1178,7 +1196,7 @@ class Game:
         return f"altar r{self.rotation} | " + " ".join(parts)
 
     def player_text(self, p: int) -> str:
-        me = self.s["pl"][p]
+        me = self.s["pl"][self._seat(p)]
         res = " ".join(f"{r[0]}{me['res'][r]}" for r in RESOURCES)
         fac = " ".join(f"{b}[{r}]" if r else b for b, r in me["fac"]) or "-"
         mat = f"P{me['mat']['plant']} M{me['mat']['mineral']}"

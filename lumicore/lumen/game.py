@@ -487,7 +487,15 @@ class GameState:
         weights = self._strength
         return [[sum(map(mul, side, weights)) for side in sides] for sides in self.units]
 
+    @staticmethod
+    def _player(player: object) -> int:
+        """``player`` if it is 0 or 1, else a LumicoreError naming it."""
+        if isinstance(player, bool) or not isinstance(player, int) or player not in (0, 1):
+            raise LumicoreError(f"player must be 0 or 1, got {shorten(player)}")
+        return player
+
     def strength_total(self, player: int) -> int:
+        player = self._player(player)
         return sum(row[player] for row in self.strengths())
 
     def controllers(self) -> list[int]:
@@ -496,6 +504,7 @@ class GameState:
 
     def score(self, player: int, owners: list[int] | None = None) -> Score:
         """``player``'s VP if the game ended now (``owners``: :meth:`controllers`, when known)."""
+        player = self._player(player)
         return score(player, self.units, self.board, self.map, self.collected[player],
                      self.secrets[player], self.objectives[player], owners)
 
@@ -513,10 +522,15 @@ class GameState:
         return None if holder < 0 else holder
 
     def units_on_map(self, player: int) -> int:
+        player = self._player(player)
         return sum(sum(t[player]) for t in self.units)
 
     def unit_list(self, t: int, player: int) -> list[str]:
         """The units of ``player`` in territory ``t`` as names (``*`` marks an inactive one)."""
+        player = self._player(player)
+        if isinstance(t, bool) or not isinstance(t, int) or not 0 <= t < len(self.units):
+            raise LumicoreError(f"territory must be an index from 0 to {len(self.units) - 1}, "
+                                f"got {shorten(t)}")
         out = []
         for i, name in enumerate(self.board.kinds):
             out += [name] * self.units[t][player][2 * i]
