@@ -24,7 +24,12 @@ from lumicore.lemuria.harvests import (
 from lumicore.lemuria.instance import small_instance
 from solvers.lemuria import build_schedule
 from solvers.lemuria.exhaustive import exhaustive_best
-from solvers.lemuria.harvest import HarvestYearModel, greedy_harvest_schedule
+from solvers.lemuria.greedy import greedy_schedule
+from solvers.lemuria.harvest import (
+    HarvestYearModel,
+    build_harvest_schedule,
+    greedy_harvest_schedule,
+)
 
 YIELDS = [("food", "gold"), ("wood", "stone"), ("wood", "gold"), ("food", "stone")]
 THREE = AltarCard(tuple(AltarMemory(3, *YIELDS[i % 4]) for i in range(12)),
@@ -233,6 +238,40 @@ def test_greedy_harvest_plan_replays():
     inst = small_instance(seed=4, turns=6, buildings=8, characters=3)
     greedy = greedy_harvest_schedule(inst, AltarSetup())
     assert replay_harvests(inst, AltarSetup(), greedy.turns).total == greedy.vp
+
+
+def _builds(plan) -> int:
+    return sum(isinstance(a, Build) for p in plan.turns for a in p.actions)
+
+
+@pytest.mark.parametrize("max_builds", [0, 2])
+def test_harvest_plan_keeps_max_builds_when_the_greedy_plan_is_returned(max_builds):
+    """CP-SAT stops (1 s, 12 turns) before it beats the greedy plan, which is returned: it
+    built 8 facilities for 120 VP whatever max_builds said (best_turn reported them)."""
+    from lumicore.lemuria import default_instance
+
+    inst, setup = default_instance(seed=1, turns=12), AltarSetup()
+    plan = build_harvest_schedule(inst, setup, time_limit=1, workers=1, seed=0,
+                                  max_builds=max_builds)
+    replayed = replay_harvests(inst, setup, plan.turns)
+    assert replayed.total == plan.vp
+    assert _builds(plan) <= max_builds and len(replayed.final.facilities) <= max_builds
+    greedy = greedy_harvest_schedule(inst, setup, max_builds=max_builds)
+    assert _builds(greedy) <= max_builds
+    assert replay_harvests(inst, setup, greedy.turns).total == greedy.vp
+
+
+@pytest.mark.parametrize("max_builds", [-1, "x", 1.5, True])
+def test_a_bad_max_builds_is_named(max_builds):
+    """max_builds=-1 was 'the other players' materials cannot all be placed'."""
+    inst = replace(_one_card({"food": 9}), turns=2)
+    with pytest.raises(LumicoreError, match="max_builds must be None or an integer >= 0"):
+        build_harvest_schedule(inst, time_limit=5, max_builds=max_builds)
+    for call in (lambda: HarvestYearModel(inst, AltarSetup(), max_builds),
+                 lambda: greedy_harvest_schedule(inst, AltarSetup(), max_builds),
+                 lambda: greedy_schedule(inst, max_builds)):
+        with pytest.raises(LumicoreError, match="max_builds"):
+            call()
 
 
 @pytest.mark.parametrize("op, match", [

@@ -19,7 +19,10 @@ from __future__ import annotations
 import itertools
 import time
 
-from lumicore.errors import IllegalMoveError
+import numpy as np
+
+from lumicore.data import shorten
+from lumicore.errors import IllegalMoveError, LumicoreError
 from lumicore.lemuria import Build, Buy, Instance, Play, Schedule, TurnPlan
 from lumicore.lemuria.rules import (
     State,
@@ -93,9 +96,23 @@ def _house(instance: Instance, state: State, actions: list) -> State:
             return state
 
 
-def greedy_schedule(instance: Instance) -> Schedule:
+def check_max_builds(max_builds: object) -> int | None:
+    """``max_builds`` as an int if it is None or an integer >= 0 (bool is no integer here);
+    else :class:`LumicoreError` naming it."""
+    if max_builds is None:
+        return None
+    if isinstance(max_builds, bool) or not isinstance(max_builds, (int, np.integer)) \
+            or max_builds < 0:
+        raise LumicoreError(f"max_builds must be None or an integer >= 0, got "
+                            f"{shorten(max_builds)}")
+    return int(max_builds)
+
+
+def greedy_schedule(instance: Instance, max_builds: int | None = None) -> Schedule:
     """The greedy year of the module docstring, with its VP and breakdown (status
-    ``"feasible"``: no claim of optimality)."""
+    ``"feasible"``: no claim of optimality). ``max_builds`` caps the facilities it builds
+    (None: the rules' 8)."""
+    max_builds = check_max_builds(max_builds)
     start = time.perf_counter()
     state = initial_state(instance)
     plans = []
@@ -103,7 +120,7 @@ def greedy_schedule(instance: Instance) -> Schedule:
     for turn in range(1, instance.turns + 1):
         state = begin_turn(instance, state)
         actions: list = []
-        if len(state.facilities) < 8:
+        if len(state.facilities) < 8 and (max_builds is None or built < max_builds):
             build = _best_build(instance, state, _district(state, built))
             if build is not None:
                 state = apply(instance, state, build)

@@ -50,7 +50,7 @@ from lumicore.lemuria.harvests import (
 )
 from lumicore.lemuria.schedule import RESOURCES
 from solvers.ctrl_c import noting
-from solvers.lemuria.greedy import greedy_schedule
+from solvers.lemuria.greedy import check_max_builds, greedy_schedule
 from solvers.lemuria.model import YearModel, character_draws_bound
 from solvers.lemuria.search import Watch, branch_count, solve_watched
 from solvers.limits import FEASIBLE, INTERRUPTED, REASON_INTERRUPTED, check_limits
@@ -69,6 +69,7 @@ class HarvestYearModel(YearModel):
 
     def __init__(self, instance: Instance, setup: AltarSetup, max_builds: int | None = None
                  ) -> None:
+        max_builds = check_max_builds(max_builds)
         self.setup = setup
         self._altar_done = False
         super().__init__(instance)
@@ -293,14 +294,17 @@ def greedy_materials(instance: Instance, setup: AltarSetup,
     return ops, income
 
 
-def greedy_harvest_schedule(instance: Instance, setup: AltarSetup) -> Schedule:
+def greedy_harvest_schedule(instance: Instance, setup: AltarSetup,
+                            max_builds: int | None = None) -> Schedule:
     """:func:`greedy_materials` (for each of the :data:`AIMS`) then the greedy year on its
-    income, as one plan: the best of the four."""
+    income, as one plan: the best of the four. ``max_builds`` caps the new facilities, as
+    in :func:`build_harvest_schedule`."""
+    max_builds = check_max_builds(max_builds)
     start = time.perf_counter()
     best = None
     for aim in AIMS:
         ops, income = greedy_materials(instance, setup, aim)
-        build = greedy_schedule(replace(instance, income=income))
+        build = greedy_schedule(replace(instance, income=income), max_builds)
         if best is None or build.vp > best[2].vp:
             best = (ops, income, build)
     assert best is not None
@@ -340,7 +344,8 @@ def build_harvest_schedule(instance: Instance, setup: AltarSetup | None = None,
     (:func:`greedy_harvest_schedule`) is the hint and the fallback, as in ``build_schedule``.
     Every plan is replayed by :func:`~lumicore.lemuria.harvests.replay_harvests` before it is
     returned (an AssertionError if the VP differ: a modelling bug). ``max_builds`` caps the
-    new facilities (a player who already has some). CP-SAT's bound, and so an "optimal"
+    new facilities (a player who already has some; None or an integer >= 0), in the greedy
+    plan too. CP-SAT's bound, and so an "optimal"
     status, is reported only where its model describes every legal year
     (:attr:`~solvers.lemuria.model.YearModel.every_year`: no remodel turn, no character that
     can come back from the bottom of its deck); elsewhere the plan is "feasible" with no bound
@@ -351,10 +356,11 @@ def build_harvest_schedule(instance: Instance, setup: AltarSetup | None = None,
 
     check_limits(None, time_limit)
     workers, seed = _check_args(instance, workers, seed)
+    max_builds = check_max_builds(max_builds)
     setup = setup or AltarSetup(first_turn=instance.first_turn)
     setup.check_calendar(instance)
     start = time.perf_counter()
-    greedy = greedy_harvest_schedule(instance, setup)
+    greedy = greedy_harvest_schedule(instance, setup, max_builds)
     year = HarvestYearModel(instance, setup, max_builds)
     if hint:
         _hint(year, instance, greedy)
