@@ -621,6 +621,21 @@ _SCENARIO = ('initiative = "x"\n[territories]\nx = { season = "winter" }\n'
              '[[start]]\nplayer = 2\nterritory = "x"\nunits = { shroomling = 1 }\n')
 
 
+@pytest.mark.parametrize("at", ["[inf, nan]", "[0, nan]", "[-inf, 0]", "[1e300, 0]", "[-1, 2]",
+                                "[true, 0]"])
+def test_a_territory_position_must_be_a_finite_row_and_column(at, tmp_path):
+    """at = [inf, nan] loaded, and map_svg drew the territory at x="nan" y="inf"."""
+    path = tmp_path / "scenario.toml"
+    path.write_text(_SCENARIO.replace('{ season = "winter" }',
+                                      f'{{ season = "winter", at = {at} }}'))
+    with pytest.raises(DataError, match=r"scenario.toml': territory 'x': bad position .*"
+                                        r"expected \[row, col\]"):
+        load_map(str(path))
+    path.write_text(_SCENARIO.replace('{ season = "winter" }',
+                                      '{ season = "winter", at = [2.5, 63] }'))
+    assert load_map(str(path)).at == ((2.5, 63),)
+
+
 _LIMITS = "[limits]\nlow = 1\nhigh = 1\nsum = 1\nproduct = 1\ndifference = 1\n"
 
 

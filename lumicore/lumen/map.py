@@ -99,8 +99,10 @@ def map_from_dict(data: dict[str, Any], source: object = "map", kinds: tuple[str
         discovery.append(d)
         pos = raw.get("at", [i // 3, i % 3])
         if not (isinstance(pos, list) and len(pos) == 2
-                and all(isinstance(x, (int, float)) for x in pos)):
-            raise DataError(f"{shorten(source)}: territory {name!r}: bad position {shorten(pos)}")
+                and all(isinstance(x, (int, float)) and not isinstance(x, bool)
+                        and 0 <= x < MAX_TERRITORIES for x in pos)):  # nan fails the range too
+            raise DataError(f"{shorten(source)}: territory {name!r}: bad position {shorten(pos)}"
+                            f" (expected [row, col], numbers from 0 to below {MAX_TERRITORIES})")
         at.append((pos[0], pos[1]))
     nbrs: list[set[int]] = [set() for _ in names]
     for pair in data.get("adjacency", []):
