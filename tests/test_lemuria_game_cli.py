@@ -31,11 +31,23 @@ def test_play_json_is_the_record(capsys):
     assert Game.replay(record).winner() == record["winner"]
 
 
+def test_play_takes_bot_options_as_the_other_games_do(capsys):
+    """--bots planner:horizon=2 was "unknown bot 'planner:horizon=2'"."""
+    assert main(["lemuria", "play", "--players", "2", "--seed", "1", "--bots",
+                 "planner:horizon=1:time_limit=0.2,random", "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["bots"] == ["planner:horizon=1:time_limit=0.2", "random"]
+    assert Game.replay(record).winner() == record["winner"]
+
+
 def test_play_bad_input_is_one_line_exit_2(tmp_path, capsys):
     for argv, message in [
         (["--players", "5"], "2 to 4 players, got 5"),
         (["--players", "3", "--bots", "greedy,random"], "2 bots for 3 players"),
         (["--bots", "nobody"], "unknown bot 'nobody'"),
+        (["--bots", "nobody:horizon=2"], "unknown bot 'nobody'"),
+        (["--bots", "planner:horizon", "--players", "2"], "is not KEY=VALUE"),
+        (["--bots", "planner:horizon=0,greedy", "--players", "2"], "horizon must be a positive"),
         (["--seed", "-1", "--bots", "random"], "seed"),
         (["--bots", "random", "--record", str(tmp_path / "no" / "x.json")], "does not exist"),
     ]:

@@ -179,7 +179,8 @@ def add_play_command(commands: argparse._SubParsersAction) -> None:
                       help="number of players, 2 to 4 (default 3)")
     play.add_argument("--bots", default="planner,greedy,random", metavar="LIST",
                       help="bots by seat, comma-separated: planner, greedy, random, flatmc, mcts; "
-                           "one name for every seat (default planner,greedy,random)")
+                           "one name for every seat; options as name:key=value, e.g. "
+                           "planner:horizon=4 (default planner,greedy,random)")
     play.add_argument("--seed", type=int, default=0, metavar="N",
                       help="seed of the deck draws and the bots (default 0)")
     play.add_argument("--record", metavar="FILE",

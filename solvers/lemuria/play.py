@@ -13,7 +13,7 @@ from typing import Any
 
 from lumicore.errors import LumicoreError
 from lumicore.lemuria.game import Game
-from solvers.arena import bot_names, make_bot, seat_bots
+from solvers.arena import bot_names, make_bot, parse_bot_spec, seat_bots
 
 __all__ = ["GameResult", "play_game", "parse_bots"]
 
@@ -31,14 +31,16 @@ class GameResult:
 
 
 def parse_bots(text: str | Sequence[str], players: int) -> list[str]:
-    """Bot names by seat from ``"planner,greedy,random"`` (one name: every seat).
+    """Bots by seat from ``"planner,greedy,random"`` (one name: every seat), each a name with
+    options as in :func:`solvers.arena.parse_bot_spec` (``planner:horizon=4``).
 
-    >>> parse_bots("greedy", 3)
-    ['greedy', 'greedy', 'greedy']
+    >>> parse_bots("greedy", 3), parse_bots("planner:horizon=4,random", 2)
+    (['greedy', 'greedy', 'greedy'], ['planner:horizon=4', 'random'])
     """
     names = seat_bots(text, players)
     known = bot_names("lemuria")
-    for name in names:
+    for spec in names:
+        name, _options = parse_bot_spec(spec)
         if name not in known:
             raise LumicoreError(f"--bots: unknown bot {name[:40]!r} (one of {', '.join(known)})")
     return names
@@ -49,12 +51,16 @@ def play_game(players: int = 3, bots: str | Sequence[str] = "greedy", seed: int 
               on_turn: Callable[[Game, list[str]], Any] | None = None) -> GameResult:
     """Play a seeded game to its end. Chance nodes are drawn with :meth:`Game.resolve_chance`
     (from ``seed``); seat i's bot is seeded ``seed * 10 + i``; ``time_limit`` is the planner's
-    limit per turn. ``on_turn(game, lines)`` is called after every turn with its lines."""
+    limit per turn (a bot's own ``planner:time_limit=...`` wins). ``on_turn(game, lines)`` is
+    called after every turn with its lines."""
     names = parse_bots(bots, players)
     game = Game.new(players=players, seed=seed, impact=impact)
     options = {} if time_limit is None else {"time_limit": time_limit}
-    seats = [make_bot(name, "lemuria", seed=seed * 10 + i,
-                      **(options if name == "planner" else {})) for i, name in enumerate(names)]
+    seats = []
+    for i, spec in enumerate(names):
+        name, opts = parse_bot_spec(spec)
+        opts = {**(options if name == "planner" else {}), **opts}
+        seats.append(make_bot(name, "lemuria", seed=seed * 10 + i, **opts))
     log: list[str] = []
     lines: list[str] = ["setup"]
     turn = game.turn

@@ -271,6 +271,8 @@ class PlannerBot:
         from solvers.lemuria.bots import GreedyBot
 
         check_limits(None, time_limit)
+        if isinstance(horizon, bool) or not isinstance(horizon, int) or horizon < 1:
+            raise LumicoreError(f"horizon must be a positive integer, got {horizon!r:.40}")
         self.seed, self.time_limit, self.horizon, self.others = seed, time_limit, horizon, others
         self.greedy = GreedyBot(seed=seed)
         self._key: tuple[int, int] | None = None
