@@ -110,6 +110,11 @@ def parse_bot_spec(text: str) -> tuple[str, dict[str, Any]]:
         key, eq, value = part.partition("=")
         if not eq or not key.isidentifier():
             raise LumicoreError(f"bot option {part[:80]!r} in {text[:80]!r} is not KEY=VALUE")
+        if key == "seed":  # each game seeds its bots from the run's seed
+            raise LumicoreError(f"bot option seed in {text[:80]!r}: a bot's seed comes from "
+                                "the game's (--seed)")
+        if key in options:
+            raise LumicoreError(f"bot option {key} is given twice in {text[:80]!r}")
         options[key] = _number(value)
     return name, options
 

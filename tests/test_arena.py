@@ -274,6 +274,12 @@ def test_parse_bot_spec():
         "mcts", {"iterations": 5, "exploration": 0.5, "cutoff": None})
     with pytest.raises(LumicoreError, match="KEY=VALUE"):
         parse_bot_spec("mcts:5")
+    # a seed option gave make_bot two seeds (a TypeError traceback from 'reef play --bots
+    # greedy:seed=1,random'); an option given twice kept the last
+    with pytest.raises(LumicoreError, match="seed comes from the game"):
+        parse_bot_spec("greedy:seed=1")
+    with pytest.raises(LumicoreError, match="iterations is given twice"):
+        parse_bot_spec("mcts:iterations=5:iterations=6")
 
 
 def run_command(argv, capsys):
