@@ -409,6 +409,27 @@ def _random_held_inputs(year: _Year, seed: int, n: int):
         yield P, bound._resident_values(year, P, Lam, fest)
 
 
+def test_an_evaluation_in_kept_arrays_is_that_of_fresh_ones():
+    """The character side's value and plan, evaluated again and again in the arrays the year
+    keeps between evaluations (:mod:`solvers.lemuria.scratch`, shared by the year's copies
+    with other choices), are those of a year evaluated once in fresh arrays."""
+    from solvers.lemuria import bound
+
+    inst = default_instance(2, turns=8)
+    kept = _Year(inst)
+    rng = np.random.default_rng(4)
+    for _ in range(4):
+        mu, lam, fest = _random_multipliers(kept, rng)
+        housed = {kept.H + int(rng.integers(3)): bool(rng.integers(2))}
+        years = [y.with_choices({}, {}, housed) for y in (kept, _Year(inst))]
+        assert years[0].scratch is kept.scratch
+        values = [bound._price(y, mu, lam, fest) for y in years]
+        assert values[0][0] == values[1][0]
+        for a, b in zip(values[0][1:], values[1][1:], strict=True):
+            assert a.raw == b.raw and np.array_equal(a.plan.housed, b.plan.housed)
+            assert np.array_equal(a.plan.spend, b.plan.spend)
+
+
 def test_waiting_hand_cards_only_lower_the_relaxation_by_the_cards_held(monkeypatch):
     """Hand cards that wait for their turn in the hand (a buy pays for them) give a value of
     the program of the cards held at most that of housing them at once, for any

@@ -351,6 +351,61 @@ def test_waiting_release_equals_the_reference(item):
     assert all(np.array_equal(a, b) for a, b in zip(fast, plain, strict=True))
 
 
+def _stale(shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """Two arrays full of what a kernel must overwrite (a caller's kept arrays)."""
+    return np.full(shape, np.nan), np.full(shape, 7.0)
+
+
+@settings(max_examples=100, deadline=None)
+@given(many_draws())
+def test_held_step_writes_every_value_into_the_arrays_given(item):
+    """With ``out`` (a caller's kept arrays, :mod:`solvers.lemuria.scratch`), the same values
+    as fresh arrays, written over whatever the arrays held, and those arrays returned."""
+    out = _stale(item[0].shape)
+    fast = kernel.held_step(*item, out=out)
+    assert fast[0] is out[0] and fast[1] is out[1]
+    plain = reference.held_step(*item)
+    assert all(np.array_equal(a, b) for a, b in zip(fast, plain, strict=True))
+    twin = reference.held_step(*item, out=_stale(item[0].shape))  # the twin takes out too
+    assert all(np.array_equal(a, b) for a, b in zip(twin, plain, strict=True))
+
+
+@settings(max_examples=100, deadline=None)
+@given(releases())
+def test_waiting_release_writes_every_value_into_the_arrays_given(item):
+    out = _stale(item[0].shape)
+    fast = kernel.waiting_release(*item, out=out)
+    assert fast[0] is out[0] and fast[1] is out[1]
+    plain = reference.waiting_release(*item)
+    assert all(np.array_equal(a, b) for a, b in zip(fast, plain, strict=True))
+    twin = reference.waiting_release(*item, out=_stale(item[0].shape))
+    assert all(np.array_equal(a, b) for a, b in zip(twin, plain, strict=True))
+
+
+def _bad_outputs(nxt: np.ndarray) -> list:
+    shape = nxt.shape
+    one = np.empty(shape)
+    read_only = np.empty(shape)
+    read_only.flags.writeable = False
+    return [np.empty(shape), [one, np.empty(shape)], (one,), (one, np.empty(shape[1:])),
+            (one, np.empty(shape, dtype=np.float32)),
+            (one, np.empty((*shape[:-1], 2 * shape[-1]))[..., ::2]), (one, read_only),
+            (one, one), (one, nxt)]
+
+
+def test_the_arrays_given_to_write_are_checked():
+    """``out`` must be two writeable C-contiguous float64 arrays of the input's shape that
+    share no memory with each other or an input the kernel reads while it writes."""
+    args = [*_good_draws(), np.ones((1, 2, 2)), np.array([[1, 2, 2]])]
+    for bad in _bad_outputs(args[0]):
+        with pytest.raises(LumicoreError, match="out"):
+            kernel.held_step(*args, out=bad)
+    drawn, upto = np.zeros((4, 1, 3, 1)), np.zeros((2, 1, 1))
+    for bad in _bad_outputs(drawn):
+        with pytest.raises(LumicoreError, match="out"):
+            kernel.waiting_release(drawn, upto, np.zeros((0, 4), dtype=np.int64), out=bad)
+
+
 def test_a_waiting_card_is_housed_at_most_once_and_then_counts():
     """Two waiting cards (states 0-3: the subset): housing both from state 3 adds both values
     and two residents; state 0 has none to house."""

@@ -116,10 +116,12 @@ def held_step(nxt: np.ndarray, values: np.ndarray, succ: np.ndarray, least: np.n
               pg: np.ndarray, pf: np.ndarray, food: float, discard: np.ndarray, jm: int,
               must: int, pending: np.ndarray | None = None,
               housings: np.ndarray | None = None, onto: np.ndarray | None = None,
-              reset: np.ndarray | None = None, free_swap: np.ndarray | None = None
+              reset: np.ndarray | None = None, free_swap: np.ndarray | None = None,
+              out: tuple[np.ndarray, np.ndarray] | None = None
               ) -> tuple[np.ndarray, np.ndarray]:
     """:func:`lumicore.lemuria.reference.held_step` in C (the arguments are described there):
-    the values of drawing an item from every state, and their most from each turn on;
+    the values of drawing an item from every state, and their most from each turn on, written
+    into ``out`` when given (two arrays shaped as ``nxt``, see :func:`_outputs`);
     :class:`LumicoreError` for arrays of the wrong shape (``nxt`` (Q, T, J, H), ``values``
     (K + 1, T), ``housings`` (M, K + 1, T), ``succ`` (K, Q) of whole numbers -1..Q - 1,
     ``least`` (Q,) of whole numbers 0..J, ``pending`` (Q,) of whole numbers 0..2**31 - 1,
@@ -170,12 +172,35 @@ def held_step(nxt: np.ndarray, values: np.ndarray, succ: np.ndarray, least: np.n
     if isinstance(food, bool) or not isinstance(food, (int, float, np.number)):
         raise LumicoreError(f"food must be a number, got {type(food).__name__}")
     housings, onto = _more_housings(housings, onto, values.shape, Q)
-    out, best_from = np.empty((Q, T, J, Hh)), np.empty((Q, T, J, Hh))
+    drawn, best_from = _outputs(out, nxt.shape, (nxt, values, housings))
     _k.held_draws(nxt, values, np.ascontiguousarray(succ, dtype=np.int64),
                   np.ascontiguousarray(least, dtype=np.int64), pending, by_turn[0], by_turn[1],
                   float(food), by_turn[2], int(jm), int(must), housings, onto,
-                  _reset(reset, Q), _flags(free_swap, "free_swap", Q), out, best_from)
-    return out, best_from
+                  _reset(reset, Q), _flags(free_swap, "free_swap", Q), drawn, best_from)
+    return drawn, best_from
+
+
+def _outputs(out: object, shape: tuple[int, ...], inputs: tuple[np.ndarray, ...]
+             ) -> tuple[np.ndarray, np.ndarray]:
+    """The two arrays a kernel writes: fresh ones (``out`` None) or ``out``'s, which must be
+    writeable C-contiguous float64 arrays of ``shape`` that share no memory with each other
+    or with the ``inputs`` (the kernel reads those while it writes). A caller that steps
+    many times keeps its arrays: fresh ones of this size cost page faults, more than the
+    kernel's work on them."""
+    if out is None:
+        return np.empty(shape), np.empty(shape)
+    if not isinstance(out, tuple) or len(out) != 2:
+        raise LumicoreError(f"out must be a pair of arrays, got {type(out).__name__}")
+    for array in out:
+        if (not isinstance(array, np.ndarray) or array.shape != shape
+                or array.dtype != np.float64 or not array.flags.c_contiguous
+                or not array.flags.writeable):
+            raise LumicoreError(f"out must hold writeable C-contiguous float64 arrays of "
+                                f"shape {shape}, got {_shape(array)}")
+    if any(np.may_share_memory(out[0], other) for other in (out[1], *inputs)) \
+            or any(np.may_share_memory(out[1], other) for other in inputs):
+        raise LumicoreError("out's arrays must not share memory with each other or the inputs")
+    return out[0], out[1]
 
 
 def _more_housings(housings: object, onto: object, shape: tuple, Q: int
@@ -202,9 +227,12 @@ WAITING_MOST = 8
 
 
 def waiting_release(drawn: np.ndarray, upto: np.ndarray, succ: np.ndarray,
-                    reset: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+                    reset: np.ndarray | None = None,
+                    out: tuple[np.ndarray, np.ndarray] | None = None
+                    ) -> tuple[np.ndarray, np.ndarray]:
     """:func:`lumicore.lemuria.reference.waiting_release` in C (the arguments are described
-    there); :class:`LumicoreError` for arrays of the wrong shape (``drawn`` (Q, T, J, H),
+    there), written into ``out`` when given (two arrays shaped as ``drawn``, see
+    :func:`_outputs`); :class:`LumicoreError` for arrays of the wrong shape (``drawn`` (Q, T, J, H),
     ``upto`` (W, K + 1, T) with W at most ``WAITING_MOST`` and 2**W dividing Q, ``succ`` (K,
     Q) of whole numbers -1..Q - 1 that keep each state's subset, ``reset`` as for
     :func:`held_step`).
@@ -236,7 +264,7 @@ def waiting_release(drawn: np.ndarray, upto: np.ndarray, succ: np.ndarray,
                             f"{int(succ.min())}..{int(succ.max())}")
     if ((succ >= 0) & (succ % S != np.arange(Q) % S)).any():
         raise LumicoreError(f"succ must keep each state's subset (the state modulo {S})")
-    closed, best_from = np.empty(drawn.shape), np.empty(drawn.shape)
+    closed, best_from = _outputs(out, drawn.shape, (drawn, upto))
     _k.waiting_release(drawn, upto, np.ascontiguousarray(succ, dtype=np.int64),
                        _reset(reset, Q), closed, best_from)
     return closed, best_from
@@ -247,7 +275,8 @@ def _flags(flags: object, name: str, Q: int) -> np.ndarray:
     if flags is None:
         return np.zeros(Q, dtype=np.int64)
     if (not isinstance(flags, np.ndarray) or flags.shape != (Q,)
-            or flags.dtype.kind not in "iub" or not np.isin(flags, (0, 1)).all()):
+            or flags.dtype.kind not in "iub" or (Q and not (0 <= flags.min()
+                                                           and flags.max() <= 1))):
         raise LumicoreError(f"{name} must be ({Q},) flags 0 or 1, got {_shape(flags)}")
     return np.ascontiguousarray(flags, dtype=np.int64)
 

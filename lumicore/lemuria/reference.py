@@ -201,12 +201,14 @@ def held_step(nxt: np.ndarray, values: np.ndarray, succ: np.ndarray, least: np.n
               pg: np.ndarray, pf: np.ndarray, food: float, discard: np.ndarray, jm: int,
               must: int, pending: np.ndarray | None = None,
               housings: np.ndarray | None = None, onto: np.ndarray | None = None,
-              reset: np.ndarray | None = None, free_swap: np.ndarray | None = None
+              reset: np.ndarray | None = None, free_swap: np.ndarray | None = None,
+              out: tuple[np.ndarray, np.ndarray] | None = None
               ) -> tuple[np.ndarray, np.ndarray]:
     """:func:`held_draws`, and for each state, j and h its most over the turns from d on
     (the values before the item, drawn in turn d or later); with ``reset`` (Q,), a state q
     whose ``reset[q]`` is another draws in turn d or passes to that state's most from d + 1
-    on (the cards held till the turn ends are no longer held then).
+    on (the cards held till the turn ends are no longer held then). ``out``: two arrays to
+    write them into (the kernel's argument; here a copy).
 
     >>> one = np.ones(2)
     >>> drawn, best = held_step(np.zeros((1, 2, 1, 1)), np.array([[1.0, 5.0]]),
@@ -217,14 +219,26 @@ def held_step(nxt: np.ndarray, values: np.ndarray, succ: np.ndarray, least: np.n
     """
     drawn = held_draws(nxt, values, succ, least, pg, pf, food, discard, jm, must, pending,
                        housings, onto, free_swap)
-    return drawn, _most_from(drawn, reset)
+    return _into((drawn, _most_from(drawn, reset)), out)
+
+
+def _into(arrays: tuple[np.ndarray, np.ndarray], out: tuple[np.ndarray, np.ndarray] | None
+          ) -> tuple[np.ndarray, np.ndarray]:
+    """``arrays``, copied into ``out`` when it is given."""
+    if out is None:
+        return arrays
+    for target, array in zip(out, arrays, strict=True):
+        np.copyto(target, array)
+    return out
 
 
 def waiting_release(drawn: np.ndarray, upto: np.ndarray, succ: np.ndarray,
-                    reset: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+                    reset: np.ndarray | None = None,
+                    out: tuple[np.ndarray, np.ndarray] | None = None
+                    ) -> tuple[np.ndarray, np.ndarray]:
     """The values of an item's draws (``drawn`` (Q, T, J, H), from each state in turn d with
     j residents housed and h cards held) once each state may first house any of its waiting
-    cards, one after another, and their most from each turn on (``reset``: as in
+    cards, one after another, and their most from each turn on (``reset`` and ``out``: as in
     :func:`held_step`). State q holds the subset
     ``q % 2**W`` of the W waiting cards (bit b: card b waits). Housing card b in part k of
     the year (``upto[b, k, d]``: its value at its best turn up to d) adds a resident and
@@ -248,7 +262,7 @@ def waiting_release(drawn: np.ndarray, upto: np.ndarray, succ: np.ndarray,
                     r &= ~(1 << b)
                     closed[q, :, :-1] = np.maximum(closed[q, :, :-1],
                                                    upto[b, k][:, None, None] + closed[r, :, 1:])
-    return closed, _most_from(closed, reset)
+    return _into((closed, _most_from(closed, reset)), out)
 
 
 def _most_from(values: np.ndarray, reset: np.ndarray | None = None) -> np.ndarray:

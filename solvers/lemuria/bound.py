@@ -52,6 +52,7 @@ from lumicore.lemuria.rules import TREND_BONUS, age_row
 from solvers.ctrl_c import check, noting
 from solvers.lemuria.columns import EMPTY, Column, Master
 from solvers.lemuria.model import max_draws
+from solvers.lemuria.scratch import Scratch
 from solvers.limits import check_limits
 
 __all__ = ["upper_bound", "lagrangian_bound", "BoundResult", "DEFAULT_BOUND_TIME", "METHODS"]
@@ -185,6 +186,7 @@ class _Year:
                  festivals: tuple[tuple[int, int, int], ...] = (),
                  chits: dict[tuple[int, int], bool] | None = None) -> None:
         self.inst = instance
+        self.scratch = Scratch()  # shared by the copies with other choices
         self._choose(fixed or {}, owned or {}, housed or {}, windows or {}, residents,
                      festivals, chits)
         self.T = T = instance.turns
@@ -453,12 +455,12 @@ def _character_value(year: _Year, P: np.ndarray, Lam: np.ndarray, fest: np.ndarr
         return 0.0
     val = _resident_values(year, P, Lam, fest)
     deepest, case = _deepest_value(year, P, val)
-    held, walk = _held_value(year, P, val)
-    if plan is not None:
-        if held < deepest:
+    with year.scratch.lease():
+        held, walk = _held_value(year, P, val)
+        if plan is not None and held < deepest:
             _record_held(year, P, val, walk, plan)
-        else:
-            _record_characters(year, P, val, case, plan)
+    if plan is not None and held >= deepest:
+        _record_characters(year, P, val, case, plan)
     return min(deepest, held)
 
 
@@ -700,16 +702,23 @@ def _held_value(year: _Year, P: np.ndarray, val: np.ndarray) -> tuple[float, tup
                                      food, discard, jm, _must(must), counts.pending,
                                      np.stack([kind for kind, _when, _onto in more]),
                                      np.stack([onto for _kind, _when, onto in more]),
-                                     counts.reset, counts.owes_deck)
+                                     counts.reset, counts.owes_deck, out=_pair(year, V.shape))
         closed = drawn
         if counts.waiting:  # the waiting cards housed before the draw
-            closed, best_from = waiting_release(drawn, upto, counts.succ, counts.reset)
+            closed, best_from = waiting_release(drawn, upto, counts.succ, counts.reset,
+                                                out=_pair(year, V.shape))
         tables.append((drawn, closed, (V, food, later)))
         V = best_from  # drawn in turn d or later
         if i > year.last_housed:  # or draw no more (not before an item that must be housed)
             np.maximum(V, stop if i >= year.n_items else in_deck, out=V)
     tables.reverse()
     return float(V[0, 0, 0, 0]), (items, tables, counts, (stop, end, in_deck), upto)
+
+
+def _pair(year: _Year, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """Two arrays of the year's scratch for a kernel step to write (kept while its lease
+    lasts: the walk reads them)."""
+    return year.scratch.take(shape), year.scratch.take(shape)
 
 
 def _later(values: np.ndarray) -> np.ndarray:
@@ -962,8 +971,9 @@ def _price(year: _Year, mu: np.ndarray, lam: np.ndarray, fest: np.ndarray
     if year.n_items:
         val = _resident_values(year, P, Lam, fest)
         deepest, _case = _deepest_value(year, P, val)
-        held, walk = _held_value(year, P, val)
-        _record_held(year, P, val, walk, chars)
+        with year.scratch.lease():
+            held, walk = _held_value(year, P, val)
+            _record_held(year, P, val, walk, chars)
     on_festivals = np.where(year.is_festival, 1.0, 0.0)
     build_raw = built_value - float(((build.gain - build.spend) * P).sum()
                                     + (build.built * Lam).sum() + (fest * build.owned).sum())
