@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import math
+import numbers
 from operator import mul
 from pathlib import Path
 from typing import Any
@@ -490,9 +491,10 @@ class GameState:
     @staticmethod
     def _player(player: object) -> int:
         """``player`` if it is 0 or 1, else a LumicoreError naming it."""
-        if isinstance(player, bool) or not isinstance(player, int) or player not in (0, 1):
+        if isinstance(player, bool) or not isinstance(player, numbers.Integral) \
+                or player not in (0, 1):
             raise LumicoreError(f"player must be 0 or 1, got {shorten(player)}")
-        return player
+        return int(player)
 
     def strength_total(self, player: int) -> int:
         player = self._player(player)
