@@ -3,6 +3,7 @@ cases, pruning never changes the optimum, every plan replays through Reef.place.
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -340,3 +341,12 @@ def test_pruning_never_changes_the_optimum_thorough():
             plain = best_placement(reef, tiles, seed % 5, goal, prune=False)
             assert (pruned.value, pruned.limestone) == pytest.approx(
                 (plain.value, plain.limestone)), (seed, str(goal))
+
+
+@pytest.mark.parametrize("value", [math.nan, math.inf, "high", None])
+def test_an_objective_that_is_no_finite_number_is_named(value):
+    """A callable objective returning NaN gave a placement of value NaN (every comparison of
+    the search false: the first plan kept), and a text a ValueError from float()."""
+    reef = random_reef("A", pieces=10, seed=3, climb=0.6)
+    with pytest.raises(LumicoreError, match="finite number"):
+        best_placement(reef, hand(3, 1), 0, lambda r: value)

@@ -73,6 +73,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from lumicore.data import shorten
 from lumicore.errors import LumicoreError
 from lumicore.reef import kernel
 from lumicore.reef.reef import Placement, Reef
@@ -318,6 +319,20 @@ def best_placement(
                    found["merged"], found["pruned"], found["complete"], found["elapsed"])
 
 
+def _score(goal: Callable[[Reef], float], reef: Reef) -> float:
+    """``goal(reef)`` as a float; a LumicoreError when it is not a finite number (a user's
+    objective that returns NaN would make every comparison of the search false)."""
+    value = goal(reef)
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        number = math.nan
+    if not math.isfinite(number):
+        raise LumicoreError(f"the objective must return a finite number for every reef, "
+                            f"got {shorten(value)}")
+    return number
+
+
 def _result(reef: Reef, actions, limestone: int, goal: Callable[[Reef], float], name: str,
             limestone_value: float, nodes: int, merged: int, pruned: int, complete: bool,
             elapsed: float) -> PlacementResult:
@@ -333,7 +348,7 @@ def _result(reef: Reef, actions, limestone: int, goal: Callable[[Reef], float], 
         reef = reef.place(placement, limestone)
         limestone -= placement.cost
         placements.append(placement)
-    value = float(goal(reef)) - DISCARD_COST * len(discarded) + limestone_value * limestone
+    value = _score(goal, reef) - DISCARD_COST * len(discarded) + limestone_value * limestone
     return PlacementResult(tuple(placements), tuple(discarded), value, limestone, reef,
                            OPTIMAL if complete else LIMIT, nodes, merged, pruned, elapsed, name)
 
@@ -352,7 +367,7 @@ def _search_python(reef: Reef, kinds: list[Lumino], counts: list[int], limestone
     def visit(node: Reef, left: list[int], ls: int, actions: list, done: tuple) -> None:
         nonlocal merged
         if sum(left) == 0:
-            value = (float(goal(node)) - DISCARD_COST * sum(a < 0 for _, a, _ in actions)
+            value = (_score(goal, node) - DISCARD_COST * sum(a < 0 for _, a, _ in actions)
                      + limestone_value * ls)
             top = best[0]
             if top is None or value > top[0] + 1e-9 or (value >= top[0] - 1e-9 and ls > top[1]):
