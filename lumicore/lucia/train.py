@@ -86,6 +86,29 @@ def check_card(card: object) -> Card:
     return card
 
 
+def check_cards(what: str, cards: object) -> tuple[Card, ...]:
+    """``cards`` as a tuple if it is a sequence of :class:`Card`, else a
+    :class:`LumicoreError` naming ``what`` (and the first card that is none)."""
+    if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
+        raise LumicoreError(f"{what} must be a sequence of lumicore.lucia.Card, "
+                            f"got {shorten(cards)}")
+    items = tuple(cards)
+    for i, card in enumerate(items):
+        if not isinstance(card, Card):
+            raise LumicoreError(f"{what} card #{i + 1} is not a lumicore.lucia.Card: "
+                                f"{shorten(card)}")
+    return items
+
+
+def as_train(value: object, rules: Rules = DEFAULT_RULES, name: str = "train") -> Train:
+    """``value`` if it is a :class:`Train`, parsed if it is its notation, else a
+    :class:`LumicoreError` naming ``name``."""
+    train = Train.parse(value, rules) if isinstance(value, str) else value
+    if not isinstance(train, Train):
+        raise LumicoreError(f"{name} must be a Train or its notation, got {shorten(value)}")
+    return train
+
+
 def _check(codes: tuple[int, ...], rules: Rules) -> None:
     if not 1 <= len(codes) <= MAX_KIDS:
         raise NotationError(f"a train has 1..{MAX_KIDS} kids, got {len(codes)}")

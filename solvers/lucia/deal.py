@@ -27,7 +27,7 @@ from lumicore.errors import IllegalMoveError, LumicoreError
 from lumicore.lucia import kernel
 from lumicore.lucia.cards import Card, Deck
 from lumicore.lucia.deal import HAND_SIZE, Deal, check_players, heuristic_table
-from lumicore.lucia.train import DEFAULT_RULES, Play, Rules, Train
+from lumicore.lucia.train import DEFAULT_RULES, Play, Rules, Train, as_train, check_cards
 from solvers.limits import (
     INTERRUPTED,
     LIMIT,
@@ -142,10 +142,7 @@ def solve_position(train: Train, hands: Sequence[Sequence[Card]], deck: Sequence
         raise LumicoreError(f"mover must be a seat 0..{seats - 1}, got {mover!r}")
     clock = time.perf_counter()
     for what, cards in [("deck", deck), *((f"hand {i + 1}", h) for i, h in enumerate(hands))]:
-        for i, card in enumerate(cards):
-            if not isinstance(card, Card):
-                raise LumicoreError(f"{what} card #{i + 1} is not a lumicore.lucia.Card: "
-                                    f"{card!r:.80}")
+        check_cards(what, cards)
     kinds = tuple(dict.fromkeys([*deck, *(c for h in hands for c in h)]))
     if not kinds:
         return DealResult(WINNABLE if train.is_goal() else UNWINNABLE, 0 if train.is_goal()
@@ -221,21 +218,13 @@ def replay_deal(train: Train | str, deck: Sequence[Card], players: int, plan: Se
     legal; returns the final train."""
     from lumicore.lucia.deal_reference import after_play
 
-    train = Train.parse(train, rules) if isinstance(train, str) else train
-    if not isinstance(train, Train):
-        raise LumicoreError(f"train must be a Train or its notation, got {shorten(train)}")
-    if isinstance(deck, (str, bytes)) or not isinstance(deck, Iterable):
-        raise LumicoreError(f"deck must be a sequence of Cards, top first, got {shorten(deck)}")
+    train = as_train(train, rules)
     if isinstance(plan, (str, bytes)) or not isinstance(plan, Iterable):
         raise LumicoreError(f"plan must be a sequence of DealSteps, got {shorten(plan)}")
-    cards, players = tuple(deck), check_players(players)
+    cards, players = check_cards("deck", deck), check_players(players)
     if isinstance(hand_size, bool) or not isinstance(hand_size, int) \
             or not 1 <= hand_size <= HAND_SIZE:
         raise LumicoreError(f"hand_size must be 1..{HAND_SIZE}, got {shorten(hand_size)}")
-    for i, card in enumerate(cards):
-        if not isinstance(card, Card):
-            raise LumicoreError(f"deck card #{i + 1} is not a lumicore.lucia.Card: "
-                                f"{shorten(card)}")
     hands = tuple(cards[i * hand_size:(i + 1) * hand_size] for i in range(players))
     stock, mover = cards[players * hand_size:], 0
     for i, step in enumerate(plan):

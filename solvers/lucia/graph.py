@@ -20,10 +20,10 @@ import networkx as nx
 import numpy as np
 
 from lumicore.data import shorten
-from lumicore.errors import LumicoreError, SearchLimitError
+from lumicore.errors import SearchLimitError
 from lumicore.lucia import kernel
 from lumicore.lucia.cards import Card, Deck
-from lumicore.lucia.train import DEFAULT_RULES, Rules, Train
+from lumicore.lucia.train import DEFAULT_RULES, Rules, Train, as_train
 from solvers.lucia.puzzle import card_kinds
 
 __all__ = ["state_graph", "DEFAULT_GRAPH_NODES"]
@@ -39,9 +39,7 @@ def state_graph(train: Train | str, cards: Deck | Sequence[Card] | None = None,
     """Every train reachable from ``train`` with ``cards`` (default: the default deck's kinds),
     found breadth-first by the kernel. Raises :class:`SearchLimitError` when more than
     ``max_nodes`` states are reachable (no partial graph: distances in it would be wrong)."""
-    start = Train.parse(train, rules) if isinstance(train, str) else train
-    if not isinstance(start, Train):
-        raise LumicoreError(f"train must be a Train or its notation, got {shorten(train)}")
+    start = as_train(train, rules)
     if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1:
         raise SearchLimitError(f"max_nodes must be a positive integer, got {shorten(max_nodes)}")
     kinds = card_kinds(cards)

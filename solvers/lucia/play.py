@@ -31,7 +31,7 @@ from lumicore.lucia.cards import Card
 from lumicore.lucia.deal import Deal, check_players, check_seed, heuristic_table
 from lumicore.lucia.deal_reference import after_play, plays
 from lumicore.lucia.heuristic import deficits, estimate
-from lumicore.lucia.train import DEFAULT_RULES, Play, Rules, Train
+from lumicore.lucia.train import DEFAULT_RULES, Play, Rules, Train, as_train, check_cards
 from solvers.limits import REASON_INTERRUPTED, check_limits
 from solvers.stats import wilson
 
@@ -121,9 +121,7 @@ def best_play(train: Train | str, hand: Sequence[Card], unseen: Iterable[Card] |
     ``max_nodes`` caps the search of each play in each sample (see :data:`SAMPLE_NODES`).
     Ctrl-C raises ``KeyboardInterrupt`` (the kernel search stops on it at once).
     """
-    train = Train.parse(train, rules) if isinstance(train, str) else train
-    if not isinstance(train, Train):
-        raise LumicoreError(f"train must be a Train or its notation, got {train!r:.80}")
+    train = as_train(train, rules)
     hand, players, seed = list(hand), check_players(players), check_seed(seed)
     pool = list(unseen.elements()) if isinstance(unseen, Counter) else list(unseen)
     if not all(isinstance(c, Card) for c in [*hand, *pool]):
@@ -176,16 +174,6 @@ def progress_score(train: Train) -> int:
     return 8 * a + 2 * u + d + l_
 
 
-def _card_list(what: str, cards: object) -> list[Card]:
-    """``cards`` as a list; a LumicoreError naming ``what`` unless it is a sequence of Cards."""
-    items = list(cards) if isinstance(cards, Iterable) and not isinstance(cards, (str, bytes)) \
-        else None
-    if items is None or not all(isinstance(c, Card) for c in items):
-        raise LumicoreError(f"{what} must be a sequence of lumicore.lucia.Card, "
-                            f"got {cards!r:.80}")
-    return items
-
-
 def _play(train: Train, card: Card, after: Train, rules: Rules) -> Play:
     return next(p for p in train.plays(card, rules) if p.train == after)
 
@@ -195,11 +183,9 @@ def greedy_play(train: Train | str, hand: Sequence[Card], kinds: Sequence[Card] 
     """The play with the best (lowest) puzzle heuristic value after it (a goal first), ties
     broken by :func:`progress_score`, then hand order; None when no card can be played.
     ``kinds``: the cards the heuristic may count on (default: the hand's)."""
-    train = Train.parse(train, rules) if isinstance(train, str) else train
-    if not isinstance(train, Train):
-        raise LumicoreError(f"train must be a Train or its notation, got {train!r:.80}")
-    hand = _card_list("hand", hand)
-    kinds = None if kinds is None else _card_list("kinds", kinds)
+    train = as_train(train, rules)
+    hand = check_cards("hand", hand)
+    kinds = None if kinds is None else check_cards("kinds", kinds)
     options = plays(train, hand, rules)
     if not options:
         return None

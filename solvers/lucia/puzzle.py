@@ -34,7 +34,7 @@ from lumicore.lucia.heuristic import (
     gingerbread_behind_starboy,
 )
 from lumicore.lucia.pdb import load_pdb
-from lumicore.lucia.train import DEFAULT_RULES, Play, Rules, Train
+from lumicore.lucia.train import DEFAULT_RULES, Play, Rules, Train, as_train
 from solvers.limits import FEASIBLE, INTERRUPTED, LIMIT, OPTIMAL, UNSOLVABLE, check_limits
 
 __all__ = ["solve", "bfs", "astar", "idastar", "SolveResult", "replay", "ALGORITHMS",
@@ -200,9 +200,7 @@ def solve(train: Train | str, cards: Deck | Sequence[Card] | None = None,
     status ``"limit"``, reason ``"memory"`` before its tables outgrow it. ``progress(nodes,
     expanded, bound, elapsed)`` is called every few thousand expansions. Ctrl-C stops the
     search with status ``"interrupted"`` (the counts so far, no plan)."""
-    start = Train.parse(train, rules) if isinstance(train, str) else train
-    if not isinstance(start, Train):
-        raise LumicoreError(f"train must be a Train or its notation, got {train!r}")
+    start = as_train(train, rules)
     if algorithm not in ALGORITHMS:
         raise LumicoreError(f"algorithm must be one of {', '.join(ALGORITHMS)}, "
                             f"got {algorithm!r}")
@@ -296,9 +294,7 @@ def _hopeless(start: Train, htable: HeuristicTable) -> str:
 def replay(start: Train | str, plan: Sequence[Play], rules: Rules = DEFAULT_RULES) -> Train:
     """Re-play a plan through the reference rules (each play must be legal from the train the
     previous one left); returns the final train."""
-    train = Train.parse(start, rules) if isinstance(start, str) else start
-    if not isinstance(train, Train):
-        raise LumicoreError(f"start must be a Train or its notation, got {train!r:.80}")
+    train = as_train(start, rules, "start")
     if isinstance(plan, (str, bytes)) or not isinstance(plan, Iterable):
         raise LumicoreError(f"plan must be a sequence of Plays, got {shorten(plan)}")
     for i, play in enumerate(plan):
