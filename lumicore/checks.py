@@ -40,7 +40,8 @@ import numpy as np
 from lumicore.data import shorten
 from lumicore.errors import DataError, LumicoreError
 
-__all__ = ["SEED_LIMIT", "check_seed", "Spec", "Int", "Choice", "Text", "Maybe", "ListOf",
+__all__ = ["SEED_LIMIT", "check_seed", "check_index",
+           "Spec", "Int", "Choice", "Text", "Maybe", "ListOf",
            "Items", "Table", "MapOf", "Where", "Load", "BOOL", "read_json", "check_fields",
            "field_error"]
 
@@ -51,11 +52,26 @@ SEED_LIMIT = 2**63
 def check_seed(seed: object, limit: int = SEED_LIMIT, name: str = "seed") -> int:
     """``seed`` as an int if it is an integer in ``0 .. limit - 1`` (bool is no integer here);
     else :class:`LumicoreError` naming ``name`` and quoting the value."""
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) \
-            or not 0 <= int(seed) < limit:
-        bound = "2**63 - 1" if limit == SEED_LIMIT else str(limit - 1)
-        raise LumicoreError(f"{name} must be an integer from 0 to {bound}, got {shorten(seed)}")
-    return int(seed)
+    return check_index(seed, limit, name)
+
+
+def check_index(value: object, size: int, name: str, what: str = "an integer",
+                error: type[LumicoreError] = LumicoreError) -> int:
+    """``value`` as an int if it is an integer in ``0 .. size - 1`` (bool is no integer here);
+    else ``error``: "``name`` must be ``what`` from 0 to ``size - 1``", quoting the value.
+
+    >>> check_index(1, 2, "player", "a player index")
+    1
+    >>> check_index(2, 2, "player", "a player index")
+    Traceback (most recent call last):
+    ...
+    lumicore.errors.LumicoreError: player must be a player index from 0 to 1, got '2'
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) \
+            or not 0 <= int(value) < size:
+        bound = "2**63 - 1" if size == SEED_LIMIT else str(size - 1)
+        raise error(f"{name} must be {what} from 0 to {bound}, got {shorten(value)}")
+    return int(value)
 
 
 # ------------------------------------------------------------------------------------------

@@ -696,7 +696,7 @@ def test_a_player_outside_the_game_is_a_one_line_error(player):
         with pytest.raises(LumicoreError, match="player must be a player index from 0 to 1"):
             view(player)
     for index in (12, -1, "0", None):
-        with pytest.raises(LumicoreError, match="the altar has memories 0 to 11"):
+        with pytest.raises(LumicoreError, match="memory must be a memory from 0 to 11"):
             game.memory(index)
 
 

@@ -274,11 +274,14 @@ def test_a_bad_max_builds_is_named(max_builds):
             call()
 
 
+MEMORY = "memory must be a memory from 0 to 11"
+
+
 @pytest.mark.parametrize("op, match", [
-    (Place(12, "plant"), "memories 0 to 11"), (Place(-1, "plant"), "memories 0 to 11"),
-    (Place("x", "plant"), "memories 0 to 11"), (Place(True, "plant"), "memories 0 to 11"),
-    (Harvest(99), "memories 0 to 11"), (Harvest(-1), "memories 0 to 11"),
-    (Harvest("x"), "memories 0 to 11"), (Place(0, ["plant"]), "is not a material"),
+    (Place(12, "plant"), MEMORY), (Place(-1, "plant"), MEMORY),
+    (Place("x", "plant"), MEMORY), (Place(True, "plant"), MEMORY),
+    (Harvest(99), MEMORY), (Harvest(-1), MEMORY),
+    (Harvest("x"), MEMORY), (Place(0, ["plant"]), "is not a material"),
     (Pedestal(None), "is not a material"),
 ])
 def test_replay_names_a_material_operation_of_a_memory_the_altar_lacks(op, match):

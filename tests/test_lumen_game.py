@@ -785,7 +785,7 @@ def test_a_player_that_is_not_0_or_1_is_a_one_line_error(player):
     state = GameState.new_game()
     for view in (state.score, state.units_on_map, state.strength_total,
                  lambda p: state.unit_list(0, p)):
-        with pytest.raises(LumicoreError, match="player must be 0 or 1"):
+        with pytest.raises(LumicoreError, match="player must be a player index from 0 to 1"):
             view(player)
     with pytest.raises(LumicoreError, match="territory must be an index"):
         state.unit_list(9, 0)

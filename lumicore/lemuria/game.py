@@ -50,6 +50,7 @@ from lumicore.checks import (
     Text,
     Where,
     check_fields,
+    check_index,
     check_seed,
     field_error,
     read_json,
@@ -308,17 +309,10 @@ class Game:
 
     def _seat(self, player: object) -> int:
         """``player`` if it is a player index of this game, else a LumicoreError naming it."""
-        if isinstance(player, bool) or not isinstance(player, (int, np.integer)) \
-                or not 0 <= player < self.players:
-            raise LumicoreError(f"player must be a player index from 0 to {self.players - 1}, "
-                                f"got {shorten(player)}")
-        return int(player)
+        return check_index(player, self.players, "player", "a player index")
 
     def memory(self, index: int) -> Memory:
-        if isinstance(index, bool) or not isinstance(index, (int, np.integer)) \
-                or not 0 <= index < MEMORIES:
-            raise LumicoreError(f"the altar has memories 0 to {MEMORIES - 1}, got "
-                                f"{shorten(index)}")
+        index = check_index(index, MEMORIES, "memory", "a memory")
         material, owners, black = self.s["altar"][index]
         return Memory(material, tuple(owners), black)
 

@@ -28,6 +28,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from dataclasses import replace as dc_replace
 
+from lumicore.checks import check_index
 from lumicore.data import shorten
 from lumicore.errors import DataError, IllegalMoveError
 from lumicore.lemuria.altar import (
@@ -100,11 +101,6 @@ class Harvest:
 MaterialOp = Place | Pedestal | Harvest
 
 
-def _index(value: object, size: int) -> bool:
-    """Whether ``value`` is an integer (not a bool) from 0 to ``size - 1``."""
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < size
-
-
 def _empty_altar() -> tuple[Memory, ...]:
     return (Memory(),) * MEMORIES
 
@@ -135,10 +131,9 @@ class AltarSetup:
     def __post_init__(self) -> None:
         if len(self.start) != MEMORIES or not all(isinstance(m, Memory) for m in self.start):
             raise DataError(f"altar start: expected {MEMORIES} memories")
-        if not _index(self.rotation, MEMORIES):
-            raise DataError(f"altar rotation: expected 0 to {MEMORIES - 1}, got "
-                            f"{shorten(self.rotation)}")
-        if not _index(self.first_turn, MONTHS + 1) or self.first_turn < 1:
+        check_index(self.rotation, MEMORIES, "altar rotation", "a memory", DataError)
+        if isinstance(self.first_turn, bool) or not isinstance(self.first_turn, int) \
+                or not 1 <= self.first_turn <= MONTHS:
             raise DataError(f"altar first_turn: expected a month from 1 to {MONTHS}, got "
                             f"{shorten(self.first_turn)}")
         for turn, step in self.steps.items():
@@ -153,10 +148,12 @@ class AltarSetup:
                 if not 0 <= memory < MEMORIES or material not in MATERIALS:
                     raise DataError(f"altar others turn {turn}: bad material "
                                     f"{(memory, material)!r}")
-        if set(self.materials) != set(MATERIALS) or not all(
-                _index(self.materials[k], 3) for k in MATERIALS):
+        if set(self.materials) != set(MATERIALS):
             raise DataError(f"altar materials: expected plant and mineral counts (0 to 2), got "
                             f"{shorten(self.materials)}")
+        for material in MATERIALS:
+            check_index(self.materials[material], 3, f"altar materials: {material}", "a count",
+                        DataError)
 
     def game_turn(self, turn: int) -> int:
         return self.first_turn + turn - 1
@@ -222,9 +219,8 @@ class AltarYear:
         caller's to pay)."""
         if not isinstance(op, (Place, Pedestal, Harvest)):
             raise IllegalMoveError(f"not a material operation: {shorten(op)}")
-        if not isinstance(op, Pedestal) and not _index(op.memory, MEMORIES):
-            raise IllegalMoveError(f"the altar has memories 0 to {MEMORIES - 1}, got "
-                                   f"{shorten(op.memory)}")
+        if not isinstance(op, Pedestal):
+            check_index(op.memory, MEMORIES, "memory", "a memory", IllegalMoveError)
         if not isinstance(op, Harvest) and op.material not in MATERIALS:
             raise IllegalMoveError(f"{shorten(op.material)} is not a material (plant or "
                                    "mineral)")

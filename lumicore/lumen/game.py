@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import json
 import math
-import numbers
 from operator import mul
 from pathlib import Path
 from typing import Any
@@ -44,6 +43,7 @@ from lumicore.checks import (
     Text,
     Where,
     check_fields,
+    check_index,
     check_seed,
     field_error,
     read_json,
@@ -491,10 +491,7 @@ class GameState:
     @staticmethod
     def _player(player: object) -> int:
         """``player`` if it is 0 or 1, else a LumicoreError naming it."""
-        if isinstance(player, bool) or not isinstance(player, numbers.Integral) \
-                or player not in (0, 1):
-            raise LumicoreError(f"player must be 0 or 1, got {shorten(player)}")
-        return int(player)
+        return check_index(player, 2, "player", "a player index")
 
     def strength_total(self, player: int) -> int:
         player = self._player(player)
@@ -530,9 +527,7 @@ class GameState:
     def unit_list(self, t: int, player: int) -> list[str]:
         """The units of ``player`` in territory ``t`` as names (``*`` marks an inactive one)."""
         player = self._player(player)
-        if isinstance(t, bool) or not isinstance(t, int) or not 0 <= t < len(self.units):
-            raise LumicoreError(f"territory must be an index from 0 to {len(self.units) - 1}, "
-                                f"got {shorten(t)}")
+        t = check_index(t, len(self.units), "territory", "an index")
         out = []
         for i, name in enumerate(self.board.kinds):
             out += [name] * self.units[t][player][2 * i]

@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from lumicore.checks import check_seed
+from lumicore.checks import check_index, check_seed
 from lumicore.errors import LumicoreError
 from lumicore.lemuria import Build, Buy, Exchange, Instance, Opponent, Play, Remodel, Schedule
 from lumicore.lemuria.altar import FESTIVALS, MONTHS, Memory
@@ -158,10 +158,7 @@ def planner_instance(game: Game, player: int, horizon: int, others: str = "greed
     if not isinstance(game, Game):
         raise LumicoreError(f"planner_instance needs a lumicore.lemuria.Game, got "
                             f"{type(game).__name__}")
-    if isinstance(player, bool) or not isinstance(player, int) \
-            or not 0 <= player < game.players:
-        raise LumicoreError(f"player must be a player index from 0 to {game.players - 1}, got "
-                            f"{player!r:.40}")
+    player = check_index(player, game.players, "player", "a player index")
     seed = check_seed(seed)
     turns = max(1, min(horizon, MONTHS - game.turn + 1))
     sim, drawn, festivals = _play_out(game, others, seed)
