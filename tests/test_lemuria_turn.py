@@ -121,3 +121,32 @@ def test_planner_bot_stops_the_game_when_ctrl_c_stops_its_plan(monkeypatch):
     monkeypatch.setattr(turn, "build_harvest_schedule", interrupted)
     with pytest.raises(KeyboardInterrupt):
         PlannerBot(seed=0, time_limit=1, horizon=2).choose(game)
+
+
+def test_the_play_out_of_the_others_keeps_to_its_time():
+    """The play-out took as long as the others' bot liked (a 'planner' or 'mcts' seat searched
+    every decision with no regard to best_turn's time_limit); once its time is spent the
+    greedy bot finishes it, and the assumptions say so."""
+    game = _main_phase(2)
+    cut, _setup, notes = planner_instance(game, 0, horizon=3, others="random", time_limit=1e-9)
+    greedy, _setup, greedy_notes = planner_instance(game, 0, horizon=3, others="greedy")
+    assert cut == greedy
+    assert "until the play-out's 1e-09 s ran out in month 1, then as the 'greedy' bot" in notes[0]
+    assert "ran out" not in greedy_notes[0]
+    slow, _setup, slow_notes = planner_instance(game, 0, horizon=3, others="random",
+                                                time_limit=600)
+    assert "ran out" not in slow_notes[0]
+    with pytest.raises(LumicoreError, match="time_limit"):
+        planner_instance(game, 0, horizon=3, time_limit=0)
+
+
+@pytest.mark.parametrize("name, options, match", [
+    ("greedy", dict(depth=2), "bad options"), ("planner", dict(horizn=3), "bad options"),
+    ("planner", dict(others="nobody"), "unknown bot 'nobody'"),
+])
+def test_lemuria_bots_refuse_options_they_do_not_have(name, options, match):
+    """Both Lemuria bots swallowed any option (a misspelt 'horizn' planned 12 turns)."""
+    from solvers.arena import make_bot
+
+    with pytest.raises(LumicoreError, match=match):
+        make_bot(name, "lemuria", seed=1, **options)

@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from lumicore.checks import check_seed
 from lumicore.lemuria.game import Game
 
 __all__ = ["BOTS", "GreedyBot", "TURN_CAP", "least_useful"]
@@ -51,8 +52,8 @@ def _value_after(state: Game, action: int, player: int) -> float:
 class GreedyBot:
     """One ply on the acting player's :meth:`Game.potential` (see the module docstring)."""
 
-    def __init__(self, seed: int = 0, **_options: Any) -> None:
-        self.seed = seed
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = check_seed(seed)
         self._turn: tuple[int, int] | None = None
         self._count = 0
 

@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
@@ -53,7 +52,12 @@ from solvers.limits import INTERRUPTED, check_limits
 __all__ = ["DEFAULT_TURN_LIMIT", "TurnResult", "best_turn", "PlannerBot", "planner_instance"]
 
 DEFAULT_TURN_LIMIT = 10.0
-"""Seconds of CP-SAT per planned turn."""
+"""Seconds per planned turn (the play-out of the others and CP-SAT)."""
+PLAY_OUT_SHARE = 0.5
+"""The most of :func:`best_turn`'s ``time_limit`` the play-out of the others may take before
+the ``greedy`` bot finishes it."""
+MIN_MODEL_TIME = 0.05
+"""CP-SAT's seconds when the play-out left less (its greedy hint is then the plan)."""
 TAKE = ("gain", "draw")
 """Skills the planner always uses (the model leaves skills out)."""
 
@@ -75,15 +79,22 @@ class TurnResult:
     elapsed: float = 0.0
 
 
-def _play_out(game: Game, others: str, seed: int
-              ) -> tuple[Game, list[str], dict[int, dict[int, dict[str, int]]]]:
+def _play_out(game: Game, others: str, seed: int, deadline: float | None = None
+              ) -> tuple[Game, list[str], dict[int, dict[int, dict[str, int]]], int | None]:
     """The rest of the game with every seat played by the bot ``others``; also returns the
-    building cards in the order they entered the Trend row and every player's housed
-    facilities per colour at each festival to come."""
+    building cards in the order they entered the Trend row, every player's housed
+    facilities per colour at each festival to come, and the month from which the greedy bot
+    played every seat instead, once the clock passed ``deadline`` (None if it never did)."""
     from solvers.arena import make_bot
+    from solvers.lemuria.bots import GreedyBot
 
+    options = {}
+    if others == "planner" and deadline is not None:  # each of its turns is a search: cap it
+        options["time_limit"] = max(deadline - time.perf_counter(), MIN_MODEL_TIME)
     sim = game.clone()
-    bots = [make_bot(others, "lemuria", seed=(seed + i) % 2**63) for i in range(game.players)]
+    bots = [make_bot(others, "lemuria", seed=(seed + i) % 2**63, **options)
+            for i in range(game.players)]
+    greedy_from: int | None = None
     drawn: list[str] = []
     festivals: dict[int, dict[int, dict[str, int]]] = {q: {} for q in range(game.players)}
     turn = sim.turn
@@ -101,8 +112,11 @@ def _play_out(game: Game, others: str, seed: int
             if kind == "row":
                 drawn.append(sim.cards.building_ids[action])
             continue
+        if greedy_from is None and deadline is not None and time.perf_counter() > deadline:
+            greedy_from = sim.turn
+            bots = [GreedyBot(seed=(seed + i) % 2**63) for i in range(game.players)]
         sim.apply_action(bots[sim.current_player()].choose(sim))
-    return sim, drawn, festivals
+    return sim, drawn, festivals, greedy_from
 
 
 def _opponents(game: Game, sim: Game, festivals: dict, player: int, turns: int
@@ -152,16 +166,21 @@ def _moves_by_turn(game: Game, sim: Game) -> dict[int, list[tuple[int, tuple]]]:
 
 
 def planner_instance(game: Game, player: int, horizon: int, others: str = "greedy",
-                     seed: int = 0) -> tuple[Instance, AltarSetup, list[str]]:
+                     seed: int = 0, time_limit: float | None = None
+                     ) -> tuple[Instance, AltarSetup, list[str]]:
     """The year model's instance and altar for ``player`` from now (see the module docstring),
-    and the list of assumptions made."""
+    and the list of assumptions made. ``time_limit`` (seconds) caps the play-out by
+    ``others``: once it is spent, checked between two decisions, the ``greedy`` bot plays the
+    rest of the game (an assumption says from which month)."""
     if not isinstance(game, Game):
         raise LumicoreError(f"planner_instance needs a lumicore.lemuria.Game, got "
                             f"{type(game).__name__}")
     player = check_index(player, game.players, "player", "a player index")
     seed = check_seed(seed)
+    check_limits(None, time_limit)
     turns = max(1, min(horizon, MONTHS - game.turn + 1))
-    sim, drawn, festivals = _play_out(game, others, seed)
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    sim, drawn, festivals, greedy_from = _play_out(game, others, seed, deadline)
     s = game.s
     known = [c for c in drawn if c in s["bdeck"]]
     rest = sorted(set(s["bdeck"]) - set(known))
@@ -180,7 +199,11 @@ def planner_instance(game: Game, player: int, horizon: int, others: str = "greed
         start.append(Memory(material if owners else None, mapped, black))
     setup = AltarSetup(card=game.cards.altar, start=tuple(start), rotation=game.rotation,
                        materials=dict(me["mat"]), first_turn=game.turn)
-    assumptions = [f"the other players play as the {others!r} bot",
+    played = f"the other players play as the {others!r} bot"
+    if greedy_from is not None:
+        played += (f" until the play-out's {time_limit:g} s ran out in month {greedy_from}, "
+                   "then as the 'greedy' bot")
+    assumptions = [played,
                    "no dealer's optional altar step; the others' materials stay",
                    f"{turns} turns planned from month {game.turn}; present facilities and "
                    "chits are not in the model"]
@@ -238,18 +261,24 @@ def _to_moves(game: Game, player: int, actions: tuple) -> list[tuple]:
 def best_turn(game: Game, time_limit: float | None = DEFAULT_TURN_LIMIT, others: str = "greedy",
               horizon: int = MONTHS, seed: int = 0, workers: int = 1) -> TurnResult:
     """Plan the current player's turn (see the module docstring). ``game`` must be at a
-    decision of the main phase; ``time_limit`` is CP-SAT's limit in seconds, ``horizon`` the
-    most turns planned ahead."""
+    decision of the main phase; ``time_limit`` (seconds) covers the whole call: the others'
+    play-out takes at most half of it (then the ``greedy`` bot finishes the play-out: one
+    decision of a searching bot, or the greedy play-out itself, may overrun that share),
+    CP-SAT the rest. ``horizon`` is the most turns planned ahead."""
     if not isinstance(game, Game):
         raise LumicoreError(f"best_turn needs a lumicore.lemuria.Game, got {type(game).__name__}")
     if game.is_terminal() or game.is_chance_node() or game.phase != "main":
         raise LumicoreError(f"best_turn plans a player's main phase; the game is at {game.phase}")
     if isinstance(horizon, bool) or not isinstance(horizon, int) or horizon < 1:
         raise LumicoreError(f"horizon must be a positive integer, got {horizon!r:.40}")
+    check_limits(None, time_limit)
     start = time.perf_counter()
     player = game.current_player()
-    instance, setup, assumptions = planner_instance(game, player, horizon, others, seed)
+    share = None if time_limit is None else time_limit * PLAY_OUT_SHARE
+    instance, setup, assumptions = planner_instance(game, player, horizon, others, seed, share)
     left = MAX_FACILITIES - len(game.s["pl"][player]["fac"])
+    if time_limit is not None:
+        time_limit = max(time_limit - (time.perf_counter() - start), MIN_MODEL_TIME)
     plan = build_harvest_schedule(instance, setup, time_limit=time_limit, workers=workers,
                                   seed=seed % 2**31, max_builds=left)
     moves = _to_moves(game, player, plan.turns[0].actions)
@@ -264,10 +293,12 @@ class PlannerBot:
     is."""
 
     def __init__(self, seed: int = 0, time_limit: float | None = DEFAULT_TURN_LIMIT,
-                 horizon: int = MONTHS, others: str = "greedy", **_options: Any) -> None:
+                 horizon: int = MONTHS, others: str = "greedy") -> None:
+        from solvers.arena import make_bot
         from solvers.lemuria.bots import GreedyBot
 
         check_limits(None, time_limit)
+        make_bot(others, "lemuria")  # an unknown bot fails now, not at the first turn
         if isinstance(horizon, bool) or not isinstance(horizon, int) or horizon < 1:
             raise LumicoreError(f"horizon must be a positive integer, got {horizon!r:.40}")
         self.seed, self.time_limit, self.horizon, self.others = seed, time_limit, horizon, others
