@@ -320,6 +320,9 @@ def test_bad_limestone_and_reef_are_refused():
         best_placement(reef, "pink 1", -1)
     with pytest.raises(LumicoreError):
         best_placement("reef", "pink 1", 1)
+    with pytest.raises(LumicoreError, match="limestone 11: storage holds 0..10"):
+        best_placement(reef, "pink 1", 11)  # the CLI refused it; the library searched with it
+    assert best_placement(reef, "pink 1", 10).limestone <= 10
 
 
 def test_result_prints_the_plan():

@@ -77,7 +77,7 @@ from lumicore.data import shorten
 from lumicore.errors import LumicoreError
 from lumicore.reef import kernel
 from lumicore.reef.reef import Placement, Reef
-from lumicore.reef.scoring import DISCARD_VP
+from lumicore.reef.scoring import DISCARD_VP, LIMESTONE_CAP
 from lumicore.reef.tiles import COLORS, Lumino, parse_hand
 from solvers.limits import LIMIT, OPTIMAL, Budget, check_limits
 
@@ -269,7 +269,8 @@ def best_placement(
     limestone_value: float = 0.0,
 ) -> PlacementResult:
     """The best way to place ``hand`` (1 to 3 Luminos, or their notation ``"pink 3 crab, blue
-    5"``) into ``reef`` with ``limestone`` markers, for ``objective`` (see the module doc).
+    5"``) into ``reef`` with ``limestone`` markers (0 to 10, what storage holds), for
+    ``objective`` (see the module doc).
 
     Exhaustive: tries every order, every legal placement and every return to the bag, merging
     transpositions and (for built-in objectives with weights >= 0, unless ``prune=False``)
@@ -294,6 +295,8 @@ def best_placement(
     for lumino in tiles:
         kernel.tile_codes(lumino)
     limestone = kernel.check_limestone(limestone)
+    if limestone > LIMESTONE_CAP:  # no storage holds more: the CLI refused it, this did not
+        raise LumicoreError(f"limestone {limestone}: storage holds 0..{LIMESTONE_CAP}")
     if isinstance(limestone_value, bool) or not isinstance(limestone_value, (int, float)) \
             or not math.isfinite(limestone_value):
         raise LumicoreError(f"limestone_value must be a finite number, got {limestone_value!r}")
