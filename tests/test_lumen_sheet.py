@@ -265,6 +265,24 @@ def test_grid_layout_rejects_cells_that_are_not_pairs(cells):
         grid_layout(cells)
 
 
+@pytest.mark.parametrize("cells, neighbors, match", [
+    ((), (), "tuple of 1 to 64"), ([(0, 0)], ((),), "tuple of 1 to 64"),
+    (tuple((0, c) for c in range(65)), ((),) * 65, "tuple of 1 to 64"),
+    (((0, 64),), ((),), "bad bubble"), (((0, True),), ((),), "bad bubble"),
+    (((0, 0), (0, 0)), ((), ()), "listed twice"), (((0, 0),), (), "for each of its 1"),
+    (((0, 0), (0, 1)), ((1,), (0, 2)), "indices of other bubbles"),
+    (((0, 0),), ((0,),), "indices of other bubbles"),
+    (((0, 0), (0, 1)), ((1,), ()), "not the other way round"),
+])
+def test_a_layout_built_in_python_is_checked(cells, neighbors, match):
+    """Layout((), ()) was accepted (its shape raised ValueError from max()); a neighbour index
+    past the bubbles made a mask the kernel reads as bubbles the sheet does not have."""
+    from lumicore.lumen.sheet import Layout
+
+    with pytest.raises(LumicoreError, match=match):
+        Layout(cells, neighbors)
+
+
 @pytest.mark.parametrize("values", [5, 3.5, "a" * 20])
 def test_a_sheet_of_values_that_are_not_a_tuple_is_an_error(values):
     with pytest.raises(LumicoreError):

@@ -120,6 +120,7 @@ class Layout:
     """The lines after the rows of a sheet's notation that describe this layout."""
 
     def __post_init__(self) -> None:
+        _check_layout(self)
         object.__setattr__(self, "_index", {c: i for i, c in enumerate(self.cells)})
         masks = [sum(1 << j for j in nbrs) for nbrs in self.neighbors]
         object.__setattr__(self, "masks", tuple(masks))
@@ -153,6 +154,42 @@ class Layout:
     def shape(self) -> tuple[int, int]:
         """Rows and columns the notation spans."""
         return (max(r for r, _ in self.cells) + 1, max(c for _, c in self.cells) + 1)
+
+
+def _is_index(x: object, size: int) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool) and 0 <= x < size
+
+
+def _check_layout(layout: Layout) -> None:
+    """LumicoreError naming the first thing wrong with a layout built in Python (the layout
+    files and the notation check their own words first): 1 to 64 distinct bubbles of
+    coordinates 0..63, a tuple of neighbours per bubble, each another bubble's index, both
+    ways, and a :class:`HighCommand`."""
+    cells, neighbors = layout.cells, layout.neighbors
+    if not isinstance(cells, tuple) or not 1 <= len(cells) <= MAX_BUBBLES:
+        raise LumicoreError(f"a layout's cells are a tuple of 1 to {MAX_BUBBLES} (row, col), got "
+                            f"{shorten(cells)}")
+    for cell in cells:
+        if not (isinstance(cell, tuple) and len(cell) == 2
+                and all(_is_index(x, MAX_BUBBLES) for x in cell)):
+            raise LumicoreError(f"bad bubble {shorten(cell)} (expected (row, col), each 0..63)")
+    if len(set(cells)) != len(cells):
+        raise LumicoreError("a bubble is listed twice")
+    if not isinstance(neighbors, tuple) or len(neighbors) != len(cells):
+        raise LumicoreError(f"a layout needs a tuple of neighbours for each of its {len(cells)} "
+                            f"bubbles, got {shorten(neighbors)}")
+    for i, nbrs in enumerate(neighbors):
+        if not isinstance(nbrs, tuple) or not all(_is_index(j, len(cells)) for j in nbrs) \
+                or i in nbrs:
+            raise LumicoreError(f"neighbours of bubble {cells[i]} must be indices of other "
+                                f"bubbles, got {shorten(nbrs)}")
+        for j in nbrs:
+            if i not in neighbors[j]:
+                raise LumicoreError(f"bubble {cells[j]} is a neighbour of {cells[i]} but not "
+                                    "the other way round")
+    if not isinstance(layout.high_command, HighCommand):
+        raise LumicoreError(f"high_command must be a HighCommand, got "
+                            f"{shorten(layout.high_command)}")
 
 
 def _orthogonal(cells: tuple[Cell, ...]) -> tuple[tuple[int, ...], ...]:
