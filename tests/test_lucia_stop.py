@@ -136,6 +136,11 @@ def test_a_budget_below_the_first_tables_is_an_error(algorithm):
 def test_node_cap_is_not_silently_lowered():
     with pytest.raises(SearchLimitError, match="4,294,967,294"):
         solve("h L4 H T S", max_nodes=10**30)
+    # just past the cap too: A*'s warm start spends a few nodes of the budget first, and what
+    # it left (under the cap) was accepted
+    for just_past in (MAX_NODES + 1, MAX_NODES + 50):
+        with pytest.raises(SearchLimitError, match="4,294,967,294"):
+            solve("h L4 H T S", max_nodes=just_past)
     assert solve("h L4 H T S", algorithm="idastar", max_nodes=10**15).status == "optimal"
     with pytest.raises(LumicoreError, match="max_memory"):
         solve("h L4 H T S", max_memory=-5)

@@ -206,6 +206,9 @@ def solve(train: Train | str, cards: Deck | Sequence[Card] | None = None,
                             f"got {algorithm!r}")
     _check_limit_types(max_nodes, time_limit)
     check_limits(max_nodes, time_limit)
+    # here, not only in the kernel's search: A*'s warm start spends part of the budget first,
+    # and what it leaves may fit under the cap that the whole does not
+    kernel.check_max_nodes(algorithm, max_nodes)
     if heuristic not in HEURISTICS:
         raise LumicoreError(f"heuristic must be one of {', '.join(HEURISTICS)}, "
                             f"got {shorten(heuristic)}")
