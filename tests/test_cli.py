@@ -58,6 +58,17 @@ def test_help_runs_and_every_option_shows_its_default(
         assert is_flag or "default" in entry.lower() or "(required)" in entry, (path, entry)
 
 
+@pytest.mark.parametrize("game", cli.games())
+def test_a_games_help_describes_it_in_whole_sentences(
+        game: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # the description was the docstring's first line: Lumen's stopped at "rank the choices of a"
+    with pytest.raises(SystemExit):
+        cli.main([game, "--help"])
+    out = capsys.readouterr().out
+    text = " ".join(out.split("\n\n")[1].split())
+    assert text.startswith(f"lumicore {game}: ") and text.endswith("."), text
+
+
 def test_plain_strips_markup() -> None:
     assert plain("the :class:`~lumicore.lucia.Train` of ``S h L0``") == "the lumicore.lucia.Train" \
         " of S h L0"

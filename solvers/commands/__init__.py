@@ -90,8 +90,11 @@ class Parser(argparse.ArgumentParser):
 
 def add_game(subparsers: argparse._SubParsersAction, name: str, help: str,
              description: str) -> argparse._SubParsersAction:
-    """Add the ``lumicore NAME`` parser and return its (required) subcommand group."""
-    parser = subparsers.add_parser(name, help=help, description=description)
+    """Add the ``lumicore NAME`` parser and return its (required) subcommand group.
+    ``description`` is its help's text: the first paragraph of it (a command module passes its
+    docstring), however many lines that takes."""
+    first = " ".join(description.strip().split("\n\n")[0].split())
+    parser = subparsers.add_parser(name, help=help, description=first)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
     return commands

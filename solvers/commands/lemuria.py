@@ -1,7 +1,9 @@
-"""``lumicore lemuria``: plan a Lemuria year with the CP-SAT scheduler.
+"""``lumicore lemuria``: plan a Lemuria year with the CP-SAT scheduler; play whole games
+between bots.
 
     lumicore lemuria plan [INSTANCE.toml] [--time-limit S] [--workers N] [--seed N] [--deal N]
-                          [--svg FILE] [--json]
+                          [--svg FILE] [--harvests] [--json]
+    lumicore lemuria play --players 3 --bots planner,greedy,random --seed 1 [--record FILE]
 
 Without an instance file it plans the default instance ``default_instance(--deal)`` (12 turns,
 the default cards, no opponents). The plan is replayed through the rules simulator and printed
@@ -107,7 +109,7 @@ def run_plan(args: argparse.Namespace) -> int:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     commands = add_game(subparsers, "lemuria", "Lemuria: plan a year of builds (CP-SAT)",
-                        __doc__.splitlines()[0])
+                        __doc__)
     plan = commands.add_parser("plan", help="the VP-maximal year for an instance",
                                description="Plan the year with the CP-SAT scheduler and print it "
                                            "turn by turn with the VP breakdown.")

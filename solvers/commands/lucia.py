@@ -1,4 +1,5 @@
-"""``lumicore lucia``: solve a train puzzle, deal a random train, scramble a goal.
+"""``lumicore lucia``: solve a train puzzle, deal a random train, scramble a goal; deal,
+solve and play the card game, measure its win rate.
 
     lumicore lucia solve                      # the built-in default puzzle
     lumicore lucia solve "S h T h L0" --algorithm bfs
@@ -42,7 +43,7 @@ from solvers.progress import progress
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     commands = add_game(subparsers, "lucia", "Lucia train puzzles (optimal search)",
-                        __doc__.splitlines()[0])
+                        __doc__)
 
     p = commands.add_parser("solve", help="fewest cards from a train to the goal")
     p.add_argument("train", nargs="?", default=None,

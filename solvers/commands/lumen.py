@@ -182,7 +182,7 @@ def _game_options(p: argparse.ArgumentParser) -> None:
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``lumicore lumen play|replay|best|odds|tournament``."""
     commands = add_game(subparsers, "lumen", "Lumen: The Lost World: play, plan, tournaments",
-                        __doc__.splitlines()[0])
+                        __doc__)
 
     p = commands.add_parser("play", help="play a seeded game between two bots, round by round")
     p.add_argument("--seed", type=int, default=0, help="seed of dice, draws and bots "

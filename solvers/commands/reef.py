@@ -252,7 +252,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``lumicore reef show``, ``best``, ``play``, ``tournament``, ``best-turn`` and
     ``replay``."""
     commands = add_game(subparsers, "reef", "Lumicora: reefs, best placements, whole games",
-                        __doc__.splitlines()[0])
+                        __doc__)
 
     show = commands.add_parser("show", help="draw a reef as text (and SVG)")
     _reef_arguments(show)
