@@ -1,8 +1,8 @@
 """Sphinx configuration of the lumicore API reference (built from the docstrings).
 
-Build: ``python -m sphinx -W --keep-going -b html docs/api /tmp/lumicore-api``. The modules are
-listed by name in ``lumicore.rst`` and ``solvers.rst``; a new module appears once it is added
-there.
+Build: ``python -m sphinx -W --keep-going -b html docs/api build/api`` (``build/`` is ignored by
+git). The modules are listed by name in ``lumicore.rst`` and ``solvers.rst``; a new module
+appears once it is added there (``tests/test_docs.py`` checks that every module is).
 """
 
 from __future__ import annotations

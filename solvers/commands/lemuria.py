@@ -1,6 +1,8 @@
 """``lumicore lemuria``: plan a Lemuria year with the CP-SAT scheduler; play whole games
 between bots.
 
+Commands::
+
     lumicore lemuria plan [INSTANCE.toml] [--time-limit S] [--workers N] [--seed N] [--deal N]
                           [--svg FILE] [--harvests] [--json]
     lumicore lemuria play --players 3 --bots planner,greedy,random --seed 1 [--record FILE]

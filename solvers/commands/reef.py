@@ -1,5 +1,7 @@
 """``lumicore reef``: draw a reef, place a hand best, play and analyse whole games.
 
+Commands::
+
     lumicore reef show [--board A|B|PATH] [--start pink,green] [--svg OUT.svg] [REEF.json]
     lumicore reef best --hand "pink 3 crab, blue 5" --limestone 4 [REEF.json]
                        [--objective final:dark] [--max-nodes N] [--time-limit S] [--save OUT.json]
