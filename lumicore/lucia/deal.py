@@ -136,8 +136,7 @@ class Deal:
         cards = data["cards"]
         if not isinstance(cards, list) or not cards:
             raise DataError("deal: 'cards' must list the distinct cards")
-        kinds = [Card.from_dict(c) if isinstance(c, dict) else _bad_card(i, c)
-                 for i, c in enumerate(cards)]
+        kinds = [_card(i, c) for i, c in enumerate(cards)]
         order = data["deck"]
         if not isinstance(order, list):
             raise DataError("deal: 'deck' must list indices into 'cards'")
@@ -170,8 +169,14 @@ class Deal:
         return "\n".join(lines)
 
 
-def _bad_card(i: int, c: object) -> Card:
-    raise DataError(f"deal: card #{i + 1} is not a table: {shorten(c)}")
+def _card(i: int, c: object) -> Card:
+    """Entry ``i`` of a deal's ``cards``; DataError naming it (``deal: card #N: ...``)."""
+    if not isinstance(c, dict):
+        raise DataError(f"deal: card #{i + 1} is not a table: {shorten(c)}")
+    try:
+        return Card.from_dict(c)
+    except LumicoreError as exc:
+        raise DataError(f"deal: card #{i + 1}: {exc}") from exc
 
 
 def deal(seed: int, players: int = 1, setup: str | Path | Setup = "default",

@@ -144,7 +144,7 @@ def add_tournament_command(commands: argparse._SubParsersAction, game: str,
                         help="Dask scheduler address, e.g. tcp://host:8786 (default: a local "
                              "cluster)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--out", default=None,
+    parser.add_argument("--out", default=None, metavar="FILE",
                         help="write every game's record to FILE, one JSON line each (default: "
                              "none)")
     parser.set_defaults(run=lambda args: _run_tournament(args, game))

@@ -203,9 +203,11 @@ def register_game(commands: argparse._SubParsersAction) -> None:
                  "'calibrated'; 'reconstructed' is the puzzles' default deck)")
     p = commands.add_parser("deal", help="deal a game: start train and shuffled deck")
     source = p.add_mutually_exclusive_group(required=True)
-    source.add_argument("--seed", type=int, help="the deal's seed (0 <= N < 2**63)")
+    source.add_argument("--seed", type=int,
+                        help="the deal's seed (0 <= N < 2**63); this or --file (required)")
     source.add_argument("--file", default=None,
-                        help="read a deal from a JSON file (Deal.to_json) instead")
+                        help="read a deal from a JSON file (Deal.to_json) instead; this or "
+                             "--seed (required)")
     p.add_argument("--players", type=int, default=1, help="players, 1..4 (default 1)")
     p.add_argument("--deck", default="default", help=deck_help)
     p.add_argument("--setup", default="default", help="setup TOML file or built-in name")
