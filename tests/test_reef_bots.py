@@ -112,3 +112,24 @@ def test_flatmc_leaves_greedys_choice_only_for_a_clear_gain():
 def test_flatmc_rejects_bad_options(options):
     with pytest.raises(LumicoreError):
         FlatMCBot(seed=0, **options)
+
+
+def test_reef_mcts_scores_its_play_outs_with_the_evaluate_given(monkeypatch):
+    """The reef's MCTS took no ``evaluate`` (the arena's generic MCTS does): its play-outs were
+    always scored by Game.evaluate."""
+    game = at_turn(seed=2)
+    calls = []
+
+    def mine(state):
+        calls.append(state.phase)
+        return [1.0 if p == 0 else 0.0 for p in range(state.num_players())]
+
+    def not_this(self):
+        raise AssertionError("the play-out was scored by Game.evaluate")
+
+    monkeypatch.setattr(Game, "evaluate", not_this)
+    bot = make_bot("mcts", "reef", seed=1, iterations=5, cutoff=2, evaluate=mine)
+    assert bot.choose(game) in game.legal_actions()
+    assert len(calls) == 5 and all(phase != "over" for phase in calls)
+    with pytest.raises(LumicoreError, match="evaluate must be a function"):
+        make_bot("mcts", "reef", evaluate=3)

@@ -18,8 +18,9 @@ before its generic bots); each bot has ``choose(state) -> int`` for a decision n
   error;
 - ``mcts``: the arena's UCT (:class:`solvers.bots.MCTSBot`) over greedy's ``candidates`` (4)
   best decisions at every decision node (greedy's placement plan while placing), ``iterations``
-  (48), play-outs as ``flatmc``'s scored by ``Game.evaluate``; the bag draws come from the bot's
-  generator, never from the game's own.
+  (48), play-outs as ``flatmc``'s scored by ``Game.evaluate`` (or by ``evaluate(game)``, a
+  value per player on the scale of ``returns()``, when given; the returns once the game is
+  over); the bag draws come from the bot's generator, never from the game's own.
 
 ``random`` is the arena's generic bot.
 
@@ -41,7 +42,7 @@ import numpy as np
 from lumicore.errors import LumicoreError
 from lumicore.reef.decisions import Place, Return
 from lumicore.reef.game import Game
-from solvers.bots import MCTSBot, check_seed, sample_outcome
+from solvers.bots import Evaluator, MCTSBot, check_seed, sample_outcome, score
 from solvers.limits import INTERRUPTED
 from solvers.reef.turn import OBJECTIVES, RankedTurn, best_turn, turn_value
 
@@ -241,9 +242,9 @@ class ReefMCTSBot(MCTSBot):
     def __init__(self, seed: int = 0, iterations: int = 48, candidates: int = 4,
                  cutoff: int | None = None, policy: str = "greedy", horizon: str = "round",
                  objective: str = "margin", exploration: float = 1.4,
-                 time_limit: float | None = None) -> None:
+                 time_limit: float | None = None, evaluate: Evaluator | None = None) -> None:
         super().__init__(seed=seed, iterations=iterations, exploration=exploration,
-                         policy=policy, cutoff=cutoff, time_limit=time_limit)
+                         policy=policy, cutoff=cutoff, time_limit=time_limit, evaluate=evaluate)
         self.candidates = _positive_int(candidates, "candidates")
         self.horizon = _one_of(horizon, HORIZONS, "horizon")
         self.ranker = GreedyBot(seed, objective)
@@ -257,7 +258,7 @@ class ReefMCTSBot(MCTSBot):
     def _playout(self, state: Any) -> list[float]:
         game = state.game if isinstance(state, _Candidates) else state
         playout(game, self.rng, self.reef_policy, self.horizon, self.cutoff)
-        return [float(v) for v in game.evaluate()]
+        return score(game, self.evaluate)
 
 
 def reef_mcts(seed: int = 0, **options: Any) -> ReefMCTSBot:
