@@ -156,5 +156,5 @@ def test_astar_that_leaves_a_state_unexpanded_at_its_depth_cap_proves_nothing():
     for cap in range(found[6]):
         status = _k.astar(train.packed, table, heur, 10**7, 0.0, max_depth=cap)[0]
         assert status == 2, (cap, status)  # CUT, never EXHAUSTED (1)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="max_depth must be 0..254, got 255"):
         _k.astar(train.packed, table, heur, 10**7, 0.0, max_depth=255)

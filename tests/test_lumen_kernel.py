@@ -88,11 +88,11 @@ def test_the_door_rejects_bad_input():
 
 def test_the_raw_kernel_checks_sizes_and_cells():
     nbr = np.zeros(3, dtype=np.uint64)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="same length"):
         raw.legal_mask(bytes([255, 255]), nbr)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="empty bubble"):
         raw.gains(bytes([255] * 3), nbr, 3, 1)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="empty bubble"):
         raw.gains(bytes([1, 255, 255]), nbr, 0, 1)
 
 

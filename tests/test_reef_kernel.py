@@ -199,18 +199,18 @@ def test_state_rejects_bad_arrays_and_moves():
     s = kernel.state(Reef.new(board, start=("pink", "green")))
     a, b = board.start_cells
     far = board.index[(0, 3)]
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=f"cells {a} and {far} are not adjacent"):
         s.apply(a, far, 0, 0, 1, -1)          # not adjacent
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=f"cells {a} and 99 are not adjacent"):
         s.apply(a, 99, 0, 0, 1, -1)           # no such cell
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="bad colour, number or animal code"):
         s.apply(a, b, 7, 0, 1, -1)            # bad colour
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="bad colour code"):
         s.placements(4, 0)
     n = len(board.cells)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="bad values for cell 0"):
         s.load([0] * n, [-1] * n, [-1] * n, [0] * n, [9] * n, 1)   # animal code 9
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="bad values for cell 0"):
         s.load([200] * n, [0] * n, [0] * n, [0] * n, [-1] * n, 1)  # above the ceiling
     assert s.max_height == 0 and s.npieces == 0                     # left empty
 
