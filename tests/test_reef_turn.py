@@ -77,8 +77,10 @@ def test_best_turn_in_the_scoring_phase_and_while_placing():
     take = next(d for d in game.decisions() if isinstance(d, Turn) and len(d.take) == 2)
     game.play(take)
     result = best_turn(game)
-    assert len(result.ranked) == 1 and isinstance(result.best.decision, Place) or \
-        result.best.decision in game.decisions()
+    # while placing, only the first placement of the hand's best placement is weighed
+    assert len(result.ranked) == 1 and isinstance(result.best.decision, Place)
+    assert result.best.decision in game.decisions()
+    assert result.best.decision == Place(result.best.placement.placements[0])
 
 
 def test_best_turn_scores_in_the_last_phase_of_a_premature_end():
