@@ -128,6 +128,13 @@ def assert_same_as_reference(reef: Reef, limestone: int) -> None:
     assert reef.animal_points("light") == sum(
         points for *_, points in reference.light_animal_points(reef))
     assert reef.remote_penalty() == reference.remote_penalty(reef)
+    # the search's feature vector (each name at its place), feature by feature
+    want = {f"coral:{c}": reference.coral_score(reef, c) for c in COLORS}
+    want |= {f"visible:{c}": n for c, n in reference.visible_counts(reef).items()}
+    want |= {"animals:dark": sum(DARK[a][min(n, 4)] for a, n in animals.items()),
+             "animals:light": sum(p for *_, p in reference.light_animal_points(reef)),
+             "remote": -reference.remote_penalty(reef)}
+    assert kernel.features(reef) == want
     s = kernel.state(reef)
     assert [s.height(i) for i in range(s.n)] == list(reef.heights)
     assert [s.top(i) for i in range(s.n)] == list(reef.top_pieces)
