@@ -53,8 +53,7 @@ def test_scrambles_of_full_trains(seed):
     ida = solve(train, algorithm="idastar")
     assert astar.status == ida.status == "optimal"
     assert astar.cost == ida.cost
-    if bfs.status == "optimal":
-        assert bfs.cost == astar.cost
+    assert bfs.status == "optimal" and bfs.cost == astar.cost  # BFS needs at most 2.1M nodes
     replay_to_goal(train, astar.plan)
     replay_to_goal(train, ida.plan)
 
