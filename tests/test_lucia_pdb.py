@@ -231,3 +231,86 @@ def test_cli_says_when_it_builds_the_database(cache, capsys):
     assert "building the LSGT pattern database" in capsys.readouterr().err
     assert main(["lucia", "solve", "S h T h L0"]) == 0
     assert capsys.readouterr().err == ""
+
+
+class _Clock:
+    """A fake ``time`` for solvers.lucia.puzzle: seconds pass only when a test says so."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def perf_counter(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def timed_solve(cache, monkeypatch):
+    """solve() on a fake clock, with an empty database cache, recording the ``pdbs`` and the
+    time limit each kernel search gets."""
+    import solvers.lucia.puzzle as puzzle
+
+    clock = _Clock()
+    monkeypatch.setattr(puzzle, "time", clock)
+    monkeypatch.setattr(P, "_LOADED", {})
+    searches = []
+    real = K.search
+
+    def search(algorithm, train, table, htable, max_nodes, time_limit, *args):
+        searches.append((time_limit, list(args[3]) if len(args) > 3 else []))
+        return real(algorithm, train, table, htable, max_nodes, time_limit, *args)
+
+    monkeypatch.setattr(K, "search", search)
+    return clock, searches
+
+
+@pytest.mark.parametrize("algorithm", ["astar", "idastar"])
+def test_database_build_counts_against_the_time_limit(timed_solve, monkeypatch, algorithm):
+    """Building the database took 3 of the 10 s: the search gets at most the 7 left (it got
+    all 10 again)."""
+    import solvers.lucia.puzzle as puzzle
+
+    clock, searches = timed_solve
+    real = puzzle.load_pdb
+
+    def slow_load(*args, **kwargs):
+        clock.now += 3.0
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(puzzle, "load_pdb", slow_load)
+    result = solve("h L4 H T S", algorithm=algorithm, time_limit=10)
+    assert result.status == "optimal" and result.cost == 2
+    assert searches and all(limit <= 7.0 for limit, _pdbs in searches)
+
+
+@pytest.mark.parametrize("algorithm", ["astar", "idastar"])
+def test_database_build_past_its_share_is_dropped(timed_solve, monkeypatch, algorithm):
+    """A build still running after PDB_SHARE of the time limit stops (at the end of a layer of
+    its search), nothing is cached, and the covering table alone answers in the time left (the
+    build was given no clock and ran to its end, however long)."""
+    clock, searches = timed_solve
+
+    def pdb_build(goals, table, n, codes, counts, progress=None):
+        assert progress is not None, "the build is not timed"
+        clock.now += 6.0                  # the first layers took 6 of the 10 s
+        progress(1, 100)
+        raise AssertionError("the build went on past its share of the time limit")
+
+    monkeypatch.setattr(K, "pdb_build", pdb_build)
+    result = solve("h L4 H T S", algorithm=algorithm, time_limit=10)
+    assert result.status == "optimal" and result.cost == 2
+    assert searches and all(limit <= 4.0 and not pdbs for limit, pdbs in searches)
+    assert not P.cache_path(DECK, Train.parse("h L4 H T S"), "LSGT").exists()
+
+
+def test_ctrl_c_while_the_database_is_built_returns_interrupted(cache, monkeypatch):
+    """The kernel's build raises KeyboardInterrupt between layers: solve returns status
+    "interrupted" like a search stopped by Ctrl-C (it raised KeyboardInterrupt)."""
+    monkeypatch.setattr(P, "_LOADED", {})
+
+    def pdb_build(*_args, **_kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(K, "pdb_build", pdb_build)
+    result = solve("h L4 H T S", algorithm="astar", time_limit=10)
+    assert result.status == "interrupted" and result.reason == "interrupted"
+    assert result.plan == [] and result.cost is None

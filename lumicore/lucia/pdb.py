@@ -34,7 +34,7 @@ import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -189,10 +189,11 @@ def pdb_key(cards: Sequence[Card], train: Train, abstraction: str = DEFAULT_ABST
     return hashlib.sha256(data.encode()).hexdigest()[:32]
 
 
-def build_pdb(cards: Sequence[Card], train: Train, abstraction: str = DEFAULT_ABSTRACTION
-              ) -> PatternDatabase:
+def build_pdb(cards: Sequence[Card], train: Train, abstraction: str = DEFAULT_ABSTRACTION,
+              progress: Callable[[int, int], object] | None = None) -> PatternDatabase:
     """Build the database for trains shaped like ``train`` (its length and role counts) and
-    the card kinds ``cards``, in the kernel (no cache)."""
+    the card kinds ``cards``, in the kernel (no cache). ``progress(depth, states)`` is called
+    after each layer of the breadth-first search; an exception it raises ends the build."""
     kept = _check_abstraction(abstraction)
     counts = _counts(train, kept)
     codes = tuple(_ROLE_CODE[r] for r in kept)
@@ -204,7 +205,7 @@ def build_pdb(cards: Sequence[Card], train: Train, abstraction: str = DEFAULT_AB
         values = np.full(size, 255, dtype=np.uint8)
         values[_k.pdb_ranks(goals, len(train), codes, counts)] = 0
     else:
-        values = _k.pdb_build(goals, table, len(train), codes, counts)
+        values = _k.pdb_build(goals, table, len(train), codes, counts, progress)
     return PatternDatabase(abstraction, len(train), counts, values,
                            pdb_key(cards, train, abstraction))
 
@@ -259,13 +260,15 @@ def cache_path(cards: Sequence[Card], train: Train, abstraction: str = DEFAULT_A
 
 
 def load_pdb(cards: Sequence[Card], train: Train, abstraction: str = DEFAULT_ABSTRACTION,
-             cache: bool = True) -> PatternDatabase:
+             cache: bool = True, progress: Callable[[int, int], object] | None = None
+             ) -> PatternDatabase:
     """The database for ``cards`` and trains shaped like ``train``: read from the cache when a
     valid file is there, else built and (with ``cache``) written. A cache folder that cannot be
-    written only costs the rebuild next time."""
+    written only costs the rebuild next time. ``progress``: see :func:`build_pdb` (a build it
+    ends writes nothing)."""
     kept = _check_abstraction(abstraction)
     if not cache:
-        return build_pdb(cards, train, abstraction)
+        return build_pdb(cards, train, abstraction, progress)
     key = pdb_key(cards, train, abstraction)
     path = cache_path(cards, train, abstraction)
     seen = _LOADED.get(str(path))
@@ -277,7 +280,7 @@ def load_pdb(cards: Sequence[Card], train: Train, abstraction: str = DEFAULT_ABS
     if values is not None:
         db = PatternDatabase(abstraction, len(train), counts, values, key)
     else:
-        db = build_pdb(cards, train, abstraction)
+        db = build_pdb(cards, train, abstraction, progress)
         try:
             _write(path, key, db.values)
         except OSError:

@@ -35,7 +35,15 @@ from lumicore.lucia.heuristic import (
 )
 from lumicore.lucia.pdb import load_pdb
 from lumicore.lucia.train import DEFAULT_RULES, Play, Rules, Train, as_train
-from solvers.limits import FEASIBLE, INTERRUPTED, LIMIT, OPTIMAL, UNSOLVABLE, check_limits
+from solvers.limits import (
+    FEASIBLE,
+    INTERRUPTED,
+    LIMIT,
+    OPTIMAL,
+    REASON_INTERRUPTED,
+    UNSOLVABLE,
+    check_limits,
+)
 
 __all__ = ["solve", "bfs", "astar", "idastar", "SolveResult", "replay", "ALGORITHMS",
            "DEFAULT_MAX_NODES", "DEFAULT_PUZZLE", "card_kinds", "search_kinds",
@@ -54,6 +62,10 @@ WARM_NODES = 2_000_000
 DEFAULT_MAX_NODES = 20_000_000
 """Default cap on stored states (BFS, A*: about 60-110 bytes each, see docs/lucia.md) or
 visits (IDA*)."""
+PDB_SHARE = 0.5
+"""With a time limit, building the pattern database (when it is not cached yet) may take at
+most this share of it (checked after each layer of its breadth-first search); a build not done
+by then is dropped, and the search uses the covering table alone for the time left."""
 MEMORY_SHARE = 4
 """The default memory budget of BFS and A* is 1/MEMORY_SHARE of the machine's available RAM."""
 
@@ -199,7 +211,9 @@ def solve(train: Train | str, cards: Deck | Sequence[Card] | None = None,
     ``max_memory`` (bytes; BFS and A*; default :func:`default_max_memory`) stops the search with
     status ``"limit"``, reason ``"memory"`` before its tables outgrow it. ``progress(nodes,
     expanded, bound, elapsed)`` is called every few thousand expansions. Ctrl-C stops the
-    search with status ``"interrupted"`` (the counts so far, no plan)."""
+    search with status ``"interrupted"`` (the counts so far, no plan). ``time_limit`` covers
+    the whole call: building the pattern database (when it is not cached) takes at most
+    :data:`PDB_SHARE` of it, else the covering table alone is used."""
     start = as_train(train, rules)
     if algorithm not in ALGORITHMS:
         raise LumicoreError(f"algorithm must be one of {', '.join(ALGORITHMS)}, "
@@ -214,19 +228,34 @@ def solve(train: Train | str, cards: Deck | Sequence[Card] | None = None,
                             f"got {shorten(heuristic)}")
     kinds = card_kinds(cards)
     clock = time.perf_counter()
+
+    def left() -> float | None:  # seconds of the time limit not spent yet
+        if time_limit is None:
+            return None
+        return max(time_limit - (time.perf_counter() - clock), 1e-3)
+
     needed = search_kinds(kinds)
     table = kernel.card_table(needed, rules)
     htable = build_table(needed, start) if algorithm != "bfs" else None
-    pdbs = [load_pdb(needed, start, PDB_ABSTRACTION)] if (
-        algorithm != "bfs" and heuristic == "pdb") else []
+    pdbs = []
+    if algorithm != "bfs" and heuristic == "pdb":
+        try:
+            pdbs = [load_pdb(needed, start, PDB_ABSTRACTION,
+                             progress=_build_clock(clock, time_limit))]
+        except _BuildTimeUp:    # not built within its share: the covering table alone
+            pdbs = []
+        except KeyboardInterrupt:
+            stopped = kernel.SearchOutcome(INTERRUPTED, REASON_INTERRUPTED, [], [], 0, 0, 0, 0)
+            return _result(stopped, start, kinds, rules, algorithm, clock, htable, weight)
     if max_memory is None:
         max_memory = default_max_memory()
     first: list[int] = []
     upper = warm = None
-    if algorithm == "astar" and weight == 1 and heuristic == "pdb":
+    if algorithm == "astar" and weight == 1 and pdbs:
         # weighted A* first: a plan in a fraction of the budget bounds the optimal search
         warm = kernel.search("astar", start, table, htable, min(max_nodes or WARM_NODES,
-                             WARM_NODES), None if time_limit is None else time_limit / 10,
+                             WARM_NODES), None if time_limit is None else min(
+                                 time_limit / 10, left()),
                              WARM_WEIGHT, max_memory, progress, pdbs)
         # the warm start's bound is a weighted f (g + 2h), no lower bound; the start's h is
         warm = warm._replace(bound=int(kernel.heuristic([start.packed], htable, pdbs)[0]))
@@ -239,9 +268,9 @@ def solve(train: Train | str, cards: Deck | Sequence[Card] | None = None,
                            algorithm, clock, htable, weight, upper)
         if max_nodes is not None:
             max_nodes -= warm.nodes
-        if time_limit is not None:
-            time_limit = max(time_limit - (time.perf_counter() - clock), 1e-3)
-    out = kernel.search(algorithm, start, table, htable, max_nodes, time_limit, weight,
+    # what the heuristic's tables (a pattern database built, not loaded) and the warm start
+    # left of the time limit
+    out = kernel.search(algorithm, start, table, htable, max_nodes, left(), weight,
                         max_memory, progress, pdbs, upper)
     if warm is not None:
         out = out._replace(nodes=out.nodes + warm.nodes, expanded=out.expanded + warm.expanded,
@@ -251,6 +280,23 @@ def solve(train: Train | str, cards: Deck | Sequence[Card] | None = None,
     elif first and out.status in (LIMIT, INTERRUPTED):
         out = out._replace(states=first)
     return _result(out, start, kinds, rules, algorithm, clock, htable, weight, upper)
+
+
+class _BuildTimeUp(Exception):
+    """The pattern database's build ran past its share of the time limit."""
+
+
+def _build_clock(clock: float, time_limit: float | None) -> Callable[[int, int], None] | None:
+    """The progress callback of a pattern database's build: it ends the build once
+    :data:`PDB_SHARE` of ``time_limit`` (from ``clock``) has passed (None: no limit)."""
+    if time_limit is None:
+        return None
+    deadline = clock + time_limit * PDB_SHARE
+
+    def check(_depth: int, _states: int) -> None:
+        if time.perf_counter() > deadline:
+            raise _BuildTimeUp
+    return check
 
 
 def _result(out: kernel.SearchOutcome, start: Train, kinds: tuple[Card, ...], rules: Rules,
