@@ -132,3 +132,58 @@ def test_a_card_whose_plain_vp_beats_its_matching_vp_is_bounded():
     assert (result.vp, result.status) == (32, "optimal") and result.vp == naive_best(inst)
     plan = build_schedule(inst, time_limit=2, workers=1)
     assert plan.bound >= 32 and not (plan.status == "optimal" and plan.vp < 32)
+
+
+def test_ctrl_c_returns_the_best_year_so_far(monkeypatch):
+    """Ctrl-C (KeyboardInterrupt in the search) ends it with status "interrupted" and the best
+    year found so far, like the other planners (it raised KeyboardInterrupt and lost the
+    plan)."""
+    import solvers.lemuria.exhaustive as E
+
+    inst = small_instance(5, 4, 5, 2, 0)
+    real, calls = E._turn_endings, [0]
+
+    def endings(*args):
+        calls[0] += 1
+        if calls[0] == 8:          # some years are complete by then
+            raise KeyboardInterrupt
+        return real(*args)
+
+    monkeypatch.setattr(E, "_turn_endings", endings)
+    try:
+        result = exhaustive_best(inst, max_nodes=None, time_limit=None)
+    except KeyboardInterrupt:
+        pytest.fail("Ctrl-C escaped the search: its best year was lost")
+    assert result.status == "interrupted" and result.reason == "interrupted"
+    assert result.schedule.status == "interrupted" and result.vp > 0
+    assert simulate(inst, result.schedule).total == result.vp
+
+
+def test_build_schedule_keeps_the_year_an_interrupted_exhaustive_search_found(monkeypatch):
+    """build_schedule's last phase on a short year: Ctrl-C in the exhaustive planner marks the
+    plan interrupted and keeps the better year that planner had found."""
+    import solvers.lemuria as L
+    import solvers.lemuria.exhaustive as E
+    from solvers.lemuria.greedy import greedy_schedule
+    from solvers.lemuria.search import Watch
+
+    inst = small_instance(5, 4, 5, 2, 0)
+    real, calls = E._turn_endings, [0]
+
+    def endings(*args):
+        calls[0] += 1
+        if calls[0] == 8:
+            raise KeyboardInterrupt
+        return real(*args)
+
+    monkeypatch.setattr(E, "_turn_endings", endings)
+    try:
+        found = exhaustive_best(inst, max_nodes=None, time_limit=None)
+    except KeyboardInterrupt:
+        pytest.fail("Ctrl-C escaped the exhaustive search")
+    calls[0] = 0
+    schedule = greedy_schedule(inst)
+    schedule.status, schedule.vp = "feasible", min(schedule.vp, found.vp - 1)
+    L._exhaust(inst, schedule, 30.0, Watch())
+    assert schedule.status == "interrupted" and schedule.reason == "interrupted"
+    assert schedule.vp == found.vp and simulate(inst, schedule).total == found.vp

@@ -514,6 +514,8 @@ def _exhaust(instance: Instance, schedule: Schedule, seconds: float, watch: Watc
         schedule.turns, schedule.vp = found.schedule.turns, found.vp
         schedule.breakdown = dict(found.schedule.breakdown)
         watch.found(found.vp)
+    if found.status == INTERRUPTED:
+        schedule.status, schedule.reason = INTERRUPTED, REASON_INTERRUPTED
     if found.status == OPTIMAL:
         _bounded(schedule, float(found.vp), watch)
 

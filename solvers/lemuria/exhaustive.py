@@ -68,7 +68,8 @@ from lumicore.lemuria.schedule import (
     TurnPlan,
 )
 from lumicore.lemuria.simulate import simulate
-from solvers.limits import LIMIT, OPTIMAL, Budget
+from solvers.ctrl_c import noting
+from solvers.limits import INTERRUPTED, LIMIT, OPTIMAL, REASON_INTERRUPTED, Budget
 
 __all__ = ["ExhaustiveResult", "exhaustive_best", "turn_actions", "upper_bound"]
 
@@ -78,8 +79,9 @@ _NO_VP = (0,) * len(SOURCES)
 @dataclass
 class ExhaustiveResult:
     """Best VP found, its schedule (replayable by ``simulate``), ``status`` ``"optimal"`` (the
-    whole space was searched) or ``"limit"`` (cut off: the best schedule found so far), the nodes
-    expanded and the seconds spent."""
+    whole space was searched), ``"limit"`` (cut off: the best schedule found so far) or
+    ``"interrupted"`` (Ctrl-C: the best schedule found so far, ``reason`` ``"interrupted"``),
+    the nodes expanded and the seconds spent."""
 
     vp: int
     schedule: Schedule
@@ -87,6 +89,7 @@ class ExhaustiveResult:
     nodes: int = 0
     elapsed: float = 0.0
     breakdown: dict[str, int] = field(default_factory=dict)
+    reason: str | None = None
 
 
 class _Cutoff(Exception):
@@ -389,24 +392,30 @@ class _Search:
         return cut, (), False
 
 
+@noting()
 def exhaustive_best(instance: Instance, max_nodes: int | None = 2_000_000,
                     time_limit: float | None = 60.0) -> ExhaustiveResult:
     """The best year of ``instance`` by exhaustive search (see the module docstring).
 
     ``status`` is ``"optimal"`` when the search finished, ``"limit"`` when ``max_nodes`` or
-    ``time_limit`` (seconds) stopped it; then ``vp``/``schedule`` are the best found so far.
+    ``time_limit`` (seconds) stopped it, ``"interrupted"`` when Ctrl-C did; then
+    ``vp``/``schedule`` are the best found so far.
     """
     budget = Budget(max_nodes, time_limit, check_every=256)
     search = _Search(instance, budget)
+    reason = None
     try:
         search.future(initial_state(instance), 0, ())
         status = OPTIMAL
     except _Cutoff:
         status = LIMIT
+    except KeyboardInterrupt:
+        status, reason = INTERRUPTED, REASON_INTERRUPTED
     vp, plans = max(search.best_vp, 0), search.best_plans
     schedule = Schedule(turns=list(plans), vp=vp, status=status, elapsed=budget.elapsed)
+    schedule.reason = reason
     if status == OPTIMAL:
         schedule.mark_optimal()
     schedule.breakdown = simulate(instance, schedule).breakdown
     return ExhaustiveResult(vp, schedule, status, budget.nodes, budget.elapsed,
-                            dict(schedule.breakdown))
+                            dict(schedule.breakdown), reason)
