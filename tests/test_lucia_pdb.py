@@ -233,6 +233,13 @@ def test_cli_says_when_it_builds_the_database(cache, capsys):
     assert capsys.readouterr().err == ""
 
 
+def test_cli_says_a_timed_build_may_not_be_kept(cache, capsys):
+    from solvers.cli import main
+    assert main(["lucia", "solve", "S h T h L0", "--time-limit", "30"]) == 0
+    assert "at most 15 s of --time-limit, or the search goes on without it and nothing is " \
+        "cached" in " ".join(capsys.readouterr().err.split())
+
+
 class _Clock:
     """A fake ``time`` for solvers.lucia.puzzle: seconds pass only when a test says so."""
 

@@ -35,7 +35,7 @@ from solvers.limits import (
 from solvers.lucia import ALGORITHMS, DEFAULT_MAX_NODES, DEFAULT_PUZZLE, solve
 from solvers.lucia.deal import DEFAULT_DEAL_NODES, solve_deal
 from solvers.lucia.play import DEFAULT_SAMPLES, SAMPLE_NODES, play_game
-from solvers.lucia.puzzle import HEURISTICS, PDB_ABSTRACTION, WARM_WEIGHT, search_kinds
+from solvers.lucia.puzzle import HEURISTICS, PDB_ABSTRACTION, PDB_SHARE, WARM_WEIGHT, search_kinds
 from solvers.lucia.winrate import DEFAULT_TIME_LIMIT as DEAL_TIME_LIMIT
 from solvers.lucia.winrate import win_rate
 from solvers.progress import progress
@@ -136,8 +136,11 @@ def run_solve(args: argparse.Namespace) -> int:
     if args.heuristic == "pdb" and args.algorithm != "bfs" and not args.json:
         path = cache_path(search_kinds(deck.kinds), train, PDB_ABSTRACTION)
         if not path.exists():
+            limit = ("" if args.time_limit is None else
+                     f"; at most {args.time_limit * PDB_SHARE:g} s of --time-limit, or the search "
+                     "goes on without it and nothing is cached")
             print(f"building the {PDB_ABSTRACTION} pattern database for this deck and train "
-                  f"shape (once; cached in {cache_dir()})", file=sys.stderr)
+                  f"shape (once; cached in {cache_dir()}{limit})", file=sys.stderr)
     with progress(desc=f"lucia {args.algorithm}", unit=" nodes", delay=1.0,
                   enabled=False if args.json else None) as bar:
         result = solve(train, deck, algorithm=args.algorithm, max_nodes=args.max_nodes,
