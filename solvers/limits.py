@@ -132,6 +132,13 @@ class Budget:
                 self.exhausted = True
         return not self.exhausted
 
+    def room(self, n: int) -> bool:
+        """Whether ``n`` more nodes fit under ``max_nodes`` (for a search that must spend them
+        all at once or none: the children of a split); False marks the budget exhausted."""
+        if self.max_nodes is not None and self.nodes + n > self.max_nodes:
+            self.exhausted = True
+        return not self.exhausted
+
     def out_of_time(self) -> bool:
         """Read the clock now (for loops that spend nodes in large batches)."""
         check()

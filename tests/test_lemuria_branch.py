@@ -226,6 +226,14 @@ def test_build_schedule_reports_the_branch_bound(monkeypatch):
     assert lines[-1].startswith(f"VP {plan.vp} bound {bound} gap")
 
 
+@pytest.mark.parametrize("max_nodes", [1, 2, 3, 5, 8])
+def test_the_branch_and_bound_keeps_to_max_nodes(max_nodes):
+    """A split made all its children at once, past max_nodes (by up to a split's size less
+    one: 7 nodes for max_nodes=1 to 5 on this year)."""
+    result = branch_bound(default_instance(1, turns=6), time_limit=None, max_nodes=max_nodes)
+    assert result.status == "limit" and result.nodes <= max_nodes
+
+
 def test_on_bound_hears_every_fall_of_the_bound():
     heard = []
     result = branch_bound(default_instance(1, turns=6), time_limit=None, max_nodes=30,

@@ -183,6 +183,9 @@ def branch_bound(instance: Instance, time_limit: float | None = 30.0,
             if not split:
                 heapq.heappush(heap, node)
                 return search.result(best, root.value, "exhausted", heap)
+            if not search.budget.room(len(split)):  # all the children or none: the node stays
+                heapq.heappush(heap, node)
+                return search.result(best, root.value, "limit", heap)
             for child in search.children(node, split):
                 if child.bound >= floor:
                     heapq.heappush(heap, child)
