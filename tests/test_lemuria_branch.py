@@ -318,7 +318,8 @@ def test_most_children_never_need_their_column_generation(monkeypatch):
 
     monkeypatch.setattr(branch._Search, "settle", counted)
     result = branch_bound(default_instance(3, turns=6), time_limit=None, max_nodes=60)
-    assert result.nodes >= 60 and 0 < len(set(settled)) < 0.75 * result.nodes  # 38 of 61
+    assert result.status == "limit" and 50 <= result.nodes <= 60
+    assert 0 < len(set(settled)) < 0.75 * result.nodes  # 38 of 61 when measured
 
 
 def test_paused_nodes_keep_at_most_kept_masters(monkeypatch):
