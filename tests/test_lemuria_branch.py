@@ -303,7 +303,7 @@ def test_a_paused_node_goes_on_to_the_same_bound():
     assert again.steps < whole.steps
 
 
-def test_most_children_never_need_their_column_generation(monkeypatch):
+def test_many_children_never_need_their_column_generation(monkeypatch):
     """Children are bounded at their parent's multipliers; column generation runs only for
     the nodes that reach the top (some of them more than once: it pauses when a node's bound
     falls under the next one's)."""
@@ -317,9 +317,9 @@ def test_most_children_never_need_their_column_generation(monkeypatch):
         return real(self, node, below)
 
     monkeypatch.setattr(branch._Search, "settle", counted)
-    result = branch_bound(default_instance(3, turns=6), time_limit=None, max_nodes=60)
-    assert result.status == "limit" and 50 <= result.nodes <= 60
-    assert 0 < len(set(settled)) < 0.75 * result.nodes  # 38 of 61 when measured
+    result = branch_bound(default_instance(3, turns=6), time_limit=None, max_nodes=100)
+    assert result.status == "exhausted"  # the whole search, no split cut short by the limit
+    assert 0 < len(set(settled)) < 0.8 * result.nodes  # 53 of 71 when measured
 
 
 def test_paused_nodes_keep_at_most_kept_masters(monkeypatch):
