@@ -169,3 +169,26 @@ def test_a_bad_field_is_named(kind, field, value, message):
     data[field] = value
     with pytest.raises(DataError, match="^serialized lucia game: " + message):
         DealState.deserialize(json.dumps(data))
+
+
+def test_a_sample_the_deadline_cuts_short_is_dropped(monkeypatch):
+    """The kernel marks every play it did not get to before the deadline 'undecided' (code 3),
+    and such a sample counted them as lost trials: the plays searched last in the cut sample
+    looked worse than they are."""
+    import solvers.lucia.play as play
+
+    real = play.kernel.deal_search
+
+    class CutAtOnce:  # the deadline strikes before the first play's search ends
+        def __init__(self, search):
+            self.search = search
+
+        def children(self, *args):
+            found, _why = self.search.children(*args)
+            return [(kind, after, 3) for kind, after, _code in found], 2
+
+    monkeypatch.setattr(play.kernel, "deal_search", lambda *a, **k: CutAtOnce(real(*a, **k)))
+    ranking = best_play(Train.parse("h T H L2 h"), [LT, LU, W1], [LH] * 5, samples=3,
+                        time_limit=60)
+    assert ranking.samples == 0 and ranking.plays
+    assert all(e.trials == e.wins == e.undecided == 0 for e in ranking.plays)

@@ -117,7 +117,8 @@ def best_play(train: Train | str, hand: Sequence[Card], unseen: Iterable[Card] |
     ``unseen``: the cards not yet seen (a sequence or a Counter). With ``players > 1`` the other
     players' hands come first from each sampled order, in turn order after the mover (sizes
     ``hand_sizes``, default 3 each or as many as there are unseen cards), then the deck.
-    ``time_limit`` (seconds) caps the whole call: samples not started by then are skipped;
+    ``time_limit`` (seconds) caps the whole call: samples not started by then are skipped, and
+    the sample it cuts short is dropped (``Ranking.samples`` counts the whole ones);
     ``max_nodes`` caps the search of each play in each sample (see :data:`SAMPLE_NODES`).
     Ctrl-C raises ``KeyboardInterrupt`` (the kernel search stops on it at once).
     """
@@ -154,6 +155,8 @@ def best_play(train: Train | str, hand: Sequence[Card], unseen: Iterable[Card] |
             None if time_limit is None else max(1e-3, time_limit - time.perf_counter() + clock)))
         if kernel.DEAL_REASONS[why] == REASON_INTERRUPTED:
             raise KeyboardInterrupt  # the kernel took Ctrl-C (and cleared it) to stop
+        if kernel.DEAL_REASONS[why] == "time":  # its plays after the cut would count as lost
+            break
         for kind, packed, code in found:
             key = (kinds[kind], Train.from_packed(packed))
             trials[key] += 1
