@@ -406,6 +406,33 @@ def test_the_arrays_given_to_write_are_checked():
             kernel.waiting_release(drawn, upto, np.zeros((0, 4), dtype=np.int64), out=bad)
 
 
+def test_out_may_not_share_memory_with_any_array_the_kernel_reads():
+    """The per-turn prices (``pg``, ``pf``, ``discard``) and the int arrays are read while
+    ``out`` is written too: a price that is a view of ``out`` changed under the kernel and gave
+    other values than the reference on the same prices (it was let through)."""
+    args = [*_good_draws(), np.ones((1, 2, 2)), np.array([[1, 2, 2]])]
+    for position in (4, 5, 7):      # pg, pf, discard: (T,) = (2,) views into out[0]
+        out = (np.zeros(args[0].shape), np.zeros(args[0].shape))
+        bad = list(args)
+        bad[position] = out[0].reshape(-1)[5:7]
+        bad[position][:] = [1.0, 2.0]
+        with pytest.raises(LumicoreError, match="share memory"):
+            kernel.held_step(*bad, out=out)
+    for position in (3, 10):        # least, pending: int64 views of out's memory
+        out = (np.zeros(args[0].shape), np.zeros(args[0].shape))
+        bad = list(args)
+        bad[position] = out[1].reshape(-1).view(np.int64)[:3]
+        bad[position][:] = args[position]
+        with pytest.raises(LumicoreError, match="share memory"):
+            kernel.held_step(*bad, out=out)
+    drawn, upto = np.zeros((4, 1, 3, 1)), np.zeros((2, 1, 1))
+    out = (np.zeros(drawn.shape), np.zeros(drawn.shape))
+    reset = out[0].reshape(-1).view(np.int64)[:4]
+    reset[:] = np.arange(4)
+    with pytest.raises(LumicoreError, match="share memory"):
+        kernel.waiting_release(drawn, upto, np.zeros((0, 4), dtype=np.int64), reset, out=out)
+
+
 def test_a_waiting_card_is_housed_at_most_once_and_then_counts():
     """Two waiting cards (states 0-3: the subset): housing both from state 3 adds both values
     and two residents; state 0 has none to house."""

@@ -172,11 +172,14 @@ def held_step(nxt: np.ndarray, values: np.ndarray, succ: np.ndarray, least: np.n
     if isinstance(food, bool) or not isinstance(food, (int, float, np.number)):
         raise LumicoreError(f"food must be a number, got {type(food).__name__}")
     housings, onto = _more_housings(housings, onto, values.shape, Q)
-    drawn, best_from = _outputs(out, nxt.shape, (nxt, values, housings))
-    _k.held_draws(nxt, values, np.ascontiguousarray(succ, dtype=np.int64),
-                  np.ascontiguousarray(least, dtype=np.int64), pending, by_turn[0], by_turn[1],
-                  float(food), by_turn[2], int(jm), int(must), housings, onto,
-                  _reset(reset, Q), _flags(free_swap, "free_swap", Q), drawn, best_from)
+    succ = np.ascontiguousarray(succ, dtype=np.int64)
+    least = np.ascontiguousarray(least, dtype=np.int64)
+    reset, free_swap = _reset(reset, Q), _flags(free_swap, "free_swap", Q)
+    drawn, best_from = _outputs(out, nxt.shape, (nxt, values, housings, succ, least, pending,
+                                                 *by_turn, onto, reset, free_swap))
+    _k.held_draws(nxt, values, succ, least, pending, by_turn[0], by_turn[1], float(food),
+                  by_turn[2], int(jm), int(must), housings, onto, reset, free_swap, drawn,
+                  best_from)
     return drawn, best_from
 
 
@@ -184,9 +187,9 @@ def _outputs(out: object, shape: tuple[int, ...], inputs: tuple[np.ndarray, ...]
              ) -> tuple[np.ndarray, np.ndarray]:
     """The two arrays a kernel writes: fresh ones (``out`` None) or ``out``'s, which must be
     writeable C-contiguous float64 arrays of ``shape`` that share no memory with each other
-    or with the ``inputs`` (the kernel reads those while it writes). A caller that steps
-    many times keeps its arrays: fresh ones of this size cost page faults, more than the
-    kernel's work on them."""
+    or with the ``inputs`` (every array the kernel reads: it reads them while it writes). A
+    caller that steps many times keeps its arrays: fresh ones of this size cost page faults,
+    more than the kernel's work on them."""
     if out is None:
         return np.empty(shape), np.empty(shape)
     if not isinstance(out, tuple) or len(out) != 2:
@@ -264,9 +267,9 @@ def waiting_release(drawn: np.ndarray, upto: np.ndarray, succ: np.ndarray,
                             f"{int(succ.min())}..{int(succ.max())}")
     if ((succ >= 0) & (succ % S != np.arange(Q) % S)).any():
         raise LumicoreError(f"succ must keep each state's subset (the state modulo {S})")
-    closed, best_from = _outputs(out, drawn.shape, (drawn, upto))
-    _k.waiting_release(drawn, upto, np.ascontiguousarray(succ, dtype=np.int64),
-                       _reset(reset, Q), closed, best_from)
+    succ, reset = np.ascontiguousarray(succ, dtype=np.int64), _reset(reset, Q)
+    closed, best_from = _outputs(out, drawn.shape, (drawn, upto, succ, reset))
+    _k.waiting_release(drawn, upto, succ, reset, closed, best_from)
     return closed, best_from
 
 
