@@ -433,6 +433,30 @@ def test_out_may_not_share_memory_with_any_array_the_kernel_reads():
         kernel.waiting_release(drawn, upto, np.zeros((0, 4), dtype=np.int64), reset, out=out)
 
 
+def test_the_doors_name_arguments_of_the_wrong_kind():
+    """Text or complex arrays, a food beyond a float, an array for ``must`` or ``remodel``
+    reached numpy (its ValueError, OverflowError or a silently dropped imaginary part); each
+    is now a LumicoreError naming the argument."""
+    args = [*_good_draws(), np.ones((1, 2, 2)), np.array([[1, 2, 2]])]
+    for position, value, match in [(4, np.array(["a", "b"]), "pg must be"),
+                                   (1, np.ones((2, 2), dtype=complex), "values must be"),
+                                   (0, np.zeros((3, 2, 3, 4), dtype=object), "nxt must be"),
+                                   (6, 10**400, "food must be"), (6, "1", "food must be"),
+                                   (9, np.array([1, 1]), "must must be"),
+                                   (9, 1.0, "must must be")]:
+        bad = list(args)
+        bad[position] = value
+        with pytest.raises(LumicoreError, match=match):
+            kernel.held_step(*bad)
+    rng = np.random.default_rng(0)
+    nxt, succ = rng.normal(size=(3, 9, 16)), np.zeros((4, 6), dtype=np.int64)
+    gains, bonus = rng.normal(size=(4, 4, 5)), rng.normal(size=16)
+    for remodel in (np.array([True, False]), "yes", 1):
+        with pytest.raises(LumicoreError, match="remodel must be"):
+            kernel.building_turn(nxt, succ, gains, -1, remodel, bonus, 3)
+    assert kernel.building_turn(nxt, succ, gains, -1, np.bool_(True), bonus, 3).shape == (4, 9, 16)
+
+
 def test_a_waiting_card_is_housed_at_most_once_and_then_counts():
     """Two waiting cards (states 0-3: the subset): housing both from state 3 adds both values
     and two residents; state 0 has none to house."""

@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from lumicore._ext import lemuria as _k
+from lumicore.data import shorten
 from lumicore.errors import LumicoreError
 
 __all__ = ["building_turn", "held_draw", "held_draws", "held_step", "waiting_release"]
@@ -52,6 +53,8 @@ def building_turn(nxt: np.ndarray, succ: np.ndarray, gains: np.ndarray, only: in
         raise LumicoreError(f"only must be -1 (any), 0 (no build) or a slot 1..5, got {only!r}")
     if isinstance(admin, bool) or not isinstance(admin, (int, np.integer)) or not 0 <= admin < 4:
         raise LumicoreError(f"admin must be a district bit 0..3, got {admin!r}")
+    if not isinstance(remodel, (bool, np.bool_)):
+        raise LumicoreError(f"remodel must be True or False, got {shorten(remodel)}")
     out = np.empty((R, F, B))
     _k.building_turn(nxt, succ, gains, int(only), bool(remodel), bonus, int(admin), out)
     return out
@@ -166,18 +169,17 @@ def held_step(nxt: np.ndarray, values: np.ndarray, succ: np.ndarray, least: np.n
             raise LumicoreError(f"{name} must be ({T},), one value a turn, got {array.shape}")
     if isinstance(jm, bool) or not isinstance(jm, (int, np.integer)) or not 0 <= jm < J:
         raise LumicoreError(f"jm must be 0..{J - 1} (residents, below nxt's J), got {jm!r}")
-    if isinstance(must, bool) or must not in (-1, 0, 1):
+    if isinstance(must, bool) or not isinstance(must, (int, np.integer)) or must not in (-1, 0, 1):
         raise LumicoreError(f"must must be -1 (any way), 0 (not housed) or 1 (housed), "
-                            f"got {must!r}")
-    if isinstance(food, bool) or not isinstance(food, (int, float, np.number)):
-        raise LumicoreError(f"food must be a number, got {type(food).__name__}")
+                            f"got {shorten(must)}")
+    food = _number(food, "food")
     housings, onto = _more_housings(housings, onto, values.shape, Q)
     succ = np.ascontiguousarray(succ, dtype=np.int64)
     least = np.ascontiguousarray(least, dtype=np.int64)
     reset, free_swap = _reset(reset, Q), _flags(free_swap, "free_swap", Q)
     drawn, best_from = _outputs(out, nxt.shape, (nxt, values, housings, succ, least, pending,
                                                  *by_turn, onto, reset, free_swap))
-    _k.held_draws(nxt, values, succ, least, pending, by_turn[0], by_turn[1], float(food),
+    _k.held_draws(nxt, values, succ, least, pending, by_turn[0], by_turn[1], food,
                   by_turn[2], int(jm), int(must), housings, onto, reset, free_swap, drawn,
                   best_from)
     return drawn, best_from
@@ -315,9 +317,27 @@ def _pending(pending: object, Q: int) -> np.ndarray:
 
 
 def _floats(array: object, name: str, ndim: int) -> np.ndarray:
-    if not isinstance(array, np.ndarray) or array.ndim != ndim:
-        raise LumicoreError(f"{name} must be a {ndim}-dimensional array, got {_shape(array)}")
+    """``array`` as C-contiguous float64: an array of ``ndim`` dimensions of real numbers
+    (not text, objects or complex numbers, which numpy would refuse or cut to their real
+    part)."""
+    if not isinstance(array, np.ndarray) or array.ndim != ndim \
+            or array.dtype.kind not in "biuf":
+        what = f"{_shape(array)} of {array.dtype}" if isinstance(array, np.ndarray) \
+            else _shape(array)
+        raise LumicoreError(f"{name} must be a {ndim}-dimensional array of real numbers, "
+                            f"got {what}")
     return np.ascontiguousarray(array, dtype=np.float64)
+
+
+def _number(value: object, name: str) -> float:
+    """``value`` as a float if it is a real number (no bool) that a float holds."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise LumicoreError(f"{name} must be a number, got {type(value).__name__}")
+    try:
+        return float(value)
+    except OverflowError:
+        raise LumicoreError(f"{name} must be a number a float holds, got "
+                            f"{shorten(value)}") from None
 
 
 def _shape(value: object) -> str:
