@@ -194,6 +194,23 @@ def test_bad_arguments():
         lagrangian_bound(default_instance(0, turns=2), method="newton")
 
 
+@pytest.mark.parametrize("kwargs,match", [
+    ({"max_steps": 0}, "max_steps"), ({"max_steps": -1}, "max_steps"),
+    ({"max_steps": 0.5}, "max_steps"), ({"max_steps": True}, "max_steps"),
+    ({"max_steps": None}, "max_steps"), ({"target": float("nan")}, "target"),
+    ({"target": float("inf")}, "target"), ({"target": 10**400}, "target"),
+    ({"target": "40"}, "target"), ({"target": np.zeros(2)}, "target"),
+    ({"fixed": 3}, "fixed"), ({"fixed": np.zeros(2)}, "fixed"),
+    ({"method": np.zeros(2)}, "method"),
+])
+def test_bad_step_target_fixed_and_method_are_named(kwargs, match):
+    """max_steps 0 or less took no step and returned +inf as the bound; a NaN target made the
+    subgradient steps NaN; a huge or non-numeric target, a fixed that is no mapping or an
+    array for method raised Python's or numpy's error. Each is now a LumicoreError."""
+    with pytest.raises(LumicoreError, match=match):
+        lagrangian_bound(small_instance(1), time_limit=1.0, **kwargs)
+
+
 @pytest.mark.parametrize("method,step", [("columns", "_price"), ("subgradient", "_evaluate")])
 def test_ctrl_c_ends_the_steps_with_a_valid_bound(monkeypatch, method, step):
     import solvers.lemuria.bound as bound

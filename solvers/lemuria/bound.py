@@ -41,9 +41,11 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
+from numbers import Integral, Real
 
 import numpy as np
 
+from lumicore.data import shorten
 from lumicore.errors import LumicoreError
 from lumicore.lemuria import CHITS, COLORS, DISTRICTS, RESOURCES, Instance
 from lumicore.lemuria.kernel import building_turn, held_step, waiting_release
@@ -1018,8 +1020,11 @@ def lagrangian_bound(instance: Instance, time_limit: float | None = DEFAULT_BOUN
     if not isinstance(instance, Instance):
         raise LumicoreError(f"expected a lemuria Instance, got {type(instance).__name__}")
     check_limits(None, time_limit)
-    if method not in METHODS:
-        raise LumicoreError(f"method: {method!r} is not one of {', '.join(METHODS)}")
+    if not isinstance(method, str) or method not in METHODS:
+        raise LumicoreError(f"method: {shorten(method)} is not one of {', '.join(METHODS)}")
+    if isinstance(max_steps, bool) or not isinstance(max_steps, Integral) or max_steps < 1:
+        raise LumicoreError(f"max_steps must be a whole number >= 1, got {shorten(max_steps)}")
+    target = _check_target(target)
     fixed = _check_fixed(instance, fixed)
     start = time.perf_counter()
     try:
@@ -1050,7 +1055,24 @@ def lagrangian_bound(instance: Instance, time_limit: float | None = DEFAULT_BOUN
     return result
 
 
+def _check_target(target: object) -> float | None:
+    """``target`` as a float: None or a finite number (no bool) a float holds."""
+    if target is None:
+        return None
+    if isinstance(target, bool) or not isinstance(target, Real):
+        raise LumicoreError(f"target must be a number of VP, got {shorten(target)}")
+    try:
+        value = float(target)
+    except OverflowError:
+        value = math.inf
+    if not math.isfinite(value):
+        raise LumicoreError(f"target must be a finite number of VP, got {shorten(target)}")
+    return value
+
+
 def _check_fixed(instance: Instance, fixed: Mapping[int, int] | None) -> dict[int, int]:
+    if fixed is not None and not isinstance(fixed, Mapping):
+        raise LumicoreError(f"fixed must be a {{turn: option}} mapping, got {shorten(fixed)}")
     out = {}
     for turn, option in (fixed or {}).items():
         if isinstance(turn, bool) or not isinstance(turn, int) or not 1 <= turn <= instance.turns:
