@@ -158,3 +158,33 @@ def test_astar_that_leaves_a_state_unexpanded_at_its_depth_cap_proves_nothing():
         assert status == 2, (cap, status)  # CUT, never EXHAUSTED (1)
     with pytest.raises(ValueError, match="max_depth must be 0..254, got 255"):
         _k.astar(train.packed, table, heur, 10**7, 0.0, max_depth=255)
+
+
+def test_the_door_names_arguments_of_the_wrong_kind():
+    """``successors`` of an empty list hit numpy's IndexError and took a float or bool card
+    index as a row (0.5 -> 0); a train of another type than int, a table of heuristic values
+    that is no HeuristicTable, pdbs that are no sequence of databases and a time limit of
+    text or past a float's range raised Python's TypeError, AttributeError, ValueError or
+    OverflowError. Each is now a LumicoreError naming it."""
+    train = Train.parse("h L4 H T S")
+    htable = build_table(DECK, train)
+    for packed in ([], [train.packed], np.array([train.packed]), None, 2.0**63):
+        with pytest.raises(LumicoreError, match="packed train"):
+            K.successors(packed, TABLE, 0)
+    for card in (0.5, True, "0", None, len(CARDS), -1, np.float64(1.0)):
+        with pytest.raises(LumicoreError, match="card index"):
+            K.successors(train.packed, TABLE, card)
+    assert K.successors(np.uint64(train.packed), TABLE, np.int64(0)).dtype == np.uint64
+    for bad in (None, "table", np.zeros((6, 6, 5, 5), dtype=np.uint8)):
+        with pytest.raises(LumicoreError, match="htable"):
+            K.heuristic([train.packed], bad)
+        with pytest.raises(LumicoreError, match="heuristic table"):
+            K.search("astar", train, TABLE, bad, 100, None)
+    for pdbs in (None, 3, "pdb", [htable]):
+        with pytest.raises(LumicoreError, match="pdbs"):
+            K.heuristic([train.packed], htable, pdbs)
+        with pytest.raises(LumicoreError, match="pdbs"):
+            K.search("astar", train, TABLE, htable, 100, None, pdbs=pdbs)
+    for time_limit in ("1", 10**400, float("nan"), np.zeros(2), True):
+        with pytest.raises(LumicoreError, match="time"):
+            K.search("bfs", train, TABLE, None, 100, time_limit)

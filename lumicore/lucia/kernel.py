@@ -24,6 +24,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from lumicore._ext import lucia as _k
+from lumicore.checks import check_index
 from lumicore.data import shorten
 from lumicore.errors import LumicoreError, NotationError, SearchLimitError
 from lumicore.lucia import pdb as _pdb
@@ -131,11 +132,10 @@ def _table(table: np.ndarray) -> np.ndarray:
 
 def successors(packed: int, table: np.ndarray, card: int) -> np.ndarray:
     """Distinct successors (uint64) of one packed train for row ``card`` of ``table``."""
-    arr = check_states([packed])
+    train = Train.from_packed(packed)   # one integer, a legal train
     table = _table(table)
-    if not 0 <= card < len(table):
-        raise LumicoreError(f"card index {card} out of range 0..{len(table) - 1}")
-    return _k.successors(int(arr[0]), table, int(card))
+    card = check_index(card, len(table), "card index", "a row of the card table")
+    return _k.successors(train.packed, table, card)
 
 
 def expand(states: Sequence[int] | np.ndarray, table: np.ndarray
@@ -160,7 +160,9 @@ def heuristic(states: Sequence[int] | np.ndarray, htable: HeuristicTable,
     the covering table, max-combined with the pattern databases ``pdbs`` when given (a state
     that does not fit a database gets nothing from it)."""
     arr = check_states(states)
+    _check_htable(htable)
     _check_length(arr, htable)
+    pdbs = _check_pdbs(pdbs)
     if not pdbs:
         return _k.heuristic(arr, htable.values, htable.target, htable.locked)
     return _heuristic_object(htable, pdbs)(arr)
@@ -175,6 +177,41 @@ def _heuristic_object(htable: HeuristicTable, pdbs: Sequence[_pdb.PatternDatabas
             raise LumicoreError("pattern database does not fit the heuristic table's trains")
         heur.add_pdb(db.values, db.length, db.codes, db.counts)
     return heur
+
+
+def _check_htable(htable: object) -> HeuristicTable:
+    if not isinstance(htable, HeuristicTable):
+        raise LumicoreError(f"htable must be a HeuristicTable (heuristic.build_table), "
+                            f"got {shorten(htable)}")
+    return htable
+
+
+def _check_pdbs(pdbs: object) -> tuple[_pdb.PatternDatabase, ...]:
+    if isinstance(pdbs, (str, bytes)) or not isinstance(pdbs, Iterable):
+        raise LumicoreError(f"pdbs must be a sequence of PatternDatabase, got {shorten(pdbs)}")
+    out = tuple(pdbs)
+    if len(out) > 2:
+        raise LumicoreError("at most two pattern databases")
+    for db in out:
+        if not isinstance(db, _pdb.PatternDatabase):
+            raise LumicoreError(f"pdbs must be PatternDatabase objects (pdb.load_pdb), "
+                                f"got {shorten(db)}")
+    return out
+
+
+def _deadline(time_limit: object) -> float:
+    """The kernel clock's deadline ``time_limit`` seconds from now (None: 0.0, none)."""
+    if time_limit is None:
+        return 0.0
+    if isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real):
+        raise LumicoreError(f"time_limit must be a number of seconds, got {shorten(time_limit)}")
+    try:
+        deadline = _k.monotonic() + float(time_limit)
+    except OverflowError:
+        deadline = math.inf
+    if not math.isfinite(deadline):
+        raise LumicoreError(f"bad time limit {shorten(time_limit)}")
+    return deadline
 
 
 def _check_length(arr: np.ndarray, htable: HeuristicTable) -> None:
@@ -229,9 +266,8 @@ def search(algorithm: str, train: Train, table: np.ndarray, htable: HeuristicTab
         raise LumicoreError(f"train must be a lumicore.lucia.Train, got {shorten(train)}")
     table = _table(table)
     limit = check_max_nodes(algorithm, max_nodes)
-    deadline = 0.0 if time_limit is None else _k.monotonic() + float(time_limit)
-    if time_limit is not None and not math.isfinite(deadline):
-        raise LumicoreError(f"bad time limit {time_limit!r}")
+    deadline = _deadline(time_limit)
+    pdbs = _check_pdbs(pdbs)
     if isinstance(weight, bool) or not isinstance(weight, int) or not 1 <= weight <= MAX_WEIGHT:
         raise LumicoreError(f"weight must be an integer from 1 to {MAX_WEIGHT}, got {weight!r}")
     if weight != 1 and algorithm != "astar":
@@ -252,9 +288,9 @@ def search(algorithm: str, train: Train, table: np.ndarray, htable: HeuristicTab
     if algorithm == "bfs":
         out = _k.bfs(train.packed, table, limit, deadline, max_bytes, progress)
     elif algorithm in ("astar", "idastar"):
-        if htable is None or htable.length != len(train):
+        if not isinstance(htable, HeuristicTable) or htable.length != len(train):
             raise LumicoreError("a heuristic table for this train's length is needed")
-        if not all(isinstance(db, _pdb.PatternDatabase) and db.fits(train) for db in pdbs):
+        if not all(db.fits(train) for db in pdbs):
             raise LumicoreError(f"a pattern database does not fit the train {train}")
         heur = _heuristic_object(htable, pdbs)
         if algorithm == "astar":
