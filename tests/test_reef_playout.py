@@ -74,3 +74,14 @@ def test_playout_rejects_bad_arguments(bad):
     args = arguments(2, 0, "A", False)
     with pytest.raises(LumicoreError):
         kernel.playout(values["players"], values["seed"], *args[2:], count=values["count"])
+
+
+@pytest.mark.parametrize("position", [3, 4])
+@pytest.mark.parametrize("bad", [None, 5, "blue 2", {"a": 1}])
+def test_luminos_and_starts_that_are_no_sequence_are_named(position, bad):
+    """A number or None for the Luminos or the starting Luminos raised Python's "object is not
+    iterable" TypeError; a LumicoreError names what a play-out needs."""
+    args = list(arguments(2, 1, "A", False))
+    args[position] = bad
+    with pytest.raises(LumicoreError, match="Luminos"):
+        kernel.playout(*args)

@@ -325,6 +325,18 @@ def test_bad_limestone_and_reef_are_refused():
     assert best_placement(reef, "pink 1", 10).limestone <= 10
 
 
+def test_bad_limestone_value_and_prune_are_named():
+    """A limestone_value past a float's range raised math's OverflowError, an array for prune
+    numpy's "truth value is ambiguous"; both are now LumicoreErrors naming the argument."""
+    reef = Reef.new(load_board("A"), start=("pink", "green"))
+    for value in (10**400, -(10**400), float("nan"), "1"):
+        with pytest.raises(LumicoreError, match="limestone_value"):
+            best_placement(reef, "pink 1", 1, limestone_value=value)
+    for prune in (None, "yes", 1, [True, False]):
+        with pytest.raises(LumicoreError, match="prune"):
+            best_placement(reef, "pink 1", 1, prune=prune)
+
+
 def test_result_prints_the_plan():
     reef = Reef.new(load_board("A"), start=("pink", "green"))
     text = str(best_placement(reef, "pink 3 crab, blue 5", 4, "final:dark"))

@@ -169,6 +169,10 @@ def search_hand(
 
 # ---- whole games -------------------------------------------------------------------------------
 
+def _sequence(value: object) -> bool:
+    return isinstance(value, Sequence) and not isinstance(value, (str, bytes))
+
+
 POLICY_SALT: int = _kernel.POLICY_SALT
 
 
@@ -193,7 +197,8 @@ def playout(players: int, seed: int, board: Board, luminos: Sequence[Lumino],
         raise LumicoreError(f"a play-out is for 2 to 4 players, got {shorten(players)}")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
         raise LumicoreError(f"seed must be an integer in 0..2**63-1, got {shorten(seed)}")
-    if not isinstance(board, Board) or not all(isinstance(t, Lumino) for t in luminos) \
+    if not isinstance(board, Board) or not _sequence(luminos) or not _sequence(starts) \
+            or not all(isinstance(t, Lumino) for t in luminos) \
             or not all(isinstance(s, StartLumino) for s in starts):
         raise LumicoreError("a play-out needs a Board, Luminos and StartLuminos")
     try:
