@@ -205,6 +205,10 @@ def test_lucia_partial_rule_reaches_the_kernel():
 @pytest.mark.parametrize("kwargs,error", [
     ({"algorithm": "dfs"}, LumicoreError), ({"cards": []}, LumicoreError),
     ({"cards": ["wild 1"]}, LumicoreError), ({"time_limit": -1}, SearchLimitError),
+    # an array reached numpy's "truth value of an array is ambiguous" ValueError
+    ({"algorithm": np.array(["bfs", "astar"])}, LumicoreError),
+    ({"heuristic": np.array(["pdb", "covering"])}, LumicoreError),
+    ({"algorithm": ["bfs"]}, LumicoreError),
 ])
 def test_bad_arguments(kwargs, error):
     with pytest.raises(error):

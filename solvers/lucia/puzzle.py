@@ -215,15 +215,15 @@ def solve(train: Train | str, cards: Deck | Sequence[Card] | None = None,
     the whole call: building the pattern database (when it is not cached) takes at most
     :data:`PDB_SHARE` of it, else the covering table alone is used."""
     start = as_train(train, rules)
-    if algorithm not in ALGORITHMS:
+    if not isinstance(algorithm, str) or algorithm not in ALGORITHMS:
         raise LumicoreError(f"algorithm must be one of {', '.join(ALGORITHMS)}, "
-                            f"got {algorithm!r}")
+                            f"got {shorten(algorithm)}")
     _check_limit_types(max_nodes, time_limit)
     check_limits(max_nodes, time_limit)
     # here, not only in the kernel's search: A*'s warm start spends part of the budget first,
     # and what it leaves may fit under the cap that the whole does not
     kernel.check_max_nodes(algorithm, max_nodes)
-    if heuristic not in HEURISTICS:
+    if not isinstance(heuristic, str) or heuristic not in HEURISTICS:
         raise LumicoreError(f"heuristic must be one of {', '.join(HEURISTICS)}, "
                             f"got {shorten(heuristic)}")
     kinds = card_kinds(cards)
