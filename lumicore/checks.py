@@ -32,6 +32,8 @@ lumicore.errors.DataError: saved game: field 'todo' is missing
 from __future__ import annotations
 
 import json
+import math
+import numbers
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -72,6 +74,29 @@ def check_index(value: object, size: int, name: str, what: str = "an integer",
         bound = "2**63 - 1" if size == SEED_LIMIT else str(size - 1)
         raise error(f"{name} must be {what} from 0 to {bound}, got {shorten(value)}")
     return int(value)
+
+
+def check_real(value: object, name: str, what: str = "a finite number") -> float:
+    """``value`` as a float if it is a real number (bool is none here) that a float holds and
+    that is neither infinite nor NaN; else :class:`LumicoreError`: "``name`` must be
+    ``what``", quoting the value (an int past a float's range raised OverflowError in
+    ``float()``).
+
+    >>> check_real(3, "target")
+    3.0
+    >>> check_real(float("nan"), "target", "a finite number of VP")
+    Traceback (most recent call last):
+    ...
+    lumicore.errors.LumicoreError: target must be a finite number of VP, got 'nan'
+    """
+    if not isinstance(value, bool) and isinstance(value, numbers.Real):
+        try:
+            out = float(value)
+        except OverflowError:
+            out = math.inf
+        if math.isfinite(out):
+            return out
+    raise LumicoreError(f"{name} must be {what}, got {shorten(value)}")
 
 
 # ------------------------------------------------------------------------------------------

@@ -234,7 +234,7 @@ def _good_draw():
     (1, np.ones(3), "bf must be"),
     (2, np.ones((2, 1)), "pg must be a 1-dimensional"),
     (3, [1.0, 1.0], "pf must be a 1-dimensional"),
-    (4, "2", "food must be a number"),
+    (4, "2", "food must be a finite number"),
     (5, np.ones(1), "discard must be"),
     (6, 3, "jm must be"),
     (6, -1, "jm must be"),

@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from lumicore._ext import lemuria as _k
+from lumicore.checks import check_real
 from lumicore.data import shorten
 from lumicore.errors import LumicoreError
 
@@ -172,7 +173,7 @@ def held_step(nxt: np.ndarray, values: np.ndarray, succ: np.ndarray, least: np.n
     if isinstance(must, bool) or not isinstance(must, (int, np.integer)) or must not in (-1, 0, 1):
         raise LumicoreError(f"must must be -1 (any way), 0 (not housed) or 1 (housed), "
                             f"got {shorten(must)}")
-    food = _number(food, "food")
+    food = check_real(food, "food")
     housings, onto = _more_housings(housings, onto, values.shape, Q)
     succ = np.ascontiguousarray(succ, dtype=np.int64)
     least = np.ascontiguousarray(least, dtype=np.int64)
@@ -327,17 +328,6 @@ def _floats(array: object, name: str, ndim: int) -> np.ndarray:
         raise LumicoreError(f"{name} must be a {ndim}-dimensional array of real numbers, "
                             f"got {what}")
     return np.ascontiguousarray(array, dtype=np.float64)
-
-
-def _number(value: object, name: str) -> float:
-    """``value`` as a float if it is a real number (no bool) that a float holds."""
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise LumicoreError(f"{name} must be a number, got {type(value).__name__}")
-    try:
-        return float(value)
-    except OverflowError:
-        raise LumicoreError(f"{name} must be a number a float holds, got "
-                            f"{shorten(value)}") from None
 
 
 def _shape(value: object) -> str:

@@ -16,7 +16,6 @@ Cards travel as a ``(k, 2)`` uint32 table, one row per card, one word per action
 
 from __future__ import annotations
 
-import math
 import numbers
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NamedTuple
@@ -24,7 +23,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from lumicore._ext import lucia as _k
-from lumicore.checks import check_index
+from lumicore.checks import check_index, check_real
 from lumicore.data import shorten
 from lumicore.errors import LumicoreError, NotationError, SearchLimitError
 from lumicore.lucia import pdb as _pdb
@@ -203,15 +202,7 @@ def _deadline(time_limit: object) -> float:
     """The kernel clock's deadline ``time_limit`` seconds from now (None: 0.0, none)."""
     if time_limit is None:
         return 0.0
-    if isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real):
-        raise LumicoreError(f"time_limit must be a number of seconds, got {shorten(time_limit)}")
-    try:
-        deadline = _k.monotonic() + float(time_limit)
-    except OverflowError:
-        deadline = math.inf
-    if not math.isfinite(deadline):
-        raise LumicoreError(f"bad time limit {shorten(time_limit)}")
-    return deadline
+    return _k.monotonic() + check_real(time_limit, "time_limit", "a finite number of seconds")
 
 
 def _check_length(arr: np.ndarray, htable: HeuristicTable) -> None:

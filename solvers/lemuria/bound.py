@@ -41,10 +41,11 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
-from numbers import Integral, Real
+from numbers import Integral
 
 import numpy as np
 
+from lumicore.checks import check_real
 from lumicore.data import shorten
 from lumicore.errors import LumicoreError
 from lumicore.lemuria import CHITS, COLORS, DISTRICTS, RESOURCES, Instance
@@ -1024,7 +1025,8 @@ def lagrangian_bound(instance: Instance, time_limit: float | None = DEFAULT_BOUN
         raise LumicoreError(f"method: {shorten(method)} is not one of {', '.join(METHODS)}")
     if isinstance(max_steps, bool) or not isinstance(max_steps, Integral) or max_steps < 1:
         raise LumicoreError(f"max_steps must be a whole number >= 1, got {shorten(max_steps)}")
-    target = _check_target(target)
+    target = None if target is None else check_real(target, "target",
+                                                    "a finite number of VP")
     fixed = _check_fixed(instance, fixed)
     start = time.perf_counter()
     try:
@@ -1053,21 +1055,6 @@ def lagrangian_bound(instance: Instance, time_limit: float | None = DEFAULT_BOUN
             result.value = result.first = _simple_bound(instance)
     result.elapsed = time.perf_counter() - start
     return result
-
-
-def _check_target(target: object) -> float | None:
-    """``target`` as a float: None or a finite number (no bool) a float holds."""
-    if target is None:
-        return None
-    if isinstance(target, bool) or not isinstance(target, Real):
-        raise LumicoreError(f"target must be a number of VP, got {shorten(target)}")
-    try:
-        value = float(target)
-    except OverflowError:
-        value = math.inf
-    if not math.isfinite(value):
-        raise LumicoreError(f"target must be a finite number of VP, got {shorten(target)}")
-    return value
 
 
 def _check_fixed(instance: Instance, fixed: Mapping[int, int] | None) -> dict[int, int]:

@@ -73,6 +73,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from lumicore.checks import check_real
 from lumicore.data import shorten
 from lumicore.errors import LumicoreError
 from lumicore.reef import kernel
@@ -297,10 +298,7 @@ def best_placement(
     limestone = kernel.check_limestone(limestone)
     if limestone > LIMESTONE_CAP:  # no storage holds more: the CLI refused it, this did not
         raise LumicoreError(f"limestone {limestone}: storage holds 0..{LIMESTONE_CAP}")
-    if isinstance(limestone_value, bool) or not isinstance(limestone_value, (int, float)) \
-            or not _finite(limestone_value):
-        raise LumicoreError(f"limestone_value must be a finite number, got "
-                            f"{shorten(limestone_value)}")
+    limestone_value = check_real(limestone_value, "limestone_value")
     if not isinstance(prune, bool):
         raise LumicoreError(f"prune must be True or False, got {shorten(prune)}")
     if max(reef.heights) + len(tiles) > kernel.MAX_HEIGHT + 1:
@@ -323,14 +321,6 @@ def best_placement(
         actions = [(lumino, -1, -1) for lumino in tiles]
     return _result(reef, actions, limestone, goal, str(goal), limestone_value, found["nodes"],
                    found["merged"], found["pruned"], found["complete"], found["elapsed"])
-
-
-def _finite(value: float) -> bool:
-    """Whether ``value`` is finite as a float (an int past a float's range is not)."""
-    try:
-        return math.isfinite(value)
-    except OverflowError:
-        return False
 
 
 def _score(goal: Callable[[Reef], float], reef: Reef) -> float:
