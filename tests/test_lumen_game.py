@@ -501,6 +501,13 @@ def test_a_record_with_an_illegal_action_names_it():
         replay({"game": "reef"})
 
 
+@pytest.mark.parametrize("text", ["[" * 100_000, '{"a":' * 5000 + "1" + "}" * 5000, "NaN", ""])
+def test_a_record_that_is_no_json_object_is_a_data_error(text):
+    # JSON nested deeper than the parser's recursion limit escaped as RecursionError
+    with pytest.raises(DataError):
+        replay(text)
+
+
 @pytest.mark.parametrize("fields", [{"seed": "abc"}, {"seed": 1.5}, {"seed": float("nan")},
                                     {"seed": float("inf")}, {"seed": -1}, {"players": "x"},
                                     {"players": 2.0}, {"options": "ab"}, {"options": [1]},

@@ -900,10 +900,7 @@ def replay(record: dict[str, Any] | str) -> GameState:
     """Play a game record (:meth:`GameState.record`, or the arena's generic record) from the
     start and return the final state."""
     if isinstance(record, str):
-        try:
-            record = json.loads(record)
-        except ValueError as exc:
-            raise DataError(f"game record is not JSON: {str(exc)[:80]}") from exc
+        record = read_json(record, "Lumen game record")
     if not isinstance(record, dict) or record.get("game") != "lumen":
         raise DataError("not a Lumen game record (expected \"game\": \"lumen\")")
     options = record.get("options") or {}
