@@ -253,3 +253,14 @@ def test_fuzz_instance_tables_raise_only_data_errors():
             pass
 
     run()
+
+
+@pytest.mark.parametrize("data", [1.5, float("inf"), None, "turns = 4", ["turns", 4], 10**40,
+                                  "huge"])
+def test_instance_data_that_is_no_table_is_a_data_error(data):
+    # a float, None or a list escaped as Python's TypeError ("not iterable"), an integer too
+    # long for str() as ValueError
+    from lumicore.lemuria.instance import instance_from_dict
+
+    with pytest.raises(DataError, match="an instance"):
+        instance_from_dict(10**5000 if data == "huge" else data)

@@ -82,7 +82,7 @@ def _turn(key: Any, turns: int, where: str) -> int:
 
 def _table(value: Any, where: str) -> Mapping[Any, Any]:
     if not isinstance(value, Mapping):
-        raise DataError(f"{where}: expected a table, got {value!r}")
+        raise DataError(f"{where}: expected a table, got {shorten(value)}")
     return value
 
 
@@ -333,6 +333,7 @@ def _string_list(value: Any, where: str) -> list[str]:
 
 def instance_from_dict(data: Mapping[str, Any], base: Path | None = None) -> Instance:
     """An :class:`Instance` from parsed TOML (``base``: folder that card paths are relative to)."""
+    data = _table(data, "an instance")
     for key in data:
         if key not in KEYS:
             raise DataError(f"unknown key {key!r} (expected one of {', '.join(KEYS)})")
