@@ -10,7 +10,14 @@ from hypothesis import strategies as st
 from lumicore.errors import DataError, IllegalMoveError, LumicoreError, NotationError
 from lumicore.lumen import Sheet, load_layout, selections
 from lumicore.lumen.dice import ROLLS, check_selection, selection_value
-from lumicore.lumen.sheet import LAYOUTS, HighCommand, grid_layout, layout_from_dict
+from lumicore.lumen.sheet import (
+    LAYOUTS,
+    MAX_BUBBLES,
+    MAX_THRESHOLD,
+    HighCommand,
+    grid_layout,
+    layout_from_dict,
+)
 from lumicore.lumen.units import load_board
 
 EMPTY_ROW = ". . . . ."
@@ -304,6 +311,25 @@ def test_high_command_checks_itself_and_defaults_objectives_to_the_last_two_sect
                 dict(threshold="7"), dict(sections="22"), dict(sections=(2.0,))):
         with pytest.raises(LumicoreError):
             HighCommand(**bad)
+
+
+@pytest.mark.parametrize("bad", [dict(sections=(999_999_999,)), dict(sections=(40, 25)),
+                                 dict(threshold=10**9), dict(threshold=-10**9),
+                                 dict(threshold=10**5000)])
+def test_high_command_row_is_bounded(bad):
+    # a threshold of ten digits or more printed a notation that did not read back (and one too
+    # long for str() made str() raise); a row of 999999999 boxes, read from a one-line
+    # notation, hung _repr_svg_ (one rect per box)
+    with pytest.raises(LumicoreError):
+        HighCommand(**bad)
+    assert HighCommand(-MAX_THRESHOLD, (MAX_BUBBLES,)).boxes == MAX_BUBBLES
+
+
+@pytest.mark.parametrize("line", ["sections=999999999", "sections=40,25", "threshold=-999999999 "
+                                  "sections=65"])
+def test_a_notation_with_too_many_high_command_boxes_is_refused(line):
+    with pytest.raises(NotationError, match="at most 64 boxes"):
+        Sheet.parse(". .\nhigh_command " + line)
 
 
 # --- the notation reads back: Sheet.parse(str(s)) == s for every layout

@@ -40,6 +40,8 @@ LAYOUTS = {"default": "lumen_sheet.toml"}
 """Built-in command-area layouts by name."""
 MAX_BUBBLES = 64
 """The most bubbles a layout may have (the kernel keeps a sheet in one 64-bit word)."""
+MAX_THRESHOLD = 999_999_999
+"""The largest High Command threshold either way (nine digits, what the notation reads)."""
 
 
 def _whole_numbers(values: Any, what: str) -> tuple[int, ...]:
@@ -71,12 +73,17 @@ class HighCommand:
     (the rulebook's "+ una ficha de Objetivo para las 2 áreas finales")."""
 
     def __post_init__(self) -> None:
-        if isinstance(self.threshold, bool) or not isinstance(self.threshold, int):
-            raise LumicoreError(f"High Command threshold must be an integer, got "
-                                f"{shorten(self.threshold)}")
+        if (isinstance(self.threshold, bool) or not isinstance(self.threshold, int)
+                or not -MAX_THRESHOLD <= self.threshold <= MAX_THRESHOLD):
+            raise LumicoreError(f"High Command threshold must be an integer of at most nine "
+                                f"digits, got {shorten(self.threshold)}")
         sections = _whole_numbers(self.sections, "High Command sections")
         if not sections or min(sections) < 1:
-            raise LumicoreError(f"every High Command section needs a box, got {sections}")
+            raise LumicoreError(f"every High Command section needs a box, got "
+                                f"{shorten(sections)}")
+        if sum(sections) > MAX_BUBBLES:
+            raise LumicoreError(f"a High Command row has at most {MAX_BUBBLES} boxes (one per "
+                                f"bubble a sheet may have), got {shorten(sum(sections))}")
         objectives = (tuple(range(max(0, len(sections) - 2), len(sections)))
                       if self.objective_sections is None
                       else _whole_numbers(self.objective_sections, "objective sections"))
