@@ -15,6 +15,7 @@ from lumicore.lumen.sheet import (
     MAX_BUBBLES,
     MAX_THRESHOLD,
     HighCommand,
+    Layout,
     grid_layout,
     layout_from_dict,
 )
@@ -323,6 +324,17 @@ def test_high_command_row_is_bounded(bad):
     with pytest.raises(LumicoreError):
         HighCommand(**bad)
     assert HighCommand(-MAX_THRESHOLD, (MAX_BUBBLES,)).boxes == MAX_BUBBLES
+
+
+def test_a_layout_built_in_python_reads_back_from_its_sheets_notation():
+    # neighbours given in another order printed no links line and read back in ascending
+    # order, a different layout; bubbles out of reading order read back reordered, values too
+    layout = Layout(((0, 0), (0, 1), (1, 0)), ((2, 1), (0,), (0,)))
+    assert layout.neighbors == ((1, 2), (0,), (0,))
+    sheet = Sheet(layout, (1, None, 3))
+    assert Sheet.parse(str(sheet)) == sheet
+    with pytest.raises(LumicoreError, match="reading order"):
+        Layout(((1, 0), (0, 0)), ((1,), (0,)))
 
 
 @pytest.mark.parametrize("line", ["sections=999999999", "sections=40,25", "threshold=-999999999 "

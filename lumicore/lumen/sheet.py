@@ -128,6 +128,8 @@ class Layout:
 
     def __post_init__(self) -> None:
         _check_layout(self)
+        # each bubble's neighbours in ascending order, as the notation reads them back
+        object.__setattr__(self, "neighbors", tuple(tuple(sorted(n)) for n in self.neighbors))
         object.__setattr__(self, "_index", {c: i for i, c in enumerate(self.cells)})
         masks = [sum(1 << j for j in nbrs) for nbrs in self.neighbors]
         object.__setattr__(self, "masks", tuple(masks))
@@ -182,6 +184,9 @@ def _check_layout(layout: Layout) -> None:
             raise LumicoreError(f"bad bubble {shorten(cell)} (expected (row, col), each 0..63)")
     if len(set(cells)) != len(cells):
         raise LumicoreError("a bubble is listed twice")
+    if list(cells) != sorted(cells):
+        raise LumicoreError("a layout's bubbles are listed in reading order (by row, then "
+                            "column), as its sheets' notation reads them")
     if not isinstance(neighbors, tuple) or len(neighbors) != len(cells):
         raise LumicoreError(f"a layout needs a tuple of neighbours for each of its {len(cells)} "
                             f"bubbles, got {shorten(neighbors)}")
