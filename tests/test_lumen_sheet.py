@@ -256,6 +256,11 @@ def test_layout_file(tmp_path):
     ({}, "rows and cols"),
     ({"rows": 1, "cols": 2, "high_command": {"sections": [2], "objective_sections": [3]}},
      "objective section 3"),
+    # int() took these quietly: a threshold of 2.9 became 2, "7" became 7
+    ({"rows": 1, "cols": 2, "high_command": {"threshold": 2.9, "sections": [2]}}, "threshold"),
+    ({"rows": 1, "cols": 2, "high_command": {"threshold": "7", "sections": [2]}}, "threshold"),
+    ({"rows": 1, "cols": 2, "high_command": {"sections": [1.5, 1]}}, "sections"),
+    ({"rows": 1, "cols": 2, "high_command": {"sections": 3}}, "high_command"),
 ])
 def test_bad_layouts(data, match):
     with pytest.raises(DataError, match=match):

@@ -255,8 +255,8 @@ def _high_command(raw: Any, source: object) -> HighCommand:
         return HighCommand()
     try:
         objectives = raw.get("objective_sections")  # left out: the last two (HighCommand)
-        return HighCommand(int(raw.get("threshold", 7)), tuple(int(x) for x in raw["sections"]),
-                           None if objectives is None else tuple(int(x) for x in objectives))
+        return HighCommand(raw.get("threshold", 7), tuple(raw["sections"]),
+                           None if objectives is None else tuple(objectives))
     except LumicoreError as exc:
         raise DataError(f"{shorten(source)}: {exc}") from None
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
