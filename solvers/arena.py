@@ -131,6 +131,7 @@ def seat_bots(text: str | Sequence[str], players: int | None = None) -> list[str
         raise LumicoreError(f"--bots {shorten(text)}: an empty bot name")
     if players is None:
         return names
+    players = _check_players(players)  # before one name is copied to every seat
     if len(names) == 1:
         names = names * players
     if len(names) != players:

@@ -159,3 +159,13 @@ def test_ctrl_c_while_the_commands_load_is_an_interruption(
     done = run("-c", "import sys, solvers.cli; print(sorted(m for m in sys.modules "
                      "if m.startswith('solvers.')))")
     assert done.returncode == 0 and "solvers.commands" not in done.stdout, done.stdout
+
+
+@pytest.mark.parametrize("players", ["-1", "0", "100000000", str(10**30)])
+def test_a_bad_player_count_for_one_bot_is_a_one_line_error(
+        players: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # one bot name fills every seat: the count is checked before the name is copied (10**30
+    # raised OverflowError, 10**8 built a list of 10**8 names)
+    assert cli.main(["reef", "play", "--bots", "random", "--players", players]) == 2
+    err = capsys.readouterr().err
+    assert err == f"lumicore: error: players must be an integer from 1 to 8, got {players}\n"
