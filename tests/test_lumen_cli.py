@@ -119,3 +119,13 @@ def test_the_quick_start_of_docs_lumen_runs():
     exec(compile(code, "docs/lumen.md", "exec"), namespace)
     state = namespace["state"]
     assert not state.is_terminal() and not state.is_chance_node()
+
+
+@pytest.mark.parametrize("command", ["replay", "best", "odds"])
+def test_json_nested_too_deeply_is_a_one_line_error(command, tmp_path, capsys):
+    # json.loads raised RecursionError (a traceback) on a file of 100,000 '['
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000)
+    assert main(["lumen", command, str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"lumicore: error: {str(path)!r} is not JSON: nested too deeply\n"

@@ -42,6 +42,8 @@ def load_state(path: str) -> GameState:
     text = read_file(path)
     try:
         data = json.loads(text)
+    except RecursionError:
+        raise DataError(f"{path[:80]!r} is not JSON: nested too deeply") from None
     except ValueError as exc:
         raise DataError(f"{path[:80]!r} is not JSON: {str(exc)[:60]}") from exc
     if isinstance(data, dict) and "actions" in data:
