@@ -138,6 +138,7 @@ def test_a_closed_output_pipe_exits_quietly() -> None:
     ["reef", "play", "--record", ""], ["reef", "tournament", "--out", ""],
     ["lucia", "solve", "--svg", ""], ["lucia", "winrate", "--out", ""],
     ["lemuria", "plan", "--svg", ""], ["lemuria", "play", "--record", ""],
+    ["lemuria", "plan", "", "--time-limit", "1"],  # planned the default instance
     ["lumen", "play", "--record", ""], ["lumen", "tournament", "--out", ""],
 ], ids=" ".join)
 def test_an_empty_file_name_is_an_error_not_ignored(argv: list[str],

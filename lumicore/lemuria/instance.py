@@ -371,8 +371,8 @@ def instance_from_dict(data: Mapping[str, Any], base: Path | None = None) -> Ins
 
 def load_instance(path: str | Path) -> Instance:
     """Read an instance TOML file; errors name the file and the bad entry."""
+    data = read_toml(path, {})  # the name as given: Path("") is the folder "."
     path = Path(path)
-    data = read_toml(path, {})
     try:
         return instance_from_dict(data, path.parent)
     except DataError as exc:

@@ -76,7 +76,7 @@ def schedule_json(schedule: Schedule, source: str, simulated: int) -> dict[str, 
 
 def run_plan(args: argparse.Namespace) -> int:
     svg = check_output_path(args.svg) if args.svg is not None else None
-    if args.instance:
+    if args.instance is not None:
         instance, source = load_instance(args.instance), args.instance
     else:
         instance, source = default_instance(args.deal), f"default_instance({args.deal})"
