@@ -50,6 +50,10 @@ def test_play_bad_input_is_one_line_exit_2(tmp_path, capsys):
         (["--bots", "planner:horizon=0,greedy", "--players", "2"], "horizon must be a positive"),
         (["--seed", "-1", "--bots", "random"], "seed"),
         (["--bots", "random", "--record", str(tmp_path / "no" / "x.json")], "does not exist"),
+        # checked whatever the bots (random ones took inf and 1e400 silently)
+        (["--bots", "random", "--time-limit", "inf"], "time_limit must be a positive number"),
+        (["--bots", "random", "--time-limit", "1e400"], "got inf"),
+        (["--bots", "random", "--time-limit", "nan"], "got nan"),
     ]:
         assert main(["lemuria", "play", *argv]) == 2
         err = capsys.readouterr().err.strip()

@@ -22,7 +22,6 @@ import json
 from dataclasses import asdict
 from typing import Any
 
-from lumicore.errors import LumicoreError
 from lumicore.lemuria import (
     Build,
     Buy,
@@ -38,7 +37,7 @@ from lumicore.lemuria.harvests import AltarSetup, replay_harvests
 from lumicore.lemuria.render import render_year
 from solvers.commands import add_game, check_output_path
 from solvers.lemuria import DEFAULT_TIME_LIMIT, build_schedule
-from solvers.limits import INTERRUPTED, exit_code
+from solvers.limits import INTERRUPTED, check_limits, exit_code
 
 __all__ = ["register", "schedule_json", "action_json"]
 
@@ -147,8 +146,7 @@ def run_play(args: argparse.Namespace) -> int:
     players = check_players(args.players)
     seed = check_seed(args.seed)
     bots = parse_bots(args.bots, players)
-    if args.time_limit is not None and not args.time_limit > 0:
-        raise LumicoreError(f"--time-limit must be positive, got {args.time_limit}")
+    check_limits(None, args.time_limit)  # also when no bot is a planner: not ignored
     record_path = check_output_path(args.record) if args.record is not None else None
     with progress(total=13, desc="lemuria play", unit="turn",
                   enabled=False if args.json else None) as bar:
