@@ -104,6 +104,15 @@ def test_cli_play_prints_every_turn_and_the_result(capsys):
     assert main(["lucia", "play", "--seed", "2", "--players", "0"]) == 2
 
 
+@pytest.mark.parametrize("option, value", [("--samples", "0"), ("--max-nodes", "-1"),
+                                           ("--time-limit", "nan")])
+def test_cli_play_greedy_refuses_a_bad_search_option(option, value, capsys):
+    # greedy reads none of them; a bad one was ignored (exit 0) instead of refused
+    assert main(["lucia", "play", "--seed", "2", "--policy", "greedy", option, value]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("lumicore: error: ") and err.count("\n") == 1 and value in err
+
+
 def test_play_takes_the_largest_seed(capsys):
     """The per-turn sampling seed is seed + turn: it must wrap, not overflow the seed range
     after the first turn (exit 2 mid-game)."""

@@ -225,6 +225,10 @@ def play_game(game: Deal, policy: str = "best", samples: int = DEFAULT_SAMPLES, 
     if not isinstance(game, Deal):
         raise LumicoreError(f"game must be a lumicore.lucia.deal.Deal, got {game!r:.80}")
     seed = check_seed(seed)
+    # checked for "greedy" too, which reads none of them: a bad value is not ignored
+    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
+        raise LumicoreError(f"samples must be a positive integer, got {samples!r:.80}")
+    check_limits(max_nodes, time_limit)
     hands = tuple(tuple(h) for h in game.hands())
     stock, mover, train = game.stock(), 0, game.train
     record = GameRecord(train.is_goal())
