@@ -217,6 +217,13 @@ def test_cli_reads_and_solves_a_shared_deal(tmp_path, capsys):
     assert main(["lucia", "deal", "--file", str(path)]) == 2
     assert "deal: train" in capsys.readouterr().err
     assert main(["lucia", "deal", "--file", str(tmp_path / "missing.json")]) == 2
+    capsys.readouterr()
+    # the file holds the deal's players, deck and start: these options were silently ignored
+    path.write_text(d.to_json())
+    for option, value in [("--players", "3"), ("--deck", "nosuch"), ("--setup", "default")]:
+        assert main(["lucia", "deal", "--file", str(path), option, value]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"lumicore: error: {option} with --file") and err.count("\n") == 1
 
 
 @pytest.mark.parametrize("text", ["[" * 100_000, '{"train": ' * 100_000])

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from lumicore.data import read_file, shorten
+from lumicore.errors import LumicoreError
 from lumicore.lucia import Rules, Train, load_deck, random_train, scramble
 from lumicore.lucia.deal import Deal, deal
 from lumicore.lucia.kernel import MAX_NODES, check_max_nodes
@@ -211,9 +212,11 @@ def register_game(commands: argparse._SubParsersAction) -> None:
     source.add_argument("--file", default=None,
                         help="read a deal from a JSON file (Deal.to_json) instead; this or "
                              "--seed (required)")
-    p.add_argument("--players", type=int, default=1, help="players, 1..4 (default 1)")
-    p.add_argument("--deck", default="default", help=deck_help)
-    p.add_argument("--setup", default="default", help="setup TOML file or built-in name")
+    # None: not given (a deal --file holds its own players, deck and setup)
+    p.add_argument("--players", type=int, default=None, help="players, 1..4 (default 1)")
+    p.add_argument("--deck", default=None, help=deck_help)
+    p.add_argument("--setup", default=None,
+                   help="setup TOML file or built-in name (default: default)")
     p.add_argument("--solve", action="store_true", help="also solve it with the deck known")
     p.add_argument("--time-limit", type=float, default=DEAL_TIME_LIMIT,
                    help=f"seconds for --solve (default {DEAL_TIME_LIMIT:g})")
@@ -260,9 +263,16 @@ def register_game(commands: argparse._SubParsersAction) -> None:
 def run_deal(args: argparse.Namespace) -> int:
     check_limits(None, args.time_limit)  # also without --solve: a bad limit is not ignored
     if args.file is not None:
+        given = [f"--{name}" for name in ("players", "deck", "setup")
+                 if getattr(args, name) is not None]
+        if given:
+            raise LumicoreError(f"{', '.join(given)} with --file: the deal file holds its "
+                                "players, deck and start; give them with --seed instead")
         d = Deal.from_json(read_file(args.file))
     else:
-        d = deal(args.seed, args.players, args.setup, args.deck)
+        d = deal(args.seed, 1 if args.players is None else args.players,
+                 "default" if args.setup is None else args.setup,
+                 "default" if args.deck is None else args.deck)
     result = solve_deal(d, time_limit=args.time_limit) if args.solve else None
     if args.json:
         data = d.to_dict()
