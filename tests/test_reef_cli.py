@@ -115,3 +115,14 @@ def test_hand_parser_used_by_best_round_trips():
     hand = parse_hand("pink 3 crab, blue 5")
     assert hand == (Lumino("pink", 3, "crab"), Lumino("blue", 5))
     assert ", ".join(map(str, hand)) == "pink 3 crab, blue 5"
+
+
+def test_best_save_and_svg_to_one_file_is_an_error(tmp_path, capsys, monkeypatch):
+    # the SVG overwrote the saved reef, exit 0; the same file by another name too
+    monkeypatch.chdir(tmp_path)
+    for svg in ("out.json", str(tmp_path / "out.json"), "./out.json"):
+        assert main(["reef", "best", "--hand", "blue 5", "--limestone", "2", "--max-nodes", "20",
+                     "--save", "out.json", "--svg", svg]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("lumicore: error: --save and --svg name the same file 'out.json'")
+        assert err.count("\n") == 1 and not (tmp_path / "out.json").exists()

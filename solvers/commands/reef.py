@@ -127,9 +127,10 @@ def run_show(args: argparse.Namespace) -> int:
 def run_best(args: argparse.Namespace) -> int:
     from solvers.reef import best_placement
 
-    for path in (args.save, args.svg):
-        if path is not None:
-            check_output_path(path)
+    outputs = [check_output_path(path) for path in (args.save, args.svg) if path is not None]
+    if len(outputs) == 2 and outputs[0].resolve() == outputs[1].resolve():
+        raise LumicoreError(f"--save and --svg name the same file {shorten(args.save)}: the SVG "
+                            "would overwrite the saved reef")
     reef = _reef(args)
     hand = parse_hand(args.hand)
     if not 1 <= len(hand) <= 3:
