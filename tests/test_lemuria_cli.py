@@ -82,6 +82,14 @@ def test_plan_bad_instance_exits_2(tmp_path, capsys):
     assert "B99" in capsys.readouterr().err
 
 
+def test_plan_deal_with_an_instance_file_exits_2(tmp_path, capsys):
+    # --deal deals the default instance; with a file it was silently ignored (exit 0)
+    assert main(["lemuria", "plan", str(_file(tmp_path)), "--deal", "5"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("lumicore: error: --deal 5 with an instance file") and \
+        err.count("\n") == 1
+
+
 def test_plan_bad_time_limit_exits_2(tmp_path, capsys):
     assert main(["lemuria", "plan", str(_file(tmp_path)), "--time-limit", "-1"]) == 2
     assert "time_limit" in capsys.readouterr().err

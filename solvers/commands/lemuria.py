@@ -22,6 +22,7 @@ import json
 from dataclasses import asdict
 from typing import Any
 
+from lumicore.errors import LumicoreError
 from lumicore.lemuria import (
     Build,
     Buy,
@@ -76,9 +77,13 @@ def schedule_json(schedule: Schedule, source: str, simulated: int) -> dict[str, 
 def run_plan(args: argparse.Namespace) -> int:
     svg = check_output_path(args.svg) if args.svg is not None else None
     if args.instance is not None:
+        if args.deal is not None:
+            raise LumicoreError(f"--deal {args.deal} with an instance file: --deal deals the "
+                                "default instance; give one or the other")
         instance, source = load_instance(args.instance), args.instance
     else:
-        instance, source = default_instance(args.deal), f"default_instance({args.deal})"
+        deal = 0 if args.deal is None else args.deal
+        instance, source = default_instance(deal), f"default_instance({deal})"
     schedule = build_schedule(instance, time_limit=args.time_limit, workers=args.workers,
                               seed=args.seed, show_progress=False if args.json else None,
                               harvests=args.harvests)
@@ -122,7 +127,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                            "else 1)")
     plan.add_argument("--seed", type=int, default=0, metavar="N",
                       help="the solver's random seed, 0 to 2147483647 (default 0)")
-    plan.add_argument("--deal", type=int, default=0, metavar="N",
+    plan.add_argument("--deal", type=int, default=None, metavar="N",
                       help="seed of the default instance when no file is given, 0 to 2^63-1 "
                            "(default 0)")
     plan.add_argument("--svg", metavar="FILE", default=None,
