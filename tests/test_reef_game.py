@@ -556,3 +556,14 @@ def test_decisions_print_readably():
     assert "put pink 6 into the Atoll; C: take blue 2, blue 5 crab from the Atoll" in texts
     assert all(isinstance(game.action_to_string(a), str) for a in game.legal_actions())
     assert isinstance(Orient, type)
+
+
+@pytest.mark.parametrize("key", ["actions", "decisions"])
+def test_replay_names_the_bad_step_of_a_record(key):
+    # the message said 'decisions' whatever the key and named no bad value
+    record = {k: v for k, v in played(3).record().items() if k != "decisions"}
+    steps = played(3).record()["decisions"]
+    with pytest.raises(DataError, match=rf"'{key}' entry 3 must be a decision text, got '7'$"):
+        Game.replay({**record, key: [*steps[:2], 7, *steps[3:]]})
+    with pytest.raises(DataError, match=rf"'{key}' must be a list of decision texts, got 'x'$"):
+        Game.replay({**record, key: "x"})

@@ -696,9 +696,15 @@ class Game:
             record = records[0]
         game = cls._from_setup(record)
         yield game.clone()
-        steps = record.get("actions", record.get("decisions"))
-        if not isinstance(steps, list) or not all(isinstance(s, str) for s in steps):
-            raise DataError("game record: 'decisions' must be a list of decision texts")
+        key = "actions" if "actions" in record else "decisions"
+        steps = record.get(key)
+        if not isinstance(steps, list):
+            raise DataError(f"game record: {key!r} must be a list of decision texts, got "
+                            f"{shorten(steps)}")
+        for k, step in enumerate(steps, start=1):
+            if not isinstance(step, str):
+                raise DataError(f"game record: {key!r} entry {k} must be a decision text, got "
+                                f"{shorten(step)}")
         for k, text in enumerate(steps, start=1):
             where = (f"decision {k} (round {game.round}, player {game.player + 1}, "
                      f"phase {game.phase})")
