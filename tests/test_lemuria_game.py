@@ -593,6 +593,16 @@ def test_record_replays_exactly_from_dict_and_path(tmp_path):
         Game.replay(record)
 
 
+@pytest.mark.parametrize("text, match", [("[" * 100_000, "nested too deeply"),
+                                         ("{", "not JSON"), ("", "not JSON")])
+def test_a_record_file_that_is_not_json_is_a_data_error(text, match, tmp_path):
+    """A record file nested too deeply raised json's RecursionError (a traceback)."""
+    path = tmp_path / "game.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(DataError, match=match):
+        Game.replay(path)
+
+
 @pytest.mark.parametrize("record", [{}, {"game": "reef"}, {"game": "lemuria", "actions": "x"},
                                     {"game": "lemuria", "players": 3, "seed": 0,
                                      "actions": [999]}])

@@ -1156,10 +1156,7 @@ class Game:
         action by action; a record whose ``vp`` or ``winner`` differ from the replay's is a
         :class:`DataError`."""
         if isinstance(record, (str, Path)):
-            try:
-                record = json.loads(read_file(record))
-            except json.JSONDecodeError as exc:
-                raise DataError(f"{shorten(record)} is not JSON: {exc}") from exc
+            record = read_json(read_file(record), shorten(record))
         if not isinstance(record, Mapping) or record.get("game") != "lemuria":
             raise DataError(f"not a Lemuria game record: {shorten(record)}")
         actions = record.get("actions")

@@ -16,8 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from lumicore.data import read_file
-from lumicore.errors import DataError, LumicoreError
+from lumicore.checks import read_json
+from lumicore.data import read_file, shorten
+from lumicore.errors import LumicoreError
 from lumicore.game import sample_chance
 from lumicore.lumen.game import GameState, check_seed, replay
 from lumicore.lumen.render import map_text
@@ -40,12 +41,7 @@ def parse_bots(text: str) -> list[str]:
 def load_state(path: str) -> GameState:
     """A position from a file: a serialized state, or a game record (played to its end)."""
     text = read_file(path)
-    try:
-        data = json.loads(text)
-    except RecursionError:
-        raise DataError(f"{path[:80]!r} is not JSON: nested too deeply") from None
-    except ValueError as exc:
-        raise DataError(f"{path[:80]!r} is not JSON: {str(exc)[:60]}") from exc
+    data = read_json(text, shorten(path))
     if isinstance(data, dict) and "actions" in data:
         return replay(data)
     return GameState.deserialize(text)
@@ -144,7 +140,7 @@ def run_replay(args: argparse.Namespace) -> int:
     for line in _sheets(state) + map_text(state).splitlines():
         print(line)
     try:
-        bots = parse_bots(",".join(json.loads(read_file(args.record)).get("bots", [])))
+        bots = parse_bots(",".join(read_json(read_file(args.record), args.record).get("bots", [])))
     except (LumicoreError, AttributeError, TypeError):
         bots = ["player 1", "player 2"]
     print(_winner_line(state, bots) if state.is_terminal() else repr(state))
