@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from lumicore.checks import SEED_LIMIT
+from lumicore.data import shorten
 from lumicore.errors import LumicoreError
 from lumicore.lucia import kernel
 from lumicore.lucia.cards import Card
@@ -129,9 +130,7 @@ def best_play(train: Train | str, hand: Sequence[Card], unseen: Iterable[Card] |
         raise LumicoreError("hand and unseen must hold lumicore.lucia.Card objects")
     if len(hand) > 3:
         raise LumicoreError(f"a hand holds at most 3 cards, got {len(hand)}")
-    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
-        raise LumicoreError(f"samples must be a positive integer, got {samples!r}")
-    check_limits(max_nodes, time_limit)
+    _check_sampling(samples, max_nodes, time_limit)
     sizes = _others(pool, players, hand_sizes)
     clock = time.perf_counter()
     options = plays(train, hand, rules)
@@ -168,6 +167,12 @@ def best_play(train: Train | str, hand: Sequence[Card], unseen: Iterable[Card] |
                  for card, after in options]
     estimates.sort(key=lambda e: (-e.rate, -e.low, progress_score(e.play.train)))
     return Ranking(estimates, done, time.perf_counter() - clock)
+
+
+def _check_sampling(samples: object, max_nodes: int | None, time_limit: float | None) -> None:
+    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
+        raise LumicoreError(f"samples must be a positive integer, got {shorten(samples)}")
+    check_limits(max_nodes, time_limit)
 
 
 def progress_score(train: Train) -> int:
@@ -226,9 +231,7 @@ def play_game(game: Deal, policy: str = "best", samples: int = DEFAULT_SAMPLES, 
         raise LumicoreError(f"game must be a lumicore.lucia.deal.Deal, got {game!r:.80}")
     seed = check_seed(seed)
     # checked for "greedy" too, which reads none of them: a bad value is not ignored
-    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
-        raise LumicoreError(f"samples must be a positive integer, got {samples!r:.80}")
-    check_limits(max_nodes, time_limit)
+    _check_sampling(samples, max_nodes, time_limit)
     hands = tuple(tuple(h) for h in game.hands())
     stock, mover, train = game.stock(), 0, game.train
     record = GameRecord(train.is_goal())
