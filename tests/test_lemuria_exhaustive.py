@@ -134,22 +134,29 @@ def test_a_card_whose_plain_vp_beats_its_matching_vp_is_bounded():
     assert plan.bound >= 32 and not (plan.status == "optimal" and plan.vp < 32)
 
 
-def test_ctrl_c_returns_the_best_year_so_far(monkeypatch):
-    """Ctrl-C (KeyboardInterrupt in the search) ends it with status "interrupted" and the best
-    year found so far, like the other planners (it raised KeyboardInterrupt and lost the
-    plan)."""
+
+def _ctrl_c_at_the_eighth_turn(monkeypatch) -> list[int]:
+    """Ctrl-C in the exhaustive planner's eighth call for a turn's endings (some years are
+    complete by then); the call count, which a test may reset."""
     import solvers.lemuria.exhaustive as E
 
-    inst = small_instance(5, 4, 5, 2, 0)
     real, calls = E._turn_endings, [0]
 
     def endings(*args):
         calls[0] += 1
-        if calls[0] == 8:          # some years are complete by then
+        if calls[0] == 8:
             raise KeyboardInterrupt
         return real(*args)
 
     monkeypatch.setattr(E, "_turn_endings", endings)
+    return calls
+
+def test_ctrl_c_returns_the_best_year_so_far(monkeypatch):
+    """Ctrl-C (KeyboardInterrupt in the search) ends it with status "interrupted" and the best
+    year found so far, like the other planners (it raised KeyboardInterrupt and lost the
+    plan)."""
+    inst = small_instance(5, 4, 5, 2, 0)
+    _ctrl_c_at_the_eighth_turn(monkeypatch)
     try:
         result = exhaustive_best(inst, max_nodes=None, time_limit=None)
     except KeyboardInterrupt:
@@ -163,20 +170,11 @@ def test_build_schedule_keeps_the_year_an_interrupted_exhaustive_search_found(mo
     """build_schedule's last phase on a short year: Ctrl-C in the exhaustive planner marks the
     plan interrupted and keeps the better year that planner had found."""
     import solvers.lemuria as L
-    import solvers.lemuria.exhaustive as E
     from solvers.lemuria.greedy import greedy_schedule
     from solvers.lemuria.search import Watch
 
     inst = small_instance(5, 4, 5, 2, 0)
-    real, calls = E._turn_endings, [0]
-
-    def endings(*args):
-        calls[0] += 1
-        if calls[0] == 8:
-            raise KeyboardInterrupt
-        return real(*args)
-
-    monkeypatch.setattr(E, "_turn_endings", endings)
+    calls = _ctrl_c_at_the_eighth_turn(monkeypatch)
     try:
         found = exhaustive_best(inst, max_nodes=None, time_limit=None)
     except KeyboardInterrupt:
