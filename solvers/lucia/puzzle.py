@@ -243,7 +243,7 @@ def solve(train: Train | str, cards: Deck | Sequence[Card] | None = None,
             pdbs = [load_pdb(needed, start, PDB_ABSTRACTION,
                              progress=_build_clock(clock, time_limit))]
         except _BuildTimeUp:    # not built within its share: the covering table alone
-            pdbs = []
+            pass
         except KeyboardInterrupt:
             stopped = kernel.SearchOutcome(INTERRUPTED, REASON_INTERRUPTED, [], [], 0, 0, 0, 0)
             return _result(stopped, start, kinds, rules, algorithm, clock, htable, weight)
