@@ -34,18 +34,19 @@ from __future__ import annotations
 import json
 import math
 import numbers
+import os
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
 
-from lumicore.data import shorten
+from lumicore.data import read_file, shorten
 from lumicore.errors import DataError, LumicoreError
 
 __all__ = ["SEED_LIMIT", "check_seed", "check_index",
            "Spec", "Int", "Choice", "Text", "Maybe", "ListOf",
-           "Items", "Table", "MapOf", "Where", "Load", "BOOL", "read_json", "check_fields",
-           "field_error"]
+           "Items", "Table", "MapOf", "Where", "Load", "BOOL", "read_json", "read_record",
+           "check_fields", "field_error"]
 
 SEED_LIMIT = 2**63
 """Seeds are integers in ``0 .. SEED_LIMIT - 1`` (they fit a signed 64-bit integer)."""
@@ -338,6 +339,53 @@ def read_json(text: object, source: str) -> Any:
         raise DataError(f"{source}: not JSON (nested too deeply)") from None
     except ValueError as exc:
         raise DataError(f"{source}: not JSON ({str(exc)[:80]})") from None
+
+
+def read_record(record: object, what: str = "game record", many: bool = False) -> Any:
+    """A game record as a replay takes it, read the same way for every game: a
+    :class:`pathlib.Path` (any ``os.PathLike``) is a file of JSON; a ``str`` is JSON text when
+    its first non-space character is ``{`` (with ``many``, ``{`` or ``[``) and the path of such
+    a file otherwise; anything else (a dict) comes back as it is, for the caller to check.
+    Unreadable files and text that is not JSON are :class:`DataError`\\ s naming the file, or
+    ``what`` for text.
+
+    ``many`` (a file of records): the JSON is one value or JSON lines (a value on each line
+    that is not blank), and every value must be an object; they come back as a list (a dict
+    given: a list of it).
+
+    >>> read_record('  {"game": "lumen", "actions": []}')
+    {'game': 'lumen', 'actions': []}
+    >>> read_record('{"seed": 1}\\n{"seed": 2}', many=True)
+    [{'seed': 1}, {'seed': 2}]
+    >>> read_record("no-such-record.json")
+    Traceback (most recent call last):
+    ...
+    lumicore.errors.DataError: 'no-such-record.json' is not a file
+    """
+    if isinstance(record, str) and record.lstrip().startswith(("{", "[") if many else "{"):
+        name, text = what, record
+    elif isinstance(record, (str, os.PathLike)):
+        name, text = shorten(record), read_file(record)
+    elif not many:  # a dict, or anything else the caller rejects
+        return record
+    else:
+        name, text = what, None
+    if not many:
+        return read_json(text, name)
+    if text is None:
+        values = [record]
+    elif not text.strip():
+        raise DataError(f"{name} holds no {what}")
+    else:
+        try:
+            values = [read_json(text, name)]
+        except DataError:  # JSON lines, or no JSON at all: each line names itself
+            values = [read_json(line, f"{name} line {number}")
+                      for number, line in enumerate(text.splitlines(), start=1)
+                      if line.strip()]
+    if not all(isinstance(value, dict) for value in values):
+        raise DataError(f"{name}: every record is a JSON object")
+    return values
 
 
 def check_fields(data: object, fields: Mapping[str, Spec], source: str,

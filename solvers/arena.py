@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from lumicore.checks import read_record
 from lumicore.data import shorten
 from lumicore.errors import IllegalMoveError, LumicoreError
 from lumicore.game import GAMES, GameState, new_game
@@ -249,15 +250,12 @@ def play_from(state: GameState, bots: Sequence[Bot], rng: np.random.Generator | 
     return actions
 
 
-def replay_record(record: dict[str, Any] | str) -> GameState:
-    """Replay a game record (a dict or its JSON text) through ``new_game`` and
-    ``apply_action``; return the final state. An illegal action raises
-    :class:`IllegalMoveError` naming its index in ``actions``."""
-    if isinstance(record, str):
-        try:
-            record = json.loads(record)
-        except ValueError as exc:
-            raise LumicoreError(f"a game record must be JSON: {exc}") from exc
+def replay_record(record: dict[str, Any] | str | Path) -> GameState:
+    """Replay a game record (the dict, its JSON text or the path of its JSON file, read by
+    :func:`lumicore.checks.read_record`: a ``str`` starting with ``{`` is the text, any other
+    the path) through ``new_game`` and ``apply_action``; return the final state. An illegal
+    action raises :class:`IllegalMoveError` naming its index in ``actions``."""
+    record = read_record(record)
     if not isinstance(record, dict):
         raise LumicoreError(f"a game record is a JSON object, got {record!r:.80}")
     missing = [k for k in ("game", "players", "seed", "actions") if k not in record]

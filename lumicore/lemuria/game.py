@@ -54,8 +54,9 @@ from lumicore.checks import (
     check_seed,
     field_error,
     read_json,
+    read_record,
 )
-from lumicore.data import read_file, shorten
+from lumicore.data import shorten
 from lumicore.errors import DataError, IllegalMoveError, LumicoreError
 from lumicore.game import CHANCE, TERMINAL, check_action, checked_load, sample_chance
 from lumicore.lemuria import rules
@@ -1152,11 +1153,11 @@ class Game:
 
     @classmethod
     def replay(cls, record: Mapping[str, Any] | str | Path) -> Game:
-        """The game a :meth:`record` (the dict or a path to its JSON file) describes, replayed
-        action by action; a record whose ``vp`` or ``winner`` differ from the replay's is a
-        :class:`DataError`."""
-        if isinstance(record, (str, Path)):
-            record = read_json(read_file(record), shorten(record))
+        """The game a :meth:`record` describes, replayed action by action: the dict, its JSON
+        text or the path of its JSON file (:func:`lumicore.checks.read_record`: a ``str``
+        starting with ``{`` is the text, any other the path); a record whose ``vp`` or
+        ``winner`` differ from the replay's is a :class:`DataError`."""
+        record = read_record(record, "Lemuria game record")
         if not isinstance(record, Mapping) or record.get("game") != "lemuria":
             raise DataError(f"not a Lemuria game record: {shorten(record)}")
         actions = record.get("actions")

@@ -47,6 +47,7 @@ from lumicore.checks import (
     check_seed,
     field_error,
     read_json,
+    read_record,
 )
 from lumicore.data import shorten
 from lumicore.errors import DataError, IllegalMoveError, LumicoreError
@@ -403,8 +404,8 @@ class GameState:
                 "actions": list(self.history)}
 
     @classmethod
-    def replay(cls, record: dict[str, Any] | str) -> GameState:
-        """Play a record (a dict or its JSON text) from the start; an illegal action raises
+    def replay(cls, record: dict[str, Any] | str | Path) -> GameState:
+        """Play a record (as :func:`replay` takes it) from the start; an illegal action raises
         :class:`IllegalMoveError` naming its index in the record."""
         return replay(record)
 
@@ -896,11 +897,12 @@ class GameState:
             self._continue()
 
 
-def replay(record: dict[str, Any] | str) -> GameState:
+def replay(record: dict[str, Any] | str | Path) -> GameState:
     """Play a game record (:meth:`GameState.record`, or the arena's generic record) from the
-    start and return the final state."""
-    if isinstance(record, str):
-        record = read_json(record, "Lumen game record")
+    start and return the final state. The record is the dict, its JSON text or the path of its
+    JSON file (:func:`lumicore.checks.read_record`: a ``str`` starting with ``{`` is the text,
+    any other the path)."""
+    record = read_record(record, "Lumen game record")
     if not isinstance(record, dict) or record.get("game") != "lumen":
         raise DataError("not a Lumen game record (expected \"game\": \"lumen\")")
     options = record.get("options") or {}

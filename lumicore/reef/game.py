@@ -50,8 +50,9 @@ from lumicore.checks import (
     check_fields,
     check_seed,
     field_error,
+    read_record,
 )
-from lumicore.data import read_file, shorten
+from lumicore.data import shorten
 from lumicore.errors import DataError, IllegalMoveError, LumicoreError
 from lumicore.game import CHANCE, TERMINAL, check_action, checked_load
 from lumicore.reef import io
@@ -680,20 +681,21 @@ class Game:
 
     @classmethod
     def replay(cls, record: dict | str | Path) -> Game:
-        """Replay a record (a dict, or the path of a JSON file holding one) and return the final
-        state. IllegalMoveError names the decision, its turn and why it is not legal; a record
-        whose totals differ from the replay's is a DataError."""
+        """Replay a record (a dict, its JSON text or the path of a JSON file holding one, read
+        as :func:`read_records` reads them) and return the final state. IllegalMoveError names
+        the decision, its turn and why it is not legal; a record whose totals differ from the
+        replay's is a DataError."""
         return list(cls.iter_replay(record))[-1]
 
     @classmethod
     def iter_replay(cls, record: dict | str | Path) -> Iterator[Game]:
-        """Every state of a recorded game, from the first decision to the last, as copies."""
-        if not isinstance(record, dict):
-            records = read_records(record)
-            if len(records) != 1:
-                raise DataError(f"{shorten(record)} holds {len(records)} records: replay one "
-                                "(read_records reads them all)")
-            record = records[0]
+        """Every state of a recorded game (given as to :meth:`replay`), from the first decision
+        to the last, as copies."""
+        records = read_records(record)
+        if len(records) != 1:
+            raise DataError(f"{shorten(record)} holds {len(records)} records: replay one "
+                            "(read_records reads them all)")
+        record = records[0]
         game = cls._from_setup(record)
         yield game.clone()
         key = "actions" if "actions" in record else "decisions"
@@ -965,21 +967,9 @@ _START = Load(ListOf(Choice(*COLORS), length=2, unique=True, what="two different
               lambda pair: StartLumino(*pair), "two different colours")
 
 
-def read_records(path: str | Path) -> list[dict]:
-    """The game records in a file: one JSON object, or JSON lines (one object per line)."""
-    text = read_file(path)
-    stripped = text.strip()
-    if not stripped:
-        raise DataError(f"{shorten(path)} holds no game record")
-    try:
-        records = [io.parse_json(stripped, str(path))]
-    except DataError:
-        records = []
-    if not records:
-        for number, line in enumerate(stripped.splitlines(), start=1):
-            if line.strip():
-                records.append(io.parse_json(line, f"{path} line {number}"))
-    if not all(isinstance(r, dict) for r in records):
-        raise DataError(f"{shorten(path)}: every record is a JSON object")
-    return records
-
+def read_records(records: dict | str | Path) -> list[dict]:
+    """The game records in a file: one JSON object, or JSON lines (one object per line). A
+    ``str`` starting with ``{`` or ``[`` is that JSON text itself, any other ``str`` (and a
+    :class:`~pathlib.Path`) the file's path; a dict is one record
+    (:func:`lumicore.checks.read_record`)."""
+    return read_record(records, "game record", many=True)

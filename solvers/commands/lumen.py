@@ -16,8 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from lumicore.checks import read_json
-from lumicore.data import read_file, shorten
+from lumicore.checks import read_record
 from lumicore.errors import LumicoreError
 from lumicore.game import sample_chance
 from lumicore.lumen.game import GameState, check_seed, replay
@@ -38,13 +37,18 @@ def parse_bots(text: str) -> list[str]:
     return seat_bots(text, 2)
 
 
-def load_state(path: str) -> GameState:
-    """A position from a file: a serialized state, or a game record (played to its end)."""
-    text = read_file(path)
-    data = read_json(text, shorten(path))
+def load_state(source: str) -> GameState:
+    """A position from a file (or its JSON text, as :func:`lumicore.checks.read_record` reads
+    it): a serialized state, or a game record (played to its end)."""
+    return _load(source)[0]
+
+
+def _load(source: str) -> tuple[GameState, Any]:
+    """:func:`load_state` and the JSON it was read from."""
+    data = read_record(source, "Lumen state or game record")
     if isinstance(data, dict) and "actions" in data:
-        return replay(data)
-    return GameState.deserialize(text)
+        return replay(data), data
+    return GameState.deserialize(json.dumps(data)), data
 
 
 def _sheets(state: GameState) -> list[str]:
@@ -130,7 +134,7 @@ def run_play(args: argparse.Namespace) -> int:
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    state = load_state(args.record)
+    state, record = _load(args.record)
     if args.json:
         print(json.dumps({"round": state.round, "over": state.is_terminal(),
                           "winner": None if state.winner() is None else state.winner() + 1,
@@ -140,7 +144,7 @@ def run_replay(args: argparse.Namespace) -> int:
     for line in _sheets(state) + map_text(state).splitlines():
         print(line)
     try:
-        bots = parse_bots(",".join(read_json(read_file(args.record), args.record).get("bots", [])))
+        bots = parse_bots(",".join(record.get("bots", [])))
     except (LumicoreError, AttributeError, TypeError):
         bots = ["player 1", "player 2"]
     print(_winner_line(state, bots) if state.is_terminal() else repr(state))
@@ -193,7 +197,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run_play)
 
     r = commands.add_parser("replay", help="replay a game record and show its end")
-    r.add_argument("record", metavar="GAME.json", help="a record written by play --record")
+    r.add_argument("record", metavar="GAME.json",
+                   help="a record written by play --record (a file, or its JSON text)")
     r.add_argument("--json", action="store_true", help="print the final state as JSON")
     r.set_defaults(run=run_replay)
 

@@ -305,7 +305,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     turn = commands.add_parser("best-turn", help="rank the decisions of the player to move")
     turn.add_argument("record", metavar="GAME.json",
-                      help="a game record (as 'reef play --record' writes): the game so far")
+                      help="a game record (as 'reef play --record' writes; a file, or its "
+                           "JSON text): the game so far")
     turn.add_argument("--decisions", type=int, default=None, metavar="N",
                       help="analyse the position after the record's first N steps (default: "
                            "where the record ends)")
@@ -321,7 +322,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     turn.set_defaults(run=run_best_turn)
 
     replay = commands.add_parser("replay", help="replay a game record and show where it ends")
-    replay.add_argument("record", metavar="GAME.json", help="a game record (JSON)")
+    replay.add_argument("record", metavar="GAME.json",
+                        help="a game record: a JSON file, or its JSON text")
     replay.add_argument("--json", action="store_true",
                         help="print one JSON object (default: off)")
     replay.set_defaults(run=run_replay)
