@@ -43,7 +43,7 @@ import numpy as np
 from lumicore.data import read_file, shorten
 from lumicore.errors import DataError, LumicoreError
 
-__all__ = ["SEED_LIMIT", "check_seed", "check_index",
+__all__ = ["SEED_LIMIT", "check_seed", "check_index", "check_finite",
            "Spec", "Int", "Choice", "Text", "Maybe", "ListOf",
            "Items", "Table", "MapOf", "Where", "Load", "BOOL", "read_json", "read_record",
            "check_fields", "field_error"]
@@ -98,6 +98,24 @@ def check_real(value: object, name: str, what: str = "a finite number") -> float
         if math.isfinite(out):
             return out
     raise LumicoreError(f"{name} must be {what}, got {shorten(value)}")
+
+
+def check_finite(array: np.ndarray, name: str) -> np.ndarray:
+    """``array`` (a numpy array of real numbers) if it holds no NaN and no infinity; else
+    :class:`LumicoreError` naming ``name``, the first such value and where it is. Its sum is
+    looked at first (finite when every value is, and no array of flags is made: kernel doors
+    check large arrays on every call), each value only when the sum is not.
+
+    >>> check_finite(np.array([[0.5, 2.0], [np.nan, 1.0]]), "prices")
+    Traceback (most recent call last):
+    ...
+    lumicore.errors.LumicoreError: prices must hold finite numbers, got nan at (1, 0)
+    """
+    if not math.isfinite(array.sum()) and not (finite := np.isfinite(array)).all():
+        where = tuple(int(i) for i in np.argwhere(~finite)[0])
+        raise LumicoreError(f"{name} must hold finite numbers, got {array[where]} at "
+                            f"{where if len(where) > 1 else where[0]}")
+    return array
 
 
 # ------------------------------------------------------------------------------------------

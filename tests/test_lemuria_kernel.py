@@ -4,6 +4,8 @@ on the real arrays of default years, and their doors rejecting bad input."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -491,3 +493,29 @@ def _good_release():
 ])
 def test_the_waiting_release_door_rejects_bad_arrays(position, value, match):
     _rejects(kernel.waiting_release, _good_release(), position, value, match)
+
+
+DOORS = {  # door -> its good arguments, and where each array of values among them stands
+    "building_turn": (_good, {"nxt": 0, "gains": 2, "bonus": 5}),
+    "held_draw": (lambda: [*_good_draw(), np.zeros((2, 3, 4)), np.ones(2)],
+                  {"nxt": 0, "bf": 1, "pg": 2, "pf": 3, "discard": 5, "nxt2": 8, "bf2": 9}),
+    "held_step": (lambda: [*_good_draws(), np.ones((1, 2, 2)), np.array([[1, 2, 2]])],
+                  {"nxt": 0, "values": 1, "pg": 4, "pf": 5, "discard": 7, "housings": 11}),
+    "waiting_release": (_good_release, {"drawn": 0, "upto": 1}),
+}
+
+
+@pytest.mark.parametrize("door,name", [(door, name) for door, (_, where) in DOORS.items()
+                                       for name in where])
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_the_doors_reject_nan_and_infinity_naming_the_array(door, name, bad):
+    """A NaN or an infinity reached C, where the kernel's comparisons and its twin's numpy
+    parted ways (a NaN among the values: other results, or none in the same place). Each is now
+    a LumicoreError naming the array, the value and where it stands."""
+    make, where = DOORS[door]
+    args = make()
+    array = np.array(args[where[name]], dtype=float)
+    array.reshape(-1)[-1] = bad
+    last = tuple(int(i) - 1 for i in array.shape)
+    message = f"{name} must hold finite numbers, got {bad} at {last if len(last) > 1 else last[0]}"
+    _rejects(getattr(kernel, door), args, where[name], array, re.escape(message))

@@ -4,6 +4,8 @@ bound of ``solvers.lemuria.bound``, the answer of
 :func:`lumicore.lemuria.reference.building_turn`, and :func:`held_draws`, one item of its
 character side's program by the cards held from every state of a branch's festival counts,
 the answer of :func:`lumicore.lemuria.reference.held_draws` (:func:`held_draw`: from one).
+Every array of values must hold finite numbers: a NaN or an infinity is a
+:class:`LumicoreError` naming the argument (the kernel and its twin would part ways on it).
 
 >>> import numpy as np
 >>> from lumicore.lemuria import reference
@@ -21,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from lumicore._ext import lemuria as _k
-from lumicore.checks import check_real
+from lumicore.checks import check_finite, check_real
 from lumicore.data import shorten
 from lumicore.errors import LumicoreError
 
@@ -34,8 +36,8 @@ PATTERNS = 16
 def building_turn(nxt: np.ndarray, succ: np.ndarray, gains: np.ndarray, only: int,
                   remodel: bool, bonus: np.ndarray, admin: int) -> np.ndarray:
     """:func:`lumicore.lemuria.reference.building_turn` in C (the arguments are described
-    there); :class:`LumicoreError` for arrays of the wrong shape, or a successor, option or
-    district out of range."""
+    there); :class:`LumicoreError` for arrays of the wrong shape or holding a NaN or an
+    infinity, or a successor, option or district out of range."""
     nxt = _floats(nxt, "nxt", 3)
     gains = _floats(gains, "gains", 3)
     bonus = _floats(bonus, "bonus", 1)
@@ -318,16 +320,17 @@ def _pending(pending: object, Q: int) -> np.ndarray:
 
 
 def _floats(array: object, name: str, ndim: int) -> np.ndarray:
-    """``array`` as C-contiguous float64: an array of ``ndim`` dimensions of real numbers
-    (not text, objects or complex numbers, which numpy would refuse or cut to their real
-    part)."""
+    """``array`` as C-contiguous float64: an array of ``ndim`` dimensions of finite real
+    numbers (not text, objects or complex numbers, which numpy would refuse or cut to their
+    real part, and no NaN or infinity, on which the kernel and its twin part ways: C's
+    comparisons are false with a NaN where numpy's max keeps it)."""
     if not isinstance(array, np.ndarray) or array.ndim != ndim \
             or array.dtype.kind not in "biuf":
         what = f"{_shape(array)} of {array.dtype}" if isinstance(array, np.ndarray) \
             else _shape(array)
         raise LumicoreError(f"{name} must be a {ndim}-dimensional array of real numbers, "
                             f"got {what}")
-    return np.ascontiguousarray(array, dtype=np.float64)
+    return check_finite(np.ascontiguousarray(array, dtype=np.float64), name)
 
 
 def _shape(value: object) -> str:
