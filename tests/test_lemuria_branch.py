@@ -5,6 +5,7 @@ keeps the years that make it, so the bound never falls below the exhaustive opti
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -26,7 +27,7 @@ from lumicore.lemuria import (
 from lumicore.lemuria.instance import small_instance
 from lumicore.lemuria.schedule import Schedule
 from solvers.lemuria import build_schedule
-from solvers.lemuria.bound import CONVERGED, _Year
+from solvers.lemuria.bound import CONVERGED, _Year, lagrangian_bound
 from solvers.lemuria.branch import (
     EMPTY,
     _Choices,
@@ -184,6 +185,31 @@ def test_bad_arguments():
         branch_bound(inst, time_limit=0)
     with pytest.raises(SearchLimitError):
         branch_bound(inst, max_nodes=0)
+
+
+def _spoilt(root, field: str):
+    """``root`` with the last value of ``field`` (an array, or the bound) NaN."""
+    if field == "value":
+        return replace(root, value=math.nan)
+    array = getattr(root, field).astype(float)
+    array.reshape(-1)[-1] = math.nan
+    return replace(root, **{field: array})
+
+
+@pytest.mark.parametrize("field", ["mu", "lam", "fest", "value"])
+def test_a_root_with_nan_is_named_before_it_prices_a_child(field):
+    """The multipliers of ``root`` price the children in the Lemuria kernel: a NaN among them
+    raised an IndexError from deep inside (a NaN bound came back as the bound). Each is now a
+    LumicoreError naming the field; so are a root of another shape or type."""
+    inst = default_instance(0, turns=4)
+    root = lagrangian_bound(inst, time_limit=5.0)
+    assert root.columns and branch_bound(inst, max_nodes=3, root=root).root == root.value
+    with pytest.raises(LumicoreError, match=f"root.{field} must"):
+        branch_bound(inst, max_nodes=3, root=_spoilt(root, field))
+    with pytest.raises(LumicoreError, match=r"root.lam must be a \(4, 4\) array"):
+        branch_bound(inst, max_nodes=3, root=replace(root, lam=np.zeros(4)))
+    with pytest.raises(LumicoreError, match="root must be a BoundResult"):
+        branch_bound(inst, max_nodes=3, root=root.value)  # type: ignore[arg-type]
 
 
 def test_ctrl_c_keeps_the_bound_proven_so_far(monkeypatch):

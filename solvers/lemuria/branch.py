@@ -40,6 +40,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+import numpy as np
+
+from lumicore.checks import check_finite, check_real
+from lumicore.data import shorten
 from lumicore.errors import LumicoreError
 from lumicore.lemuria import CHITS, DISTRICTS, Instance
 from solvers.ctrl_c import noting
@@ -145,11 +149,13 @@ def branch_bound(instance: Instance, time_limit: float | None = 30.0,
     module docstring). ``target``: the VP of a known plan (nodes whose bound rounds down to at
     most it are pruned; the search stops when every node is: the plan is optimal); ``root``: a
     column-generation bound of the whole year already computed (its columns start the
-    children); ``on_bound``: called with the proven bound each time it falls (a progress
-    line); ``incumbent``: the VP of the best plan known, read between nodes, for a search that
-    runs beside a planner whose plans improve (:mod:`solvers.lemuria.beside`): nodes are
-    pruned against the larger of it and ``target``; ``stop``: read between nodes, True ends
-    the search (status "limit"). Ctrl-C stops the search with the bound proven so far.
+    children, its multipliers price them: its bound and multipliers must be finite, else a
+    :class:`LumicoreError` names the field); ``on_bound``: called with the proven bound each
+    time it falls (a progress line); ``incumbent``: the VP of the best plan known, read
+    between nodes, for a search that runs beside a planner whose plans improve
+    (:mod:`solvers.lemuria.beside`): nodes are pruned against the larger of it and
+    ``target``; ``stop``: read between nodes, True ends the search (status "limit"). Ctrl-C
+    stops the search with the bound proven so far.
 
     Years the relaxation does not follow (see :func:`lagrangian_bound`'s fallback) are not
     branched: the bound is the whole year's."""
@@ -157,6 +163,7 @@ def branch_bound(instance: Instance, time_limit: float | None = 30.0,
         raise LumicoreError(f"expected a lemuria Instance, got {type(instance).__name__}")
     if target is not None and (isinstance(target, bool) or not isinstance(target, int)):
         raise LumicoreError(f"target must be a whole number of VP, got {target!r}")
+    _check_root(instance, root)
     search = _Search(instance, time_limit, max_nodes, on_bound, stop, target,
                      incumbent)  # checks the limits
     try:
@@ -195,6 +202,32 @@ def branch_bound(instance: Instance, time_limit: float | None = 30.0,
     except KeyboardInterrupt:
         return search.result(search.last, search.last if root is None else root.value,
                              "interrupted")
+
+
+def _check_root(instance: Instance, root: object) -> None:
+    """A LumicoreError naming the field unless ``root`` is None or a :class:`BoundResult` whose
+    bound is a finite number and whose multipliers (they price the children in the kernel,
+    :mod:`lumicore.lemuria.kernel`) are finite numbers shaped for ``instance``'s year: ``mu``
+    (4, T), ``lam`` (T, 4), ``fest`` (T,). A root that is not used (no columns, or another
+    method: the root's bound is computed anew) is not looked into."""
+    if root is None:
+        return
+    if not isinstance(root, BoundResult):
+        raise LumicoreError(f"root must be a BoundResult (lagrangian_bound), got "
+                            f"{shorten(root)}")
+    if root.method != "columns" or not root.columns:
+        return
+    check_real(root.value, "root.value", "a finite bound")
+    T = instance.turns
+    for name, shape in (("mu", (4, T)), ("lam", (T, 4)), ("fest", (T,))):
+        array = getattr(root, name)
+        if not isinstance(array, np.ndarray) or array.shape != shape \
+                or array.dtype.kind not in "biuf":
+            got = f"shape {array.shape}" if isinstance(array, np.ndarray) \
+                else type(array).__name__
+            raise LumicoreError(f"root.{name} must be a {shape} array of real numbers, got "
+                                f"{got}")
+        check_finite(array, f"root.{name}")
 
 
 def _split(node: _Node, festivals: tuple[int, ...] = ()) -> list[tuple[_Choices, Keep]]:
