@@ -109,6 +109,40 @@ def test_kernel_heuristic_equals_python(batch):
     assert got == [estimate(t, table) for t in batch]
 
 
+def _shape(train: Train) -> tuple[int, int, int]:
+    return len(train), train.count("S"), train.count("H")
+
+
+@settings(max_examples=200)
+@given(st.lists(trains(max_kids=8), min_size=2, max_size=6))
+def test_kernel_heuristic_takes_only_trains_of_its_tables_shape(batch):
+    """The door checked the trains' length only: a train with another number of Starboys or
+    Handmaidens reached the kernel, which read its deficits in the table clamped (a value
+    the Python estimate does not give, or an IndexError there). Such a train is now named;
+    trains of the table's shape still get the estimate."""
+    table = build_table(DECK, batch[0])
+    fits = [t for t in batch if _shape(t) == _shape(batch[0])]
+    assert K.heuristic(K.pack_trains(fits), table).tolist() == [estimate(t, table) for t in fits]
+    other = next((t for t in batch if _shape(t) != _shape(batch[0])), None)
+    assume(other is not None)
+    with pytest.raises(LumicoreError, match=f"heuristic table is for trains of .*, got {other} "):
+        K.heuristic(K.pack_trains(batch), table)
+
+
+@pytest.mark.parametrize("other", ["S L3 T S H", "h L3 T H H", "h L3 T G H", "h L3 T S H h"])
+def test_the_searches_take_only_a_table_of_the_trains_shape(other):
+    """``search`` and ``deal_search`` checked the table's length only, as ``heuristic`` did."""
+    train = Train.parse("h L3 T S H")
+    table, name = build_table(DECK, train), "trains of 5 kids, 1 S and 2 H"
+    assert K.heuristic([Train.parse("H L3 G h S").packed], table).tolist() == [
+        estimate(Train.parse("H L3 G h S"), table)]  # Tomten or Gingerbread: the same table
+    for search in (lambda t: K.search("astar", t, TABLE, table, 100, None),
+                   lambda t: K.deal_search(t, DECK[:3], [0, 1], [[0], [2]], table)):
+        search(train)
+        with pytest.raises(LumicoreError, match=f"{name}, got {other} "):
+            search(Train.parse(other))
+
+
 @pytest.mark.parametrize("bad,message", [
     ([0], "exactly one Lucia"),
     ([0xFFFF_FFFF_FFFF_F0F5], "position 2"),

@@ -64,12 +64,16 @@ INF = 255
 
 @dataclass(frozen=True, eq=False)
 class HeuristicTable:
-    """``values[a, u, d, l]``: fewest cards covering the deficits (uint8, INF = impossible);
-    ``target`` is the sum of the Starboys' goal positions."""
+    """``values[a, u, d, l]``: fewest cards covering the deficits (uint8, INF = impossible)
+    of trains of ``length`` kids, ``starboys`` of them Starboys and ``handmaidens``
+    Handmaidens (lit or not; the other roles do not change the table); ``target`` is the sum
+    of the Starboys' goal positions."""
 
     values: np.ndarray
     target: int
     length: int
+    starboys: int
+    handmaidens: int
     locked: bool = False
     """No card can move a Starboy past a Gingerbread or back (see the module docstring)."""
 
@@ -115,7 +119,7 @@ def _shifted(values: np.ndarray, cap: Sequence[int]) -> np.ndarray:
 
 def build_table(cards: Sequence[Card], train: Train) -> HeuristicTable:
     """The exact relaxed distances for every deficit vector a train of this shape can have
-    (same length and role counts as ``train``)."""
+    (the length, Starboys and Handmaidens of ``train``: the table is for such trains only)."""
     n, m, handmaidens = len(train), train.count("S"), train.count("H")
     shape = (MAX_CANDLES + 1, MAX_CANDLES + handmaidens + 1, m * (n - m) + 1, n)
     values = np.full(shape, INF, dtype=np.int16)
@@ -131,7 +135,7 @@ def build_table(cards: Sequence[Card], train: Train) -> HeuristicTable:
             break
         values = best
     target = sum(range(n - m, n))
-    return HeuristicTable(np.ascontiguousarray(values, dtype=np.uint8), target, n,
+    return HeuristicTable(np.ascontiguousarray(values, dtype=np.uint8), target, n, m, handmaidens,
                           locked=not any(_passes(a) for c in cards for a in c.actions))
 
 

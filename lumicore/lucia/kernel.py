@@ -29,7 +29,16 @@ from lumicore.errors import LumicoreError, NotationError, SearchLimitError
 from lumicore.lucia import pdb as _pdb
 from lumicore.lucia.cards import Action, Card
 from lumicore.lucia.heuristic import HeuristicTable, capacity
-from lumicore.lucia.notation import EMPTY, GINGER, H_LIT, LUCIA0, LUCIA5, STARBOY, TOMTEN
+from lumicore.lucia.notation import (
+    EMPTY,
+    GINGER,
+    H_LIT,
+    H_UNLIT,
+    LUCIA0,
+    LUCIA5,
+    STARBOY,
+    TOMTEN,
+)
 from lumicore.lucia.train import DEFAULT_RULES, Rules, Train, check_rules
 
 # the pattern-database primitives, for lumicore.lucia.pdb (which validates their arguments)
@@ -155,12 +164,13 @@ def goal_mask(states: Sequence[int] | np.ndarray) -> np.ndarray:
 
 def heuristic(states: Sequence[int] | np.ndarray, htable: HeuristicTable,
               pdbs: Sequence[_pdb.PatternDatabase] = ()) -> np.ndarray:
-    """Kernel heuristic values (uint8; 255 = unreachable) for trains of ``htable``'s length:
-    the covering table, max-combined with the pattern databases ``pdbs`` when given (a state
-    that does not fit a database gets nothing from it)."""
+    """Kernel heuristic values (uint8; 255 = unreachable) for trains of ``htable``'s shape
+    (its length and its numbers of Starboys and Handmaidens; another is a
+    :class:`LumicoreError` naming the first such train): the covering table, max-combined with
+    the pattern databases ``pdbs`` when given (a state that does not fit a database gets
+    nothing from it)."""
     arr = check_states(states)
-    _check_htable(htable)
-    _check_length(arr, htable)
+    _check_shape(arr, _check_htable(htable))
     pdbs = _check_pdbs(pdbs)
     if not pdbs:
         return _k.heuristic(arr, htable.values, htable.target, htable.locked)
@@ -205,10 +215,24 @@ def _deadline(time_limit: object) -> float:
     return _k.monotonic() + check_real(time_limit, "time_limit", "a finite number of seconds")
 
 
-def _check_length(arr: np.ndarray, htable: HeuristicTable) -> None:
-    lengths = (_nibbles(arr) != EMPTY).sum(1)
-    if (lengths != htable.length).any():
-        raise LumicoreError(f"heuristic table is for trains of {htable.length} kids")
+def _check_shape(arr: np.ndarray, htable: HeuristicTable) -> None:
+    """A :class:`LumicoreError` naming the first of the (checked) states ``arr`` that has not
+    ``htable``'s length, Starboys and Handmaidens: the table's values are for those only (the
+    kernel would read another train's deficits in it, clamped, a number of no meaning)."""
+    nib = _nibbles(arr)
+    shapes = np.stack([(nib != EMPTY).sum(1), (nib == STARBOY).sum(1),
+                       ((nib == H_UNLIT) | (nib == H_LIT)).sum(1)], axis=1)
+    want = (htable.length, htable.starboys, htable.handmaidens)
+    bad = (shapes != want).any(1)
+    if bad.any():
+        i = int(np.argmax(bad))
+        raise LumicoreError(f"heuristic table is for trains of {_shape_text(*want)}, got "
+                            f"{Train.from_packed(int(arr[i]))} "
+                            f"({_shape_text(*(int(k) for k in shapes[i]))})")
+
+
+def _shape_text(kids: int, starboys: int, handmaidens: int) -> str:
+    return f"{kids} kids, {starboys} S and {handmaidens} H"
 
 
 class SearchOutcome(NamedTuple):
@@ -250,7 +274,8 @@ def search(algorithm: str, train: Train, table: np.ndarray, htable: HeuristicTab
     1..MAX_WEIGHT) orders the open list by ``g + weight * h``. ``max_memory`` (bytes, BFS and
     A*) caps the search's tables; ``progress(nodes, expanded, bound, elapsed)`` is called every
     few thousand expansions (Ctrl-C is checked then too: status ``"interrupted"``). ``pdbs``
-    (A*, IDA*; at most two, each fitting ``train``) are max-combined with ``htable``.
+    (A*, IDA*; at most two, each fitting ``train``) are max-combined with ``htable`` (A*,
+    IDA*; built for ``train``'s shape: its length, Starboys and Handmaidens).
     ``upper`` (A* with weight 1): the length of a known plan; only shorter ones are looked for,
     and status ``"unsolvable"`` then means none is shorter."""
     if not isinstance(train, Train):
@@ -279,8 +304,10 @@ def search(algorithm: str, train: Train, table: np.ndarray, htable: HeuristicTab
     if algorithm == "bfs":
         out = _k.bfs(train.packed, table, limit, deadline, max_bytes, progress)
     elif algorithm in ("astar", "idastar"):
-        if not isinstance(htable, HeuristicTable) or htable.length != len(train):
-            raise LumicoreError("a heuristic table for this train's length is needed")
+        if not isinstance(htable, HeuristicTable):
+            raise LumicoreError(f"a heuristic table for this train is needed, got "
+                                f"{shorten(htable)}")
+        _check_shape(np.array([train.packed], dtype=np.uint64), htable)
         if not all(db.fits(train) for db in pdbs):
             raise LumicoreError(f"a pattern database does not fit the train {train}")
         heur = _heuristic_object(htable, pdbs)
@@ -341,8 +368,7 @@ def deal_search(train: Train, kinds: Sequence[Card], deck: Sequence[int],
             if isinstance(c, bool) or not isinstance(c, (int, np.integer)) \
                     or not 0 <= c < len(kinds):
                 raise LumicoreError(f"{what}: card index {c!r} out of range 0..{len(kinds) - 1}")
-    if htable.length != len(train):
-        raise LumicoreError(f"heuristic table is for trains of {htable.length} kids")
+    _check_shape(np.array([train.packed], dtype=np.uint64), _check_htable(htable))
     if isinstance(tt_bits, bool) or not isinstance(tt_bits, (int, np.integer)):
         raise LumicoreError(f"tt_bits must be an integer (4..28 are used), got {tt_bits!r:.80}")
     handmaidens = train.count("H")
