@@ -158,8 +158,8 @@ def test_bad_states_never_reach_the_kernel(bad, message):
 def test_bad_card_tables_rejected():
     with pytest.raises(LumicoreError):
         K.card_table([])
-    with pytest.raises(LumicoreError):
-        K.card_table(["wild 1"])
+    with pytest.raises(LumicoreError, match="cards card #2 is not a lumicore.lucia.Card"):
+        K.card_table([DECK[0], "wild 1"])  # counted from 1, as check_cards counts (was #1)
     with pytest.raises(LumicoreError):
         K.expand(K.pack_trains([Train.parse("L0 h")]), np.zeros((3, 3), dtype=np.uint32))
     with pytest.raises(LumicoreError):

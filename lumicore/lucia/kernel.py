@@ -39,7 +39,7 @@ from lumicore.lucia.notation import (
     STARBOY,
     TOMTEN,
 )
-from lumicore.lucia.train import DEFAULT_RULES, Rules, Train, check_rules
+from lumicore.lucia.train import DEFAULT_RULES, Rules, Train, check_cards, check_rules
 
 # the pattern-database primitives, for lumicore.lucia.pdb (which validates their arguments)
 pdb_size = _k.pdb_size
@@ -85,9 +85,7 @@ def encode_action(action: Action, rules: Rules = DEFAULT_RULES) -> int:
 def card_table(cards: Iterable[Card], rules: Rules = DEFAULT_RULES) -> np.ndarray:
     """The kernel's card table; raises :class:`LumicoreError` for anything but Cards."""
     rows = []
-    for i, card in enumerate(cards):
-        if not isinstance(card, Card):
-            raise LumicoreError(f"card #{i} is not a lumicore.lucia.Card: {card!r}")
+    for card in check_cards("cards", cards):
         words = [encode_action(a, rules) for a in card.actions]
         rows.append(words + [0] * (2 - len(words)))
     if not rows:

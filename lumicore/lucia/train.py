@@ -86,12 +86,20 @@ def check_card(card: object) -> Card:
     return card
 
 
-def check_cards(what: str, cards: object) -> tuple[Card, ...]:
+def check_cards(what: str, cards: object,
+                expected: str = "a sequence of lumicore.lucia.Card") -> tuple[Card, ...]:
     """``cards`` as a tuple if it is a sequence of :class:`Card`, else a
-    :class:`LumicoreError` naming ``what`` (and the first card that is none)."""
+    :class:`LumicoreError` naming ``what`` ("``what`` must be ``expected``") or the first card
+    that is none, counted from 1 as a user counts them.
+
+    >>> from lumicore.lucia import Action
+    >>> check_cards("hand", [Card((Action.wild(1),)), "wild 2"])
+    Traceback (most recent call last):
+    ...
+    lumicore.errors.LumicoreError: hand card #2 is not a lumicore.lucia.Card: 'wild 2'
+    """
     if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
-        raise LumicoreError(f"{what} must be a sequence of lumicore.lucia.Card, "
-                            f"got {shorten(cards)}")
+        raise LumicoreError(f"{what} must be {expected}, got {shorten(cards)}")
     items = tuple(cards)
     for i, card in enumerate(items):
         if not isinstance(card, Card):

@@ -34,7 +34,7 @@ from lumicore.lucia.heuristic import (
     gingerbread_behind_starboy,
 )
 from lumicore.lucia.pdb import load_pdb
-from lumicore.lucia.train import DEFAULT_RULES, Play, Rules, Train, as_train
+from lumicore.lucia.train import DEFAULT_RULES, Play, Rules, Train, as_train, check_cards
 from solvers.limits import (
     FEASIBLE,
     INTERRUPTED,
@@ -150,22 +150,11 @@ def card_kinds(cards: Deck | Sequence[Card] | None) -> tuple[Card, ...]:
         return cards.kinds
     if isinstance(cards, Card):
         return (cards,)
-    kinds = _cards(cards)
+    kinds = tuple(dict.fromkeys(check_cards("cards", cards, "a Deck, a Card or a list of "
+                                            "Cards (see load_deck)")))
     if not kinds:
         raise LumicoreError("at least one card is needed")
     return kinds
-
-
-def _cards(cards: Iterable[Card]) -> tuple[Card, ...]:
-    """The distinct cards of ``cards`` in order; a LumicoreError naming the first non-card."""
-    if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
-        raise LumicoreError(f"cards must be a Deck, a Card or a list of Cards (see load_deck), "
-                            f"got {cards!r:.80}")
-    items = tuple(cards)
-    for i, card in enumerate(items):
-        if not isinstance(card, Card):
-            raise LumicoreError(f"card #{i} is not a lumicore.lucia.Card: {card!r:.80}")
-    return tuple(dict.fromkeys(items))
 
 
 def search_kinds(kinds: Sequence[Card]) -> tuple[Card, ...]:
@@ -179,7 +168,7 @@ def search_kinds(kinds: Sequence[Card]) -> tuple[Card, ...]:
     ...               Card((Action.move("S", 1),))])
     (Card('wild 1'),)
     """
-    kinds = _cards(kinds)
+    kinds = tuple(dict.fromkeys(check_cards("kinds", kinds)))
 
     def dropped(i: int, card: Card) -> bool:
         return any(o.covers(card) and (j < i or not card.covers(o))
