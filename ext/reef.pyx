@@ -11,6 +11,8 @@ without copying. The rules are those of ``reef.md`` (placement rules 1-4), state
 ``lumicore/reef/reference.py``.
 """
 
+from cpython.exc cimport PyErr_CheckSignals
+from cpython.ref cimport PyObject
 from libc.stdint cimport int64_t, uint64_t
 from libc.stdlib cimport calloc, free
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
@@ -23,6 +25,7 @@ cdef enum:
     MAXMOVES = 512        # >= 2 * edges of any 64-cell hex board (at most 2 * 3 * 64)
     MAXHAND = 3
     NFEATURES = 11
+    POLL_MASK = 32767     # hand-search nodes between two polls for Ctrl-C (a few milliseconds)
 
 # Python-visible limits (fast.py validates against them)
 MAX_CELLS = MAXCELLS
@@ -583,6 +586,9 @@ cdef struct Ctx:
     int64_t merged
     int64_t pruned
     int* moves
+    PyObject* poll        # a callable (or NULL): asked every POLL_MASK + 1 nodes whether to stop
+    PyObject* errors      # a list: what a poll raised, other than KeyboardInterrupt
+    bint interrupted      # Ctrl-C or the poll stopped the search
 
 
 cdef inline uint64_t mix(uint64_t z) noexcept nogil:
@@ -724,12 +730,31 @@ cdef double upper_bound(const Ctx* x, int ls) noexcept nogil:
     return total
 
 
+cdef bint poll(Ctx* x) noexcept with gil:
+    """Deliver pending signals and ask ``x.poll``; True to stop: Ctrl-C (KeyboardInterrupt),
+    the poll said so, or it raised (kept in ``x.errors`` for the caller to raise once the
+    search's memory is freed). Signals reach Python only on the main thread; the poll is how a
+    press recorded elsewhere (``solvers.ctrl_c.pressed``) stops the search."""
+    try:
+        PyErr_CheckSignals()
+        return x.poll != NULL and bool((<object>x.poll)())
+    except KeyboardInterrupt:
+        return True
+    except BaseException as exc:
+        (<list>x.errors).append(exc)
+        return True
+
+
 cdef bint spend(Ctx* x) noexcept nogil:
     x.nodes += 1
     if x.max_nodes > 0 and x.nodes > x.max_nodes:
         x.stopped = True
-    elif x.deadline > 0 and (x.nodes & 1023) == 0 and now() > x.deadline:
-        x.stopped = True
+    elif (x.nodes & 1023) == 0:
+        if x.deadline > 0 and now() > x.deadline:
+            x.stopped = True
+        elif (x.nodes & POLL_MASK) == 0 and poll(x):
+            x.stopped = True
+            x.interrupted = True
     return not x.stopped
 
 
@@ -805,7 +830,8 @@ cdef void dfs(Ctx* x, int depth, int remaining, uint64_t key, int ls) noexcept n
 
 
 def search_hand(State state, kinds, counts, int limestone, weights, double discard_cost,
-                double limestone_value, bint prune, int64_t max_nodes, double time_limit):
+                double limestone_value, bint prune, int64_t max_nodes, double time_limit,
+                object poll=None):
     """Exhaustive search for the best way to place a hand (validated by solvers/reef.py).
 
     ``kinds``: distinct tiles as (colour, number 0..6, animal -1..3); ``counts``: how many of
@@ -816,7 +842,12 @@ def search_hand(State state, kinds, counts, int limestone, weights, double disca
     ``time_limit`` <= 0 mean no limit. Returns a dict: value, limestone, plan (list of
     (kind, number cell, other cell), cell -1 = returned to the bag), nodes, merged, pruned,
     complete (False when a limit stopped the search), found (False if no leaf was reached),
-    bound (:func:`upper_bound` at the root; meaningful only when every weight is >= 0).
+    bound (:func:`upper_bound` at the root; meaningful only when every weight is >= 0),
+    interrupted (Ctrl-C or ``poll`` stopped it; complete is then False too).
+
+    Every ``POLL_MASK + 1`` nodes the search takes the GIL, delivers pending signals (a
+    ``KeyboardInterrupt`` stops it) and calls ``poll()`` if given (a true answer stops it; an
+    exception stops it and is raised here).
     """
     cdef Ctx x
     cdef RS s = state.s          # a private copy: the caller's state is not changed
@@ -853,6 +884,10 @@ def search_hand(State state, kinds, counts, int limestone, weights, double disca
     x.max_nodes = max_nodes
     x.deadline = start + time_limit if time_limit > 0 else 0.0
     x.stopped = False
+    x.interrupted = False
+    errors = []
+    x.poll = NULL if poll is None else <PyObject*>poll
+    x.errors = <PyObject*>errors
     x.tt_mask = (1 << 12) - 1
     x.tt_used = 0
     x.tt = <uint64_t*>calloc(x.tt_mask + 1, sizeof(uint64_t))
@@ -868,11 +903,14 @@ def search_hand(State state, kinds, counts, int limestone, weights, double disca
     finally:
         free(x.tt)
         free(x.moves)
+    if errors:
+        raise errors[0]
     plan = [(x.best_k[i], x.best_a[i], x.best_b[i]) for i in range(total)]
     return {
         "value": x.best_v, "limestone": x.best_ls, "plan": plan, "nodes": x.nodes,
         "merged": x.merged, "pruned": x.pruned, "complete": not x.stopped,
         "found": bool(x.have_best), "elapsed": now() - start, "bound": root_bound,
+        "interrupted": bool(x.interrupted),
     }
 
 

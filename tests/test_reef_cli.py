@@ -126,3 +126,17 @@ def test_best_save_and_svg_to_one_file_is_an_error(tmp_path, capsys, monkeypatch
         err = capsys.readouterr().err
         assert err.startswith("lumicore: error: --save and --svg name the same file 'out.json'")
         assert err.count("\n") == 1 and not (tmp_path / "out.json").exists()
+
+
+def test_best_interrupted_prints_the_plan_so_far_and_exits_130(capsys, monkeypatch):
+    """Ctrl-C during the search (here a press only solvers.ctrl_c.pressed() saw, whose
+    KeyboardInterrupt was dropped) prints the best plan found so far and exits 130."""
+    import solvers.reef.placement as placement
+
+    monkeypatch.setattr(placement, "pressed", lambda: True, raising=False)
+    code, out, _ = run(capsys, "reef", "best", "--hand",
+                       "green 5 starfish, green 3 starfish, green 4", "--limestone", "10",
+                       "--objective", "final:light", "--json")
+    data = json.loads(out)
+    assert code == 130 and data["status"] == "interrupted"
+    assert len(data["placements"]) + len(data["discarded"]) == 3 and data["nodes"] == 32768

@@ -23,7 +23,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -145,9 +145,17 @@ def search_hand(
     time_limit: float | None,
     discard_cost: float = 1.0,
     limestone_value: float = 0.0,
+    poll: Callable[[], object] | None = None,
 ) -> dict[str, Any]:
     """Run the kernel's exhaustive hand search (see :func:`solvers.reef.best_placement`, which
-    is the public entry point). ``kinds`` are distinct Luminos, ``counts`` how many of each."""
+    is the public entry point). ``kinds`` are distinct Luminos, ``counts`` how many of each.
+
+    Every few milliseconds (32768 nodes) the search delivers pending signals and calls
+    ``poll()`` if given: a ``KeyboardInterrupt`` (Ctrl-C) or a true answer stops it with
+    ``interrupted`` (and not ``complete``) and the best plan so far; an exception of the poll
+    stops it and is raised."""
+    if poll is not None and not callable(poll):
+        raise LumicoreError(f"poll must be callable or None, got {shorten(poll)}")
     if not isinstance(s, State):
         raise LumicoreError("expected a kernel State")
     if not 1 <= len(kinds) <= _kernel.MAX_HAND or len(counts) != len(kinds):
@@ -164,6 +172,7 @@ def search_hand(
         s, [tile_codes(t) for t in kinds], [int(c) for c in counts], check_limestone(limestone),
         [float(w) for w in weights], float(discard_cost), float(limestone_value), bool(prune),
         0 if max_nodes is None else int(max_nodes), 0.0 if time_limit is None else time_limit,
+        poll,
     )
 
 

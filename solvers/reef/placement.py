@@ -80,7 +80,8 @@ from lumicore.reef import kernel
 from lumicore.reef.reef import Placement, Reef
 from lumicore.reef.scoring import DISCARD_VP, LIMESTONE_CAP
 from lumicore.reef.tiles import COLORS, Lumino, parse_hand
-from solvers.limits import LIMIT, OPTIMAL, Budget, check_limits
+from solvers.ctrl_c import check, noting, pressed
+from solvers.limits import INTERRUPTED, LIMIT, OPTIMAL, Budget, check_limits
 
 __all__ = [
     "VISIBLE_WEIGHT",
@@ -199,8 +200,9 @@ class PlacementResult:
     - ``value``: ``objective(reef) - len(discarded) + limestone_value * limestone``;
     - ``limestone``: markers left after paying;
     - ``reef``: the reef after the placements;
-    - ``status``: ``"optimal"`` (proven best: the search was exhaustive) or ``"limit"`` (a node or
-      time limit stopped it; the plan is the best found so far, still legal);
+    - ``status``: ``"optimal"`` (proven best: the search was exhaustive), ``"limit"`` (a node or
+      time limit stopped it) or ``"interrupted"`` (Ctrl-C stopped it); when stopped, the plan is
+      the best found so far, still legal (every tile returned if none was complete);
     - ``nodes`` (placements and returns tried), ``merged`` (nodes skipped as transpositions),
       ``pruned`` (subtrees cut by the bound), ``elapsed`` (seconds), ``objective`` (its name).
     """
@@ -276,8 +278,10 @@ def best_placement(
     Exhaustive: tries every order, every legal placement and every return to the bag, merging
     transpositions and (for built-in objectives with weights >= 0, unless ``prune=False``)
     pruning by the bounds of the module doc. ``max_nodes`` / ``time_limit`` (seconds) stop it
-    early with status ``"limit"``. ``limestone_value``: VP per limestone marker left (default 0;
-    limestone left always breaks ties). Returns a :class:`PlacementResult`.
+    early with status ``"limit"``, Ctrl-C with ``"interrupted"`` (the kernel looks for it every
+    few milliseconds); either way the result holds the best plan found so far.
+    ``limestone_value``: VP per limestone marker left (default 0; limestone left always breaks
+    ties). Returns a :class:`PlacementResult`.
 
     >>> from lumicore.reef import Reef, load_board
     >>> reef = Reef.new(load_board("A"), start=("blue", "yellow"))
@@ -310,17 +314,24 @@ def best_placement(
         return _search_python(reef, kinds, counts, limestone, objective, max_nodes, time_limit,
                               limestone_value)
     goal = as_objective(objective)
-    found = kernel.search_hand(
-        kernel.state(reef), kinds, counts, limestone, goal.weights,
-        limestone_value=limestone_value, prune=prune and goal.prunable and limestone_value >= 0,
-        max_nodes=max_nodes, time_limit=time_limit,
-    )
+    start = kernel.state(reef)
+    with noting():  # a press whose KeyboardInterrupt Python dropped is still seen (pressed)
+        try:
+            found = kernel.search_hand(
+                start, kinds, counts, limestone, goal.weights, limestone_value=limestone_value,
+                prune=prune and goal.prunable and limestone_value >= 0, max_nodes=max_nodes,
+                time_limit=time_limit, poll=pressed,
+            )
+        except KeyboardInterrupt:  # Ctrl-C just as the kernel returned: its answer is lost
+            found = {"found": False, "nodes": 0, "merged": 0, "pruned": 0, "complete": False,
+                     "interrupted": True, "elapsed": 0.0}
     if found["found"]:
         actions = [(kinds[k], a, b) for k, a, b in found["plan"]]
     else:  # stopped before the first complete plan: return everything
         actions = [(lumino, -1, -1) for lumino in tiles]
+    status = INTERRUPTED if found["interrupted"] else OPTIMAL if found["complete"] else LIMIT
     return _result(reef, actions, limestone, goal, str(goal), limestone_value, found["nodes"],
-                   found["merged"], found["pruned"], found["complete"], found["elapsed"])
+                   found["merged"], found["pruned"], status, found["elapsed"])
 
 
 def _score(goal: Callable[[Reef], float], reef: Reef) -> float:
@@ -338,7 +349,7 @@ def _score(goal: Callable[[Reef], float], reef: Reef) -> float:
 
 
 def _result(reef: Reef, actions, limestone: int, goal: Callable[[Reef], float], name: str,
-            limestone_value: float, nodes: int, merged: int, pruned: int, complete: bool,
+            limestone_value: float, nodes: int, merged: int, pruned: int, status: str,
             elapsed: float) -> PlacementResult:
     """Replay ``actions`` ((lumino, number cell, other cell), cell -1 = returned) through
     ``Reef.place`` (so every plan is checked by the rules) and build the result."""
@@ -353,15 +364,16 @@ def _result(reef: Reef, actions, limestone: int, goal: Callable[[Reef], float], 
         limestone -= placement.cost
         placements.append(placement)
     value = _score(goal, reef) - DISCARD_COST * len(discarded) + limestone_value * limestone
-    return PlacementResult(tuple(placements), tuple(discarded), value, limestone, reef,
-                           OPTIMAL if complete else LIMIT, nodes, merged, pruned, elapsed, name)
+    return PlacementResult(tuple(placements), tuple(discarded), value, limestone, reef, status,
+                           nodes, merged, pruned, elapsed, name)
 
 
 def _search_python(reef: Reef, kinds: list[Lumino], counts: list[int], limestone: int,
                    goal: Callable[[Reef], float], max_nodes: int | None,
                    time_limit: float | None, limestone_value: float) -> PlacementResult:
     """The same search for any callable objective: kernel move generation, Python tree walk,
-    merging by the multiset of actions, no bounds (nothing is known about the callable)."""
+    merging by the multiset of actions, no bounds (nothing is known about the callable).
+    Ctrl-C (``KeyboardInterrupt``) stops it with the best plan so far."""
     budget = Budget(max_nodes, time_limit)
     seen: set[tuple] = set()
     best: list = [None]      # (value, limestone, actions)
@@ -370,6 +382,7 @@ def _search_python(reef: Reef, kinds: list[Lumino], counts: list[int], limestone
 
     def visit(node: Reef, left: list[int], ls: int, actions: list, done: tuple) -> None:
         nonlocal merged
+        check()  # a press whose KeyboardInterrupt Python dropped
         if sum(left) == 0:
             value = (_score(goal, node) - DISCARD_COST * sum(a < 0 for _, a, _ in actions)
                      + limestone_value * ls)
@@ -399,7 +412,12 @@ def _search_python(reef: Reef, kinds: list[Lumino], counts: list[int], limestone
             if budget.exhausted:
                 return
 
-    visit(reef, list(counts), limestone, [], ())
+    with noting():
+        try:
+            visit(reef, list(counts), limestone, [], ())
+            status = LIMIT if budget.exhausted else OPTIMAL
+        except KeyboardInterrupt:
+            status = INTERRUPTED
     if best[0] is None:
         actions = [(lumino, -1, -1) for lumino, n in zip(kinds, counts, strict=True)
                    for _ in range(n)]
@@ -407,4 +425,4 @@ def _search_python(reef: Reef, kinds: list[Lumino], counts: list[int], limestone
         actions = best[0][2]
     name = getattr(goal, "__name__", type(goal).__name__)
     return _result(reef, actions, limestone, goal, name, limestone_value, budget.nodes, merged, 0,
-                   not budget.exhausted, budget.elapsed)
+                   status, budget.elapsed)
