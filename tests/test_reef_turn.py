@@ -224,3 +224,26 @@ def test_best_turn_names_the_limit_that_stopped_it():
     by_time = best_turn(at_turn(), time_limit=1e-9)
     assert by_time.status == "limit" and by_time.reason == "time"
     assert best_turn(at_turn(), max_nodes=10**9).reason is None
+
+
+def test_a_placement_search_stopped_by_ctrl_c_stops_best_turn(monkeypatch):
+    """best_placement returns "interrupted" when Ctrl-C stops its kernel: best_turn stops there
+    too (the decision being weighed is left out), not "limit" as if a time limit had struck."""
+    import dataclasses
+
+    import solvers.reef.turn as turn
+
+    calls = {"n": 0}
+    real = turn.best_placement
+
+    def placement(*args, **kwargs):
+        calls["n"] += 1
+        result = real(*args, **kwargs)
+        return dataclasses.replace(result, status="interrupted") if calls["n"] == 3 else result
+
+    monkeypatch.setattr(turn, "best_placement", placement)
+    game = at_turn()
+    result = best_turn(game)
+    assert result.status == "interrupted" and result.reason == "interrupted"
+    assert calls["n"] == 3 and 0 < len(result.ranked) < len(best_turn(game).ranked)
+    assert all(r.placement is None or r.placement.status == "optimal" for r in result.ranked)

@@ -183,10 +183,12 @@ def best_turn(game: Game, objective: str = "margin", time_limit: float | None = 
         key = (tuple(sorted(map(str, hand))), limestone)
         if key not in cache:
             left = None if deadline is None else max(1e-3, deadline - time.monotonic())
-            cache[key] = best_placement(game.reefs[player], hand, limestone, goal,
-                                        limestone_value=0.5, time_limit=left,
-                                        max_nodes=max_nodes)
-            nodes += cache[key].nodes
+            result = best_placement(game.reefs[player], hand, limestone, goal,
+                                    limestone_value=0.5, time_limit=left, max_nodes=max_nodes)
+            nodes += result.nodes
+            if result.status == INTERRUPTED:  # Ctrl-C inside the search: this decision unweighed
+                raise KeyboardInterrupt
+            cache[key] = result
         return cache[key]
 
     interrupted = False
