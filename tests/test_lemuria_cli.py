@@ -93,3 +93,29 @@ def test_plan_deal_with_an_instance_file_exits_2(tmp_path, capsys):
 def test_plan_bad_time_limit_exits_2(tmp_path, capsys):
     assert main(["lemuria", "plan", str(_file(tmp_path)), "--time-limit", "-1"]) == 2
     assert "time_limit" in capsys.readouterr().err
+
+
+def test_plan_harvests_interrupted_while_the_model_is_built_prints_the_greedy_plan(
+        tmp_path, capsys, monkeypatch):
+    """Ctrl-C while the harvest model was built raised KeyboardInterrupt: exit 130 with no plan
+    printed; now the greedy plan is printed, marked interrupted (exit 130), as ``plan`` without
+    ``--harvests`` does."""
+    import os
+    import signal
+
+    import solvers.lemuria.harvest as harvest
+
+    real = harvest.HarvestYearModel
+
+    def pressed(*args, **kwargs):
+        os.kill(os.getpid(), signal.SIGINT)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(harvest, "HarvestYearModel", pressed)
+    code = main(["lemuria", "plan", str(_file(tmp_path)), "--harvests", "--json", "--workers",
+                 "1", "--time-limit", "20"])
+    out = capsys.readouterr().out
+    assert code == 130 and out
+    data = json.loads(out)
+    assert data["status"] == "interrupted" and data["reason"] == "interrupted"
+    assert data["vp"] == data["simulated_vp"]

@@ -150,3 +150,69 @@ def test_lemuria_bots_refuse_options_they_do_not_have(name, options, match):
 
     with pytest.raises(LumicoreError, match=match):
         make_bot(name, "lemuria", seed=1, **options)
+
+
+def _ctrl_c_on_call(monkeypatch, owner, name: str, call: int) -> list[int]:
+    """Ctrl-C (a real SIGINT to this process) when ``owner.name`` is called the ``call``-th
+    time, just before it runs."""
+    import os
+    import signal
+
+    real = getattr(owner, name)
+    calls: list[int] = []
+
+    def pressed_here(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == call:
+            os.kill(os.getpid(), signal.SIGINT)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, pressed_here)
+    return calls
+
+
+def _planned(game: Game, **kwargs):
+    try:
+        return best_turn(game, **kwargs)
+    except KeyboardInterrupt:
+        pytest.fail("Ctrl-C escaped best_turn as KeyboardInterrupt")
+
+
+def test_ctrl_c_in_the_play_out_of_the_others_returns_nothing_planned(monkeypatch):
+    """Ctrl-C while the other players' bots play the game out raised KeyboardInterrupt out of
+    best_turn; now it returns "interrupted" with nothing planned, and the planner bot stops the
+    game (``lumicore lemuria play`` exits 130 after the turns it printed)."""
+    import signal
+
+    from solvers.lemuria.bots import GreedyBot
+
+    game = _main_phase()
+    calls = _ctrl_c_on_call(monkeypatch, GreedyBot, "choose", 20)
+    result = _planned(game, time_limit=5, horizon=2)
+    assert len(calls) == 20  # the play-out stopped at the press
+    assert result.status == "interrupted" and result.moves == [] and result.plan is None
+    assert result.vp == 0 and "before a year was planned" in result.assumptions[-1]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    _ctrl_c_on_call(monkeypatch, GreedyBot, "choose", 20)
+    with pytest.raises(KeyboardInterrupt):
+        PlannerBot(seed=0, time_limit=5, horizon=2).choose(game)
+
+
+@pytest.mark.parametrize("step", ["HarvestYearModel", "_hint"])
+def test_ctrl_c_while_the_model_is_built_returns_the_greedy_plan(monkeypatch, step):
+    """Ctrl-C while the CP-SAT model was built or hinted raised KeyboardInterrupt out of
+    best_turn (and out of the harvest planner, so ``lumicore lemuria plan --harvests`` printed
+    no plan); now the greedy plan, the solver's hint, comes back "interrupted"."""
+    import solvers.lemuria.harvest as harvest
+
+    game = _main_phase()
+    _ctrl_c_on_call(monkeypatch, harvest, step, 1)
+    result = _planned(game, time_limit=5, horizon=2)
+    assert result.status == "interrupted" and result.plan.reason == "interrupted"
+    assert result.vp == result.plan.vp == result.plan.greedy_vp
+    assert result.moves[-1] == ("end",)
+    for move in result.moves:
+        game.apply_move(move)
+        while game.is_chance_node():
+            game.resolve_chance()
+    assert game.current_player() == 1

@@ -350,7 +350,8 @@ def build_harvest_schedule(instance: Instance, setup: AltarSetup | None = None,
     (:attr:`~solvers.lemuria.model.YearModel.every_year`: no remodel turn, no character that
     can come back from the bottom of its deck); elsewhere the plan is "feasible" with no bound
     (the harvest planner has no bound of its own). Ctrl-C stops the solver: the best plan so
-    far comes back with ``status`` ``"interrupted"``.
+    far comes back with ``status`` ``"interrupted"`` (the greedy plan when Ctrl-C came while
+    the model was built, before the solver started).
     """
     from solvers.lemuria import _check_args, _solver
 
@@ -361,9 +362,15 @@ def build_harvest_schedule(instance: Instance, setup: AltarSetup | None = None,
     setup.check_calendar(instance)
     start = time.perf_counter()
     greedy = greedy_harvest_schedule(instance, setup, max_builds)
-    year = HarvestYearModel(instance, setup, max_builds)
-    if hint:
-        _hint(year, instance, greedy)
+    try:
+        year = HarvestYearModel(instance, setup, max_builds)
+        if hint:
+            _hint(year, instance, greedy)
+    except KeyboardInterrupt:  # Ctrl-C before the solver started: the greedy plan
+        schedule = Schedule(turns=greedy.turns, vp=greedy.vp, breakdown=greedy.breakdown,
+                            status=INTERRUPTED, bound=None, elapsed=time.perf_counter() - start)
+        schedule.reason = REASON_INTERRUPTED
+        return _replayed(instance, setup, schedule, greedy, branches=0)
     left = None if time_limit is None else max(0.1, time_limit - (time.perf_counter() - start))
     # CP-SAT's default search (the LP at level 2): on 12-turn years it completes the hint and
     # improves on it, where the interleaved max_lp/quick_restart pair of build_schedule found
@@ -398,11 +405,18 @@ def build_harvest_schedule(instance: Instance, setup: AltarSetup | None = None,
                             status=FEASIBLE, bound=bound, elapsed=elapsed)
     if watch.interrupted:
         schedule.status, schedule.reason = INTERRUPTED, REASON_INTERRUPTED
+    return _replayed(instance, setup, schedule, greedy, branch_count(solver))
+
+
+def _replayed(instance: Instance, setup: AltarSetup, schedule: Schedule, greedy: Schedule,
+              branches: int) -> Schedule:
+    """``schedule`` checked by :func:`replay_harvests` (an AssertionError if the VP differ),
+    with its ``income``, ``greedy_vp`` and the solver's ``branches``."""
     replayed = replay_harvests(instance, setup, schedule.turns)
     if replayed.total != schedule.vp:  # pragma: no cover
         raise AssertionError(f"harvest plan replays to {replayed.total} VP, model says "
                              f"{schedule.vp}")
     schedule.income = replayed.income  # type: ignore[attr-defined]
     schedule.greedy_vp = greedy.vp  # type: ignore[attr-defined]
-    schedule.branches = branch_count(solver)  # type: ignore[attr-defined]
+    schedule.branches = branches  # type: ignore[attr-defined]
     return schedule

@@ -46,6 +46,7 @@ from lumicore.lemuria.game import Game
 from lumicore.lemuria.harvests import ME, OTHERS, AltarSetup, Harvest, Pedestal, Place
 from lumicore.lemuria.rules import MAX_FACILITIES
 from lumicore.lemuria.schedule import COLORS
+from solvers.ctrl_c import check, noting
 from solvers.lemuria.harvest import build_harvest_schedule
 from solvers.limits import INTERRUPTED, check_limits
 
@@ -67,11 +68,12 @@ class TurnResult:
     """The planned turn: ``moves`` (game move tuples, ending with ``("end",)``), the year
     ``plan`` they come from, its ``status`` and planned ``vp`` (the model's VP for the planned
     turns), the bot ``others`` that stood for the other players, the ``assumptions`` made and
-    the ``elapsed`` seconds."""
+    the ``elapsed`` seconds. Status ``"interrupted"`` (Ctrl-C) before any year was planned, in
+    the play-out of the others: no ``moves``, ``plan`` None, ``vp`` 0."""
 
     player: int
     moves: list[tuple]
-    plan: Schedule
+    plan: Schedule | None
     vp: int
     status: str
     others: str
@@ -99,6 +101,7 @@ def _play_out(game: Game, others: str, seed: int, deadline: float | None = None
     festivals: dict[int, dict[int, dict[str, int]]] = {q: {} for q in range(game.players)}
     turn = sim.turn
     while True:
+        check()  # a press whose KeyboardInterrupt Python dropped stops the play-out too
         if sim.turn != turn or sim.is_terminal():
             if turn in FESTIVALS:
                 for q in range(game.players):
@@ -258,13 +261,18 @@ def _to_moves(game: Game, player: int, actions: tuple) -> list[tuple]:
     return out
 
 
+@noting()
 def best_turn(game: Game, time_limit: float | None = DEFAULT_TURN_LIMIT, others: str = "greedy",
               horizon: int = MONTHS, seed: int = 0, workers: int = 1) -> TurnResult:
     """Plan the current player's turn (see the module docstring). ``game`` must be at a
     decision of the main phase; ``time_limit`` (seconds) covers the whole call: the others'
     play-out takes at most half of it (then the ``greedy`` bot finishes the play-out: one
     decision of a searching bot, or the greedy play-out itself, may overrun that share),
-    CP-SAT the rest. ``horizon`` is the most turns planned ahead."""
+    CP-SAT the rest. ``horizon`` is the most turns planned ahead.
+
+    Ctrl-C returns status ``"interrupted"``: while CP-SAT runs, with its best plan so far;
+    while the model is built, with the greedy plan (the solver's hint); while the others'
+    play-out runs, with nothing planned (no moves, ``plan`` None)."""
     if not isinstance(game, Game):
         raise LumicoreError(f"best_turn needs a lumicore.lemuria.Game, got {type(game).__name__}")
     if game.is_terminal() or game.is_chance_node() or game.phase != "main":
@@ -275,12 +283,19 @@ def best_turn(game: Game, time_limit: float | None = DEFAULT_TURN_LIMIT, others:
     start = time.perf_counter()
     player = game.current_player()
     share = None if time_limit is None else time_limit * PLAY_OUT_SHARE
-    instance, setup, assumptions = planner_instance(game, player, horizon, others, seed, share)
-    left = MAX_FACILITIES - len(game.s["pl"][player]["fac"])
-    if time_limit is not None:
-        time_limit = max(time_limit - (time.perf_counter() - start), MIN_MODEL_TIME)
-    plan = build_harvest_schedule(instance, setup, time_limit=time_limit, workers=workers,
-                                  seed=seed % 2**31, max_builds=left)
+    assumptions: list[str] = []
+    try:
+        instance, setup, assumptions = planner_instance(game, player, horizon, others, seed,
+                                                        share)
+        left = MAX_FACILITIES - len(game.s["pl"][player]["fac"])
+        if time_limit is not None:
+            time_limit = max(time_limit - (time.perf_counter() - start), MIN_MODEL_TIME)
+        plan = build_harvest_schedule(instance, setup, time_limit=time_limit, workers=workers,
+                                      seed=seed % 2**31, max_builds=left)
+    except KeyboardInterrupt:  # in the others' play-out (or between the steps): no year yet
+        note = "Ctrl-C stopped the call before a year was planned"
+        return TurnResult(player, [], None, 0, INTERRUPTED, others, [*assumptions, note],
+                          time.perf_counter() - start)
     moves = _to_moves(game, player, plan.turns[0].actions)
     return TurnResult(player, moves, plan, plan.vp, plan.status, others, assumptions,
                       time.perf_counter() - start)
