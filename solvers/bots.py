@@ -120,11 +120,18 @@ def value_after(state: GameState, player: int, rng: np.random.Generator, samples
                            width * k, evaluate) for _ in range(k)) / k
 
 
+class _OutOfTime(Exception):
+    """A play-out's greedy policy passed the search's deadline: the play-out stops there."""
+
+
 def rollout(state: GameState, rng: np.random.Generator,
             policy: Callable[[GameState], int] | None = None, cutoff: int | None = None,
-            evaluate: Evaluator | None = None) -> list[float]:
+            evaluate: Evaluator | None = None, deadline: float | None = None) -> list[float]:
     """Play ``state`` (in place) to the end with ``policy`` (uniformly random by default) and
-    chance sampled; with ``cutoff``, stop after that many decisions and :func:`score` there."""
+    chance sampled; with ``cutoff``, stop after that many decisions and :func:`score` there;
+    with ``deadline`` (a ``time.perf_counter()`` value), likewise at the first decision node
+    reached past it, or when the policy stops for it (the greedy policy of the searching bots
+    reads the clock between the actions it weighs)."""
     decisions = 0
     for _ in range(MAX_STEPS):
         if state.is_terminal():
@@ -132,9 +139,14 @@ def rollout(state: GameState, rng: np.random.Generator,
         if state.is_chance_node():
             state.apply_action(sample_outcome(state, rng))
             continue
-        if cutoff is not None and decisions >= cutoff:
+        if (cutoff is not None and decisions >= cutoff) or (
+                deadline is not None and time.perf_counter() > deadline):
             return score(state, evaluate)
-        state.apply_action(policy(state) if policy else _pick(rng, state.legal_actions()))
+        try:
+            action = policy(state) if policy else _pick(rng, state.legal_actions())
+        except _OutOfTime:
+            return score(state, evaluate)
+        state.apply_action(action)
         decisions += 1
     raise LumicoreError(f"a play-out did not end within {MAX_STEPS} actions")
 
@@ -169,7 +181,9 @@ class _ByValue:
         actions = state.legal_actions()
         if len(actions) == 1:
             return actions[0]
-        values = self.values(state)
+        return self._best(self.values(state))
+
+    def _best(self, values: dict[int, float]) -> int:
         best = max(values.values())
         return _pick(self.rng, [a for a, v in values.items() if v >= best - 1e-9])
 
@@ -192,11 +206,17 @@ class GreedyBot(_ByValue):
         self.rng = np.random.default_rng(check_seed(seed))
         self.samples, self.evaluate = samples, _check_evaluate(evaluate)
 
-    def values(self, state: GameState) -> dict[int, float]:
-        """Each legal action's value for the player to act."""
+    def values(self, state: GameState, deadline: float | None = None) -> dict[int, float]:
+        """Each legal action's value for the player to act. ``deadline``: for the play-outs
+        of a timed search, which stop (``_OutOfTime``) once the clock passes it between two
+        actions."""
         me = state.current_player()
-        return {a: value_after(_child(state, a), me, self.rng, self.samples, 1, self.evaluate)
-                for a in state.legal_actions()}
+        out = {}
+        for a in state.legal_actions():
+            if deadline is not None and time.perf_counter() > deadline:
+                raise _OutOfTime
+            out[a] = value_after(_child(state, a), me, self.rng, self.samples, 1, self.evaluate)
+        return out
 
 
 class _Searcher:
@@ -215,9 +235,28 @@ class _Searcher:
         self.evaluate = _check_evaluate(evaluate)
         self._greedy = GreedyBot(seed=int(self.rng.integers(2**63)), samples=1, evaluate=evaluate)
 
-    def _playout(self, state: GameState) -> list[float]:
-        policy = self._greedy.choose if self.policy == "greedy" else None
-        return rollout(state, self.rng, policy, self.cutoff, self.evaluate)
+    def _playout(self, state: GameState, deadline: float | None = None) -> list[float]:
+        """A play-out of ``state`` (in place), scored at its end, its cut-off or the first
+        decision past ``deadline``."""
+        return rollout(state, self.rng, self._policy(deadline), self.cutoff, self.evaluate,
+                       deadline)
+
+    def _policy(self, deadline: float | None) -> Callable[[GameState], int] | None:
+        """The play-out policy: None (random) or the greedy bot's choice, which reads the
+        clock between the actions it weighs when there is a ``deadline``."""
+        if self.policy != "greedy":
+            return None
+        if deadline is None:
+            return self._greedy.choose
+        greedy = self._greedy
+
+        def choose(state: GameState) -> int:
+            actions = state.legal_actions()
+            if len(actions) == 1:
+                return actions[0]
+            return greedy._best(greedy.values(state, deadline))
+
+        return choose
 
     def _deadline(self) -> float | None:
         return None if self.time_limit is None else time.perf_counter() + self.time_limit
@@ -227,7 +266,10 @@ class FlatMCBot(_Searcher, _ByValue):
     """Flat Monte Carlo: every legal action is scored by ``playouts`` seeded play-outs
     (``policy`` "random" or "greedy", optionally cut off after ``cutoff`` decisions and scored by
     ``evaluate()``); the best mean wins. With ``time_limit`` (seconds per decision) play-outs go
-    round the actions until the clock runs out (not deterministic).
+    round the actions until the clock runs out (not deterministic): a play-out running then
+    stops at its next decision and is scored there, and once it has run out every action not
+    sampled yet (in the first round) is scored where its play-out starts, so the limit holds
+    and every action has a value.
 
     >>> from lumicore.lucia.game import PuzzleState
     >>> state = PuzzleState.new("h L4 H T S", max_plays=4)
@@ -250,11 +292,11 @@ class FlatMCBot(_Searcher, _ByValue):
         totals = dict.fromkeys(actions, 0.0)
         counts = dict.fromkeys(actions, 0)
         deadline = self._deadline()
-        for round_ in range(self.playouts if deadline is None else MAX_STEPS):
-            if deadline is not None and round_ and time.perf_counter() > deadline:
-                break
+        for _round in range(self.playouts if deadline is None else MAX_STEPS):
             for a in actions:
-                totals[a] += self._playout(_child(state, a))[me]
+                if counts[a] and deadline is not None and time.perf_counter() > deadline:
+                    return {a: totals[a] / counts[a] for a in actions}
+                totals[a] += self._playout(_child(state, a), deadline)[me]
                 counts[a] += 1
         return {a: totals[a] / counts[a] for a in actions}
 
@@ -275,7 +317,10 @@ class MCTSBot(_Searcher):
     expanding one node and finishing with a play-out (see :class:`FlatMCBot` for ``policy`` and
     ``cutoff``). Every node keeps the total return of every player; a decision node picks its
     child by the UCB1 value of its own mover's return (``exploration`` is UCB1's constant, for
-    returns on a 0..1 scale). The most visited action is played.
+    returns on a 0..1 scale). The most visited action is played. With ``time_limit`` (seconds
+    per decision) descents go on until the clock runs out (not deterministic); the play-out
+    running then stops at its next decision and is scored there (the first descent's too, so
+    a tiny limit holds).
 
     >>> from lumicore.lucia.game import PuzzleState
     >>> state = PuzzleState.new("h L4 H T S", max_plays=4)
@@ -304,11 +349,11 @@ class MCTSBot(_Searcher):
         for i in range(self.iterations if deadline is None else 10**9):
             if deadline is not None and i and time.perf_counter() > deadline:
                 break
-            self._iterate(root, state.clone())
+            self._iterate(root, state.clone(), deadline)
         return max(root.children.items(),
                    key=lambda kv: (kv[1].visits, kv[1].totals[root.player]))[0]
 
-    def _iterate(self, root: _Node, state: GameState) -> None:
+    def _iterate(self, root: _Node, state: GameState, deadline: float | None = None) -> None:
         node, path = root, [root]
         while not state.is_terminal():
             if state.is_chance_node():
@@ -330,7 +375,7 @@ class MCTSBot(_Searcher):
             action, node = self._select(node)
             state.apply_action(action)
             path.append(node)
-        values = self._playout(state)
+        values = self._playout(state, deadline)
         for n in path:
             n.visits += 1
             for p, v in enumerate(values):

@@ -113,6 +113,33 @@ def test_mcts_finds_the_winning_take():
     assert make_bot("flatmc", NAME, seed=1, playouts=4).choose(DiceNim(2, pile=3)) == 3
 
 
+@pytest.mark.parametrize("spec", ["flatmc", "flatmc:policy=greedy", "mcts",
+                                  "mcts:policy=greedy"])
+def test_a_time_limit_holds_from_the_first_play_out(monkeypatch, spec):
+    """A fake clock that an action applied to a Dice Nim state moves on by one second: with
+    ``time_limit=20`` the bots stop a few actions past 20 (the play-outs read the clock at every
+    decision, the greedy policy between the actions it weighs) and still choose a legal action.
+    Before, flat Monte Carlo's first round (a whole play-out per action) and MCTS's first
+    descent ran whatever the limit: on a pile of 600 stones, thousands of actions."""
+    import solvers.bots as bots
+
+    clock = [0.0]
+    real_apply = DiceNim.apply_action
+
+    def apply_action(self, action):
+        clock[0] += 1
+        real_apply(self, action)
+
+    monkeypatch.setattr(DiceNim, "apply_action", apply_action)
+    monkeypatch.setattr(bots, "time", types.SimpleNamespace(perf_counter=lambda: clock[0]))
+    name, options = parse_bot_spec(spec)
+    bot = make_bot(name, NAME, seed=0, time_limit=20, **options)
+    state = DiceNim(2, pile=600)
+    action = bot.choose(state)
+    assert action in state.legal_actions()
+    assert clock[0] <= 20 + 20, f"{clock[0]:g} fake seconds for a limit of 20"
+
+
 def test_greedy_respects_a_multi_step_turn():
     state = DiceNim(2, pile=9)
     state.apply_action(2)

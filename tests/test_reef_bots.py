@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 
@@ -95,6 +97,25 @@ def test_a_play_out_stops_between_turns():
     probe.auto_chance = False
     playout(probe, np.random.default_rng(0))
     assert probe.round == game.round + 1 and between_turns(probe)
+
+
+def test_a_play_out_past_its_deadline_stops_at_the_next_pause_between_turns():
+    """The reef MCTS's play-outs read the search's deadline (a time.perf_counter() value; here
+    one already past): between turns at once, inside a turn once the hand is placed. Before,
+    only the first descent's whole play-out ignored ``time_limit``."""
+    game = at_turn(seed=2)
+    take = max((d for d in game.decisions() if isinstance(d, Turn)), key=lambda d: len(d.take))
+    past = time.perf_counter() - 1.0
+    probe = game.clone()
+    probe.auto_chance = False
+    playout(probe, np.random.default_rng(0), deadline=past)
+    assert probe.record() == game.record()  # between turns: nothing played
+    game.play(take)
+    probe = game.clone()
+    probe.auto_chance = False
+    playout(probe, np.random.default_rng(0), deadline=past)
+    assert between_turns(probe) and not probe.hand and probe.round == game.round
+    assert probe.current_player() != game.current_player()
 
 
 def test_flatmc_leaves_greedys_choice_only_for_a_clear_gain():

@@ -34,6 +34,7 @@ True
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -77,18 +78,21 @@ def between_turns(game: Game) -> bool:
 
 
 def playout(game: Game, rng: np.random.Generator, policy: Callable[[Game], int] | None = None,
-            horizon: str = "round", cutoff: int | None = None) -> Game:
+            horizon: str = "round", cutoff: int | None = None,
+            deadline: float | None = None) -> Game:
     """Play ``game`` on (in place, its bag draws sampled from ``rng``) with ``policy``
     (uniformly random by default) up to the ``horizon`` (``"round"``: the next round, ``"turn"``:
-    no further), or earlier once ``cutoff`` decisions are made; it stops only
-    :func:`between_turns`. Returns ``game``."""
+    no further), or earlier once ``cutoff`` decisions are made or the clock is past
+    ``deadline`` (a ``time.perf_counter()`` value); it stops only :func:`between_turns`.
+    Returns ``game``."""
     start, decisions = game.round, 0
     while not game.is_terminal():
         if game.is_chance_node():
             game.apply_action(sample_outcome(game, rng))
             continue
         if between_turns(game) and (horizon == "turn" or game.round != start
-                                    or (cutoff is not None and decisions >= cutoff)):
+                                    or (cutoff is not None and decisions >= cutoff)
+                                    or (deadline is not None and time.perf_counter() > deadline)):
             break
         if policy is None:
             actions = game.legal_actions()
@@ -255,9 +259,9 @@ class ReefMCTSBot(MCTSBot):
         game.auto_chance = False   # draws are the bot's samples, not the game's own generator
         return super().choose(_Candidates(game, self.ranker, self.candidates))
 
-    def _playout(self, state: Any) -> list[float]:
+    def _playout(self, state: Any, deadline: float | None = None) -> list[float]:
         game = state.game if isinstance(state, _Candidates) else state
-        playout(game, self.rng, self.reef_policy, self.horizon, self.cutoff)
+        playout(game, self.rng, self.reef_policy, self.horizon, self.cutoff, deadline)
         return score(game, self.evaluate)
 
 
