@@ -5,7 +5,7 @@
 # every argument. Even so, no input word can make this code read or write out of bounds: train
 # length, Lucia's position and card fields are all clamped here too.
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
-from libc.stdlib cimport free, malloc, realloc
+from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memset
 from cpython.exc cimport PyErr_CheckSignals
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
@@ -1251,7 +1251,9 @@ def astar(u64 start, const uint32_t[:, ::1] cards, Heuristic heur, long long max
 
 # ---------------------------------------------------------------------------------------------
 # IDA*: depth-first iterations with a growing f bound, a lossy transposition table per iteration
-# (a state reached again at a depth not smaller than before has nothing new to offer)
+# (a state reached again at a depth not smaller than before has nothing new to offer), and an
+# exact record of what one iteration expanded and cut, while it stays small, from which an
+# iteration proves the puzzle unsolvable (see ``idastar`` and docs/lucia.md)
 
 cdef struct Frame:
     u64* child
@@ -1298,14 +1300,88 @@ cdef int frame_fill(Frame* f, u64 x, u64 parent, int n, Work w, const HTab* t) n
     return 0
 
 
+cdef enum:
+    SEEN_EXPANDED = 1   # expanded in this iteration
+    SEEN_CUT = 2        # cut at the bound in this iteration, not expanded (yet)
+    PROOF_BITS = 21     # the record's most slots (2^21: a million states at load 1/2, 18 MB)
+    PENDING_MAX = 1 << 12   # cut states not expanded yet, at most, before a proof is given up
+
+
+# an exact hash set (open addressing, never lossy) of the states one IDA* iteration expanded
+# or cut, each with SEEN_EXPANDED or SEEN_CUT
+cdef struct Seen:
+    u64* key            # 0 = empty (no train packs to 0: every train holds a Lucia)
+    uint8_t* what
+    size_t size, count, max_size
+    int shift           # 64 - log2(size): the hash's top bits pick the first slot
+
+
+cdef inline size_t seen_slot(const Seen* r, u64 y) noexcept nogil:
+    cdef size_t mask = r.size - 1, slot = <size_t>((y * 0x9E3779B97F4A7C15ULL) >> r.shift)
+    while r.key[slot] != 0 and r.key[slot] != y:
+        slot = (slot + 1) & mask
+    return slot
+
+
+cdef int seen_mark(Seen* r, u64 y, int what) noexcept nogil:
+    """Record y as ``what`` (SEEN_EXPANDED overrides SEEN_CUT, never the reverse); returns what
+    y was before (0: not recorded), or -1 when the record would pass ``max_size`` slots or
+    malloc fails."""
+    cdef size_t slot = seen_slot(r, y), i, old_size
+    cdef int before
+    cdef u64* old_key
+    cdef uint8_t* old_what
+    if r.key[slot] == y:
+        before = r.what[slot]
+        if what == SEEN_EXPANDED:
+            r.what[slot] = SEEN_EXPANDED
+        return before
+    if 2 * (r.count + 1) > r.size:     # grow: at most half full
+        if 2 * r.size > r.max_size:
+            return -1
+        old_key, old_what, old_size = r.key, r.what, r.size
+        r.key = <u64*>calloc(2 * old_size, sizeof(u64))
+        r.what = <uint8_t*>malloc(2 * old_size * sizeof(uint8_t))
+        if r.key == NULL or r.what == NULL:
+            free(r.key)
+            free(r.what)
+            r.key, r.what = old_key, old_what
+            return -1
+        r.size = 2 * old_size
+        r.shift -= 1
+        for i in range(old_size):
+            if old_key[i] != 0:
+                slot = seen_slot(r, old_key[i])
+                r.key[slot] = old_key[i]
+                r.what[slot] = old_what[i]
+        free(old_key)
+        free(old_what)
+        slot = seen_slot(r, y)
+    r.key[slot] = y
+    r.what[slot] = <uint8_t>what
+    r.count += 1
+    return 0
+
+
 def idastar(u64 start, const uint32_t[:, ::1] cards, Heuristic heur, long long max_nodes,
-            double deadline, int tt_bits=20, object progress=None):
+            double deadline, int tt_bits=20, object progress=None, int proof_bits=PROOF_BITS,
+            int pending_max=PENDING_MAX):
     """IDA* with the heuristic ``heur``. ``max_nodes`` caps the nodes visited over all
-    iterations. Returns like :func:`bfs` (``nodes`` = visits, ``expanded`` = expansions)."""
+    iterations. Returns like :func:`bfs` (``nodes`` = visits, ``expanded`` = expansions).
+
+    Unsolvable (status 1) is proven by an iteration that ends with no goal found and every child
+    it cut at the bound expanded in that same iteration: then every reachable state was expanded
+    (docs/lucia.md, "IDA* proves unsolvable"). An exact record (``Seen``) of the states the
+    iteration expanded and cut checks this. The iteration gives the proof up (and skips the
+    rest of a frame after a cut, sorted by h, as it always did before) once more than
+    ``pending_max`` cut states wait to be expanded; the search gives it up for good once the
+    record would need more than 2^``proof_bits`` slots (at least 2^10; a larger reachable space
+    in one iteration, and the next iterations only reach more). ``proof_bits=0`` keeps no
+    record: only an iteration that cut nothing proves, as before."""
     cdef const HTab* t = &heur.t
     cdef Work w = Work(cards)
     cdef int n = train_length(start), depth = 0, f, bound, next_bound, proven = 0
-    cdef int status = EXHAUSTED, i
+    cdef int status = EXHAUSTED, i, before
     cdef int tt_shift = 64 - max(4, min(tt_bits, 26))
     cdef size_t tt_size = (<size_t>1) << (64 - tt_shift), slot
     cdef Frame* frames = <Frame*>malloc(256 * sizeof(Frame))
@@ -1313,14 +1389,25 @@ def idastar(u64 start, const uint32_t[:, ::1] cards, Heuristic heur, long long m
     cdef uint16_t* path_card = <uint16_t*>malloc(256 * sizeof(uint16_t))
     cdef u64* tt_key = <u64*>malloc(tt_size * sizeof(u64))
     cdef uint8_t* tt_g = <uint8_t*>malloc(tt_size * sizeof(uint8_t))
+    cdef Seen seen
+    cdef bint provable = proof_bits > 0   # the record still fits (else no iteration proves)
+    cdef bint proving                     # this iteration may still prove unsolvability
+    cdef long long pending = 0            # states cut and not expanded yet, this iteration
     cdef long long visits = 0, expanded = 0, generated = 0
     cdef u64 y
     cdef double t0 = now()
     cdef list errors = []
+    seen.size = 1 << 10
+    seen.shift = 64 - 10
+    seen.max_size = (<size_t>1) << max(10, min(proof_bits, 30))
+    seen.count = 0
+    seen.key = <u64*>calloc(seen.size, sizeof(u64))
+    seen.what = <uint8_t*>malloc(seen.size * sizeof(uint8_t))
     if frames != NULL:
         memset(frames, 0, 256 * sizeof(Frame))
     try:
-        if frames == NULL or path == NULL or path_card == NULL or tt_key == NULL or tt_g == NULL:
+        if (frames == NULL or path == NULL or path_card == NULL or tt_key == NULL or tt_g == NULL
+                or seen.key == NULL or seen.what == NULL):
             raise MemoryError()
         bound = heuristic_c(start, n, t)
         proven = bound if bound < INF else 0
@@ -1335,6 +1422,12 @@ def idastar(u64 start, const uint32_t[:, ::1] cards, Heuristic heur, long long m
             if frame_fill(&frames[0], start, start, n, w, t) != 0:
                 status = NOMEM
                 break
+            proving = provable
+            pending = 0
+            if proving:
+                memset(seen.key, 0, seen.size * sizeof(u64))
+                seen.count = 0
+                seen_mark(&seen, start, SEEN_EXPANDED)
             expanded += 1
             generated += frames[0].made
             while depth >= 0:
@@ -1360,6 +1453,18 @@ def idastar(u64 start, const uint32_t[:, ::1] cards, Heuristic heur, long long m
                 if f > bound:
                     if f < next_bound:
                         next_bound = f
+                    if proving:
+                        # a proof needs y expanded in this iteration, already or later; the
+                        # frame's next children (sorted by h: beyond the bound too) are
+                        # looked at in turn
+                        before = seen_mark(&seen, y, SEEN_CUT)
+                        if before == 0:
+                            pending += 1
+                        if before >= 0 and pending <= pending_max:
+                            continue
+                        proving = False
+                        if before < 0:
+                            provable = False
                     frames[depth].next = frames[depth].count   # the rest are sorted after
                     continue
                 path[depth + 1] = y
@@ -1370,7 +1475,7 @@ def idastar(u64 start, const uint32_t[:, ::1] cards, Heuristic heur, long long m
                     break
                 slot = <size_t>((y * 0x9E3779B97F4A7C15ULL) >> tt_shift)
                 if tt_key[slot] == y and tt_g[slot] <= depth + 1:
-                    continue
+                    continue        # expanded earlier in this iteration, at most this deep
                 tt_key[slot] = y
                 tt_g[slot] = depth + 1
                 depth += 1      # f <= bound < 255 keeps depth below 255
@@ -1379,10 +1484,17 @@ def idastar(u64 start, const uint32_t[:, ::1] cards, Heuristic heur, long long m
                     break
                 expanded += 1
                 generated += frames[depth].made
+                if proving:
+                    before = seen_mark(&seen, y, SEEN_EXPANDED)
+                    if before == SEEN_CUT:
+                        pending -= 1
+                    elif before < 0:
+                        proving = provable = False
             if status == EXHAUSTED:
-                # nothing beyond the bound: every reachable state was explored (a proof);
-                # else the next bound, unless the path would outgrow the 8-bit depth
-                if next_bound == NO_BOUND:
+                # nothing cut at the bound, or every child cut was expanded in this iteration
+                # too: every reachable state was (docs/lucia.md), and none is a goal, a proof.
+                # Else the next bound, unless the path would outgrow the 8-bit depth
+                if next_bound == NO_BOUND or (proving and pending == 0):
                     break
                 if next_bound >= INF:
                     status = CUT
@@ -1406,4 +1518,6 @@ def idastar(u64 start, const uint32_t[:, ::1] cards, Heuristic heur, long long m
         free(path_card)
         free(tt_key)
         free(tt_g)
+        free(seen.key)
+        free(seen.what)
 include "lucia_deal.pxi"
