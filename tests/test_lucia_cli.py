@@ -83,6 +83,15 @@ def test_solve_unsolvable_and_limit(capsys):
     assert code == 1 and "status: limit (nodes)  cost: -" in out
 
 
+def test_idastar_proves_unsolvable_like_bfs(capsys):
+    # no light source: Lucia never gains a candle, though the heuristic is finite (5); IDA*
+    # stopped at its node limit (exit 1, "status: limit (nodes)") before it could prove this
+    for algorithm in ("bfs", "idastar"):
+        code, out, _ = run(capsys, "solve", "G h h h L0 h S h S", "--algorithm", algorithm)
+        assert code == 0 and f"({algorithm})" in out and "status: unsolvable  cost: -" in out, out
+        assert "lower bound" not in out
+
+
 def test_solve_with_deck_file(capsys, tmp_path):
     deck = tmp_path / "deck.toml"
     deck.write_text('[[card]]\nactions = [{ kind = "lucia" }]\n'

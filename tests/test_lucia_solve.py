@@ -7,6 +7,9 @@ from collections import deque
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_lucia_kernel import CARDS, trains
 
 from lumicore.errors import LumicoreError, SearchLimitError
 from lumicore.lucia import Action, Card, Train, load_deck, random_goal, random_train, scramble
@@ -19,6 +22,10 @@ DECK = load_deck()
 SMALL = ["h L2 T S H", "G h S h L0 T", "h h L0 S T H", "S h T h L0", "T h S h L0",
          "L0 h T h S", "h T L1 S"]
 UNSOLVABLE = ["S h G T h L0", "T S h L3 h G", "S L1 H G h", "L0 h h h S"]
+# unsolvable with a finite heuristic (no Tomten, no lit Handmaiden: Lucia never gains a
+# candle): only a search proves them, over a state graph full of cycles; IDA* stopped at its
+# node limit on both (the second also has two states sharing a transposition-table slot)
+CYCLIC = ["G h h h L0 h S h S", "G h h h L0 h S h h S"]
 
 
 def replay_to_goal(start: Train, plan) -> None:
@@ -92,6 +99,73 @@ def test_unsolvable_proved_by_every_algorithm(text):
     for algorithm in ("bfs", "astar", "idastar"):
         result = solve(text, algorithm=algorithm)
         assert result.status == "unsolvable" and result.cost is None and result.plan == []
+
+
+@pytest.mark.parametrize("text", CYCLIC)
+@pytest.mark.parametrize("heuristic", ["pdb", "covering"])
+def test_idastar_proves_unsolvable_on_cycles(text, heuristic):
+    train = Train.parse(text)
+    assert estimate(train, build_table(search_kinds(DECK.kinds), train)) < INF
+    bfs = solve(train, algorithm="bfs")
+    assert bfs.status == "unsolvable" and bfs.nodes < 1000
+    ida = solve(train, algorithm="idastar", heuristic=heuristic)
+    assert (ida.status, ida.reason, ida.cost, ida.plan, ida.note) == (
+        "unsolvable", None, None, [], "")
+    assert 0 < ida.expanded < ida.nodes < 1_000_000     # was 20,000,000 visits: "limit"
+
+
+# (train, cards) that IDA* left at its node limit although BFS proves them unsolvable
+CYCLIC_DECKS = [
+    ("h G H L5 T", ["wild 1 + wild 2", "move S or H 2", "lucia", "light from H + move S 1"]),
+    ("H G L3 T H", ["wild 1", "wild 2", "lucia", "light from H + move S 1"]),
+    ("h T H h L0 S", ["move S or H 2", "light from T + move H 1"]),
+]
+
+
+@pytest.mark.parametrize("text,names", CYCLIC_DECKS)
+@pytest.mark.parametrize("heuristic", ["pdb", "covering"])
+def test_idastar_agrees_with_bfs_on_unsolvable_card_sets(text, names, heuristic):
+    cards = [next(c for c in CARDS if str(c) == name) for name in names]
+    assert solve(text, cards, algorithm="bfs").status == "unsolvable"
+    for algorithm in ("astar", "idastar"):
+        result = solve(text, cards, algorithm=algorithm, heuristic=heuristic,
+                       max_nodes=5_000_000)
+        assert result.status == "unsolvable", algorithm
+
+
+def _agree_with_bfs(train: Train, cards) -> None:
+    bfs = solve(train, cards, algorithm="bfs")
+    assert bfs.status in ("optimal", "unsolvable")
+    for algorithm in ("idastar", "astar"):
+        r = solve(train, cards, algorithm=algorithm, heuristic="covering")
+        assert (r.status, r.cost) == (bfs.status, bfs.cost), (algorithm, str(train), cards)
+        if r.plan:
+            replay_to_goal(train, r.plan)
+
+
+@settings(max_examples=300)
+@given(trains(max_kids=6), st.lists(st.sampled_from(CARDS), min_size=1, max_size=5,
+                                    unique=True))
+def test_idastar_and_astar_agree_with_bfs_on_random_puzzles(train, cards):
+    """Random small trains and card sets, many of them unsolvable: the same status and cost as
+    BFS, which exhausts the reachable states (IDA* may take a few million visits)."""
+    _agree_with_bfs(train, cards)
+
+
+def test_idastar_proof_caps_only_delay_the_proof():
+    """The kernel's proof of unsolvability gives up (status 2, node limit) when its record of
+    the iteration's states may not grow past 2^10 slots (the train reaches 588 states) or when
+    it may not wait for a single cut state to be expanded; the defaults prove it (status 1)."""
+    train = Train.parse(CYCLIC[1])
+    needed = search_kinds(DECK.kinds)
+    table, heur = K.card_table(needed), K._heuristic_object(build_table(needed, train), [])
+
+    def run(**kwargs):
+        return K._k.idastar(train.packed, table, heur, 2_000_000, 0.0, **kwargs)[0]
+
+    assert run() == 1
+    assert run(proof_bits=10) == run(pending_max=0) == run(proof_bits=0) == 2
+    assert run(proof_bits=11) == 1      # 1,024 states fit at load 1/2
 
 
 def test_starboy_passes_gingerbread_only_with_three_steps():
