@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""Bitboard kernel for Lumicora reefs. Private: use :mod:`lumicore.reef.fast`, which validates
+"""Bitboard kernel for Lumicora reefs. Private: use :mod:`lumicore.reef.kernel`, which validates
 every input before it reaches this module.
 
 A reef state (:class:`State`) keeps, over the board's cells (bit ``i`` = cell ``i``, at most 64):
@@ -27,7 +27,7 @@ cdef enum:
     NFEATURES = 11
     POLL_MASK = 32767     # hand-search nodes between two polls for Ctrl-C (a few milliseconds)
 
-# Python-visible limits (fast.py validates against them)
+# Python-visible limits (lumicore/reef/kernel.py validates against them)
 MAX_CELLS = MAXCELLS
 MAX_HEIGHT = MAXLEVEL - 2       # a cell this high cannot take another Lumino in the kernel
 MAX_HAND = MAXHAND
@@ -369,7 +369,7 @@ cdef double value(const RS* s, const double* w) noexcept nogil:
 
 
 cdef class State:
-    """A reef as bitboards. Build it with :func:`lumicore.reef.fast.state` (which validates).
+    """A reef as bitboards. Build it with :func:`lumicore.reef.kernel.state` (which validates).
 
     ``State(n, neighbors, base, water, remote, penalties)`` is an empty board of ``n`` cells;
     :meth:`apply` adds pieces in placement order (the first one is the starting Lumino).
@@ -433,7 +433,8 @@ cdef class State:
         """Place a piece on cells ``a`` (colour ``ca``, number 0..6) and ``b`` (colour ``cb``,
         animal -1..3) one level above them. Raises ValueError unless both cells exist, are
         adjacent and of the same height below the kernel's ceiling (legality by the placement
-        rules is the caller's job: fast.py only applies placements that passed them)."""
+        rules is the caller's job: lumicore/reef/kernel.py only applies placements that passed
+        them)."""
         if not (0 <= a < self.s.n and 0 <= b < self.s.n and (self.s.nbr[a] >> b) & 1):
             raise ValueError(f"cells {a} and {b} are not adjacent cells")
         if self.s.height[a] != self.s.height[b] or self.s.height[a] >= MAXLEVEL - 2:

@@ -43,7 +43,7 @@ import numpy as np
 from lumicore.data import read_file, shorten
 from lumicore.errors import DataError, LumicoreError
 
-__all__ = ["SEED_LIMIT", "check_seed", "check_index", "check_finite",
+__all__ = ["SEED_LIMIT", "check_seed", "check_index", "check_real", "check_finite",
            "Spec", "Int", "Choice", "Text", "Maybe", "ListOf",
            "Items", "Table", "MapOf", "Where", "Load", "BOOL", "read_json", "read_record",
            "check_fields", "field_error"]
