@@ -8,6 +8,9 @@ neighbourhood search). Every plan is replayed through ``simulate`` and must scor
     python benchmarks/bench_lemuria.py --configs before:10,after,after@300:6   # 300 s runs too
     python benchmarks/bench_lemuria.py --instances 3 --time-limit 10 --no-docs   # a quick look
     python benchmarks/bench_lemuria.py --configs dives#2,nodives#2 --no-docs   # second runs
+    python benchmarks/bench_lemuria.py --configs hinted \
+        --from-log benchmarks/logs/lemuria_plan.log \
+        --spread 'hinted,hinted #2,arrays' --longer 'arrays 300 s'   # best of k runs vs one long
 
 The table (and the command that made it, the machine's load) is written into docs/lemuria.md
 between ``<!-- bench:lemuria-plan -->`` and ``<!-- /bench -->`` unless ``--no-docs``.
@@ -17,6 +20,7 @@ Targets: median gap under 3% within 60 s on 2 workers; at least 10 of 20 proven 
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import re
 import shlex
@@ -222,6 +226,40 @@ def known(rows: dict[int, dict]) -> list[str]:
     return lines
 
 
+def spread(rows: dict[int, dict], runs: list[str], longer: list[str]) -> list[str]:
+    """Independent runs against a longer one: for k of the set-ups ``runs`` (runs of the same
+    length), the best plan and the least bound of k runs on each year, averaged over every
+    choice of k of them; then each set-up of ``longer`` on its own, on the same years."""
+    seeds = [s for s in sorted(rows) if all(label in rows[s] for label in runs + longer)]
+    lines = ["| set-up | years | mean plan | mean bound | median gap | under 3% |",
+             "|---" * 6 + "|"]
+    for k in range(1, len(runs) + 1):
+        picks = list(itertools.combinations(runs, k))
+        stats = [_portfolio(rows, seeds, pick) for pick in picks]
+        name = f"best of {k} of {', '.join(runs)}" if k > 1 else f"one of {', '.join(runs)}"
+        lines.append(_spread_row(name, len(seeds), stats))
+    for label in longer:
+        lines.append(_spread_row(label, len(seeds), [_portfolio(rows, seeds, (label,))]))
+    return lines
+
+
+def _portfolio(rows: dict[int, dict], seeds: list[int], pick: tuple[str, ...]
+               ) -> tuple[float, float, float, int]:
+    """Mean plan, mean bound, median gap and years under 3% of the best plan and the least
+    bound of the set-ups ``pick`` on each year."""
+    plans = [max(rows[s][label]["vp"] for label in pick) for s in seeds]
+    bounds = [min(rows[s][label]["bound"] for label in pick) for s in seeds]
+    gaps = [gap(b, v) for b, v in zip(bounds, plans, strict=True)]
+    return (statistics.mean(plans), statistics.mean(bounds), statistics.median(gaps),
+            sum(g < 0.03 for g in gaps))
+
+
+def _spread_row(name: str, years: int, stats: list[tuple[float, float, float, int]]) -> str:
+    """A row of :func:`spread`: each figure averaged over the choices of runs."""
+    plan, bound, median, under = (statistics.mean(column) for column in zip(*stats, strict=True))
+    return f"| {name} | {years} | {plan:.1f} | {bound:.1f} | {median:.1%} | {under:.1f} |"
+
+
 def gap(bound: float, vp: int) -> float:
     """``(bound - vp) / bound``, as ``Schedule.gap`` works it out."""
     return max(0.0, (bound - vp) / bound) if bound > 0 else 0.0
@@ -314,6 +352,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="comma-separated set-up labels (as in the log: 'dives #2', "
                         "'after 300 s') the per-year table shows (default: all; every set-up "
                         "still has its summary line)")
+    parser.add_argument("--spread", metavar="LABELS",
+                        help="comma-separated labels of runs of the same length: the best of k "
+                        "of them against --longer (written under bench:lemuria-spread)")
+    parser.add_argument("--longer", metavar="LABELS", default="",
+                        help="comma-separated labels of longer runs for --spread")
     parser.add_argument("--no-docs", action="store_true", help="do not write docs/lemuria.md")
     parser.add_argument("--from-log", metavar="FILE",
                         help="take the years an earlier run's output holds from it and run "
@@ -365,20 +408,31 @@ def main(argv: list[str] | None = None) -> int:
         for label, r in rows[seed].items():
             if label not in run:
                 print(log_line(label, seed, r))
-    shown = None
-    if args.table:
-        shown = [label.strip() for label in args.table.split(",")]
-        unknown = [label for label in shown if label not in labels]
-        if unknown:
-            raise SystemExit(f"--table: no set-up {unknown[0]!r} in this run or its log")
+    shown = _labels(args.table, labels) if args.table else None
     lines = table(rows, labels, extra, shown)
     best = known(rows)
     print("\n".join(lines + [""] + best))
+    portfolio = []
+    if args.spread:
+        runs, longer = (_labels(text, labels) for text in (args.spread, args.longer))
+        portfolio = spread(rows, runs, longer)
+        print("\n".join(["", *portfolio]))
     if not args.no_docs:
         command = command_line(__file__, argv)
         write_docs(lines, command, measured=measured)
         write_docs(best, command, marker="lemuria-known", measured=measured)
+        if portfolio:
+            write_docs(portfolio, command, marker="lemuria-spread", measured=measured)
     return 0
+
+
+def _labels(text: str, labels: list[str]) -> list[str]:
+    """The comma-separated set-up labels of ``text``, each one of ``labels``."""
+    chosen = [label.strip() for label in text.split(",") if label.strip()]
+    unknown = [label for label in chosen if label not in labels]
+    if unknown:
+        raise SystemExit(f"no set-up {unknown[0]!r} in this run or its log")
+    return chosen
 
 
 if __name__ == "__main__":
