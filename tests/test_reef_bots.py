@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+import types
 
 import numpy as np
 import pytest
@@ -116,6 +117,64 @@ def test_a_play_out_past_its_deadline_stops_at_the_next_pause_between_turns():
     playout(probe, np.random.default_rng(0), deadline=past)
     assert between_turns(probe) and not probe.hand and probe.round == game.round
     assert probe.current_player() != game.current_player()
+
+
+@pytest.fixture
+def placement_clock(monkeypatch):
+    """A fake clock that each placement search of ``best_turn`` (what its time goes on) moves on
+    by one second, read by the bots (``time.perf_counter``) and ``best_turn``
+    (``time.monotonic``); the searches themselves run whole, so the count is deterministic."""
+    import solvers.bots
+    import solvers.reef.bots
+    import solvers.reef.turn
+
+    clock = [0.0]
+    real = solvers.reef.turn.best_placement
+
+    def best_placement(*args, **options):
+        clock[0] += 1
+        return real(*args, **{**options, "time_limit": None})
+
+    monkeypatch.setattr(solvers.reef.turn, "best_placement", best_placement)
+    monkeypatch.setattr(solvers.reef.turn, "time",
+                        types.SimpleNamespace(monotonic=lambda: clock[0]))
+    fake = types.SimpleNamespace(perf_counter=lambda: clock[0])
+    monkeypatch.setattr(solvers.reef.bots, "time", fake)
+    monkeypatch.setattr(solvers.bots, "time", fake)
+    return clock
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("limit", [5, 40])
+def test_reef_mcts_keeps_a_time_limit(placement_clock, players, limit):
+    """Greedy's candidates at the root are ranked once and within the limit (a limit of 5 runs
+    out while ranking them: the best weighed is played), the greedy play-outs' turns too, so a
+    decision ends about one placement search past the limit (here 6 fake seconds for 5, 41-42
+    for 40, at turns of 10 to 12 searches). Before: the root's ranking ran whole, twice,
+    whatever the limit: 21-27 fake seconds for a limit of 5, 51-64 for 40."""
+    game = at_turn(seed=1, players=players)
+    bot = make_bot("mcts", "reef", seed=0, time_limit=limit)
+    action = bot.choose(game)
+    assert action in game.legal_actions()
+    assert placement_clock[0] <= limit + 5, f"{placement_clock[0]:g} fake seconds for {limit}"
+
+
+def test_reef_mcts_ranks_the_root_once(monkeypatch):
+    """Without a time limit the root's candidates were ranked twice (by MCTSBot.choose and by
+    the first descent); the choice is the same with one ranking."""
+    import solvers.reef.bots
+
+    game = at_turn(seed=0)
+    calls = []
+
+    def counted(state, *args, **options):
+        calls.append(state.record())
+        return best_turn(state, *args, **options)
+
+    monkeypatch.setattr(solvers.reef.bots, "best_turn", counted)
+    bot = make_bot("mcts", "reef", seed=0, iterations=3, cutoff=1, policy="random")
+    assert bot.choose(game) in game.legal_actions()
+    assert calls.count(game.record()) == 1
 
 
 def test_flatmc_leaves_greedys_choice_only_for_a_clear_gain():

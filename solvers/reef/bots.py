@@ -20,7 +20,11 @@ before its generic bots); each bot has ``choose(state) -> int`` for a decision n
   best decisions at every decision node (greedy's placement plan while placing), ``iterations``
   (48), play-outs as ``flatmc``'s scored by ``Game.evaluate`` (or by ``evaluate(game)``, a
   value per player on the scale of ``returns()``, when given; the returns once the game is
-  over); the bag draws come from the bot's generator, never from the game's own.
+  over); the bag draws come from the bot's generator, never from the game's own. With
+  ``time_limit`` (seconds per decision) it searches until the clock runs out: the clock starts
+  before the root's candidates are ranked, every ranking (candidates, the greedy play-outs'
+  turns) gets the time left, the best candidate ranked is played if none is left for a
+  descent, and a play-out stops at the first pause between turns past the limit.
 
 ``random`` is the arena's generic bot.
 
@@ -51,6 +55,9 @@ __all__ = ["BOTS", "GreedyBot", "FlatMCBot", "ReefMCTSBot", "make_bot", "reef_mc
            "between_turns"]
 
 HORIZONS = ("round", "turn")
+_MIN_LEFT = 1e-6
+"""What a ranking started at or past a deadline gets as its ``time_limit``: ``best_turn`` then
+weighs one decision (each placement search gets its own floor, 1 ms)."""
 
 
 def _check(state: object) -> Game:
@@ -75,6 +82,12 @@ def between_turns(game: Game) -> bool:
     """Whether ``game`` rests between two players' turns (a turn or coral scoring not begun, or
     the end): where a play-out may stop without leaving a turn half done (tiles in hand)."""
     return game.is_terminal() or (not game.is_chance_node() and game.phase in ("turn", "score"))
+
+
+def _left(deadline: float | None) -> float | None:
+    """Seconds from now to ``deadline`` (a ``time.perf_counter()`` value) as a ``time_limit``
+    for :func:`best_turn`: None without a deadline, at least :data:`_MIN_LEFT` past it."""
+    return None if deadline is None else max(_MIN_LEFT, deadline - time.perf_counter())
 
 
 def playout(game: Game, rng: np.random.Generator, policy: Callable[[Game], int] | None = None,
@@ -131,24 +144,28 @@ class GreedyBot:
         self.seed = check_seed(seed)
         self.objective = _one_of(objective, OBJECTIVES, "objective")
 
-    def ranked_turns(self, game: Game) -> list[RankedTurn]:
-        """``best_turn``'s ranking, best first (turns, placements and coral scorings only)."""
-        result = best_turn(game, self.objective)
+    def ranked_turns(self, game: Game, time_limit: float | None = None) -> list[RankedTurn]:
+        """``best_turn``'s ranking, best first (turns, placements and coral scorings only);
+        with ``time_limit`` (seconds), that of the decisions it weighed in that time (at least
+        one)."""
+        result = best_turn(game, self.objective, time_limit=time_limit)
         if result.status == INTERRUPTED:  # Ctrl-C: the bot has no answer, the game stops
             raise KeyboardInterrupt
         return list(result.ranked)
 
-    def ranked(self, game: Game) -> list:
-        """The decisions weighed by ``best_turn``, best first (other phases: as listed)."""
+    def ranked(self, game: Game, time_limit: float | None = None) -> list:
+        """The decisions weighed by ``best_turn`` (within ``time_limit``), best first (other
+        phases: as listed)."""
         if game.phase in ("turn", "place", "score"):
-            return [r.decision for r in self.ranked_turns(game)]
+            return [r.decision for r in self.ranked_turns(game, time_limit)]
         if game.phase == "swap":       # reached only by other bots' choices: stop swapping
             return list(reversed(game.decisions()))
         return list(game.decisions())
 
-    def choose(self, state: Game) -> int:
+    def choose(self, state: Game, time_limit: float | None = None) -> int:
+        """The best decision (of those weighed within ``time_limit`` seconds, if given)."""
         game = _check(state)
-        best = self.ranked(game)[0]
+        best = self.ranked(game, time_limit)[0]
         return game.decisions().index(best)
 
 
@@ -217,25 +234,40 @@ class FlatMCBot(GreedyBot):
 
 class _Candidates:
     """A reef game seen through greedy's candidates: at a decision node the legal actions are
-    ``best_turn``'s ``k`` best (its first only while placing), elsewhere the game's own."""
+    ``best_turn``'s ``k`` best (its first only while placing), ranked within the time left to
+    ``deadline`` (a ``time.perf_counter()`` value) if given, elsewhere the game's own. They are
+    computed once per position (a clone keeps them until an action is applied)."""
 
-    def __init__(self, game: Game, bot: GreedyBot, k: int) -> None:
-        self.game, self.bot, self.k = game, bot, k
+    def __init__(self, game: Game, bot: GreedyBot, k: int, deadline: float | None = None
+                 ) -> None:
+        self.game, self.bot, self.k, self.deadline = game, bot, k, deadline
+        self._actions: list[int] | None = None
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.game, name)
 
     def legal_actions(self) -> list[int]:
+        if self._actions is None:
+            self._actions = self._candidates()
+        return list(self._actions)
+
+    def _candidates(self) -> list[int]:
         game = self.game
         if game.is_chance_node() or game.is_terminal():
             return game.legal_actions()
-        ranked = self.bot.ranked(game)
+        ranked = self.bot.ranked(game, _left(self.deadline))
         top = ranked[:1] if game.phase == "place" else ranked[: self.k]
         moves = game.decisions()
         return [moves.index(d) for d in top]
 
+    def apply_action(self, action: int) -> None:
+        self._actions = None
+        self.game.apply_action(action)
+
     def clone(self) -> _Candidates:
-        return _Candidates(self.game.clone(), self.bot, self.k)
+        twin = _Candidates(self.game.clone(), self.bot, self.k, self.deadline)
+        twin._actions = self._actions
+        return twin
 
 
 class ReefMCTSBot(MCTSBot):
@@ -253,15 +285,36 @@ class ReefMCTSBot(MCTSBot):
         self.horizon = _one_of(horizon, HORIZONS, "horizon")
         self.ranker = GreedyBot(seed, objective)
         self.reef_policy = None if policy == "random" else self.ranker.choose
+        self._until: float | None = None
 
     def choose(self, state: Game) -> int:
+        """The most visited of greedy's candidates; with ``time_limit``, the clock starts
+        before they are ranked (within the limit), and once it has run out by then the best
+        of them is played without a descent."""
         game = _check(state).clone()
         game.auto_chance = False   # draws are the bot's samples, not the game's own generator
-        return super().choose(_Candidates(game, self.ranker, self.candidates))
+        self._until = super()._deadline()
+        try:
+            root = _Candidates(game, self.ranker, self.candidates, self._until)
+            actions = root.legal_actions()
+            if len(actions) == 1 or (self._until is not None
+                                     and time.perf_counter() > self._until):
+                return actions[0]
+            return super().choose(root)
+        finally:
+            self._until = None
+
+    def _deadline(self) -> float | None:
+        return self._until   # set by choose: the search's clock started before the root's ranking
 
     def _playout(self, state: Any, deadline: float | None = None) -> list[float]:
         game = state.game if isinstance(state, _Candidates) else state
-        playout(game, self.rng, self.reef_policy, self.horizon, self.cutoff, deadline)
+        policy = self.reef_policy
+        if policy is not None and deadline is not None:
+            def timed(game: Game) -> int:   # a turn begun before the deadline ranks within it
+                return self.ranker.choose(game, _left(deadline))
+            policy = timed
+        playout(game, self.rng, policy, self.horizon, self.cutoff, deadline)
         return score(game, self.evaluate)
 
 
