@@ -11,7 +11,7 @@ import pytest
 from lumicore.errors import LumicoreError
 from lumicore.reef.decisions import Turn
 from lumicore.reef.game import Game
-from solvers.arena import make_bot
+from solvers.arena import make_bot, parse_bot_spec
 from solvers.reef.bots import FlatMCBot, between_turns, playout
 from solvers.reef.turn import RankedTurn, best_turn
 
@@ -157,6 +157,37 @@ def test_reef_mcts_keeps_a_time_limit(placement_clock, players, limit):
     action = bot.choose(game)
     assert action in game.legal_actions()
     assert placement_clock[0] <= limit + 5, f"{placement_clock[0]:g} fake seconds for {limit}"
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("limit", [5, 300])
+def test_reef_flatmc_keeps_a_time_limit(placement_clock, players, limit):
+    """The reef's flatmc takes ``time_limit`` as the arena's does (before: an unknown option):
+    its candidates and greedy play-outs rank within it, rounds of play-outs go on until it is
+    up (a limit of 5 runs out while ranking: one round, each candidate scored once its turn is
+    played; here 6 fake seconds), the round left unfinished is dropped so that every
+    candidate keeps as many paired play-outs (300: 2-6 rounds in 302-303 fake seconds)."""
+    game = at_turn(seed=1, players=players)
+    bot = make_bot("flatmc", "reef", seed=0, time_limit=limit)
+    assert bot.choose(game) in game.legal_actions()
+    assert placement_clock[0] <= limit + 5, f"{placement_clock[0]:g} fake seconds for {limit}"
+    placement_clock[0] = 0
+    samples = bot.samples(game)
+    assert placement_clock[0] <= limit + 5
+    assert len(samples) == 4 and len({len(values) for _, values in samples}) == 1
+    assert len(samples[0][1]) == 1 if limit == 5 else len(samples[0][1]) >= 2
+
+
+@pytest.mark.parametrize("spec, error", [("flatmc:time_limit=0", "time_limit must be"),
+                                         ("flatmc:time_limit=-1", "time_limit must be"),
+                                         ("flatmc:time_limit=0.25", None)])
+def test_reef_flatmc_takes_time_limit_as_a_bot_option(spec, error):
+    name, options = parse_bot_spec(spec)
+    if error:
+        with pytest.raises(LumicoreError, match=error):
+            make_bot(name, "reef", **options)
+    else:
+        assert make_bot(name, "reef", **options).time_limit == 0.25
 
 
 def test_reef_mcts_ranks_the_root_once(monkeypatch):

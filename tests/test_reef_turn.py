@@ -180,8 +180,17 @@ def test_cli_tournament_json(capsys):
     assert code == 0 and json.loads(out)
 
 
+def test_cli_play_takes_a_time_limit_for_the_reef_flatmc(capsys):
+    """``flatmc:time_limit=...`` reaches the reef's own flatmc (before: "bad options")."""
+    code, out, _ = run(capsys, "reef", "play", "--bots", "flatmc:time_limit=0.01,random",
+                       "--seed", "1")
+    assert code == 0 and "winner:" in out
+
+
 @pytest.mark.parametrize("argv, message", [
     (["reef", "play", "--players", "5", "--bots", "greedy"], "2 to 4 players"),
+    (["reef", "play", "--bots", "flatmc:time_limit=0,random"],
+     "time_limit must be a positive number of seconds, got 0"),
     (["reef", "play", "--bots", "greedy,nobot"], "nobot"),
     (["reef", "tournament", "--bots", "greedy,nobot", "--games", "1"], "nobot"),
 ])

@@ -15,7 +15,9 @@ before its generic bots); each bot has ``choose(state) -> int`` for a decision n
   by default the margin of :meth:`Game.estimate` over the best opponent). Every candidate sees
   the same draws in play-out ``i`` (common random numbers); the bot leaves greedy's choice only
   for a candidate whose mean gain over it is above ``margin`` (1 VP) and twice its standard
-  error;
+  error. With ``time_limit`` (seconds per decision, as the arena's ``flatmc``) rounds of
+  play-outs go on until the clock runs out instead of ``playouts`` (see
+  :meth:`FlatMCBot.samples`);
 - ``mcts``: the arena's UCT (:class:`solvers.bots.MCTSBot`) over greedy's ``candidates`` (4)
   best decisions at every decision node (greedy's placement plan while placing), ``iterations``
   (48), play-outs as ``flatmc``'s scored by ``Game.evaluate`` (or by ``evaluate(game)``, a
@@ -47,8 +49,8 @@ import numpy as np
 from lumicore.errors import LumicoreError
 from lumicore.reef.decisions import Place, Return
 from lumicore.reef.game import Game
-from solvers.bots import Evaluator, MCTSBot, check_seed, sample_outcome, score
-from solvers.limits import INTERRUPTED
+from solvers.bots import MAX_STEPS, Evaluator, MCTSBot, check_seed, sample_outcome, score
+from solvers.limits import INTERRUPTED, check_limits
 from solvers.reef.turn import OBJECTIVES, RankedTurn, best_turn, turn_value
 
 __all__ = ["BOTS", "GreedyBot", "FlatMCBot", "ReefMCTSBot", "make_bot", "reef_mcts", "playout",
@@ -88,6 +90,15 @@ def _left(deadline: float | None) -> float | None:
     """Seconds from now to ``deadline`` (a ``time.perf_counter()`` value) as a ``time_limit``
     for :func:`best_turn`: None without a deadline, at least :data:`_MIN_LEFT` past it."""
     return None if deadline is None else max(_MIN_LEFT, deadline - time.perf_counter())
+
+
+def _within(choose: Callable[..., int] | None, deadline: float | None
+            ) -> Callable[[Game], int] | None:
+    """The play-out policy ``choose`` (a :class:`GreedyBot`'s, or None: random) ranking each
+    decision within the time left to ``deadline``, if there is one."""
+    if choose is None or deadline is None:
+        return choose
+    return lambda game: choose(game, _left(deadline))
 
 
 def playout(game: Game, rng: np.random.Generator, policy: Callable[[Game], int] | None = None,
@@ -176,7 +187,8 @@ class FlatMCBot(GreedyBot):
 
     def __init__(self, seed: int = 0, candidates: int = 4, playouts: int = 8,
                  cutoff: int | None = None, objective: str = "margin", policy: str = "greedy",
-                 horizon: str = "round", margin: float = 1.0) -> None:
+                 horizon: str = "round", margin: float = 1.0,
+                 time_limit: float | None = None) -> None:
         super().__init__(seed, objective)
         self.candidates = _positive_int(candidates, "candidates")
         self.playouts = _positive_int(playouts, "playouts")
@@ -188,25 +200,38 @@ class FlatMCBot(GreedyBot):
                 or not 0 <= margin < math.inf:
             raise LumicoreError(f"margin must be a number >= 0, got {margin!r:.80}")
         self.margin = float(margin)
+        check_limits(None, time_limit)
+        self.time_limit = time_limit
         self.rng = np.random.default_rng(self.seed)
 
     def samples(self, game: Game) -> list[tuple[RankedTurn, list[float]]]:
         """The candidates (greedy's choice first) with their play-out values, play-out ``i`` of
-        every candidate drawing from the same seed."""
-        options = self.ranked_turns(game)[: self.candidates]
+        every candidate drawing from the same seed. With ``time_limit`` (the clock starts before
+        the candidates are ranked, within it) rounds of play-outs, one per candidate, go on
+        until the clock runs out, whatever ``playouts``: a play-out running then stops at its
+        next pause between turns, a round left unfinished is dropped, and in the first round a
+        candidate not reached (or a lone candidate) is scored once its turn is played, without
+        a play-out."""
+        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        options = self.ranked_turns(game, _left(deadline))[: self.candidates]
         me = game.current_player()
-        seeds = self.rng.integers(2**63, size=self.playouts)
-        out = []
-        for ranked in options:
-            values = []
-            for s in seeds:
-                rng = np.random.default_rng(int(s))
+        policy = _within(self.policy, deadline)
+        out: list[tuple[RankedTurn, list[float]]] = [(ranked, []) for ranked in options]
+        timed = deadline is not None
+        seeds = None if timed else self.rng.integers(2**63, size=self.playouts)
+        for i in range(MAX_STEPS if timed else self.playouts):
+            seed = int(self.rng.integers(2**63) if seeds is None else seeds[i])
+            for ranked, values in out:
+                late = timed and (len(out) == 1 or time.perf_counter() > deadline)
+                if late and i:
+                    return [(ranked, values[:i]) for ranked, values in out]
+                rng = np.random.default_rng(seed)
                 probe = game.clone()
                 probe.auto_chance = False
                 follow(probe, ranked, rng)
-                playout(probe, rng, self.policy, self.horizon, self.cutoff)
+                if not late:
+                    playout(probe, rng, policy, self.horizon, self.cutoff, deadline)
                 values.append(turn_value(probe, me, self.objective))
-            out.append((ranked, values))
         return out
 
     def pick(self, samples: list[tuple[RankedTurn, list[float]]]) -> RankedTurn:
@@ -225,7 +250,7 @@ class FlatMCBot(GreedyBot):
     def choose(self, state: Game) -> int:
         game = _check(state)
         if game.phase not in ("turn", "score"):
-            return super().choose(game)
+            return super().choose(game, self.time_limit)
         samples = self.samples(game)
         if len(samples) == 1:
             return game.decisions().index(samples[0][0].decision)
@@ -309,12 +334,8 @@ class ReefMCTSBot(MCTSBot):
 
     def _playout(self, state: Any, deadline: float | None = None) -> list[float]:
         game = state.game if isinstance(state, _Candidates) else state
-        policy = self.reef_policy
-        if policy is not None and deadline is not None:
-            def timed(game: Game) -> int:   # a turn begun before the deadline ranks within it
-                return self.ranker.choose(game, _left(deadline))
-            policy = timed
-        playout(game, self.rng, policy, self.horizon, self.cutoff, deadline)
+        playout(game, self.rng, _within(self.reef_policy, deadline), self.horizon, self.cutoff,
+                deadline)
         return score(game, self.evaluate)
 
 
