@@ -6,8 +6,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from lumicore.checks import read_json
 from lumicore.errors import DataError, IllegalMoveError
 from lumicore.reef import Board, Reef, load_board
+from lumicore.reef.game import Game
+from lumicore.reef.hand import HandState
 from lumicore.reef.io import dumps, from_json, load, loads, save, to_json
 from lumicore.reef.sample import random_reef
 
@@ -99,6 +102,21 @@ def test_malformed_files_rejected(change, message):
     change(data)
     with pytest.raises((DataError, IllegalMoveError), match=message):
         from_json(data)
+
+
+@pytest.mark.parametrize("text", ["{", "", "[" * 100_000, '{"v": ' + "1" * 5001 + "}", 3])
+@pytest.mark.parametrize("read, source", [(loads, "reef file"),
+                                          (Game.deserialize, "serialized reef game"),
+                                          (HandState.deserialize, "serialized reef hand state")])
+def test_text_that_is_not_json_is_read_as_every_game_reads_it(read, source, text):
+    """The reef read JSON with a twin of lumicore.checks.read_json worded its own way ("reef
+    file is not JSON: nested too deeply"); now it is read_json's error, naming the source."""
+    with pytest.raises(DataError) as expected:
+        read_json(text, source)
+    with pytest.raises(DataError) as raised:
+        read(text)
+    assert str(raised.value) == str(expected.value)
+    assert str(raised.value).startswith(f"{source}: ")
 
 
 def test_bad_json_and_missing_file(tmp_path):

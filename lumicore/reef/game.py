@@ -50,6 +50,7 @@ from lumicore.checks import (
     check_fields,
     check_seed,
     field_error,
+    read_json,
     read_record,
 )
 from lumicore.data import shorten
@@ -776,7 +777,7 @@ class Game:
     def _deserialize(cls, text: str) -> Game:
         """Every field is checked (type, range) by the table :meth:`_schema`, then the fields
         against each other (:meth:`_check_loaded`): a DataError names the field."""
-        data = io.parse_json(text, _WHAT)
+        data = read_json(text, _WHAT)
         self = cls.__new__(cls)
         self.setup = check_fields(data, {"setup": _SETUP}, _WHAT, exact=False)["setup"]
         self._init(load_tiles(self.setup["tiles"]))

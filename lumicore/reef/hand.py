@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 
-from lumicore.checks import Choice, Int, Load, Text, check_fields
+from lumicore.checks import Choice, Int, Load, Text, check_fields, read_json
 from lumicore.data import shorten
 from lumicore.errors import LumicoreError
 from lumicore.game import OnePlayerState, check_action, checked_load
@@ -113,7 +113,7 @@ class HandState(OnePlayerState):
                     objective: Callable[[Reef], float] | None = None) -> HandState:
         def load() -> HandState:
             what = "serialized reef hand state"
-            fields = check_fields(io.parse_json(text, what), _FIELDS, what)
+            fields = check_fields(read_json(text, what), _FIELDS, what)
             return cls(fields["reef"], fields["hand"], fields["limestone"], fields["returned"],
                        objective)
 

@@ -29,15 +29,14 @@ import json
 from pathlib import Path
 from typing import Any
 
-from lumicore.checks import Load, Spec
+from lumicore.checks import Load, Spec, read_json
 from lumicore.data import read_file, shorten
 from lumicore.errors import DataError, IllegalMoveError, LumicoreError
 from lumicore.reef.board import BUILTIN_BOARDS, Board, load_board
 from lumicore.reef.reef import Reef
 from lumicore.reef.tiles import Lumino
 
-__all__ = ["FORMAT", "VERSION", "to_json", "from_json", "dumps", "loads", "save", "load",
-           "parse_json", "REEF"]
+__all__ = ["FORMAT", "VERSION", "to_json", "from_json", "dumps", "loads", "save", "load", "REEF"]
 
 FORMAT = "lumicore-reef"
 VERSION = 1
@@ -137,26 +136,7 @@ def dumps(reef: Reef, indent: int | None = 2) -> str:
 
 def loads(text: str) -> Reef:
     """Read a reef from JSON text (see :func:`from_json`)."""
-    return from_json(parse_json(text, "reef file"))
-
-
-def parse_json(text: str, what: str) -> Any:
-    """``json.loads`` with every failure (syntax, nesting too deep, integers over Python's digit
-    limit) as one DataError naming ``what``.
-
-    >>> parse_json("[" * 100_000, "reef file")
-    Traceback (most recent call last):
-    ...
-    lumicore.errors.DataError: reef file is not JSON: nested too deeply
-    """
-    if not isinstance(text, str):
-        raise DataError(f"{what}: expected JSON text, got {shorten(text)}")
-    try:
-        return json.loads(text)
-    except RecursionError:
-        raise DataError(f"{what} is not JSON: nested too deeply") from None
-    except ValueError as exc:  # JSONDecodeError, or an integer over the digit limit
-        raise DataError(f"{what} is not JSON: {str(exc)[:80]}") from None
+    return from_json(read_json(text, "reef file"))
 
 
 def save(reef: Reef, path: str | Path) -> None:
