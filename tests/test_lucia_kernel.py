@@ -127,6 +127,8 @@ def test_kernel_heuristic_takes_only_trains_of_its_tables_shape(batch):
     assume(other is not None)
     with pytest.raises(LumicoreError, match=f"heuristic table is for trains of .*, got {other} "):
         K.heuristic(K.pack_trains(batch), table)
+    with pytest.raises(LumicoreError, match=f"heuristic table is for trains of .*, got {other} "):
+        estimate(other, table)  # the Python twin, the same way
 
 
 @pytest.mark.parametrize("other", ["S L3 T S H", "h L3 T H H", "h L3 T G H", "h L3 T S H h"])
@@ -141,6 +143,25 @@ def test_the_searches_take_only_a_table_of_the_trains_shape(other):
         search(train)
         with pytest.raises(LumicoreError, match=f"{name}, got {other} "):
             search(Train.parse(other))
+
+
+@pytest.mark.parametrize("other", ["H T L4", "S S S L0 T", "h h h h L0 S S", "S L3 T S H",
+                                   "h L3 T H H", "h L3 T S H h"])
+def test_the_python_estimate_takes_only_trains_of_its_tables_shape(other):
+    """The twin of the kernel heuristic read any train's deficits in the table: "H T L4" got 1
+    from the table of "h L3 T S H" (2 from its own), "S S S L0 T" and "h h h h L0 S S" an
+    IndexError. Now it raises the kernel door's error, naming the train and both shapes."""
+    table = build_table(DECK, Train.parse("h L3 T S H"))
+    train = Train.parse(other)
+    with pytest.raises(LumicoreError) as door:
+        K.heuristic([train.packed], table)
+    with pytest.raises(LumicoreError) as twin:
+        estimate(train, table)
+    assert str(twin.value) == str(door.value)
+    assert str(twin.value).startswith("heuristic table is for trains of 5 kids, 1 S and 2 H, "
+                                      f"got {other} (")
+    assert estimate(train, build_table(DECK, train)) == K.heuristic(
+        [train.packed], build_table(DECK, train)).tolist()[0]
 
 
 @pytest.mark.parametrize("bad,message", [

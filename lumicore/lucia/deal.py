@@ -28,7 +28,7 @@ from lumicore.checks import check_seed
 from lumicore.data import shorten
 from lumicore.errors import DataError, LumicoreError
 from lumicore.lucia.cards import Card, Deck, load_deck
-from lumicore.lucia.heuristic import HeuristicTable, build_table
+from lumicore.lucia.heuristic import HeuristicTable, build_table, shape
 from lumicore.lucia.start import Setup, random_train
 from lumicore.lucia.train import Train
 
@@ -203,7 +203,7 @@ _TABLES: dict[tuple, HeuristicTable] = {}
 def heuristic_table(kinds: tuple[Card, ...], train: Train) -> HeuristicTable:
     """The puzzle heuristic's table for these card kinds and this train's shape, cached (every
     train a setup deals has the same shape, and a table takes about 0.1 s to build)."""
-    key = (tuple(kinds), len(train), train.count("S"), train.count("H"))
+    key = (tuple(kinds), *shape(train))
     if key not in _TABLES:
         if len(_TABLES) > 64:
             _TABLES.clear()

@@ -52,12 +52,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from lumicore.errors import LumicoreError
 from lumicore.lucia.cards import Action, Card
-from lumicore.lucia.notation import GINGER, H_UNLIT, MAX_CANDLES, STARBOY
+from lumicore.lucia.notation import GINGER, H_LIT, H_UNLIT, MAX_CANDLES, STARBOY
 from lumicore.lucia.train import Train
 
 __all__ = ["INF", "HeuristicTable", "deficits", "capacity", "build_table", "estimate",
-           "gingerbread_behind_starboy"]
+           "gingerbread_behind_starboy", "shape", "check_shape"]
 
 INF = 255
 
@@ -76,6 +77,37 @@ class HeuristicTable:
     handmaidens: int
     locked: bool = False
     """No card can move a Starboy past a Gingerbread or back (see the module docstring)."""
+
+    @property
+    def shape(self) -> tuple[int, int, int]:
+        """``(length, starboys, handmaidens)``: the :func:`shape` of the trains it is for."""
+        return self.length, self.starboys, self.handmaidens
+
+
+def shape(train: Train) -> tuple[int, int, int]:
+    """``(kids, Starboys, Handmaidens lit or not)`` of ``train``: what a table is built for."""
+    codes = train.codes
+    return len(codes), codes.count(STARBOY), codes.count(H_UNLIT) + codes.count(H_LIT)
+
+
+def check_shape(train: Train, table: HeuristicTable) -> None:
+    """A :class:`LumicoreError` naming ``train`` and both shapes unless ``train`` has the
+    :func:`shape` ``table`` is for (its deficits would be read in a table of other sizes: a
+    value of no meaning, or an IndexError).
+
+    >>> from lumicore.lucia import load_deck
+    >>> table = build_table(load_deck().kinds, Train.parse("h L3 T S H"))
+    >>> table.shape, shape(Train.parse("H T L4"))
+    ((5, 1, 2), (3, 0, 1))
+    """
+    got = shape(train)
+    if got != table.shape:
+        raise LumicoreError(f"heuristic table is for trains of {_shape_text(*table.shape)}, got "
+                            f"{train} ({_shape_text(*got)})")
+
+
+def _shape_text(kids: int, starboys: int, handmaidens: int) -> str:
+    return f"{kids} kids, {starboys} S and {handmaidens} H"
 
 
 def deficits(train: Train) -> tuple[int, int, int, int]:
@@ -120,9 +152,9 @@ def _shifted(values: np.ndarray, cap: Sequence[int]) -> np.ndarray:
 def build_table(cards: Sequence[Card], train: Train) -> HeuristicTable:
     """The exact relaxed distances for every deficit vector a train of this shape can have
     (the length, Starboys and Handmaidens of ``train``: the table is for such trains only)."""
-    n, m, handmaidens = len(train), train.count("S"), train.count("H")
-    shape = (MAX_CANDLES + 1, MAX_CANDLES + handmaidens + 1, m * (n - m) + 1, n)
-    values = np.full(shape, INF, dtype=np.int16)
+    n, m, handmaidens = shape(train)
+    sizes = (MAX_CANDLES + 1, MAX_CANDLES + handmaidens + 1, m * (n - m) + 1, n)
+    values = np.full(sizes, INF, dtype=np.int16)
     values[0, 0, 0, 0] = 0
     caps = {tuple(capacity(c, handmaidens)) for c in cards}
     caps = [c for c in caps if any(c)]
@@ -152,7 +184,9 @@ def gingerbread_behind_starboy(train: Train) -> bool:
 
 
 def estimate(train: Train, table: HeuristicTable) -> int:
-    """The heuristic value of ``train`` (INF: the goal is unreachable)."""
+    """The heuristic value of ``train`` (INF: the goal is unreachable), which must have the
+    shape ``table`` is for (:func:`check_shape`), as the kernel's ``heuristic`` checks."""
+    check_shape(train, table)
     if table.locked and gingerbread_behind_starboy(train):
         return INF
     return int(table.values[deficits(train)])

@@ -28,7 +28,7 @@ from lumicore.data import shorten
 from lumicore.errors import LumicoreError, NotationError, SearchLimitError
 from lumicore.lucia import pdb as _pdb
 from lumicore.lucia.cards import Action, Card
-from lumicore.lucia.heuristic import HeuristicTable, capacity
+from lumicore.lucia.heuristic import HeuristicTable, capacity, check_shape
 from lumicore.lucia.notation import (
     EMPTY,
     GINGER,
@@ -215,22 +215,15 @@ def _deadline(time_limit: object) -> float:
 
 def _check_shape(arr: np.ndarray, htable: HeuristicTable) -> None:
     """A :class:`LumicoreError` naming the first of the (checked) states ``arr`` that has not
-    ``htable``'s length, Starboys and Handmaidens: the table's values are for those only (the
-    kernel would read another train's deficits in it, clamped, a number of no meaning)."""
+    ``htable``'s length, Starboys and Handmaidens (:func:`lumicore.lucia.heuristic.
+    check_shape`'s error): the table's values are for those only (the kernel would read
+    another train's deficits in it, clamped, a number of no meaning)."""
     nib = _nibbles(arr)
     shapes = np.stack([(nib != EMPTY).sum(1), (nib == STARBOY).sum(1),
                        ((nib == H_UNLIT) | (nib == H_LIT)).sum(1)], axis=1)
-    want = (htable.length, htable.starboys, htable.handmaidens)
-    bad = (shapes != want).any(1)
+    bad = (shapes != htable.shape).any(1)
     if bad.any():
-        i = int(np.argmax(bad))
-        raise LumicoreError(f"heuristic table is for trains of {_shape_text(*want)}, got "
-                            f"{Train.from_packed(int(arr[i]))} "
-                            f"({_shape_text(*(int(k) for k in shapes[i]))})")
-
-
-def _shape_text(kids: int, starboys: int, handmaidens: int) -> str:
-    return f"{kids} kids, {starboys} S and {handmaidens} H"
+        check_shape(Train.from_packed(int(arr[int(np.argmax(bad))])), htable)
 
 
 class SearchOutcome(NamedTuple):
