@@ -31,9 +31,10 @@ import numpy as np
 from lumicore.checks import check_seed
 from lumicore.errors import LumicoreError
 from lumicore.game import GameState
+from solvers.limits import check_limits
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "FlatMCBot", "MCTSBot", "GENERIC_BOTS", "check_seed",
-           "score", "value_after", "rollout", "sample_outcome"]
+           "score", "value_after", "rollout", "sample_outcome", "positive_int"]
 
 MAX_OUTCOMES = 64
 """A chance node with at most this many outcomes is resolved by its expectation (greedy)."""
@@ -52,10 +53,12 @@ class Bot(Protocol):
 
 
 
-def _positive(value: object, name: str, kind: type = int) -> None:
-    if isinstance(value, bool) or not isinstance(value, (int, float) if kind is float else int) \
-            or not value > 0 or not math.isfinite(value):
-        raise LumicoreError(f"{name} must be a positive {kind.__name__}, got {value!r:.80}")
+def positive_int(value: object, name: str) -> int:
+    """``value`` if it is a whole number >= 1 (not a bool), else :class:`LumicoreError` naming
+    ``name``: the counts of the bots' options (samples, play-outs, iterations, ...)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise LumicoreError(f"{name} must be a positive integer, got {value!r:.80}")
+    return value
 
 
 def _check_evaluate(evaluate: object) -> Evaluator | None:
@@ -202,7 +205,7 @@ class GreedyBot(_ByValue):
 
     def __init__(self, seed: int = 0, samples: int = 4, evaluate: Evaluator | None = None
                  ) -> None:
-        _positive(samples, "samples")
+        positive_int(samples, "samples")
         self.rng = np.random.default_rng(check_seed(seed))
         self.samples, self.evaluate = samples, _check_evaluate(evaluate)
 
@@ -225,12 +228,11 @@ class _Searcher:
     def __init__(self, seed: int, time_limit: float | None, policy: str, cutoff: int | None,
                  evaluate: Evaluator | None):
         self.rng = np.random.default_rng(check_seed(seed))
-        if time_limit is not None:
-            _positive(time_limit, "time_limit", float)
+        check_limits(None, time_limit)
         if policy not in ("random", "greedy"):
             raise LumicoreError(f"policy must be 'random' or 'greedy', got {policy!r:.80}")
         if cutoff is not None:
-            _positive(cutoff, "cutoff")
+            positive_int(cutoff, "cutoff")
         self.time_limit, self.policy, self.cutoff = time_limit, policy, cutoff
         self.evaluate = _check_evaluate(evaluate)
         self._greedy = GreedyBot(seed=int(self.rng.integers(2**63)), samples=1, evaluate=evaluate)
@@ -283,7 +285,7 @@ class FlatMCBot(_Searcher, _ByValue):
                  cutoff: int | None = None, time_limit: float | None = None,
                  evaluate: Evaluator | None = None) -> None:
         super().__init__(seed, time_limit, policy, cutoff, evaluate)
-        _positive(playouts, "playouts")
+        positive_int(playouts, "playouts")
         self.playouts = playouts
 
     def values(self, state: GameState) -> dict[int, float]:
@@ -334,7 +336,7 @@ class MCTSBot(_Searcher):
                  policy: str = "random", cutoff: int | None = None,
                  time_limit: float | None = None, evaluate: Evaluator | None = None) -> None:
         super().__init__(seed, time_limit, policy, cutoff, evaluate)
-        _positive(iterations, "iterations")
+        positive_int(iterations, "iterations")
         if isinstance(exploration, bool) or not isinstance(exploration, (int, float)) \
                 or not 0 <= exploration < math.inf:
             raise LumicoreError(f"exploration must be a number >= 0, got {exploration!r:.80}")

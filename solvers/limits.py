@@ -81,7 +81,7 @@ def _finite(value: numbers.Real) -> bool:
 
 def check_limits(max_nodes: int | None, time_limit: float | None) -> None:
     """Raise :class:`SearchLimitError` for a non-positive or non-finite limit, or one that is
-    not a number at all.
+    not a number at all (``True`` is not a limit, though Python counts it as 1).
 
     >>> check_limits(None, "1")
     Traceback (most recent call last):
@@ -91,8 +91,8 @@ def check_limits(max_nodes: int | None, time_limit: float | None) -> None:
     if max_nodes is not None and (isinstance(max_nodes, bool) or not _whole(max_nodes)
                                   or max_nodes <= 0):
         raise SearchLimitError(f"max_nodes must be a positive integer, got {max_nodes!r:.80}")
-    if time_limit is not None and not (isinstance(time_limit, numbers.Real)
-                                       and time_limit > 0 and _finite(time_limit)):
+    if time_limit is not None and (isinstance(time_limit, bool) or not (
+            isinstance(time_limit, numbers.Real) and time_limit > 0 and _finite(time_limit))):
         raise SearchLimitError(
             f"time_limit must be a positive number of seconds, got {time_limit!r:.80}"
         )

@@ -24,7 +24,7 @@ def test_version_exported():
 
 @pytest.mark.parametrize("max_nodes,time_limit", [(0, None), (-3, None), (1.5, None), (True, None),
                                                   (None, 0), (None, -1.0), (None, float("inf")),
-                                                  (None, float("nan"))])
+                                                  (None, float("nan")), (None, True)])
 def test_bad_limits_rejected(max_nodes, time_limit):
     with pytest.raises(SearchLimitError):
         check_limits(max_nodes, time_limit)

@@ -49,7 +49,15 @@ import numpy as np
 from lumicore.errors import LumicoreError
 from lumicore.reef.decisions import Place, Return
 from lumicore.reef.game import Game
-from solvers.bots import MAX_STEPS, Evaluator, MCTSBot, check_seed, sample_outcome, score
+from solvers.bots import (
+    MAX_STEPS,
+    Evaluator,
+    MCTSBot,
+    check_seed,
+    positive_int,
+    sample_outcome,
+    score,
+)
 from solvers.limits import INTERRUPTED, check_limits
 from solvers.reef.turn import OBJECTIVES, RankedTurn, best_turn, turn_value
 
@@ -66,12 +74,6 @@ def _check(state: object) -> Game:
     if not isinstance(state, Game) or state.is_chance_node() or state.is_terminal():
         raise LumicoreError("a reef bot chooses at a decision node of a lumicore.reef.game.Game")
     return state
-
-
-def _positive_int(value: object, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise LumicoreError(f"{name} must be a positive integer, got {value!r:.80}")
-    return value
 
 
 def _one_of(value: object, allowed: tuple[str, ...], name: str) -> str:
@@ -190,9 +192,9 @@ class FlatMCBot(GreedyBot):
                  horizon: str = "round", margin: float = 1.0,
                  time_limit: float | None = None) -> None:
         super().__init__(seed, objective)
-        self.candidates = _positive_int(candidates, "candidates")
-        self.playouts = _positive_int(playouts, "playouts")
-        self.cutoff = None if cutoff is None else _positive_int(cutoff, "cutoff")
+        self.candidates = positive_int(candidates, "candidates")
+        self.playouts = positive_int(playouts, "playouts")
+        self.cutoff = None if cutoff is None else positive_int(cutoff, "cutoff")
         _one_of(policy, ("random", "greedy"), "policy")
         self.policy = None if policy == "random" else GreedyBot(seed, objective).choose
         self.horizon = _one_of(horizon, HORIZONS, "horizon")
@@ -306,7 +308,7 @@ class ReefMCTSBot(MCTSBot):
                  time_limit: float | None = None, evaluate: Evaluator | None = None) -> None:
         super().__init__(seed=seed, iterations=iterations, exploration=exploration,
                          policy=policy, cutoff=cutoff, time_limit=time_limit, evaluate=evaluate)
-        self.candidates = _positive_int(candidates, "candidates")
+        self.candidates = positive_int(candidates, "candidates")
         self.horizon = _one_of(horizon, HORIZONS, "horizon")
         self.ranker = GreedyBot(seed, objective)
         self.reef_policy = None if policy == "random" else self.ranker.choose
