@@ -1,8 +1,11 @@
-"""``lumicore lemuria plan``: text and JSON output, the default instance, bad input."""
+"""``lumicore lemuria plan`` and ``replay``: text and JSON output, the default
+instance, bad input and bad records."""
 
 from __future__ import annotations
 
 import json
+
+import pytest
 
 from lumicore.lemuria import Build, Buy, Exchange, Play, Remodel, TurnPlan, load_instance, simulate
 from solvers.cli import main
@@ -119,3 +122,86 @@ def test_plan_harvests_interrupted_while_the_model_is_built_prints_the_greedy_pl
     data = json.loads(out)
     assert data["status"] == "interrupted" and data["reason"] == "interrupted"
     assert data["vp"] == data["simulated_vp"]
+
+
+# ------------------------------------------------------------------ replay
+PLAY = ["lemuria", "play", "--players", "2", "--bots", "greedy,random", "--seed", "1"]
+
+
+def _played(tmp_path, capsys):
+    """A short seeded game played with ``--record``: the record's path and play's text."""
+    path = tmp_path / "game.json"
+    assert main([*PLAY, "--record", str(path)]) == 0
+    return path, capsys.readouterr().out
+
+
+def test_replay_ends_with_the_lines_play_ended_with(tmp_path, capsys):
+    path, played = _played(tmp_path, capsys)
+    assert main(["lemuria", "replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Lemuria turn 12 (over)")
+    ends = played.splitlines()[-2:]
+    assert ends[0].startswith("final VP: player 1 (greedy) ") and ends[1].startswith("winner: ")
+    assert out.splitlines()[-2:] == ends
+
+
+def test_replay_json_from_the_file_and_from_its_text(tmp_path, capsys):
+    path, _ = _played(tmp_path, capsys)
+    record = json.loads(path.read_text(encoding="utf-8"))
+    assert main(["lemuria", "replay", str(path), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert main(["lemuria", "replay", path.read_text(encoding="utf-8"), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == data
+    assert data["over"] and data["phase"] == "over" and data["turn"] == 12
+    assert (data["vp"], data["winner"]) == (record["vp"], record["winner"])
+    assert data["bots"] == ["greedy", "random"] and data["actions"] == len(record["actions"])
+    assert [sum(b.values()) for b in data["breakdown"]] == data["vp"]
+
+
+def test_replay_of_a_record_that_stops_early(capsys):
+    from lumicore.lemuria.game import Game
+
+    game = Game.new(players=2, seed=4)
+    for _ in range(30):
+        game.apply_action(game.legal_actions()[0])
+    assert main(["lemuria", "replay", json.dumps(game.record())]) == 0
+    out = capsys.readouterr().out.splitlines()
+    vp = ", ".join(f"player {p + 1} {v}" for p, v in enumerate(game.vp()))
+    assert out[-2:] == [f"VP so far: {vp}", "winner: none yet (the game is not over)"]
+
+
+def _tampered(record, how):
+    record = dict(record)
+    if how == "vp":
+        record["vp"] = [v + 1 for v in record["vp"]]
+    elif how == "winner":
+        record["winner"] = 1 - record["winner"]
+    else:
+        record["actions"] = [*record["actions"][:20], 9999, *record["actions"][21:]]
+    return record
+
+
+@pytest.mark.parametrize("how, message", [
+    ("vp", "the replay ends with vp"), ("winner", "the replay ends with winner"),
+    ("action", "action 21: action 9999 is not legal"),
+])
+def test_replay_of_a_tampered_record_is_one_line_exit_2(tmp_path, capsys, how, message):
+    path, _ = _played(tmp_path, capsys)
+    bad = _tampered(json.loads(path.read_text(encoding="utf-8")), how)
+    (tmp_path / "bad.json").write_text(json.dumps(bad), encoding="utf-8")
+    for source in (str(tmp_path / "bad.json"), json.dumps(bad)):
+        assert main(["lemuria", "replay", source, "--json"]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and err.startswith("lumicore: error: Lemuria record")
+        assert message in err and err.count("\n") == 1, err
+
+
+@pytest.mark.parametrize("source, message", [
+    ("no-such-game.json", "'no-such-game.json' is not a file"),
+    ("{not json", "Lemuria game record: not JSON"),
+    ('{"game": "reef", "actions": []}', "not a Lemuria game record"),
+])
+def test_replay_of_what_is_no_record_is_one_line_exit_2(capsys, source, message):
+    assert main(["lemuria", "replay", source]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("lumicore: error: ") and message in err and err.count("\n") == 1

@@ -1,11 +1,12 @@
 """``lumicore lemuria``: plan a Lemuria year with the CP-SAT scheduler; play whole games
-between bots.
+between bots, replay their records.
 
 Commands::
 
     lumicore lemuria plan [INSTANCE.toml] [--time-limit S] [--workers N] [--seed N] [--deal N]
                           [--svg FILE] [--harvests] [--json]
     lumicore lemuria play --players 3 --bots planner,greedy,random --seed 1 [--record FILE]
+    lumicore lemuria replay GAME.json [--json]
 
 Without an instance file it plans the default instance ``default_instance(--deal)`` (12 turns,
 the default cards, no opponents). The plan is replayed through the rules simulator and printed
@@ -13,6 +14,11 @@ turn by turn (district bonuses, the Trend row seen, resources, actions, running 
 breakdown, the solver's status, the proven bound and the gap. ``--json`` prints the same as one
 JSON object. On a terminal a progress line shows the plan's VP, the bound and the gap while the
 solver runs. Ctrl-C stops the solver and prints the best plan so far (exit status 130).
+
+``replay`` plays a record back (:meth:`lumicore.lemuria.game.Game.replay`: its VP and winner are
+checked) and prints the game where the record ends with ``play``'s end lines; a bad record is a
+one-line error, exit status 2. ``tournament`` is :func:`solvers.arena.tournament` on Lemuria, as
+for the other games.
 """
 
 from __future__ import annotations
@@ -40,7 +46,7 @@ from solvers.commands import add_game, check_output_path
 from solvers.lemuria import DEFAULT_TIME_LIMIT, build_schedule
 from solvers.limits import INTERRUPTED, check_limits, exit_code
 
-__all__ = ["register", "schedule_json", "action_json"]
+__all__ = ["register", "schedule_json", "action_json", "end_lines"]
 
 
 def action_json(action: Build | Remodel | Play | Buy | Exchange) -> dict[str, Any]:
@@ -114,8 +120,8 @@ def run_plan(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    commands = add_game(subparsers, "lemuria", "Lemuria: plan a year of builds (CP-SAT)",
-                        __doc__)
+    commands = add_game(subparsers, "lemuria",
+                        "Lemuria: plan a year (CP-SAT); play and replay games", __doc__)
     plan = commands.add_parser("plan", help="the VP-maximal year for an instance",
                                description="Plan the year with the CP-SAT scheduler and print it "
                                            "turn by turn with the VP breakdown.")
@@ -139,6 +145,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     plan.add_argument("--json", action="store_true", help="print the plan as JSON")
     plan.set_defaults(run=run_plan)
     add_play_command(commands)
+    replay = commands.add_parser("replay", help="replay a game record and show where it ends",
+                                 description="Replay a Lemuria game record action by action, "
+                                             "check its VP and winner, and print the game where "
+                                             "the record ends: the players' VP and the winner.")
+    replay.add_argument("record", metavar="GAME.json",
+                        help="a game record as 'lemuria play --record' writes it: a JSON file, "
+                             "or its JSON text")
+    replay.add_argument("--json", action="store_true",
+                        help="print one JSON object (default: off)")
+    replay.set_defaults(run=run_replay)
 
 
 def run_play(args: argparse.Namespace) -> int:
@@ -170,10 +186,57 @@ def run_play(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(record))
         return 0
-    vp = ", ".join(f"player {p + 1} ({b}) {v}" for p, (b, v) in
-                   enumerate(zip(result.bots, result.vp, strict=True)))
-    print(f"final VP: {vp}")
-    print(f"winner: player {result.winner + 1} ({result.bots[result.winner]})")
+    print("\n".join(end_lines(result.vp, result.winner, result.bots)))
+    return 0
+
+
+def end_lines(vp: list[int], winner: int | None, bots: list[str] | None = None) -> list[str]:
+    """The lines ``lemuria play`` and ``lemuria replay`` end with: each player's VP and the
+    winner (0-based ``winner``; None: the game is not over), players named by their bots if
+    given.
+
+    >>> end_lines([90, 42], 0, ["greedy", "random"])
+    ['final VP: player 1 (greedy) 90, player 2 (random) 42', 'winner: player 1 (greedy)']
+    >>> end_lines([6, 0], None)
+    ['VP so far: player 1 6, player 2 0', 'winner: none yet (the game is not over)']
+    """
+    def who(p: int) -> str:
+        return f"player {p + 1} ({bots[p]})" if bots else f"player {p + 1}"
+
+    scores = ", ".join(f"{who(p)} {v}" for p, v in enumerate(vp))
+    if winner is None:
+        return [f"VP so far: {scores}", "winner: none yet (the game is not over)"]
+    return [f"final VP: {scores}", f"winner: {who(winner)}"]
+
+
+def _record_bots(record: Any, players: int) -> list[str] | None:
+    """The record's ``bots`` (as ``play --record`` and ``tournament --out`` write them) if they
+    name one bot per seat; None otherwise (a record of :meth:`Game.record` has none)."""
+    bots = record.get("bots") if isinstance(record, dict) else None
+    if isinstance(bots, list) and len(bots) == players and all(isinstance(b, str)
+                                                               for b in bots):
+        return bots
+    return None
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    """``lumicore lemuria replay``: a game record played back, checked and shown where it ends."""
+    from lumicore.checks import read_record
+    from lumicore.lemuria.game import Game
+
+    record = read_record(args.record, "Lemuria game record")
+    game = Game.replay(record)
+    bots = _record_bots(record, game.players)
+    if args.json:
+        print(json.dumps({"players": game.players, "seed": game.seed, "options": game.options,
+                          "bots": bots, "turn": game.turn, "phase": game.phase,
+                          "over": game.is_terminal(), "vp": game.vp(),
+                          "breakdown": [game.breakdown(p) for p in range(game.players)],
+                          "winner": game.winner(), "actions": len(record["actions"]),
+                          "state": json.loads(game.serialize())}))
+        return 0
+    print(game)
+    print("\n".join(end_lines(game.vp(), game.winner(), bots)))
     return 0
 
 
