@@ -139,6 +139,7 @@ def test_a_closed_output_pipe_exits_quietly() -> None:
     ["lucia", "solve", "--svg", ""], ["lucia", "winrate", "--out", ""],
     ["lemuria", "plan", "--svg", ""], ["lemuria", "play", "--record", ""],
     ["lemuria", "plan", "", "--time-limit", "1"],  # planned the default instance
+    ["lemuria", "tournament", "--out", ""],
     ["lumen", "play", "--record", ""], ["lumen", "tournament", "--out", ""],
 ], ids=" ".join)
 def test_an_empty_file_name_is_an_error_not_ignored(argv: list[str],

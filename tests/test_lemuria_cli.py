@@ -1,4 +1,4 @@
-"""``lumicore lemuria plan`` and ``replay``: text and JSON output, the default
+"""``lumicore lemuria plan``, ``replay`` and ``tournament``: text and JSON output, the default
 instance, bad input and bad records."""
 
 from __future__ import annotations
@@ -124,7 +124,7 @@ def test_plan_harvests_interrupted_while_the_model_is_built_prints_the_greedy_pl
     assert data["vp"] == data["simulated_vp"]
 
 
-# ------------------------------------------------------------------ replay
+# ------------------------------------------------------------------ replay and tournament
 PLAY = ["lemuria", "play", "--players", "2", "--bots", "greedy,random", "--seed", "1"]
 
 
@@ -205,3 +205,30 @@ def test_replay_of_what_is_no_record_is_one_line_exit_2(capsys, source, message)
     assert main(["lemuria", "replay", source]) == 2
     err = capsys.readouterr().err
     assert err.startswith("lumicore: error: ") and message in err and err.count("\n") == 1
+
+
+def test_tournament_plays_lemuria_and_its_records_replay(tmp_path, capsys):
+    out = tmp_path / "games.jsonl"
+    assert main(["lemuria", "tournament", "--bots", "greedy,random", "--games", "2",
+                 "--workers", "1", "--json", "--out", str(out)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["game"] == "lemuria" and data["played"] == 2 and data["status"] == "done"
+    assert {name: r["games"] for name, r in data["bots"].items()} == {"greedy": 2, "random": 2}
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 2
+    assert main(["lemuria", "replay", lines[0], "--json"]) == 0
+    replayed = json.loads(capsys.readouterr().out)
+    record = json.loads(lines[0])
+    assert replayed["over"] and replayed["bots"] == record["bots"]
+    assert [float(p == replayed["winner"]) for p in range(2)] == record["returns"]
+
+
+def test_tournament_text_and_a_bad_bot(capsys):
+    assert main(["lemuria", "tournament", "--bots", "greedy,random", "--games", "1",
+                 "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("lemuria: 1 of 1 games, 2 players, seed 0 (done)")
+    assert "greedy" in out and "wins by seat:" in out
+    assert main(["lemuria", "tournament", "--bots", "greedy,nobot", "--games", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "nobot" in err and err.count("\n") == 1

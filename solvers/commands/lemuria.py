@@ -1,5 +1,5 @@
 """``lumicore lemuria``: plan a Lemuria year with the CP-SAT scheduler; play whole games
-between bots, replay their records.
+between bots, replay their records, run tournaments.
 
 Commands::
 
@@ -7,6 +7,7 @@ Commands::
                           [--svg FILE] [--harvests] [--json]
     lumicore lemuria play --players 3 --bots planner,greedy,random --seed 1 [--record FILE]
     lumicore lemuria replay GAME.json [--json]
+    lumicore lemuria tournament --bots greedy,random --games 20 [--players 3]
 
 Without an instance file it plans the default instance ``default_instance(--deal)`` (12 turns,
 the default cards, no opponents). The plan is replayed through the rules simulator and printed
@@ -42,7 +43,7 @@ from lumicore.lemuria import (
 )
 from lumicore.lemuria.harvests import AltarSetup, replay_harvests
 from lumicore.lemuria.render import render_year
-from solvers.commands import add_game, check_output_path
+from solvers.commands import add_game, add_tournament_command, check_output_path
 from solvers.lemuria import DEFAULT_TIME_LIMIT, build_schedule
 from solvers.limits import INTERRUPTED, check_limits, exit_code
 
@@ -121,7 +122,7 @@ def run_plan(args: argparse.Namespace) -> int:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     commands = add_game(subparsers, "lemuria",
-                        "Lemuria: plan a year (CP-SAT); play and replay games", __doc__)
+                        "Lemuria: plan a year (CP-SAT); play, replay, tournaments", __doc__)
     plan = commands.add_parser("plan", help="the VP-maximal year for an instance",
                                description="Plan the year with the CP-SAT scheduler and print it "
                                            "turn by turn with the VP breakdown.")
@@ -155,6 +156,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     replay.add_argument("--json", action="store_true",
                         help="print one JSON object (default: off)")
     replay.set_defaults(run=run_replay)
+    add_tournament_command(commands, "lemuria", bots="greedy,random")
 
 
 def run_play(args: argparse.Namespace) -> int:
