@@ -118,13 +118,22 @@ def check_output_path(path: str | Path) -> Path:
 
 
 def add_tournament_command(commands: argparse._SubParsersAction, game: str,
-                           bots: str = "random,greedy", players: int = 2
+                           bots: str = "random,greedy", players: int = 2,
+                           add_options: Callable[[argparse.ArgumentParser], None] | None = None,
+                           options: Callable[[argparse.Namespace], dict[str, Any]] | None = None
                            ) -> argparse.ArgumentParser:
     """Add ``lumicore GAME tournament`` (bots of :mod:`solvers.arena` playing seeded games with
     rotated seats) to a game's subcommand group; one line in a game's ``register``::
 
         add_tournament_command(commands, "reef")
+
+    A game with options (a board side, an expansion) passes the function that adds its option
+    arguments to a parser (``add_options(parser)``, the one its ``play`` uses too) and the one
+    that turns the parsed arguments into ``new_game``'s keyword options (``options(args)``);
+    every game of the tournament is dealt with them, and each record of ``--out`` holds them.
     """
+    if (add_options is None) != (options is None):
+        raise TypeError("add_options and options go together: give both or neither")
     parser = commands.add_parser(
         "tournament", help="play bots against each other; win rates and ratings",
         description=f"Play seeded games of {game} between bots, seats rotated; print each bot's "
@@ -136,6 +145,8 @@ def add_tournament_command(commands: argparse._SubParsersAction, game: str,
     parser.add_argument("--players", type=int, default=players,
                         help=f"players per game (default: {players})")
     parser.add_argument("--seed", type=int, default=0, help="seed of the deals (default: 0)")
+    if add_options is not None:
+        add_options(parser)
     parser.add_argument("--workers", type=int, default=None,
                         help="worker processes (default: the machine's cores)")
     parser.add_argument("--backend", choices=("process", "dask"), default="process",
@@ -147,11 +158,13 @@ def add_tournament_command(commands: argparse._SubParsersAction, game: str,
     parser.add_argument("--out", default=None, metavar="FILE",
                         help="write every game's record to FILE, one JSON line each (default: "
                              "none)")
-    parser.set_defaults(run=lambda args: _run_tournament(args, game))
+    parser.set_defaults(run=lambda args: _run_tournament(args, game, options))
     return parser
 
 
-def _run_tournament(args: argparse.Namespace, game: str) -> int:
+def _run_tournament(args: argparse.Namespace, game: str,
+                    options: Callable[[argparse.Namespace], dict[str, Any]] | None = None
+                    ) -> int:
     import json
 
     from solvers.arena import tournament
@@ -162,12 +175,14 @@ def _run_tournament(args: argparse.Namespace, game: str) -> int:
     result = tournament(game, seat_bots(args.bots), players=args.players, games=args.games,
                         seed=args.seed, workers=args.workers, backend=args.backend,
                         scheduler=args.scheduler, progress=False if args.json else None,
-                        record=args.out)
+                        record=args.out, **(options(args) if options is not None else {}))
     if args.json:
         print(json.dumps(result.to_dict()))
     else:
         print(f"{game}: {result.played} of {result.games} games, {result.players} players, "
               f"seed {result.seed} ({result.status})")
+        if result.options:
+            print("options: " + ", ".join(f"{k} {v}" for k, v in result.options.items()))
         print(result.table())
         print("wins by seat: " + ", ".join(f"{w:.3f}" for w in result.seat_wins))
     return exit_code(result.status, has_answer=True)

@@ -7,7 +7,7 @@ Commands::
                           [--svg FILE] [--harvests] [--json]
     lumicore lemuria play --players 3 --bots planner,greedy,random --seed 1 [--record FILE]
     lumicore lemuria replay GAME.json [--json]
-    lumicore lemuria tournament --bots greedy,random --games 20 [--players 3]
+    lumicore lemuria tournament --bots greedy,random --games 20 [--players 3] [--impact]
 
 Without an instance file it plans the default instance ``default_instance(--deal)`` (12 turns,
 the default cards, no opponents). The plan is replayed through the rules simulator and printed
@@ -47,7 +47,8 @@ from solvers.commands import add_game, add_tournament_command, check_output_path
 from solvers.lemuria import DEFAULT_TIME_LIMIT, build_schedule
 from solvers.limits import INTERRUPTED, check_limits, exit_code
 
-__all__ = ["register", "schedule_json", "action_json", "end_lines"]
+__all__ = ["register", "schedule_json", "action_json", "end_lines", "add_game_options",
+           "game_options"]
 
 
 def action_json(action: Build | Remodel | Play | Buy | Exchange) -> dict[str, Any]:
@@ -156,7 +157,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     replay.add_argument("--json", action="store_true",
                         help="print one JSON object (default: off)")
     replay.set_defaults(run=run_replay)
-    add_tournament_command(commands, "lemuria", bots="greedy,random")
+    add_tournament_command(commands, "lemuria", bots="greedy,random",
+                           add_options=add_game_options, options=game_options)
 
 
 def run_play(args: argparse.Namespace) -> int:
@@ -180,7 +182,7 @@ def run_play(args: argparse.Namespace) -> int:
                 print("\n".join(lines), flush=True)
 
         result = play_game(players, bots, seed=seed, time_limit=args.time_limit,
-                           impact=args.impact, on_turn=show)
+                           on_turn=show, **game_options(args))
     record = result.game.record()
     record["bots"] = result.bots
     if record_path is not None:
@@ -242,6 +244,18 @@ def run_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def add_game_options(parser: argparse.ArgumentParser) -> None:
+    """The game's options, ``--impact``, as ``play`` and ``tournament`` take them
+    (:func:`game_options` reads them)."""
+    parser.add_argument("--impact", action="store_true",
+                        help="play with the Lemuria Impact append rules (default off)")
+
+
+def game_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The ``Game.new`` options that :func:`add_game_options`'s arguments give."""
+    return {"impact": args.impact}
+
+
 def add_play_command(commands: argparse._SubParsersAction) -> None:
     play = commands.add_parser("play", help="a whole game between bots, turn by turn",
                                description="Play a whole seeded game of Lemuria between bots "
@@ -259,7 +273,6 @@ def add_play_command(commands: argparse._SubParsersAction) -> None:
                       help="write the game record (JSON) to FILE (default: none)")
     play.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
                       help="planner time limit per turn in seconds (default 10)")
-    play.add_argument("--impact", action="store_true",
-                      help="play with the Lemuria Impact append rules (default off)")
+    add_game_options(play)
     play.add_argument("--json", action="store_true", help="print the game record as JSON")
     play.set_defaults(run=run_play)

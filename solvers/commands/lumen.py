@@ -5,7 +5,7 @@ position, run a tournament.
     lumicore lumen replay GAME.json
     lumicore lumen best STATE.json [--time-limit 5] [--max-nodes 20000]
     lumicore lumen odds STATE.json [--samples 100] [--bot sheet]
-    lumicore lumen tournament --bots sheet,greedy --games 20
+    lumicore lumen tournament --bots sheet,greedy --games 20 [--scenario A] [--board default]
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from solvers.arena import seat_bots
 from solvers.commands import add_game, add_tournament_command, check_output_path
 from solvers.limits import LIMIT, exit_code
 
-__all__ = ["register", "load_state", "play", "parse_bots"]
+__all__ = ["register", "load_state", "play", "parse_bots", "add_game_options", "game_options"]
 
 
 def parse_bots(text: str) -> list[str]:
@@ -116,7 +116,7 @@ def run_play(args: argparse.Namespace) -> int:
     if args.record is not None:
         check_output_path(args.record)
     quiet = args.json
-    state, rounds = play(args.seed, bots, args.scenario, args.board,
+    state, rounds = play(args.seed, bots, **game_options(args),
                          out=(lambda *_: None) if quiet else print)
     record = {**state.record(), "bots": bots, "returns": state.returns()}
     if args.record is not None:
@@ -176,9 +176,16 @@ def run_odds(args: argparse.Namespace) -> int:
     return exit_code(result.status, result.samples > 0)
 
 
-def _game_options(p: argparse.ArgumentParser) -> None:
+def add_game_options(p: argparse.ArgumentParser) -> None:
+    """The game's options, ``--scenario`` and ``--board``, as ``play`` and ``tournament`` take
+    them (:func:`game_options` reads them)."""
     p.add_argument("--scenario", default="A", help="scenario name or file (default A)")
     p.add_argument("--board", default="default", help="player board file (default default)")
+
+
+def game_options(args: argparse.Namespace) -> dict[str, str]:
+    """The ``new_game`` options that :func:`add_game_options`'s arguments give."""
+    return {"scenario": args.scenario, "board": args.board}
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -192,7 +199,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--bots", default="sheet,greedy",
                    help="player 1's and player 2's bots (default sheet,greedy)")
     p.add_argument("--record", metavar="FILE", help="write the game record (JSON) here")
-    _game_options(p)
+    add_game_options(p)
     p.add_argument("--json", action="store_true", help="print the rounds and record as JSON")
     p.set_defaults(run=run_play)
 
@@ -225,4 +232,5 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     o.add_argument("--json", action="store_true", help="print the result as JSON")
     o.set_defaults(run=run_odds)
 
-    add_tournament_command(commands, "lumen", bots="sheet,greedy")
+    add_tournament_command(commands, "lumen", bots="sheet,greedy", add_options=add_game_options,
+                           options=game_options)

@@ -7,6 +7,7 @@ Commands::
                        [--objective final:dark] [--max-nodes N] [--time-limit S] [--save OUT.json]
     lumicore reef play --players 3 --bots greedy,mcts,random --seed 1 [--record GAME.json]
     lumicore reef tournament --bots random,greedy,flatmc,mcts --games 200 [--players 2]
+                             [--side A|B] [--scoreboard dark|light] [--out GAMES.jsonl]
     lumicore reef best-turn GAME.json [--top 10]
     lumicore reef replay GAME.json
 
@@ -30,7 +31,7 @@ from solvers.arena import seat_bots
 from solvers.commands import add_game, add_tournament_command, check_output_path
 from solvers.limits import EXIT_ANSWER, exit_code
 
-__all__ = ["register", "parse_start", "parse_objective"]
+__all__ = ["register", "parse_start", "parse_objective", "add_game_options", "game_options"]
 
 
 def parse_start(value: str) -> tuple[str, str]:
@@ -219,8 +220,7 @@ def run_play(args: argparse.Namespace) -> int:
         step = "scoring phase, " if game.phase == "score" else ""
         print(f"  {step}{who}: {game.action_to_string(action)}")
 
-    options = {"side": args.side, "scoreboard": args.scoreboard}
-    record, final = play_game("reef", bots, players, args.seed, options=options,
+    record, final = play_game("reef", bots, players, args.seed, options=game_options(args),
                               on_action=show)
     assert isinstance(final, Game)
     game_record = {**final.record(), "bots": bots}
@@ -239,6 +239,20 @@ def run_play(args: argparse.Namespace) -> int:
     if args.record is not None:
         print(f"record written to {args.record}")
     return EXIT_ANSWER
+
+
+def add_game_options(parser: argparse.ArgumentParser) -> None:
+    """The game's options, ``--side`` and ``--scoreboard``, as ``play`` and ``tournament`` take
+    them (:func:`game_options` reads them)."""
+    parser.add_argument("--side", choices=("A", "B"), default="A",
+                        help="reef board side (default: A)")
+    parser.add_argument("--scoreboard", choices=("dark", "light"), default="dark",
+                        help="score board side (default: dark)")
+
+
+def game_options(args: argparse.Namespace) -> dict[str, str]:
+    """The ``new_game`` options that :func:`add_game_options`'s arguments give."""
+    return {"side": args.side, "scoreboard": args.scoreboard}
 
 
 def _reef_arguments(parser: argparse.ArgumentParser) -> None:
@@ -290,10 +304,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     play.add_argument("--players", type=int, default=None,
                       help="2 to 4 players (default: one per bot named)")
     play.add_argument("--seed", type=int, default=0, help="seed of the deal (default: 0)")
-    play.add_argument("--side", choices=("A", "B"), default="A",
-                      help="reef board side (default: A)")
-    play.add_argument("--scoreboard", choices=("dark", "light"), default="dark",
-                      help="score board side (default: dark)")
+    add_game_options(play)
     play.add_argument("--record", metavar="GAME.json", default=None,
                       help="write the game record (JSON) that 'reef replay' and 'reef "
                            "best-turn' read (default: none)")
@@ -301,7 +312,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                       help="print the game record as JSON instead of the game (default: off)")
     play.set_defaults(run=run_play)
 
-    add_tournament_command(commands, "reef", bots="random,greedy")
+    add_tournament_command(commands, "reef", bots="random,greedy", add_options=add_game_options,
+                           options=game_options)
 
     turn = commands.add_parser("best-turn", help="rank the decisions of the player to move")
     turn.add_argument("record", metavar="GAME.json",
