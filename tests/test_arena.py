@@ -339,6 +339,27 @@ def test_tournament_command_table_and_errors(tmp_path, capsys):
         run_command(["tournament", "--out", str(tmp_path / "no" / "x.jsonl")], capsys)
 
 
+def test_tournament_command_takes_the_game_options_of_its_hook(tmp_path, capsys):
+    """``add_options``/``options`` of add_tournament_command: the option reaches every game and
+    every record (before, the command had no way to pass a game option)."""
+    parser = argparse.ArgumentParser()
+    commands = add_game(parser.add_subparsers(), NAME, help="toy", description="toy")
+    add_tournament_command(
+        commands, NAME,
+        add_options=lambda p: p.add_argument("--pile", type=int, default=None),
+        options=lambda args: {} if args.pile is None else {"pile": args.pile})
+    out = tmp_path / "games.jsonl"
+    args = parser.parse_args([NAME, "tournament", "--games", "2", "--workers", "1", "--pile",
+                              "3", "--json", "--out", str(out)])
+    assert args.run(args) == 0
+    assert json.loads(capsys.readouterr().out)["options"] == {"pile": 3}
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["options"] for r in lines] == [{"pile": 3}] * 2
+    assert all(replay_record(r).is_terminal() for r in lines)
+    with pytest.raises(TypeError, match="give both or neither"):
+        add_tournament_command(commands, NAME, add_options=lambda p: None)
+
+
 def test_play_command_prints_the_game_and_writes_its_record(tmp_path, capsys):
     out = tmp_path / "game.json"
     code, text = run_command(["play", "--bots", "greedy,mcts:iterations=20,random", "--seed",

@@ -223,6 +223,25 @@ def test_tournament_plays_lemuria_and_its_records_replay(tmp_path, capsys):
     assert [float(p == replayed["winner"]) for p in range(2)] == record["returns"]
 
 
+def test_tournament_plays_impact_as_play_does_and_its_records_replay(tmp_path, capsys):
+    """``--impact`` as ``play`` takes it (before: unrecognized arguments, the base game only);
+    each ``--out`` line holds it and ``replay`` plays the Impact game back."""
+    out = tmp_path / "games.jsonl"
+    assert main(["lemuria", "tournament", "--bots", "greedy,random", "--games", "2",
+                 "--workers", "1", "--impact", "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert text.splitlines()[1] == "options: impact True"
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert [json.loads(line)["options"] for line in lines] == [{"impact": True}] * 2
+    assert main(["lemuria", "replay", lines[0], "--json"]) == 0
+    replayed = json.loads(capsys.readouterr().out)
+    assert replayed["over"] and replayed["options"]["impact"] is True
+    with pytest.raises(SystemExit) as exc:
+        main(["lemuria", "tournament", "--impact=yes"])
+    assert exc.value.code == 2
+    assert "argument --impact: ignored explicit argument 'yes'" in capsys.readouterr().err
+
+
 def test_tournament_text_and_a_bad_bot(capsys):
     assert main(["lemuria", "tournament", "--bots", "greedy,random", "--games", "1",
                  "--workers", "1"]) == 0

@@ -49,6 +49,25 @@ def test_bad_input_exits_2_with_one_line(argv, capsys):
     assert err.startswith("lumicore: error:") and "\n" not in err
 
 
+def test_tournament_takes_play_s_scenario_and_board(tmp_path, capsys):
+    """``--scenario``/``--board`` as ``play`` takes them (before: unrecognized arguments); each
+    ``--out`` line holds them and replays."""
+    from lumicore.data import data_dir
+
+    scenario = str(data_dir() / "lumen_scenario_a.toml")
+    out = tmp_path / "games.jsonl"
+    assert main(["lumen", "tournament", "--bots", "greedy,random", "--games", "2",
+                 "--workers", "1", "--scenario", scenario, "--json", "--out", str(out)]) == 0
+    options = {"scenario": scenario, "board": "default"}
+    assert json.loads(capsys.readouterr().out)["options"] == options
+    records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [r["options"] for r in records] == [options] * 2
+    assert replay(records[0]).returns() == records[0]["returns"]
+    assert main(["lumen", "tournament", "--games", "1", "--scenario", "nowhere.toml"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("lumicore: error:") and "nowhere.toml" in err and "\n" not in err
+
+
 def test_best_ranks_choices(tmp_path, capsys):
     state = play_randomly(GameState.new_game(seed=1), seed=1, max_steps=60)
     while state.is_chance_node():
