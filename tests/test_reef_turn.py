@@ -180,6 +180,37 @@ def test_cli_tournament_json(capsys):
     assert code == 0 and json.loads(out)
 
 
+def test_cli_tournament_plays_play_s_variant_and_its_records_replay(capsys, tmp_path):
+    """``--side``/``--scoreboard`` as ``play`` takes them (before: unrecognized arguments);
+    each ``--out`` line holds them and ``reef replay`` reads it (before: "not a game
+    record")."""
+    out = tmp_path / "games.jsonl"
+    code, text, _ = run(capsys, "reef", "tournament", "--bots", "greedy,random", "--games", "2",
+                        "--workers", "1", "--side", "B", "--scoreboard", "light", "--json",
+                        "--out", str(out))
+    assert code == 0
+    assert json.loads(text)["options"] == {"side": "B", "scoreboard": "light"}
+    lines = out.read_text().splitlines()
+    records = [json.loads(line) for line in lines]
+    assert [r["options"] for r in records] == [{"side": "B", "scoreboard": "light"}] * 2
+    code, text, _ = run(capsys, "reef", "replay", lines[0], "--json")
+    data = json.loads(text)
+    assert code == 0 and data["phase"] == "over"
+    assert (data["state"]["setup"]["side"], data["state"]["setup"]["scoreboard"]) == ("B", "light")
+    assert [float(p in data["winners"]) for p in range(2)] == records[0]["returns"]
+    code, text, _ = run(capsys, "reef", "tournament", "--bots", "greedy,random", "--games", "1",
+                        "--workers", "1", "--side", "B")
+    assert code == 0 and "options: side B, scoreboard dark" in text
+
+
+def test_cli_tournament_bad_side_is_the_usage_error_of_play(capsys):
+    for command in ("play", "tournament"):
+        with pytest.raises(SystemExit) as exc:
+            main(["reef", command, "--side", "C"])
+        err = capsys.readouterr().err
+        assert exc.value.code == 2 and "argument --side: invalid choice: 'C'" in err
+
+
 def test_cli_play_takes_a_time_limit_for_the_reef_flatmc(capsys):
     """``flatmc:time_limit=...`` reaches the reef's own flatmc (before: "bad options")."""
     code, out, _ = run(capsys, "reef", "play", "--bots", "flatmc:time_limit=0.01,random",
