@@ -198,8 +198,7 @@ def test_random_games_reject_anything_but_a_setup_without_crashing():
 def test_long_kernel_runs_are_batched_and_stop_on_ctrl_c(monkeypatch):
     import os
     import signal
-    import threading
-    import time
+    from types import SimpleNamespace
 
     from lumicore.game import play_randomly
     from lumicore.lumen.game import GameState
@@ -213,11 +212,21 @@ def test_long_kernel_runs_are_batched_and_stop_on_ctrl_c(monkeypatch):
     assert kernel.random_games(setup, 300, 2**63 - 1) == whole
     assert kernel.playouts(state, 300, 5) == from_state
     monkeypatch.undo()
-    # the C loop holds no GIL and sees no Ctrl-C: a long run must come back between batches
-    timer = threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT))
-    start = time.perf_counter()
-    timer.start()
+    # the C loop holds no GIL and sees no Ctrl-C: a long run must come back between batches.
+    # The press comes with the second batch; counting the kernel calls (not the clock)
+    # shows the loop stopped there rather than playing on through the other ~190 batches.
+    real = kernel._k
+    sizes: list[int] = []
+
+    def batch(game, n, seed, position):
+        sizes.append(n)
+        if len(sizes) == 2:
+            os.kill(os.getpid(), signal.SIGINT)
+        return real.Setup.random_games(game, n, seed, position)
+
+    monkeypatch.setattr(kernel, "_k", SimpleNamespace(Setup=SimpleNamespace(random_games=batch)))
+    monkeypatch.setattr(kernel, "_game", lambda game: game)  # checked above: a real setup
     with pytest.raises(KeyboardInterrupt):
         kernel.random_games(setup, 400_000, 1)  # ten seconds and more in one call
-    timer.join()
-    assert time.perf_counter() - start < 2.0
+    monkeypatch.undo()
+    assert len(sizes) == 2 and max(sizes) <= kernel.BATCH < 400_000 // 100
