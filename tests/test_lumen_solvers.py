@@ -281,23 +281,29 @@ def test_fastmc_bot_is_found_and_deterministic():
 def test_bot_play_outs_stop_at_the_time_limit(monkeypatch, tmp_path, capsys):
     # a bot's play-out (mcts: minutes) ran to its end for every choice before the time limit
     # was looked at: best_choice(time_limit=0.5, playout="mcts") took over a minute
-    import time
+    from types import SimpleNamespace
 
     import solvers.lumen.planner as planner
     from solvers.cli import main
 
+    # the planner's clock is a fake one that only the bot moves, 0.01 s a choice: the count of
+    # choices made shows the play-out was dropped at the time limit, whatever the machine
+    clock = [0.0]
+    choices = []
+
     def slow(name, seed):
         def choose(state, rng):
-            time.sleep(0.01)
+            choices.append(clock[0])
+            clock[0] += 0.01
             return 0
         return choose
 
     monkeypatch.setattr(planner, "_policy", slow)
+    monkeypatch.setattr(planner, "time", SimpleNamespace(perf_counter=lambda: clock[0]))
     state = started(0)
     do(state, "roll", 3, 4)
-    start = time.perf_counter()
     result = best_choice(state, time_limit=0.3, playout="slow")
-    assert time.perf_counter() - start < 1.5
+    assert 0 < len(choices) <= 31  # 0.3 s of 0.01 s choices, then the play-out is dropped
     assert result.status == "limit" and result.reason == "time" and result.nodes == 0
     path = tmp_path / "state.json"
     path.write_text(state.serialize())
