@@ -207,5 +207,7 @@ def test_ctrl_c_stops_the_kernel_search_as_interrupted():
         result = solve_deal(hard, time_limit=30)
     finally:
         killer.wait()
+    # the kernel polls Ctrl-C with its deadline, every 4096 nodes: a press it did not hear would
+    # end the search on "time" (or "nodes"), so the reason is the check, not the clock
     assert result.status == "interrupted" and result.reason == "interrupted"
-    assert result.elapsed < 20 and result.plan == []
+    assert result.plan == []
