@@ -683,7 +683,8 @@ class Game:
     @classmethod
     def replay(cls, record: dict | str | Path) -> Game:
         """Replay a record (a dict, its JSON text or the path of a JSON file holding one, read
-        as :func:`read_records` reads them) and return the final state. IllegalMoveError names
+        as :func:`read_records` reads them; the reef's own record, or a line of a tournament's
+        ``--out``, the arena's) and return the final state. IllegalMoveError names
         the decision, its turn and why it is not legal; a record whose totals differ from the
         replay's is a DataError."""
         return list(cls.iter_replay(record))[-1]
@@ -697,6 +698,9 @@ class Game:
             raise DataError(f"{shorten(record)} holds {len(records)} records: replay one "
                             "(read_records reads them all)")
         record = records[0]
+        if "format" not in record and record.get("game") == "reef":
+            yield from cls._iter_arena(record)
+            return
         game = cls._from_setup(record)
         yield game.clone()
         key = "actions" if "actions" in record else "decisions"
@@ -722,6 +726,26 @@ class Game:
         if "totals" in record and game.phase == "over" and record["totals"] != game.totals():
             raise DataError(f"game record: totals {record['totals']} recorded, the replay gives "
                             f"{game.totals()}")
+
+    @classmethod
+    def _iter_arena(cls, record: dict) -> Iterator[Game]:
+        """The states of an arena record (a line of ``tournament --out``: ``"game": "reef"``,
+        its ``options``, the actions as the indices of ``legal_actions``), as copies."""
+        options, actions = record.get("options") or {}, record.get("actions")
+        if not isinstance(options, dict) or not isinstance(actions, list):
+            raise DataError("game record: expected an object of options and a list of actions")
+        try:
+            game = cls.new_game(record.get("players", 2), record.get("seed", 0), **options)
+        except TypeError as exc:  # an option the game does not have
+            raise DataError(f"game record: {exc}") from None
+        yield game.clone()
+        for k, action in enumerate(actions, start=1):
+            try:
+                check_action(game, action)
+            except IllegalMoveError as exc:
+                raise IllegalMoveError(f"record action {k}: {exc}") from None
+            game.apply_action(action)
+            yield game.clone()
 
     def _apply_text_chance(self, text: str) -> None:
         for a in self.legal_actions():

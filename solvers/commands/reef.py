@@ -156,25 +156,11 @@ def run_best(args: argparse.Namespace) -> int:
     return exit_code(result.status, has_answer=True)
 
 
-def _reef_record(source: str) -> str | dict:
-    """``source``, or the reef record of the game it holds when that is an arena record (one
-    line of ``tournament --out``: ``"game": "reef"``, the actions as integers), which
-    :func:`solvers.arena.replay_record` replays into the game."""
-    from lumicore.reef.game import read_records
-    from solvers.arena import replay_record
-
-    records = read_records(source)
-    if len(records) == 1 and "format" not in records[0] and records[0].get("game") == "reef":
-        return replay_record(records[0]).record()
-    return source
-
-
 def _load_game(path: str, decisions: int | None = None):
     """The recorded game at its end, or at the first decision after its first ``decisions``
     recorded steps (draws are no decisions)."""
     from lumicore.reef.game import Game
 
-    path = _reef_record(path)
     if decisions is None:
         return Game.replay(path)
     if isinstance(decisions, bool) or decisions < 0:
