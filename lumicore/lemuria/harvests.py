@@ -46,7 +46,7 @@ from lumicore.lemuria.altar import (
     place,
 )
 from lumicore.lemuria.instance import Instance
-from lumicore.lemuria.rules import apply, begin_turn, district_bonuses, end_turn, initial_state
+from lumicore.lemuria.rules import apply, begin_turn, end_turn, initial_state, start_bonuses
 from lumicore.lemuria.schedule import RESOURCES, Schedule, TurnPlan
 from lumicore.lemuria.simulate import SimResult, TurnTrace, describe, plans_by_turn
 
@@ -281,7 +281,7 @@ def replay_harvests(instance: Instance, setup: AltarSetup,
     state = initial_state(bare)
     trace, income, paid = [], {}, {}
     for turn in range(1, instance.turns + 1):
-        bonuses = district_bonuses(state, turn in instance.festivals)
+        bonuses = start_bonuses(instance, state)
         state = begin_turn(bare, state)
         altar.start_turn(turn)
         row, start = state.row, state.resource_dict()

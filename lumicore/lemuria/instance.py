@@ -43,6 +43,7 @@ __all__ = [
     "REMODEL_FROM",
     "MAX_OPPONENTS",
     "CHITS",
+    "CAPACITY",
     "Opponent",
     "Instance",
     "load_instance",
@@ -64,6 +65,8 @@ REMODEL_FROM = 8
 MAX_OPPONENTS = 3
 CHITS = 8
 """Building chits per player: at most this many chits, and this many facilities."""
+CAPACITY = {"rural": 6, "commerce": 5, "administrative": 5, "church": 4}
+"""Building slots per district (20 in the city)."""
 
 if tuple(COLORS) != ("red", "blue", "green", "yellow"):  # pragma: no cover
     raise ImportError("lemuria colours changed: update the default cards")
@@ -94,11 +97,13 @@ def _nonzero(amounts: Mapping[str, int]) -> dict[str, int]:
 class Opponent:
     """What one other player does, as given: ``builds`` turn -> Trend card taken (if still in the
     row), ``chits`` turn -> district of the chit placed (if a slot is free), ``residents`` festival
-    turn -> housed facilities per colour at that festival."""
+    turn -> housed facilities per colour at that festival; ``placed``: district -> the chits
+    they already have there when the year starts (empty by default)."""
 
     builds: dict[int, str] = field(default_factory=dict)
     chits: dict[int, str] = field(default_factory=dict)
     residents: dict[int, dict[str, int]] = field(default_factory=dict)
+    placed: dict[str, int] = field(default_factory=dict)
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -112,8 +117,11 @@ class Opponent:
                 raise DataError(f"{where}.chits turn {turn}: unknown district {district!r} "
                                 f"(one of {', '.join(DISTRICTS)})")
             chits[turn] = district
-        if len(chits) > CHITS:
-            raise DataError(f"{where}.chits: {len(chits)} chits, a player has only {CHITS}")
+        placed = _district_counts(self.placed, f"{where}.placed")
+        if len(chits) + sum(placed.values()) > CHITS:
+            raise DataError(f"{where}.chits: {len(chits)} chits"
+                            + (f" and {sum(placed.values())} placed" if placed else "")
+                            + f", a player has only {CHITS}")
         residents = {}
         for t, per_color in _table(self.residents, f"{where}.residents").items():
             turn = _turn(t, turns, f"{where}.residents")
@@ -127,7 +135,19 @@ class Opponent:
                     raise DataError(f"{at}: unknown colour {color!r}")
             residents[turn] = _nonzero(_counts(counts, at))
         return Opponent(dict(sorted(builds.items())), dict(sorted(chits.items())),
-                        dict(sorted(residents.items())))
+                        dict(sorted(residents.items())), placed)
+
+
+def _district_counts(counts: Any, where: str) -> dict[str, int]:
+    """Chits per district (a table of counts 0..8), normalised to the districts with chits in
+    the order of ``DISTRICTS``; a bad district or count is a DataError naming it."""
+    counts = _table(counts, where)
+    for district in counts:
+        if district not in DISTRICTS:
+            raise DataError(f"{where}: unknown district {district!r} (one of "
+                            f"{', '.join(DISTRICTS)})")
+    checked = _counts(counts, where, "chits")
+    return {d: checked[d] for d in DISTRICTS if checked.get(d)}
 
 
 @cache
@@ -138,13 +158,14 @@ def _festivals(turns: int, first_turn: int) -> tuple[int, ...]:
     return tuple(t for t in range(1, turns + 1) if t + first_turn - 1 in FESTIVALS)
 
 
-def _counts(counts: Mapping[str, Any], where: str) -> dict[str, int]:
-    """Counts by key (colours here) in 0..CHITS (a player has at most 8 facilities), naming the
-    bad entry."""
+def _counts(counts: Mapping[str, Any], where: str, what: str = "facilities"
+            ) -> dict[str, int]:
+    """Counts by key (colours or districts) in 0..CHITS (a player has at most 8 facilities and
+    8 chits), naming the bad entry."""
     out = {}
     for key, value in counts.items():
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= CHITS:
-            raise DataError(f"{where}.{key}: expected a count of facilities 0..{CHITS}, got "
+            raise DataError(f"{where}.{key}: expected a count of {what} 0..{CHITS}, got "
                             f"{shorten(value)}")
         out[key] = value
     return out
@@ -173,6 +194,20 @@ class Instance:
     """The month of the year the instance's turn 1 is: festivals and the first remodel turn
     follow the calendar (:attr:`festivals`, :attr:`remodel_from`); turns are still numbered
     from 1 everywhere else (income, opponents, plans)."""
+    facilities: dict[str, str | None] = field(default_factory=dict)
+    """The player's facilities when the year starts (a year planned from the middle of a
+    game): building -> the character housed there (None: nobody). They may house characters,
+    count at festivals and be remodelled like facilities built in the year, and count towards
+    the 8 facilities; the VP they gave when built and housed are not the year's."""
+    chits: dict[str, int] = field(default_factory=dict)
+    """The player's building chits already in the city when the year starts, per district
+    (at most one per facility: a chit is placed with each build). They count for the
+    majorities, the district bonuses and the free slots like chits placed in the year."""
+    first_bonuses: tuple[str, ...] | None = None
+    """None: turn 1's district bonuses are taken at its start, as every turn's. A list of
+    districts: turn 1 began before the year (the game's current turn): these are the bonuses
+    its start gave, already in ``start`` and outside the year's VP; of them only
+    ``administrative`` still acts (a reduction for turn 1's build)."""
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -199,15 +234,18 @@ class Instance:
         trend = tuple(None if slot in (None, "") else slot for slot in self.trend)
         if len(trend) != 5:
             raise DataError(f"trend: expected 5 slots, got {len(trend)}")
+        facilities = self._checked_facilities()
         places: dict[str, str] = {}
         self._place_all(places, "building", self.buildings,
                         [(c, f"trend slot {i + 1}") for i, c in enumerate(trend) if c] +
-                        [(c, f"deck position {i + 1}") for i, c in enumerate(self.deck)])
+                        [(c, f"deck position {i + 1}") for i, c in enumerate(self.deck)] +
+                        [(c, "facilities") for c in facilities])
         places = {}
         self._place_all(places, "character", self.characters,
                         [(c, f"hand position {i + 1}") for i, c in enumerate(self.hand)] +
                         [(c, f"character_deck position {i + 1}")
-                         for i, c in enumerate(self.character_deck)])
+                         for i, c in enumerate(self.character_deck)] +
+                        [(r, f"facilities.{b}") for b, r in facilities.items() if r])
         start = resources(self.start, "start")
         income: dict[int, dict[str, int]] = {t: {} for t in range(1, turns + 1)}
         for t, amounts in _table(self.income, "income").items():
@@ -234,6 +272,25 @@ class Instance:
                     raise DataError(f"{at}: {card} is also taken by {taken[card]}")
                 taken[card] = at
             checked.append(opp)
+        chits = _district_counts(self.chits, "chits")
+        if sum(chits.values()) > len(facilities):
+            raise DataError(f"chits: {sum(chits.values())} chits placed, but the player has "
+                            f"{len(facilities)} facilities (a chit is placed with each build)")
+        for district, slots in CAPACITY.items():
+            held = chits.get(district, 0) + sum(o.placed.get(district, 0) for o in checked)
+            if held > slots:
+                raise DataError(f"chits: {held} chits already in the {district} district (the "
+                                f"player's and the opponents' placed), it has {slots} slots")
+        first_bonuses = self.first_bonuses
+        if first_bonuses is not None:
+            if isinstance(first_bonuses, str) or not isinstance(first_bonuses, (list, tuple)):
+                raise DataError(f"first_bonuses: expected a list of districts, got "
+                                f"{shorten(first_bonuses)}")
+            for district in first_bonuses:
+                if district not in DISTRICTS:
+                    raise DataError(f"first_bonuses: unknown district {shorten(district)} (one "
+                                    f"of {', '.join(DISTRICTS)})")
+            first_bonuses = tuple(d for d in DISTRICTS if d in first_bonuses)
         set_ = object.__setattr__
         set_(self, "trend", trend)
         set_(self, "deck", tuple(self.deck))
@@ -242,6 +299,49 @@ class Instance:
         set_(self, "start", {r: start.get(r, 0) for r in RESOURCES})
         set_(self, "income", income)
         set_(self, "opponents", tuple(checked))
+        set_(self, "facilities", facilities)
+        set_(self, "chits", chits)
+        set_(self, "first_bonuses", first_bonuses)
+
+    def _checked_facilities(self) -> dict[str, str | None]:
+        """``facilities`` checked (a table of at most 8 building ids to a character id, or
+        None / ``""`` for nobody) and sorted by building; that every card is known and in one
+        place is checked with the others."""
+        facilities = _table(self.facilities, "facilities")
+        if len(facilities) > CHITS:
+            raise DataError(f"facilities: {len(facilities)} facilities, a player has at most "
+                            f"{CHITS}")
+        out: dict[str, str | None] = {}
+        for building, resident in sorted(facilities.items(), key=lambda kv: str(kv[0])):
+            if resident is not None and not isinstance(resident, str):
+                raise DataError(f"facilities.{building}: expected a character id or \"\" "
+                                f"(nobody), got {shorten(resident)}")
+            out[building] = resident or None
+        return out
+
+    @property
+    def present(self) -> str | None:
+        """The first field saying what the year starts with (``facilities``, ``chits``, an
+        opponent's ``placed`` chits, ``first_bonuses``), or None when it starts with
+        nothing built: the planners that model no present facilities refuse the former
+        (:meth:`check_nothing_present`)."""
+        if self.facilities:
+            return "facilities"
+        if self.chits:
+            return "chits"
+        for i, opp in enumerate(self.opponents):
+            if opp.placed:
+                return f"opponent {i + 1}.placed"
+        return None if self.first_bonuses is None else "first_bonuses"
+
+    def check_nothing_present(self, planner: str) -> None:
+        """A :class:`~lumicore.errors.DataError` naming the field when the year starts with
+        present facilities or chits (:attr:`present`), which ``planner`` does not model."""
+        field_name = self.present
+        if field_name is not None:
+            raise DataError(f"{field_name}: {planner} does not model the facilities and chits "
+                            "present when the year starts (plan such a year with "
+                            "build_harvest_schedule or exhaustive_best)")
 
     @staticmethod
     def _place_all(places: dict[str, str], kind: str, known: Mapping[str, Any],
@@ -281,6 +381,14 @@ class Instance:
                  f"turns = {self.turns}"]
         if self.first_turn != 1:
             lines.append(f"first_turn = {self.first_turn}")
+        if self.facilities:
+            homes = ", ".join(f"{toml_str(b)} = {toml_str(r or '')}"
+                              for b, r in self.facilities.items())
+            lines.append(f"facilities = {{ {homes} }}")
+        if self.chits:
+            lines.append(f"chits = {inline_table(self.chits)}")
+        if self.first_bonuses is not None:
+            lines.append(f"first_bonuses = {_array(self.first_bonuses)}")
         if default_b:
             lines.append('buildings = "default"')
         if default_c:
@@ -298,6 +406,8 @@ class Instance:
                       f"builds = {inline_table({str(t): c for t, c in opp.builds.items()})}",
                       f"chits = {inline_table({str(t): d for t, d in opp.chits.items()})}",
                       f"residents = {{ {residents} }}" if residents else "residents = {}"]
+            if opp.placed:
+                lines.append(f"placed = {inline_table(opp.placed)}")
         cards = cards_to_toml(None if default_b else self.buildings,
                               None if default_c else self.characters)
         return "\n".join(lines) + "\n" + ("\n" + cards if cards else "")
@@ -308,7 +418,8 @@ def _array(items: Any) -> str:
 
 
 KEYS = ("turns", "first_turn", "buildings", "characters", "building", "character", "trend",
-        "deck", "start", "hand", "character_deck", "income", "opponent")
+        "deck", "start", "hand", "character_deck", "income", "opponent", "facilities", "chits",
+        "first_bonuses")
 
 
 def _cards(data: Mapping[str, Any], key: str, inline_key: str, base: Path | None,
@@ -348,11 +459,16 @@ def instance_from_dict(data: Mapping[str, Any], base: Path | None = None) -> Ins
         where = f"opponent {i + 1}"
         entry = _table(entry, where)
         for key in entry:
-            if key not in ("builds", "chits", "residents"):
+            if key not in ("builds", "chits", "residents", "placed"):
                 raise DataError(f"{where}: unknown key {key!r}")
         opps.append(Opponent(dict(_table(entry.get("builds", {}), f"{where}.builds")),
                              dict(_table(entry.get("chits", {}), f"{where}.chits")),
-                             dict(_table(entry.get("residents", {}), f"{where}.residents"))))
+                             dict(_table(entry.get("residents", {}), f"{where}.residents")),
+                             dict(_table(entry.get("placed", {}), f"{where}.placed"))))
+    first_bonuses = data.get("first_bonuses")
+    if first_bonuses is not None and not isinstance(first_bonuses, list):
+        raise DataError(f"first_bonuses: expected an array of districts, got "
+                        f"{shorten(first_bonuses)}")
     return Instance(
         turns=data["turns"],
         buildings=_cards(data, "buildings", "building", base, load_buildings, parse_buildings),
@@ -366,6 +482,9 @@ def instance_from_dict(data: Mapping[str, Any], base: Path | None = None) -> Ins
         income=dict(_table(data.get("income", {}), "income")),
         opponents=tuple(opps),
         first_turn=data.get("first_turn", 1),
+        facilities=dict(_table(data.get("facilities", {}), "facilities")),
+        chits=dict(_table(data.get("chits", {}), "chits")),
+        first_bonuses=None if first_bonuses is None else tuple(first_bonuses),
     )
 
 

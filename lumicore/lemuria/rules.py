@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from lumicore.errors import IllegalMoveError
 from lumicore.lemuria.cards import Building
-from lumicore.lemuria.instance import CHITS, REMODEL_FROM, Instance
+from lumicore.lemuria.instance import CAPACITY, CHITS, REMODEL_FROM, Instance
 from lumicore.lemuria.schedule import (
     COLORS,
     DISTRICTS,
@@ -49,6 +49,8 @@ __all__ = [
     "end_turn",
     "age_row",
     "district_bonuses",
+    "start_bonuses",
+    "bonuses_taken",
     "allowed_reductions",
     "festival_vp",
     "festival_points",
@@ -59,8 +61,6 @@ SOURCES = ("buildings", "trend", "residents", "church", "festival")
 TREND_BONUS = (6, 3, 1, 0, 0)
 """VP for building from Trend slot 1..5; slots 1-3 are the Upper Trend, 4-5 the Lower Trend."""
 UPPER = 3
-CAPACITY = {"rural": 6, "commerce": 5, "administrative": 5, "church": 4}
-"""Building slots per district (20 in the city)."""
 MAX_FACILITIES = CHITS
 CHURCH_VP = 3
 
@@ -146,7 +146,8 @@ def replace(state: State, **changes: object) -> State:
 
 
 def initial_state(instance: Instance) -> State:
-    """The state before turn 1 starts."""
+    """The state before turn 1 starts: with the facilities and chits the player and the
+    opponents already have (none by default), no VP yet."""
     return State(
         turn=1,
         row=instance.trend,
@@ -154,7 +155,10 @@ def initial_state(instance: Instance) -> State:
         resources=tuple(instance.start[r] for r in RESOURCES),
         hand=tuple(sorted(instance.hand)),
         character_deck=instance.character_deck,
-        opponent_chits=tuple((0, 0, 0, 0) for _ in instance.opponents),
+        facilities=tuple(sorted(instance.facilities.items())),
+        chits=tuple(instance.chits.get(d, 0) for d in DISTRICTS),
+        opponent_chits=tuple(tuple(o.placed.get(d, 0) for d in DISTRICTS)
+                             for o in instance.opponents),
     )
 
 
@@ -174,19 +178,35 @@ def district_bonuses(state: State, festival: bool) -> tuple[str, ...]:
     return tuple(out)
 
 
+def bonuses_taken(instance: Instance, turn: int) -> bool:
+    """Whether the district bonuses of ``turn`` were taken before the year (turn 1 with
+    ``instance.first_bonuses``): they give no resources or VP in it."""
+    return turn == 1 and instance.first_bonuses is not None
+
+
+def start_bonuses(instance: Instance, state: State) -> tuple[str, ...]:
+    """The district bonuses of the start of ``state.turn`` (``state`` before the turn
+    starts): :func:`district_bonuses`, or ``instance.first_bonuses`` in turn 1 when given."""
+    if bonuses_taken(instance, state.turn):
+        return instance.first_bonuses  # type: ignore[return-value]
+    return district_bonuses(state, state.turn in instance.festivals)
+
+
 def begin_turn(instance: Instance, state: State) -> State:
-    """Turn start (district bonuses from chits placed in earlier turns), then the opponents'
-    actions (their Trend card taken if still in the row, their chit placed if a slot is free),
-    then the turn's income."""
+    """Turn start (district bonuses from chits placed in earlier turns, :func:`start_bonuses`;
+    nothing but the Administrative bonus when they were taken before the year), then the
+    opponents' actions (their Trend card taken if still in the row, their chit placed if a
+    slot is free), then the turn's income."""
     turn = state.turn
-    bonuses = district_bonuses(state, turn in instance.festivals)
+    bonuses = start_bonuses(instance, state)
     resources, vp = state.resources, state.vp
-    if "rural" in bonuses:
-        resources = _add(resources, _R["food"], 1)
-    if "commerce" in bonuses:
-        resources = _add(resources, _R["gold"], 1)
-    if "church" in bonuses:
-        vp = _add(vp, _S["church"], CHURCH_VP)
+    if not bonuses_taken(instance, turn):
+        if "rural" in bonuses:
+            resources = _add(resources, _R["food"], 1)
+        if "commerce" in bonuses:
+            resources = _add(resources, _R["gold"], 1)
+        if "church" in bonuses:
+            vp = _add(vp, _S["church"], CHURCH_VP)
     state = replace(state, resources=resources, vp=vp, built=False,
                     admin="administrative" in bonuses)
     for i, opponent in enumerate(instance.opponents):

@@ -25,9 +25,9 @@ from lumicore.lemuria.rules import (
     State,
     apply,
     begin_turn,
-    district_bonuses,
     end_turn,
     initial_state,
+    start_bonuses,
 )
 from lumicore.lemuria.schedule import (
     Action,
@@ -160,7 +160,7 @@ def simulate(instance: Instance, schedule: Schedule | Iterable[TurnPlan]) -> Sim
     state = initial_state(instance)
     trace = []
     for turn in range(1, instance.turns + 1):
-        bonuses = district_bonuses(state, turn in instance.festivals)
+        bonuses = start_bonuses(instance, state)
         state = begin_turn(instance, state)
         row, start = state.row, state.resource_dict()
         actions = plans[turn].actions if turn in plans else ()

@@ -175,6 +175,7 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
         from solvers.lemuria.harvest import build_harvest_schedule
 
         return build_harvest_schedule(instance, altar, time_limit, workers, seed, hint, log)
+    instance.check_nothing_present("build_schedule (its fast bound and branch and bound)")
     start = time.perf_counter()
     greedy = greedy_schedule(instance)
     try:

@@ -1020,6 +1020,7 @@ def lagrangian_bound(instance: Instance, time_limit: float | None = DEFAULT_BOUN
     bound is the whole year's, so it holds for fixed choices too."""
     if not isinstance(instance, Instance):
         raise LumicoreError(f"expected a lemuria Instance, got {type(instance).__name__}")
+    instance.check_nothing_present("the upper bound")
     check_limits(None, time_limit)
     if not isinstance(method, str) or method not in METHODS:
         raise LumicoreError(f"method: {shorten(method)} is not one of {', '.join(METHODS)}")

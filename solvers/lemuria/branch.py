@@ -161,6 +161,7 @@ def branch_bound(instance: Instance, time_limit: float | None = 30.0,
     branched: the bound is the whole year's."""
     if not isinstance(instance, Instance):
         raise LumicoreError(f"expected a lemuria Instance, got {type(instance).__name__}")
+    instance.check_nothing_present("branch_bound")
     if target is not None and (isinstance(target, bool) or not isinstance(target, int)):
         raise LumicoreError(f"target must be a whole number of VP, got {target!r}")
     _check_root(instance, root)

@@ -483,6 +483,8 @@ def best_characters(instance: Instance, schedule: Schedule | list[TurnPlan], *,
     that scores more.
     """
     check_limits(max_nodes, time_limit)
+    if isinstance(instance, Instance):
+        instance.check_nothing_present("best_characters")
     if isinstance(max_states, bool) or not isinstance(max_states, int) or max_states < 1:
         raise LumicoreError(f"max_states must be a positive integer, got {max_states!r}")
     began = time.perf_counter()

@@ -48,13 +48,14 @@ from lumicore.lemuria.rules import (
     allowed_reductions,
     apply,
     begin_turn,
+    bonuses_taken,
     build_card,
     chit_options,
-    district_bonuses,
     end_turn,
     initial_state,
     place_chit,
     replace,
+    start_bonuses,
 )
 from lumicore.lemuria.schedule import (
     RESOURCES,
@@ -232,19 +233,20 @@ def upper_bound(instance: Instance, state: State) -> int:
     turns_left = last - t + 1
     if turns_left <= 0:
         return 0
-    bonuses = district_bonuses(state, t in instance.festivals)
+    bonuses = start_bonuses(instance, state)
+    taken = bonuses_taken(instance, t)  # before the year: only the Administrative one acts
     now = dict(zip(RESOURCES, state.resources, strict=True))
     for resource, amount in instance.income[t].items():
         now[resource] += amount
-    now["food"] += "rural" in bonuses
-    now["gold"] += "commerce" in bonuses
+    now["food"] += "rural" in bonuses and not taken
+    now["gold"] += "commerce" in bonuses and not taken
     if turns_left == 1:
         build_vp, builds = _last_build_bound(instance, state, now, "administrative" in bonuses)
     else:
         later = 2 * (turns_left - 1) + sum(
             sum(instance.income[u].values()) for u in range(t + 1, last + 1))
         build_vp, builds = _build_bound(instance, state, sum(now.values()) + later)
-    church_vp = 3 * ("church" in bonuses) + 3 * (turns_left - 1)
+    church_vp = 3 * ("church" in bonuses and not taken) + 3 * (turns_left - 1)
     return build_vp + _resident_bound(instance, state, builds) + church_vp
 
 

@@ -47,6 +47,7 @@ from lumicore.lemuria import (
     TurnPlan,
 )
 from lumicore.lemuria.instance import REMODEL_FROM
+from lumicore.lemuria.rules import bonuses_taken, initial_state, start_bonuses
 from solvers.lemuria.search import solve_checked
 
 __all__ = ["TREND_BONUS", "DISTRICT_SLOTS", "REMODEL_FROM", "YearModel", "max_draws",
@@ -77,7 +78,8 @@ def character_draws_bound(instance: Instance) -> int | None:
     A draw costs at least 1 gold unless it is a buy into an empty hand; the hand empties only
     by plays (each at least the least food of a character), so at most ``plays - hand + 1``
     draws are free. Gold and food come from the start, the income and one district bonus a
-    turn from turn 2.
+    turn from turn 2 (from turn 1 with chits present at the start whose bonuses are not
+    taken before the year).
 
     >>> from lumicore.lemuria import default_instance
     >>> character_draws_bound(default_instance(0, turns=4))
@@ -89,7 +91,8 @@ def character_draws_bound(instance: Instance) -> int | None:
     least = min(c.food for c in items)
     if least == 0:
         return None
-    gold, food = (instance.start[r] + instance.turns - 1
+    bonus_turns = instance.turns - (0 if instance.chits and instance.first_bonuses is None else 1)
+    gold, food = (instance.start[r] + bonus_turns
                   + sum(amounts.get(r, 0) for amounts in instance.income.values())
                   for r in ("gold", "food"))
     return gold + max(0, food // least - len(instance.hand) + 1)
@@ -151,6 +154,15 @@ class YearModel:
                       for t in self.turns if self.rem[t] is not None}
         self.adm_use: dict[int, object] = {}
         self.red: dict[int, dict] = {}
+        # the facilities present at the start: the empty ones are homes -1, -2, ... (in the
+        # order of instance.facilities), never discarded (the model makes no remodel of them);
+        # the housed ones only count at festivals, per colour
+        present = instance.facilities
+        self.present = {-(j + 1): b for j, b in enumerate(b for b, r in present.items()
+                                                          if r is None)}
+        self.present_housed = [COLORS.index(instance.buildings[b].color)
+                               for b, r in present.items() if r is not None]
+        self.homes = [*self.turns, *self.present]
         self._stream()
         self._row()
         self._builds()
@@ -348,7 +360,7 @@ class YearModel:
             self.fcol[t] = [sum(bh[i] for i in range(self.NONE) if b[i].color == col)
                             for col in COLORS]
             self.trend_vp[t] = sum(self.bs[t][s] * TREND_BONUS[s] for s in SLOTS if TREND_BONUS[s])
-        m.add(sum(self.newb.values()) <= CHITS)
+        m.add(sum(self.newb.values()) <= CHITS - len(inst.facilities))
         # remodels: discard one earlier facility
         self.disc: dict[tuple[int, int], object] = {}
         self.same = {}
@@ -415,19 +427,23 @@ class YearModel:
                     m.add_implication(no_chit, f)
             else:
                 m.add(placed_now == self.newb[t])
-            # turn-start bonuses
+            # turn-start bonuses (turn 1's from the chits present at the start, or none but
+            # the Administrative one when they were taken before the year)
             self.bonus[t] = {}
             for d in DISTRICTS:
-                mine = sum(self.chit[u][d] for u in range(1, t))
+                mine = inst.chits.get(d, 0) + sum(self.chit[u][d] for u in range(1, t))
                 if t == 1:
-                    self.bonus[t][d] = 0
+                    first = start_bonuses(inst, initial_state(inst))
+                    taken = bonuses_taken(inst, 1) and d != "administrative"
+                    self.bonus[t][d] = int(d in first and not taken)
                     continue
                 conds = [v.reify_ge(mine, 1, f"has{t}_{d}")]
                 m.add(conds[0] <= mine)
                 if t not in festivals:
-                    for k, _opp in enumerate(inst.opponents):
-                        theirs = sum(x for (u, kk), x in opp_placed.items()
-                                     if kk == k and u < t and inst.opponents[k].chits[u] == d)
+                    for k, opp in enumerate(inst.opponents):
+                        theirs = opp.placed.get(d, 0) + sum(
+                            x for (u, kk), x in opp_placed.items()
+                            if kk == k and u < t and inst.opponents[k].chits[u] == d)
                         conds.append(v.reify_ge(mine - theirs, 1, f"maj{t}_{d}_{k}"))
                 if len(conds) == 1:
                     self.bonus[t][d] = conds[0]
@@ -439,9 +455,11 @@ class YearModel:
                     self.bonus[t][d] = b
 
     def _count(self, d: str, t: int, opp_placed: dict, upto_opp: int):
-        """Chits in district d just before opponent ``upto_opp`` acts in turn t."""
+        """Chits in district d just before opponent ``upto_opp`` acts in turn t (with those
+        present at the start)."""
         inst = self.inst
-        mine = sum(self.chit[u][d] for u in range(1, t))
+        mine = (inst.chits.get(d, 0) + sum(o.placed.get(d, 0) for o in inst.opponents)
+                + sum(self.chit[u][d] for u in range(1, t)))
         theirs = sum(x for (u, k), x in opp_placed.items()
                      if inst.opponents[k].chits[u] == d and (u < t or (u == t and k < upto_opp)))
         return mine + theirs
@@ -486,15 +504,18 @@ class YearModel:
         for t in turns:
             m.add(sum(self.go[i, t] for i in range(n)) == sum(self.xo[k, t] for k in range(K)))
         # housing: item i lives in the facility built in turn f
-        self.hz = {(i, f): v.bool(f"hz{i}_{f}") for i in range(n) for f in turns}
+        self.hz = {(i, f): v.bool(f"hz{i}_{f}") for i in range(n) for f in self.homes}
         self.match = {}
         ptime, pnow = {}, {}
         for i in range(n):
             played = [self.played(i, t) for t in turns]
             ptime[i] = sum(t * p for t, p in zip(turns, played, strict=True))
             pnow[i] = sum(self.pn[i - H, t] for t in turns) if i >= H else 0
-            m.add(sum(self.hz[i, f] for f in turns) <= sum(played))
+            m.add(sum(self.hz[i, f] for f in self.homes) <= sum(played))
             col = COLORS.index(chars[self.items[i]].color)
+            for g, building in self.present.items():  # standing all year, its colour known
+                same = inst.buildings[building].color == chars[self.items[i]].color
+                self.match[i, g] = self.hz[i, g] if same else 0
             for f in turns:
                 hz = self.hz[i, f]
                 m.add(ptime[i] >= f).only_enforce_if(hz)
@@ -507,6 +528,8 @@ class YearModel:
         self.ptime = ptime
         for f in turns:
             m.add(sum(self.hz[i, f] for i in range(n)) <= self.bld[f])
+        for g in self.present:
+            m.add(sum(self.hz[i, g] for i in range(n)) <= 1)
         # hand size and gold of buys: hand[t] at the start of turn t, then a running count
         # along the deck items drawn this turn
         big = n
@@ -623,9 +646,9 @@ class YearModel:
         form), so a festival's count of housed facilities is linear in ``hf``."""
         m, v, inst = self.m, self.v, self.inst
         n = self.H + self.K
-        hf = {(f, p): v.bool(f"hf{f}_{p}") for f in self.turns for p in self.turns if p >= f}
+        hf = {(f, p): v.bool(f"hf{f}_{p}") for f in self.homes for p in self.turns if p >= f}
         hp = {(i, p): v.bool(f"hp{i}_{p}") for i in range(n) for p in self.turns}
-        for f in self.turns:
+        for f in self.homes:
             times = [(p, hf[f, p]) for p in self.turns if p >= f]
             has = sum(self.hz[i, f] for i in range(n))
             m.add(sum(x for _p, x in times) == has)
@@ -633,11 +656,12 @@ class YearModel:
             for i in range(n):
                 m.add(when == self.ptime[i]).only_enforce_if(self.hz[i, f])
         for i in range(n):
-            m.add(sum(hp[i, p] for p in self.turns) == sum(self.hz[i, f] for f in self.turns))
+            m.add(sum(hp[i, p] for p in self.turns) == sum(self.hz[i, f] for f in self.homes))
             for p in self.turns:
                 m.add(hp[i, p] <= self.played(i, p))
         for p in self.turns:
-            m.add(sum(hf[f, p] for f in range(1, p + 1)) == sum(hp[i, p] for i in range(n)))
+            m.add(sum(hf[f, p] for f in [*range(1, p + 1), *self.present])
+                  == sum(hp[i, p] for i in range(n)))
         self.fest_vp = {}
         for F in inst.festivals:
             occupied = []
@@ -652,12 +676,18 @@ class YearModel:
                 m.add(o <= 1 - sum(gone))
                 m.add(o >= housed - sum(gone))
                 occupied.append((f, o))
+            # present facilities: the empty ones housed by then, the housed ones
+            present = {g: sum(hf[g, p] for p in range(1, F + 1)) for g in self.present}
             if not inst.opponents:  # alone, every housed facility is first in its colour
-                self.fest_vp[F, None] = 3 * sum(o for _f, o in occupied)
+                self.fest_vp[F, None] = 3 * (sum(o for _f, o in occupied) + sum(present.values())
+                                             + len(self.present_housed))
                 continue
             for ci, col in enumerate(COLORS):
                 ncol = sum(v.both_expr(o, self._fc_lit(f, ci), f"oc{f}_{F}_{col}")
                            for f, o in occupied)
+                ncol = ncol + self.present_housed.count(ci) + sum(
+                    x for g, x in present.items()
+                    if inst.buildings[self.present[g]].color == col)
                 most = max((o.residents.get(F, {}).get(col, 0) for o in inst.opponents),
                            default=0)
                 big = v.reify_ge(ncol, most + 1, f"big{F}_{col}")
@@ -730,7 +760,7 @@ class YearModel:
             "trend": sum(self.trend_vp[t] for t in self.turns),
             "residents": sum(chars[self.items[i]].vp * self.hz[i, f]
                              + (chars[self.items[i]].vp_match - chars[self.items[i]].vp)
-                             * self.match[i, f] for i in range(n) for f in self.turns),
+                             * self.match[i, f] for i in range(n) for f in self.homes),
             "church": sum(CHURCH_VP * self.bonus[t]["church"] for t in self.turns),
             "festival": sum(self.fest_vp.values()),
         }
@@ -743,6 +773,7 @@ class YearModel:
         H, K = self.H, self.K
         n = H + K
         facility = {f: self.cards[val(self.bc[f])] for f in self.turns if val(self.bld[f])}
+        facility.update(self.present)
         home = {i: f for (i, f), x in self.hz.items() if val(x)}
         plans = []
         for t in self.turns:
@@ -807,7 +838,7 @@ class YearModel:
         """The decision literals a plan sets to 1 (None: see :meth:`hint`)."""
         H = self.H
         item = {c: i for i, c in enumerate(self.items[:H])}
-        built_in: dict[str, int] = {}
+        built_in: dict[str, int] = {b: g for g, b in self.present.items()}
         values: dict = {}
         drawn = 0
         for plan in turns:
@@ -819,6 +850,8 @@ class YearModel:
                     if isinstance(a, Build) and a.district:
                         values[self.chit[t][a.district]] = 1
                     if isinstance(a, Remodel):
+                        if built_in.get(a.discard, 0) < 1:  # a present facility: not modelled
+                            return None
                         values[self.rem[t]] = values[self.disc[built_in.pop(a.discard), t]] = 1
                     built_in[a.card] = t
                 elif isinstance(a, (Buy, Exchange)):

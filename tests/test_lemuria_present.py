@@ -1,0 +1,312 @@
+"""A year that starts from the player's present facilities and chits (a year planned from the
+middle of a game): the instance fields, the simulator's rules on hand-made years (expected
+values worked out by hand from the rulebook, comments say how), the CP-SAT models against the
+exhaustive planner, and the planners that refuse such years."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+from ortools.sat.python import cp_model
+
+from lumicore.errors import DataError, IllegalMoveError, LumicoreError
+from lumicore.lemuria import (
+    Build,
+    Building,
+    Character,
+    Instance,
+    Opponent,
+    Play,
+    Remodel,
+    TurnPlan,
+    load_instance,
+    parse_instance,
+    simulate,
+)
+from lumicore.lemuria.harvests import AltarSetup, Pedestal, replay_harvests
+from lumicore.lemuria.rules import initial_state
+from solvers.lemuria import build_schedule
+from solvers.lemuria.bound import lagrangian_bound, upper_bound
+from solvers.lemuria.branch import branch_bound
+from solvers.lemuria.characters import best_characters
+from solvers.lemuria.exhaustive import exhaustive_best
+from solvers.lemuria.exhaustive import upper_bound as exhaustive_upper_bound
+from solvers.lemuria.harvest import build_harvest_schedule
+from solvers.lemuria.model import YearModel, character_draws_bound
+
+CARDS = {"A": Building("A", "red", 2, {"stone": 1}), "P": Building("P", "red", 1, {}),
+         "Q": Building("Q", "blue", 1, {})}
+PEOPLE = {"K": Character("K", "red", 1, 1, 3), "R": Character("R", "blue", 1, 2, 4)}
+
+
+def present(**changes) -> Instance:
+    """Months 3 and 4 (the festival in turn 2): P (red) stands empty, Q (blue) houses R; the
+    player has a church and a rural chit, the opponent a rural chit and one red resident at the
+    festival; K (red) in hand, A in the Trend row."""
+    base = dict(turns=2, first_turn=3, buildings=CARDS, characters=PEOPLE,
+                trend=("A", None, None, None, None), start={"food": 1}, hand=("K",),
+                facilities={"P": None, "Q": "R"}, chits={"church": 1, "rural": 1},
+                opponents=(Opponent(placed={"rural": 1}, residents={2: {"red": 1}}),))
+    return Instance(**{**base, **changes})
+
+
+# ---------------------------------------------------------------- the instance
+def test_present_fields_round_trip_and_are_empty_by_default(tmp_path):
+    inst = present(first_bonuses=("church", "administrative"))
+    assert inst.facilities == {"P": None, "Q": "R"} and inst.chits == {"rural": 1, "church": 1}
+    assert inst.first_bonuses == ("administrative", "church")  # the districts' order
+    assert inst.opponents[0].placed == {"rural": 1}
+    text = inst.to_toml()
+    assert 'facilities = { "P" = "", "Q" = "R" }' in text
+    assert parse_instance(text) == inst
+    path = tmp_path / "present.toml"
+    path.write_text(text, encoding="utf-8")
+    assert load_instance(path) == inst
+    plain = Instance(turns=1, buildings=CARDS, characters=PEOPLE, trend=("A",) + (None,) * 4)
+    assert (plain.facilities, plain.chits, plain.first_bonuses, plain.present) == (
+        {}, {}, None, None)
+    text = plain.to_toml()
+    assert "facilities" not in text and "chits =" not in text and "first_bonuses" not in text
+    assert parse_instance(present(first_bonuses=()).to_toml()).first_bonuses == ()
+
+
+@pytest.mark.parametrize("changes, message", [
+    (dict(facilities={"A": None}), "building A is in two places: trend slot 1 and facilities"),
+    (dict(facilities={"P": "K"}), "character K is in two places: hand position 1 and "
+                                  "facilities.P"),
+    (dict(facilities={"Z": None}), "facilities: unknown building 'Z'"),
+    (dict(facilities={"P": 3}), "facilities.P: expected a character id"),
+    (dict(chits={"church": 2, "rural": 1}), "chits: 3 chits placed, but the player has 2 "
+                                            "facilities"),
+    (dict(chits={"harbour": 1}), "chits: unknown district 'harbour'"),
+    (dict(chits={"rural": -1}), r"chits.rural: expected a count of chits 0..8"),
+    (dict(first_bonuses=("harbour",)), "first_bonuses: unknown district 'harbour'"),
+    (dict(first_bonuses="church"), "first_bonuses: expected a list of districts"),
+])
+def test_bad_present_fields_name_the_entry(changes, message):
+    with pytest.raises(DataError, match=message):
+        present(**changes)
+
+
+def test_chits_placed_by_the_opponents_are_checked_too():
+    with pytest.raises(DataError, match="chits: 5 chits already in the church district .* it "
+                                        "has 4 slots"):
+        present(chits={"church": 2}, opponents=(Opponent(placed={"church": 3}),))
+    with pytest.raises(DataError, match="opponent 1.chits: 3 chits and 6 placed, a player has "
+                                        "only 8"):
+        present(opponents=(Opponent(placed={"rural": 6}, chits=dict.fromkeys((1, 2, 3),
+                                                                           "church")),),
+                turns=3, first_turn=1)
+
+
+def test_bad_present_fields_in_toml_name_the_entry():
+    text = present().to_toml()
+    with pytest.raises(DataError, match="opponent 1: unknown key 'seats'"):
+        parse_instance(text.replace("placed =", "seats ="))
+    with pytest.raises(DataError, match="first_bonuses: expected an array"):
+        parse_instance(text.replace("turns = 2", 'turns = 2\nfirst_bonuses = "church"'))
+
+
+# ---------------------------------------------------------------- the simulator
+def test_present_facilities_and_chits_count_as_the_rules_say():
+    """Turn 1 (month 3): the church chit is alone there: +3 VP; the rural chits tie 1-1: no
+    bonus. K (red) moves into the present P (red): the matching 3 VP. Turn 2 (month 4, a
+    festival turn): any chit is enough, so rural +1 food and church +3 VP. Festival: red, P[K]
+    ties the opponent's one red resident: 1 VP; blue, Q[R] is alone: 3 VP. 3 + 3 + 3 + 4 = 13;
+    the VP P, Q and R gave before the year are not the year's."""
+    result = simulate(present(), [TurnPlan(1, (Play("K", house_in="P"),))])
+    assert result.breakdown == {"buildings": 0, "trend": 0, "residents": 3, "church": 6,
+                                "festival": 4}
+    assert result.total == 13
+    assert [t.bonuses for t in result.trace] == [("church",), ("rural", "church")]
+    assert result.trace[1].resources_start["food"] == 1  # 0 after K, +1 from the rural bonus
+    assert result.final.residents() == {"P": "K", "Q": "R"}
+
+
+def test_an_occupied_present_facility_houses_nobody_else():
+    inst = present(hand=("K",), facilities={"P": "R", "Q": None}, chits={})
+    with pytest.raises(IllegalMoveError, match="P already houses R"):
+        simulate(inst, [TurnPlan(1, (Play("K", house_in="P"),))])
+
+
+def test_present_facilities_use_up_the_eight_and_present_chits_the_slots():
+    eight = {f"X{i}": Building(f"X{i}", "red", 1, {}) for i in range(8)}
+    inst = present(buildings={**CARDS, **eight}, facilities=dict.fromkeys(eight),
+                   chits={}, start={"stone": 1}, opponents=())
+    with pytest.raises(IllegalMoveError, match="already has 8 facilities"):
+        simulate(inst, [TurnPlan(1, (Build("A", "rural"),))])
+    # the church holds 4: the player's 2 and the opponent's 2 fill it
+    full = present(chits={"church": 2}, start={"stone": 1},
+                   opponents=(Opponent(placed={"church": 2}),))
+    with pytest.raises(IllegalMoveError, match="church district has no free slot"):
+        simulate(full, [TurnPlan(1, (Build("A", "church"),))])
+
+
+def test_bonuses_taken_before_the_year_give_nothing_but_the_reduction():
+    """Turn 1 began in the game: its church bonus was scored there, but its Administrative
+    bonus still lets A (slot 1, Upper Trend, 1 stone) be built for nothing: 2 + 6 VP. Turn 2
+    (month 4): church +3 VP; its festival: Q[R] alone in blue, 3 VP. 14. With the bonuses
+    taken in the year instead, turn 1's church adds 3 more: 17."""
+    inst = present(chits={"church": 1, "administrative": 1}, start={}, opponents=(),
+                   first_bonuses=("administrative", "church"))
+    plan = [TurnPlan(1, (Build("A", "rural", ("stone",)),))]
+    result = simulate(inst, plan)
+    assert result.total == 14 and result.breakdown["church"] == 3
+    assert result.trace[0].bonuses == ("administrative", "church")
+    assert simulate(replace(inst, first_bonuses=None), plan).total == 17
+    with pytest.raises(IllegalMoveError, match="1 reductions, only 0 allowed"):
+        simulate(replace(inst, first_bonuses=("church",)), plan)
+
+
+def test_the_exhaustive_planner_bounds_with_the_bonuses_taken_before_the_year():
+    """One turn, no chit: only the Administrative bonus taken before the year lets A (slot 1,
+    1 stone) be built for nothing, 2 + 6 VP; the search's bound must allow it too (its
+    last-turn bound counts the row's affordable cards exactly)."""
+    inst = Instance(turns=1, buildings=CARDS, characters=PEOPLE,
+                    trend=("A", None, None, None, None), first_bonuses=("administrative",))
+    result = exhaustive_best(inst)
+    assert (result.vp, result.status) == (8, "optimal")
+    assert exhaustive_upper_bound(inst, initial_state(inst)) == 8
+    plain = replace(inst, first_bonuses=None)
+    assert exhaustive_best(plain).vp == exhaustive_upper_bound(plain, initial_state(plain)) == 0
+
+
+def test_a_present_facility_can_be_remodelled():
+    """Month 8: P (red, housing K) is discarded for A (red, 1 stone): a remodel takes one
+    reduction and one more for the same colour, so A costs nothing: 2 + 6 VP. P goes to the
+    deck bottom, K to the character deck's; the festival finds A empty: 8 VP in all."""
+    inst = Instance(turns=1, first_turn=8, buildings=CARDS, characters=PEOPLE,
+                    trend=("A", None, None, None, None), facilities={"P": "K"})
+    result = simulate(inst, [TurnPlan(1, (Remodel("P", "A", ("stone",)),))])
+    assert result.total == 8
+    assert result.final.residents() == {"A": None}
+    assert result.final.deck[-1:] == ("P",) and result.final.character_deck == ("K",)
+
+
+def test_the_harvest_replay_starts_from_the_present_facilities_too():
+    """One festival turn (month 4) alone: the church chit +3, K matched in P +3, red first at
+    the festival +3; the replay needs a material operation (a material placed)."""
+    inst = Instance(turns=1, first_turn=4, buildings=CARDS, characters=PEOPLE,
+                    trend=(None,) * 5, start={"food": 1}, hand=("K",),
+                    facilities={"P": None}, chits={"church": 1})
+    result = replay_harvests(inst, AltarSetup(first_turn=4), [TurnPlan(1, (
+        Pedestal("plant"), Play("K", house_in="P")))])
+    assert result.total == 9
+
+
+# ---------------------------------------------------------------- the CP-SAT models
+def _solve(inst: Instance) -> tuple[YearModel, cp_model.CpSolver]:
+    year = YearModel(inst)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.random_seed = 7
+    solver.parameters.max_time_in_seconds = 60
+    assert solver.solve(year.m) == cp_model.OPTIMAL
+    return year, solver
+
+
+def test_the_harvest_model_houses_and_scores_in_a_present_facility():
+    """As the replay above: 9 VP, only by housing K in the present P (K unhoused: 3)."""
+    inst = Instance(turns=1, first_turn=4, buildings=CARDS, characters=PEOPLE,
+                    trend=(None,) * 5, start={"food": 1}, hand=("K",),
+                    facilities={"P": None}, chits={"church": 1})
+    plan = build_harvest_schedule(inst, AltarSetup(first_turn=4), time_limit=30, workers=1,
+                                  seed=0)
+    assert plan.vp == 9
+    assert Play("K", house_in="P") in plan.turns[0].actions
+    assert plan.breakdown == {"buildings": 0, "trend": 0, "residents": 3, "church": 3,
+                              "festival": 3}
+
+
+def test_the_year_model_counts_the_present_year_of_the_simulator_example():
+    """The simulator's 13-VP year above, and more: A slides to slot 5 at the end of turn 1,
+    where the Lower Trend's reduction makes it free in turn 2 (2 VP, no trend bonus), and the
+    festival's red count is then 1 housed (P[K]) and A empty: still a tie, 1 VP. 15, as the
+    exhaustive planner finds."""
+    year, solver = _solve(present())
+    plan = year.schedule_turns(solver)
+    assert round(solver.objective_value) == simulate(present(), plan).total == 15
+    assert exhaustive_best(present()).vp == 15
+
+
+def test_the_draws_bound_counts_turn_one_bonuses_of_present_chits():
+    """The bound on draws (which decides whether CP-SAT's bound is reported) counts a gold and
+    a food for each turn whose start can give a district bonus: with a chit present, turn 1
+    too (K's 1 food: one more gold and one more play, so two more draws), unless its bonuses
+    were taken before the year."""
+    inst = present(chits={"commerce": 1}, opponents=(), turns=2, first_turn=1)
+    assert character_draws_bound(inst) == character_draws_bound(
+        replace(inst, chits={})) + 2 == character_draws_bound(
+        replace(inst, first_bonuses=())) + 2
+
+
+def _tiny_present(seed: int) -> Instance:
+    """A random tiny year of months 2-4 (a festival, no remodel) that starts with two
+    facilities (one housed or not), one or two chits, maybe turn 1's bonuses taken, and maybe
+    an opponent with chits of their own."""
+    rng = random.Random(seed)
+    buildings = {}
+    for i in range(8):
+        cost: dict[str, int] = {}
+        for _ in range(rng.randint(1, 3)):
+            r = rng.choice(("stone", "wood", "stone", "gold", "food"))
+            cost[r] = cost.get(r, 0) + 1
+        buildings[f"B{i}"] = Building(f"B{i}", rng.choice(("red", "blue")), rng.randint(1, 5),
+                                      cost)
+    characters = {}
+    for i in range(4):
+        vp = rng.randint(0, 2)
+        characters[f"C{i}"] = Character(f"C{i}", rng.choice(("red", "blue")), rng.randint(1, 2),
+                                        vp, vp + rng.randint(0, 3))
+    ids = [f"B{i}" for i in range(6)]
+    rng.shuffle(ids)
+    hand = ("C0", "C1")[:rng.randint(0, 2)]
+    chits = {d: 1 for d in rng.sample(("rural", "commerce", "administrative", "church"),
+                                      rng.randint(1, 2))}
+    opponents: tuple[Opponent, ...] = ()
+    if rng.random() < 0.6:
+        opponents = (Opponent(placed={rng.choice(list(chits)): rng.randint(1, 2)},
+                              chits={2: rng.choice(("church", "rural"))},
+                              residents={3: {"red": rng.randint(0, 1), "blue": 1}}),)
+    return Instance(turns=3, first_turn=2, buildings=buildings, characters=characters,
+                    trend=tuple(ids[:5]), deck=tuple(ids[5:]),
+                    start={"gold": rng.randint(0, 1), "food": rng.randint(1, 3),
+                           "stone": rng.randint(0, 2)},
+                    hand=hand, character_deck=("C2",),
+                    income={t: {r: rng.randint(0, 2) for r in rng.sample(("stone", "wood",
+                                                                          "food"), 2)}
+                            for t in (1, 2, 3)},
+                    opponents=opponents,
+                    facilities={"B6": None, "B7": "C3" if rng.random() < 0.5 else None},
+                    chits=chits,
+                    first_bonuses=rng.choice([None, None, (), ("administrative",)]))
+
+
+@pytest.mark.parametrize("seed", [3, 5, 7, 9, 10, 11, 12, 13])
+def test_the_year_model_agrees_with_the_exhaustive_planner(seed):
+    inst = _tiny_present(seed)
+    oracle = exhaustive_best(inst, max_nodes=None, time_limit=None)
+    assert oracle.status == "optimal"
+    assert simulate(inst, oracle.schedule).total == oracle.vp
+    year, solver = _solve(inst)
+    plan = year.schedule_turns(solver)
+    assert round(solver.objective_value) == simulate(inst, plan).total == oracle.vp
+
+
+# ---------------------------------------------------------------- planners that refuse
+@pytest.mark.parametrize("changes, field", [
+    (dict(), "facilities"), (dict(facilities={}, chits={}), "opponent 1.placed"),
+    (dict(facilities={}, chits={}, opponents=(), first_bonuses=()), "first_bonuses"),
+])
+def test_planners_without_present_facilities_refuse_them_naming_the_field(changes, field):
+    inst = present(**changes)
+    assert inst.present == field
+    for call in (lambda: build_schedule(inst, time_limit=5, workers=1),
+                 lambda: upper_bound(inst, time_limit=1),
+                 lambda: lagrangian_bound(inst, time_limit=1),
+                 lambda: branch_bound(inst, time_limit=1),
+                 lambda: best_characters(inst, [])):
+        with pytest.raises(LumicoreError, match=f"^{field}: "):
+            call()
