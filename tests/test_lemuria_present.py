@@ -1,7 +1,7 @@
 """A year that starts from the player's present facilities and chits (a year planned from the
 middle of a game): the instance fields, the simulator's rules on hand-made years (expected
 values worked out by hand from the rulebook, comments say how), the CP-SAT models against the
-exhaustive planner, and the planners that refuse such years."""
+exhaustive planner, the planners that refuse such years, and ``best_turn`` on a game."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from lumicore.lemuria import (
     Build,
     Building,
     Character,
+    Game,
     Instance,
     Opponent,
     Play,
@@ -28,6 +29,7 @@ from lumicore.lemuria import (
 from lumicore.lemuria.harvests import AltarSetup, Pedestal, replay_harvests
 from lumicore.lemuria.rules import initial_state
 from solvers.lemuria import build_schedule
+from solvers.lemuria.bots import GreedyBot
 from solvers.lemuria.bound import lagrangian_bound, upper_bound
 from solvers.lemuria.branch import branch_bound
 from solvers.lemuria.characters import best_characters
@@ -35,6 +37,7 @@ from solvers.lemuria.exhaustive import exhaustive_best
 from solvers.lemuria.exhaustive import upper_bound as exhaustive_upper_bound
 from solvers.lemuria.harvest import build_harvest_schedule
 from solvers.lemuria.model import YearModel, character_draws_bound
+from solvers.lemuria.turn import best_turn, planner_instance
 
 CARDS = {"A": Building("A", "red", 2, {"stone": 1}), "P": Building("P", "red", 1, {}),
          "Q": Building("Q", "blue", 1, {})}
@@ -310,3 +313,43 @@ def test_planners_without_present_facilities_refuse_them_naming_the_field(change
                  lambda: best_characters(inst, [])):
         with pytest.raises(LumicoreError, match=f"^{field}: "):
             call()
+
+
+# ---------------------------------------------------------------- best_turn on a game
+def _greedy_game_at(month: int, players: int = 2, seed: int = 0) -> Game:
+    game = Game.new(players=players, seed=seed)
+    bots = [GreedyBot(seed=i) for i in range(players)]
+    while not (game.turn == month and game.phase == "main" and not game.is_chance_node()):
+        if game.is_chance_node():
+            game.resolve_chance()
+        else:
+            game.apply_action(bots[game.current_player()].choose(game))
+    return game
+
+
+def test_best_turn_plans_from_the_present_facilities_and_chits():
+    """Month 7 of a greedy game: the player has three housed facilities and three rural
+    chits, the other player three rural chits. The planned year (months 7 and 8) starts from
+    them, and its VP is what the replay of the plan gives on an instance built here from the
+    game; the month 8 festival counts at least the three present residents (1 VP each)."""
+    game = _greedy_game_at(7)
+    player = game.current_player()
+    facilities = dict(game.facilities(player))
+    assert len(facilities) == 3 and all(facilities.values())
+    inst, setup, notes = planner_instance(game, player, horizon=2, seed=0)
+    assert inst.facilities == facilities
+    assert inst.chits == {d: n for d, n in game.chits(player).items() if n} == {"rural": 3}
+    assert [o.placed for o in inst.opponents] == [{"rural": 3}]
+    assert inst.first_bonuses == ()
+    assert any("present facilities" in n and "no remodel" in n for n in notes)
+    result = best_turn(game, time_limit=4, horizon=2, seed=0)
+    own = Instance(turns=2, first_turn=7, buildings=inst.buildings, characters=inst.characters,
+                   trend=inst.trend, deck=inst.deck, start=game.resources(player),
+                   hand=inst.hand, character_deck=inst.character_deck,
+                   opponents=tuple(replace(o, placed=game.chits(1 - player))
+                                   for o in inst.opponents),
+                   facilities=facilities, chits=game.chits(player), first_bonuses=())
+    replayed = replay_harvests(own, setup, result.plan.turns)
+    assert result.vp == replayed.total and result.plan.breakdown == replayed.breakdown
+    assert replayed.breakdown["festival"] >= 3
+    assert result.moves[-1] == ("end",)

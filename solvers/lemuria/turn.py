@@ -13,9 +13,12 @@ so (``TurnResult.assumptions``):
 - the altar: its current contents and rotation; from then on the automatic turn each turn, no
   dealer's step, and the others' materials stay where they are (they place and harvest no more);
 - the planned year has ``min(horizon, turns left)`` turns from the current month (its
-  festivals and remodel turns are the calendar's: ``Instance.first_turn``), the player's present
-  facilities and chits are not in the model (its new builds are capped at the facilities left);
-  skills are declined, except "gain" and "draw" skills, which are always taken.
+  festivals and remodel turns are the calendar's: ``Instance.first_turn``); it starts from the
+  player's present facilities with their residents and chits and the others' chits
+  (``Instance.facilities``, ``Instance.chits``, ``Opponent.placed``; this turn's district
+  bonuses are already taken: ``Instance.first_bonuses``), but the model remodels no facility
+  built before now; skills are declined, except "gain" and "draw" skills, which are always
+  taken.
 
 A model move that the game does not allow when its turn comes (a district that is full in the
 game, a card drawn differently) is skipped; the rest of the turn is then played by the greedy
@@ -44,8 +47,7 @@ from lumicore.lemuria import Build, Buy, Exchange, Instance, Opponent, Play, Rem
 from lumicore.lemuria.altar import FESTIVALS, MONTHS, Memory
 from lumicore.lemuria.game import Game
 from lumicore.lemuria.harvests import ME, OTHERS, AltarSetup, Harvest, Pedestal, Place
-from lumicore.lemuria.rules import MAX_FACILITIES
-from lumicore.lemuria.schedule import COLORS
+from lumicore.lemuria.schedule import COLORS, DISTRICTS
 from solvers.ctrl_c import check, noting
 from solvers.lemuria.harvest import build_harvest_schedule
 from solvers.limits import INTERRUPTED, check_limits
@@ -146,7 +148,9 @@ def _opponents(game: Game, sim: Game, festivals: dict, player: int, turns: int
             rel = festival - t0 + 1
             if 1 <= rel <= turns:
                 residents[rel] = housed
-        per_player.append({"builds": builds, "chits": chits, "residents": residents})
+        placed = dict(zip(DISTRICTS, game.s["pl"][q]["chits"], strict=True))
+        per_player.append({"builds": builds, "chits": chits, "residents": residents,
+                           "placed": placed})
     taken: set[str] = set()
     out = []
     for data in per_player[:3]:
@@ -195,7 +199,9 @@ def planner_instance(game: Game, player: int, horizon: int, others: str = "greed
         turns=turns, buildings=game.cards.buildings, characters=game.cards.characters,
         trend=tuple(s["row"]), deck=tuple(deck), start=dict(me["res"]),
         hand=tuple(sorted(me["hand"])), character_deck=tuple(chars),
-        opponents=_opponents(game, sim, festivals, player, turns), first_turn=game.turn)
+        opponents=_opponents(game, sim, festivals, player, turns), first_turn=game.turn,
+        facilities=dict(me["fac"]), chits=dict(zip(DISTRICTS, me["chits"], strict=True)),
+        first_bonuses=("administrative",) if s["admin"][player] else ())
     start = []
     for material, owners, black in s["altar"]:
         mapped = tuple(sorted(ME if o == player else OTHERS for o in owners))
@@ -208,8 +214,8 @@ def planner_instance(game: Game, player: int, horizon: int, others: str = "greed
                    "then as the 'greedy' bot")
     assumptions = [played,
                    "no dealer's optional altar step; the others' materials stay",
-                   f"{turns} turns planned from month {game.turn}; present facilities and "
-                   "chits are not in the model"]
+                   f"{turns} turns planned from month {game.turn}, from the present "
+                   "facilities, residents and chits; no remodel of a present facility"]
     return instance, setup, assumptions
 
 
@@ -287,11 +293,10 @@ def best_turn(game: Game, time_limit: float | None = DEFAULT_TURN_LIMIT, others:
     try:
         instance, setup, assumptions = planner_instance(game, player, horizon, others, seed,
                                                         share)
-        left = MAX_FACILITIES - len(game.s["pl"][player]["fac"])
         if time_limit is not None:
             time_limit = max(time_limit - (time.perf_counter() - start), MIN_MODEL_TIME)
         plan = build_harvest_schedule(instance, setup, time_limit=time_limit, workers=workers,
-                                      seed=seed % 2**31, max_builds=left)
+                                      seed=seed % 2**31)
     except KeyboardInterrupt:  # in the others' play-out (or between the steps): no year yet
         note = "Ctrl-C stopped the call before a year was planned"
         return TurnResult(player, [], None, 0, INTERRUPTED, others, [*assumptions, note],
@@ -302,10 +307,9 @@ def best_turn(game: Game, time_limit: float | None = DEFAULT_TURN_LIMIT, others:
 
 
 class PlannerBot:
-    """Plays :func:`best_turn`'s moves, then lets the greedy bot finish the turn (it houses
-    characters in facilities the model does not know of, and ends the turn when nothing more
-    helps); passes the setup card scoring least (``vp_match``) and leaves the altar as it
-    is."""
+    """Plays :func:`best_turn`'s moves, then lets the greedy bot finish the turn (the moves
+    the game did not allow, and ending the turn when nothing more helps); passes the setup
+    card scoring least (``vp_match``) and leaves the altar as it is."""
 
     def __init__(self, seed: int = 0, time_limit: float | None = DEFAULT_TURN_LIMIT,
                  horizon: int = MONTHS, others: str = "greedy") -> None:
