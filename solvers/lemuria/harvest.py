@@ -344,8 +344,8 @@ def build_harvest_schedule(instance: Instance, setup: AltarSetup | None = None,
     (:func:`greedy_harvest_schedule`) is the hint and the fallback, as in ``build_schedule``.
     Every plan is replayed by :func:`~lumicore.lemuria.harvests.replay_harvests` before it is
     returned (an AssertionError if the VP differ: a modelling bug). ``max_builds`` caps the
-    new facilities (a player who already has some; None or an integer >= 0), in the greedy
-    plan too. CP-SAT's bound, and so an "optimal"
+    new facilities (None or an integer >= 0; the rules' cap of 8 less the instance's present
+    facilities holds anyway), in the greedy plan too. CP-SAT's bound, and so an "optimal"
     status, is reported only where its model describes every legal year
     (:attr:`~solvers.lemuria.model.YearModel.every_year`: no remodel turn, no character that
     can come back from the bottom of its deck); elsewhere the plan is "feasible" with no bound

@@ -24,6 +24,13 @@ in a turn cannot be housed in the facility a remodel discards in the same turn. 
 returned to the deck bottom are not drawn again by the model (it draws each card of the initial
 character deck at most once), so an instance whose character deck can run out may have better
 plans than the model's optimum.
+
+Present facilities and chits (``Instance.facilities``, ``chits``, an opponent's ``placed``,
+``first_bonuses``). The chits already in the city are constants in each district's count;
+turn 1's bonuses are constants too (:func:`lumicore.lemuria.rules.start_bonuses`); a present
+empty facility is a home ``-1, -2, ...`` (a key of ``hz`` beside the build turns) of a known
+colour that is never discarded (the model remodels no present facility); present housed
+facilities add to every festival's count of their colour.
 """
 
 from __future__ import annotations
