@@ -5,6 +5,7 @@ exhaustive planner, the planners that refuse such years, and ``best_turn`` on a 
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import replace
 
@@ -28,6 +29,7 @@ from lumicore.lemuria import (
 )
 from lumicore.lemuria.harvests import AltarSetup, Pedestal, replay_harvests
 from lumicore.lemuria.rules import initial_state
+from solvers.cli import main
 from solvers.lemuria import build_schedule
 from solvers.lemuria.bots import GreedyBot
 from solvers.lemuria.bound import lagrangian_bound, upper_bound
@@ -313,6 +315,18 @@ def test_planners_without_present_facilities_refuse_them_naming_the_field(change
                  lambda: best_characters(inst, [])):
         with pytest.raises(LumicoreError, match=f"^{field}: "):
             call()
+
+
+def test_the_plan_command_refuses_them_without_harvests_and_plans_them_with(tmp_path, capsys):
+    path = tmp_path / "present.toml"
+    path.write_text(present().to_toml(), encoding="utf-8")
+    assert main(["lemuria", "plan", str(path), "--workers", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "facilities: build_schedule" in err and len(err.strip().splitlines()) == 1
+    assert main(["lemuria", "plan", str(path), "--workers", "1", "--time-limit", "10",
+                 "--harvests", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["vp"] == data["simulated_vp"] == 15  # the model's 15 of the test above
 
 
 # ---------------------------------------------------------------- best_turn on a game
