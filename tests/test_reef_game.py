@@ -448,6 +448,34 @@ def test_estimate_counts_only_the_scoring_phases_a_premature_end_leaves():
     assert coral_part(game)[0] == 0     # player 1 has scored in the last phase: nothing to come
 
 
+def test_estimate_counts_the_tiles_in_hand_where_they_would_go_now():
+    """Before: the estimate ignored the hand, so taking a tile (action B or C) was worth
+    nothing until it was placed, and returning it to the bag cost nothing."""
+    game = dealt(display=["pink 6", "green 1 crab", "blue 4", "yellow 3"])
+    crab = Lumino("green", 1, "crab")
+    game.apply_action(find(game, Turn, put=Lumino("pink", 6), action="B", take=(crab,)))
+    assert game.phase == "place" and game.hand == [crab]
+    without = game.clone()
+    without.hand = []                   # the same state, the tile not in hand
+    held, empty = game.estimate(), without.estimate()
+    # the crab (2 VP on the dark board) and 2 more visible green spaces, for player 1 only
+    assert held[0] >= empty[0] + 2 and held[1] <= empty[1]
+    placed = game.hand_placement()
+    assert len(placed.placements) == 1 and not placed.returned
+    returned = game.clone()
+    returned.apply_action(find(returned, Return, lumino=crab))
+    assert returned.estimate()[0] == pytest.approx(empty[0] - 1)
+    # the estimate with the tile in hand is the estimate once it lies where hand_placement says
+    game.apply_action(game.decisions().index(Place(placed.placements[0])))
+    assert game.estimate() == pytest.approx(held)
+
+
+def test_estimate_at_the_end_is_the_totals():
+    game = played(3)
+    assert game.is_terminal() and not game.hand
+    assert game.estimate() == [float(t) for t in game.totals()]
+
+
 def test_bag_empty_again_means_no_more_refills():
     game = dealt(2)
     game.round = 3

@@ -83,6 +83,22 @@ def test_best_turn_in_the_scoring_phase_and_while_placing():
     assert result.best.decision == Place(result.best.placement.placements[0])
 
 
+@pytest.mark.parametrize("objective", ["score", "margin"])
+def test_while_placing_one_tile_best_turn_values_it_as_the_estimate_does(objective):
+    """The estimate counts a tile in hand at its best placement now, the value best_turn gives
+    placing it (before: the estimate ignored the hand and was lower; best_turn's probes must
+    not count the placed tile again as still in hand)."""
+    game = at_turn()
+    take = next(d for d in game.decisions() if isinstance(d, Turn) and d.action == "B")
+    game.play(take)
+    assert game.phase == "place" and len(game.hand) == 1
+    me = game.current_player()
+    est = game.estimate()
+    own = est[me] if objective == "score" else est[me] - max(
+        e for p, e in enumerate(est) if p != me)
+    assert best_turn(game, objective).best.value == pytest.approx(own)
+
+
 def test_best_turn_scores_in_the_last_phase_of_a_premature_end():
     game = at_turn(seed=4)
     game.round = 4

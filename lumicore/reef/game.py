@@ -56,13 +56,15 @@ from lumicore.checks import (
 from lumicore.data import shorten
 from lumicore.errors import DataError, IllegalMoveError, LumicoreError
 from lumicore.game import CHANCE, TERMINAL, check_action, checked_load
-from lumicore.reef import io
+from lumicore.reef import io, kernel
 from lumicore.reef.board import load_board
 from lumicore.reef.decisions import Orient, Pick, Place, Return, Score, Skip, Spend, SwapDone, Turn
-from lumicore.reef.reef import Reef
+from lumicore.reef.reef import HandPlacement, Reef
 from lumicore.reef.render import side_by_side
 from lumicore.reef.scoring import (
+    DISCARD_VP,
     LIMESTONE_CAP,
+    VISIBLE_WEIGHT,
     FinalScore,
     final_scores,
     round_limestone,
@@ -85,6 +87,13 @@ TAKE = 3
 """The most tiles a turn takes into the hand (action C)."""
 CORAL_GROWTH = 0.7
 """VP a colour's coral scoring is expected to grow per scoring phase it waits (evaluation)."""
+CORAL_WEIGHT = 0.5
+"""Weight of a colour's coral score (while its scoring tile is unused) where tiles are placed
+for the evaluation (:meth:`Game.placement_weights`): a stand-in for the scoring still to come,
+which will count one level minimum each."""
+LIMESTONE_VALUE = 0.5
+"""VP per limestone marker kept where tiles are placed for the evaluation (the final scoring's
+1 VP per pair)."""
 FORMAT = "lumicore-reef-game"
 RECORD_VERSION = 1
 """The version of the game records :meth:`Game.record` writes (one without it is read as it)."""
@@ -636,12 +645,20 @@ class Game:
         penalties) plus the coral scorings still to come: each unused scoring tile's colour
         as it scores now plus :data:`CORAL_GROWTH` per later scoring phase, and 2 VP for its
         jellyfish, for as many tiles as the player has scoring phases left (``spent``: players
-        whose scoring of the current phase is already decided)."""
+        whose scoring of the current phase is already decided). Tiles in the hand of the
+        player to move count as placed where :meth:`hand_placement` puts them, each at its
+        best placement now (paying its limestone, -1 VP for each returned to the bag): they
+        are placed in this very turn."""
         if self.phase == "over":
             return [float(t) for t in self.totals()]
         if any(r is None for r in self.reefs):
             return [0.0] * self.n
-        scores = final_scores(self.reefs, self.jellyfish, self.limestone,
+        reefs, limestone, vp = list(self.reefs), list(self.limestone), list(self.vp)
+        if self.hand:
+            placed = self.hand_placement()
+            reefs[self.player], limestone[self.player] = placed.reef, placed.limestone
+            vp[self.player] += DISCARD_VP * len(placed.returned)
+        scores = final_scores(reefs, self.jellyfish, limestone,
                               self.setup["scoreboard"], self.setup["side"])
         done = set(spent)
         if self.phase == "score":
@@ -650,10 +667,56 @@ class Game:
         for p in range(self.n):
             phases = self._scoring_phases_left(p in done)
             later = CORAL_GROWTH * max(0, phases - 1)
-            potential = sorted((self.reefs[p].coral_score(c) + later + 2 for c in self.coral[p]),
+            potential = sorted((reefs[p].coral_score(c) + later + 2 for c in self.coral[p]),
                                reverse=True)[:phases]
-            out.append(self.vp[p] + scores[p].total + sum(potential))
+            out.append(vp[p] + scores[p].total + sum(potential))
         return [float(v) for v in out]
+
+    def placement_weights(self, player: int) -> tuple[float, ...]:
+        """Weights over :data:`lumicore.reef.kernel.FEATURES` that value ``player``'s reef
+        alone, in VP: the animals of the game's score board, the remote penalties,
+        :data:`~lumicore.reef.scoring.VISIBLE_WEIGHT` per visible coral space (for the
+        majorities) and :data:`CORAL_WEIGHT` times the coral score of each colour whose scoring
+        tile is unused. :meth:`hand_placement` and ``solvers.reef.best_turn`` place tiles by
+        them."""
+        weights = dict.fromkeys(kernel.FEATURES, 0.0)
+        weights[f"animals:{self.setup['scoreboard']}"] = 1.0
+        weights["remote"] = 1.0
+        for color in COLORS:
+            weights[f"visible:{color}"] = VISIBLE_WEIGHT
+        for color in self.coral[player]:
+            weights[f"coral:{color}"] += CORAL_WEIGHT
+        return tuple(weights.values())
+
+    def hand_placement(self) -> HandPlacement:
+        """Where the tiles in the hand of the player to move would go now, one at a time: the
+        tile whose best single placement (or return to the bag, -1 VP) is worth most for
+        :meth:`placement_weights` plus :data:`LIMESTONE_VALUE` per marker left goes there
+        first, then the best of the others on the reef it leaves, and so on. Each step is a
+        one-tile search of the kernel (a few hundred placements at most), not a search of
+        every order of the hand: cheap enough for :meth:`estimate` inside play-outs. An empty
+        hand leaves the reef as it is."""
+        p = self.player
+        placed = HandPlacement(self.reefs[p], self.limestone[p], (), ())
+        if placed.reef is None:
+            return placed
+        weights, left = self.placement_weights(p), list(self.hand)
+        while left:
+            state = kernel.state(placed.reef)
+            best = None
+            for tile in dict.fromkeys(left):
+                found = kernel.search_hand(state, [tile], [1], placed.limestone, weights,
+                                           prune=True, max_nodes=None, time_limit=None,
+                                           discard_cost=float(-DISCARD_VP),
+                                           limestone_value=LIMESTONE_VALUE)
+                if found["interrupted"]:  # Ctrl-C inside the search: not to be lost
+                    raise KeyboardInterrupt
+                if best is None or found["value"] > best[0]:
+                    best = (found["value"], tile, found["plan"][0][1:])
+            _, tile, cells = best
+            left.remove(tile)
+            placed = placed.then([(tile, *cells)])
+        return placed
 
     def _scoring_phases_left(self, done: bool) -> int:
         """The scoring phases in which a player can still score (``done``: her choice in the

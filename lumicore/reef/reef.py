@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from lumicore.data import shorten
 from lumicore.errors import IllegalMoveError, LumicoreError
@@ -48,7 +49,7 @@ from lumicore.reef.values import (
     color_code,
 )
 
-__all__ = ["Reef"]
+__all__ = ["Reef", "HandPlacement"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -330,6 +331,43 @@ class Reef:
 
     def _repr_svg_(self) -> str:
         return render.svg(self)
+
+
+class HandPlacement(NamedTuple):
+    """Tiles of a hand placed into a reef: the ``reef`` after the ``placements`` (made in this
+    order), the ``limestone`` left after paying for them and the tiles ``returned`` to the bag.
+    ``HandPlacement(reef, limestone, (), ())`` is the start; :meth:`then` adds a plan's steps.
+
+    >>> from lumicore.reef import load_board
+    >>> start = Reef.new(load_board("A"), ("pink", "green"))
+    >>> crab, index = Lumino("pink", 3, "crab"), start.board.index
+    >>> steps = [(crab, index[(2, 5)], index[(1, 4)]), (Lumino("blue", 2), -1, -1)]
+    >>> hand = HandPlacement(start, 2, (), ()).then(steps)
+    >>> len(hand.reef.pieces), hand.limestone, [str(t) for t in hand.returned]
+    (2, 2, ['blue 2'])
+    """
+
+    reef: Reef
+    limestone: int
+    placements: tuple[Placement, ...]
+    returned: tuple[Lumino, ...]
+
+    def then(self, steps: Iterable[tuple[Lumino, int, int]]) -> HandPlacement:
+        """This placement followed by ``steps`` as a hand search gives them: ``(lumino, number
+        cell index, other cell index)``, the cells -1 for a tile returned to the bag. Each
+        placement is checked by the rules (``Reef.place``) and paid from the limestone left."""
+        reef, limestone = self.reef, self.limestone
+        placements, returned = list(self.placements), list(self.returned)
+        cells = reef.board.cells
+        for lumino, a, b in steps:
+            if a < 0:
+                returned.append(lumino)
+                continue
+            placement = reef.placement_at(lumino, cells[a], cells[b])
+            reef = reef.place(placement, limestone)
+            limestone -= placement.cost
+            placements.append(placement)
+        return HandPlacement(reef, limestone, tuple(placements), tuple(returned))
 
 
 def _stack(arrays, k: int, piece: Piece) -> None:

@@ -33,6 +33,7 @@ from lumicore.reef.values import ANIMALS, COLORS
 __all__ = [
     "LIMESTONE_CAP",
     "DISCARD_VP",
+    "VISIBLE_WEIGHT",
     "DARK_ANIMALS",
     "round_limestone",
     "gain_limestone",
@@ -49,6 +50,12 @@ LIMESTONE_CAP = 10
 
 DISCARD_VP = -1
 """VP for a Lumino returned to the bag because it cannot (or will not) be placed (rule 5)."""
+
+VISIBLE_WEIGHT = 0.25
+"""VP per visible coral space where one reef is valued alone (the placement objectives
+``final:*``, a hand placed by :meth:`lumicore.reef.game.Game.estimate`): a stand-in for the
+colour majorities, which depend on the other players' reefs (a majority is worth 2 to 4 VP and
+is usually decided by a few spaces)."""
 
 DARK_ANIMALS = reference.DARK_ANIMALS
 """Dark score board: VP for 0..4 visible animals of a species (more than 4 count as 4)."""

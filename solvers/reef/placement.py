@@ -77,8 +77,8 @@ from lumicore.checks import check_real
 from lumicore.data import shorten
 from lumicore.errors import LumicoreError
 from lumicore.reef import kernel
-from lumicore.reef.reef import Placement, Reef
-from lumicore.reef.scoring import DISCARD_VP, LIMESTONE_CAP
+from lumicore.reef.reef import HandPlacement, Placement, Reef
+from lumicore.reef.scoring import DISCARD_VP, LIMESTONE_CAP, VISIBLE_WEIGHT
 from lumicore.reef.tiles import COLORS, Lumino, parse_hand
 from solvers.ctrl_c import check, noting, pressed
 from solvers.limits import INTERRUPTED, LIMIT, OPTIMAL, Budget, check_limits
@@ -92,9 +92,6 @@ __all__ = [
     "PlacementResult",
     "best_placement",
 ]
-
-VISIBLE_WEIGHT = 0.25
-"""VP per visible coral space in the ``final:*`` objectives (a stand-in for the majorities)."""
 
 DISCARD_COST = float(-DISCARD_VP)
 """VP lost per Lumino returned to the bag (rule 5)."""
@@ -353,19 +350,11 @@ def _result(reef: Reef, actions, limestone: int, goal: Callable[[Reef], float], 
             elapsed: float) -> PlacementResult:
     """Replay ``actions`` ((lumino, number cell, other cell), cell -1 = returned) through
     ``Reef.place`` (so every plan is checked by the rules) and build the result."""
-    placements, discarded = [], []
-    cells = reef.board.cells
-    for lumino, a, b in actions:
-        if a < 0:
-            discarded.append(lumino)
-            continue
-        placement = reef.placement_at(lumino, cells[a], cells[b])
-        reef = reef.place(placement, limestone)
-        limestone -= placement.cost
-        placements.append(placement)
-    value = _score(goal, reef) - DISCARD_COST * len(discarded) + limestone_value * limestone
-    return PlacementResult(tuple(placements), tuple(discarded), value, limestone, reef, status,
-                           nodes, merged, pruned, elapsed, name)
+    placed = HandPlacement(reef, limestone, (), ()).then(actions)
+    value = (_score(goal, placed.reef) - DISCARD_COST * len(placed.returned)
+             + limestone_value * placed.limestone)
+    return PlacementResult(placed.placements, placed.returned, value, placed.limestone,
+                           placed.reef, status, nodes, merged, pruned, elapsed, name)
 
 
 def _search_python(reef: Reef, kinds: list[Lumino], counts: list[int], limestone: int,

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 from lumicore.errors import LumicoreError
 from lumicore.reef.decisions import Place, Return, Score, Skip, Turn
-from lumicore.reef.game import Game
+from lumicore.reef.game import LIMESTONE_VALUE, Game
 from lumicore.reef.scoring import LIMESTONE_CAP, round_limestone
 from solvers.ctrl_c import check, noting
 from solvers.limits import (
@@ -42,15 +42,12 @@ from solvers.limits import (
     REASON_TIME,
     check_limits,
 )
-from solvers.reef.placement import PlacementResult, best_placement, weighted
+from solvers.reef.placement import Objective, PlacementResult, best_placement
 
 __all__ = ["OBJECTIVES", "RankedTurn", "TurnResult", "best_turn", "placement_objective",
            "turn_value"]
 
 OBJECTIVES = ("margin", "score")
-CORAL_WEIGHT = 0.5
-"""Weight of a colour's coral score (while its scoring tile is unused) in the placement
-objective: a stand-in for the scoring still to come, which will count one level minimum each."""
 
 
 @dataclass(frozen=True)
@@ -123,14 +120,13 @@ class TurnResult:
         }
 
 
-def placement_objective(game: Game, player: int):
-    """The objective for placing ``player``'s tiles: animals of the game's score board, B-side
-    penalties, :data:`solvers.reef.VISIBLE_WEIGHT` per visible space (majorities) and
-    :data:`CORAL_WEIGHT` times the coral score of each colour still to be scored."""
-    terms = {f"final:{game.setup['scoreboard']}": 1.0}
-    for color in game.coral[player]:
-        terms[f"coral:{color}"] = CORAL_WEIGHT
-    return weighted(terms, name=f"turn objective of player {player + 1}")
+def placement_objective(game: Game, player: int) -> Objective:
+    """The objective for placing ``player``'s tiles, the game's own
+    (:meth:`Game.placement_weights`, by which :meth:`Game.estimate` places a hand): animals of
+    the game's score board, B-side penalties, :data:`solvers.reef.VISIBLE_WEIGHT` per visible
+    space (majorities) and :data:`lumicore.reef.game.CORAL_WEIGHT` times the coral score of each
+    colour still to be scored."""
+    return Objective(game.placement_weights(player), name=f"turn objective of player {player + 1}")
 
 
 def turn_value(game: Game, player: int, objective: str = "margin",
@@ -146,9 +142,11 @@ def turn_value(game: Game, player: int, objective: str = "margin",
 
 def _after_hand(game: Game, player: int, result: PlacementResult | None, limestone: int,
                 objective: str) -> float:
-    """The value once ``player`` holds ``limestone`` and has made ``result``'s placements."""
+    """The value once ``player`` holds ``limestone`` and has made ``result``'s placements
+    (the hand is then empty: the estimate would count its tiles again)."""
     probe = game.clone()
     probe.limestone[player] = limestone
+    probe.hand = []
     if result is not None:
         probe.reefs[player] = result.reef
         probe.limestone[player] = result.limestone
@@ -184,7 +182,8 @@ def best_turn(game: Game, objective: str = "margin", time_limit: float | None = 
         if key not in cache:
             left = None if deadline is None else max(1e-3, deadline - time.monotonic())
             result = best_placement(game.reefs[player], hand, limestone, goal,
-                                    limestone_value=0.5, time_limit=left, max_nodes=max_nodes)
+                                    limestone_value=LIMESTONE_VALUE, time_limit=left,
+                                    max_nodes=max_nodes)
             nodes += result.nodes
             if result.status == INTERRUPTED:  # Ctrl-C inside the search: this decision unweighed
                 raise KeyboardInterrupt
