@@ -13,6 +13,7 @@ __all__ = [
     "IllegalMoveError",
     "DataError",
     "SearchLimitError",
+    "OutputError",
 ]
 
 
@@ -34,3 +35,8 @@ class DataError(LumicoreError):
 
 class SearchLimitError(LumicoreError):
     """A search limit argument is out of range (e.g. ``max_nodes <= 0``)."""
+
+
+class OutputError(LumicoreError):
+    """A file could not be written (a missing or read-only folder, a full disk partway
+    through); the message names the file (see :func:`lumicore.data.writing`)."""

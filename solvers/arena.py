@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from lumicore.checks import read_record
-from lumicore.data import shorten
+from lumicore.data import OutputFile, shorten
 from lumicore.errors import IllegalMoveError, LumicoreError
 from lumicore.game import GAMES, GameState, new_game
 from solvers.batch import check_workers, run_batch
@@ -386,8 +386,8 @@ def _writer(record: str | Path | Callable[[dict], None] | None):
         return record, None
     from solvers.commands import check_output_path
 
-    handle = check_output_path(record).open("w", encoding="utf-8")
-    return (lambda rec: (handle.write(json.dumps(rec) + "\n"), handle.flush())), handle
+    handle = OutputFile(check_output_path(record))
+    return (lambda rec: handle.write(json.dumps(rec) + "\n")), handle
 
 
 @noting()

@@ -122,6 +122,33 @@ def test_writing_into_a_missing_folder_exits_2(tmp_path: Path) -> None:
     assert done.stderr.startswith("lumicore: error: ") and done.stderr.count("\n") == 1
 
 
+FULL = "/dev/full"
+"""Writes there fail with ENOSPC (no space left on device), as on a full disk."""
+
+
+@pytest.mark.skipif(not Path(FULL).exists(), reason="no /dev/full on this platform")
+@pytest.mark.parametrize("argv", [
+    ["reef", "play", "--bots", "random", "--players", "2", "--record", FULL],
+    ["reef", "tournament", "--bots", "random,greedy", "--games", "1", "--workers", "1",
+     "--out", FULL],
+    ["reef", "best", "--hand", "pink 3 crab", "--limestone", "0", "--save", FULL],
+    ["reef", "show", "--svg", FULL],
+    ["lumen", "play", "--bots", "random", "--record", FULL],
+    ["lemuria", "play", "--players", "2", "--bots", "random", "--record", FULL],
+    ["lucia", "solve", "S h T h L0", "--svg", FULL],
+], ids=lambda argv: " ".join(argv[:2]))
+def test_a_write_that_fails_partway_is_a_one_line_error_naming_the_file(
+        argv: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A full disk: before, the error was 'No space left on device', naming no file (only
+    ``reef show --svg`` named it, with its own try/except)."""
+    monkeypatch.setenv("LUMICORE_CACHE", str(tmp_path))
+    assert cli.main(argv) == 2
+    lines = capsys.readouterr().err.splitlines()  # lucia solve first notes a database build
+    assert lines[-1] == f"lumicore: error: cannot write '{FULL}': No space left on device"
+    assert sum("error" in line for line in lines) == 1
+
+
 def test_a_closed_output_pipe_exits_quietly() -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen([sys.executable, "-m", "lumicore", "lucia", "random", "--seed", "3"],

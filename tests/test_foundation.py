@@ -2,18 +2,19 @@
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 import lumicore
-from lumicore.data import read_toml, resolve
-from lumicore.errors import DataError, LumicoreError, NotationError, SearchLimitError
+from lumicore.data import OutputFile, read_toml, resolve, write_file
+from lumicore.errors import DataError, LumicoreError, NotationError, OutputError, SearchLimitError
 from solvers.cli import games, main
 from solvers.limits import Budget, check_limits
 
 
 def test_errors_are_value_errors():
-    for cls in (NotationError, DataError, SearchLimitError):
+    for cls in (NotationError, DataError, SearchLimitError, OutputError):
         assert issubclass(cls, LumicoreError)
         assert issubclass(cls, ValueError)
 
@@ -88,3 +89,44 @@ def test_a_missing_user_file_is_named_without_an_empty_list_of_built_ins(tmp_pat
 
     with pytest.raises(DataError, match=r"'.*nope\.json' is not a file$"):
         read_file(tmp_path / "nope.json")
+
+
+FULL = Path("/dev/full")
+"""Writes there fail with ENOSPC (no space left on device), as on a full disk."""
+needs_full = pytest.mark.skipif(not FULL.exists(), reason="no /dev/full on this platform")
+
+
+@needs_full
+@pytest.mark.parametrize("write", [
+    lambda path: write_file(path, "some text"),
+    lambda path: write_file(path, b"some bytes"),
+    lambda path: OutputFile(path, "a").write("one line\n"),
+])
+def test_a_write_that_fails_partway_names_the_file(write):
+    with pytest.raises(OutputError, match=r"^cannot write '/dev/full': No space left on device$"):
+        write(FULL)
+
+
+def test_a_folder_in_place_of_the_file_is_named(tmp_path):
+    with pytest.raises(OutputError) as info:
+        write_file(tmp_path, "text")
+    message = str(info.value)         # the path, cut to 80 characters by shorten
+    assert message.startswith(f"cannot write '{str(tmp_path)[:40]}")
+    assert message.endswith("': Is a directory")
+    with pytest.raises(OutputError, match="cannot write .*missing.*: No such file"):
+        write_file(tmp_path / "missing" / "file.json", "text", atomic=True)
+    with pytest.raises(LumicoreError, match="file name"):
+        write_file("", "text")
+
+
+def test_an_atomic_write_leaves_no_temporary_file(tmp_path):
+    path = tmp_path / "cache.bin"
+    write_file(path, b"old")
+    write_file(path, b"new", atomic=True)
+    assert path.read_bytes() == b"new" and [p.name for p in tmp_path.iterdir()] == ["cache.bin"]
+    with OutputFile(tmp_path / "lines.jsonl") as out:
+        out.write("1\n")
+        out.write("2\n")
+    out.close()                       # closing twice does nothing
+    assert (tmp_path / "lines.jsonl").read_text() == "1\n2\n"
+

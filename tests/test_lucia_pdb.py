@@ -200,11 +200,14 @@ def test_corrupt_or_stale_cache_is_rebuilt(cache, damage):
     assert path.read_bytes() != bytes(blob)       # rewritten
 
 
-def test_unwritable_cache_still_solves(tmp_path, monkeypatch):
+def test_unwritable_cache_still_solves_and_warns_naming_the_file(tmp_path, monkeypatch):
+    """Before: the failure to write the cache was silent."""
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
     monkeypatch.setenv("LUMICORE_CACHE", str(blocker / "cache"))
-    assert solve("S h T h L0").cost == 6
+    P._LOADED.clear()
+    with pytest.warns(RuntimeWarning, match=r"^cannot write '.*': Not a directory; the pattern"):
+        assert solve("S h T h L0").cost == 6
 
 
 def test_bad_abstraction():

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from types import TracebackType
 from typing import Any
 
 if sys.version_info >= (3, 11):
@@ -20,10 +22,10 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-from lumicore.errors import DataError
+from lumicore.errors import DataError, LumicoreError, OutputError
 
 __all__ = ["data_dir", "resolve", "read_toml", "read_text", "read_file", "parse_toml", "tomllib",
-           "shorten", "naming_source"]
+           "shorten", "naming_source", "writing", "write_file", "OutputFile"]
 
 
 MAX_TOML_CHARS = 200_000
@@ -88,6 +90,91 @@ def read_file(path: str | Path) -> str:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise DataError(f"{shorten(path)} is not UTF-8 text (byte {exc.start})") from exc
+
+
+@contextmanager
+def writing(path: str | os.PathLike) -> Iterator[None]:
+    """Name ``path`` in any failure to write it: an ``OSError`` raised inside the block (a
+    missing or read-only folder, a folder in place of the file, a full disk partway through)
+    becomes an :class:`~lumicore.errors.OutputError` ``cannot write '<path>': <reason>``. A
+    closed pipe (``BrokenPipeError``: the reader has gone) passes through as it is.
+
+    >>> with writing("/dev/full"):
+    ...     raise OSError(28, "No space left on device")
+    Traceback (most recent call last):
+    ...
+    lumicore.errors.OutputError: cannot write '/dev/full': No space left on device
+    """
+    try:
+        yield
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise OutputError(f"cannot write {shorten(os.fspath(path))}: "
+                          f"{exc.strerror or exc}") from exc
+
+
+def _output_path(path: object) -> Path:
+    if not isinstance(path, (str, os.PathLike)) or os.fspath(path) == "":
+        raise LumicoreError(f"a file is written to a file name, got {shorten(path)}")
+    return Path(path)
+
+
+def write_file(path: str | os.PathLike, content: str | bytes, atomic: bool = False) -> None:
+    """Write ``content`` (text as UTF-8, or bytes) to the file ``path``; a failure raises
+    :class:`~lumicore.errors.OutputError` naming it (:func:`writing`). With ``atomic`` the
+    content goes to a temporary file in the same folder that then replaces ``path`` in one
+    step, so that a reader (a cache) never sees half a file; a failed write removes it."""
+    path = _output_path(path)
+    text = isinstance(content, str)
+    mode, encoding = ("w", "utf-8") if text else ("wb", None)
+    with writing(path):
+        if not atomic:
+            with open(path, mode, encoding=encoding) as handle:
+                handle.write(content)
+            return
+        fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+        try:
+            with os.fdopen(fd, mode, encoding=encoding) as handle:
+                handle.write(content)
+            os.replace(temporary, path)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+
+
+class OutputFile:
+    """A text file (UTF-8) written piece by piece, e.g. one JSON line per game as games end.
+    Opening (``mode`` ``"w"`` or ``"a"``), each :meth:`write` (flushed at once: what is written
+    is on disk) and :meth:`close` raise :class:`~lumicore.errors.OutputError` naming the file
+    when they fail (:func:`writing`). Use it in a ``with`` block or close it."""
+
+    def __init__(self, path: str | os.PathLike, mode: str = "w") -> None:
+        if mode not in ("w", "a"):
+            raise LumicoreError(f"an output file is opened with mode 'w' or 'a', got "
+                                f"{shorten(mode)}")
+        self.path = _output_path(path)
+        with writing(self.path):
+            self._handle = open(self.path, mode, encoding="utf-8")  # noqa: SIM115
+
+    def write(self, text: str) -> None:
+        """Write ``text`` and flush it to the file."""
+        with writing(self.path):
+            self._handle.write(text)
+            self._handle.flush()
+
+    def close(self) -> None:
+        """Close the file (once; later calls do nothing)."""
+        if not self._handle.closed:
+            with writing(self.path):
+                self._handle.close()
+
+    def __enter__(self) -> OutputFile:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self.close()
 
 
 def parse_toml(text: str, source: object = "TOML") -> dict[str, Any]:

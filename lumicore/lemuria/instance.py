@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from lumicore.checks import check_seed
-from lumicore.data import parse_toml, read_toml, shorten
+from lumicore.data import parse_toml, read_toml, shorten, write_file
 from lumicore.errors import DataError
 from lumicore.lemuria.cards import (
     Building,
@@ -504,8 +504,8 @@ def parse_instance(text: str) -> Instance:
 
 
 def dump_instance(instance: Instance, path: str | Path) -> None:
-    """Write ``instance.to_toml()`` to ``path``."""
-    Path(path).write_text(instance.to_toml(), encoding="utf-8")
+    """Write ``instance.to_toml()`` to ``path`` (an OutputError names it when that fails)."""
+    write_file(path, instance.to_toml())
 
 
 

@@ -19,7 +19,9 @@ entries for ``"LSG"`` on the full train).
 
 Databases are cached on disk (:func:`cache_dir`; ``LUMICORE_CACHE`` moves it), keyed by the
 abstract cards, the train's length and role counts and the abstraction. A file whose header,
-key, size or checksum does not match is rebuilt, never trusted.
+key, size or checksum does not match is rebuilt, never trusted. A cache that cannot be written
+(a read-only folder, a full disk) is a ``RuntimeWarning`` naming the file; the database built
+is used all the same.
 
 >>> from lumicore.lucia import Train, load_deck
 >>> train = Train.parse("h L3 T S H")
@@ -33,14 +35,15 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from lumicore.errors import LumicoreError
+from lumicore.data import write_file, writing
+from lumicore.errors import LumicoreError, OutputError
 from lumicore.lucia import kernel as _k
 from lumicore.lucia.cards import Action, Card
 from lumicore.lucia.notation import GINGER, H_UNLIT, LUCIA0, STARBOY, TOMTEN, is_lucia
@@ -243,15 +246,9 @@ def _write(path: Path, key: str, values: np.ndarray) -> None:
     data = values.tobytes()
     head = json.dumps({"key": key, "size": len(data),
                        "sha256": hashlib.sha256(data).hexdigest()}).encode()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(_MAGIC + head + b"\n" + data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with writing(path):
+        path.parent.mkdir(parents=True, exist_ok=True)
+    write_file(path, _MAGIC + head + b"\n" + data, atomic=True)
 
 
 def cache_path(cards: Sequence[Card], train: Train, abstraction: str = DEFAULT_ABSTRACTION
@@ -263,9 +260,9 @@ def load_pdb(cards: Sequence[Card], train: Train, abstraction: str = DEFAULT_ABS
              cache: bool = True, progress: Callable[[int, int], object] | None = None
              ) -> PatternDatabase:
     """The database for ``cards`` and trains shaped like ``train``: read from the cache when a
-    valid file is there, else built and (with ``cache``) written. A cache folder that cannot be
-    written only costs the rebuild next time. ``progress``: see :func:`build_pdb` (a build it
-    ends writes nothing)."""
+    valid file is there, else built and (with ``cache``) written. A cache file that cannot be
+    written is a ``RuntimeWarning`` naming it and only costs the rebuild next time.
+    ``progress``: see :func:`build_pdb` (a build it ends writes nothing)."""
     kept = _check_abstraction(abstraction)
     if not cache:
         return build_pdb(cards, train, abstraction, progress)
@@ -283,8 +280,9 @@ def load_pdb(cards: Sequence[Card], train: Train, abstraction: str = DEFAULT_ABS
         db = build_pdb(cards, train, abstraction, progress)
         try:
             _write(path, key, db.values)
-        except OSError:
-            pass
+        except OutputError as exc:
+            warnings.warn(f"{exc}; the pattern database is not cached (built again next time)",
+                          RuntimeWarning, stacklevel=2)
     if len(_LOADED) >= 2:
         _LOADED.pop(next(iter(_LOADED)))
     _LOADED[str(path)] = (_stamp(path), db)

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from lumicore.checks import Load, Spec, read_json
-from lumicore.data import read_file, shorten
+from lumicore.data import read_file, shorten, write_file
 from lumicore.errors import DataError, IllegalMoveError, LumicoreError
 from lumicore.reef.board import BUILTIN_BOARDS, Board, load_board
 from lumicore.reef.reef import Reef
@@ -140,13 +140,10 @@ def loads(text: str) -> Reef:
 
 
 def save(reef: Reef, path: str | Path) -> None:
-    """Write the reef to a JSON file."""
+    """Write the reef to a JSON file (an OutputError names it when that fails)."""
     if not isinstance(path, (str, Path)) or str(path) == "":
         raise DataError(f"a reef is saved to a file name, got {shorten(path)}")
-    try:
-        Path(path).write_text(dumps(reef) + "\n", encoding="utf-8")
-    except OSError as exc:
-        raise DataError(f"cannot write {shorten(path)}: {exc.strerror or exc}") from None
+    write_file(path, dumps(reef) + "\n")
 
 
 def load(path: str | Path) -> Reef:

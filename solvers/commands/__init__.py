@@ -24,7 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from lumicore.data import shorten
+from lumicore.data import shorten, write_file
 from lumicore.errors import LumicoreError
 from solvers.arena import seat_bots
 
@@ -233,7 +233,7 @@ def _run_play(args: argparse.Namespace, game: str,
     printer = None if args.json else (lambda state, action: print(show(state, action)))
     record, final = play_game(game, bots, players, args.seed, on_action=printer)
     if args.record is not None:
-        Path(args.record).write_text(json.dumps(record) + "\n", encoding="utf-8")
+        write_file(args.record, json.dumps(record) + "\n")
     if args.json:
         print(json.dumps(record))
         return 0

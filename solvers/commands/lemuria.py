@@ -29,6 +29,7 @@ import json
 from dataclasses import asdict
 from typing import Any
 
+from lumicore.data import write_file
 from lumicore.errors import LumicoreError
 from lumicore.lemuria import (
     Build,
@@ -99,8 +100,7 @@ def run_plan(args: argparse.Namespace) -> int:
               if args.harvests
               else simulate(instance, schedule))
     if svg is not None:
-        svg.write_text(render_year(instance, schedule, title=source, result=result),
-                       encoding="utf-8")
+        write_file(svg, render_year(instance, schedule, title=source, result=result))
     code = exit_code(schedule.status, has_answer=True)
     if args.json:
         data = schedule_json(schedule, source, result.total)
@@ -186,7 +186,7 @@ def run_play(args: argparse.Namespace) -> int:
     record = result.game.record()
     record["bots"] = result.bots
     if record_path is not None:
-        record_path.write_text(json.dumps(record) + "\n", encoding="utf-8")
+        write_file(record_path, json.dumps(record) + "\n")
     if args.json:
         print(json.dumps(record))
         return 0

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from lumicore.data import read_file, shorten
+from lumicore.data import read_file, shorten, write_file
 from lumicore.errors import LumicoreError
 from lumicore.lucia import Rules, Train, load_deck, random_train, scramble
 from lumicore.lucia.deal import Deal, deal
@@ -149,7 +149,7 @@ def run_solve(args: argparse.Namespace) -> int:
                        max_memory=args.max_memory, heuristic=args.heuristic,
                        progress=_progress_line(bar))
     if svg is not None:
-        svg.write_text(result._repr_svg_(), encoding="utf-8")
+        write_file(svg, result._repr_svg_())
     code = exit_code(result.status, bool(result.plan) or result.status != LIMIT)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from lumicore.checks import read_record
+from lumicore.data import write_file
 from lumicore.errors import LumicoreError
 from lumicore.game import sample_chance
 from lumicore.lumen.game import GameState, check_seed, replay
@@ -120,8 +121,7 @@ def run_play(args: argparse.Namespace) -> int:
                          out=(lambda *_: None) if quiet else print)
     record = {**state.record(), "bots": bots, "returns": state.returns()}
     if args.record is not None:
-        with open(args.record, "w", encoding="utf-8") as fh:
-            json.dump(record, fh)
+        write_file(args.record, json.dumps(record))
     line = _winner_line(state, bots)
     if args.json:
         print(json.dumps({"winner": None if state.winner() is None else state.winner() + 1,

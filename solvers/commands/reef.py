@@ -21,7 +21,7 @@ import argparse
 import json
 import re
 
-from lumicore.data import shorten
+from lumicore.data import shorten, write_file
 from lumicore.errors import LumicoreError
 from lumicore.reef import COLORS, Reef, load_board, parse_hand
 from lumicore.reef import io as reef_io
@@ -100,20 +100,12 @@ def _summary(reef: Reef) -> str:
             f"visible animals: {animals} ({data['dark_animal_vp']} VP on the dark score board)")
 
 
-def _write(path: str, content: str) -> None:
-    try:
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(content)
-    except OSError as exc:
-        raise LumicoreError(f"cannot write {path[:80]!r}: {exc.strerror or exc}") from None
-
-
 def run_show(args: argparse.Namespace) -> int:
     if args.svg is not None:
         check_output_path(args.svg)
     reef = _reef(args)
     if args.svg is not None:
-        _write(args.svg, svg(reef))
+        write_file(args.svg, svg(reef))
     if args.json:
         print(json.dumps({"reef": reef_io.to_json(reef), **_summary_data(reef),
                           "svg": args.svg}))
@@ -143,7 +135,7 @@ def run_best(args: argparse.Namespace) -> int:
     if args.save is not None:
         reef_io.save(result.reef, args.save)
     if args.svg is not None:
-        _write(args.svg, result._repr_svg_())
+        write_file(args.svg, result._repr_svg_())
     if args.json:
         print(json.dumps(result.as_dict()))
     else:
@@ -225,8 +217,7 @@ def run_play(args: argparse.Namespace) -> int:
     assert isinstance(final, Game)
     game_record = {**final.record(), "bots": bots}
     if args.record is not None:
-        with open(args.record, "w", encoding="utf-8") as fh:
-            fh.write(json.dumps(game_record) + "\n")
+        write_file(args.record, json.dumps(game_record) + "\n")
     if args.json:
         print(json.dumps(game_record))
         return EXIT_ANSWER

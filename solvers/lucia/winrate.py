@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from lumicore.checks import SEED_LIMIT, Choice, Int, Maybe, Spec, Text, Where, check_fields
-from lumicore.data import read_file, shorten
+from lumicore.data import OutputFile, read_file, shorten
 from lumicore.errors import DataError, LumicoreError
 from lumicore.lucia.cards import Deck
 from lumicore.lucia.deal import check_players, check_seed, deal, game_deck
@@ -253,7 +253,7 @@ def win_rate(deals: int = 1000, seed: int = 0, players: int = 1,
                 result.add(o)
     jobs = [_Job(s, players, cards, groups, time_limit, max_nodes, game)
             for s in range(seed, seed + deals) if s not in done]
-    sink = None if out is None else open(out, "a", encoding="utf-8")  # noqa: SIM115
+    sink = None if out is None else OutputFile(out, "a")
     batch: Iterable = ()
     try:
         batch = run_batch(_solve, jobs, workers=workers, backend=backend, scheduler=scheduler)
@@ -265,7 +265,6 @@ def win_rate(deals: int = 1000, seed: int = 0, players: int = 1,
             result.add(outcome)
             if sink is not None:
                 sink.write(json.dumps(asdict(outcome)) + "\n")
-                sink.flush()
             if on_outcome is not None:
                 on_outcome(result)
     except KeyboardInterrupt:
