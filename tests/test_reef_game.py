@@ -10,10 +10,10 @@ import pytest
 
 from lumicore.errors import DataError, IllegalMoveError, LumicoreError
 from lumicore.game import CHANCE, new_game
-from lumicore.reef import Lumino, Reef, load_board
+from lumicore.reef import Lumino, Reef, kernel, load_board
 from lumicore.reef.decisions import Orient, Pick, Place, Return, Score, Skip, Spend, SwapDone, Turn
-from lumicore.reef.game import CORAL_GROWTH, Game, SplitMix64, read_records
-from lumicore.reef.scoring import final_scores
+from lumicore.reef.game import CORAL_GROWTH, CORAL_WEIGHT, Game, SplitMix64, read_records
+from lumicore.reef.scoring import VISIBLE_WEIGHT, final_scores
 
 
 def draw(game: Game, *tiles: str) -> None:
@@ -468,6 +468,17 @@ def test_estimate_counts_the_tiles_in_hand_where_they_would_go_now():
     # the estimate with the tile in hand is the estimate once it lies where hand_placement says
     game.apply_action(game.decisions().index(Place(placed.placements[0])))
     assert game.estimate() == pytest.approx(held)
+
+
+def test_placement_weights_are_those_of_the_turn_objective_and_check_the_player():
+    game = dealt()
+    game.coral[0].remove("pink")
+    weights = dict(zip(kernel.FEATURES, game.placement_weights(0), strict=True))
+    assert weights["animals:dark"] == weights["remote"] == 1 and weights["animals:light"] == 0
+    assert weights["coral:pink"] == 0 and weights["coral:blue"] == CORAL_WEIGHT
+    assert weights["visible:pink"] == VISIBLE_WEIGHT
+    with pytest.raises(LumicoreError, match="player must be an index 0..1, got '2'"):
+        game.placement_weights(2)
 
 
 def test_estimate_at_the_end_is_the_totals():
