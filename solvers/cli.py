@@ -15,7 +15,9 @@ import importlib
 import os
 import pkgutil
 import sys
+import warnings
 from collections.abc import Sequence
+from typing import TextIO
 
 from lumicore import __version__
 from lumicore.data import shorten
@@ -51,7 +53,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: parse ``argv`` and run the chosen command. Bad input (argparse's usage
     errors, a :class:`LumicoreError`, an ``OSError`` such as an unwritable output) exits with
     status 2 after a one-line message; Ctrl-C exits with 130; a closed output pipe
-    (``lumicore ... | head``) exits quietly with 141."""
+    (``lumicore ... | head``) exits quietly with 141. A warning (a cache that cannot be
+    written, a fault of CP-SAT) is one line ``lumicore: warning: ...`` and the command goes
+    on."""
+    with warnings.catch_warnings():
+        warnings.showwarning = _warning_line
+        return _run(argv)
+
+
+def _warning_line(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                  file: TextIO | None = None, line: str | None = None) -> None:
+    print(f"lumicore: warning: {message}", file=sys.stderr)
+
+
+def _run(argv: Sequence[str] | None) -> int:
     try:
         # the commands' modules are imported here, not at the top, so that a Ctrl-C while they
         # load (about 0.3 s) is an interruption like any other, not a traceback

@@ -149,6 +149,26 @@ def test_a_write_that_fails_partway_is_a_one_line_error_naming_the_file(
     assert sum("error" in line for line in lines) == 1
 
 
+def test_a_cache_that_cannot_be_written_is_a_one_line_warning_and_the_answer_comes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Before: the Lucia pattern database's cache failed silently."""
+    from lumicore.lucia import pdb
+
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("LUMICORE_CACHE", str(blocker / "cache"))
+    monkeypatch.setattr(pdb, "_LOADED", {})
+    assert cli.main(["lucia", "solve", "S h T h L0"]) == 0
+    out, err = capsys.readouterr()
+    assert "status: optimal  cost: 6" in out
+    warned = [line for line in err.splitlines() if line.startswith("lumicore: warning: ")]
+    assert len(warned) == 1 and len(err.splitlines()) == 2   # and the note of the build
+    assert warned[0].startswith("lumicore: warning: cannot write '")
+    assert warned[0].endswith(": Not a directory; the pattern database is not cached (built "
+                              "again next time)")
+
+
 def test_a_closed_output_pipe_exits_quietly() -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen([sys.executable, "-m", "lumicore", "lucia", "random", "--seed", "3"],
