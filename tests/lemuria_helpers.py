@@ -1,12 +1,16 @@
 """Random legal Lemuria plans and a naive search over the character moves of fixed builds, for
-the tests of the character planner and of the model's hints."""
+the tests of the character planner and of the model's hints; a simulated Ctrl-C that counts
+what the planner still did after it, for the tests of its stop."""
 
 from __future__ import annotations
 
 import functools
 import itertools
 import math
+import os
 import random
+import signal
+import threading
 
 from lumicore.errors import IllegalMoveError
 from lumicore.lemuria.rules import (
@@ -20,6 +24,7 @@ from lumicore.lemuria.rules import (
 )
 from lumicore.lemuria.schedule import DISTRICTS, Build, Buy, Exchange, Play, Remodel, TurnPlan
 from solvers.lemuria.exhaustive import exhaustive_best, turn_actions
+from solvers.lemuria.search import Watch
 
 _NO_VP = (0, 0, 0, 0, 0)
 _OPTIMA: dict[str, object] = {}
@@ -118,3 +123,56 @@ def naive_best(instance, plans=None) -> int:
         return max((s.total + gain(replace(s, vp=_NO_VP)) for s in ends), default=-math.inf)
 
     return gain(replace(initial_state(instance), vp=_NO_VP))
+
+
+STOPPED_TICKS = 3
+"""Ticks a planner that heard Ctrl-C may still make: the one closing the CP-SAT run it stopped
+and those showing the bound on its way out. One that did not hear it ticks every quarter second
+until its time limit (or, stopped only when a run ended by itself, to that run's limit)."""
+
+
+class Press:
+    """A simulated Ctrl-C (a real SIGINT) and a count of the planner's :class:`Watch` ticks
+    after it (``after``: its check every quarter second while CP-SAT runs, and after each
+    run). A count, not a time: a search that stopped makes at most :data:`STOPPED_TICKS`
+    whatever the machine's speed, which :attr:`stopped` checks instead of the seconds the run
+    took. ``at_tick``: press from another thread at that tick (1: the first, a quarter second
+    into the first CP-SAT run), while the planner waits on CP-SAT."""
+
+    def __init__(self, monkeypatch, at_tick: int | None = None) -> None:
+        self.pressed = threading.Event()
+        self.after = 0
+        ticks = 0
+        real = Watch.tick
+
+        def tick(watch: Watch) -> None:
+            nonlocal ticks
+            ticks += 1
+            if self.pressed.is_set():
+                self.after += 1
+            elif ticks == at_tick:
+                self.later(0.0)
+            real(watch)
+
+        monkeypatch.setattr(Watch, "tick", tick)
+
+    def now(self) -> None:
+        """Ctrl-C now (from any thread: the signal goes to the main thread)."""
+        if self.pressed.is_set():
+            return
+        self.pressed.set()
+        os.kill(os.getpid(), signal.SIGINT)
+
+    def later(self, seconds: float) -> threading.Timer:
+        """Ctrl-C from another thread in ``seconds``."""
+        timer = threading.Timer(seconds, self.now)
+        timer.start()
+        return timer
+
+    def __repr__(self) -> str:
+        return f"Press(pressed={self.pressed.is_set()}, ticks after it={self.after})"
+
+    @property
+    def stopped(self) -> bool:
+        """The press came, and the planner ticked no more than a stopped one does."""
+        return self.pressed.is_set() and self.after <= STOPPED_TICKS

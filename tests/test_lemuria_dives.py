@@ -4,13 +4,11 @@ scheduler's start from the best dive."""
 
 from __future__ import annotations
 
-import os
 import random
 import signal
-import threading
 
 import pytest
-from lemuria_helpers import random_schedule
+from lemuria_helpers import Press, random_schedule
 from ortools.sat.python import cp_model
 
 from lumicore.errors import LumicoreError
@@ -137,17 +135,24 @@ def test_ctrl_c_during_the_dives_keeps_the_best_plan(monkeypatch, delay):
     """At once (Python's KeyboardInterrupt, between solves) or while CP-SAT dives (the
     solver's flag): the search stops with a legal plan."""
 
+    press = Press(monkeypatch)
+    dives = []
+
     def interrupted(*args):
+        dives.append(press.pressed.is_set())
         if delay:
-            threading.Timer(delay, os.kill, (os.getpid(), signal.SIGINT)).start()
+            press.later(delay)
         else:
-            os.kill(os.getpid(), signal.SIGINT)
+            press.now()
         return dive(*args)
 
     monkeypatch.setattr(lemuria, "dive", interrupted)
+    monkeypatch.setattr(lemuria, "DIVE_SHARE", 0.5)  # dives of seconds: a press unheard shows
     inst = default_instance(4)
-    plan = build_schedule(inst, time_limit=60, workers=1, beside=False)
+    plan = build_schedule(inst, time_limit=30, workers=1, beside=False)
     assert plan.status == "interrupted" and plan.reason == "interrupted"
-    assert plan.elapsed < 20
+    # one dive, stopped: a dive that ran on would tick to its own time limit, a search that
+    # went on would dive again
+    assert dives == [False] and press.stopped
     assert simulate(inst, plan).total == plan.vp >= greedy_schedule(inst).vp
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler

@@ -10,7 +10,7 @@ import threading
 import time
 
 import pytest
-from lemuria_helpers import optimum
+from lemuria_helpers import Press, optimum
 from ortools.sat.python import cp_model
 
 from lumicore.errors import DataError, LumicoreError
@@ -88,12 +88,12 @@ def _interrupt_after(seconds: float) -> threading.Timer:
     return timer
 
 
-def test_ctrl_c_stops_the_solver_and_keeps_the_best_plan():
+def test_ctrl_c_stops_the_solver_and_keeps_the_best_plan(monkeypatch):
     inst = default_instance(1)
-    _interrupt_after(1.5)
-    plan = build_schedule(inst, time_limit=60, workers=1, seed=0)
+    press = Press(monkeypatch, at_tick=1)  # a quarter second into CP-SAT's first run (of 9 s)
+    plan = build_schedule(inst, time_limit=30, workers=1, seed=0, dives=False)
     assert plan.status == "interrupted" and plan.reason == "interrupted"
-    assert plan.elapsed < 30
+    assert press.stopped  # CP-SAT stopped at the press: one running on ticks to its limit
     assert simulate(inst, plan).total == plan.vp > 0
     assert plan.bound is None or plan.bound >= plan.vp
 
@@ -160,10 +160,10 @@ def test_every_optimal_short_year_matches_the_exhaustive_planner(seed):
         assert plan.vp <= oracle.vp <= plan.bound
 
 
-def test_ctrl_c_still_stops_the_solver_after_a_harvest_plan():
+def test_ctrl_c_still_stops_the_solver_after_a_harvest_plan(monkeypatch):
     """CP-SAT's own SIGINT handler (on unless turned off) left Ctrl-C killing the process."""
     build_schedule(default_instance(0, turns=3), time_limit=1, workers=1, harvests=True)
-    test_ctrl_c_stops_the_solver_and_keeps_the_best_plan()
+    test_ctrl_c_stops_the_solver_and_keeps_the_best_plan(monkeypatch)
 
 
 def test_ctrl_c_inside_a_garbage_collection_callback_still_stops_the_solver(monkeypatch):
@@ -177,18 +177,22 @@ def test_ctrl_c_inside_a_garbage_collection_callback_still_stops_the_solver(monk
             os.kill(os.getpid(), signal.SIGINT)
             sum(range(10_000))  # Python runs its signal handler here, inside the callback
 
+    press = Press(monkeypatch)  # counts the ticks after the press
     real_tick = Watch.tick
 
     def tick(self: Watch) -> None:
+        real_tick(self)
         if self.vp is not None and time.perf_counter() - self.start > 1.0 and not self.interrupted:
+            press.pressed.set()
             gc.callbacks.append(interrupt_inside_gc)
             gc.collect()
-        real_tick(self)
 
     monkeypatch.setattr(Watch, "tick", tick)
     inst = default_instance(1)
-    plan = build_schedule(inst, time_limit=30, workers=1, seed=0, lns=False, restarts=False)
-    assert plan.status == "interrupted" and plan.elapsed < 20
+    plan = build_schedule(inst, time_limit=30, workers=1, seed=0, lns=False, restarts=False,
+                          dives=False)  # the press comes in CP-SAT's first run, of 16 s
+    assert plan.status == "interrupted"
+    assert press.stopped  # CP-SAT stopped at the press: one running on ticks to its limit
     assert simulate(inst, plan).total == plan.vp
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # handler given back
 
