@@ -290,3 +290,106 @@ def _running(pid: int) -> bool:
             return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:  # no /proc: trust the signal
         return True
+
+
+class _Clock:
+    """A fake ``time`` module: ``perf_counter`` moves only when the test moves it."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def perf_counter(self) -> float:
+        return self.now
+
+
+class _Unproving(_Proving):
+    """A partner whose bound never comes; records the waits ``finish`` is given."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.bound = float("inf")
+        self.waits: list[float] = []
+
+    def finish(self, wait: float = 0.0) -> None:
+        self.waits.append(wait)
+
+
+@pytest.mark.parametrize(("rest", "expected"), [(0.25, 0.25), (0.0, 0.0), (-0.5, 0.0)])
+def test_the_last_wait_for_the_partner_ends_at_the_time_limit(monkeypatch, rest, expected):
+    """At the time limit build_schedule still gave the branch and bound beside it PARTNER_WAIT
+    (1 s) to send its result: now only what is left of the time limit. On a fake clock in
+    solvers.lemuria, the wait for the partner's bound after the search uses up the time limit
+    but ``rest`` seconds."""
+    clock = _Clock()
+    monkeypatch.setattr(lemuria, "time", clock)
+    waited = []
+
+    def wait(watch: Watch, seconds: float) -> None:
+        waited.append(seconds)
+        clock.now += seconds - rest
+
+    monkeypatch.setattr(lemuria, "wait_watched", wait)
+    partner = _Unproving()
+    monkeypatch.setattr(lemuria, "_partner", lambda *args: partner)
+    plan = build_schedule(default_instance(0), time_limit=3, workers=1, characters=False,
+                          dives=False, lns=False, restarts=False)
+    assert plan.status == "feasible" and waited == [3.0]  # the clock stood still until then
+    assert partner.waits[0] == pytest.approx(expected)  # (the fake is not stopped by it)
+
+
+class _Pipe:
+    """The result arrives after ``delay`` seconds of the fake clock."""
+
+    def __init__(self, clock: _Clock, delay: float) -> None:
+        self.clock, self.delay, self.sent = clock, delay, False
+
+    def poll(self, timeout: float) -> bool:
+        if self.sent or timeout < self.delay:
+            self.clock.now += timeout
+            return False
+        self.clock.now += self.delay
+        self.sent = True
+        return True
+
+    def recv(self) -> tuple:
+        return ("result", type("Result", (), {"bound": 200.0})())
+
+    def close(self) -> None:
+        pass
+
+
+class _Process:
+    """Records the join timeouts; alive until terminated."""
+
+    def __init__(self) -> None:
+        self.joins: list[float | None] = []
+        self.alive = True
+
+    def join(self, timeout: float | None = None) -> None:
+        self.joins.append(timeout)
+
+    def is_alive(self) -> bool:
+        return self.alive
+
+    def terminate(self) -> None:
+        self.alive = False
+
+
+@pytest.mark.parametrize(("delay", "joins"), [(0.4, [0.6, None]), (1.5, [0.0, None])])
+def test_finish_waits_no_longer_than_it_is_given(monkeypatch, delay, joins):
+    """finish(wait) waited up to ``wait`` for the result, then up to ``wait`` again (or 0.1 s
+    without a result) for the process to end: both now share the one ``wait``, after which the
+    process is terminated. A fake clock, pipe and process."""
+    import threading
+
+    clock = _Clock()
+    monkeypatch.setattr(beside_module, "time", clock, raising=False)
+    partner = object.__new__(BranchBeside)  # no process started: the fakes stand in
+    partner._stop, partner._error = threading.Event(), None
+    partner.bound, partner.result = float("inf"), None
+    partner._receive, partner.process = _Pipe(clock, delay), _Process()
+    result = partner.finish(wait=1.0)
+    assert partner.process.joins == [pytest.approx(j) if j else j for j in joins]
+    assert not partner.process.alive
+    assert (result is not None) == (delay < 1.0) and partner.bound == (200.0 if delay < 1.0
+                                                                       else float("inf"))

@@ -213,16 +213,19 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
                 return None
             return max(start + float(time_limit) - kept - time.perf_counter(), 0.1)
 
+        def last_wait() -> float:  # for the partner: up to PARTNER_WAIT, within the time limit
+            return min(PARTNER_WAIT, max(start + seconds - time.perf_counter(), 0.0))
+
         if characters and schedule.status == FEASIBLE:
             _polish(instance, schedule, left(for_branch))
             watch.found(schedule.vp)
             watch.tick()
         if partner is not None:
             if schedule.status == FEASIBLE:  # the time the polish left: the bound may fall
-                wait_watched(watch, left() or 0.0)
+                wait_watched(watch, max(start + seconds - time.perf_counter(), 0.0))
                 if watch.interrupted:
                     schedule.status, schedule.reason = INTERRUPTED, REASON_INTERRUPTED
-            partner.finish(wait=PARTNER_WAIT)
+            partner.finish(wait=last_wait())
             _bounded(schedule, partner.bound, watch)
         elif branch and schedule.status == FEASIBLE:
             _branch(instance, schedule, fast, left(), watch)
@@ -232,8 +235,8 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
                 and seconds_left >= MIN_EXHAUSTIVE):
             _exhaust(instance, schedule, seconds_left, watch)
     finally:
-        if partner is not None:
-            partner.finish(wait=PARTNER_WAIT)
+        if partner is not None:  # stopped by an error: at once
+            partner.finish(wait=0.0)
         watch.close()
     schedule.elapsed = time.perf_counter() - start
     return schedule
@@ -528,8 +531,9 @@ def _show(watch: Watch, schedule: Schedule, bound: float) -> None:
 
 
 PARTNER_WAIT = 1.0
-"""Seconds the branch and bound beside CP-SAT gets to send its result once asked to stop (its
-bound so far is kept either way)."""
+"""Seconds the branch and bound beside CP-SAT gets at most to send its result and end once
+asked to stop, and never past the time limit: at the limit it is terminated at once (the
+bounds it sent so far are kept either way)."""
 
 
 def _bounded(schedule: Schedule, bound: float, watch: Watch) -> None:

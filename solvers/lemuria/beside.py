@@ -27,6 +27,7 @@ import multiprocessing
 import os
 import signal
 import sys
+import time
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -85,14 +86,21 @@ class BranchBeside:
 
     def finish(self, wait: float = 5.0) -> BranchResult | None:
         """Stop the search and return its result (None if the process gave none within
-        ``wait`` seconds: it is then terminated)."""
+        ``wait`` seconds). The whole of ``wait`` holds for both steps: the result and the
+        process's exit are waited for only while it lasts, then the process is terminated.
+        What the process sent before (its bounds, the result) is read even when ``wait`` is 0."""
         if self._stop.is_set():
             return self.result
         self._stop.set()
+        end = time.perf_counter() + max(float(wait), 0.0)
+
+        def left() -> float:
+            return max(end - time.perf_counter(), 0.0)
+
         with contextlib.suppress(EOFError, OSError):
-            while self.result is None and self._receive.poll(wait):
+            while self.result is None and self._receive.poll(left()):
                 self._take(self._receive.recv())
-        self.process.join(timeout=wait if self.result is not None else 0.1)
+        self.process.join(timeout=left())
         if self.process.is_alive():
             self.process.terminate()
             self.process.join()
