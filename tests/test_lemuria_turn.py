@@ -210,9 +210,28 @@ def test_ctrl_c_while_the_model_is_built_returns_the_greedy_plan(monkeypatch, st
     result = _planned(game, time_limit=5, horizon=2)
     assert result.status == "interrupted" and result.plan.reason == "interrupted"
     assert result.vp == result.plan.vp == result.plan.greedy_vp
-    assert result.moves[-1] == ("end",)
-    for move in result.moves:
+    _ends_the_turn(game, result.moves)
+
+
+def _ends_the_turn(game: Game, moves: list[tuple]) -> None:
+    """``moves`` are legal in ``game`` and end the first player's turn."""
+    assert moves[-1] == ("end",)
+    for move in moves:
         game.apply_move(move)
         while game.is_chance_node():
             game.resolve_chance()
     assert game.current_player() == 1
+
+
+def test_ctrl_c_while_the_plan_becomes_moves_keeps_them(monkeypatch):
+    """Ctrl-C while best_turn turned the plan's first turn into game moves (``_to_moves``)
+    escaped as KeyboardInterrupt; now the moves are kept and the turn is "interrupted"."""
+    import solvers.lemuria.turn as turn
+
+    game = _main_phase()
+    calls = _ctrl_c_on_call(monkeypatch, turn, "_to_moves", 1)
+    result = _planned(game, time_limit=5, horizon=2)
+    assert calls == [1]
+    assert result.status == "interrupted" and result.plan.reason == "interrupted"
+    assert result.vp == result.plan.vp
+    _ends_the_turn(game, result.moves)

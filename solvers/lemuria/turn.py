@@ -48,9 +48,9 @@ from lumicore.lemuria.altar import FESTIVALS, MONTHS, Memory
 from lumicore.lemuria.game import Game
 from lumicore.lemuria.harvests import ME, OTHERS, AltarSetup, Harvest, Pedestal, Place
 from lumicore.lemuria.schedule import COLORS, DISTRICTS
-from solvers.ctrl_c import check, noting
+from solvers.ctrl_c import check, noting, pressed
 from solvers.lemuria.harvest import build_harvest_schedule
-from solvers.limits import INTERRUPTED, check_limits
+from solvers.limits import INTERRUPTED, REASON_INTERRUPTED, check_limits
 
 __all__ = ["DEFAULT_TURN_LIMIT", "TurnResult", "best_turn", "PlannerBot", "planner_instance"]
 
@@ -290,6 +290,7 @@ def best_turn(game: Game, time_limit: float | None = DEFAULT_TURN_LIMIT, others:
     player = game.current_player()
     share = None if time_limit is None else time_limit * PLAY_OUT_SHARE
     assumptions: list[str] = []
+    plan = None
     try:
         instance, setup, assumptions = planner_instance(game, player, horizon, others, seed,
                                                         share)
@@ -297,13 +298,27 @@ def best_turn(game: Game, time_limit: float | None = DEFAULT_TURN_LIMIT, others:
             time_limit = max(time_limit - (time.perf_counter() - start), MIN_MODEL_TIME)
         plan = build_harvest_schedule(instance, setup, time_limit=time_limit, workers=workers,
                                       seed=seed % 2**31)
-    except KeyboardInterrupt:  # in the others' play-out (or between the steps): no year yet
-        note = "Ctrl-C stopped the call before a year was planned"
-        return TurnResult(player, [], None, 0, INTERRUPTED, others, [*assumptions, note],
+        return _planned_turn(game, player, plan, others, assumptions, start)
+    except KeyboardInterrupt:  # in the others' play-out (or between the steps)
+        if plan is None:  # no year yet
+            note = "Ctrl-C stopped the call before a year was planned"
+            return TurnResult(player, [], None, 0, INTERRUPTED, others, [*assumptions, note],
+                              time.perf_counter() - start)
+        plan.status, plan.reason = INTERRUPTED, REASON_INTERRUPTED  # just after the year
+        return _planned_turn(game, player, plan, others, assumptions, start)
+
+
+def _planned_turn(game: Game, player: int, plan: Schedule, others: str,
+                  assumptions: list[str], start: float) -> TurnResult:
+    """The :class:`TurnResult` of ``plan``: its first turn as moves (:func:`_to_moves`). A
+    Ctrl-C pressed in :func:`best_turn` until then or while the moves are mapped is noted,
+    not raised: the moves are kept and the status is ``"interrupted"``."""
+    with noting(raising=False):
+        moves = _to_moves(game, player, plan.turns[0].actions)
+        if pressed() and plan.status != INTERRUPTED:
+            plan.status, plan.reason = INTERRUPTED, REASON_INTERRUPTED
+        return TurnResult(player, moves, plan, plan.vp, plan.status, others, assumptions,
                           time.perf_counter() - start)
-    moves = _to_moves(game, player, plan.turns[0].actions)
-    return TurnResult(player, moves, plan, plan.vp, plan.status, others, assumptions,
-                      time.perf_counter() - start)
 
 
 class PlannerBot:
