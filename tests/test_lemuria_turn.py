@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from ctrl_c_helpers import ctrl_c_on_call
 
 from lumicore.errors import LumicoreError
 from lumicore.lemuria import Game
@@ -152,25 +153,6 @@ def test_lemuria_bots_refuse_options_they_do_not_have(name, options, match):
         make_bot(name, "lemuria", seed=1, **options)
 
 
-def _ctrl_c_on_call(monkeypatch, owner, name: str, call: int) -> list[int]:
-    """Ctrl-C (a real SIGINT to this process) when ``owner.name`` is called the ``call``-th
-    time, just before it runs."""
-    import os
-    import signal
-
-    real = getattr(owner, name)
-    calls: list[int] = []
-
-    def pressed_here(*args, **kwargs):
-        calls.append(1)
-        if len(calls) == call:
-            os.kill(os.getpid(), signal.SIGINT)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(owner, name, pressed_here)
-    return calls
-
-
 def _planned(game: Game, **kwargs):
     try:
         return best_turn(game, **kwargs)
@@ -187,13 +169,13 @@ def test_ctrl_c_in_the_play_out_of_the_others_returns_nothing_planned(monkeypatc
     from solvers.lemuria.bots import GreedyBot
 
     game = _main_phase()
-    calls = _ctrl_c_on_call(monkeypatch, GreedyBot, "choose", 20)
+    calls = ctrl_c_on_call(monkeypatch, GreedyBot, "choose", 20)
     result = _planned(game, time_limit=5, horizon=2)
     assert len(calls) == 20  # the play-out stopped at the press
     assert result.status == "interrupted" and result.moves == [] and result.plan is None
     assert result.vp == 0 and "before a year was planned" in result.assumptions[-1]
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
-    _ctrl_c_on_call(monkeypatch, GreedyBot, "choose", 20)
+    ctrl_c_on_call(monkeypatch, GreedyBot, "choose", 20)
     with pytest.raises(KeyboardInterrupt):
         PlannerBot(seed=0, time_limit=5, horizon=2).choose(game)
 
@@ -206,7 +188,7 @@ def test_ctrl_c_while_the_model_is_built_returns_the_greedy_plan(monkeypatch, st
     import solvers.lemuria.harvest as harvest
 
     game = _main_phase()
-    _ctrl_c_on_call(monkeypatch, harvest, step, 1)
+    ctrl_c_on_call(monkeypatch, harvest, step, 1)
     result = _planned(game, time_limit=5, horizon=2)
     assert result.status == "interrupted" and result.plan.reason == "interrupted"
     assert result.vp == result.plan.vp == result.plan.greedy_vp
@@ -229,7 +211,7 @@ def test_ctrl_c_while_the_plan_becomes_moves_keeps_them(monkeypatch):
     import solvers.lemuria.turn as turn
 
     game = _main_phase()
-    calls = _ctrl_c_on_call(monkeypatch, turn, "_to_moves", 1)
+    calls = ctrl_c_on_call(monkeypatch, turn, "_to_moves", 1)
     result = _planned(game, time_limit=5, horizon=2)
     assert calls == [1]
     assert result.status == "interrupted" and result.plan.reason == "interrupted"

@@ -391,6 +391,7 @@ def test_ctrl_c_stops_the_kernel_search_with_its_best_plan(monkeypatch, press):
     import threading
 
     import solvers.reef.placement as placement
+    from solvers.ctrl_c import pressed as noted
 
     polls = []
 
@@ -400,7 +401,7 @@ def test_ctrl_c_stops_the_kernel_search_with_its_best_plan(monkeypatch, press):
             return len(polls) >= 2
         if len(polls) == 1:  # the signal comes while the kernel runs, between two polls
             threading.Timer(0.01, os.kill, (os.getpid(), signal.SIGINT)).start()
-        return False
+        return noted()  # the kernel delivers it to the handler, which notes it
 
     monkeypatch.setattr(placement, "pressed", pressed, raising=False)
     reef = long_search_reef()
@@ -412,6 +413,31 @@ def test_ctrl_c_stops_the_kernel_search_with_its_best_plan(monkeypatch, press):
     assert final == result.reef and ls == result.limestone
     assert result.value == pytest.approx(as_objective("final:light")(final)
                                          - len(result.discarded))
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+@pytest.mark.parametrize("window", ["before", "after"])
+def test_ctrl_c_just_before_or_after_the_kernel_search_is_interrupted(monkeypatch, window):
+    """A press in the Python lines around the kernel's search (``before``: as the reef's kernel
+    state is made; ``after``: while the plan it found is replayed and scored) escaped
+    best_placement as KeyboardInterrupt; now it gives the result, "interrupted", with the best
+    plan found (here the whole search: the kernel's first poll comes after 32768 nodes)."""
+    import signal
+
+    from ctrl_c_helpers import ctrl_c_on_call
+
+    import solvers.reef.placement as placement
+
+    reef = random_reef("A", pieces=10, seed=3, climb=0.6)
+    whole = best_placement(reef, "pink 3, pink 5 crab, blue 2", 4, "final:dark")
+    owner, name = (kernel, "state") if window == "before" else (placement, "_score")
+    calls = ctrl_c_on_call(monkeypatch, owner, name)
+    try:
+        result = best_placement(reef, "pink 3, pink 5 crab, blue 2", 4, "final:dark")
+    except KeyboardInterrupt:
+        pytest.fail("Ctrl-C escaped best_placement as KeyboardInterrupt")
+    assert calls and result.status == "interrupted" and not result.optimal
+    assert result.value == whole.value and result.placements == whole.placements
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 

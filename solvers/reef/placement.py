@@ -71,7 +71,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from lumicore.checks import check_real
 from lumicore.data import shorten
@@ -311,24 +311,27 @@ def best_placement(
         return _search_python(reef, kinds, counts, limestone, objective, max_nodes, time_limit,
                               limestone_value)
     goal = as_objective(objective)
-    start = kernel.state(reef)
-    with noting():  # a press whose KeyboardInterrupt Python dropped is still seen (pressed)
-        try:
-            found = kernel.search_hand(
-                start, kinds, counts, limestone, goal.weights, limestone_value=limestone_value,
-                prune=prune and goal.prunable and limestone_value >= 0, max_nodes=max_nodes,
-                time_limit=time_limit, poll=pressed,
-            )
-        except KeyboardInterrupt:  # Ctrl-C just as the kernel returned: its answer is lost
-            found = {"found": False, "nodes": 0, "merged": 0, "pruned": 0, "complete": False,
-                     "interrupted": True, "elapsed": 0.0}
-    if found["found"]:
-        actions = [(kinds[k], a, b) for k, a, b in found["plan"]]
-    else:  # stopped before the first complete plan: return everything
-        actions = [(lumino, -1, -1) for lumino in tiles]
-    status = INTERRUPTED if found["interrupted"] else OPTIMAL if found["complete"] else LIMIT
-    return _result(reef, actions, limestone, goal, str(goal), limestone_value, found["nodes"],
-                   found["merged"], found["pruned"], status, found["elapsed"])
+    # Ctrl-C from here to the result is noted, not raised: the kernel reads it (poll), and a
+    # press just before or after the kernel's search, while its plan is replayed, still gives
+    # the result, "interrupted" (it escaped as KeyboardInterrupt there)
+    with noting(raising=False):
+        start = kernel.state(reef)
+        found = kernel.search_hand(
+            start, kinds, counts, limestone, goal.weights, limestone_value=limestone_value,
+            prune=prune and goal.prunable and limestone_value >= 0, max_nodes=max_nodes,
+            time_limit=time_limit, poll=pressed,
+        )
+        if found["found"]:
+            actions = [(kinds[k], a, b) for k, a, b in found["plan"]]
+        else:  # stopped before the first complete plan: return everything
+            actions = [(lumino, -1, -1) for lumino in tiles]
+        status = OPTIMAL if found["complete"] else LIMIT
+        result = _result(reef, actions, limestone, goal, str(goal), limestone_value,
+                         found["nodes"], found["merged"], found["pruned"], status,
+                         found["elapsed"])
+        if found["interrupted"] or pressed():
+            result = replace(result, status=INTERRUPTED)
+        return result
 
 
 def _score(goal: Callable[[Reef], float], reef: Reef) -> float:
