@@ -352,6 +352,11 @@ class MCTSBot(_Searcher):
             if deadline is not None and i and time.perf_counter() > deadline:
                 break
             self._iterate(root, state.clone(), deadline)
+        return self._pick(root, actions)
+
+    def _pick(self, root: _Node, actions: list[int]) -> int:
+        """The action played once the search ends: the most visited of the root's children
+        (``actions``: the root's legal actions, in their order)."""
         return max(root.children.items(),
                    key=lambda kv: (kv[1].visits, kv[1].totals[root.player]))[0]
 

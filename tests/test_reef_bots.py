@@ -159,6 +159,54 @@ def test_reef_mcts_keeps_a_time_limit(placement_clock, players, limit):
     assert placement_clock[0] <= limit + 5, f"{placement_clock[0]:g} fake seconds for {limit}"
 
 
+@pytest.mark.parametrize("limit", [13, 16, 25])
+def test_reef_mcts_at_a_limit_too_small_for_one_pass_plays_greedys_choice(
+        placement_clock, monkeypatch, limit):
+    """A limit that runs out before every candidate had a play-out (the root's ranking takes
+    about 11 fake seconds here, a play-out several): the bot played the most visited of the
+    one or two candidates its descents had tried (another than greedy's at these limits), and
+    the play-out running at the deadline finished its turn with a placement search per
+    decision past it. Now greedy's choice is played, and no search starts past the deadline:
+    the descent it would be for is dropped."""
+    import solvers.reef.turn as turn
+    from solvers.reef.bots import GreedyBot
+
+    game = at_turn(seed=1)
+    greedy = game.decisions().index(GreedyBot(0).ranked(game)[0])
+    placement_clock[0] = 0
+    searched = turn.best_placement
+    starts = []  # the fake clock as each placement search starts
+
+    def counted(*args, **options):
+        starts.append(placement_clock[0])
+        return searched(*args, **options)
+
+    monkeypatch.setattr(turn, "best_placement", counted)
+    assert make_bot("mcts", "reef", seed=1, time_limit=limit).choose(game) == greedy
+    assert starts and max(starts) <= limit  # the deadline is 0 + limit on the fake clock
+
+
+def test_reef_mcts_plays_the_most_visited_only_once_every_candidate_had_a_play_out():
+    """Candidates 7, 8, 9 (greedy's first is 7): 9, visited most, is played once each had a
+    play-out; with one untried (a count of iterations below the candidates' too) or one whose
+    only descent was dropped, greedy's 7."""
+    from solvers.bots import _Node
+
+    bot = make_bot("mcts", "reef", seed=0)
+
+    def root(visits: dict[int, int], untried: list[int]) -> _Node:
+        node = _Node(2)
+        node.player, node.untried = 0, untried
+        for action, n in visits.items():
+            node.children[action] = child = _Node(2)
+            child.visits, child.totals = n, [0.5 * n, 0.5 * n]
+        return node
+
+    assert bot._pick(root({7: 2, 8: 1, 9: 3}, []), [7, 8, 9]) == 9
+    assert bot._pick(root({8: 1, 9: 3}, [7]), [7, 8, 9]) == 7
+    assert bot._pick(root({7: 2, 8: 0, 9: 3}, []), [7, 8, 9]) == 7
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("limit", [5, 300])
 def test_reef_flatmc_keeps_a_time_limit(placement_clock, players, limit):

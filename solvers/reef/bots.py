@@ -26,7 +26,10 @@ before its generic bots); each bot has ``choose(state) -> int`` for a decision n
   ``time_limit`` (seconds per decision) it searches until the clock runs out: the clock starts
   before the root's candidates are ranked, every ranking (candidates, the greedy play-outs'
   turns) gets the time left, the best candidate ranked is played if none is left for a
-  descent, and a play-out stops at the first pause between turns past the limit.
+  descent, and a play-out stops at the first pause between turns past the limit; no search
+  starts past it (the descent that would need one is dropped). The most visited candidate is
+  played once every candidate had a play-out, else (a limit too small for one pass, or
+  ``iterations`` below ``candidates``) greedy's choice.
 
 ``random`` is the arena's generic bot.
 
@@ -39,6 +42,7 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import math
 import time
 from collections.abc import Callable
@@ -94,13 +98,30 @@ def _left(deadline: float | None) -> float | None:
     return None if deadline is None else max(_MIN_LEFT, deadline - time.perf_counter())
 
 
-def _within(choose: Callable[..., int] | None, deadline: float | None
+class _OutOfTime(Exception):
+    """A search of the reef MCTS was due past its deadline: the descent is dropped instead."""
+
+
+def _on_time(deadline: float | None) -> None:
+    """Raise :class:`_OutOfTime` once the clock is past ``deadline``."""
+    if deadline is not None and time.perf_counter() > deadline:
+        raise _OutOfTime
+
+
+def _within(choose: Callable[..., int] | None, deadline: float | None, drop: bool = False
             ) -> Callable[[Game], int] | None:
     """The play-out policy ``choose`` (a :class:`GreedyBot`'s, or None: random) ranking each
-    decision within the time left to ``deadline``, if there is one."""
+    decision within the time left to ``deadline``, if there is one; ``drop``: past the deadline
+    it searches no more and raises :class:`_OutOfTime` (the reef MCTS drops that play-out)."""
     if choose is None or deadline is None:
         return choose
-    return lambda game: choose(game, _left(deadline))
+
+    def policy(game: Game) -> int:
+        if drop:
+            _on_time(deadline)
+        return choose(game, _left(deadline))
+
+    return policy
 
 
 def playout(game: Game, rng: np.random.Generator, policy: Callable[[Game], int] | None = None,
@@ -263,11 +284,13 @@ class _Candidates:
     """A reef game seen through greedy's candidates: at a decision node the legal actions are
     ``best_turn``'s ``k`` best (its first only while placing), ranked within the time left to
     ``deadline`` (a ``time.perf_counter()`` value) if given, elsewhere the game's own. They are
-    computed once per position (a clone keeps them until an action is applied)."""
+    computed once per position (a clone keeps them until an action is applied). A clone (a
+    descent's copy) ranks nothing past the deadline: it raises :class:`_OutOfTime`."""
 
-    def __init__(self, game: Game, bot: GreedyBot, k: int, deadline: float | None = None
-                 ) -> None:
+    def __init__(self, game: Game, bot: GreedyBot, k: int, deadline: float | None = None,
+                 drop: bool = False) -> None:
         self.game, self.bot, self.k, self.deadline = game, bot, k, deadline
+        self.drop = drop
         self._actions: list[int] | None = None
 
     def __getattr__(self, name: str) -> Any:
@@ -282,6 +305,8 @@ class _Candidates:
         game = self.game
         if game.is_chance_node() or game.is_terminal():
             return game.legal_actions()
+        if self.drop:
+            _on_time(self.deadline)
         ranked = self.bot.ranked(game, _left(self.deadline))
         top = ranked[:1] if game.phase == "place" else ranked[: self.k]
         moves = game.decisions()
@@ -292,7 +317,7 @@ class _Candidates:
         self.game.apply_action(action)
 
     def clone(self) -> _Candidates:
-        twin = _Candidates(self.game.clone(), self.bot, self.k, self.deadline)
+        twin = _Candidates(self.game.clone(), self.bot, self.k, self.deadline, drop=True)
         twin._actions = self._actions
         return twin
 
@@ -315,9 +340,10 @@ class ReefMCTSBot(MCTSBot):
         self._until: float | None = None
 
     def choose(self, state: Game) -> int:
-        """The most visited of greedy's candidates; with ``time_limit``, the clock starts
-        before they are ranked (within the limit), and once it has run out by then the best
-        of them is played without a descent."""
+        """The most visited of greedy's candidates once each had a play-out, else greedy's
+        choice (the first); with ``time_limit``, the clock starts before they are ranked
+        (within the limit), and once it has run out by then the best of them is played
+        without a descent."""
         game = _check(state).clone()
         game.auto_chance = False   # draws are the bot's samples, not the game's own generator
         self._until = super()._deadline()
@@ -334,10 +360,24 @@ class ReefMCTSBot(MCTSBot):
     def _deadline(self) -> float | None:
         return self._until   # set by choose: the search's clock started before the root's ranking
 
+    def _iterate(self, root: Any, state: Any, deadline: float | None = None) -> None:
+        """A descent, dropped (no visit counted) where a search in it was due past the
+        deadline: the clock ran out in it."""
+        with contextlib.suppress(_OutOfTime):
+            super()._iterate(root, state, deadline)
+
+    def _pick(self, root: Any, actions: list[int]) -> int:
+        """The most visited candidate once every candidate had a play-out; else (a limit too
+        small for one pass over them) greedy's choice, the first."""
+        if root.untried is None or root.untried or any(
+                child.visits == 0 for child in root.children.values()):
+            return actions[0]
+        return super()._pick(root, actions)
+
     def _playout(self, state: Any, deadline: float | None = None) -> list[float]:
         game = state.game if isinstance(state, _Candidates) else state
-        playout(game, self.rng, _within(self.reef_policy, deadline), self.horizon, self.cutoff,
-                deadline)
+        playout(game, self.rng, _within(self.reef_policy, deadline, drop=True), self.horizon,
+                self.cutoff, deadline)
         return score(game, self.evaluate)
 
 
