@@ -5,6 +5,7 @@ In CI such a press once let a year's search run on to its time limit."""
 from __future__ import annotations
 
 import gc
+import math
 import os
 import signal
 import sys
@@ -18,6 +19,7 @@ from solvers.lemuria.bound import lagrangian_bound
 from solvers.lemuria.branch import branch_bound
 from solvers.lemuria.characters import best_characters
 from solvers.lemuria.greedy import greedy_schedule
+from solvers.limits import Budget
 
 
 @pytest.fixture
@@ -85,6 +87,19 @@ def test_the_branch_and_bound_stops(dropped_ctrl_c):
     dropped = dropped_ctrl_c((branch, "_split"))
     result = branch_bound(inst, time_limit=30, root=root)
     assert _was_dropped(dropped) and result.status == "interrupted" and result.nodes < 10
+
+
+def test_the_branch_and_bound_stopped_at_its_first_step_keeps_the_roots_bound(dropped_ctrl_c):
+    """A press before the first node was spent (the bound so far still infinite) raised
+    OverflowError (the infinite bound rounded down against the target) instead of the result;
+    so did the branch and bound beside CP-SAT when its process was forked just after a press
+    Python dropped (the fork inherits the record of the press)."""
+    inst = default_instance(1, turns=6)
+    root = lagrangian_bound(inst, time_limit=30)
+    dropped = dropped_ctrl_c((Budget, "spend"))
+    result = branch_bound(inst, time_limit=30, root=root, target=10)
+    assert _was_dropped(dropped) and result.status == "interrupted" and result.nodes == 1
+    assert result.bound == math.floor(root.value + 1e-6)
 
 
 def test_the_character_search_stops(dropped_ctrl_c):

@@ -200,7 +200,9 @@ def branch_bound(instance: Instance, time_limit: float | None = 30.0,
             search.record(heap[0].bound if heap else -math.inf)
         return search.result(-math.inf if not heap else heap[0].bound, root.value,
                              "proven" if search.vp() is not None else "exhausted", heap)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # at the first step too: the root's bound, or none (inf)
+        if root is not None and not math.isfinite(search.last):
+            search.last = root.value
         return search.result(search.last, search.last if root is None else root.value,
                              "interrupted")
 
@@ -543,7 +545,7 @@ class _Search:
     def result(self, bound: float, root: float, status: str,
                heap: list[_Node] | None = None) -> BranchResult:
         target = self.vp()
-        if target is not None:
+        if target is not None and bound < math.inf:  # inf: no bound yet (Ctrl-C at once)
             bound = float(target) if bound <= target else float(math.floor(bound + 1e-6))
         return BranchResult(bound, root, status, self.budget.nodes, len(heap or []),
                             self.depth, self.budget.elapsed, self.history)
