@@ -31,6 +31,18 @@ def test_play_json_is_the_record(capsys):
     assert Game.replay(record).winner() == record["winner"]
 
 
+def test_play_is_the_arenas_game_of_its_seed(capsys):
+    """``lemuria play --seed 3`` seeded its bots ``seed * 10 + seat`` and drew chance from
+    ``Game.resolve_chance``: another game than the arena's (and a tournament's) of seed 3."""
+    from solvers.arena import play_game
+
+    assert main(["lemuria", "play", "--players", "2", "--bots", "random,random", "--seed", "3",
+                 "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    arena, final = play_game("lemuria", ["random", "random"], players=2, seed=3)
+    assert record["actions"] == arena["actions"] and record["vp"] == final.vp()
+
+
 def test_play_takes_bot_options_as_the_other_games_do(capsys):
     """--bots planner:horizon=2 was "unknown bot 'planner:horizon=2'"."""
     assert main(["lemuria", "play", "--players", "2", "--seed", "1", "--bots",

@@ -36,6 +36,17 @@ def test_play_is_reproducible_and_json(capsys):
     assert one == two and one["record"]["seed"] == 5 and len(one["rounds"]) >= 1
 
 
+def test_play_is_the_arenas_game_of_its_seed(capsys):
+    """``lumen play --seed 5`` seeded its bots ``seed + 1 + seat`` and its dice and draws
+    ``seed``: another game than the arena's (and a tournament's) of seed 5."""
+    from solvers.arena import play_game
+
+    assert main(["lumen", "play", "--seed", "5", "--bots", "random,greedy", "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)["record"]
+    arena, final = play_game("lumen", ["random", "greedy"], players=2, seed=5)
+    assert record["actions"] == arena["actions"] and record["returns"] == final.returns()
+
+
 @pytest.mark.parametrize("argv", [["lumen", "play", "--bots", "foo,random"],
                                   ["lumen", "play", "--bots", "greedy,random,mcts"],
                                   ["lumen", "play", "--seed", "-3"],

@@ -268,7 +268,8 @@ def add_play_command(commands: argparse._SubParsersAction) -> None:
                            "one name for every seat; options as name:key=value, e.g. "
                            "planner:horizon=4 (default planner,greedy,random)")
     play.add_argument("--seed", type=int, default=0, metavar="N",
-                      help="seed of the deck draws and the bots (default 0)")
+                      help="the game's seed as the arena takes it: the deal, the deck draws "
+                           "and the bots' seeds (default 0)")
     play.add_argument("--record", metavar="FILE",
                       help="write the game record (JSON) to FILE (default: none)")
     play.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",

@@ -14,12 +14,9 @@ import argparse
 import json
 from typing import Any
 
-import numpy as np
-
 from lumicore.checks import read_record
 from lumicore.data import write_file
 from lumicore.errors import LumicoreError
-from lumicore.game import sample_chance
 from lumicore.lumen.game import GameState, check_seed, replay
 from lumicore.lumen.render import map_text
 from solvers.arena import seat_bots
@@ -62,30 +59,31 @@ def _sheets(state: GameState) -> list[str]:
 def play(seed: int, bots: list[str], scenario: str = "A", board: str = "default",
          out=print) -> tuple[GameState, list[dict[str, Any]]]:  # type: ignore[no-untyped-def]
     """Play one game between two bots, ``out`` (print) narrating it round by round; returns the
-    final state and a per-round summary."""
-    from solvers.lumen.bots import make_policy
+    final state and a per-round summary. The game is the arena's game of ``seed``
+    (:func:`solvers.arena.play_game`: the same deal, dice, draws and bot seeds), so the same seed
+    and bots give the same game here, in the arena and in a tournament."""
+    from solvers.arena import play_game
 
     check_seed(seed)
-    state = GameState.new_game(seed=seed, scenario=scenario, board=board)
-    players = [make_policy(name, seed=(seed + 1 + i) % 2**63) for i, name in enumerate(bots)]
-    rng = np.random.default_rng(seed)
     rounds: list[dict[str, Any]] = []
-    current = 0
-    while not state.is_terminal():
+    current, before = 0, None  # the round shown; the round of the action just applied
+
+    def show(state: GameState, action: int) -> None:  # the arena calls it before every action
+        nonlocal current, before
+        if before is not None and state.round != before:
+            rounds.append(_round_summary(state, before, out))
+        before = state.round
         if state.phase == "roll" and state.round != current:
             current = state.round
             out(f"\n== round {state.round} (player {state.first + 1} first) ==")
-        if state.is_chance_node():
-            action = sample_chance(state, rng)
-            if state.phase in ("roll", "bonus", "objective", "first"):
-                out(f"  {state.action_to_string(action)}")
-        else:
-            action = int(players[state.current_player()].choose(state))
+        if not state.is_chance_node() or state.phase in ("roll", "bonus", "objective", "first"):
             out(f"  {state.action_to_string(action)}")
-        before = state.round
-        state.apply_action(action)
-        if state.round != before or state.is_terminal():
-            rounds.append(_round_summary(state, before, out))
+
+    _record, state = play_game("lumen", bots, 2, seed,
+                               options={"scenario": scenario, "board": board}, on_action=show)
+    assert isinstance(state, GameState)
+    if before is not None:  # the last round, ended by the last action
+        rounds.append(_round_summary(state, before, out))
     return state, rounds
 
 
@@ -194,8 +192,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         __doc__)
 
     p = commands.add_parser("play", help="play a seeded game between two bots, round by round")
-    p.add_argument("--seed", type=int, default=0, help="seed of dice, draws and bots "
-                   "(default 0)")
+    p.add_argument("--seed", type=int, default=0, help="the game's seed as the arena takes "
+                   "it: dice, draws and the bots' seeds (default 0)")
     p.add_argument("--bots", default="sheet,greedy",
                    help="player 1's and player 2's bots (default sheet,greedy)")
     p.add_argument("--record", metavar="FILE", help="write the game record (JSON) here")

@@ -13,7 +13,8 @@ from typing import Any
 
 from lumicore.errors import LumicoreError
 from lumicore.lemuria.game import Game
-from solvers.arena import bot_names, make_bot, parse_bot_spec, seat_bots
+from solvers.arena import bot_names, parse_bot_spec, seat_bots
+from solvers.arena import play_game as arena_game
 
 __all__ = ["GameResult", "play_game", "parse_bots"]
 
@@ -49,23 +50,23 @@ def parse_bots(text: str | Sequence[str], players: int) -> list[str]:
 def play_game(players: int = 3, bots: str | Sequence[str] = "greedy", seed: int = 0,
               time_limit: float | None = None, impact: bool = False,
               on_turn: Callable[[Game, list[str]], Any] | None = None) -> GameResult:
-    """Play a seeded game to its end. Chance nodes are drawn with :meth:`Game.resolve_chance`
-    (from ``seed``); seat i's bot is seeded ``seed * 10 + i``; ``time_limit`` is the planner's
-    limit per turn (a bot's own ``planner:time_limit=...`` wins). ``on_turn(game, lines)`` is
-    called after every turn with its lines."""
+    """Play a seeded game to its end: the arena's game of ``seed``
+    (:func:`solvers.arena.play_game`: the deal ``Game.new(players, seed, impact=impact)``, chance
+    outcomes drawn from a generator seeded ``game_seed(seed, 0)``, seat ``s``'s bot seeded
+    ``game_seed(seed, 1 + s)``), so the same seed and bots give the same game here, in
+    :func:`solvers.arena.play_game` and as game ``i`` of a tournament whose ``game_seed(seed, i)``
+    it is. ``time_limit`` is the planner's limit per turn (a bot's own
+    ``planner:time_limit=...`` wins). ``on_turn(game, lines)`` is called after every turn with
+    its lines."""
     names = parse_bots(bots, players)
-    game = Game.new(players=players, seed=seed, impact=impact)
-    options = {} if time_limit is None else {"time_limit": time_limit}
-    seats = []
-    for i, spec in enumerate(names):
-        name, opts = parse_bot_spec(spec)
-        opts = {**(options if name == "planner" else {}), **opts}
-        seats.append(make_bot(name, "lemuria", seed=seed * 10 + i, **opts))
+    limit = {} if time_limit is None else {"time_limit": time_limit}
+    bot_options = {spec: limit for spec in names if parse_bot_spec(spec)[0] == "planner"}
     log: list[str] = []
     lines: list[str] = ["setup"]
-    turn = game.turn
+    turn: int | None = None
+    done: tuple[str, str, int, list[dict[str, int]]] | None = None  # the decision just applied
 
-    def flush() -> None:
+    def flush(game: Game) -> None:
         lines.append("  VP " + ", ".join(f"player {p + 1} {v}"
                                          for p, v in enumerate(game.vp())))
         log.extend(lines)
@@ -73,29 +74,43 @@ def play_game(players: int = 3, bots: str | Sequence[str] = "greedy", seed: int 
             on_turn(game, list(lines))
         lines.clear()
 
-    while not game.is_terminal():
-        if game.is_chance_node():
-            game.resolve_chance()
-            continue
-        if game.turn != turn:
-            flush()
-            turn = game.turn
-            lines.append(f"turn {turn}: order {' '.join(str(p + 1) for p in game.order)}")
-            lines.append("  " + game.altar_text())
-        action = seats[game.current_player()].choose(game)
-        move = game.moves()[action]
-        text = game.action_to_string(action)
-        rotation, before = game.rotation, [game.resources(p) for p in range(players)]
-        game.apply_action(action)
-        if move[0] == "harvest":
+    def finish(game: Game) -> None:
+        """The line of the decision just applied (``game`` is the state right after it): the
+        harvest's gains, the altar when it turned."""
+        nonlocal done
+        if done is None:
+            return
+        text, kind, rotation, before = done
+        done = None
+        if kind == "harvest":
             text += ": " + ", ".join(
                 f"player {p + 1} +{n} {r}" for p in range(players)
                 for r, n in ((r, game.resources(p)[r] - before[p][r]) for r in before[p])
                 if n > 0)
         lines.append("  " + text)
-        if game.rotation != rotation and move[0] != "altar" or move[0] == "altar":
+        if game.rotation != rotation or kind == "altar":
             lines.append("  " + game.altar_text())
-    flush()
+
+    def show(game: Game, action: int) -> None:  # the arena calls it before every action
+        nonlocal turn, done
+        finish(game)
+        if turn is None:
+            turn = game.turn
+        if game.is_chance_node():
+            return
+        if game.turn != turn:
+            flush(game)
+            turn = game.turn
+            lines.append(f"turn {turn}: order {' '.join(str(p + 1) for p in game.order)}")
+            lines.append("  " + game.altar_text())
+        done = (game.action_to_string(action), game.moves()[action][0], game.rotation,
+                [game.resources(p) for p in range(players)])
+
+    _record, game = arena_game("lemuria", names, players, seed, options={"impact": impact},
+                               bot_options=bot_options, on_action=show)
+    assert isinstance(game, Game)
+    finish(game)
+    flush(game)
     winner = game.winner()
     assert winner is not None
     return GameResult(game, winner, game.vp(), names, log)
