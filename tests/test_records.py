@@ -15,6 +15,7 @@ from lumicore.checks import read_record
 from lumicore.errors import DataError
 from lumicore.game import play_randomly
 from lumicore.lemuria import Game as LemuriaGame
+from lumicore.lucia.deal_game import DealState
 from lumicore.lumen.game import GameState, replay
 from lumicore.reef.game import Game as ReefGame
 from lumicore.reef.game import read_records
@@ -56,6 +57,7 @@ REPLAYS: dict[str, tuple[Callable[[], tuple[dict, Any]], Callable[[Any], Any]]] 
     "lumen replay": (_lumen, replay),
     "lumen GameState.replay": (_lumen, GameState.replay),
     "arena replay_record": (_arena, replay_record),
+    "lucia DealState.replay": (_arena, DealState.replay),
 }
 
 
@@ -102,7 +104,7 @@ def test_read_record_gives_dicts_and_other_values_back_for_the_caller_to_check()
     assert read_record(record) is record and read_record(5) == 5
 
 
-@pytest.mark.parametrize("make, game", [(_reef, "reef"), (_lumen, "lumen")])
+@pytest.mark.parametrize("make, game", [(_reef, "reef"), (_lumen, "lumen"), (_arena, "lucia")])
 def test_the_replay_commands_take_a_file_or_json_text(make, game, tmp_path, capsys):
     record = make()[0]
     path = tmp_path / "game.json"

@@ -24,13 +24,17 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 from lumicore.checks import (
     BOOL,
+    SEED_LIMIT,
     Choice,
     Int,
     ListOf,
+    MapOf,
     Maybe,
     Spec,
     Text,
@@ -38,8 +42,10 @@ from lumicore.checks import (
     check_fields,
     field_error,
     read_json,
+    read_record,
 )
-from lumicore.errors import LumicoreError
+from lumicore.data import shorten
+from lumicore.errors import DataError, IllegalMoveError, LumicoreError
 from lumicore.game import CHANCE, TERMINAL, check_action, checked_load
 from lumicore.lucia.cards import Card, Deck
 from lumicore.lucia.deal import (
@@ -48,6 +54,7 @@ from lumicore.lucia.deal import (
     Deal,
     check_players,
     check_seed,
+    deal,
     game_deck,
     heuristic_table,
 )
@@ -63,6 +70,19 @@ HEADER = {"game": Choice("lucia", what='"lucia"'), "train": Text("a train in its
           "hands": ListOf(Spec(), low=1, high=MAX_PLAYERS, what=f"a list of 1 to {MAX_PLAYERS} "
                           "hands (one per player)")}
 """The fields read first: the card kinds, the train and the players the others refer to."""
+
+RECORD = "Lucia game record"
+_GAME = {"seed": Int(0, SEED_LIMIT - 1, "a seed from 0 to 2**63 - 1"),
+         "players": Int(1, MAX_PLAYERS, f"a number of players from 1 to {MAX_PLAYERS}")}
+PLAY_RECORD = {**_GAME, "turns": ListOf(Spec(), what="a list of turns")}
+"""The fields every ``lucia play`` record has (``game``, ``deck``, ``setup``, ``won`` and
+``plays`` are checked when present)."""
+ARENA_RECORD = {**_GAME, "actions": ListOf(Spec(), what="a list of actions"),
+                "options": MapOf(Choice("deck", "setup", what='"deck" or "setup"'),
+                                 Text("a deck or setup (a built-in name or a path)"),
+                                 what="an object of deck and setup")}
+"""The fields of an arena record of Lucia (``solvers.arena``: a line of a tournament's
+output)."""
 
 
 class DealState:
@@ -106,6 +126,126 @@ class DealState:
         owed = [p for p in range(players) for _ in range(HAND_SIZE)][:len(cards)]
         return cls(random_train(seed, setup), kinds, [[] for _ in range(players)], 0,
                    counts=counts, owed=owed)
+
+    # -- records ----------------------------------------------------------------------------
+
+    @classmethod
+    def replay(cls, record: Mapping[str, Any] | str | Path,
+               on_action: Callable[[DealState, int], Any] | None = None) -> DealState:
+        """The game a record describes, replayed and checked play by play; returns the state
+        where the record ends. The record is the dict, its JSON text or the path of its JSON
+        file (:func:`lumicore.checks.read_record`: a ``str`` starting with ``{`` is the text,
+        any other the path), either
+
+        - what ``lumicore lucia play --json`` prints: ``seed``, ``players``, ``deck`` (default
+          ``"default"``) and ``setup`` (default ``"default"``) give the deal
+          (:func:`lumicore.lucia.deal.deal`, replayed with its deck order known), ``turns`` the
+          plays (each ``player`` 1-based, ``hand`` the card names held, ``play`` the play as
+          ``str(Play)``: card, choices, resulting train), ``won`` and ``plays`` the result; or
+        - an arena record (``solvers.arena``: ``options``, ``actions`` the indices of
+          ``legal_actions()`` on ``DealState.new_game``, chance outcomes included, and
+          ``returns``).
+
+        A play that is not legal where it stands is an :class:`IllegalMoveError` naming it and
+        its index (``turns[3].play``, ``actions[12]``); a record whose result the replay does
+        not reach (``won``, ``plays``, ``returns``; ``won: false`` before the game is over), a
+        turn whose player or hand is not the replay's, and a record of another game are
+        :class:`DataError`\\ s. ``on_action(state, action)`` is called before every action
+        (chance outcomes included), as ``solvers.arena.play_game`` calls it."""
+        record = read_record(record, RECORD)
+        if not isinstance(record, Mapping):
+            raise DataError(f"{RECORD}: expected a JSON object, got {shorten(record)}")
+        game = record.get("game", "lucia" if "turns" in record else None)  # older play records
+        if game is None:
+            raise DataError(f'not a {RECORD}: no "game": "lucia" (nor "turns")')
+        if game != "lucia":
+            raise field_error(f"not a {RECORD}", "game", '"lucia"', game)
+        if ("turns" in record) == ("actions" in record):
+            raise DataError(f"{RECORD}: expected its plays as 'turns' (lucia play) or its "
+                            "actions as 'actions' (an arena record), one of them")
+        if "actions" in record:
+            return cls._replay_arena(dict(record), on_action)
+        return cls._replay_turns(dict(record), on_action)
+
+    @classmethod
+    def _replay_turns(cls, record: dict[str, Any],
+                      on_action: Callable[[DealState, int], Any] | None) -> DealState:
+        """A ``lucia play`` record (see :meth:`replay`)."""
+        check_fields(record, PLAY_RECORD, RECORD, exact=False)
+        names = {key: record.get(key, "default") for key in ("deck", "setup")}
+        for key, name in names.items():
+            if not isinstance(name, str):
+                raise field_error(RECORD, key, "a built-in name or a path", name)
+        try:
+            dealt = deal(record["seed"], record["players"], names["setup"], names["deck"])
+        except LumicoreError as exc:
+            raise DataError(f"{RECORD}: {str(exc)[:160]}") from None
+        state = cls.from_deal(dealt)
+        for i, turn in enumerate(record["turns"]):
+            where = f"{RECORD}: turns[{i}]"
+            if not isinstance(turn, Mapping) or not isinstance(turn.get("play"), str):
+                raise DataError(f"{where} must be an object with the play as text, got "
+                                f"{shorten(turn)}")
+            if state.is_terminal():
+                raise IllegalMoveError(f"{where}.play {shorten(turn['play'])}: the game is "
+                                       f"{'won' if state.won else 'lost'} before it")
+            mover = state.mover + 1
+            if "player" in turn and (type(turn["player"]) is not int or turn["player"] != mover):
+                raise field_error(RECORD, f"turns[{i}].player",
+                                  f"{mover} (player {mover} plays there)", turn["player"])
+            held = sorted(state.kinds[k].name for k in state.hands[state.mover])
+            if "hand" in turn and (not isinstance(turn["hand"], list)
+                                   or sorted(map(str, turn["hand"])) != held):
+                raise field_error(RECORD, f"turns[{i}].hand",
+                                  f"the cards player {mover} holds there, {json.dumps(held)} "
+                                  "in some order", turn["hand"])
+            action = state._action_of(turn["play"])
+            if action is None:
+                raise IllegalMoveError(f"{where}.play {shorten(turn['play'])} is not a legal "
+                                       f"play of player {mover} here (train {state.train}, "
+                                       f"hand {', '.join(held)})")
+            if on_action is not None:
+                on_action(state, action)
+            state.apply_action(action)
+        plays = len(record["turns"])
+        if "plays" in record and (type(record["plays"]) is not int or record["plays"] != plays):
+            raise field_error(RECORD, "plays", f"{plays} (the turns it lists)", record["plays"])
+        if "won" in record and (record["won"] is not state.won or not state.is_terminal()):
+            raise field_error(RECORD, "won", f"{json.dumps(state.won)}: the replay is "
+                              f"{_outcome(state)} after {plays} plays" if state.is_terminal()
+                              else f"left out: the replay is not over after {plays} plays",
+                              record["won"])
+        return state
+
+    @classmethod
+    def _replay_arena(cls, record: dict[str, Any],
+                      on_action: Callable[[DealState, int], Any] | None) -> DealState:
+        """An arena record (see :meth:`replay`)."""
+        check_fields(record, ARENA_RECORD, RECORD, exact=False)
+        try:
+            state = cls.new_game(record["players"], record["seed"], **record["options"])
+        except LumicoreError as exc:
+            raise DataError(f"{RECORD}: {str(exc)[:160]}") from None
+        for i, action in enumerate(record["actions"]):
+            try:
+                check_action(state, action)
+            except IllegalMoveError as exc:
+                raise IllegalMoveError(f"{RECORD}: actions[{i}]: {exc}") from None
+            if on_action is not None:
+                on_action(state, action)
+            state.apply_action(action)
+        if "returns" in record and record["returns"] != state.returns():
+            raise field_error(RECORD, "returns", f"{json.dumps(state.returns())}: the replay is "
+                              f"{_outcome(state)}", record["returns"])
+        return state
+
+    def _action_of(self, text: str) -> int | None:
+        """The decision whose play (``str(Play)``: card, choices, resulting train) is ``text``;
+        None if no legal play reads so."""
+        for action, (card, after) in enumerate(self._legal()):
+            if any(str(play) == text for play in self.train.plays(card) if play.train == after):
+                return action
+        return None
 
     # -- protocol --------------------------------------------------------------------------
 
@@ -283,3 +423,8 @@ class DealState:
         from lumicore.lucia.render import train_svg
 
         return train_svg(self.train, caption="won" if self.won else self._holding())
+
+
+def _outcome(state: DealState) -> str:
+    """``won``, ``lost`` or ``not over``."""
+    return "won" if state.won else "lost" if state.is_terminal() else "not over"

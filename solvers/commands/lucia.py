@@ -1,10 +1,12 @@
 """``lumicore lucia``: solve a train puzzle, deal a random train, scramble a goal; deal,
-solve and play the card game, measure its win rate.
+solve, play and replay the card game, measure its win rate.
 
     lumicore lucia solve                      # the built-in default puzzle
     lumicore lucia solve "S h T h L0" --algorithm bfs
     lumicore lucia random --seed 3
     lumicore lucia scramble --depth 12 --seed 1
+    lumicore lucia play --seed 7 --json > game.json
+    lumicore lucia replay game.json [--json]
 """
 
 from __future__ import annotations
@@ -256,8 +258,19 @@ def register_game(commands: argparse._SubParsersAction) -> None:
     p.add_argument("--policy", choices=("best", "greedy"), default="best",
                    help="best (Monte Carlo over deck orders) or greedy (default best)")
     p.add_argument("--deck", default="default", help=deck_help)
-    p.add_argument("--json", action="store_true", help="print the game as JSON")
+    p.add_argument("--json", action="store_true",
+                   help="print the game as JSON: its record, which 'lucia replay' reads")
     p.set_defaults(run=run_play)
+
+    p = commands.add_parser("replay", help="replay a game record, checking every play",
+                            description="Replay a Lucia game record play by play (every play "
+                                        "checked against the deal, the mover and their hand), "
+                                        "check its result and print the game and the result.")
+    p.add_argument("record", metavar="GAME.json",
+                   help="a game record: what 'lucia play --json' prints, or an arena record of "
+                        "Lucia (a line of a tournament's output); a JSON file, or its JSON text")
+    p.add_argument("--json", action="store_true", help="print one JSON object (default: off)")
+    p.set_defaults(run=run_replay)
 
 
 def run_deal(args: argparse.Namespace) -> int:
@@ -321,7 +334,48 @@ def run_play(args: argparse.Namespace) -> int:
     record = play_game(d, args.policy, args.samples, args.seed, args.time_limit, args.max_nodes,
                        on_turn=show)
     if args.json:
-        print(json.dumps({"seed": args.seed, "players": args.players, **record.to_dict()}))
+        print(json.dumps({"game": "lucia", "seed": args.seed, "players": args.players,
+                          "deck": args.deck, **record.to_dict()}))
     else:
-        print(f"{'won' if record.won else 'lost'} after {len(record.turns)} plays")
+        print(_result_line(record.won, True, len(record.turns)))
+    return 0
+
+
+def _result_line(won: bool, over: bool, plays: int) -> str:
+    """The line ``play`` and ``replay`` end with.
+
+    >>> _result_line(False, True, 7), _result_line(False, False, 2)
+    ('lost after 7 plays', 'not over after 2 plays (the record ends here)')
+    """
+    if not over:
+        return f"not over after {plays} plays (the record ends here)"
+    return f"{'won' if won else 'lost'} after {plays} plays"
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    """``lumicore lucia replay``: a game record played back and checked
+    (:meth:`lumicore.lucia.deal_game.DealState.replay`), printed play by play with its result."""
+    from lumicore.checks import read_record
+    from lumicore.lucia.deal_game import RECORD, DealState
+
+    record = read_record(args.record, RECORD)
+    start: list[str] = []
+    plays: list[str] = []
+
+    def show(state: DealState, action: int) -> None:
+        if not start:
+            start.append(f"start: {state.train}")
+        if not state.is_chance_node():
+            plays.append(state.action_to_string(action))
+
+    state = DealState.replay(record, on_action=show)
+    if args.json:
+        print(json.dumps({"game": "lucia", "players": state.num_players(),
+                          "seed": record.get("seed"), "plays": len(plays), "won": state.won,
+                          "over": state.is_terminal(), "train": str(state.train),
+                          "state": json.loads(state.serialize())}))
+        return 0
+    for line in [*(start or [f"start: {state.train}"]), *plays,
+                 _result_line(state.won, state.is_terminal(), len(plays))]:
+        print(line)
     return 0

@@ -1,0 +1,147 @@
+"""``lumicore lucia replay`` and ``DealState.replay``: the records of ``lucia play --json`` and
+the arena's Lucia records played back, every play checked, bad records refused in one line."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from lumicore.errors import DataError, LumicoreError
+from lumicore.lucia.deal_game import DealState
+from solvers.cli import main
+
+PLAY = ["lucia", "play", "--samples", "4", "--max-nodes", "300"]
+
+
+def _play(capsys, *argv: str) -> tuple[dict, str]:
+    """``lucia play ... --json``: the record and its text exactly as printed."""
+    assert main([*PLAY, *argv, "--json"]) == 0
+    text = capsys.readouterr().out
+    return json.loads(text), text
+
+
+def _fails(capsys, *argv: str) -> str:
+    """Run ``lumicore ARGV``, expecting exit 2 and a one-line error; return it."""
+    assert main(list(argv)) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("lumicore: error: ") and err.count("\n") == 1
+    return err
+
+
+def test_play_json_replays_as_is_with_the_same_result(tmp_path, capsys):
+    """``lucia play --json`` printed a record that nothing replayed (there was no ``replay``)."""
+    record, text = _play(capsys, "--seed", "2", "--players", "2")
+    path = tmp_path / "game.json"
+    path.write_text(text, encoding="utf-8")
+    assert main(["lucia", "replay", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-1] == f"{'won' if record['won'] else 'lost'} after {record['plays']} plays"
+    assert lines[0].startswith("start: ") and len(lines) == record["plays"] + 2
+    for line, turn in zip(lines[1:-1], record["turns"], strict=True):
+        card, after = turn["play"].split(": ", 1)[0], turn["play"].rsplit(" => ", 1)[1]
+        assert line == f"player {turn['player']}: {card} => {after}"
+    assert main(["lucia", "replay", text, "--json"]) == 0  # the JSON text itself
+    data = json.loads(capsys.readouterr().out)
+    assert (data["won"], data["plays"], data["over"]) == (record["won"], record["plays"], True)
+    assert data["train"] == record["turns"][-1]["play"].rsplit(" => ", 1)[1]
+
+
+def test_the_replay_deals_the_deck_the_game_was_played_with(capsys):
+    record, _ = _play(capsys, "--seed", "3", "--policy", "greedy", "--deck", "reconstructed")
+    assert record["deck"] == "reconstructed"
+    state = DealState.replay(record)
+    assert state.is_terminal() and state.won is record["won"] and record["plays"] > 0
+    with pytest.raises(LumicoreError, match=r"turns\[0\]"):
+        DealState.replay({**record, "deck": "calibrated"})  # another deal: other hands
+
+
+def test_a_tampered_play_is_a_one_line_error_naming_it_and_its_index(tmp_path, capsys):
+    record, _ = _play(capsys, "--seed", "2", "--policy", "greedy")
+    assert record["plays"] >= 3
+    turn = record["turns"][2]
+    card, after = turn["play"].rsplit(" => ", 1)
+    turn["play"] = f"{card} => {after[::-1]}"  # the same card, a train it does not make
+    path = tmp_path / "tampered.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    err = _fails(capsys, "lucia", "replay", str(path))
+    assert "turns[2].play" in err and after[::-1] in err and "is not a legal play" in err
+
+
+def _tamper(record: dict, what: str) -> dict:
+    record = json.loads(json.dumps(record))
+    if what == "won":
+        record["won"] = not record["won"]
+    elif what == "plays":
+        record["plays"] += 1
+    elif what == "short":  # says lost, but the game goes on after its turns
+        del record["turns"][-1]
+        record["plays"] -= 1
+    elif what == "player":
+        record["turns"][1]["player"] = 2
+    elif what == "hand":
+        record["turns"][1]["hand"] = record["turns"][0]["hand"][:2]
+    elif what == "after the end":
+        record["turns"].append(record["turns"][-1])
+        record["plays"] += 1
+    return record
+
+
+@pytest.mark.parametrize("what, message", [
+    ("won", "field 'won' must be false: the replay is lost after"),
+    ("plays", "field 'plays' must be"),
+    ("short", "field 'won' must be left out: the replay is not over after"),
+    ("player", "field 'turns[1].player' must be 1 (player 1 plays there), got 2"),
+    ("hand", "field 'turns[1].hand' must be the cards player 1 holds there"),
+    ("after the end", "is lost before it"),
+])
+def test_a_record_whose_result_or_turns_the_replay_does_not_reach_is_refused(what, message,
+                                                                             capsys):
+    record, _ = _play(capsys, "--seed", "2", "--policy", "greedy")
+    assert record["won"] is False and record["plays"] >= 3  # seed 2: lost after some plays
+    err = _fails(capsys, "lucia", "replay", json.dumps(_tamper(record, what)))
+    assert message in err
+
+
+@pytest.mark.parametrize("content, message", [
+    (None, "is not a file"),
+    ("not json at all", "not JSON"),
+    ('{"game": "lemuria", "players": 2, "seed": 0, "actions": []}',
+     'not a Lucia game record: field \'game\' must be "lucia", got "lemuria"'),
+    ('{"format": "lumicora-reef-game", "players": 2, "seed": 0, "decisions": []}',
+     'not a Lucia game record: no "game": "lucia"'),
+    ('{"game": "lucia", "seed": -1, "players": 1, "turns": []}', "field 'seed' must be a seed"),
+    ('{"game": "lucia", "seed": 1, "players": 1, "turns": [3]}',
+     "turns[0] must be an object with the play as text"),
+])
+def test_a_missing_file_text_that_is_not_json_or_another_game_is_a_one_line_error(
+        content, message, tmp_path, capsys):
+    path = tmp_path / "game.json"
+    if content is not None:
+        path.write_text(content, encoding="utf-8")
+    assert message in _fails(capsys, "lucia", "replay", str(path))
+
+
+def test_arena_records_and_tournament_lines_replay(tmp_path, capsys):
+    from solvers.arena import play_game, tournament
+
+    record, final = play_game("lucia", ["greedy", "random"], players=2, seed=3)
+    path = tmp_path / "arena.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    assert main(["lucia", "replay", str(path), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["over"] and data["won"] is (final.returns()[0] == 1.0)
+    assert DealState.replay(path) == final
+    out = tmp_path / "games.jsonl"
+    tournament("lucia", ["greedy", "random"], players=2, games=2, seed=1, workers=1,
+               progress=False, record=out)
+    for line in out.read_text(encoding="utf-8").splitlines():
+        assert main(["lucia", "replay", line]) == 0
+        assert capsys.readouterr().out.splitlines()[-1].split()[0] in ("won", "lost")
+    bad = {**record, "actions": [*record["actions"][:4], 99, *record["actions"][5:]]}
+    err = _fails(capsys, "lucia", "replay", json.dumps(bad))
+    assert "actions[4]: action 99 is not legal here" in err
+    wrong = {**record, "returns": [1.0 - r for r in record["returns"]]}
+    assert "field 'returns' must be" in _fails(capsys, "lucia", "replay", json.dumps(wrong))
+    with pytest.raises(DataError, match="options"):
+        DealState.replay({**record, "options": {"board": "A"}})
