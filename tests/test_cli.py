@@ -184,6 +184,7 @@ def test_a_closed_output_pipe_exits_quietly() -> None:
     ["reef", "best", "--hand", "blue 5", "--limestone", "2", "--save", ""],
     ["reef", "play", "--record", ""], ["reef", "tournament", "--out", ""],
     ["lucia", "solve", "--svg", ""], ["lucia", "winrate", "--out", ""],
+    ["lucia", "play", "--seed", "1", "--record", ""],
     ["lemuria", "plan", "--svg", ""], ["lemuria", "play", "--record", ""],
     ["lemuria", "plan", "", "--time-limit", "1"],  # planned the default instance
     ["lemuria", "tournament", "--out", ""],

@@ -47,6 +47,16 @@ def test_play_json_replays_as_is_with_the_same_result(tmp_path, capsys):
     assert data["train"] == record["turns"][-1]["play"].rsplit(" => ", 1)[1]
 
 
+def test_play_record_writes_what_json_prints(tmp_path, capsys):
+    _, text = _play(capsys, "--seed", "5", "--policy", "greedy")
+    path = tmp_path / "game.json"
+    assert main([*PLAY, "--seed", "5", "--policy", "greedy", "--record", str(path)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == f"record written to {path}"
+    assert path.read_text(encoding="utf-8") == text
+    assert "does not exist" in _fails(capsys, *PLAY, "--seed", "5", "--record",
+                                      str(tmp_path / "no" / "game.json"))
+
+
 def test_the_replay_deals_the_deck_the_game_was_played_with(capsys):
     record, _ = _play(capsys, "--seed", "3", "--policy", "greedy", "--deck", "reconstructed")
     assert record["deck"] == "reconstructed"

@@ -5,7 +5,7 @@ solve, play and replay the card game, measure its win rate.
     lumicore lucia solve "S h T h L0" --algorithm bfs
     lumicore lucia random --seed 3
     lumicore lucia scramble --depth 12 --seed 1
-    lumicore lucia play --seed 7 --json > game.json
+    lumicore lucia play --seed 7 --record game.json
     lumicore lucia replay game.json [--json]
 """
 
@@ -258,6 +258,9 @@ def register_game(commands: argparse._SubParsersAction) -> None:
     p.add_argument("--policy", choices=("best", "greedy"), default="best",
                    help="best (Monte Carlo over deck orders) or greedy (default best)")
     p.add_argument("--deck", default="default", help=deck_help)
+    p.add_argument("--record", metavar="FILE", default=None,
+                   help="also write the game record (the JSON --json prints, which 'lucia "
+                        "replay' reads) to FILE (default: none)")
     p.add_argument("--json", action="store_true",
                    help="print the game as JSON: its record, which 'lucia replay' reads")
     p.set_defaults(run=run_play)
@@ -320,6 +323,7 @@ def run_winrate(args: argparse.Namespace) -> int:
 
 
 def run_play(args: argparse.Namespace) -> int:
+    record_path = check_output_path(args.record) if args.record is not None else None
     d = deal(args.seed, args.players, deck=args.deck)
     if not args.json:
         print(f"start: {d.train}")
@@ -333,11 +337,16 @@ def run_play(args: argparse.Namespace) -> int:
 
     record = play_game(d, args.policy, args.samples, args.seed, args.time_limit, args.max_nodes,
                        on_turn=show)
+    text = json.dumps({"game": "lucia", "seed": args.seed, "players": args.players,
+                       "deck": args.deck, **record.to_dict()})
+    if record_path is not None:
+        record_path.write_text(text + "\n", encoding="utf-8")
     if args.json:
-        print(json.dumps({"game": "lucia", "seed": args.seed, "players": args.players,
-                          "deck": args.deck, **record.to_dict()}))
+        print(text)
     else:
         print(_result_line(record.won, True, len(record.turns)))
+        if record_path is not None:
+            print(f"record written to {args.record}")
     return 0
 
 
