@@ -53,9 +53,9 @@ def play_game(players: int = 3, bots: str | Sequence[str] = "greedy", seed: int 
     """Play a seeded game to its end: the arena's game of ``seed``
     (:func:`solvers.arena.play_game`: the deal ``Game.new(players, seed, impact=impact)``, chance
     outcomes drawn from a generator seeded ``game_seed(seed, 0)``, seat ``s``'s bot seeded
-    ``game_seed(seed, 1 + s)``), so the same seed and bots give the same game here, in
-    :func:`solvers.arena.play_game` and as game ``i`` of a tournament whose ``game_seed(seed, i)``
-    it is. ``time_limit`` is the planner's limit per turn (a bot's own
+    ``game_seed(seed, 1 + s)``), so the same seed and bots give the same game here and in
+    :func:`solvers.arena.play_game`; game ``i`` of a tournament seeded ``t`` is the game of the
+    seed ``game_seed(t, i)``. ``time_limit`` is the planner's limit per turn (a bot's own
     ``planner:time_limit=...`` wins). ``on_turn(game, lines)`` is called after every turn with
     its lines."""
     names = parse_bots(bots, players)
