@@ -367,14 +367,20 @@ def read_record(record: object, what: str = "game record", many: bool = False) -
     Unreadable files and text that is not JSON are :class:`DataError`\\ s naming the file, or
     ``what`` for text.
 
-    ``many`` (a file of records): the JSON is one value or JSON lines (a value on each line
-    that is not blank), and every value must be an object; they come back as a list (a dict
-    given: a list of it).
+    The JSON is one value or JSON lines (a value on each line that is not blank, as a
+    tournament's ``--out`` writes them). Without ``many`` it must hold one record: several are
+    a :class:`DataError` ("'games.jsonl' holds 2 records: replay one"), whatever the game. With
+    ``many`` (a file of records) every value must be an object; they come back as a list (a
+    dict given: a list of it).
 
     >>> read_record('  {"game": "lumen", "actions": []}')
     {'game': 'lumen', 'actions': []}
     >>> read_record('{"seed": 1}\\n{"seed": 2}', many=True)
     [{'seed': 1}, {'seed': 2}]
+    >>> read_record('{"seed": 1}\\n{"seed": 2}')
+    Traceback (most recent call last):
+    ...
+    lumicore.errors.DataError: game record holds 2 records: replay one
     >>> read_record("no-such-record.json")
     Traceback (most recent call last):
     ...
@@ -387,20 +393,37 @@ def read_record(record: object, what: str = "game record", many: bool = False) -
     elif not many:  # a dict, or anything else the caller rejects
         return record
     else:
-        name, text = what, None
-    if not many:
-        return read_json(text, name)
-    if text is None:
-        values = [record]
-    elif not text.strip():
+        return _only_objects([record], name=what)
+    if many and not text.strip():
         raise DataError(f"{name} holds no {what}")
-    else:
-        try:
-            values = [read_json(text, name)]
-        except DataError:  # JSON lines, or no JSON at all: each line names itself
-            values = [read_json(line, f"{name} line {number}")
-                      for number, line in enumerate(text.splitlines(), start=1)
-                      if line.strip()]
+    try:
+        values = [read_json(text, name)]
+    except DataError:
+        if not _several_values(text):
+            raise
+        values = [read_json(line, f"{name} line {number}")  # each line names itself
+                  for number, line in enumerate(text.splitlines(), start=1) if line.strip()]
+    if many:
+        return _only_objects(values, name)
+    if len(values) != 1:
+        raise DataError(f"{name} holds {len(values)} records: replay one")
+    return values[0]
+
+
+def _several_values(text: str) -> bool:
+    """Whether ``text``, which is not one JSON value, is JSON lines: its first line is JSON and
+    other lines follow (else the error of the whole text says best what is wrong)."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    if len(lines) < 2:
+        return False
+    try:
+        json.loads(lines[0])
+    except (ValueError, RecursionError):
+        return False
+    return True
+
+
+def _only_objects(values: list, name: str) -> list[dict]:
     if not all(isinstance(value, dict) for value in values):
         raise DataError(f"{name}: every record is a JSON object")
     return values

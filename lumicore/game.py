@@ -28,17 +28,31 @@ True
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+import json
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from lumicore.checks import (
+    SEED_LIMIT,
+    Int,
+    ListOf,
+    MapOf,
+    Maybe,
+    Spec,
+    Text,
+    check_fields,
+    field_error,
+    read_record,
+)
 from lumicore.data import shorten
 from lumicore.errors import DataError, IllegalMoveError, LumicoreError
 
 __all__ = ["CHANCE", "TERMINAL", "GAMES", "GameState", "Deterministic", "OnePlayerState",
            "play_randomly", "check_action", "checked_load", "sample_chance", "new_game",
-           "LOAD_ERRORS"]
+           "LOAD_ERRORS", "ARENA_FIELDS", "iter_arena_record", "replay_arena_record",
+           "check_record_game", "NEW_GAME_DEFAULTS"]
 
 TERMINAL = -1
 """``current_player()`` once the game is over."""
@@ -242,3 +256,93 @@ def new_game(name: str, players: int = 2, seed: int = 0, **options: Any) -> Game
     for part in attr.split("."):
         factory = getattr(factory, part)
     return factory(players=players, seed=seed, **options)
+
+
+NEW_GAME_DEFAULTS: dict[str, int] = {"players": 2, "seed": 0}
+"""The players and seed :func:`new_game` takes when none are given (what a record that leaves
+them out means, for the games whose replay allows it)."""
+
+ARENA_FIELDS: dict[str, Spec] = {
+    "players": Int(1, None, "a number of players"),
+    "seed": Int(0, SEED_LIMIT - 1, "a seed from 0 to 2**63 - 1"),
+    "options": Maybe(MapOf(Text(), Spec(), "an object of options")),
+    "actions": ListOf(Spec(), what="a list of actions"),
+}
+"""The fields of an arena record (``solvers.arena.play_game``'s, a line of a tournament's
+output) that :func:`iter_arena_record` reads, besides ``game``; ``options`` may be null."""
+
+
+def iter_arena_record(record: object, game: str | None = None, what: str = "game record",
+                      fields: Mapping[str, Spec] | None = None,
+                      on_action: Callable[[GameState, int], Any] | None = None,
+                      defaults: Mapping[str, Any] | None = None) -> Iterator[GameState]:
+    """Replay an arena record, the one way every game does: its ``game``, ``players``, ``seed``
+    and ``options`` make the state (:func:`new_game`), then its ``actions`` (indices of
+    ``legal_actions()``, chance outcomes included) are played in order. Yields the fresh state
+    and then the same state after each action (copy it to keep it); ``on_action(state,
+    action)`` is called before each action is played.
+
+    ``record`` is read by :func:`lumicore.checks.read_record` (the dict, its JSON text or the
+    path of its file; a file of several records is refused). ``game``: the record must be of
+    that game; None: of any registered game. ``what`` names the record in errors, ``fields``
+    are rules for fields of this game (they replace those of :data:`ARENA_FIELDS`), ``defaults``
+    values of fields the record may leave out (``options`` is ``{}`` when left out). Errors:
+
+    - a record of another game: ``not a Lumen game record: field 'game' must be "lumen", got
+      "reef"`` (:class:`DataError`; a bad field or option is one too);
+    - an action that is not legal where it stands, named by its index in ``actions`` (from 0):
+      ``Lumen game record: actions[4]: action 99 is not legal here (legal: 0..5)``
+      (:class:`IllegalMoveError`).
+    """
+    record = read_record(record, what)
+    if not isinstance(record, Mapping):
+        raise DataError(f"{what}: expected a JSON object, got {shorten(record)}")
+    if game is not None:
+        check_record_game(record, game, what)
+    name = record.get("game")
+    if not isinstance(name, str) or name not in GAMES:
+        raise field_error(what, "game", f"a known game ({', '.join(sorted(GAMES))})", name)
+    checked = check_fields({"options": None, **(defaults or {}), **record},
+                           {**ARENA_FIELDS, **(fields or {})}, what, exact=False)
+    options = checked["options"] or {}
+    try:
+        state = new_game(name, checked["players"], checked["seed"], **options)
+    except LumicoreError as exc:
+        raise DataError(f"{what}: {str(exc)[:160]}") from None
+    except TypeError as exc:  # an option the game does not have
+        raise DataError(f"{what}: options {json.dumps(sorted(options))[:80]} are not the game's "
+                        f"({str(exc)[:120]})") from None
+    yield state
+    for i, action in enumerate(checked["actions"]):
+        try:
+            check_action(state, action)
+        except IllegalMoveError as exc:
+            raise IllegalMoveError(f"{what}: actions[{i}]: {exc}") from None
+        if on_action is not None:
+            on_action(state, action)
+        state.apply_action(action)
+        yield state
+
+
+def check_record_game(record: Mapping[str, Any], game: str, what: str) -> None:
+    """:class:`DataError` unless ``record["game"]`` is ``game``: the one wording of a record of
+    another game for every replay (``what`` names the record).
+
+    >>> check_record_game({"game": "reef"}, "lumen", "Lumen game record")
+    Traceback (most recent call last):
+    ...
+    lumicore.errors.DataError: not a Lumen game record: field 'game' must be "lumen", got "reef"
+    """
+    if "game" not in record:
+        raise DataError(f"not a {what}: field 'game' is missing")
+    if record["game"] != game:
+        raise field_error(f"not a {what}", "game", json.dumps(game), record["game"])
+
+
+def replay_arena_record(record: object, game: str | None = None, what: str = "game record",
+                        fields: Mapping[str, Spec] | None = None,
+                        on_action: Callable[[GameState, int], Any] | None = None,
+                        defaults: Mapping[str, Any] | None = None) -> GameState:
+    """The state where an arena record ends: :func:`iter_arena_record`'s last."""
+    *_, last = iter_arena_record(record, game, what, fields, on_action, defaults)
+    return last

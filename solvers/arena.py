@@ -25,10 +25,9 @@ from typing import Any
 
 import numpy as np
 
-from lumicore.checks import read_record
 from lumicore.data import OutputFile, shorten
 from lumicore.errors import IllegalMoveError, LumicoreError
-from lumicore.game import GAMES, GameState, new_game
+from lumicore.game import GAMES, GameState, new_game, replay_arena_record
 from solvers.batch import check_workers, run_batch
 from solvers.bots import (
     GENERIC_BOTS,
@@ -253,25 +252,11 @@ def play_from(state: GameState, bots: Sequence[Bot], rng: np.random.Generator | 
 def replay_record(record: dict[str, Any] | str | Path) -> GameState:
     """Replay a game record (the dict, its JSON text or the path of its JSON file, read by
     :func:`lumicore.checks.read_record`: a ``str`` starting with ``{`` is the text, any other
-    the path) through ``new_game`` and ``apply_action``; return the final state. An illegal
-    action raises :class:`IllegalMoveError` naming its index in ``actions``."""
-    record = read_record(record)
-    if not isinstance(record, dict):
-        raise LumicoreError(f"a game record is a JSON object, got {record!r:.80}")
-    missing = [k for k in ("game", "players", "seed", "actions") if k not in record]
-    if missing:
-        raise LumicoreError(f"game record lacks {', '.join(missing)}")
-    actions, options = record["actions"], record.get("options") or {}
-    if not isinstance(actions, list) or not isinstance(options, dict):
-        raise LumicoreError("a game record's actions must be a list and its options an object")
-    state = _new_game(record["game"], _check_players(record["players"]),
-                      check_seed(record["seed"]), options)
-    for i, action in enumerate(actions):
-        if state.is_terminal() or isinstance(action, bool) or not isinstance(action, int) \
-                or action not in state.legal_actions():
-            raise IllegalMoveError(f"record action {i} ({action!r:.40}) is not legal there")
-        state.apply_action(action)
-    return state
+    the path) through ``new_game`` and ``apply_action``; return the final state. It is
+    :func:`lumicore.game.replay_arena_record` for a record of any registered game, as each
+    game's replay does it: an illegal action raises :class:`IllegalMoveError` naming its index
+    in ``actions`` (from 0), a bad field is a :class:`DataError`."""
+    return replay_arena_record(record)
 
 
 def seat_lineups(n_bots: int, players: int) -> list[tuple[int, ...]]:

@@ -183,7 +183,7 @@ def _tampered(record, how):
 
 @pytest.mark.parametrize("how, message", [
     ("vp", "the replay ends with vp"), ("winner", "the replay ends with winner"),
-    ("action", "action 21: action 9999 is not legal"),
+    ("action", "actions[20]: action 9999 is not legal"),
 ])
 def test_replay_of_a_tampered_record_is_one_line_exit_2(tmp_path, capsys, how, message):
     path, _ = _played(tmp_path, capsys)
@@ -192,7 +192,7 @@ def test_replay_of_a_tampered_record_is_one_line_exit_2(tmp_path, capsys, how, m
     for source in (str(tmp_path / "bad.json"), json.dumps(bad)):
         assert main(["lemuria", "replay", source, "--json"]) == 2
         out, err = capsys.readouterr()
-        assert out == "" and err.startswith("lumicore: error: Lemuria record")
+        assert out == "" and err.startswith("lumicore: error: Lemuria game record")
         assert message in err and err.count("\n") == 1, err
 
 

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from lumicore.checks import read_record
-from lumicore.errors import DataError
+from lumicore.errors import DataError, IllegalMoveError
 from lumicore.game import play_randomly
 from lumicore.lemuria import Game as LemuriaGame
 from lumicore.lucia.deal_game import DealState
@@ -99,6 +100,16 @@ def test_read_records_takes_json_lines_text_and_names_what_is_wrong(tmp_path):
         read_records(path)
 
 
+def test_read_record_takes_one_record_and_tells_json_lines_from_broken_json():
+    one = json.dumps({"game": "lumen"})
+    with pytest.raises(DataError, match=r"^game record holds 2 records: replay one$"):
+        read_record(one + "\n" + one)  # was "not JSON (Extra data ...)"
+    assert read_record(one + "\n\n") == {"game": "lumen"}
+    # a broken record over several lines is no JSON lines: the error is the whole text's
+    with pytest.raises(DataError, match=r"^game record: not JSON \(Expecting .*line 3 column 1"):
+        read_record('{\n "game": "lumen",\n}')
+
+
 def test_read_record_gives_dicts_and_other_values_back_for_the_caller_to_check():
     record = {"game": "lumen"}
     assert read_record(record) is record and read_record(5) == 5
@@ -113,3 +124,72 @@ def test_the_replay_commands_take_a_file_or_json_text(make, game, tmp_path, caps
     from_file = json.loads(capsys.readouterr().out)
     assert main([game, "replay", "--json", json.dumps(record)]) == 0
     assert json.loads(capsys.readouterr().out) == from_file
+
+
+# ---- one replay of arena records for every game (lumicore.game.iter_arena_record) -----------
+
+ARENA_GAMES = {  # game -> (players, what its errors call a record, the Python replay)
+    "reef": (2, "reef game record", ReefGame.replay),
+    "lemuria": (2, "Lemuria game record", LemuriaGame.replay),
+    "lumen": (2, "Lumen game record", replay),
+    "lucia": (1, "Lucia game record", DealState.replay),
+}
+_PLAYED: dict[str, dict] = {}
+
+
+def _arena_record(game: str) -> dict:
+    """A tournament line of ``game``: random bots, seed 3 (played once per session)."""
+    if game not in _PLAYED:
+        players = ARENA_GAMES[game][0]
+        _PLAYED[game] = json.loads(json.dumps(play_game(game, ["random"] * players, players,
+                                                        seed=3)[0]))
+    return dict(_PLAYED[game])
+
+
+def _bad_record(game: str, how: str, monkeypatch, tmp_path) -> tuple[str, str]:
+    """The file of a bad record of ``game`` and the message every replay gives for it."""
+    monkeypatch.chdir(tmp_path)
+    record, what = _arena_record(game), ARENA_GAMES[game][1]
+    if how == "illegal action":
+        record["actions"] = [*record["actions"][:5], 9999, *record["actions"][6:]]
+        text = json.dumps(record)
+        message = f"{what}: actions[5]: action 9999 is not legal here (legal: 0.."
+    elif how == "another game":
+        other = "lumen" if game == "lucia" else "lucia"
+        text = json.dumps(_arena_record(other))
+        message = f"not a {what}: field 'game' must be \"{game}\", got \"{other}\""
+    else:  # a tournament's --out of two games
+        text = json.dumps(record) + "\n" + json.dumps(record) + "\n"
+        message = "'games.jsonl' holds 2 records: replay one"
+    Path("games.jsonl").write_text(text, encoding="utf-8")
+    return "games.jsonl", message
+
+
+@pytest.mark.parametrize("how", ["illegal action", "another game", "two records"])
+@pytest.mark.parametrize("game", ARENA_GAMES)
+def test_every_replay_command_names_a_bad_arena_record_the_same_way(game, how, monkeypatch,
+                                                                      tmp_path, capsys):
+    # JSON lines were "not JSON (Extra data ...)" in lucia, lemuria and lumen replay; the index of
+    # an illegal action was counted from 1 in reef and lemuria ("action 6"), from 0 elsewhere
+    path, message = _bad_record(game, how, monkeypatch, tmp_path)
+    assert main([game, "replay", path]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith(f"lumicore: error: {message}") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("how, error", [("illegal action", IllegalMoveError),
+                                        ("another game", DataError), ("two records", DataError)])
+@pytest.mark.parametrize("game", ARENA_GAMES)
+def test_every_python_replay_names_a_bad_arena_record_the_same_way(game, how, error,
+                                                                     monkeypatch, tmp_path):
+    path, message = _bad_record(game, how, monkeypatch, tmp_path)
+    with pytest.raises(error) as caught:
+        ARENA_GAMES[game][2](path)
+    assert str(caught.value).startswith(message)
+
+
+def test_the_arena_replays_a_record_of_any_game_the_same_way(monkeypatch, tmp_path):
+    path, message = _bad_record("lumen", "illegal action", monkeypatch, tmp_path)
+    with pytest.raises(IllegalMoveError, match=r"^game record: actions\[5\]: action 9999 is "):
+        replay_record(path)
+    assert replay_record(_arena_record("lemuria")).is_terminal()

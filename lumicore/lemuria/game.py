@@ -58,7 +58,14 @@ from lumicore.checks import (
 )
 from lumicore.data import shorten
 from lumicore.errors import DataError, IllegalMoveError, LumicoreError
-from lumicore.game import CHANCE, TERMINAL, check_action, checked_load, sample_chance
+from lumicore.game import (
+    CHANCE,
+    TERMINAL,
+    check_action,
+    checked_load,
+    replay_arena_record,
+    sample_chance,
+)
 from lumicore.lemuria import rules
 from lumicore.lemuria.altar import (
     ALTAR_FROM,
@@ -92,6 +99,8 @@ HAND_SIZE = 3
 MATERIAL_SET = {"plant": 2, "mineral": 2}
 CHURCH_VP = 3
 OPTIONS = ("impact", "buildings", "characters", "altar", "impacts")
+RECORD = "Lemuria game record"
+"""What errors about a Lemuria game record call it."""
 PHASES = ("deal", "pass", "altar", "main", "scoring", "over")
 SOURCE = "serialized lemuria game"
 HEADER = {"game": Choice("lemuria", what='"lemuria"'),
@@ -1155,25 +1164,15 @@ class Game:
     def replay(cls, record: Mapping[str, Any] | str | Path) -> Game:
         """The game a :meth:`record` describes, replayed action by action: the dict, its JSON
         text or the path of its JSON file (:func:`lumicore.checks.read_record`: a ``str``
-        starting with ``{`` is the text, any other the path); a record whose ``vp`` or
-        ``winner`` differ from the replay's is a :class:`DataError`."""
-        record = read_record(record, "Lemuria game record")
-        if not isinstance(record, Mapping) or record.get("game") != "lemuria":
-            raise DataError(f"not a Lemuria game record: {shorten(record)}")
-        actions = record.get("actions")
-        options = record.get("options", {})
-        if not isinstance(actions, list) or not isinstance(options, Mapping) \
-                or set(options) - set(OPTIONS):
-            raise DataError("Lemuria record: expected a list of actions and known options")
-        game = cls.new(record.get("players"), record.get("seed"), **options)
-        for i, action in enumerate(actions):
-            try:
-                game.apply_action(action)
-            except IllegalMoveError as exc:
-                raise DataError(f"Lemuria record, action {i + 1}: {exc}") from exc
+        starting with ``{`` is the text, any other the path), replayed as every game replays an
+        arena record (:func:`lumicore.game.iter_arena_record`: an illegal action is an
+        :class:`IllegalMoveError` naming its index in ``actions``, from 0); a record whose ``vp``
+        or ``winner`` differ from the replay's is a :class:`DataError`."""
+        record = read_record(record, RECORD)
+        game = replay_arena_record(record, "lemuria", RECORD)
         for key, value in (("vp", game.vp()), ("winner", game.winner())):
             if key in record and record[key] != value:
-                raise DataError(f"Lemuria record: the replay ends with {key} {value}, the record "
+                raise DataError(f"{RECORD}: the replay ends with {key} {value}, the record "
                                 f"says {shorten(record[key])}")
         return game
 

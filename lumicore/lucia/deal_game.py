@@ -46,7 +46,14 @@ from lumicore.checks import (
 )
 from lumicore.data import shorten
 from lumicore.errors import DataError, IllegalMoveError, LumicoreError
-from lumicore.game import CHANCE, TERMINAL, check_action, checked_load
+from lumicore.game import (
+    CHANCE,
+    TERMINAL,
+    check_action,
+    check_record_game,
+    checked_load,
+    replay_arena_record,
+)
 from lumicore.lucia.cards import Card, Deck
 from lumicore.lucia.deal import (
     HAND_SIZE,
@@ -155,11 +162,10 @@ class DealState:
         record = read_record(record, RECORD)
         if not isinstance(record, Mapping):
             raise DataError(f"{RECORD}: expected a JSON object, got {shorten(record)}")
-        game = record.get("game", "lucia" if "turns" in record else None)  # older play records
-        if game is None:
+        if "game" not in record and "turns" not in record:  # older play records have no game
             raise DataError(f'not a {RECORD}: no "game": "lucia" (nor "turns")')
-        if game != "lucia":
-            raise field_error(f"not a {RECORD}", "game", '"lucia"', game)
+        if "game" in record:
+            check_record_game(record, "lucia", RECORD)
         if ("turns" in record) == ("actions" in record):
             raise DataError(f"{RECORD}: expected its plays as 'turns' (lucia play) or its "
                             "actions as 'actions' (an arena record), one of them")
@@ -221,19 +227,7 @@ class DealState:
     def _replay_arena(cls, record: dict[str, Any],
                       on_action: Callable[[DealState, int], Any] | None) -> DealState:
         """An arena record (see :meth:`replay`)."""
-        check_fields(record, ARENA_RECORD, RECORD, exact=False)
-        try:
-            state = cls.new_game(record["players"], record["seed"], **record["options"])
-        except LumicoreError as exc:
-            raise DataError(f"{RECORD}: {str(exc)[:160]}") from None
-        for i, action in enumerate(record["actions"]):
-            try:
-                check_action(state, action)
-            except IllegalMoveError as exc:
-                raise IllegalMoveError(f"{RECORD}: actions[{i}]: {exc}") from None
-            if on_action is not None:
-                on_action(state, action)
-            state.apply_action(action)
+        state = replay_arena_record(record, "lucia", RECORD, ARENA_RECORD, on_action)
         if "returns" in record and record["returns"] != state.returns():
             raise field_error(RECORD, "returns", f"{json.dumps(state.returns())}: the replay is "
                               f"{_outcome(state)}", record["returns"])

@@ -47,11 +47,16 @@ from lumicore.checks import (
     check_seed,
     field_error,
     read_json,
-    read_record,
 )
-from lumicore.data import shorten
-from lumicore.errors import DataError, IllegalMoveError, LumicoreError
-from lumicore.game import CHANCE, TERMINAL, check_action, checked_load
+from lumicore.errors import DataError, LumicoreError
+from lumicore.game import (
+    CHANCE,
+    NEW_GAME_DEFAULTS,
+    TERMINAL,
+    check_action,
+    checked_load,
+    replay_arena_record,
+)
 from lumicore.lumen import kernel
 from lumicore.lumen.dice import ROLLS, SELECTIONS, selections
 from lumicore.lumen.map import Map, load_map
@@ -901,24 +906,8 @@ def replay(record: dict[str, Any] | str | Path) -> GameState:
     """Play a game record (:meth:`GameState.record`, or the arena's generic record) from the
     start and return the final state. The record is the dict, its JSON text or the path of its
     JSON file (:func:`lumicore.checks.read_record`: a ``str`` starting with ``{`` is the text,
-    any other the path)."""
-    record = read_record(record, "Lumen game record")
-    if not isinstance(record, dict) or record.get("game") != "lumen":
-        raise DataError("not a Lumen game record (expected \"game\": \"lumen\")")
-    options = record.get("options") or {}
-    if not isinstance(options, dict) or not all(isinstance(k, str) for k in options):
-        raise DataError(f"bad Lumen game record: options {shorten(options)} is not an object")
-    players, seed = record.get("players", 2), record.get("seed", 0)
-    if isinstance(players, bool) or not isinstance(players, int):
-        raise DataError(f"bad Lumen game record: players {shorten(players)} is not an integer")
-    try:
-        state = GameState.new_game(players=players, seed=check_seed(seed), **options)
-        actions = list(record["actions"])
-    except (KeyError, TypeError) as exc:
-        raise DataError(f"bad Lumen game record: {str(exc)[:80]}") from exc
-    for i, action in enumerate(actions):
-        try:
-            state.apply_action(action)
-        except IllegalMoveError as exc:
-            raise IllegalMoveError(f"record action #{i}: {exc}") from None
-    return state
+    any other the path), replayed as every game replays an arena record
+    (:func:`lumicore.game.iter_arena_record`: an illegal action is an :class:`IllegalMoveError`
+    naming its index in ``actions``, from 0); ``players`` and ``seed`` default to 2 and 0."""
+    return replay_arena_record(record, "lumen", "Lumen game record",
+                               defaults=NEW_GAME_DEFAULTS)

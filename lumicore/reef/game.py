@@ -55,7 +55,14 @@ from lumicore.checks import (
 )
 from lumicore.data import shorten
 from lumicore.errors import DataError, IllegalMoveError, LumicoreError
-from lumicore.game import CHANCE, TERMINAL, check_action, checked_load
+from lumicore.game import (
+    CHANCE,
+    NEW_GAME_DEFAULTS,
+    TERMINAL,
+    check_action,
+    checked_load,
+    iter_arena_record,
+)
 from lumicore.reef import io, kernel
 from lumicore.reef.board import load_board
 from lumicore.reef.decisions import Orient, Pick, Place, Return, Score, Skip, Spend, SwapDone, Turn
@@ -97,6 +104,7 @@ LIMESTONE_VALUE = 0.5
 FORMAT = "lumicore-reef-game"
 RECORD_VERSION = 1
 """The version of the game records :meth:`Game.record` writes (one without it is read as it)."""
+_ARENA = "reef game record"  # what errors about an arena record of the reef call it
 _MASK = (1 << 64) - 1
 _WHAT = "serialized reef game"
 _PHASES = ("deal", "orient", "draw", "turn", "swap", "place", "score", "over")
@@ -748,22 +756,21 @@ class Game:
     @classmethod
     def replay(cls, record: dict | str | Path) -> Game:
         """Replay a record (a dict, its JSON text or the path of a JSON file holding one, read
-        as :func:`read_records` reads them; the reef's own record, or a line of a tournament's
-        ``--out``, the arena's) and return the final state. IllegalMoveError names
-        the decision, its turn and why it is not legal; a record whose totals differ from the
-        replay's is a DataError."""
+        by :func:`lumicore.checks.read_record`: a file of several records is a DataError; the
+        reef's own record, or a line of a tournament's ``--out``, the arena's) and return the
+        final state. IllegalMoveError names the decision, its turn and why it is not legal (in
+        an arena record, the action and its index in ``actions``, from 0); a record whose
+        totals differ from the replay's, or a record of another game, is a DataError."""
         return list(cls.iter_replay(record))[-1]
 
     @classmethod
     def iter_replay(cls, record: dict | str | Path) -> Iterator[Game]:
         """Every state of a recorded game (given as to :meth:`replay`), from the first decision
         to the last, as copies."""
-        records = read_records(record)
-        if len(records) != 1:
-            raise DataError(f"{shorten(record)} holds {len(records)} records: replay one "
-                            "(read_records reads them all)")
-        record = records[0]
-        if "format" not in record and record.get("game") == "reef":
+        record = read_record(record, "game record")
+        if not isinstance(record, dict):
+            raise DataError(f"game record: expected a JSON object, got {shorten(record)}")
+        if "format" not in record and "game" in record:
             yield from cls._iter_arena(record)
             return
         game = cls._from_setup(record)
@@ -795,21 +802,9 @@ class Game:
     @classmethod
     def _iter_arena(cls, record: dict) -> Iterator[Game]:
         """The states of an arena record (a line of ``tournament --out``: ``"game": "reef"``,
-        its ``options``, the actions as the indices of ``legal_actions``), as copies."""
-        options, actions = record.get("options") or {}, record.get("actions")
-        if not isinstance(options, dict) or not isinstance(actions, list):
-            raise DataError("game record: expected an object of options and a list of actions")
-        try:
-            game = cls.new_game(record.get("players", 2), record.get("seed", 0), **options)
-        except TypeError as exc:  # an option the game does not have
-            raise DataError(f"game record: {exc}") from None
-        yield game.clone()
-        for k, action in enumerate(actions, start=1):
-            try:
-                check_action(game, action)
-            except IllegalMoveError as exc:
-                raise IllegalMoveError(f"record action {k}: {exc}") from None
-            game.apply_action(action)
+        its ``options``, the actions as the indices of ``legal_actions``), as copies, replayed
+        as every game replays one (:func:`lumicore.game.iter_arena_record`)."""
+        for game in iter_arena_record(record, "reef", _ARENA, defaults=NEW_GAME_DEFAULTS):
             yield game.clone()
 
     def _apply_text_chance(self, text: str) -> None:

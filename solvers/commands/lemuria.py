@@ -226,9 +226,9 @@ def _record_bots(record: Any, players: int) -> list[str] | None:
 def run_replay(args: argparse.Namespace) -> int:
     """``lumicore lemuria replay``: a game record played back, checked and shown where it ends."""
     from lumicore.checks import read_record
-    from lumicore.lemuria.game import Game
+    from lumicore.lemuria.game import RECORD, Game
 
-    record = read_record(args.record, "Lemuria game record")
+    record = read_record(args.record, RECORD)
     game = Game.replay(record)
     bots = _record_bots(record, game.players)
     if args.json:
