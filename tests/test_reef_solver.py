@@ -477,3 +477,31 @@ def test_ctrl_c_stops_the_search_of_a_callable_objective_with_its_best_plan():
     assert result.status == "interrupted" and not result.optimal
     final, ls = replay(reef, result, 4)
     assert final == result.reef and ls == result.limestone
+
+
+def test_ctrl_c_as_the_python_search_builds_its_result_is_interrupted(monkeypatch):
+    """A press after the Python search (a callable objective), while its best plan is replayed
+    and scored, escaped best_placement as KeyboardInterrupt (the result was built after its
+    noting() block); now it gives the result, "interrupted", with the plan the search found
+    (here the whole search's)."""
+    import signal
+
+    from ctrl_c_helpers import ctrl_c_on_call
+
+    import solvers.reef.placement as placement
+
+    reef = random_reef("A", pieces=10, seed=3, climb=0.6)
+
+    def objective(r: Reef) -> float:
+        return float(r.coral_score("pink"))
+
+    whole = best_placement(reef, "pink 3, pink 5 crab, blue 2", 4, objective)
+    calls = ctrl_c_on_call(monkeypatch, placement, "_result")
+    try:
+        result = best_placement(reef, "pink 3, pink 5 crab, blue 2", 4, objective)
+    except KeyboardInterrupt:
+        pytest.fail("Ctrl-C escaped best_placement as KeyboardInterrupt")
+    assert calls == [1] and whole.status == "optimal"
+    assert result.status == "interrupted" and not result.optimal
+    assert result.value == whole.value and result.placements == whole.placements
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler

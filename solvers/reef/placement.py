@@ -365,7 +365,8 @@ def _search_python(reef: Reef, kinds: list[Lumino], counts: list[int], limestone
                    time_limit: float | None, limestone_value: float) -> PlacementResult:
     """The same search for any callable objective: kernel move generation, Python tree walk,
     merging by the multiset of actions, no bounds (nothing is known about the callable).
-    Ctrl-C (``KeyboardInterrupt``) stops it with the best plan so far."""
+    Ctrl-C (``KeyboardInterrupt``) stops it with the best plan so far; a press while that plan
+    is replayed and scored is noted, not raised, and makes the result "interrupted"."""
     budget = Budget(max_nodes, time_limit)
     seen: set[tuple] = set()
     best: list = [None]      # (value, limestone, actions)
@@ -410,11 +411,17 @@ def _search_python(reef: Reef, kinds: list[Lumino], counts: list[int], limestone
             status = LIMIT if budget.exhausted else OPTIMAL
         except KeyboardInterrupt:
             status = INTERRUPTED
-    if best[0] is None:
-        actions = [(lumino, -1, -1) for lumino, n in zip(kinds, counts, strict=True)
-                   for _ in range(n)]
-    else:
-        actions = best[0][2]
-    name = getattr(goal, "__name__", type(goal).__name__)
-    return _result(reef, actions, limestone, goal, name, limestone_value, budget.nodes, merged, 0,
-                   status, budget.elapsed)
+        # from here to the result a press is noted, not raised (it escaped as
+        # KeyboardInterrupt there): the result is "interrupted", with the best plan found
+        with noting(raising=False):
+            if best[0] is None:
+                actions = [(lumino, -1, -1) for lumino, n in zip(kinds, counts, strict=True)
+                           for _ in range(n)]
+            else:
+                actions = best[0][2]
+            name = getattr(goal, "__name__", type(goal).__name__)
+            result = _result(reef, actions, limestone, goal, name, limestone_value,
+                             budget.nodes, merged, 0, status, budget.elapsed)
+            if pressed():
+                result = replace(result, status=INTERRUPTED)
+            return result
