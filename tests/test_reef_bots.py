@@ -214,7 +214,9 @@ def test_reef_flatmc_keeps_a_time_limit(placement_clock, players, limit):
     its candidates and greedy play-outs rank within it, rounds of play-outs go on until it is
     up (a limit of 5 runs out while ranking: one round, each candidate scored once its turn is
     played; here 6 fake seconds), the round left unfinished is dropped so that every
-    candidate keeps as many paired play-outs (300: 2-6 rounds in 302-303 fake seconds)."""
+    candidate keeps as many paired play-outs (300: 1-6 rounds in 301 fake seconds; with 4
+    players the second round's last play-out reaches the limit inside a turn and is dropped
+    with its round, where it searched past the limit before)."""
     game = at_turn(seed=1, players=players)
     bot = make_bot("flatmc", "reef", seed=0, time_limit=limit)
     assert bot.choose(game) in game.legal_actions()
@@ -223,7 +225,31 @@ def test_reef_flatmc_keeps_a_time_limit(placement_clock, players, limit):
     samples = bot.samples(game)
     assert placement_clock[0] <= limit + 5
     assert len(samples) == 4 and len({len(values) for _, values in samples}) == 1
-    assert len(samples[0][1]) == 1 if limit == 5 else len(samples[0][1]) >= 2
+    assert len(samples[0][1]) == 1 if limit == 5 else len(samples[0][1]) >= (players < 4) + 1
+
+
+@pytest.mark.parametrize("limit", [20, 40, 300])
+def test_reef_flatmc_starts_no_search_past_its_time_limit(placement_clock, monkeypatch, limit):
+    """The greedy play-out running at the deadline finished its turn with a placement search per
+    decision past it (1 ms each). Now no search starts past the deadline: that play-out is
+    dropped with its round (in the first round its candidate is scored once its turn is
+    played), so every candidate keeps as many paired play-outs."""
+    import solvers.reef.turn as turn
+
+    game = at_turn(seed=1)
+    searched = turn.best_placement
+    starts = []  # the fake clock as each placement search starts
+
+    def counted(*args, **options):
+        starts.append(placement_clock[0])
+        return searched(*args, **options)
+
+    monkeypatch.setattr(turn, "best_placement", counted)
+    bot = make_bot("flatmc", "reef", seed=0, time_limit=limit)
+    placement_clock[0] = 0
+    samples = bot.samples(game)
+    assert starts and max(starts) <= limit  # the deadline is 0 + limit on the fake clock
+    assert len(samples) == 4 and len({len(values) for _, values in samples}) == 1
 
 
 @pytest.mark.parametrize("spec, error", [("flatmc:time_limit=0", "time_limit must be"),

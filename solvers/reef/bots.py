@@ -16,8 +16,8 @@ before its generic bots); each bot has ``choose(state) -> int`` for a decision n
   the same draws in play-out ``i`` (common random numbers); the bot leaves greedy's choice only
   for a candidate whose mean gain over it is above ``margin`` (1 VP) and twice its standard
   error. With ``time_limit`` (seconds per decision, as the arena's ``flatmc``) rounds of
-  play-outs go on until the clock runs out instead of ``playouts`` (see
-  :meth:`FlatMCBot.samples`);
+  play-outs go on until the clock runs out instead of ``playouts``, and no search starts past
+  it (see :meth:`FlatMCBot.samples`);
 - ``mcts``: the arena's UCT (:class:`solvers.bots.MCTSBot`) over greedy's ``candidates`` (4)
   best decisions at every decision node (greedy's placement plan while placing), ``iterations``
   (48), play-outs as ``flatmc``'s scored by ``Game.evaluate`` (or by ``evaluate(game)``, a
@@ -99,7 +99,8 @@ def _left(deadline: float | None) -> float | None:
 
 
 class _OutOfTime(Exception):
-    """A search of the reef MCTS was due past its deadline: the descent is dropped instead."""
+    """A search of the reef MCTS or flatmc was due past its deadline: the descent or play-out
+    is dropped instead."""
 
 
 def _on_time(deadline: float | None) -> None:
@@ -112,7 +113,7 @@ def _within(choose: Callable[..., int] | None, deadline: float | None, drop: boo
             ) -> Callable[[Game], int] | None:
     """The play-out policy ``choose`` (a :class:`GreedyBot`'s, or None: random) ranking each
     decision within the time left to ``deadline``, if there is one; ``drop``: past the deadline
-    it searches no more and raises :class:`_OutOfTime` (the reef MCTS drops that play-out)."""
+    it searches no more and raises :class:`_OutOfTime` (the bot drops that play-out)."""
     if choose is None or deadline is None:
         return choose
 
@@ -167,6 +168,16 @@ def follow(game: Game, ranked: RankedTurn, rng: np.random.Generator) -> Game:
         if step in moves:
             game.apply_action(moves.index(step))
     return game
+
+
+def _followed(game: Game, ranked: RankedTurn, seed: int) -> tuple[Game, np.random.Generator]:
+    """A copy of ``game`` (drawing from the bot's samples, not its own generator) with
+    ``ranked`` played (:func:`follow`, draws from a generator of ``seed``), and that
+    generator."""
+    rng = np.random.default_rng(seed)
+    probe = game.clone()
+    probe.auto_chance = False
+    return follow(probe, ranked, rng), rng
 
 
 class GreedyBot:
@@ -232,13 +243,14 @@ class FlatMCBot(GreedyBot):
         every candidate drawing from the same seed. With ``time_limit`` (the clock starts before
         the candidates are ranked, within it) rounds of play-outs, one per candidate, go on
         until the clock runs out, whatever ``playouts``: a play-out running then stops at its
-        next pause between turns, a round left unfinished is dropped, and in the first round a
-        candidate not reached (or a lone candidate) is scored once its turn is played, without
-        a play-out."""
+        next pause between turns, or is dropped where its turn needs a search past the deadline
+        (none starts then), a round left unfinished is dropped, and in the first round a
+        candidate not reached or whose play-out was dropped (or a lone candidate) is scored
+        once its turn is played, without a play-out."""
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         options = self.ranked_turns(game, _left(deadline))[: self.candidates]
         me = game.current_player()
-        policy = _within(self.policy, deadline)
+        policy = _within(self.policy, deadline, drop=True)
         out: list[tuple[RankedTurn, list[float]]] = [(ranked, []) for ranked in options]
         timed = deadline is not None
         seeds = None if timed else self.rng.integers(2**63, size=self.playouts)
@@ -248,12 +260,14 @@ class FlatMCBot(GreedyBot):
                 late = timed and (len(out) == 1 or time.perf_counter() > deadline)
                 if late and i:
                     return [(ranked, values[:i]) for ranked, values in out]
-                rng = np.random.default_rng(seed)
-                probe = game.clone()
-                probe.auto_chance = False
-                follow(probe, ranked, rng)
+                probe, rng = _followed(game, ranked, seed)
                 if not late:
-                    playout(probe, rng, policy, self.horizon, self.cutoff, deadline)
+                    try:
+                        playout(probe, rng, policy, self.horizon, self.cutoff, deadline)
+                    except _OutOfTime:  # its turn needed a search past the deadline
+                        if i:
+                            return [(ranked, values[:i]) for ranked, values in out]
+                        probe, _ = _followed(game, ranked, seed)
                 values.append(turn_value(probe, me, self.objective))
         return out
 
