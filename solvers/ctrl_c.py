@@ -19,7 +19,7 @@ import signal
 import threading
 from collections.abc import Iterator
 
-__all__ = ["noting", "pressed", "check"]
+__all__ = ["noting", "pressed", "check", "forget"]
 
 _PRESSED = threading.Event()
 _depth = 0
@@ -65,3 +65,12 @@ def check() -> None:
     """Raise ``KeyboardInterrupt`` if Ctrl-C was pressed within the current :func:`noting`."""
     if pressed():
         raise KeyboardInterrupt
+
+
+def forget() -> None:
+    """Start afresh in a process forked from one within :func:`noting`: the press it recorded
+    and its open ``noting()`` blocks are the parent's, not this process's (whose own stop comes
+    from the parent)."""
+    global _depth
+    _depth = 0
+    _PRESSED.clear()

@@ -80,6 +80,31 @@ def test_the_process_ignores_ctrl_c():
     assert partner.process.exitcode == 0
 
 
+@pytest.mark.skipif(beside_module._START != "fork", reason="only a fork inherits the record")
+def test_a_press_noted_before_the_fork_does_not_stop_the_search_beside():
+    """A Ctrl-C the planner had noted (solvers.ctrl_c) just before the process was forked was
+    inherited by it: its search stopped at once, "interrupted". It is cleared as the process
+    starts, so the search runs as it does without the press (its stop is the planner's)."""
+    from solvers.ctrl_c import noting, pressed
+
+    inst = YEARS["tiny 0"]()
+    root = lagrangian_bound(inst)
+
+    def search() -> object:
+        partner = BranchBeside(inst, root, seconds=20.0, vp=0)
+        partner.process.join(30)  # it stops by itself: exhausted or out of time
+        return partner.finish(wait=5.0)
+
+    plain = search()
+    with noting(raising=False):
+        os.kill(os.getpid(), signal.SIGINT)
+        while not pressed():  # the handler runs at the next bytecode of the main thread
+            time.sleep(0.001)
+        result = search()
+    assert plain.status != "interrupted"
+    assert (result.status, result.bound) == (plain.status, plain.bound)
+
+
 def test_a_failure_beside_is_raised_in_the_caller(monkeypatch):
     def broken(*_args, **_kwargs):
         raise RuntimeError("broken branch")

@@ -8,7 +8,9 @@ CP-SAT's time (docs/lemuria.md measures both). The process learns the best plan'
 CP-SAT finds them (it prunes the nodes no better) and sends each fall of its bound back.
 
 The process starts with Ctrl-C ignored: the caller stops it (:meth:`BranchBeside.finish`),
-so a Ctrl-C reaches only the planner, which keeps its plan and the bound proven so far.
+so a Ctrl-C reaches only the planner, which keeps its plan and the bound proven so far. A press
+the planner had noted (:mod:`solvers.ctrl_c`) when the process was forked is cleared as it
+starts: it stopped the search at once before.
 
 >>> from lumicore.lemuria import default_instance
 >>> from solvers.lemuria.bound import lagrangian_bound
@@ -33,6 +35,7 @@ from typing import Any
 
 from lumicore.lemuria import Instance
 from solvers.batch import children_ignore_ctrl_c
+from solvers.ctrl_c import forget
 from solvers.lemuria.bound import BoundResult
 from solvers.lemuria.branch import BranchResult, branch_bound
 
@@ -126,6 +129,7 @@ def _run(instance: Instance, root: BoundResult, seconds: float, vp: Any, stop: A
     ``send``."""
     # also when started off the main thread, where children_ignore_ctrl_c cannot
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    forget()  # a press the planner noted just before the fork is its own: its stop is `stop`
     parent = os.getppid()
 
     def stopped() -> bool:  # asked to, or orphaned: a planner killed (SIGKILL, SIGTERM, OOM)
