@@ -362,6 +362,35 @@ def test_the_last_wait_for_the_partner_ends_at_the_time_limit(monkeypatch, rest,
     assert partner.waits[0] == pytest.approx(expected)  # (the fake is not stopped by it)
 
 
+@pytest.mark.parametrize(("used", "polished", "branched"),
+                         [(5.0, [2.5], [5.0]), (8.0, [], [2.0]), (10.0, [], []), (10.5, [], [])])
+def test_the_polish_and_the_branch_and_bound_get_only_what_is_left(monkeypatch, used, polished,
+                                                                    branched):
+    """The character polish and the branch and bound after CP-SAT (``beside=False``) got at
+    least 0.1 s each, so a year could end about 0.2 s past its time limit. Now each gets only
+    what is left (the polish: less the branch and bound's share, 25% of 10 s), and one with
+    nothing left is skipped: the plan so far stays, "feasible". On a fake clock in
+    solvers.lemuria, CP-SAT (stubbed: no plan beyond the greedy year) uses ``used`` seconds."""
+    clock = _Clock()
+    monkeypatch.setattr(lemuria, "time", clock)
+
+    def solve(*args) -> list:
+        clock.now += used
+        return []
+
+    steps: dict[str, list[float]] = {"polish": [], "branch": []}
+    monkeypatch.setattr(lemuria, "_solve", solve)
+    monkeypatch.setattr(lemuria, "_polish", lambda inst, plan, seconds:
+                        steps["polish"].append(seconds))
+    monkeypatch.setattr(lemuria, "_branch", lambda inst, plan, fast, seconds, watch:
+                        steps["branch"].append(seconds))
+    inst = default_instance(0)
+    plan = build_schedule(inst, time_limit=10, workers=1, beside=False, dives=False)
+    assert steps == {"polish": pytest.approx(polished), "branch": pytest.approx(branched)}
+    assert plan.status == "feasible" and plan.reason != "interrupted"
+    assert plan.vp == greedy_schedule(inst).vp
+
+
 class _Pipe:
     """The result arrives after ``delay`` seconds of the fake clock."""
 

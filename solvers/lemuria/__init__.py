@@ -209,15 +209,15 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
         schedule = _result(year, first, runs, watch, time.perf_counter() - start)
 
         def left(kept: float = 0.0) -> float | None:  # seconds to the time limit, less kept
-            if time_limit is None:
+            if time_limit is None:                   # (0: none left, the step is skipped)
                 return None
-            return max(start + float(time_limit) - kept - time.perf_counter(), 0.1)
+            return max(start + float(time_limit) - kept - time.perf_counter(), 0.0)
 
         def last_wait() -> float:  # for the partner: up to PARTNER_WAIT, within the time limit
             return min(PARTNER_WAIT, max(start + seconds - time.perf_counter(), 0.0))
 
-        if characters and schedule.status == FEASIBLE:
-            _polish(instance, schedule, left(for_branch))
+        if characters and schedule.status == FEASIBLE and (polish := left(for_branch)) != 0:
+            _polish(instance, schedule, polish)
             watch.found(schedule.vp)
             watch.tick()
         if partner is not None:
@@ -227,8 +227,8 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
                     schedule.status, schedule.reason = INTERRUPTED, REASON_INTERRUPTED
             partner.finish(wait=last_wait())
             _bounded(schedule, partner.bound, watch)
-        elif branch and schedule.status == FEASIBLE:
-            _branch(instance, schedule, fast, left(), watch)
+        elif branch and schedule.status == FEASIBLE and (bounding := left()) != 0:
+            _branch(instance, schedule, fast, bounding, watch)
         seconds_left = (EXHAUSTIVE_TIME if time_limit is None
                         else start + float(time_limit) - time.perf_counter())
         if (schedule.status == FEASIBLE and instance.turns <= SHORT_YEAR
