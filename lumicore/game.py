@@ -52,7 +52,7 @@ from lumicore.errors import DataError, IllegalMoveError, LumicoreError
 __all__ = ["CHANCE", "TERMINAL", "GAMES", "GameState", "Deterministic", "OnePlayerState",
            "play_randomly", "check_action", "checked_load", "sample_chance", "new_game",
            "LOAD_ERRORS", "ARENA_FIELDS", "iter_arena_record", "replay_arena_record",
-           "check_record_game", "NEW_GAME_DEFAULTS"]
+           "check_record_game", "check_record_returns", "NEW_GAME_DEFAULTS"]
 
 TERMINAL = -1
 """``current_player()`` once the game is over."""
@@ -292,7 +292,9 @@ def iter_arena_record(record: object, game: str | None = None, what: str = "game
       "reef"`` (:class:`DataError`; a bad field or option is one too);
     - an action that is not legal where it stands, named by its index in ``actions`` (from 0):
       ``Lumen game record: actions[4]: action 99 is not legal here (legal: 0..5)``
-      (:class:`IllegalMoveError`).
+      (:class:`IllegalMoveError`);
+    - ``returns`` (when the record has them) that are not the replayed game's, once every action
+      is played (:func:`check_record_returns`, a :class:`DataError`).
     """
     record = read_record(record, what)
     if not isinstance(record, Mapping):
@@ -322,6 +324,25 @@ def iter_arena_record(record: object, game: str | None = None, what: str = "game
             on_action(state, action)
         state.apply_action(action)
         yield state
+    check_record_returns(record, state, what)
+
+
+def check_record_returns(record: Mapping[str, Any], state: GameState, what: str) -> None:
+    """:class:`DataError` if ``record`` has ``returns`` that are not ``state.returns()``: the
+    one check of a record's result for every replay (``what`` names the record), worded
+    ``Lumen game record: field 'returns' must be [1.0, 0.0] (the replayed returns), got [0.0,
+    1.0]``. The replayed returns are compared as the arena writes them, floats in JSON (which
+    read back as exactly the floats written), with no tolerance; a return must be a number
+    (``true`` is none)."""
+    if "returns" not in record:
+        return
+    replayed = [float(r) for r in state.returns()]  # as written: JSON reads them back exactly
+    given = record["returns"]
+    if (not isinstance(given, list) or len(given) != len(replayed)
+            or any(isinstance(r, bool) or not isinstance(r, int | float) or r != want
+                   for r, want in zip(given, replayed, strict=False))):
+        raise field_error(what, "returns", f"{json.dumps(replayed)} (the replayed returns)",
+                          given)
 
 
 def check_record_game(record: Mapping[str, Any], game: str, what: str) -> None:

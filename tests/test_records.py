@@ -154,6 +154,12 @@ def _bad_record(game: str, how: str, monkeypatch, tmp_path) -> tuple[str, str]:
         record["actions"] = [*record["actions"][:5], 9999, *record["actions"][6:]]
         text = json.dumps(record)
         message = f"{what}: actions[5]: action 9999 is not legal here (legal: 0.."
+    elif how == "altered returns":  # the result edited after the game: every game refuses it
+        returns = record["returns"]
+        record["returns"] = [returns[0] + 1.0, *returns[1:]]
+        text = json.dumps(record)
+        message = (f"{what}: field 'returns' must be {json.dumps(returns)} (the replayed "
+                   f"returns), got {json.dumps(record['returns'])}")
     elif how == "another game":
         other = "lumen" if game == "lucia" else "lucia"
         text = json.dumps(_arena_record(other))
@@ -165,12 +171,14 @@ def _bad_record(game: str, how: str, monkeypatch, tmp_path) -> tuple[str, str]:
     return "games.jsonl", message
 
 
-@pytest.mark.parametrize("how", ["illegal action", "another game", "two records"])
+@pytest.mark.parametrize("how", ["illegal action", "altered returns", "another game",
+                                 "two records"])
 @pytest.mark.parametrize("game", ARENA_GAMES)
 def test_every_replay_command_names_a_bad_arena_record_the_same_way(game, how, monkeypatch,
                                                                       tmp_path, capsys):
     # JSON lines were "not JSON (Extra data ...)" in lucia, lemuria and lumen replay; the index of
-    # an illegal action was counted from 1 in reef and lemuria ("action 6"), from 0 elsewhere
+    # an illegal action was counted from 1 in reef and lemuria ("action 6"), from 0 elsewhere;
+    # altered returns replayed silently but in lucia
     path, message = _bad_record(game, how, monkeypatch, tmp_path)
     assert main([game, "replay", path]) == 2
     out, err = capsys.readouterr()
@@ -178,6 +186,7 @@ def test_every_replay_command_names_a_bad_arena_record_the_same_way(game, how, m
 
 
 @pytest.mark.parametrize("how, error", [("illegal action", IllegalMoveError),
+                                        ("altered returns", DataError),
                                         ("another game", DataError), ("two records", DataError)])
 @pytest.mark.parametrize("game", ARENA_GAMES)
 def test_every_python_replay_names_a_bad_arena_record_the_same_way(game, how, error,
@@ -193,3 +202,21 @@ def test_the_arena_replays_a_record_of_any_game_the_same_way(monkeypatch, tmp_pa
     with pytest.raises(IllegalMoveError, match=r"^game record: actions\[5\]: action 9999 is "):
         replay_record(path)
     assert replay_record(_arena_record("lemuria")).is_terminal()
+
+
+@pytest.mark.parametrize("game", ARENA_GAMES)
+def test_every_replay_of_an_arena_record_checks_its_returns_exactly(game, capsys):
+    record = _arena_record(game)
+    replay_ = ARENA_GAMES[game][2]
+    assert record["returns"] == replay_(record).returns() == replay_record(record).returns()
+    assert main([game, "replay", json.dumps(record)]) == 0
+    capsys.readouterr()
+    returns, what = record["returns"], ARENA_GAMES[game][1]
+    for wrong in ([returns[0] + 1e-12, *returns[1:]],  # no tolerance: the floats JSON wrote
+                  [bool(r) for r in returns],  # true is no 1.0
+                  returns[:-1], "won"):
+        with pytest.raises(DataError, match=rf"^{what}: field 'returns' must be "):
+            replay_({**record, "returns": wrong})
+    # a record without returns (hand-cut, or an older one) replays to where it ends
+    unchecked = {key: value for key, value in record.items() if key != "returns"}
+    assert replay_(unchecked).serialize() == replay_(record).serialize()
