@@ -155,3 +155,40 @@ def test_arena_records_and_tournament_lines_replay(tmp_path, capsys):
     assert "field 'returns' must be" in _fails(capsys, "lucia", "replay", json.dumps(wrong))
     with pytest.raises(DataError, match="options"):
         DealState.replay({**record, "options": {"board": "A"}})
+
+
+def test_tournament_command_plays_the_arenas_games_and_its_out_lines_replay(tmp_path, capsys):
+    """``lumicore lucia tournament`` was an invalid choice, while reef, lemuria and lumen had
+    one (solvers.commands.add_tournament_command, which Lucia's commands now call too)."""
+    from solvers.arena import tournament
+
+    out = tmp_path / "games.jsonl"
+    assert main(["lucia", "tournament", "--bots", "greedy,random", "--games", "2",
+                 "--workers", "1", "--deck", "reconstructed", "--json", "--out", str(out)]) == 0
+    result = json.loads(capsys.readouterr().out)
+    options = {"deck": "reconstructed", "setup": "default"}
+    assert (result["game"], result["players"], result["played"]) == ("lucia", 2, 2)
+    assert result["options"] == options and sorted(result["bots"]) == ["greedy", "random"]
+    records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    arena = tournament("lucia", ["greedy", "random"], players=2, games=2, seed=0, workers=1,
+                       progress=False, **options)
+    assert records == json.loads(json.dumps(arena.records))  # the arena's games, as JSON
+    for record in records:
+        assert record["options"] == options
+        assert main(["lucia", "replay", "--json", json.dumps(record)]) == 0
+        replayed = json.loads(capsys.readouterr().out)
+        assert replayed["over"] and replayed["won"] is (record["returns"] == [1.0, 1.0])
+    assert main(["lucia", "tournament", "--games", "2", "--workers", "1"]) == 0
+    assert capsys.readouterr().out.startswith("lucia: 2 of 2 games, 2 players, seed 0 (done)\n"
+                                              "options: deck default, setup default\n")
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--bots", "greedy,nobody"], "unknown bot 'nobody' (known: flatmc, greedy, mcts, random)"),
+    (["--deck", "nowhere.toml"], "'nowhere.toml' is neither a built-in name"),
+    (["--players", "5"], "a tournament has 2 to 4 players, got 5"),
+    (["--out", ""], "output '': an empty name"),
+])
+def test_tournament_command_bad_input_is_one_line_exit_2(argv, message, capsys):
+    err = _fails(capsys, "lucia", "tournament", "--games", "1", "--workers", "1", *argv)
+    assert message in err

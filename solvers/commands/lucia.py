@@ -7,6 +7,7 @@ solve, play and replay the card game, measure its win rate.
     lumicore lucia scramble --depth 12 --seed 1
     lumicore lucia play --seed 7 --record game.json
     lumicore lucia replay game.json [--json]
+    lumicore lucia tournament --bots greedy,random --games 20 --out games.jsonl
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from lumicore.lucia.kernel import MAX_NODES, check_max_nodes
 from lumicore.lucia.pdb import cache_dir, cache_path
 from lumicore.lucia.start import MAX_SCRAMBLE_DEPTH
 from lumicore.lucia.train import describe
-from solvers.commands import add_game, check_output_path
+from solvers.commands import add_game, add_tournament_command, check_output_path
 from solvers.limits import (
     EXIT_INTERRUPTED,
     INTERRUPTED,
@@ -203,10 +204,12 @@ def run_scramble(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------------------------------
 # the game as it is played: deals, win rates, best play (solvers.lucia.deal / winrate / play)
 
+DECK_HELP = ("deck TOML file or built-in name (default: 'default' = the game's deck, "
+             "'calibrated'; 'reconstructed' is the puzzles' default deck)")
+
+
 def register_game(commands: argparse._SubParsersAction) -> None:
-    """The ``deal``, ``winrate`` and ``play`` subcommands."""
-    deck_help = ("deck TOML file or built-in name (default: 'default' = the game's deck, "
-                 "'calibrated'; 'reconstructed' is the puzzles' default deck)")
+    """The ``deal``, ``winrate``, ``play``, ``replay`` and ``tournament`` subcommands."""
     p = commands.add_parser("deal", help="deal a game: start train and shuffled deck")
     source = p.add_mutually_exclusive_group(required=True)
     source.add_argument("--seed", type=int,
@@ -216,7 +219,7 @@ def register_game(commands: argparse._SubParsersAction) -> None:
                              "--seed (required)")
     # None: not given (a deal --file holds its own players, deck and setup)
     p.add_argument("--players", type=int, default=None, help="players, 1..4 (default 1)")
-    p.add_argument("--deck", default=None, help=deck_help)
+    p.add_argument("--deck", default=None, help=DECK_HELP)
     p.add_argument("--setup", default=None,
                    help="setup TOML file or built-in name (default: default)")
     p.add_argument("--solve", action="store_true", help="also solve it with the deck known")
@@ -239,7 +242,7 @@ def register_game(commands: argparse._SubParsersAction) -> None:
                    help="process pool or Dask cluster (default process)")
     p.add_argument("--scheduler", default=None,
                    help="Dask scheduler address (default: a local cluster)")
-    p.add_argument("--deck", default="default", help=deck_help)
+    p.add_argument("--deck", default="default", help=DECK_HELP)
     p.add_argument("--setup", default="default", help="setup TOML file or built-in name")
     p.add_argument("--out", default=None,
                    help="append one JSON line per deal; a rerun resumes (default: none)")
@@ -257,7 +260,7 @@ def register_game(commands: argparse._SubParsersAction) -> None:
                    help=f"positions searched per play and sample (default {SAMPLE_NODES})")
     p.add_argument("--policy", choices=("best", "greedy"), default="best",
                    help="best (Monte Carlo over deck orders) or greedy (default best)")
-    p.add_argument("--deck", default="default", help=deck_help)
+    p.add_argument("--deck", default="default", help=DECK_HELP)
     p.add_argument("--record", metavar="FILE", default=None,
                    help="also write the game record (the JSON --json prints, which 'lucia "
                         "replay' reads) to FILE (default: none)")
@@ -274,6 +277,22 @@ def register_game(commands: argparse._SubParsersAction) -> None:
                         "Lucia (a line of a tournament's output); a JSON file, or its JSON text")
     p.add_argument("--json", action="store_true", help="print one JSON object (default: off)")
     p.set_defaults(run=run_replay)
+    add_tournament_command(commands, "lucia", bots="greedy,random", players=2,
+                           add_options=add_game_options, options=game_options)
+
+
+def add_game_options(p: argparse.ArgumentParser) -> None:
+    """The game's options, ``--deck`` and ``--setup``, as ``tournament`` takes them
+    (:func:`game_options` reads them)."""
+    p.add_argument("--deck", default="default", help=DECK_HELP)
+    p.add_argument("--setup", default="default",
+                   help="setup TOML file or built-in name (default: default)")
+
+
+def game_options(args: argparse.Namespace) -> dict[str, str]:
+    """The ``new_game`` options (:meth:`lumicore.lucia.deal_game.DealState.new_game`) that
+    :func:`add_game_options`'s arguments give."""
+    return {"deck": args.deck, "setup": args.setup}
 
 
 def run_deal(args: argparse.Namespace) -> int:
