@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from lumicore.errors import DataError
 from lumicore.game import play_randomly
 from lumicore.lumen.game import GameState, replay
 from solvers.cli import main
@@ -160,3 +161,31 @@ def test_json_nested_too_deeply_is_a_one_line_error(command, tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.startswith("lumicore: error: '") and err.count("\n") == 1
     assert err.endswith(": not JSON (nested too deeply)\n")
+
+
+def test_a_state_file_is_parsed_once_and_its_errors_are_deserialize_s(tmp_path, monkeypatch,
+                                                                      capsys):
+    """The commands' loader parsed a state's JSON, wrote it back (json.dumps) and had
+    GameState.deserialize parse that text again; now GameState.from_dict takes the parsed JSON."""
+    from solvers.commands.lumen import load_state
+
+    state = play_randomly(GameState.new_game(seed=1), seed=1, max_steps=60)
+    text = state.serialize()
+    path = tmp_path / "state.json"
+    path.write_text(text, encoding="utf-8")
+    parsed: list[int] = []
+    loads = json.loads
+    monkeypatch.setattr(json, "loads",
+                        lambda s, *a, **k: parsed.append(len(s)) or loads(s, *a, **k))
+    assert load_state(str(path)).serialize() == text
+    assert parsed == [len(text)]  # the file's text, once
+    monkeypatch.undo()
+    for bad in ({**json.loads(text), "first": -1}, {"game": "lumen"}, [1]):
+        with pytest.raises(DataError) as from_text:
+            GameState.deserialize(json.dumps(bad))
+        with pytest.raises(DataError) as from_dict:
+            GameState.from_dict(bad)
+        assert str(from_dict.value) == str(from_text.value)
+        path.write_text(json.dumps(bad), encoding="utf-8")
+        assert main(["lumen", "replay", str(path)]) == 2
+        assert capsys.readouterr().err == f"lumicore: error: {from_text.value}\n"

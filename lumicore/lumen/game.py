@@ -201,11 +201,16 @@ class GameState:
     def deserialize(cls, text: str) -> GameState:
         """The state :meth:`serialize` wrote; :class:`DataError` naming the first bad field
         (its type, length, range, or its agreement with the other fields) for anything else."""
-        return checked_load(lambda: cls._deserialize(text), SOURCE)
+        return checked_load(lambda: cls._from_dict(read_json(text, SOURCE)), SOURCE)
 
     @classmethod
-    def _deserialize(cls, text: str) -> GameState:
-        data = read_json(text, SOURCE)
+    def from_dict(cls, data: object) -> GameState:
+        """:meth:`deserialize` of JSON already parsed (``json.loads(state.serialize())``), with
+        the same checks and errors (for JSON read once, as a command reads a file)."""
+        return checked_load(lambda: cls._from_dict(data), SOURCE)
+
+    @classmethod
+    def _from_dict(cls, data: Any) -> GameState:
         check_fields(data, HEADER, SOURCE, exact=False)
         try:
             state = cls(data["options"]["scenario"], data["options"]["board"], data["seed"])

@@ -46,7 +46,7 @@ def _load(source: str) -> tuple[GameState, Any]:
     data = read_record(source, "Lumen state or game record")
     if isinstance(data, dict) and "actions" in data:
         return replay(data), data
-    return GameState.deserialize(json.dumps(data)), data
+    return GameState.from_dict(data), data  # parsed once: read_record's JSON
 
 
 def _sheets(state: GameState) -> list[str]:
