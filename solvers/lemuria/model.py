@@ -29,8 +29,12 @@ Present facilities and chits (``Instance.facilities``, ``chits``, an opponent's 
 ``first_bonuses``). The chits already in the city are constants in each district's count;
 turn 1's bonuses are constants too (:func:`lumicore.lemuria.rules.start_bonuses`); a present
 empty facility is a home ``-1, -2, ...`` (a key of ``hz`` beside the build turns) of a known
-colour that is never discarded (the model remodels no present facility); present housed
-facilities add to every festival's count of their colour.
+colour; the present housed facilities are keys ``-(E + 1), ...`` after them (never homes). A
+remodel may discard any present facility, as one built in the year (``disc[g, d]``): its known
+card goes to the deck bottom, the remodel's reductions count its colour, a resident housed in
+it must be played before (or, held at the start of the turn, in the remodel's turn), and it
+counts at no festival after the discard; until then the present housed ones add to every
+festival's count of their colour.
 """
 
 from __future__ import annotations
@@ -162,13 +166,15 @@ class YearModel:
         self.adm_use: dict[int, object] = {}
         self.red: dict[int, dict] = {}
         # the facilities present at the start: the empty ones are homes -1, -2, ... (in the
-        # order of instance.facilities), never discarded (the model makes no remodel of them);
-        # the housed ones only count at festivals, per colour
+        # order of instance.facilities), the housed ones -(E + 1), -(E + 2), ... after them
+        # (E empty ones; never homes, they count at festivals per colour); a remodel may
+        # discard any of them, as a facility built in the year
         present = instance.facilities
-        self.present = {-(j + 1): b for j, b in enumerate(b for b, r in present.items()
-                                                          if r is None)}
-        self.present_housed = [COLORS.index(instance.buildings[b].color)
-                               for b, r in present.items() if r is not None]
+        empty = [b for b, r in present.items() if r is None]
+        housed = [b for b, r in present.items() if r is not None]
+        self.present = {-(j + 1): b for j, b in enumerate(empty)}
+        self.present_housed = {-(len(empty) + j + 1): b for j, b in enumerate(housed)}
+        self.present_all = {**self.present, **self.present_housed}
         self.homes = [*self.turns, *self.present]
         self._stream()
         self._row()
@@ -384,6 +390,12 @@ class YearModel:
                 m.add(dcard == self.bc[f]).only_enforce_if(x)
                 self.disc[f, d] = x
                 options.append(x)
+            for g, building in self.present_all.items():  # its card and colour known
+                x = v.bool(f"disc{g}_{d}")
+                m.add(dcol == COLORS.index(inst.buildings[building].color)).only_enforce_if(x)
+                m.add(dcard == self.card_index[building]).only_enforce_if(x)
+                self.disc[g, d] = x
+                options.append(x)
             m.add(sum(options) == self.rem[d])
             same = v.bool(f"same{d}")
             m.add_implication(same, self.rem[d])
@@ -391,13 +403,16 @@ class YearModel:
             self.same[d] = same
         for f in self.turns:
             m.add(sum(x for (ff, _d), x in self.disc.items() if ff == f) <= self.bld[f])
+        for g in self.present_all:
+            m.add(sum(x for (ff, _d), x in self.disc.items() if ff == g) <= 1)
         self._link_returns()
 
     def _color_index(self, t: int):
         return sum(i * x for i, x in enumerate(self.fcol[t]) if i)
 
     def dtime(self, f: int):
-        """The turn facility ``f`` is discarded by a remodel (T + 1: never)."""
+        """The turn facility ``f`` (a build turn or a present facility's key) is discarded
+        by a remodel (T + 1: never)."""
         xs = [(d, x) for (ff, d), x in self.disc.items() if ff == f]
         return sum(d * x for d, x in xs) + (self.T + 1) * (1 - sum(x for _d, x in xs))
 
@@ -520,9 +535,12 @@ class YearModel:
             pnow[i] = sum(self.pn[i - H, t] for t in turns) if i >= H else 0
             m.add(sum(self.hz[i, f] for f in self.homes) <= sum(played))
             col = COLORS.index(chars[self.items[i]].color)
-            for g, building in self.present.items():  # standing all year, its colour known
+            for g, building in self.present.items():  # its colour known
                 same = inst.buildings[building].color == chars[self.items[i]].color
                 self.match[i, g] = self.hz[i, g] if same else 0
+                # housed before a remodel discards it (in that turn, by a card held at the
+                # start of the turn), as a facility built in the year
+                m.add(2 * self.dtime(g) >= 2 * ptime[i] + pnow[i]).only_enforce_if(self.hz[i, g])
             for f in turns:
                 hz = self.hz[i, f]
                 m.add(ptime[i] >= f).only_enforce_if(hz)
@@ -671,30 +689,21 @@ class YearModel:
                   == sum(hp[i, p] for i in range(n)))
         self.fest_vp = {}
         for F in inst.festivals:
-            occupied = []
-            for f in range(1, F + 1):
-                housed = sum(hf[f, p] for p in range(f, F + 1))
-                gone = [x for (ff, d), x in self.disc.items() if ff == f and d <= F]
-                if not gone:
-                    occupied.append((f, housed))
-                    continue
-                o = v.bool(f"oc{f}_{F}")
-                m.add(o <= housed)
-                m.add(o <= 1 - sum(gone))
-                m.add(o >= housed - sum(gone))
-                occupied.append((f, o))
-            # present facilities: the empty ones housed by then, the housed ones
-            present = {g: sum(hf[g, p] for p in range(1, F + 1)) for g in self.present}
+            occupied = [(f, self._occupied(f, F, sum(hf[f, p] for p in range(f, F + 1))))
+                        for f in range(1, F + 1)]
+            # present facilities: the empty ones housed by then, the housed ones; either not
+            # discarded by then
+            present = {g: self._occupied(g, F, sum(hf[g, p] for p in range(1, F + 1)))
+                       for g in self.present}
+            present.update({g: self._occupied(g, F, 1) for g in self.present_housed})
             if not inst.opponents:  # alone, every housed facility is first in its colour
-                self.fest_vp[F, None] = 3 * (sum(o for _f, o in occupied) + sum(present.values())
-                                             + len(self.present_housed))
+                self.fest_vp[F, None] = 3 * (sum(o for _f, o in occupied) + sum(present.values()))
                 continue
             for ci, col in enumerate(COLORS):
                 ncol = sum(v.both_expr(o, self._fc_lit(f, ci), f"oc{f}_{F}_{col}")
                            for f, o in occupied)
-                ncol = ncol + self.present_housed.count(ci) + sum(
-                    x for g, x in present.items()
-                    if inst.buildings[self.present[g]].color == col)
+                ncol = ncol + sum(x for g, x in present.items()
+                                  if inst.buildings[self.present_all[g]].color == col)
                 most = max((o.residents.get(F, {}).get(col, 0) for o in inst.opponents),
                            default=0)
                 big = v.reify_ge(ncol, most + 1, f"big{F}_{col}")
@@ -703,6 +712,21 @@ class YearModel:
                 m.add(y <= CHITS * big)
                 m.add(y >= ncol - CHITS * (1 - big))
                 self.fest_vp[F, col] = ncol + 2 * y
+
+    def _occupied(self, f: int, F: int, housed):
+        """Whether facility ``f`` (a build turn or a present facility's key) is housed at the
+        festival of turn ``F`` (``housed``: it has its resident by then) and not discarded by
+        a remodel in turns up to ``F``."""
+        gone = [x for (ff, d), x in self.disc.items() if ff == f and d <= F]
+        if not gone:
+            return housed
+        if isinstance(housed, int):  # a present housed facility: there unless discarded
+            return housed - sum(gone)
+        o = self.v.bool(f"oc{f}_{F}")
+        self.m.add(o <= housed)
+        self.m.add(o <= 1 - sum(gone))
+        self.m.add(o >= housed - sum(gone))
+        return o
 
     def _fc_lit(self, f: int, ci: int):
         """A literal for 'facility f has colour ci'."""
@@ -780,7 +804,7 @@ class YearModel:
         H, K = self.H, self.K
         n = H + K
         facility = {f: self.cards[val(self.bc[f])] for f in self.turns if val(self.bld[f])}
-        facility.update(self.present)
+        facility.update(self.present_all)
         home = {i: f for (i, f), x in self.hz.items() if val(x)}
         plans = []
         for t in self.turns:
@@ -845,7 +869,7 @@ class YearModel:
         """The decision literals a plan sets to 1 (None: see :meth:`hint`)."""
         H = self.H
         item = {c: i for i, c in enumerate(self.items[:H])}
-        built_in: dict[str, int] = {b: g for g, b in self.present.items()}
+        built_in: dict[str, int] = {b: g for g, b in self.present_all.items()}
         values: dict = {}
         drawn = 0
         for plan in turns:
@@ -857,8 +881,6 @@ class YearModel:
                     if isinstance(a, Build) and a.district:
                         values[self.chit[t][a.district]] = 1
                     if isinstance(a, Remodel):
-                        if built_in.get(a.discard, 0) < 1:  # a present facility: not modelled
-                            return None
                         values[self.rem[t]] = values[self.disc[built_in.pop(a.discard), t]] = 1
                     built_in[a.card] = t
                 elif isinstance(a, (Buy, Exchange)):
