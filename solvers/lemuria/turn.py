@@ -16,8 +16,8 @@ so (``TurnResult.assumptions``):
   festivals and remodel turns are the calendar's: ``Instance.first_turn``); it starts from the
   player's present facilities with their residents and chits and the others' chits
   (``Instance.facilities``, ``Instance.chits``, ``Opponent.placed``; this turn's district
-  bonuses are already taken: ``Instance.first_bonuses``), but the model remodels no facility
-  built before now; skills are declined, except "gain" and "draw" skills, which are always
+  bonuses are already taken: ``Instance.first_bonuses``), and may remodel them from month 8
+  as the rules allow; skills are declined, except "gain" and "draw" skills, which are always
   taken.
 
 A model move that the game does not allow when its turn comes (a district that is full in the
@@ -215,7 +215,7 @@ def planner_instance(game: Game, player: int, horizon: int, others: str = "greed
     assumptions = [played,
                    "no dealer's optional altar step; the others' materials stay",
                    f"{turns} turns planned from month {game.turn}, from the present "
-                   "facilities, residents and chits; no remodel of a present facility"]
+                   "facilities, residents and chits"]
     return instance, setup, assumptions
 
 
