@@ -144,6 +144,22 @@ def placement_clock(monkeypatch):
     return clock
 
 
+def _search_starts(monkeypatch, placement_clock) -> list[float]:
+    """The fake clock's reading as each placement search of ``best_turn`` starts (filled as the
+    searches run)."""
+    import solvers.reef.turn as turn
+
+    searched = turn.best_placement
+    starts: list[float] = []
+
+    def counted(*args, **options):
+        starts.append(placement_clock[0])
+        return searched(*args, **options)
+
+    monkeypatch.setattr(turn, "best_placement", counted)
+    return starts
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("limit", [5, 40])
 def test_reef_mcts_keeps_a_time_limit(placement_clock, players, limit):
@@ -168,20 +184,12 @@ def test_reef_mcts_at_a_limit_too_small_for_one_pass_plays_greedys_choice(
     the play-out running at the deadline finished its turn with a placement search per
     decision past it. Now greedy's choice is played, and no search starts past the deadline:
     the descent it would be for is dropped."""
-    import solvers.reef.turn as turn
     from solvers.reef.bots import GreedyBot
 
     game = at_turn(seed=1)
     greedy = game.decisions().index(GreedyBot(0).ranked(game)[0])
     placement_clock[0] = 0
-    searched = turn.best_placement
-    starts = []  # the fake clock as each placement search starts
-
-    def counted(*args, **options):
-        starts.append(placement_clock[0])
-        return searched(*args, **options)
-
-    monkeypatch.setattr(turn, "best_placement", counted)
+    starts = _search_starts(monkeypatch, placement_clock)
     assert make_bot("mcts", "reef", seed=1, time_limit=limit).choose(game) == greedy
     assert starts and max(starts) <= limit  # the deadline is 0 + limit on the fake clock
 
@@ -234,17 +242,9 @@ def test_reef_flatmc_starts_no_search_past_its_time_limit(placement_clock, monke
     decision past it (1 ms each). Now no search starts past the deadline: that play-out is
     dropped with its round (in the first round its candidate is scored once its turn is
     played), so every candidate keeps as many paired play-outs."""
-    import solvers.reef.turn as turn
 
     game = at_turn(seed=1)
-    searched = turn.best_placement
-    starts = []  # the fake clock as each placement search starts
-
-    def counted(*args, **options):
-        starts.append(placement_clock[0])
-        return searched(*args, **options)
-
-    monkeypatch.setattr(turn, "best_placement", counted)
+    starts = _search_starts(monkeypatch, placement_clock)
     bot = make_bot("flatmc", "reef", seed=0, time_limit=limit)
     placement_clock[0] = 0
     samples = bot.samples(game)
