@@ -13,6 +13,7 @@ import signal
 import threading
 
 from lumicore.errors import IllegalMoveError
+from lumicore.lemuria import Building, Character
 from lumicore.lemuria.rules import (
     apply,
     begin_turn,
@@ -176,3 +177,23 @@ class Press:
     def stopped(self) -> bool:
         """The press came, and the planner ticked no more than a stopped one does."""
         return self.pressed.is_set() and self.after <= STOPPED_TICKS
+
+
+def random_cards(rng: random.Random, buildings: int, characters: int,
+                 resources: tuple[str, ...]) -> tuple[dict, dict]:
+    """Random red and blue cards of a tiny year: buildings ``B0..`` costing one to three
+    resources drawn from ``resources`` (repeat one to weigh it), VP 1..5; characters ``C0..``
+    eating 1..2 food, VP 0..2 unmatched and up to 3 more matched."""
+    out_b = {}
+    for i in range(buildings):
+        cost: dict[str, int] = {}
+        for _ in range(rng.randint(1, 3)):
+            r = rng.choice(resources)
+            cost[r] = cost.get(r, 0) + 1
+        out_b[f"B{i}"] = Building(f"B{i}", rng.choice(("red", "blue")), rng.randint(1, 5), cost)
+    out_c = {}
+    for i in range(characters):
+        vp = rng.randint(0, 2)
+        out_c[f"C{i}"] = Character(f"C{i}", rng.choice(("red", "blue")), rng.randint(1, 2),
+                                   vp, vp + rng.randint(0, 3))
+    return out_b, out_c

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from lemuria_helpers import optimum
+from lemuria_helpers import optimum, random_cards
 
 from lumicore.errors import LumicoreError, SearchLimitError
 from lumicore.lemuria import (
@@ -57,19 +57,8 @@ def tiny(seed: int, turns: int = 3, opponents: bool = False) -> Instance:
     """A random tiny instance: 6 two-colour buildings (deck of 1), 3 characters (at most one to
     draw), little gold, so that the exhaustive oracle finishes in seconds."""
     rng = random.Random(seed)
-    buildings = {}
-    for i in range(6):
-        cost: dict[str, int] = {}
-        for _ in range(rng.randint(1, 3)):
-            r = rng.choice(("stone", "wood", "stone", "wood", "gold", "food"))
-            cost[r] = cost.get(r, 0) + 1
-        buildings[f"B{i}"] = Building(f"B{i}", rng.choice(("red", "blue")), rng.randint(1, 5),
-                                      cost)
-    characters = {}
-    for i in range(3):
-        vp = rng.randint(0, 2)
-        characters[f"C{i}"] = Character(f"C{i}", rng.choice(("red", "blue")), rng.randint(1, 2),
-                                        vp, vp + rng.randint(0, 3))
+    buildings, characters = random_cards(rng, 6, 3,
+                                         ("stone", "wood", "stone", "wood", "gold", "food"))
     ids = list(buildings)
     rng.shuffle(ids)
     cids = list(characters)

@@ -10,6 +10,7 @@ import random
 from dataclasses import replace
 
 import pytest
+from lemuria_helpers import random_cards
 from ortools.sat.python import cp_model
 
 from lumicore.errors import DataError, IllegalMoveError, LumicoreError
@@ -276,19 +277,7 @@ def _tiny_present(seed: int, first_turn: int = 2) -> Instance:
     maybe an opponent with chits of their own."""
     festival = 8 - first_turn + 1 if first_turn > 4 else 4 - first_turn + 1
     rng = random.Random(seed)
-    buildings = {}
-    for i in range(8):
-        cost: dict[str, int] = {}
-        for _ in range(rng.randint(1, 3)):
-            r = rng.choice(("stone", "wood", "stone", "gold", "food"))
-            cost[r] = cost.get(r, 0) + 1
-        buildings[f"B{i}"] = Building(f"B{i}", rng.choice(("red", "blue")), rng.randint(1, 5),
-                                      cost)
-    characters = {}
-    for i in range(4):
-        vp = rng.randint(0, 2)
-        characters[f"C{i}"] = Character(f"C{i}", rng.choice(("red", "blue")), rng.randint(1, 2),
-                                        vp, vp + rng.randint(0, 3))
+    buildings, characters = random_cards(rng, 8, 4, ("stone", "wood", "stone", "gold", "food"))
     ids = [f"B{i}" for i in range(6)]
     rng.shuffle(ids)
     hand = ("C0", "C1")[:rng.randint(0, 2)]

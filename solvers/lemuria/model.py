@@ -432,6 +432,7 @@ class YearModel:
                     already = self._count(d, t, opp_placed, upto_opp=k)
                     opp_placed[t, k] = v.reify_ge(DISTRICT_SLOTS[d] - already, 1, f"op{t}_{k}")
         self.opp_placed = opp_placed
+        turn1 = start_bonuses(inst, initial_state(inst))  # from the chits present at the start
         for t in self.turns:
             # the player's chit of this turn (after the opponents' of this turn)
             placed_now = sum(self.chit[t].values())
@@ -455,9 +456,8 @@ class YearModel:
             for d in DISTRICTS:
                 mine = inst.chits.get(d, 0) + sum(self.chit[u][d] for u in range(1, t))
                 if t == 1:
-                    first = start_bonuses(inst, initial_state(inst))
                     taken = bonuses_taken(inst, 1) and d != "administrative"
-                    self.bonus[t][d] = int(d in first and not taken)
+                    self.bonus[t][d] = int(d in turn1 and not taken)
                     continue
                 conds = [v.reify_ge(mine, 1, f"has{t}_{d}")]
                 m.add(conds[0] <= mine)
