@@ -36,14 +36,14 @@ import math
 import numbers
 import os
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
 from lumicore.data import read_file, shorten
 from lumicore.errors import DataError, LumicoreError
 
-__all__ = ["SEED_LIMIT", "check_seed", "check_index", "check_real", "check_finite",
+__all__ = ["SEED_LIMIT", "check_seed", "check_index", "check_real", "check_finite", "check_type",
            "Spec", "Int", "Choice", "Text", "Maybe", "ListOf",
            "Items", "Table", "MapOf", "Where", "Load", "BOOL", "read_json", "read_record",
            "check_fields", "field_error"]
@@ -98,6 +98,25 @@ def check_real(value: object, name: str, what: str = "a finite number") -> float
         if math.isfinite(out):
             return out
     raise LumicoreError(f"{name} must be {what}, got {shorten(value)}")
+
+
+_T = TypeVar("_T")
+
+
+def check_type(value: object, kind: type[_T], name: str, what: str) -> _T:
+    """``value`` if it is a ``kind``; else :class:`LumicoreError`: "``name`` must be ``what``",
+    quoting the value.
+
+    >>> check_type(3, int, "count", "an int")
+    3
+    >>> check_type("3", int, "count", "an int")
+    Traceback (most recent call last):
+    ...
+    lumicore.errors.LumicoreError: count must be an int, got '3'
+    """
+    if not isinstance(value, kind):
+        raise LumicoreError(f"{name} must be {what}, got {shorten(value)}")
+    return value
 
 
 def check_finite(array: np.ndarray, name: str) -> np.ndarray:

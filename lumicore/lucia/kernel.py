@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from lumicore._ext import lucia as _k
-from lumicore.checks import check_index, check_real
+from lumicore.checks import check_index, check_real, check_type
 from lumicore.data import shorten
 from lumicore.errors import LumicoreError, NotationError, SearchLimitError
 from lumicore.lucia import pdb as _pdb
@@ -187,10 +187,7 @@ def _heuristic_object(htable: HeuristicTable, pdbs: Sequence[_pdb.PatternDatabas
 
 
 def _check_htable(htable: object) -> HeuristicTable:
-    if not isinstance(htable, HeuristicTable):
-        raise LumicoreError(f"htable must be a HeuristicTable (heuristic.build_table), "
-                            f"got {shorten(htable)}")
-    return htable
+    return check_type(htable, HeuristicTable, "htable", "a HeuristicTable (heuristic.build_table)")
 
 
 def _check_pdbs(pdbs: object) -> tuple[_pdb.PatternDatabase, ...]:
@@ -269,8 +266,7 @@ def search(algorithm: str, train: Train, table: np.ndarray, htable: HeuristicTab
     IDA*; built for ``train``'s shape: its length, Starboys and Handmaidens).
     ``upper`` (A* with weight 1): the length of a known plan; only shorter ones are looked for,
     and status ``"unsolvable"`` then means none is shorter."""
-    if not isinstance(train, Train):
-        raise LumicoreError(f"train must be a lumicore.lucia.Train, got {shorten(train)}")
+    check_type(train, Train, "train", "a lumicore.lucia.Train")
     table = _table(table)
     limit = check_max_nodes(algorithm, max_nodes)
     deadline = _deadline(time_limit)

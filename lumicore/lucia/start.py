@@ -33,7 +33,7 @@ from lumicore.lucia.notation import (
     is_lucia,
     parse_codes,
 )
-from lumicore.lucia.train import DEFAULT_RULES, Rules, Train
+from lumicore.lucia.train import DEFAULT_RULES, Rules, Train, check_rules
 
 __all__ = ["Setup", "load_setup", "fix_up", "random_train", "random_goal", "scramble",
            "BUILTIN_SETUPS", "check_seed", "MAX_SEED", "MAX_SCRAMBLE_DEPTH"]
@@ -220,8 +220,7 @@ def scramble(depth: int, seed: Seed = None, cards: Sequence[Card] | Deck | None 
             MAX_SCRAMBLE_DEPTH:
         raise LumicoreError(f"depth must be an integer from 0 to {MAX_SCRAMBLE_DEPTH}, "
                             f"got {shorten(depth)}")
-    if not isinstance(rules, Rules):
-        raise LumicoreError(f"rules must be a lumicore.lucia.Rules, got {shorten(rules)}")
+    check_rules(rules)
     if isinstance(start, str):
         start = Train.parse(start, rules)
     elif start is not None and not isinstance(start, Train):

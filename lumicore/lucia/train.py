@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from numbers import Integral
 from typing import Final
 
+from lumicore.checks import check_type
 from lumicore.data import shorten
 from lumicore.errors import LumicoreError, NotationError
 from lumicore.lucia import reference
@@ -73,17 +74,12 @@ DEFAULT_RULES: Final = Rules()
 
 def check_rules(rules: object) -> Rules:
     """``rules`` if it is a :class:`Rules`, else a :class:`LumicoreError` naming it."""
-    if not isinstance(rules, Rules):
-        raise LumicoreError(f"rules must be a lumicore.lucia.Rules, got {shorten(rules)}")
-    return rules
+    return check_type(rules, Rules, "rules", "a lumicore.lucia.Rules")
 
 
 def check_card(card: object) -> Card:
     """``card`` if it is a :class:`Card`, else a :class:`LumicoreError` naming it."""
-    if not isinstance(card, Card):
-        raise LumicoreError(f"card must be a lumicore.lucia.Card (see load_deck), "
-                            f"got {shorten(card)}")
-    return card
+    return check_type(card, Card, "card", "a lumicore.lucia.Card (see load_deck)")
 
 
 def check_cards(what: str, cards: object,
