@@ -27,17 +27,30 @@ ROOT = Path(__file__).resolve().parents[1]
 DEEP = str(random_train(1))     # a dealt train: far beyond BFS
 
 
-def test_sigint_stops_the_cli_with_exit_130():
+def ctrl_c_cli(args: list[str], timeout: float) -> tuple[int, str, str]:
+    """Run ``lumicore ARGS`` in a new process, press Ctrl-C (a SIGINT) after 3 s, while it still
+    runs, and return its exit code, stdout and stderr; a failure if it runs on for ``timeout``
+    seconds after the Ctrl-C."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    proc = subprocess.Popen([sys.executable, "-m", "solvers.cli", "lucia", "solve", DEEP,
-                             "--algorithm", "bfs", "--max-nodes", "4000000000"],
+    proc = subprocess.Popen([sys.executable, "-m", "solvers.cli", *args],
                             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
     time.sleep(3.0)
     assert proc.poll() is None, proc.communicate()
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=30)
-    assert proc.returncode == 130, (out, err)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        pytest.fail(f"lumicore {' '.join(args[:2])} ran on after Ctrl-C")
+    return proc.returncode, out, err
+
+
+def test_sigint_stops_the_cli_with_exit_130():
+    code, out, err = ctrl_c_cli(["lucia", "solve", DEEP, "--algorithm", "bfs", "--max-nodes",
+                                 "4000000000"], timeout=30)
+    assert code == 130, (out, err)
     assert "status: interrupted" in out and "Traceback" not in err
     assert int(out.split("nodes: ")[1].split()[0]) > 0
 
@@ -45,21 +58,9 @@ def test_sigint_stops_the_cli_with_exit_130():
 def test_sigint_stops_lucia_play_with_exit_130():
     """best_play's kernel search takes Ctrl-C (and clears it) to stop a sample; the game must
     stop too, not go on to the next sample and turn."""
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    proc = subprocess.Popen([sys.executable, "-m", "solvers.cli", "lucia", "play", "--seed", "1",
-                             "--samples", "40", "--max-nodes", "200000"],
-                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
-    time.sleep(3.0)
-    assert proc.poll() is None, proc.communicate()
-    proc.send_signal(signal.SIGINT)
-    try:
-        out, err = proc.communicate(timeout=15)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.communicate()
-        pytest.fail("lumicore lucia play ran on after Ctrl-C")
-    assert proc.returncode == 130, (out, err)
+    code, out, err = ctrl_c_cli(["lucia", "play", "--seed", "1", "--samples", "40",
+                                 "--max-nodes", "200000"], timeout=15)
+    assert code == 130, (out, err)
     assert "interrupted" in err and "Traceback" not in err
 
 
