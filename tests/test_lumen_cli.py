@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -80,12 +81,19 @@ def test_tournament_takes_play_s_scenario_and_board(tmp_path, capsys):
     assert err.startswith("lumicore: error:") and "nowhere.toml" in err and "\n" not in err
 
 
-def test_best_ranks_choices(tmp_path, capsys):
+def decision_file(folder: Path) -> tuple[GameState, Path]:
+    """Game 1 after 60 random steps, played on (chance outcome 0) to a player's decision, and
+    ``folder/state.json`` holding it."""
     state = play_randomly(GameState.new_game(seed=1), seed=1, max_steps=60)
     while state.is_chance_node():
         state.apply_action(0)
-    path = tmp_path / "state.json"
+    path = folder / "state.json"
     path.write_text(state.serialize())
+    return state, path
+
+
+def test_best_ranks_choices(tmp_path, capsys):
+    state, path = decision_file(tmp_path)
     assert main(["lumen", "best", str(path), "--time-limit", "0.5", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["method"] == "monte carlo" and result["choices"]
@@ -96,11 +104,7 @@ def test_best_ranks_choices(tmp_path, capsys):
 
 def test_a_negative_top_is_bad_input(tmp_path, capsys):
     # --top -1 printed every choice but the last (choices[:-1]) and exited 0
-    state = play_randomly(GameState.new_game(seed=1), seed=1, max_steps=60)
-    while state.is_chance_node():
-        state.apply_action(0)
-    path = tmp_path / "state.json"
-    path.write_text(state.serialize())
+    state, path = decision_file(tmp_path)
     assert main(["lumen", "best", str(path), "--time-limit", "0.2", "--top", "-1"]) == 2
     assert "--top" in capsys.readouterr().err
     assert main(["lumen", "best", str(path), "--time-limit", "0.2", "--top", "2", "--json"]) == 0
@@ -118,11 +122,7 @@ def test_odds(tmp_path, capsys):
 def test_ctrl_c_during_best_exits_130_with_the_play_outs_so_far(tmp_path, capsys, monkeypatch):
     from lumicore.lumen import kernel
 
-    state = play_randomly(GameState.new_game(seed=1), seed=1, max_steps=60)
-    while state.is_chance_node():
-        state.apply_action(0)
-    path = tmp_path / "state.json"
-    path.write_text(state.serialize())
+    state, path = decision_file(tmp_path)
     real, calls = kernel.playouts, []
 
     def interrupted(*args, **kwargs):
@@ -141,7 +141,6 @@ def test_ctrl_c_during_best_exits_130_with_the_play_outs_so_far(tmp_path, capsys
 def test_the_quick_start_of_docs_lumen_runs():
     # with max_steps=200 the random game was over, and best_choice refused the final position
     import re
-    from pathlib import Path
 
     text = (Path(__file__).parents[1] / "docs" / "lumen.md").read_text(encoding="utf-8")
     code = re.search(r"## Quick start\s+```python\n(.*?)```", text, re.S).group(1)
