@@ -11,15 +11,14 @@ territory and the starting units.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import networkx as nx
 
-from lumicore.data import parse_toml, read_file, resolve, shorten
+from lumicore.data import shorten
 from lumicore.errors import DataError, LumicoreError
-from lumicore.lumen._files import malformed_is_data_error
+from lumicore.lumen._files import file_loader, malformed_is_data_error
 
 __all__ = ["SEASONS", "Map", "load_map", "SCENARIOS"]
 
@@ -146,15 +145,9 @@ def map_from_dict(data: dict[str, Any], source: object = "map", kinds: tuple[str
                (tuple(start[0]), tuple(start[1])), tuple(at))
 
 
-@lru_cache(maxsize=16)
-def _load(path: Path) -> Map:
-    return map_from_dict(parse_toml(read_file(path), path), path)
+_load = file_loader(Map, map_from_dict, SCENARIOS, "scenario")
 
 
 def load_map(name_or_path: str | Path | Map = "A") -> Map:
     """A scenario map: ``"A"`` (Primer Contacto, the default) or a scenario file."""
-    if isinstance(name_or_path, Map):
-        return name_or_path
-    if not isinstance(name_or_path, (str, Path)):
-        raise LumicoreError(f"scenario must be a name or a path, got {shorten(name_or_path)}")
-    return _load(resolve(name_or_path, SCENARIOS))
+    return _load(name_or_path)

@@ -22,14 +22,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from lumicore.data import parse_toml, read_file, resolve, shorten
+from lumicore.data import shorten
 from lumicore.errors import DataError, IllegalMoveError, LumicoreError, NotationError
 from lumicore.lumen import reference
-from lumicore.lumen._files import malformed_is_data_error
+from lumicore.lumen._files import file_loader, malformed_is_data_error
 from lumicore.lumen.dice import MAX_VALUE
 
 __all__ = ["Cell", "Gains", "HighCommand", "Layout", "Sheet", "load_layout", "grid_layout",
@@ -296,9 +295,7 @@ def layout_from_dict(data: dict[str, Any], source: object = "layout") -> Layout:
     return grid_layout([(r, c) for r in range(rows) for c in range(cols)], hc, name)
 
 
-@lru_cache(maxsize=32)
-def _load(path: Path) -> Layout:
-    return layout_from_dict(parse_toml(read_file(path), path), path)
+_load = file_loader(Layout, layout_from_dict, LAYOUTS, "layout", cache=32)
 
 
 def load_layout(name_or_path: str | Path | Layout = "default") -> Layout:
@@ -308,11 +305,7 @@ def load_layout(name_or_path: str | Path | Layout = "default") -> Layout:
     >>> load_layout().shape, load_layout().high_command.boxes
     ((4, 5), 10)
     """
-    if isinstance(name_or_path, Layout):
-        return name_or_path
-    if not isinstance(name_or_path, (str, Path)):
-        raise LumicoreError(f"layout must be a name or a path, got {shorten(name_or_path)}")
-    return _load(resolve(name_or_path, LAYOUTS))
+    return _load(name_or_path)
 
 
 LAYOUT_LINES = ("links", "high_command")

@@ -10,13 +10,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from lumicore.data import parse_toml, read_file, resolve, shorten
+from lumicore.data import shorten
 from lumicore.errors import DataError, LumicoreError
-from lumicore.lumen._files import malformed_is_data_error
+from lumicore.lumen._files import file_loader, malformed_is_data_error
 from lumicore.lumen.dice import SELECTIONS
 
 __all__ = ["ABILITIES", "BONUS_KINDS", "UnitKind", "Board", "load_board", "BOARDS"]
@@ -168,15 +167,9 @@ def board_from_dict(data: dict[str, Any], source: object = "board") -> Board:
                  str(data.get("name", "default")))
 
 
-@lru_cache(maxsize=16)
-def _load(path: Path) -> Board:
-    return board_from_dict(parse_toml(read_file(path), path), path)
+_load = file_loader(Board, board_from_dict, BOARDS, "board")
 
 
 def load_board(name_or_path: str | Path | Board = "default") -> Board:
     """The player board and unit data: ``"default"`` or a board file (or a :class:`Board`)."""
-    if isinstance(name_or_path, Board):
-        return name_or_path
-    if not isinstance(name_or_path, (str, Path)):
-        raise LumicoreError(f"board must be a name or a path, got {shorten(name_or_path)}")
-    return _load(resolve(name_or_path, BOARDS))
+    return _load(name_or_path)
