@@ -13,6 +13,7 @@ import pytest
 from lemuria_helpers import random_cards
 from ortools.sat.python import cp_model
 
+import solvers.lemuria as lemuria
 from lumicore.errors import DataError, IllegalMoveError, LumicoreError
 from lumicore.lemuria import (
     Build,
@@ -323,6 +324,75 @@ def test_the_year_model_agrees_with_the_exhaustive_planner(seed, first_turn):
     assert round(solver.objective_value) == simulate(inst, plan).total == oracle.vp
 
 
+# ---------------------------------------------------------------- build_schedule
+def _no_exhaustive_check(monkeypatch) -> list:
+    """Record the calls of build_schedule's exhaustive check of short years instead of making
+    them, so that the status and bound are the CP-SAT search's alone."""
+    calls: list = []
+    monkeypatch.setattr(lemuria, "_exhaust", lambda *args: calls.append(args))
+    return calls
+
+
+def test_build_schedule_plans_a_year_under_way_with_its_defaults(monkeypatch):
+    """It refused it (a DataError naming `facilities`: its fast bound, branch and bound, dives
+    and character polish do not model present facilities); now, with those options left at
+    their defaults (True), it skips them and plans the year with CP-SAT: the simulator
+    example's 15 VP. The year is not one the model describes entirely (its one character
+    could come back from the bottom of its deck), so CP-SAT's bound is not reported and the
+    CP-SAT search alone proves nothing: "feasible" with no bound."""
+    calls = _no_exhaustive_check(monkeypatch)
+    inst = present()
+    assert not YearModel(inst).every_year
+    plan = build_schedule(inst, time_limit=10, workers=1, seed=0, fast_bound=True,
+                          branch=True, beside=True, dives=True, characters=True)
+    assert plan.vp == simulate(inst, plan).total == 15
+    assert (plan.status, plan.bound) == ("feasible", None)
+    assert len(calls) == 1  # the short year went to the exhaustive check
+
+
+def test_build_schedule_reports_cp_sats_bound_on_a_year_under_way_it_describes(monkeypatch):
+    """With five more characters in the deck than the year can draw, the model describes every
+    year (months 3 and 4: no remodel), so CP-SAT's bound counts: "optimal" without the
+    exhaustive check, at the exhaustive planner's optimum."""
+    more = {f"D{i}": Character(f"D{i}", "blue", 2, 0, 1) for i in range(5)}
+    inst = present(characters={**PEOPLE, **more}, character_deck=tuple(more))
+    assert YearModel(inst).every_year
+    calls = _no_exhaustive_check(monkeypatch)
+    plan = build_schedule(inst, time_limit=10, workers=1, seed=0)
+    assert (plan.status, plan.bound) == ("optimal", float(plan.vp))
+    assert calls == []
+    assert plan.vp == simulate(inst, plan).total == exhaustive_best(inst).vp
+
+
+@pytest.mark.parametrize("seed, first_turn", [(5, 2), (7, 2), (9, 2), (10, 2), (13, 2), (5, 7)])
+def test_build_schedule_plans_tiny_years_under_way_to_the_exhaustive_optimum(seed, first_turn):
+    """Random tiny years with present facilities and chits (from month 7: remodel turns, so
+    CP-SAT's bound never counts): the plan replays to its VP, and the exhaustive check of short
+    years proves it at the exhaustive planner's optimum (each search takes under 2 s)."""
+    inst = _tiny_present(seed, first_turn)
+    assert inst.present is not None
+    plan = build_schedule(inst, time_limit=10, workers=1, seed=0)
+    assert simulate(inst, plan).total == plan.vp
+    assert plan.status == "optimal" and plan.bound == plan.vp
+    assert plan.vp == exhaustive_best(inst, max_nodes=None, time_limit=None).vp
+
+
+def test_the_plan_command_plans_a_year_under_way_without_harvests(tmp_path, capsys):
+    """`lumicore lemuria plan` exited 2 on it, naming `--harvests`; now it plans it: the 15 VP
+    of the simulator example above, proven by the exhaustive check."""
+    path = tmp_path / "present.toml"
+    path.write_text(present().to_toml(), encoding="utf-8")
+    assert main(["lemuria", "plan", str(path), "--workers", "1", "--time-limit", "10",
+                 "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["vp"] == data["simulated_vp"] == 15
+    assert (data["status"], data["bound"]) == ("optimal", 15.0)
+    assert main(["lemuria", "plan", str(path), "--workers", "1", "--time-limit", "10",
+                 "--harvests", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["vp"] == data["simulated_vp"] == 15  # the model's 15 of the test above
+
+
 # ---------------------------------------------------------------- planners that refuse
 @pytest.mark.parametrize("changes, field", [
     (dict(), "facilities"), (dict(facilities={}, chits={}), "opponent 1.placed"),
@@ -331,25 +401,12 @@ def test_the_year_model_agrees_with_the_exhaustive_planner(seed, first_turn):
 def test_planners_without_present_facilities_refuse_them_naming_the_field(changes, field):
     inst = present(**changes)
     assert inst.present == field
-    for call in (lambda: build_schedule(inst, time_limit=5, workers=1),
-                 lambda: upper_bound(inst, time_limit=1),
+    for call in (lambda: upper_bound(inst, time_limit=1),
                  lambda: lagrangian_bound(inst, time_limit=1),
                  lambda: branch_bound(inst, time_limit=1),
                  lambda: best_characters(inst, [])):
         with pytest.raises(LumicoreError, match=f"^{field}: "):
             call()
-
-
-def test_the_plan_command_refuses_them_without_harvests_and_plans_them_with(tmp_path, capsys):
-    path = tmp_path / "present.toml"
-    path.write_text(present().to_toml(), encoding="utf-8")
-    assert main(["lemuria", "plan", str(path), "--workers", "1"]) == 2
-    err = capsys.readouterr().err
-    assert "facilities: build_schedule" in err and len(err.strip().splitlines()) == 1
-    assert main(["lemuria", "plan", str(path), "--workers", "1", "--time-limit", "10",
-                 "--harvests", "--json"]) == 0
-    data = json.loads(capsys.readouterr().out)
-    assert data["vp"] == data["simulated_vp"] == 15  # the model's 15 of the test above
 
 
 # ---------------------------------------------------------------- best_turn on a game

@@ -340,8 +340,8 @@ class Instance:
         field_name = self.present
         if field_name is not None:
             raise DataError(f"{field_name}: {planner} does not model the facilities and chits "
-                            "present when the year starts (the harvest planner, "
-                            "`lemuria plan --harvests`, and exhaustive_best do)")
+                            "present when the year starts (build_schedule, with or without "
+                            "harvests, `lumicore lemuria plan` and exhaustive_best do)")
 
     @staticmethod
     def _place_all(places: dict[str, str], kind: str, known: Mapping[str, Any],

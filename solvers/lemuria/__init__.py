@@ -154,6 +154,17 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
     ``schedule.stats`` holds the model size (:class:`ModelStats`), ``schedule.branches`` the
     solver's branch count.
 
+    A year that starts with present facilities or chits (:attr:`Instance.present
+    <lumicore.lemuria.Instance.present>`: a year under way) is planned by CP-SAT alone from the
+    greedy year: the fast bound, the branch and bound (after CP-SAT or beside it), the dives
+    and the character polish do not model what is present, so ``fast_bound``, ``branch``,
+    ``beside``, ``dives`` and ``characters`` are ignored (skipped) there. Its bound is then
+    CP-SAT's where the model describes every year (:attr:`YearModel.every_year`), else none
+    is proven and the plan is ``"feasible"`` with ``bound`` None, unless on a year of at most
+    ``SHORT_YEAR`` turns the exhaustive planner
+    (:func:`~solvers.lemuria.exhaustive.exhaustive_best`, which models them and runs on every
+    unproven short year) finishes in the time left and proves it.
+
     Optimal means that no legal year scores more. The model describes every rule of
     docs/lemuria.md in the canonical order of each turn described in
     :mod:`solvers.lemuria.model`, except that a character returned to the bottom of the
@@ -175,7 +186,10 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
         from solvers.lemuria.harvest import build_harvest_schedule
 
         return build_harvest_schedule(instance, altar, time_limit, workers, seed, hint, log)
-    instance.check_nothing_present("build_schedule (its fast bound and branch and bound)")
+    if instance.present is not None:  # a year under way: the fast bound (so the branch and
+        # bound, its partner process and the dives) and the character polish do not model its
+        # present facilities and chits, so only CP-SAT searches (and _exhaust on short years)
+        fast_bound = characters = False
     start = time.perf_counter()
     greedy = greedy_schedule(instance)
     try:
