@@ -113,13 +113,18 @@ class Schedule:
     reason: str | None = None
 
     @property
-    def gap(self) -> float:
-        """The relative gap to the bound: 0.0 when proven optimal or without a bound.
+    def gap(self) -> float | None:
+        """The relative gap to the bound, ``(bound - vp) / bound``: 0.0 when proven optimal;
+        None without a proven bound (then nothing says how far the plan is from the best).
 
         >>> Schedule([], vp=90, bound=100.0).gap
         0.1
+        >>> Schedule([], vp=90).gap is None
+        True
         """
-        if self.bound is None or self.bound <= 0:
+        if self.bound is None:
+            return None
+        if self.bound <= 0:
             return 0.0
         return max(0.0, (self.bound - self.vp) / self.bound)
 
