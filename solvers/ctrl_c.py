@@ -31,29 +31,49 @@ def noting(raising: bool = True) -> Iterator[None]:
     False: only recorded, for a caller that waits on a search running in another thread and
     reads :func:`pressed`). Off the main thread, or where SIGINT is ignored or kills the
     process, nothing changes. The record is cleared when the outermost ``noting()`` begins
-    and ends."""
+    and ends.
+
+    A press while the handler is switched leaves neither handler nor count behind: one as
+    ``noting()`` begins is the block's (recorded, and raised from the ``with`` statement when
+    ``raising``), one as it ends is the previous handler's, which runs once it is back."""
     global _depth
     previous = signal.getsignal(signal.SIGINT)
     if threading.current_thread() is not threading.main_thread() or not callable(previous):
         yield
         return
+    closing = False
+    late: list[object] = []  # the frame of a press while closing
 
     def handler(signum: int, frame: object) -> None:
+        if closing:  # the previous handler's press: it runs once that handler is back
+            late.append(frame)
+            return
         _PRESSED.set()
         if raising:
             previous(signum, frame)
 
+    # Python runs a handler between bytecodes (3.10: almost any two; from 3.11: at calls and
+    # loops), so the order keeps the handler and the count consistent wherever one runs: the
+    # count goes up just before the try, the handler is switched in within it, and its finally
+    # undoes both.
     if _depth == 0:
         _PRESSED.clear()
-    signal.signal(signal.SIGINT, handler)
     _depth += 1
     try:
+        signal.signal(signal.SIGINT, handler)
         yield
     finally:
-        _depth -= 1
-        signal.signal(signal.SIGINT, previous)
-        if _depth == 0:
-            _PRESSED.clear()
+        # nested: should a press raise just as this finally begins (3.10 may run a handler
+        # there, though never just before a ``try``), the inner finally still runs
+        try:
+            closing = True
+        finally:
+            _depth -= 1
+            signal.signal(signal.SIGINT, previous)
+            if _depth == 0:
+                _PRESSED.clear()
+            if late:
+                previous(signal.SIGINT, late[0])
 
 
 def pressed() -> bool:

@@ -4,6 +4,7 @@ In CI such a press once let a year's search run on to its time limit."""
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import math
 import os
@@ -183,3 +184,47 @@ def test_every_python_search_stops(name, dropped_ctrl_c):
     state = set_up()
     dropped = dropped_ctrl_c(collect_in)
     assert search(state) == "interrupted" and _was_dropped(dropped)
+
+
+@pytest.fixture
+def press_as_switched(monkeypatch):
+    """Arm: a real Ctrl-C the moment ``noting()`` switches the SIGINT handler ("in": just after
+    its handler is installed; "out": just before the previous one is put back)."""
+    switch = signal.signal
+    before = signal.getsignal(signal.SIGINT)
+
+    def arm(when: str) -> None:
+
+        def switching(signum, handler):
+            if when == "out" and handler is before:
+                os.kill(os.getpid(), signal.SIGINT)  # its handler runs as this call returns
+            old = switch(signum, handler)
+            if when == "in" and handler is not before:
+                os.kill(os.getpid(), signal.SIGINT)
+            return old
+
+        monkeypatch.setattr(signal, "signal", switching)
+
+    yield arm
+    switch(signal.SIGINT, before)  # were it left in place, the tests after would fail too
+
+
+@pytest.mark.parametrize("when", ["in", "out"])
+@pytest.mark.parametrize("raising", [True, False])
+def test_a_press_as_the_handler_is_switched_leaves_nothing_behind(press_as_switched, when,
+                                                                  raising):
+    """The press is the block's as noting() begins (raised from the with statement, or noted
+    for the block), and the previous handler's as it ends (raised once that handler is back).
+    The handler of noting() stayed in place instead (each later press went through it, outside
+    any noting()): the press as it began escaped between the switch and the try, and the press
+    as it ended raised inside the finally before the switch back (or, not raising, was lost)."""
+    before = signal.getsignal(signal.SIGINT)
+    press_as_switched(when)
+    raised = raising or when == "out"
+    seen = []
+    with pytest.raises(KeyboardInterrupt) if raised else contextlib.nullcontext():
+        with ctrl_c.noting(raising):
+            seen.append(ctrl_c.pressed())
+    assert seen == ([] if raising and when == "in" else [when == "in"])
+    assert signal.getsignal(signal.SIGINT) is before
+    assert ctrl_c._depth == 0 and not ctrl_c.pressed()
