@@ -286,7 +286,10 @@ def iter_arena_record(record: object, game: str | None = None, what: str = "game
     path of its file; a file of several records is refused). ``game``: the record must be of
     that game; None: of any registered game. ``what`` names the record in errors, ``fields``
     are rules for fields of this game (they replace those of :data:`ARENA_FIELDS`), ``defaults``
-    values of fields the record may leave out (``options`` is ``{}`` when left out). Errors:
+    values of fields the record may leave out (``options`` is ``{}`` when left out, unless
+    ``fields`` has a rule for ``options``: then only ``defaults`` lets them be left out). A
+    field the record needs and leaves out is named: ``Lucia game record: field 'options' is
+    missing``. Errors:
 
     - a record of another game: ``not a Lumen game record: field 'game' must be "lumen", got
       "reef"`` (:class:`DataError`; a bad field or option is one too);
@@ -304,7 +307,10 @@ def iter_arena_record(record: object, game: str | None = None, what: str = "game
     name = record.get("game")
     if not isinstance(name, str) or name not in GAMES:
         raise field_error(what, "game", f"a known game ({', '.join(sorted(GAMES))})", name)
-    checked = check_fields({"options": None, **(defaults or {}), **record},
+    # left out, options are null ({}) unless the game has a rule of its own for them: a record
+    # without the options that rule requires is "field 'options' is missing", not "got null"
+    implied = {} if fields is not None and "options" in fields else {"options": None}
+    checked = check_fields({**implied, **(defaults or {}), **record},
                            {**ARENA_FIELDS, **(fields or {})}, what, exact=False)
     options = checked["options"] or {}
     try:

@@ -157,6 +157,27 @@ def test_arena_records_and_tournament_lines_replay(tmp_path, capsys):
         DealState.replay({**record, "options": {"board": "A"}})
 
 
+@pytest.mark.parametrize("key", ["options", "players", "seed"])
+def test_an_arena_record_without_a_field_it_needs_names_the_field_missing(key, tmp_path,
+                                                                          capsys):
+    """An arena record of Lucia without ``options`` said ``field 'options' must be an object of
+    deck and setup, got null``, as if it were written null (the replay filled in the null)."""
+    record = {"game": "lucia", "players": 1, "seed": 0, "actions": [],
+              "options": {"deck": "default", "setup": "default"}}
+    DealState.replay(record)  # whole, it replays
+    del record[key]
+    path = tmp_path / "arena.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    message = f"Lucia game record: field '{key}' is missing"
+    assert _fails(capsys, "lucia", "replay", str(path)) == f"lumicore: error: {message}\n"
+    with pytest.raises(DataError, match=f"^{message}$"):
+        DealState.replay(path)
+    if key == "options":  # written null, they are refused as null
+        with pytest.raises(DataError, match="field 'options' must be an object of deck and "
+                                            "setup, got null"):
+            DealState.replay({**record, "options": None})
+
+
 def test_tournament_command_plays_the_arenas_games_and_its_out_lines_replay(tmp_path, capsys):
     """``lumicore lucia tournament`` was an invalid choice, while reef, lemuria and lumen had
     one (solvers.commands.add_tournament_command, which Lucia's commands now call too)."""
