@@ -132,6 +132,16 @@ and those showing the bound on its way out. One that did not hear it ticks every
 until its time limit (or, stopped only when a run ended by itself, to that run's limit)."""
 
 
+class Clock:
+    """A fake ``time`` module: ``perf_counter`` moves only when the test moves it."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def perf_counter(self) -> float:
+        return self.now
+
+
 class Press:
     """A simulated Ctrl-C (a real SIGINT) and a count of the planner's :class:`Watch` ticks
     after it (``after``: its check every quarter second while CP-SAT runs, and after each

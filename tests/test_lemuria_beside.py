@@ -9,7 +9,7 @@ import signal
 import time
 
 import pytest
-from lemuria_helpers import optimum
+from lemuria_helpers import Clock, optimum
 from ortools.sat.python import cp_model
 from test_lemuria_branch import YEARS
 
@@ -317,16 +317,6 @@ def _running(pid: int) -> bool:
         return True
 
 
-class _Clock:
-    """A fake ``time`` module: ``perf_counter`` moves only when the test moves it."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def perf_counter(self) -> float:
-        return self.now
-
-
 class _Unproving(_Proving):
     """A partner whose bound never comes; records the waits ``finish`` is given."""
 
@@ -345,7 +335,7 @@ def test_the_last_wait_for_the_partner_ends_at_the_time_limit(monkeypatch, rest,
     (1 s) to send its result: now only what is left of the time limit. On a fake clock in
     solvers.lemuria, the wait for the partner's bound after the search uses up the time limit
     but ``rest`` seconds."""
-    clock = _Clock()
+    clock = Clock()
     monkeypatch.setattr(lemuria, "time", clock)
     waited = []
 
@@ -371,7 +361,7 @@ def test_the_polish_and_the_branch_and_bound_get_only_what_is_left(monkeypatch, 
     what is left (the polish: less the branch and bound's share, 25% of 10 s), and one with
     nothing left is skipped: the plan so far stays, "feasible". On a fake clock in
     solvers.lemuria, CP-SAT (stubbed: no plan beyond the greedy year) uses ``used`` seconds."""
-    clock = _Clock()
+    clock = Clock()
     monkeypatch.setattr(lemuria, "time", clock)
 
     def solve(*args) -> list:
@@ -394,7 +384,7 @@ def test_the_polish_and_the_branch_and_bound_get_only_what_is_left(monkeypatch, 
 class _Pipe:
     """The result arrives after ``delay`` seconds of the fake clock."""
 
-    def __init__(self, clock: _Clock, delay: float) -> None:
+    def __init__(self, clock: Clock, delay: float) -> None:
         self.clock, self.delay, self.sent = clock, delay, False
 
     def poll(self, timeout: float) -> bool:
@@ -436,7 +426,7 @@ def test_finish_waits_no_longer_than_it_is_given(monkeypatch, delay, joins):
     process is terminated. A fake clock, pipe and process."""
     import threading
 
-    clock = _Clock()
+    clock = Clock()
     monkeypatch.setattr(beside_module, "time", clock, raising=False)
     partner = object.__new__(BranchBeside)  # no process started: the fakes stand in
     partner._stop, partner._error = threading.Event(), None

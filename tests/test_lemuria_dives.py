@@ -8,7 +8,7 @@ import random
 import signal
 
 import pytest
-from lemuria_helpers import Press, random_schedule
+from lemuria_helpers import Clock, Press, random_schedule
 from ortools.sat.python import cp_model
 
 from lumicore.errors import LumicoreError
@@ -112,6 +112,36 @@ def test_the_best_dive_is_the_models_complete_hint():
     solver = _make(10)
     assert solver.solve(fixed) == cp_model.OPTIMAL
     assert round(solver.objective_value) == plan.vp
+
+
+@pytest.mark.parametrize(("used", "polished"), [(1.0, [1.0, 1.0]), (1.99, []), (2.5, [])])
+def test_a_dives_polish_gets_only_what_the_dive_left_of_its_share(monkeypatch, used, polished):
+    """The polish of a dive's year got at least 0.1 s, so the dives could run past their share
+    of the time limit by 0.1 s a dive. Now it gets what the dive left of its share and none
+    when that is under MIN_POLISH. On a fake clock two dives share 4 s: each (stubbed, the
+    greedy year) uses ``used`` seconds, the polish (stubbed) all it is given."""
+    clock = Clock()
+    monkeypatch.setattr(lemuria, "time", clock)
+    inst = default_instance(1, turns=8)
+    greedy = greedy_schedule(inst)
+
+    def dived(year, option, watch, make, seconds):
+        clock.now += used
+        return greedy
+
+    given = []
+
+    def polish(instance, plan, seconds):
+        given.append(seconds)
+        clock.now += seconds
+
+    monkeypatch.setattr(lemuria, "column_options", lambda fast, limit: [(1,), (2,)])
+    monkeypatch.setattr(lemuria, "dive", dived)
+    monkeypatch.setattr(lemuria, "_polish", polish)
+    began = clock.now
+    found = _dive(inst, YearModel(inst), None, Watch(), 1, 0, 4.0, False, (greedy, [0]))
+    assert given == pytest.approx(polished) and found == (greedy, [0])
+    assert clock.now - began <= max(4.0, 2 * used)  # past the share only by the dives' own
 
 
 def test_a_schedule_of_a_long_year_dives_and_replays(monkeypatch):

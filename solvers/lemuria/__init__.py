@@ -262,6 +262,8 @@ DIVE_POLISH = 0.3
 """Share of a dive's time for polishing its character moves."""
 MIN_DIVE = 0.5
 """Seconds below which a dive is not started."""
+MIN_POLISH = 0.05
+"""Seconds left of a dive's share below which its year is not polished."""
 
 
 def _dive(instance: Instance, year: YearModel, fast: BoundResult, watch: Watch, workers: int,
@@ -288,8 +290,9 @@ def _dive(instance: Instance, year: YearModel, fast: BoundResult, watch: Watch, 
             if plan is None:
                 continue
             polished = Schedule(plan.turns, plan.vp, plan.breakdown)
-            _polish(instance, polished, max(deadline - time.perf_counter()
-                                             - each * (len(options) - k - 1), 0.1))
+            left = deadline - time.perf_counter() - each * (len(options) - k - 1)
+            if left >= MIN_POLISH:  # what the dive left of its share, no more
+                _polish(instance, polished, left)
             if polished.status == INTERRUPTED:
                 watch.interrupted = True
             for candidate in (polished, plan):
