@@ -393,6 +393,21 @@ def test_the_plan_command_plans_a_year_under_way_without_harvests(tmp_path, caps
     assert data["vp"] == data["simulated_vp"] == 15  # the model's 15 of the test above
 
 
+
+def test_the_plan_command_says_when_no_bound_is_proven(tmp_path, capsys, monkeypatch):
+    """Without the exhaustive check nothing bounds this year under way: the status line says
+    so (it said "feasible" alone, and the gap was 0.0, a proven plan's)."""
+    calls = _no_exhaustive_check(monkeypatch)
+    path = tmp_path / "present.toml"
+    path.write_text(present().to_toml(), encoding="utf-8")
+    assert main(["lemuria", "plan", str(path), "--workers", "1", "--time-limit", "10"]) == 0
+    out = capsys.readouterr().out
+    assert calls and "status: feasible; no proven upper bound;" in out
+    assert main(["lemuria", "plan", str(path), "--workers", "1", "--time-limit", "10",
+                 "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["status"], data["bound"], data["gap"]) == ("feasible", None, None)
+
 # ---------------------------------------------------------------- planners that refuse
 @pytest.mark.parametrize("changes, field", [
     (dict(), "facilities"), (dict(facilities={}, chits={}), "opponent 1.placed"),

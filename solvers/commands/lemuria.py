@@ -115,6 +115,8 @@ def run_plan(args: argparse.Namespace) -> int:
         status = "interrupted (the best plan found before Ctrl-C)"
     if schedule.bound is not None and schedule.status != "optimal":
         status += f"; upper bound {schedule.bound:g} VP, gap {schedule.gap:.1%}"
+    elif schedule.bound is None:  # e.g. a 12-turn year under way: nothing bounds the best year
+        status += "; no proven upper bound"
     stats = getattr(schedule, "stats", None)
     size = f"; model {stats.variables} variables, {stats.constraints} constraints" if stats else ""
     print(f"status: {status}; {schedule.elapsed:.1f} s{size}")
