@@ -28,6 +28,7 @@ import statistics
 import sys
 from pathlib import Path
 
+import solvers.lemuria as lemuria
 from lumicore.lemuria import default_instance, simulate
 from lumicore.lemuria.instance import MAX_TURNS
 from solvers.lemuria import build_schedule
@@ -68,6 +69,7 @@ CONFIGS = {
     "turnheld": {},
     "hinted": {},
     "arrays": {},
+    "late": {},
 }
 """``before``: CP-SAT alone, its own bound (its logged years are from before that bound was
 limited to years the model describes whole, which 12-turn years, with their remodels, are not:
@@ -147,10 +149,12 @@ def solve(seed: int, config: str, time_limit: float, workers: int | None,
     try:
         if config == "before":
             YearModel.CUTS = ("once",)
+        lemuria.PARTNER_LATE = config == "late"
         plan = build_schedule(inst, time_limit=time_limit, workers=workers, seed=0,
                               **CONFIGS[config])
     finally:
         YearModel.CUTS = saved
+        lemuria.PARTNER_LATE = False
     if plan.status == INTERRUPTED:  # Ctrl-C: build_schedule kept its plan, not a measurement
         raise KeyboardInterrupt
     replay = simulate(inst, plan).total

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import multiprocessing
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
@@ -202,13 +203,21 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
     branch = branch and time_limit is not None and fast is not None and fast.method == "columns"
     seconds = 0.0 if time_limit is None else float(time_limit)
     partner = None
-    if branch and beside and not fast.interrupted and (limit is None or greedy.vp < limit):
+    wanted = branch and beside and not fast.interrupted and (limit is None or greedy.vp < limit)
+    late = (wanted and PARTNER_LATE and instance.turns > SHORT_YEAR
+            and not multiprocessing.current_process().daemon)
+    if wanted and not late:
         partner = _partner(instance, fast, start + seconds - time.perf_counter(), greedy.vp)
     watch = Watch(show_progress, time_limit, vp=greedy.vp,
                   bound=None if limit is None else float(limit))
     watch.interrupted = fast is not None and fast.interrupted
     watch.partner = partner
-    for_branch = BRANCH_SHARE * seconds if branch and partner is None else 0.0
+    for_branch = BRANCH_SHARE * seconds if branch and partner is None and not late else 0.0
+
+    def begin_partner() -> None:  # PARTNER_LATE: once CP-SAT's first run ends
+        nonlocal partner
+        partner = watch.partner = _partner(instance, fast, start + seconds - time.perf_counter(),
+                                           int(watch.vp))
     reserve = for_branch + (POLISH_SHARE * seconds if characters else 0.0)
     try:
         first = greedy
@@ -219,7 +228,7 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
         runs = _solve(year, instance, watch, workers, seed,
                       None if time_limit is None else float(time_limit) - reserve, log, start,
                       lns and values is not None, restarts and values is not None,
-                      (values, first.vp))
+                      (values, first.vp), begin_partner if late else None)
         schedule = _result(year, first, runs, watch, time.perf_counter() - start)
 
         def left(kept: float = 0.0) -> float | None:  # seconds to the time limit, less kept
@@ -256,6 +265,8 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
     return schedule
 
 
+PARTNER_LATE = False
+"""Start the branch and bound beside CP-SAT only once CP-SAT's first run ends (long years)."""
 DIVE_SHARE = 0.2
 """Share of the time limit for the dives of :mod:`solvers.lemuria.dives` on long years."""
 DIVE_POLISH = 0.3
@@ -354,7 +365,7 @@ neighbourhood search around its plan (:mod:`solvers.lemuria.lns`)."""
 
 def _solve(year: YearModel, instance: Instance, watch: Watch, workers: int, seed: int,
            time_limit: float | None, log: bool, start: float, lns: bool, restarts: bool,
-           incumbent: tuple) -> list:
+           incumbent: tuple, after_first: Callable[[], None] | None = None) -> list:
     """The CP-SAT runs: ``[(status code, solver), ...]``. ``incumbent``: the values of every
     variable for the greedy year and its VP, where the search starts from."""
     # One worker, short years: first the default search with the LP at level 2 for half the
@@ -385,6 +396,8 @@ def _solve(year: YearModel, instance: Instance, watch: Watch, workers: int, seed
         solver = _solver(workers, seed, first, log, interleave=workers <= 2)
         code = solve_watched(solver, year.m, watch, bounds=year.every_year)
         runs.append((code, solver))
+        if after_first is not None and not watch.over:
+            after_first()
         if improving and code != cp_model.OPTIMAL:
             if code == cp_model.FEASIBLE and solver.objective_value > incumbent[1]:
                 incumbent = _values(solver)
