@@ -121,10 +121,12 @@ and asked for a year at least as good, so that its hint is one of its solutions 
 better year before, which its hint was not); ``arrays``: the same arguments, run after the
 bound's program of the cards held wrote into arrays it keeps between evaluations
 (``solvers.lemuria.scratch``: 1.2-1.3 times faster nodes in a new process, as the branch and
-bound's beside CP-SAT is)."""
+bound's beside CP-SAT is); ``late``: the same code with ``solvers.lemuria.PARTNER_LATE`` on:
+the branch and bound beside CP-SAT starts only once CP-SAT's first run ends, so that the dives
+and the first run have both cores."""
 
 VALID = ("valid", "held", "residents", "festival", "counts", "kept", "spare", "turnheld",
-         "hinted", "arrays")
+         "hinted", "arrays", "late")
 """The set-ups whose bounds hold for every legal year (:func:`known` takes the least of them)."""
 
 

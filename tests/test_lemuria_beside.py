@@ -437,3 +437,24 @@ def test_finish_waits_no_longer_than_it_is_given(monkeypatch, delay, joins):
     assert not partner.process.alive
     assert (result is not None) == (delay < 1.0) and partner.bound == (200.0 if delay < 1.0
                                                                        else float("inf"))
+
+
+@pytest.mark.parametrize("late", [False, True])
+def test_the_branch_and_bound_beside_starts_with_the_search_or_after_its_first_run(
+        monkeypatch, late):
+    """By default the process beside starts before CP-SAT; with ``PARTNER_LATE`` (the "late"
+    set-up of the benchmark) once CP-SAT's first run on the whole year has ended."""
+    events: list[str] = []
+    monkeypatch.setattr(lemuria, "PARTNER_LATE", late)
+    monkeypatch.setattr(lemuria, "_partner", lambda *args: events.append("partner"))
+
+    def watched(solver, model, watch, bounds=True):  # the CP-SAT runs of the whole year
+        events.append("CP-SAT")
+        return solve_watched(solver, model, watch, bounds)
+
+    monkeypatch.setattr(lemuria, "solve_watched", watched)
+    inst = default_instance(0, turns=7)
+    plan = build_schedule(inst, time_limit=3, workers=1, dives=False, characters=False)
+    assert simulate(inst, plan).total == plan.vp
+    assert events.count("partner") == 1
+    assert events[:2] == (["CP-SAT", "partner"] if late else ["partner", "CP-SAT"])
