@@ -204,8 +204,7 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
     seconds = 0.0 if time_limit is None else float(time_limit)
     partner = None
     wanted = branch and beside and not fast.interrupted and (limit is None or greedy.vp < limit)
-    late = (wanted and PARTNER_LATE and instance.turns > SHORT_YEAR
-            and not multiprocessing.current_process().daemon)
+    late = wanted and PARTNER_LATE and instance.turns > SHORT_YEAR and _may_fork()
     if wanted and not late:
         partner = _partner(instance, fast, start + seconds - time.perf_counter(), greedy.vp)
     watch = Watch(show_progress, time_limit, vp=greedy.vp,
@@ -513,9 +512,14 @@ def _partner(instance: Instance, fast: BoundResult, seconds: float,
     """The branch and bound beside CP-SAT for ``seconds``, if that is worth a process and
     this process may start one (a daemonic one, such as a ``multiprocessing.Pool`` worker,
     may not: the branch and bound then runs after CP-SAT)."""
-    if seconds < PARTNER_MIN or multiprocessing.current_process().daemon:
+    if seconds < PARTNER_MIN or not _may_fork():
         return None
     return BranchBeside(instance, fast, seconds, vp)
+
+
+def _may_fork() -> bool:
+    """This process may start a process beside it (a daemonic one may not)."""
+    return not multiprocessing.current_process().daemon
 
 
 def _branch(instance: Instance, schedule: Schedule, fast: BoundResult, seconds: float | None,
