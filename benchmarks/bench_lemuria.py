@@ -70,6 +70,7 @@ CONFIGS = {
     "hinted": {},
     "arrays": {},
     "late": {},
+    "undived": {"dives": False},
 }
 """``before``: CP-SAT alone, its own bound (its logged years are from before that bound was
 limited to years the model describes whole, which 12-turn years, with their remodels, are not:
@@ -123,10 +124,11 @@ bound's program of the cards held wrote into arrays it keeps between evaluations
 (``solvers.lemuria.scratch``: 1.2-1.3 times faster nodes in a new process, as the branch and
 bound's beside CP-SAT is); ``late``: the same code with ``solvers.lemuria.PARTNER_LATE`` on:
 the branch and bound beside CP-SAT starts only once CP-SAT's first run ends, so that the dives
-and the first run have both cores."""
+and the first run have both cores; ``undived``: "arrays" without the dives (``dives=False``),
+their fifth of the minute going to CP-SAT's first run."""
 
 VALID = ("valid", "held", "residents", "festival", "counts", "kept", "spare", "turnheld",
-         "hinted", "arrays", "late")
+         "hinted", "arrays", "late", "undived")
 """The set-ups whose bounds hold for every legal year (:func:`known` takes the least of them)."""
 
 
