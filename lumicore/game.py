@@ -30,7 +30,7 @@ from __future__ import annotations
 import importlib
 import json
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -52,7 +52,8 @@ from lumicore.errors import DataError, IllegalMoveError, LumicoreError
 __all__ = ["CHANCE", "TERMINAL", "GAMES", "GameState", "Deterministic", "OnePlayerState",
            "play_randomly", "check_action", "checked_load", "sample_chance", "new_game",
            "LOAD_ERRORS", "ARENA_FIELDS", "iter_arena_record", "replay_arena_record",
-           "check_record_game", "check_record_returns", "NEW_GAME_DEFAULTS"]
+           "check_record_game", "check_record_returns", "NEW_GAME_DEFAULTS", "RecordRules",
+           "RECORD_RULES", "record_rules"]
 
 TERMINAL = -1
 """``current_player()`` once the game is over."""
@@ -246,15 +247,21 @@ def play_randomly(state: GameState, seed: int | np.random.Generator | None = Non
     return state
 
 
+def _load(entry: str) -> Any:
+    """The object a registry entry ``"module:attr.attr"`` names (its module imported)."""
+    module, _, attr = entry.partition(":")
+    found: Any = importlib.import_module(module)
+    for part in attr.split("."):
+        found = getattr(found, part)
+    return found
+
+
 def new_game(name: str, players: int = 2, seed: int = 0, **options: Any) -> GameState:
     """A fresh state of the registered game ``name`` (a key of :data:`GAMES`)."""
     if not isinstance(name, str) or name not in GAMES:
         known = ", ".join(sorted(GAMES)) or "none"
         raise LumicoreError(f"unknown game {shorten(name)} (known: {known})")
-    module, _, attr = GAMES[name].partition(":")
-    factory: Callable[..., GameState] = importlib.import_module(module)
-    for part in attr.split("."):
-        factory = getattr(factory, part)
+    factory: Callable[..., GameState] = _load(GAMES[name])
     return factory(players=players, seed=seed, **options)
 
 
@@ -272,6 +279,30 @@ ARENA_FIELDS: dict[str, Spec] = {
 output) that :func:`iter_arena_record` reads, besides ``game``; ``options`` may be null."""
 
 
+class RecordRules(NamedTuple):
+    """A game's own rules for its arena records, as :func:`iter_arena_record` takes them: what
+    errors call a record, the rules of fields that replace those of :data:`ARENA_FIELDS` and the
+    values of fields a record may leave out. A game registers them in :data:`RECORD_RULES`."""
+
+    what: str
+    fields: Mapping[str, Spec] | None = None
+    defaults: Mapping[str, Any] | None = None
+
+
+RECORD_RULES: dict[str, str] = {
+    # name -> "module:attr" of a RecordRules, for a game whose arena records have rules of their
+    # own: its replay and the any-game replay both read its records by them
+    "lucia": "lumicore.lucia.deal_game:ARENA_RULES",
+}
+
+
+def record_rules(name: str) -> RecordRules | None:
+    """The :class:`RecordRules` the game ``name`` registered in :data:`RECORD_RULES`; None for
+    a game that has none (its records are read by :data:`ARENA_FIELDS`)."""
+    entry = RECORD_RULES.get(name)
+    return None if entry is None else _load(entry)
+
+
 def iter_arena_record(record: object, game: str | None = None, what: str = "game record",
                       fields: Mapping[str, Spec] | None = None,
                       on_action: Callable[[GameState, int], Any] | None = None,
@@ -284,7 +315,9 @@ def iter_arena_record(record: object, game: str | None = None, what: str = "game
 
     ``record`` is read by :func:`lumicore.checks.read_record` (the dict, its JSON text or the
     path of its file; a file of several records is refused). ``game``: the record must be of
-    that game; None: of any registered game. ``what`` names the record in errors, ``fields``
+    that game; None: of any registered game, read by the game's :func:`record_rules` when it
+    has some (they replace ``what``, ``fields`` and ``defaults``), so a record is refused the
+    same way whether its game is named or not. ``what`` names the record in errors, ``fields``
     are rules for fields of this game (they replace those of :data:`ARENA_FIELDS`), ``defaults``
     values of fields the record may leave out (``options`` is ``{}`` when left out, unless
     ``fields`` has a rule for ``options``: then only ``defaults`` lets them be left out). A
@@ -307,6 +340,9 @@ def iter_arena_record(record: object, game: str | None = None, what: str = "game
     name = record.get("game")
     if not isinstance(name, str) or name not in GAMES:
         raise field_error(what, "game", f"a known game ({', '.join(sorted(GAMES))})", name)
+    rules = record_rules(name) if game is None else None
+    if rules is not None:  # any game: its records are read as its own replay reads them
+        what, fields, defaults = rules
     # left out, options are null ({}) unless the game has a rule of its own for them: a record
     # without the options that rule requires is "field 'options' is missing", not "got null"
     implied = {} if fields is not None and "options" in fields else {"options": None}

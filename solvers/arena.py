@@ -253,9 +253,11 @@ def replay_record(record: dict[str, Any] | str | Path) -> GameState:
     """Replay a game record (the dict, its JSON text or the path of its JSON file, read by
     :func:`lumicore.checks.read_record`: a ``str`` starting with ``{`` is the text, any other
     the path) through ``new_game`` and ``apply_action``; return the final state. It is
-    :func:`lumicore.game.replay_arena_record` for a record of any registered game, as each
-    game's replay does it: an illegal action raises :class:`IllegalMoveError` naming its index
-    in ``actions`` (from 0), a bad field is a :class:`DataError`."""
+    :func:`lumicore.game.replay_arena_record` for a record of any registered game, read by the
+    game's own rules when it has some (:func:`lumicore.game.record_rules`: a Lucia record
+    without ``options`` is refused here as in ``lucia replay``): an illegal action raises
+    :class:`IllegalMoveError` naming its index in ``actions`` (from 0), a bad field is a
+    :class:`DataError`."""
     return replay_arena_record(record)
 
 

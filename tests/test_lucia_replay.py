@@ -161,7 +161,11 @@ def test_arena_records_and_tournament_lines_replay(tmp_path, capsys):
 def test_an_arena_record_without_a_field_it_needs_names_the_field_missing(key, tmp_path,
                                                                           capsys):
     """An arena record of Lucia without ``options`` said ``field 'options' must be an object of
-    deck and setup, got null``, as if it were written null (the replay filled in the null)."""
+    deck and setup, got null``, as if it were written null (the replay filled in the null). The
+    any-game replay (solvers.arena.replay_record) accepted it and played the default deck; it
+    reads Lucia's records by the same rules now, with the same message."""
+    from solvers.arena import replay_record
+
     record = {"game": "lucia", "players": 1, "seed": 0, "actions": [],
               "options": {"deck": "default", "setup": "default"}}
     DealState.replay(record)  # whole, it replays
@@ -172,6 +176,8 @@ def test_an_arena_record_without_a_field_it_needs_names_the_field_missing(key, t
     assert _fails(capsys, "lucia", "replay", str(path)) == f"lumicore: error: {message}\n"
     with pytest.raises(DataError, match=f"^{message}$"):
         DealState.replay(path)
+    with pytest.raises(DataError, match=f"^{message}$"):
+        replay_record(path)
     if key == "options":  # written null, they are refused as null
         with pytest.raises(DataError, match="field 'options' must be an object of deck and "
                                             "setup, got null"):

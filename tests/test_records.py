@@ -205,6 +205,24 @@ def test_the_arena_replays_a_record_of_any_game_the_same_way(monkeypatch, tmp_pa
 
 
 @pytest.mark.parametrize("game", ARENA_GAMES)
+def test_the_arena_and_the_games_replay_read_a_record_without_options_alike(game):
+    """``replay_record`` (any game) read a Lucia record without ``options`` as one with none and
+    played the default deck, while ``lucia replay`` refused it; both read it by Lucia's rules
+    now. The other games have no rule for ``options``: left out, they are none in both."""
+    record = {key: value for key, value in _arena_record(game).items() if key != "options"}
+    replay_ = ARENA_GAMES[game][2]
+    if game == "lucia":
+        message = "^Lucia game record: field 'options' is missing$"
+        with pytest.raises(DataError, match=message):
+            replay_(record)
+        with pytest.raises(DataError, match=message):
+            replay_record(record)
+    else:
+        assert replay_record(record).serialize() == replay_(record).serialize()
+        assert replay_record(record).returns() == record["returns"]
+
+
+@pytest.mark.parametrize("game", ARENA_GAMES)
 def test_every_replay_of_an_arena_record_checks_its_returns_exactly(game, capsys):
     record = _arena_record(game)
     replay_ = ARENA_GAMES[game][2]

@@ -49,6 +49,7 @@ from lumicore.errors import DataError, IllegalMoveError, LumicoreError
 from lumicore.game import (
     CHANCE,
     TERMINAL,
+    RecordRules,
     check_action,
     check_record_game,
     checked_load,
@@ -90,6 +91,10 @@ ARENA_RECORD = {**_GAME, "actions": ListOf(Spec(), what="a list of actions"),
                                  what="an object of deck and setup")}
 """The fields of an arena record of Lucia (``solvers.arena``: a line of a tournament's
 output)."""
+ARENA_RULES = RecordRules(RECORD, ARENA_RECORD)
+"""How every replay of an arena record reads Lucia's (:meth:`DealState.replay`, and
+``solvers.arena.replay_record`` through :data:`lumicore.game.RECORD_RULES`): ``options`` are
+required."""
 
 
 class DealState:
@@ -227,7 +232,8 @@ class DealState:
     def _replay_arena(cls, record: dict[str, Any],
                       on_action: Callable[[DealState, int], Any] | None) -> DealState:
         """An arena record (see :meth:`replay`)."""
-        return replay_arena_record(record, "lucia", RECORD, ARENA_RECORD, on_action)
+        return replay_arena_record(record, "lucia", ARENA_RULES.what, ARENA_RULES.fields,
+                                   on_action, ARENA_RULES.defaults)
 
     def _action_of(self, text: str) -> int | None:
         """The decision whose play (``str(Play)``: card, choices, resulting train) is ``text``;
