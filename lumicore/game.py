@@ -15,7 +15,9 @@ Games with dice, shuffled decks or a bag have *chance nodes*, as in OpenSpiel: t
 ``(action, probability)`` pairs and ``legal_actions()`` the same actions, and
 ``apply_action(outcome)`` plays the outcome. States without chance inherit
 :class:`Deterministic`. :func:`new_game` makes a fresh state of any registered game by name, so
-generic tools (the arena's bots and tournaments) need nothing game-specific.
+generic tools (the arena's bots and tournaments) need nothing game-specific. A co-operative
+game, whose players win or lose together, says so with a class attribute ``cooperative = True``
+(:func:`is_cooperative`); a game without it is competitive.
 
 >>> from lumicore.lucia.game import PuzzleState
 >>> state = PuzzleState.new("h L4 H T S", max_plays=4)
@@ -53,7 +55,7 @@ __all__ = ["CHANCE", "TERMINAL", "GAMES", "GameState", "Deterministic", "OnePlay
            "play_randomly", "check_action", "checked_load", "sample_chance", "new_game",
            "LOAD_ERRORS", "ARENA_FIELDS", "iter_arena_record", "replay_arena_record",
            "check_record_game", "check_record_returns", "NEW_GAME_DEFAULTS", "RecordRules",
-           "RECORD_RULES", "record_rules"]
+           "RECORD_RULES", "record_rules", "is_cooperative"]
 
 TERMINAL = -1
 """``current_player()`` once the game is over."""
@@ -245,6 +247,18 @@ def play_randomly(state: GameState, seed: int | np.random.Generator | None = Non
         actions = state.legal_actions()
         state.apply_action(int(actions[rng.integers(len(actions))]))
     return state
+
+
+def is_cooperative(state: GameState) -> bool:
+    """Whether ``state``'s game is co-operative, its players winning or losing together (every
+    player gets the same return): its class says so with ``cooperative = True``. A game that
+    does not say so is competitive.
+
+    >>> from lumicore.lucia.deal_game import DealState
+    >>> is_cooperative(DealState.new_game(players=2)), is_cooperative(object())
+    (True, False)
+    """
+    return getattr(state, "cooperative", False) is True
 
 
 def _load(entry: str) -> Any:

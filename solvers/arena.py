@@ -27,7 +27,7 @@ import numpy as np
 
 from lumicore.data import OutputFile, shorten
 from lumicore.errors import IllegalMoveError, LumicoreError
-from lumicore.game import GAMES, GameState, new_game, replay_arena_record
+from lumicore.game import GAMES, GameState, is_cooperative, new_game, replay_arena_record
 from solvers.batch import check_workers, run_batch
 from solvers.bots import (
     GENERIC_BOTS,
@@ -48,7 +48,12 @@ from solvers.stats import plackett_luce, wilson
 __all__ = ["Bot", "RandomBot", "GreedyBot", "FlatMCBot", "MCTSBot", "make_bot", "bot_names",
            "parse_bot_spec", "seat_bots", "play_game", "play_from",
            "replay_record",
-           "tournament", "TournamentResult", "BotResult", "seat_lineups", "game_seed"]
+           "tournament", "TournamentResult", "BotResult", "seat_lineups", "game_seed",
+           "COOPERATIVE_NOTE"]
+
+COOPERATIVE_NOTE = ("co-operative: bots are compared by the win rate of a table of their own on "
+                    "the same deals")
+"""Why a co-operative game's tournament rates no bot (its table and JSON say so)."""
 
 def _game_bots(game: str) -> dict[str, Callable[..., Bot]]:
     """``solvers.<game>.bots.BOTS``, or nothing when the game has no such module."""
@@ -281,7 +286,8 @@ def seat_lineups(n_bots: int, players: int) -> list[tuple[int, ...]]:
 class BotResult:
     """One bot's tally: ``games`` is the seats it played (one per game unless it held several
     seats), ``wins`` the sum of its returns (1 a win, 1/k a win shared by k), ``shared`` the
-    games it tied for first."""
+    games it tied for first. In a co-operative game, where a bot holds every seat of its games,
+    ``games`` counts its games, ``wins`` those won, ``shared`` is 0 and ``rating`` is empty."""
 
     games: int = 0
     wins: float = 0.0
@@ -305,8 +311,10 @@ class BotResult:
 @dataclass
 class TournamentResult:
     """What :func:`tournament` returns: per bot its :class:`BotResult` (by the label given in
-    ``bots``), the games played, the status (``"done"`` or ``"interrupted"``) and the records
-    (in game order)."""
+    ``bots``), the games of the run (``games``) and those played, the status (``"done"`` or
+    ``"interrupted"``) and the records (in game order). ``cooperative``: the game is
+    co-operative, so each bot played the same ``deals`` at a table of its own (``games`` is
+    ``deals`` times the bots) and no bot is rated; else ``deals`` is ``games``."""
 
     game: str
     players: int
@@ -318,6 +326,13 @@ class TournamentResult:
     status: str
     elapsed: float
     records: list[dict[str, Any]] = field(default_factory=list, repr=False)
+    cooperative: bool = False
+    deals: int = 0
+
+    @property
+    def note(self) -> str | None:
+        """Why no bot is rated (:data:`COOPERATIVE_NOTE`), or None when they are."""
+        return COOPERATIVE_NOTE if self.cooperative else None
 
     @property
     def seat_wins(self) -> list[float]:
@@ -334,18 +349,29 @@ class TournamentResult:
         return {"game": self.game, "players": self.players, "seed": self.seed,
                 "options": self.options, "games": self.games, "played": self.played,
                 "status": self.status, "elapsed": self.elapsed, "seat_wins": self.seat_wins,
+                "cooperative": self.cooperative, "deals": self.deals, "note": self.note,
                 "bots": {name: r.to_dict() for name, r in self.bots.items()}}
 
     def table(self) -> str:
-        """A text table, best rating first."""
-        rows = [f"{'bot':<24} {'games':>6} {'wins':>8} {'win rate':>9} {'95% interval':>15} "
-                f"{'mu':>6} {'sigma':>6} {'ordinal':>8}"]
-        ranked = sorted(self.bots.items(), key=lambda kv: -kv[1].rating.get("ordinal", 0.0))
+        """A text table, best rating first; in a co-operative game, best win rate first, without
+        ratings, and a last line saying why (:attr:`note`)."""
+        head = f"{'bot':<24} {'games':>6} {'wins':>8} {'win rate':>9} {'95% interval':>15}"
+        if self.cooperative:
+            rows = [head]
+            ranked = sorted(self.bots.items(), key=lambda kv: -kv[1].win_rate)
+        else:
+            rows = [f"{head} {'mu':>6} {'sigma':>6} {'ordinal':>8}"]
+            ranked = sorted(self.bots.items(), key=lambda kv: -kv[1].rating.get("ordinal", 0.0))
         for name, r in ranked:
             low, high = r.interval
-            rows.append(f"{name[:24]:<24} {r.games:>6} {r.wins:>8.1f} {r.win_rate:>9.3f} "
-                        f"{f'{low:.3f}-{high:.3f}':>15} {r.rating.get('mu', 0):>6.2f} "
-                        f"{r.rating.get('sigma', 0):>6.2f} {r.rating.get('ordinal', 0):>8.2f}")
+            row = (f"{name[:24]:<24} {r.games:>6} {r.wins:>8.1f} {r.win_rate:>9.3f} "
+                   f"{f'{low:.3f}-{high:.3f}':>15}")
+            if not self.cooperative:
+                row += (f" {r.rating.get('mu', 0):>6.2f} {r.rating.get('sigma', 0):>6.2f} "
+                        f"{r.rating.get('ordinal', 0):>8.2f}")
+            rows.append(row)
+        if self.cooperative:
+            rows.append(f"no ratings ({self.note})")
         return "\n".join(rows)
 
 
@@ -358,7 +384,12 @@ def _play_job(job: tuple) -> dict[str, Any]:
     return record
 
 
-def _tally(results: dict[str, BotResult], record: dict[str, Any]) -> None:
+def _tally(results: dict[str, BotResult], record: dict[str, Any], cooperative: bool) -> None:
+    if cooperative:  # one bot at every seat: one game, won or lost by the table together
+        r = results[record["bots"][0]]
+        r.games += 1
+        r.wins += min(1.0, max(0.0, record["returns"][0]))
+        return
     best = max(record["returns"])
     for label, ret in zip(record["bots"], record["returns"], strict=True):
         r = results[label]
@@ -387,7 +418,14 @@ def tournament(game: str = "reef", bots: Sequence[str] = ("random", "greedy"), p
                **game_options: Any) -> TournamentResult:
     """Play ``games`` seeded games of ``game`` between ``bots`` (names or specs such as
     ``"mcts:iterations=400"``; 2 or more) with ``players`` seats, seats rotated so that every bot
-    sits in every seat equally often over each cycle of :func:`seat_lineups`.
+    sits in every seat equally often over each cycle of :func:`seat_lineups`; the bots are rated
+    (openskill's Plackett-Luce model).
+
+    A co-operative game (:func:`lumicore.game.is_cooperative`), where the seats of a game win or
+    lose together, cannot rank bots seated together: there each bot plays every seat itself, at a
+    table of its own, ``games`` games, game ``i`` of every bot on the same deal (seed
+    ``game_seed(seed, i)``), so ``games * len(bots)`` games in all; the bots are compared by their
+    win rates on the same deals and not rated (:data:`COOPERATIVE_NOTE`).
 
     Game ``i`` is :func:`play_game` with seed ``game_seed(seed, i)``, run through
     :func:`solvers.batch.run_batch` (``workers``, ``backend``, ``scheduler``), so the counts are
@@ -410,24 +448,29 @@ def tournament(game: str = "reef", bots: Sequence[str] = ("random", "greedy"), p
         make_bot(name, game, seed=0, **{**(bot_options or {}).get(label, {}), **opts})
     if len(bots) < 2 or len(set(bots)) != len(bots):
         raise LumicoreError(f"a tournament needs 2 or more different bots, got {bots!r:.80}")
-    _new_game(game, players, seed, game_options)  # bad player counts and options fail here
+    first = _new_game(game, players, seed, game_options)  # bad player counts and options fail
+    cooperative = is_cooperative(first)
     check_workers(workers, backend)
     if scheduler is not None and backend != "dask":
         raise LumicoreError("a scheduler address needs backend='dask'")
-    lineups = seat_lineups(len(bots), players)
-    jobs = [(game, GAMES[game], [bots[b] for b in lineups[i % len(lineups)]], players,
-             game_seed(seed, i), game_options, bot_options) for i in range(games)]
+    if cooperative:  # deal by deal, each bot at a table of its own
+        tables = [(i, [label] * players) for i in range(games) for label in bots]
+    else:
+        lineups = seat_lineups(len(bots), players)
+        tables = [(i, [bots[b] for b in lineups[i % len(lineups)]]) for i in range(games)]
+    jobs = [(game, GAMES[game], labels, players, game_seed(seed, i), game_options, bot_options)
+            for i, labels in tables]
     write, handle = _writer(record)
     results = {label: BotResult() for label in bots}
     records: dict[int, dict[str, Any]] = {}
     status = DONE
-    bar = progress_bar(total=games, desc="games", unit="game", enabled=progress)
+    bar = progress_bar(total=len(jobs), desc="games", unit="game", enabled=progress)
     batch = run_batch(_play_job, jobs, workers=workers, backend=backend, scheduler=scheduler)
     try:
         for index, rec in batch:
             check()
             records[index] = rec
-            _tally(results, rec)
+            _tally(results, rec, cooperative)
             if write is not None:
                 write(rec)
             bar.update(1)
@@ -441,9 +484,11 @@ def tournament(game: str = "reef", bots: Sequence[str] = ("random", "greedy"), p
         if handle is not None:
             handle.close()
     ordered = [records[i] for i in sorted(records)]
-    ratings = plackett_luce(
-        [list(zip(r["bots"], r["returns"], strict=True)) for r in ordered], bots)
-    for label, r in results.items():
-        r.rating = ratings[label]
-    return TournamentResult(game, players, seed, dict(game_options), results, games,
-                            len(ordered), status, time.perf_counter() - started, ordered)
+    if not cooperative:
+        ratings = plackett_luce(
+            [list(zip(r["bots"], r["returns"], strict=True)) for r in ordered], bots)
+        for label, r in results.items():
+            r.rating = ratings[label]
+    return TournamentResult(game, players, seed, dict(game_options), results, len(jobs),
+                            len(ordered), status, time.perf_counter() - started, ordered,
+                            cooperative, games)

@@ -5,6 +5,10 @@ takes 1, 2 or 3 stones (action = stones taken); whoever takes the last stone win
 take a die is rolled (chance actions 1..6): on a 6 the same player acts again (a multi-step
 turn), otherwise the next player does. ``evaluate()`` knows Nim's rule of thumb (a pile that is a
 multiple of 4 loses for the player to act), so a one-ply greedy bot plays well.
+
+Co-operative Dice Nim (:class:`CoopDiceNim`, ``dice-nim-coop``) is the same game played by a
+table that wins together when player 1 takes the last stone; it says so (``cooperative =
+True``), and its ``evaluate()`` is player 1's, the same for every seat.
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ from lumicore.game import CHANCE, TERMINAL
 
 NAME = "dice-nim"
 ENTRY = "dice_nim:DiceNim.new_game"
+COOP_NAME = "dice-nim-coop"
+COOP_ENTRY = "dice_nim:CoopDiceNim.new_game"
 
 
 class DiceNim:
@@ -105,3 +111,20 @@ class DiceNim:
 
     def __repr__(self) -> str:
         return f"DiceNim({self.pile} stones, player {self.mover} to act)"
+
+
+class CoopDiceNim(DiceNim):
+    """Dice Nim where every player wins when player 1 takes the last stone, and all lose else."""
+
+    cooperative = True
+
+    def returns(self) -> list[float]:
+        return [float(self.winner == 0)] * self.players
+
+    def evaluate(self) -> list[float]:
+        if self.is_terminal():
+            return self.returns()
+        return [DiceNim.evaluate(self)[0]] * self.players
+
+    def clone(self) -> CoopDiceNim:
+        return CoopDiceNim(self.players, self.pile, self.mover, self.rolling, self.winner)

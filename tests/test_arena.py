@@ -12,7 +12,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from dice_nim import ENTRY, NAME, DiceNim
+from dice_nim import COOP_ENTRY, COOP_NAME, ENTRY, NAME, DiceNim
 
 from lumicore.errors import IllegalMoveError, LumicoreError
 from lumicore.game import GAMES, new_game, play_randomly
@@ -21,6 +21,7 @@ from lumicore.reef import load_tiles
 from lumicore.reef.hand import HandState
 from lumicore.reef.sample import random_reef
 from solvers.arena import (
+    COOPERATIVE_NOTE,
     bot_names,
     game_seed,
     make_bot,
@@ -40,6 +41,7 @@ FAST = {"flatmc": {"playouts": 2}, "mcts": {"iterations": 30}}
 @pytest.fixture(autouse=True)
 def dice_nim_registered(monkeypatch):
     monkeypatch.setitem(GAMES, NAME, ENTRY)
+    monkeypatch.setitem(GAMES, COOP_NAME, COOP_ENTRY)
 
 
 def reef_hand(seed: int) -> HandState:
@@ -211,6 +213,61 @@ def test_ratings_order_follows_strength():
                         workers=1, progress=False)
     ordinal = {name: r.rating["ordinal"] for name, r in result.bots.items()}
     assert ordinal["random"] < min(ordinal["greedy"], ordinal["mcts:iterations=40"])
+
+
+def test_a_competitive_tournament_still_seats_bots_together_and_rates_them():
+    result = tournament(NAME, ["random", "greedy"], games=6, seed=4, workers=1, progress=False)
+    assert not result.cooperative and result.note is None
+    assert (result.games, result.played, result.deals) == (6, 6, 6)
+    assert all(sorted(r["bots"]) == ["greedy", "random"] for r in result.records)
+    data = result.to_dict()
+    assert (data["cooperative"], data["deals"], data["note"]) == (False, 6, None)
+    for name in ("random", "greedy"):
+        assert set(data["bots"][name]["rating"]) == {"mu", "sigma", "ordinal"}
+    assert result.table().splitlines()[0].split()[-3:] == ["mu", "sigma", "ordinal"]
+
+
+def test_a_cooperative_tournament_gives_each_bot_a_table_of_its_own_on_the_same_deals():
+    """A co-operative game's seats win or lose together, yet its tournament seated different
+    bots at one table (seat_lineups) and ranked them by openskill ratings of games that were
+    draws between the seats. Now each bot holds every seat of its games, game i of every bot is
+    dealt from the same seed, and the bots are compared by win rate, unrated."""
+    bots = ["random", "greedy"]  # the weaker first: the table puts the better one first
+    records = []
+    result = tournament(COOP_NAME, bots, players=3, games=20, seed=2, workers=1,
+                        progress=False, record=records.append)
+    assert all(r["bots"] in (["random"] * 3, ["greedy"] * 3) for r in result.records)
+    assert result.cooperative and result.status == "done"
+    assert (result.games, result.played, result.deals) == (40, 40, 20)
+    for name in bots:
+        own = [r for r in result.records if r["bots"][0] == name]
+        assert [r["seed"] for r in own] == [game_seed(2, i) for i in range(20)]
+        tally = result.bots[name]
+        assert tally.games == 20 and tally.shared == 0 and tally.rating == {}
+        assert tally.wins == sum(r["returns"][0] for r in own)
+    assert result.bots["greedy"].win_rate > result.bots["random"].win_rate
+    lines = result.table().splitlines()
+    assert [line.split()[0] for line in lines[1:3]] == ["greedy", "random"]
+    assert "mu" not in lines[0] and lines[-1] == f"no ratings ({COOPERATIVE_NOTE})"
+    data = json.loads(json.dumps(result.to_dict()))
+    assert (data["cooperative"], data["deals"], data["note"]) == (True, 20, COOPERATIVE_NOTE)
+    assert all(data["bots"][name]["rating"] == {} for name in bots)
+    assert sorted(map(json.dumps, records)) == sorted(map(json.dumps, result.records))
+    for record in records:
+        assert replay_record(json.loads(json.dumps(record))).returns() == record["returns"]
+
+
+def test_a_cooperative_tournament_command_says_why_it_rates_no_bot(capsys):
+    parser = argparse.ArgumentParser()
+    commands = add_game(parser.add_subparsers(), COOP_NAME, help="toy", description="toy")
+    add_tournament_command(commands, COOP_NAME)
+    args = parser.parse_args([COOP_NAME, "tournament", "--games", "3", "--workers", "1"])
+    assert args.run(args) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == (f"{COOP_NAME}: 6 of 6 games (each bot on the same 3 deals), 2 players, "
+                        "seed 0 (done)")
+    assert lines[-1] == f"no ratings ({COOPERATIVE_NOTE})"
+    assert not any(line.startswith("wins by seat") for line in lines)
 
 
 def test_play_game_is_seeded():

@@ -194,7 +194,7 @@ def test_tournament_command_plays_the_arenas_games_and_its_out_lines_replay(tmp_
                  "--workers", "1", "--deck", "reconstructed", "--json", "--out", str(out)]) == 0
     result = json.loads(capsys.readouterr().out)
     options = {"deck": "reconstructed", "setup": "default"}
-    assert (result["game"], result["players"], result["played"]) == ("lucia", 2, 2)
+    assert (result["game"], result["players"], result["played"]) == ("lucia", 2, 4)  # 2 a bot
     assert result["options"] == options and sorted(result["bots"]) == ["greedy", "random"]
     records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     arena = tournament("lucia", ["greedy", "random"], players=2, games=2, seed=0, workers=1,
@@ -206,8 +206,40 @@ def test_tournament_command_plays_the_arenas_games_and_its_out_lines_replay(tmp_
         replayed = json.loads(capsys.readouterr().out)
         assert replayed["over"] and replayed["won"] is (record["returns"] == [1.0, 1.0])
     assert main(["lucia", "tournament", "--games", "2", "--workers", "1"]) == 0
-    assert capsys.readouterr().out.startswith("lucia: 2 of 2 games, 2 players, seed 0 (done)\n"
+    assert capsys.readouterr().out.startswith("lucia: 4 of 4 games (each bot on the same 2 "
+                                              "deals), 2 players, seed 0 (done)\n"
                                               "options: deck default, setup default\n")
+
+
+def test_a_tournament_plays_each_bot_at_a_table_of_its_own_on_the_same_deals(tmp_path):
+    """Lucia is co-operative (every seat gets the same return), yet its tournament seated
+    greedy and random at one table and ranked them by openskill ratings of those games, draws
+    between the seats. Each bot now plays every seat of its own games, game i of every bot is
+    the same deal, and no bot is rated."""
+    from lumicore.game import is_cooperative
+    from lumicore.lucia.deal import HAND_SIZE
+    from solvers.arena import COOPERATIVE_NOTE, game_seed, replay_record, tournament
+
+    assert is_cooperative(DealState.new_game(players=2))
+    out = tmp_path / "games.jsonl"
+    result = tournament("lucia", ["random", "greedy"], players=2, games=2, seed=1, workers=1,
+                        progress=False, record=out)
+    by_bot = {name: [r for r in result.records if r["bots"] == [name, name]]
+              for name in ("random", "greedy")}
+    assert all(len(records) == 2 for records in by_bot.values())  # every record: one bot
+    assert (result.games, result.played, result.deals) == (4, 4, 2)
+    for i in range(2):
+        random_game, greedy_game = by_bot["random"][i], by_bot["greedy"][i]
+        assert random_game["seed"] == greedy_game["seed"] == game_seed(1, i)
+        hands = 2 * HAND_SIZE  # the hands are the first chance outcomes: the same deal
+        assert random_game["actions"][:hands] == greedy_game["actions"][:hands]
+    for name, tally in result.bots.items():
+        assert tally.rating == {} and tally.games == 2
+        assert tally.wins == sum(r["returns"][0] for r in by_bot[name])
+    assert result.to_dict()["note"] == COOPERATIVE_NOTE
+    for line in out.read_text(encoding="utf-8").splitlines():
+        assert main(["lucia", "replay", line]) == 0
+        assert DealState.replay(line).returns() == replay_record(line).returns()
 
 
 @pytest.mark.parametrize("argv, message", [

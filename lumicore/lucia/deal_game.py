@@ -101,6 +101,9 @@ class DealState:
     """Train, card kinds, hands (kind indices, sorted), mover, the deck (a fixed order of kind
     indices, or the counts of each kind left when hidden) and the draws still owed."""
 
+    cooperative = True
+    """The players win or lose together (:func:`lumicore.game.is_cooperative`)."""
+
     def __init__(self, train: Train, kinds: tuple[Card, ...], hands: list[list[int]],
                  mover: int = 0, order: list[int] | None = None,
                  counts: list[int] | None = None, owed: list[int] | None = None,

@@ -179,12 +179,14 @@ def _run_tournament(args: argparse.Namespace, game: str,
     if args.json:
         print(json.dumps(result.to_dict()))
     else:
-        print(f"{game}: {result.played} of {result.games} games, {result.players} players, "
-              f"seed {result.seed} ({result.status})")
+        deals = f" (each bot on the same {result.deals} deals)" if result.cooperative else ""
+        print(f"{game}: {result.played} of {result.games} games{deals}, {result.players} "
+              f"players, seed {result.seed} ({result.status})")
         if result.options:
             print("options: " + ", ".join(f"{k} {v}" for k, v in result.options.items()))
         print(result.table())
-        print("wins by seat: " + ", ".join(f"{w:.3f}" for w in result.seat_wins))
+        if not result.cooperative:  # a co-operative game's seats win or lose together
+            print("wins by seat: " + ", ".join(f"{w:.3f}" for w in result.seat_wins))
     return exit_code(result.status, has_answer=True)
 
 
