@@ -307,14 +307,32 @@ RECORD_RULES: dict[str, str] = {
     # name -> "module:attr" of a RecordRules, for a game whose arena records have rules of their
     # own: its replay and the any-game replay both read its records by them
     "lucia": "lumicore.lucia.deal_game:ARENA_RULES",
+    "reef": "lumicore.reef.game:ARENA_RULES",
+    "lemuria": "lumicore.lemuria.game:ARENA_RULES",
+    "lumen": "lumicore.lumen.game:ARENA_RULES",
 }
 
 
 def record_rules(name: str) -> RecordRules | None:
     """The :class:`RecordRules` the game ``name`` registered in :data:`RECORD_RULES`; None for
-    a game that has none (its records are read by :data:`ARENA_FIELDS`)."""
+    a game that has none (its records are read by :data:`ARENA_FIELDS`).
+
+    >>> record_rules("lumen").what, record_rules("lumen").defaults
+    ('Lumen game record', {'players': 2, 'seed': 0})
+    """
     entry = RECORD_RULES.get(name)
     return None if entry is None else _load(entry)
+
+
+def _rules(name: object, what: str, fields: Mapping[str, Spec] | None,
+           defaults: Mapping[str, Any] | None) -> RecordRules:
+    """The rules to read a record of game ``name`` by: those given, or the game's registered
+    ones when none are given."""
+    if what == "game record" and fields is None and defaults is None and isinstance(name, str):
+        registered = record_rules(name)
+        if registered is not None:
+            return registered
+    return RecordRules(what, fields, defaults)
 
 
 def iter_arena_record(record: object, game: str | None = None, what: str = "game record",
@@ -329,9 +347,10 @@ def iter_arena_record(record: object, game: str | None = None, what: str = "game
 
     ``record`` is read by :func:`lumicore.checks.read_record` (the dict, its JSON text or the
     path of its file; a file of several records is refused). ``game``: the record must be of
-    that game; None: of any registered game, read by the game's :func:`record_rules` when it
-    has some (they replace ``what``, ``fields`` and ``defaults``), so a record is refused the
-    same way whether its game is named or not. ``what`` names the record in errors, ``fields``
+    that game; None: of any registered game. Unless ``what``, ``fields`` or ``defaults`` are
+    given, the record is read by its game's :func:`record_rules` (every game has some, and its
+    own replay reads its records by them), so a record is refused or read the same way whether
+    its game is named or not. ``what`` names the record in errors, ``fields``
     are rules for fields of this game (they replace those of :data:`ARENA_FIELDS`), ``defaults``
     values of fields the record may leave out (``options`` is ``{}`` when left out, unless
     ``fields`` has a rule for ``options``: then only ``defaults`` lets them be left out). A
@@ -346,6 +365,9 @@ def iter_arena_record(record: object, game: str | None = None, what: str = "game
     - ``returns`` (when the record has them) that are not the replayed game's, once every action
       is played (:func:`check_record_returns`, a :class:`DataError`).
     """
+    given = (what, fields, defaults)
+    if game is not None:
+        what, fields, defaults = _rules(game, *given)
     record = read_record(record, what)
     if not isinstance(record, Mapping):
         raise DataError(f"{what}: expected a JSON object, got {shorten(record)}")
@@ -354,9 +376,8 @@ def iter_arena_record(record: object, game: str | None = None, what: str = "game
     name = record.get("game")
     if not isinstance(name, str) or name not in GAMES:
         raise field_error(what, "game", f"a known game ({', '.join(sorted(GAMES))})", name)
-    rules = record_rules(name) if game is None else None
-    if rules is not None:  # any game: its records are read as its own replay reads them
-        what, fields, defaults = rules
+    if game is None:  # any game: its records are read as its own replay reads them
+        what, fields, defaults = _rules(name, *given)
     # left out, options are null ({}) unless the game has a rule of its own for them: a record
     # without the options that rule requires is "field 'options' is missing", not "got null"
     implied = {} if fields is not None and "options" in fields else {"options": None}

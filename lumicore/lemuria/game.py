@@ -61,6 +61,7 @@ from lumicore.errors import DataError, IllegalMoveError, LumicoreError
 from lumicore.game import (
     CHANCE,
     TERMINAL,
+    RecordRules,
     check_action,
     checked_load,
     replay_arena_record,
@@ -101,6 +102,9 @@ CHURCH_VP = 3
 OPTIONS = ("impact", "buildings", "characters", "altar", "impacts")
 RECORD = "Lemuria game record"
 """What errors about a Lemuria game record call it."""
+ARENA_RULES = RecordRules(RECORD)
+"""How every replay of a Lemuria arena record reads it (:meth:`Game.replay`, and the any-game
+replay through :data:`lumicore.game.RECORD_RULES`): every field of the record is required."""
 PHASES = ("deal", "pass", "altar", "main", "scoring", "over")
 SOURCE = "serialized lemuria game"
 HEADER = {"game": Choice("lemuria", what='"lemuria"'),
@@ -1169,7 +1173,7 @@ class Game:
         :class:`IllegalMoveError` naming its index in ``actions``, from 0); a record whose ``vp``
         or ``winner`` differ from the replay's is a :class:`DataError`."""
         record = read_record(record, RECORD)
-        game = replay_arena_record(record, "lemuria", RECORD)
+        game = replay_arena_record(record, "lemuria")
         for key, value in (("vp", game.vp()), ("winner", game.winner())):
             if key in record and record[key] != value:
                 raise DataError(f"{RECORD}: the replay ends with {key} {value}, the record "

@@ -235,8 +235,7 @@ class DealState:
     def _replay_arena(cls, record: dict[str, Any],
                       on_action: Callable[[DealState, int], Any] | None) -> DealState:
         """An arena record (see :meth:`replay`)."""
-        return replay_arena_record(record, "lucia", ARENA_RULES.what, ARENA_RULES.fields,
-                                   on_action, ARENA_RULES.defaults)
+        return replay_arena_record(record, "lucia", on_action=on_action)
 
     def _action_of(self, text: str) -> int | None:
         """The decision whose play (``str(Play)``: card, choices, resulting train) is ``text``;

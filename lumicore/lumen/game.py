@@ -53,6 +53,7 @@ from lumicore.game import (
     CHANCE,
     NEW_GAME_DEFAULTS,
     TERMINAL,
+    RecordRules,
     check_action,
     checked_load,
     replay_arena_record,
@@ -907,6 +908,11 @@ class GameState:
             self._continue()
 
 
+ARENA_RULES = RecordRules("Lumen game record", defaults=NEW_GAME_DEFAULTS)
+"""How every replay of a Lumen arena record reads it (:func:`replay`, and the any-game replay
+through :data:`lumicore.game.RECORD_RULES`): ``players`` and ``seed`` default to 2 and 0."""
+
+
 def replay(record: dict[str, Any] | str | Path) -> GameState:
     """Play a game record (:meth:`GameState.record`, or the arena's generic record) from the
     start and return the final state. The record is the dict, its JSON text or the path of its
@@ -914,5 +920,4 @@ def replay(record: dict[str, Any] | str | Path) -> GameState:
     any other the path), replayed as every game replays an arena record
     (:func:`lumicore.game.iter_arena_record`: an illegal action is an :class:`IllegalMoveError`
     naming its index in ``actions``, from 0); ``players`` and ``seed`` default to 2 and 0."""
-    return replay_arena_record(record, "lumen", "Lumen game record",
-                               defaults=NEW_GAME_DEFAULTS)
+    return replay_arena_record(record, "lumen")

@@ -59,6 +59,7 @@ from lumicore.game import (
     CHANCE,
     NEW_GAME_DEFAULTS,
     TERMINAL,
+    RecordRules,
     check_action,
     checked_load,
     iter_arena_record,
@@ -104,7 +105,10 @@ LIMESTONE_VALUE = 0.5
 FORMAT = "lumicore-reef-game"
 RECORD_VERSION = 1
 """The version of the game records :meth:`Game.record` writes (one without it is read as it)."""
-_ARENA = "reef game record"  # what errors about an arena record of the reef call it
+ARENA_RULES = RecordRules("reef game record", defaults=NEW_GAME_DEFAULTS)
+"""How every replay of a reef arena record reads it (:meth:`Game.replay`, and the any-game
+replay through :data:`lumicore.game.RECORD_RULES`): ``players`` and ``seed`` default to 2 and
+0."""
 _MASK = (1 << 64) - 1
 _WHAT = "serialized reef game"
 _PHASES = ("deal", "orient", "draw", "turn", "swap", "place", "score", "over")
@@ -804,7 +808,7 @@ class Game:
         """The states of an arena record (a line of ``tournament --out``: ``"game": "reef"``,
         its ``options``, the actions as the indices of ``legal_actions``), as copies, replayed
         as every game replays one (:func:`lumicore.game.iter_arena_record`)."""
-        for game in iter_arena_record(record, "reef", _ARENA, defaults=NEW_GAME_DEFAULTS):
+        for game in iter_arena_record(record, "reef"):
             yield game.clone()
 
     def _apply_text_chance(self, text: str) -> None:
