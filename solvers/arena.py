@@ -417,9 +417,9 @@ def tournament(game: str = "reef", bots: Sequence[str] = ("random", "greedy"), p
                bot_options: dict[str, dict[str, Any]] | None = None,
                **game_options: Any) -> TournamentResult:
     """Play ``games`` seeded games of ``game`` between ``bots`` (names or specs such as
-    ``"mcts:iterations=400"``; 2 or more) with ``players`` seats, seats rotated so that every bot
-    sits in every seat equally often over each cycle of :func:`seat_lineups`; the bots are rated
-    (openskill's Plackett-Luce model).
+    ``"mcts:iterations=400"``; 2 or more, or 1 or more in a co-operative game) with ``players``
+    seats, seats rotated so that every bot sits in every seat equally often over each cycle of
+    :func:`seat_lineups`; the bots are rated (openskill's Plackett-Luce model).
 
     A co-operative game (:func:`lumicore.game.is_cooperative`), where the seats of a game win or
     lose together, cannot rank bots seated together: there each bot plays every seat itself, at a
@@ -446,10 +446,12 @@ def tournament(game: str = "reef", bots: Sequence[str] = ("random", "greedy"), p
     for label in bots:
         name, opts = parse_bot_spec(label)
         make_bot(name, game, seed=0, **{**(bot_options or {}).get(label, {}), **opts})
-    if len(bots) < 2 or len(set(bots)) != len(bots):
-        raise LumicoreError(f"a tournament needs 2 or more different bots, got {bots!r:.80}")
     first = _new_game(game, players, seed, game_options)  # bad player counts and options fail
     cooperative = is_cooperative(first)
+    least = 1 if cooperative else 2  # a co-operative table of one bot is a measure of its own
+    if len(bots) < least or len(set(bots)) != len(bots):
+        raise LumicoreError(f"a tournament of {game} needs {least} or more different bots, got "
+                            f"{bots!r:.80}")
     check_workers(workers, backend)
     if scheduler is not None and backend != "dask":
         raise LumicoreError("a scheduler address needs backend='dask'")

@@ -257,6 +257,18 @@ def test_a_cooperative_tournament_gives_each_bot_a_table_of_its_own_on_the_same_
         assert replay_record(json.loads(json.dumps(record))).returns() == record["returns"]
 
 
+def test_a_cooperative_tournament_takes_one_bot_and_a_competitive_one_two():
+    """A table of one bot on seeded deals measures that bot in a co-operative game (before,
+    every tournament needed two bots); a competitive game still needs two to play."""
+    result = tournament(COOP_NAME, ["greedy"], players=2, games=5, workers=1, progress=False)
+    assert (result.games, result.deals, result.bots["greedy"].games) == (5, 5, 5)
+    assert all(r["bots"] == ["greedy", "greedy"] for r in result.records)
+    with pytest.raises(LumicoreError, match=rf"^a tournament of {NAME} needs 2 or more "):
+        tournament(NAME, ["greedy"], games=2, workers=1, progress=False)
+    with pytest.raises(LumicoreError, match=rf"^a tournament of {COOP_NAME} needs 1 or more "):
+        tournament(COOP_NAME, ["greedy", "greedy"], games=2, workers=1, progress=False)
+
+
 def test_a_cooperative_tournament_command_says_why_it_rates_no_bot(capsys):
     parser = argparse.ArgumentParser()
     commands = add_game(parser.add_subparsers(), COOP_NAME, help="toy", description="toy")
