@@ -72,7 +72,7 @@ def _run(argv: Sequence[str] | None) -> int:
         # load (about 0.3 s) is an interruption like any other, not a traceback
         args = build_parser().parse_args(argv)
         status = int(args.run(args) or 0)
-        sys.stdout.flush()  # a pipe closed on the last lines breaks here, not at exit
+        _flush_output()
         return status
     except BrokenPipeError:
         return _reader_gone()
@@ -84,6 +84,19 @@ def _run(argv: Sequence[str] | None) -> int:
     except KeyboardInterrupt:
         print("lumicore: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+
+
+def _flush_output() -> None:
+    """Flush standard output: a pipe closed on the last lines breaks here, not at exit, and a
+    full disk behind a shell redirection (``> file``) is named (the OSError of a write names
+    no file; the shell's file is not known here). An output larger than the stream's buffer
+    that fails while it is printed is still only "No space left on device"."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise LumicoreError(f"cannot write standard output: {exc.strerror or exc}") from None
 
 
 def _reader_gone() -> int:

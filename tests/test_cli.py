@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import os
 import subprocess
@@ -147,6 +148,23 @@ def test_a_write_that_fails_partway_is_a_one_line_error_naming_the_file(
     lines = capsys.readouterr().err.splitlines()  # lucia solve first notes a database build
     assert lines[-1] == f"lumicore: error: cannot write '{FULL}': No space left on device"
     assert sum("error" in line for line in lines) == 1
+
+
+@pytest.mark.skipif(not Path(FULL).exists(), reason="no /dev/full on this platform")
+def test_a_full_disk_behind_standard_output_is_named(monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """``lumicore ... > file`` on a full disk: before, 'No space left on device', naming
+    nothing."""
+    full = open(FULL, "w")  # noqa: SIM115 - closing it flushes again, and fails
+    monkeypatch.setattr(sys, "stdout", full)
+    try:
+        assert cli.main(["lucia", "random", "--seed", "3"]) == 2
+    finally:
+        monkeypatch.undo()
+        with contextlib.suppress(OSError):
+            full.close()
+    assert capsys.readouterr().err == ("lumicore: error: cannot write standard output: No "
+                                       "space left on device\n")
 
 
 def test_a_cache_that_cannot_be_written_is_a_one_line_warning_and_the_answer_comes(
