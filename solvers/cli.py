@@ -22,6 +22,7 @@ from typing import TextIO
 from lumicore import __version__
 from lumicore.data import shorten
 from lumicore.errors import LumicoreError
+from solvers.ctrl_c import check, noting
 from solvers.limits import EXIT_BAD_INPUT, EXIT_BROKEN_PIPE, EXIT_INTERRUPTED
 
 ORDER = ("lucia", "reef", "lemuria", "lumen")
@@ -68,9 +69,7 @@ def _warning_line(message: Warning | str, category: type[Warning], filename: str
 
 def _run(argv: Sequence[str] | None) -> int:
     try:
-        # the commands' modules are imported here, not at the top, so that a Ctrl-C while they
-        # load (about 0.3 s) is an interruption like any other, not a traceback
-        args = build_parser().parse_args(argv)
+        args = _parse(argv)
         status = int(args.run(args) or 0)
         _flush_output()
         return status
@@ -84,6 +83,22 @@ def _run(argv: Sequence[str] | None) -> int:
     except KeyboardInterrupt:
         print("lumicore: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+
+
+def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
+    """The parsed arguments. The commands' modules are imported here, not at the top, so that
+    a Ctrl-C while they load (a second or more: CP-SAT, pandas, networkx) is an interruption
+    like any other: it raises ``KeyboardInterrupt`` even where the ``KeyboardInterrupt`` was
+    lost, i.e. turned into an ``ImportError`` by a compiled module's initialisation, or taken
+    by a library's ``except ImportError`` fallback (:func:`solvers.ctrl_c.noting`)."""
+    with noting():
+        try:
+            parser = build_parser()
+        except ImportError:
+            check()  # the ImportError of a module whose loading the press cut short
+            raise
+        check()  # a press that a library took for a missing module
+    return parser.parse_args(argv)
 
 
 def _flush_output() -> None:

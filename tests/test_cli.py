@@ -6,8 +6,10 @@ import argparse
 import contextlib
 import errno
 import os
+import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -227,6 +229,37 @@ def test_ctrl_c_while_the_commands_load_is_an_interruption(
     done = run("-c", "import sys, solvers.cli; print(sorted(m for m in sys.modules "
                      "if m.startswith('solvers.')))")
     assert done.returncode == 0 and "solvers.commands" not in done.stdout, done.stdout
+
+
+def _press_while_loading(monkeypatch: pytest.MonkeyPatch, then: str) -> None:
+    """Ctrl-C while the commands' modules load, and the ``KeyboardInterrupt`` lost on the way:
+    ``then`` is "import-error" (a compiled module's initialisation turns it into
+    ``ImportError: initialization failed``, as CP-SAT's does) or "swallowed" (a library's
+    ``except ImportError`` fallback takes that error; the commands load all the same)."""
+    build = cli.build_parser
+
+    def loading() -> argparse.ArgumentParser:
+        try:
+            signal.raise_signal(signal.SIGINT)
+            time.sleep(0.01)  # the handler runs here at the latest
+        except KeyboardInterrupt:
+            if then == "import-error":
+                raise ImportError("initialization failed") from None
+        return build()
+
+    monkeypatch.setattr(cli, "build_parser", loading)
+
+
+@pytest.mark.parametrize("then", ["import-error", "swallowed"])
+def test_ctrl_c_lost_while_the_commands_load_is_an_interruption(
+        then: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Before: 'reef play' interrupted in its first second or two ended in an ImportError
+    traceback (exit 1), or ran on as if Ctrl-C had not been pressed (a whole tournament,
+    exit 0)."""
+    _press_while_loading(monkeypatch, then)
+    assert cli.main(["reef", "show"]) == 130
+    out, err = capsys.readouterr()
+    assert out == "" and err == "lumicore: interrupted\n"
 
 
 @pytest.mark.parametrize("players", ["-1", "0", "100000000", str(10**30)])
