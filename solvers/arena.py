@@ -49,7 +49,7 @@ __all__ = ["Bot", "RandomBot", "GreedyBot", "FlatMCBot", "MCTSBot", "make_bot", 
            "parse_bot_spec", "seat_bots", "play_game", "play_from",
            "replay_record",
            "tournament", "TournamentResult", "BotResult", "seat_lineups", "game_seed",
-           "COOPERATIVE_NOTE"]
+           "COOPERATIVE_NOTE", "MAX_GAMES"]
 
 COOPERATIVE_NOTE = ("co-operative: bots are compared by the win rate of a table of their own on "
                     "the same deals")
@@ -375,6 +375,11 @@ class TournamentResult:
         return "\n".join(rows)
 
 
+MAX_GAMES = 1_000_000
+"""The most games a tournament plays: each game's job is made before the first game starts, and
+each game's record is kept (10**30 games filled the memory before any game was played)."""
+
+
 def _play_job(job: tuple) -> dict[str, Any]:
     """One tournament game (top level, so process pools and Dask can pickle it)."""
     game, entry, labels, players, seed, options, bot_options = job
@@ -436,8 +441,9 @@ def tournament(game: str = "reef", bots: Sequence[str] = ("random", "greedy"), p
     """
     started = time.perf_counter()
     seed = check_seed(seed)
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise LumicoreError(f"games must be a positive integer, got {games!r:.80}")
+    if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
+        raise LumicoreError(f"games must be an integer from 1 to {MAX_GAMES:,}, got "
+                            f"{shorten(games)}")
     if isinstance(bots, str) or not isinstance(bots, Iterable):
         raise LumicoreError(f"bots must be a list of bot names, got {bots!r:.80}")
     bots = list(bots)

@@ -140,3 +140,21 @@ def test_best_interrupted_prints_the_plan_so_far_and_exits_130(capsys, monkeypat
     data = json.loads(out)
     assert code == 130 and data["status"] == "interrupted"
     assert len(data["placements"]) + len(data["discarded"]) == 3 and data["nodes"] == 32768
+
+
+@pytest.mark.parametrize("games", [str(10**30), "1000001"])
+def test_a_tournament_of_more_games_than_it_holds_is_refused_before_any_job(
+        games, capsys, monkeypatch):
+    """Before: the jobs of --games 10**30 were made up front, until the memory ran out. The
+    count is now checked first: no game is dealt, no job made."""
+    import solvers.arena as arena
+
+    def no_game(*args):
+        raise AssertionError("a game was dealt or a game's job made")
+
+    monkeypatch.setattr(arena, "_new_game", no_game)
+    monkeypatch.setattr(arena, "game_seed", no_game)
+    code, out, err = run(capsys, "reef", "tournament", "--bots", "random,greedy", "--games",
+                         games, "--workers", "1")
+    assert code == 2 and out == ""
+    assert err == f"lumicore: error: games must be an integer from 1 to 1,000,000, got '{games}'\n"
