@@ -158,3 +158,17 @@ def test_a_tournament_of_more_games_than_it_holds_is_refused_before_any_job(
                          games, "--workers", "1")
     assert code == 2 and out == ""
     assert err == f"lumicore: error: games must be an integer from 1 to 1,000,000, got '{games}'\n"
+
+
+@pytest.mark.parametrize("bots, some", [("greedy", "one bot"), ("foo", "one bot"),
+                                        ("random,random,random,random,random", "5 bots")])
+def test_play_without_players_names_bots_and_players_when_the_count_is_wrong(
+        bots, some, capsys):
+    """--players defaults to one seat per bot named. Before, '--bots greedy' alone (the help
+    offers one bot for every seat) said only "Lumicora is for 2 to 4 players, got '1'", naming
+    neither option, also for an unknown bot ('--bots foo')."""
+    code, out, err = run(capsys, "reef", "play", "--bots", bots)
+    assert code == 2 and out == ""
+    assert err == (f"lumicore: error: --bots '{bots}' names {some} and no --players: Lumicora is "
+                   "for 2 to 4 players (name one bot per seat, or give --players for one bot to "
+                   "take every seat)\n")

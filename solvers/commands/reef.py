@@ -199,6 +199,11 @@ def run_play(args: argparse.Namespace) -> int:
         check_output_path(args.record)
     bots = seat_bots(args.bots, args.players)
     players = len(bots)
+    if args.players is None and not 2 <= players <= 4:
+        some = "one bot" if players == 1 else f"{players} bots"
+        raise LumicoreError(f"--bots {shorten(args.bots)} names {some} and no --players: "
+                            "Lumicora is for 2 to 4 players (name one bot per seat, or give "
+                            "--players for one bot to take every seat)")
     printed = {"round": 0}
 
     def show(game, action):
