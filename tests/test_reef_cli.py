@@ -172,3 +172,35 @@ def test_play_without_players_names_bots_and_players_when_the_count_is_wrong(
     assert err == (f"lumicore: error: --bots '{bots}' names {some} and no --players: Lumicora is "
                    "for 2 to 4 players (name one bot per seat, or give --players for one bot to "
                    "take every seat)\n")
+
+
+@pytest.mark.parametrize("objective, message", [
+    # before: "--objective: bad weight in ''", naming neither the value nor what is wrong
+    ("coral:pink=1,", "--objective 'coral:pink=1,': an empty term (a comma too many?)"),
+    (",=", "--objective ',=': an empty term (a comma too many?)"),
+    # before: "unknown objective ''"
+    ("=1", "--objective '=1': '=1' names no objective"),
+    ("coral:pink=1,=2", "--objective 'coral:pink=1,=2': '=2' names no objective"),
+    # before: "bad weight in 'remote'" (the weight was read before the '=' was looked for)
+    ("coral:pink=1,remote", "--objective 'coral:pink=1,remote': 'remote' needs name=weight"),
+    # before: "an objective has 11 finite weights" (two finite weights of one feature add up
+    # to inf)
+    ("final:dark=1e308,animals:dark=1e308",
+     "objective '1e+308*final:dark + 1e+308*animals:dark': its weights add up to inf for "
+     "animals:dark, beyond the floating-point range"),
+])
+def test_bad_objectives_are_one_line_errors_naming_the_value(objective, message, capsys):
+    code, out, err = run(capsys, "reef", "best", "--hand", "blue 5", "--limestone", "2",
+                         "--max-nodes", "100", "--objective", objective)
+    assert code == 2 and out == ""
+    assert err == f"lumicore: error: {message}\n"
+
+
+@pytest.mark.parametrize("objective", ["x" * 10**5, "x" * 10**5 + "=1",
+                                       "coral:pink=1," + "x" * 10**5, "x" * 10**5 + "=nan"])
+def test_an_overlong_objective_is_shortened_in_its_error(objective, capsys):
+    """Before: the unknown objective or bad weight was quoted whole (100,000 characters)."""
+    code, _, err = run(capsys, "reef", "best", "--hand", "blue 5", "--limestone", "2",
+                       "--objective", objective)
+    assert code == 2 and err.count("\n") == 1 and len(err) < 600
+    assert err.startswith("lumicore: error: ") and "xxx..." in err

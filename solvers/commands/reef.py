@@ -56,17 +56,22 @@ def parse_objective(value: str) -> str | dict[str, float]:
     """
     if "=" not in value:
         return value.strip()
+    where = f"--objective {shorten(value)}"
     weights = {}
     for term in value.split(","):
-        name, sep, weight = term.partition("=")
-        if name.strip() in weights:
-            raise LumicoreError(f"--objective: {shorten(name.strip())} is given twice")
-        try:
-            weights[name.strip()] = float(weight)
-        except ValueError:
-            raise LumicoreError(f"--objective: bad weight in {term.strip()!r}") from None
+        name, sep, weight = (part.strip() for part in term.partition("="))
+        if not term.strip():
+            raise LumicoreError(f"{where}: an empty term (a comma too many?)")
         if not sep:
-            raise LumicoreError(f"--objective: {term.strip()!r} needs name=weight")
+            raise LumicoreError(f"{where}: {shorten(term.strip())} needs name=weight")
+        if not name:
+            raise LumicoreError(f"{where}: {shorten(term.strip())} names no objective")
+        if name in weights:
+            raise LumicoreError(f"{where}: {shorten(name)} is given twice")
+        try:
+            weights[name] = float(weight)
+        except ValueError:
+            raise LumicoreError(f"{where}: bad weight in {shorten(term.strip())}") from None
     return weights
 
 

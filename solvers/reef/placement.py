@@ -166,10 +166,14 @@ def weighted(terms: Mapping[str | Objective, float], name: str | None = None) ->
     for term, factor in terms.items():
         if isinstance(factor, bool) or not isinstance(factor, (int, float)) \
                 or not math.isfinite(factor):
-            raise LumicoreError(f"bad weight {factor!r} for {term!r}")
+            raise LumicoreError(f"bad weight {shorten(factor)} for {shorten(term)}")
         for i, w in enumerate(as_objective(term).weights):
             total[i] += factor * w
     label = name or " + ".join(f"{factor:g}*{term}" for term, factor in terms.items())
+    for feature, w in zip(kernel.FEATURES, total, strict=True):
+        if not math.isfinite(w):
+            raise LumicoreError(f"objective {shorten(label)}: its weights add up to {w} for "
+                                f"{feature}, beyond the floating-point range")
     return Objective(tuple(total), label)
 
 
@@ -182,8 +186,8 @@ def as_objective(objective: str | Mapping | Objective) -> Objective:
     if isinstance(objective, str) and objective in OBJECTIVES:
         return Objective(OBJECTIVES[objective], objective)
     raise LumicoreError(
-        f"unknown objective {objective!r}: expected one of {', '.join(OBJECTIVES)}, a dict of "
-        "them with weights, or a callable Reef -> float"
+        f"unknown objective {shorten(objective)}: expected one of {', '.join(OBJECTIVES)}, a "
+        "dict of them with weights, or a callable Reef -> float"
     )
 
 
