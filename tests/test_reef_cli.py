@@ -204,3 +204,24 @@ def test_an_overlong_objective_is_shortened_in_its_error(objective, capsys):
                        "--objective", objective)
     assert code == 2 and err.count("\n") == 1 and len(err) < 600
     assert err.startswith("lumicore: error: ") and "xxx..." in err
+
+
+def test_best_turn_where_there_is_nothing_to_weigh_names_the_record_or_decisions(
+        tmp_path, capsys, monkeypatch):
+    """Before: "best_turn weighs turns, placements and coral scorings; the game is at phase
+    'orient'" (or 'over'), naming neither --decisions nor the record."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["reef", "play", "--bots", "random", "--players", "2", "--record",
+                 "game.json", "--json"]) == 0
+    capsys.readouterr()
+    weighs = "best-turn weighs turns, placements and coral scorings"
+    code, out, err = run(capsys, "reef", "best-turn", "game.json")
+    assert code == 2 and out == ""
+    assert err == (f"lumicore: error: 'game.json' ends where the game is over; {weighs} "
+                   "(--decisions N picks the position after its first N steps)\n")
+    code, out, err = run(capsys, "reef", "best-turn", "game.json", "--decisions", "2")
+    assert code == 2 and out == ""
+    assert err == (f"lumicore: error: --decisions 2: at the position it picks in 'game.json' the "
+                   f"game is at phase 'orient'; {weighs}\n")
+    code, _, err = run(capsys, "reef", "best-turn", (tmp_path / "game.json").read_text())
+    assert code == 2 and err.startswith("lumicore: error: the record ends where the game is over")

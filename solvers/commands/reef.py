@@ -181,11 +181,20 @@ def run_replay(args: argparse.Namespace) -> int:
 
 
 def run_best_turn(args: argparse.Namespace) -> int:
-    from solvers.reef.turn import best_turn
+    from solvers.reef.turn import PHASES, best_turn
 
     if args.top < 1:
         raise LumicoreError(f"--top {args.top}: expected a positive number")
     game = _load_game(args.record, args.decisions)
+    if game.phase not in PHASES:
+        record = "the record" if args.record.lstrip().startswith("{") else shorten(args.record)
+        where = ("the game is over" if game.is_terminal() else f"the game is at phase "
+                 f"{game.phase!r}") + "; best-turn weighs turns, placements and coral scorings"
+        if args.decisions is None:
+            raise LumicoreError(f"{record} ends where {where} (--decisions N picks the position "
+                                "after its first N steps)")
+        raise LumicoreError(f"--decisions {args.decisions}: at the position it picks in "
+                            f"{record} {where}")
     result = best_turn(game, args.objective, time_limit=args.time_limit)
     if args.json:
         print(json.dumps(result.as_dict(args.top)))

@@ -44,10 +44,12 @@ from solvers.limits import (
 )
 from solvers.reef.placement import Objective, PlacementResult, best_placement
 
-__all__ = ["OBJECTIVES", "RankedTurn", "TurnResult", "best_turn", "placement_objective",
-           "turn_value"]
+__all__ = ["OBJECTIVES", "PHASES", "RankedTurn", "TurnResult", "best_turn",
+           "placement_objective", "turn_value"]
 
 OBJECTIVES = ("margin", "score")
+PHASES = ("turn", "place", "score")
+"""The phases whose decisions :func:`best_turn` weighs: turns, placements, coral scorings."""
 
 
 @dataclass(frozen=True)
@@ -164,7 +166,7 @@ def best_turn(game: Game, objective: str = "margin", time_limit: float | None = 
     if objective not in OBJECTIVES:
         raise LumicoreError(f"unknown objective {objective!r:.80} (expected margin or score)")
     check_limits(max_nodes, time_limit)
-    if game.phase not in ("turn", "place", "score"):
+    if game.phase not in PHASES:
         raise LumicoreError(f"best_turn weighs turns, placements and coral scorings; the game "
                             f"is at phase {game.phase!r}")
     start = time.monotonic()
