@@ -225,3 +225,32 @@ def test_best_turn_where_there_is_nothing_to_weigh_names_the_record_or_decisions
                    f"game is at phase 'orient'; {weighs}\n")
     code, _, err = run(capsys, "reef", "best-turn", (tmp_path / "game.json").read_text())
     assert code == 2 and err.startswith("lumicore: error: the record ends where the game is over")
+
+
+@pytest.mark.parametrize("output", ["--record", "--json"])
+def test_play_interrupted_keeps_the_game_so_far(output, tmp_path, capsys, monkeypatch):
+    """Ctrl-C in 'reef play --record/--json' (here just before the 30th action is applied):
+    exit 130 with the record of the game so far, which replays and which best-turn reads.
+    Before: 'lumicore: interrupted', and the game played so far was lost."""
+    from ctrl_c_helpers import ctrl_c_on_call
+
+    from lumicore.reef.game import Game
+
+    monkeypatch.chdir(tmp_path)
+    ctrl_c_on_call(monkeypatch, Game, "apply_action", call=30)
+    argv = ["reef", "play", "--bots", "random", "--players", "2", "--seed", "3"]
+    code, out, err = run(capsys, *argv, *(["--record", "game.json"] if output == "--record"
+                                          else ["--json"]))
+    assert code == 130 and err == ""
+    if output == "--record":
+        assert "interrupted after 30 actions; record of the game so far written to game.json" in out
+        record = json.loads((tmp_path / "game.json").read_text())
+    else:
+        record = json.loads(out)
+    assert len(record["actions"]) == 30 and "totals" not in record
+    assert record["bots"] == ["random", "random"] and record["seed"] == 3
+    game = Game.replay(record)
+    assert not game.is_terminal()
+    code, out, _ = run(capsys, "reef", "best-turn", json.dumps(record), "--decisions", "20",
+                       "--time-limit", "5")
+    assert code == 0 and "best decisions of player" in out

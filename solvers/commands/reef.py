@@ -29,7 +29,7 @@ from lumicore.reef.render import svg, text
 from lumicore.reef.scoring import LIMESTONE_CAP
 from solvers.arena import seat_bots
 from solvers.commands import add_game, add_tournament_command, check_output_path
-from solvers.limits import EXIT_ANSWER, exit_code
+from solvers.limits import EXIT_ANSWER, EXIT_INTERRUPTED, exit_code
 
 __all__ = ["register", "parse_start", "parse_objective", "add_game_options", "game_options"]
 
@@ -219,8 +219,10 @@ def run_play(args: argparse.Namespace) -> int:
                             "Lumicora is for 2 to 4 players (name one bot per seat, or give "
                             "--players for one bot to take every seat)")
     printed = {"round": 0}
+    played: list[int] = []  # every action, draws included, as it is about to be applied
 
     def show(game, action):
+        played.append(action)
         if args.json or game.is_chance_node():
             return
         if game.phase in ("turn", "place", "swap") and game.round != printed["round"]:
@@ -231,8 +233,26 @@ def run_play(args: argparse.Namespace) -> int:
         step = "scoring phase, " if game.phase == "score" else ""
         print(f"  {step}{who}: {game.action_to_string(action)}")
 
-    record, final = play_game("reef", bots, players, args.seed, options=game_options(args),
-                              on_action=show)
+    try:
+        record, final = play_game("reef", bots, players, args.seed, options=game_options(args),
+                                  on_action=show)
+    except KeyboardInterrupt:
+        if args.record is None and not args.json:
+            raise  # the rounds printed so far are the game so far
+        # the game so far, replayed: a press inside an action may have left the live state
+        # half changed, and every action in the list was legal when it was chosen
+        so_far = Game.new_game(players=players, seed=args.seed, **game_options(args))
+        for action in played:
+            so_far.apply_action(action)
+        game_record = {**so_far.record(), "bots": bots}
+        if args.record is not None:
+            write_file(args.record, json.dumps(game_record) + "\n")
+        if args.json:
+            print(json.dumps(game_record))
+        else:
+            print(f"interrupted after {len(played)} actions; record of the game so far written "
+                  f"to {args.record}")
+        return EXIT_INTERRUPTED
     assert isinstance(final, Game)
     game_record = {**final.record(), "bots": bots}
     if args.record is not None:
