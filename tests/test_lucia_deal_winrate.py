@@ -115,6 +115,23 @@ def test_bad_arguments(kwargs, match):
         win_rate(**{"deals": 2, **kwargs})
 
 
+@pytest.mark.parametrize("deals", [2**63, 1_000_001])
+def test_more_deals_than_a_run_holds_are_refused_before_any_job(deals, monkeypatch):
+    """2**63 deals were accepted and made a set and a job of each deal before solving any:
+    the memory filled. (A deck read after the checks fails here, so that code which passes
+    them fails at once instead of filling the memory.)"""
+    from solvers.lucia import winrate
+
+    def made(*args, **kwargs):
+        raise AssertionError("the deals were accepted")
+
+    monkeypatch.setattr(winrate, "game_deck", made)
+    with pytest.raises(LumicoreError, match=r"^deals must be an integer from 1 to 1,000,000, "):
+        win_rate(deals=deals)
+    with pytest.raises(AssertionError, match="accepted"):
+        win_rate(deals=1_000_000)
+
+
 def test_cli_winrate_json_and_out(tmp_path, capsys):
     out = tmp_path / "w.jsonl"
     code = main(["lucia", "winrate", "--deals", "4", "--seed", "7", "--workers", "1",

@@ -45,7 +45,8 @@ from solvers.limits import (
 from solvers.lucia.deal import DEFAULT_DEAL_NODES, solve_deal
 from solvers.stats import wilson
 
-__all__ = ["win_rate", "WinRate", "DealOutcome", "DEFAULT_TIME_LIMIT", "read_outcomes"]
+__all__ = ["win_rate", "WinRate", "DealOutcome", "DEFAULT_TIME_LIMIT", "MAX_DEALS",
+           "read_outcomes"]
 
 DEFAULT_TIME_LIMIT = 10.0
 """Seconds per deal."""
@@ -210,6 +211,12 @@ def read_outcomes(path: str | Path) -> list[DealOutcome]:
     return out
 
 
+MAX_DEALS = 1_000_000
+"""The most deals one :func:`win_rate` solves: each deal's job is made before the first is
+solved (2**63 deals filled the memory before any deal was solved, as a tournament of 10**30
+games did)."""
+
+
 @noting()
 def win_rate(deals: int = 1000, seed: int = 0, players: int = 1,
              time_limit: float | None = DEFAULT_TIME_LIMIT, workers: int | None = None,
@@ -226,8 +233,8 @@ def win_rate(deals: int = 1000, seed: int = 0, players: int = 1,
     ``on_outcome(result)`` is called after each deal (progress bars). Ctrl-C returns the partial
     result with ``status == "interrupted"``.
     """
-    if isinstance(deals, bool) or not isinstance(deals, int) or not 1 <= deals <= SEED_LIMIT:
-        raise LumicoreError(f"deals must be a positive integer (at most 2**63), got "
+    if isinstance(deals, bool) or not isinstance(deals, int) or not 1 <= deals <= MAX_DEALS:
+        raise LumicoreError(f"deals must be an integer from 1 to {MAX_DEALS:,}, got "
                             f"{shorten(deals)}")
     players = check_players(players)
     seed = check_seed(seed, SEED_LIMIT - deals + 1,
