@@ -270,3 +270,16 @@ def test_a_bad_player_count_for_one_bot_is_a_one_line_error(
     assert cli.main(["reef", "play", "--bots", "random", "--players", players]) == 2
     err = capsys.readouterr().err
     assert err == f"lumicore: error: players must be an integer from 1 to 8, got {players}\n"
+
+
+@pytest.mark.parametrize("argv", [["lucia", "winrate", "--deals", "9" * 5000],
+                                  ["reef", "tournament", "--backend", "x" * 3000]])
+def test_a_usage_error_quotes_a_long_value_shortened(argv: list[str],
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """argparse quoted the whole value: a line of 5,000 characters for a 5,000-digit number."""
+    with pytest.raises(SystemExit) as exited:
+        cli.main(argv)
+    assert exited.value.code == 2
+    last = capsys.readouterr().err.splitlines()[-1]
+    assert last.startswith(f"lumicore {argv[0]} {argv[1]}: error: argument {argv[2]}: invalid ")
+    assert f"'{argv[3][:80]}...'" in last and len(last) < 250

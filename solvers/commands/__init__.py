@@ -22,7 +22,7 @@ import argparse
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from lumicore.data import shorten, write_file
 from lumicore.errors import LumicoreError
@@ -86,6 +86,11 @@ class Parser(argparse.ArgumentParser):
         if action.help is None:  # argparse prints nothing for an action without help
             action.help = _default_note(action) or None
         return action
+
+    def error(self, message: str) -> NoReturn:
+        """argparse's usage error, with the values it quotes shortened (a 5,000-digit
+        ``--deals`` made a line of 5,000 characters)."""
+        super().error(re.sub(r"'[^']{81,}'", lambda m: shorten(m.group(0)[1:-1]), message))
 
 
 def add_game(subparsers: argparse._SubParsersAction, name: str, help: str,
