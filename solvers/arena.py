@@ -95,7 +95,8 @@ def make_bot(name: str, game: str, seed: int = 0, **options: Any) -> Bot:
     try:
         return factories[name](seed=seed, **options)
     except TypeError as exc:
-        raise LumicoreError(f"bot {name!r}: bad options {sorted(options)} ({exc})") from exc
+        raise LumicoreError(f"bot {name!r}: bad options {', '.join(map(shorten, sorted(options)))}"
+                            f" ({str(exc)[:160]})") from exc
 
 
 def parse_bot_spec(text: str) -> tuple[str, dict[str, Any]]:

@@ -331,6 +331,14 @@ def test_unknown_bot_names_the_known_ones():
         tournament(NAME, ["foo"], games=2, workers=1)
 
 
+def test_a_bots_bad_option_is_named_shortened():
+    """An unknown option of 10,000 characters was quoted whole, twice."""
+    with pytest.raises(LumicoreError) as caught:
+        make_bot("mcts", NAME, **{"x" * 10_000: 1})
+    message = str(caught.value)
+    assert message.startswith(f"bot 'mcts': bad options '{'x' * 80}...' (") and len(message) < 300
+
+
 @pytest.mark.parametrize("kwargs", [
     {"players": 5}, {"players": 1}, {"games": 0}, {"seed": -1}, {"bots": ["random"]},
     {"bots": ["random", "random"]}, {"bots": "random,greedy"}, {"workers": 0},
