@@ -283,3 +283,21 @@ def test_a_usage_error_quotes_a_long_value_shortened(argv: list[str],
     last = capsys.readouterr().err.splitlines()[-1]
     assert last.startswith(f"lumicore {argv[0]} {argv[1]}: error: argument {argv[2]}: invalid ")
     assert f"'{argv[3][:80]}...'" in last and len(last) < 250
+
+
+@pytest.mark.parametrize("exists", [False, True])
+def test_an_output_this_user_may_not_write_is_refused_before_any_work(
+        exists: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A read-only folder or file passed the check, so the game was played and then not saved.
+    (Permissions are faked: the tests may run as root, who may write anything.)"""
+    out = tmp_path / "game.json"
+    if exists:
+        out.write_text("")
+    denied = out if exists else tmp_path
+    real = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode: Path(p) != denied and real(p, mode))
+    assert cli.main(["reef", "play", "--bots", "random,random", "--record", str(out)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith(f"lumicore: error: output '{out}': permission denied (")

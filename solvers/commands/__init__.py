@@ -19,6 +19,7 @@ options:
 from __future__ import annotations
 
 import argparse
+import os
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -107,7 +108,8 @@ def add_game(subparsers: argparse._SubParsersAction, name: str, help: str,
 
 def check_output_path(path: str | Path) -> Path:
     """Check, before any work is done, that ``path`` can be written: its folder exists and it is
-    not itself a folder. Raises :class:`LumicoreError` naming the path."""
+    not itself a folder, and this process may write it (the file, or a new file in its folder).
+    Raises :class:`LumicoreError` naming the path."""
     if str(path) == "":
         raise LumicoreError("output '': an empty name; name a file")
     path = Path(path)
@@ -117,6 +119,12 @@ def check_output_path(path: str | Path) -> Path:
         if not path.parent.is_dir():
             folder = shorten(path.parent)
             raise LumicoreError(f"output {shorten(path)}: folder {folder} does not exist")
+        if path.exists() and not os.access(path, os.W_OK):
+            raise LumicoreError(f"output {shorten(path)}: permission denied (a file this user "
+                                "may not write)")
+        if not path.exists() and not os.access(path.parent, os.W_OK | os.X_OK):
+            raise LumicoreError(f"output {shorten(path)}: permission denied (folder "
+                                f"{shorten(path.parent)} is not writable by this user)")
     except OSError as exc:
         raise LumicoreError(f"output {shorten(path)} is not a usable path") from exc
     return path
