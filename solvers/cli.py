@@ -78,6 +78,8 @@ def _run(argv: Sequence[str] | None) -> int:
     except LumicoreError as exc:
         return _fail(str(exc))
     except OSError as exc:
+        if exc.filename is None and _drop_broken_output():
+            return _fail(f"cannot write standard output: {exc.strerror or exc}")
         where = f"{shorten(exc.filename)}: " if exc.filename is not None else ""
         return _fail(f"{where}{exc.strerror or exc}")
     except KeyboardInterrupt:
@@ -104,14 +106,30 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
 def _flush_output() -> None:
     """Flush standard output: a pipe closed on the last lines breaks here, not at exit, and a
     full disk behind a shell redirection (``> file``) is named (the OSError of a write names
-    no file; the shell's file is not known here). An output larger than the stream's buffer
-    that fails while it is printed is still only "No space left on device"."""
+    no file; the shell's file is not known here)."""
     try:
         sys.stdout.flush()
     except BrokenPipeError:
         raise
     except OSError as exc:
+        _drop_broken_output()
         raise LumicoreError(f"cannot write standard output: {exc.strerror or exc}") from None
+
+
+def _drop_broken_output() -> bool:
+    """Whether standard output cannot take what it holds (a full disk); if so it is pointed at
+    /dev/null, so that Python's own flush at exit does not fail again (``Exception ignored``
+    and exit status 120). Unbuffered (``PYTHONUNBUFFERED``), a failed write holds nothing: an
+    error that names no file is then reported with its reason alone."""
+    try:
+        sys.stdout.flush()
+    except OSError:
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):  # a stream without a file (as under test capture)
+            pass
+        return True
+    return False
 
 
 def _reader_gone() -> int:

@@ -189,6 +189,26 @@ def test_a_cache_that_cannot_be_written_is_a_one_line_warning_and_the_answer_com
                               "again next time)")
 
 
+@pytest.mark.skipif(not Path(FULL).exists(), reason="no /dev/full on this platform")
+@pytest.mark.parametrize("buffered", [True, False])
+def test_a_full_disk_behind_the_shells_redirection_is_one_line_and_exit_2(buffered: bool) -> None:
+    """``lumicore ... > file`` on a full disk, in a real process: buffered (the usual case),
+    Python flushed standard output again at exit, failed again, printed ``Exception ignored
+    ... OSError`` and exited with 120."""
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONUNBUFFERED"}
+    env["PYTHONPATH"] = str(ROOT)
+    if not buffered:
+        env["PYTHONUNBUFFERED"] = "1"
+    with open(FULL, "wb") as full:
+        done = subprocess.run([sys.executable, "-m", "lumicore", "lucia", "random", "--seed",
+                               "3"], cwd=ROOT, env=env, stdout=full, stderr=subprocess.PIPE,
+                              text=True, timeout=120)
+    reason = "No space left on device\n"
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == ("lumicore: error: cannot write standard output: " if buffered
+                           else "lumicore: error: ") + reason
+
+
 def test_a_closed_output_pipe_exits_quietly() -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen([sys.executable, "-m", "lumicore", "lucia", "random", "--seed", "3"],
