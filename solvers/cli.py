@@ -71,7 +71,7 @@ def _run(argv: Sequence[str] | None) -> int:
     try:
         args = _parse(argv)
         status = int(args.run(args) or 0)
-        _flush_output()
+        sys.stdout.flush()  # a closed pipe or a full disk breaks here, not at exit
         return status
     except BrokenPipeError:
         return _reader_gone()
@@ -101,19 +101,6 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
             raise
         check()  # a press that a library took for a missing module
     return parser.parse_args(argv)
-
-
-def _flush_output() -> None:
-    """Flush standard output: a pipe closed on the last lines breaks here, not at exit, and a
-    full disk behind a shell redirection (``> file``) is named (the OSError of a write names
-    no file; the shell's file is not known here)."""
-    try:
-        sys.stdout.flush()
-    except BrokenPipeError:
-        raise
-    except OSError as exc:
-        _drop_broken_output()
-        raise LumicoreError(f"cannot write standard output: {exc.strerror or exc}") from None
 
 
 def _drop_broken_output() -> bool:
