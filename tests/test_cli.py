@@ -321,3 +321,55 @@ def test_an_output_this_user_may_not_write_is_refused_before_any_work(
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err.startswith(f"lumicore: error: output '{out}': permission denied (")
+
+
+def _with_option(option: str) -> list[tuple[str, ...]]:
+    return [path for path, parser in ALL
+            if any(option in action.option_strings for action in parser._actions)]
+
+
+@pytest.mark.parametrize("option", ["--time-limit", "--max-nodes"])
+def test_every_command_with_a_limit_refuses_a_bad_one_naming_the_option(
+        option: str, capsys: pytest.CaptureFixture[str]) -> None:
+    paths = _with_option(option)
+    assert len(paths) >= (9 if option == "--time-limit" else 5)
+    values = ["0", "-1", "x", "nan"] + (["inf", "1e309", "-0"] if option == "--time-limit"
+                                         else ["1e3", "2.5"])
+    for path in paths:
+        for value in values:
+            with pytest.raises(SystemExit) as info:
+                cli.main([*path, option, value])
+            assert info.value.code == 2, (path, value)
+            err = capsys.readouterr().err
+            assert f"argument {option}: must be " in err and repr(value) in err, (path, err)
+            assert err.startswith("usage: ")
+
+
+# An arena record whose seed is bad: every game's replay reads one, and refuses this one.
+BAD_SEED = '{{"game": "{game}", "players": 2, "seed": "q", "options": {{}}, "actions": []}}'
+
+
+@pytest.mark.parametrize("argv", [["lucia", "replay"], ["reef", "replay"],
+                                  ["reef", "best-turn"], ["lemuria", "replay"],
+                                  ["lumen", "replay"], ["lumen", "best"], ["lumen", "odds"]],
+                         ids=" ".join)
+def test_an_error_in_a_record_names_its_file(argv: list[str], tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    text = BAD_SEED.format(game=argv[0])
+    path = tmp_path / "rec.json"
+    path.write_text(text)
+    assert cli.main([*argv, str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"lumicore: error: {str(path)!r}: ") and "'seed'" in err, err
+    assert err.count(str(path)) == 1
+    assert cli.main([*argv, text]) == 2  # JSON text given in place of a file has no name
+    err = capsys.readouterr().err
+    assert err.startswith("lumicore: error: ") and "'seed'" in err and "rec.json" not in err
+
+
+def test_an_error_in_a_deal_file_names_it(tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "deal.json"
+    path.write_text('{"players": "two"}')
+    assert cli.main(["lucia", "deal", "--file", str(path)]) == 2
+    assert capsys.readouterr().err.startswith(f"lumicore: error: {str(path)!r}: ")

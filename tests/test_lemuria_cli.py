@@ -94,8 +94,10 @@ def test_plan_deal_with_an_instance_file_exits_2(tmp_path, capsys):
 
 
 def test_plan_bad_time_limit_exits_2(tmp_path, capsys):
-    assert main(["lemuria", "plan", str(_file(tmp_path)), "--time-limit", "-1"]) == 2
-    assert "time_limit" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as info:  # argparse's usage error, before the file is read
+        main(["lemuria", "plan", str(_file(tmp_path)), "--time-limit", "-1"])
+    assert info.value.code == 2
+    assert "argument --time-limit: must be a positive number" in capsys.readouterr().err
 
 
 def test_plan_harvests_interrupted_while_the_model_is_built_prints_the_greedy_plan(
@@ -189,10 +191,11 @@ def test_replay_of_a_tampered_record_is_one_line_exit_2(tmp_path, capsys, how, m
     path, _ = _played(tmp_path, capsys)
     bad = _tampered(json.loads(path.read_text(encoding="utf-8")), how)
     (tmp_path / "bad.json").write_text(json.dumps(bad), encoding="utf-8")
-    for source in (str(tmp_path / "bad.json"), json.dumps(bad)):
+    for source, named in ((str(tmp_path / "bad.json"), f"{str(tmp_path / 'bad.json')!r}: "),
+                          (json.dumps(bad), "")):
         assert main(["lemuria", "replay", source, "--json"]) == 2
         out, err = capsys.readouterr()
-        assert out == "" and err.startswith("lumicore: error: Lemuria game record")
+        assert out == "" and err.startswith(f"lumicore: error: {named}Lemuria game record")
         assert message in err and err.count("\n") == 1, err
 
 

@@ -92,7 +92,8 @@ def test_cli_deal_prints_a_deal_that_reads_back(capsys):
     assert str(deal(4).train) in out and "hand 1:" in out
     assert main(["lucia", "deal", "--seed", "4", "--players", "9"]) == 2
     # a bad --time-limit is an error without --solve too (it was ignored)
-    assert main(["lucia", "deal", "--seed", "4", "--time-limit", "-1"]) == 2
+    with pytest.raises(SystemExit):
+        main(["lucia", "deal", "--seed", "4", "--time-limit", "-1"])
 
 
 # -- the game state ---------------------------------------------------------------------------

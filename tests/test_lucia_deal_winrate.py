@@ -141,7 +141,8 @@ def test_cli_winrate_json_and_out(tmp_path, capsys):
     assert {"winnable", "unwinnable", "limit", "rate", "low", "high"} <= set(data)
     assert data["winnable"] + data["unwinnable"] + data["limit"] == 4
     assert len(out.read_text().splitlines()) == 4
-    assert main(["lucia", "winrate", "--deals", "2", "--time-limit", "-1"]) == 2
+    with pytest.raises(SystemExit):
+        main(["lucia", "winrate", "--deals", "2", "--time-limit", "-1"])
     assert main(["lucia", "winrate", "--deals", "2", "--out", str(tmp_path / "no" / "x")]) == 2
 
 

@@ -187,4 +187,4 @@ def test_a_state_file_is_parsed_once_and_its_errors_are_deserialize_s(tmp_path, 
         assert str(from_dict.value) == str(from_text.value)
         path.write_text(json.dumps(bad), encoding="utf-8")
         assert main(["lumen", "replay", str(path)]) == 2
-        assert capsys.readouterr().err == f"lumicore: error: {from_text.value}\n"
+        assert capsys.readouterr().err == f"lumicore: error: {str(path)!r}: {from_text.value}\n"

@@ -19,9 +19,11 @@ options:
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -104,6 +106,69 @@ def add_game(subparsers: argparse._SubParsersAction, name: str, help: str,
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
     return commands
+
+
+def seconds(text: str) -> float:
+    """The argparse type of every ``--time-limit``: a positive, finite number of seconds, so
+    that a bad value is a usage error naming the option and the text given (``1e309`` is
+    infinite once read).
+
+    >>> seconds("2.5")
+    2.5
+    >>> seconds("1e309")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be a positive number of seconds, got '1e309'
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got "
+                                         f"{shorten(text)}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    """The argparse type of counts that must be 1 or more (``--max-nodes``): a bad value is a
+    usage error naming the option. The upper limits are the library's, which names them.
+
+    >>> positive_int("0")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be a whole number of 1 or more, got '0'
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number of 1 or more, got "
+                                         f"{shorten(text)}")
+    return value
+
+
+@contextmanager
+def naming(source: str) -> Iterator[None]:
+    """Errors raised while a command reads ``source`` (the path of a record, a state or a deal
+    given on its command line) name the file, as the errors of data files do:
+    ``'game.json': Lemuria game record: field 'seed' ...``. Messages that begin with its name
+    already, and JSON text given in place of a file, pass unchanged.
+
+    >>> with naming("game.json"):
+    ...     raise LumicoreError("field 'seed' must be a seed")
+    Traceback (most recent call last):
+    ...
+    lumicore.errors.LumicoreError: 'game.json': field 'seed' must be a seed
+    """
+    try:
+        yield
+    except LumicoreError as exc:
+        name = shorten(source)
+        if source.lstrip().startswith(("{", "[")) or str(exc).startswith(name):
+            raise
+        raise type(exc)(f"{name}: {exc}") from None
 
 
 def check_output_path(path: str | Path) -> Path:

@@ -44,7 +44,13 @@ from lumicore.lemuria import (
 )
 from lumicore.lemuria.harvests import AltarSetup, replay_harvests
 from lumicore.lemuria.render import render_year
-from solvers.commands import add_game, add_tournament_command, check_output_path
+from solvers.commands import (
+    add_game,
+    add_tournament_command,
+    check_output_path,
+    naming,
+    seconds,
+)
 from solvers.lemuria import DEFAULT_TIME_LIMIT, build_schedule
 from solvers.limits import INTERRUPTED, check_limits, exit_code
 
@@ -130,7 +136,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                description="Plan the year with the CP-SAT scheduler and print it "
                                            "turn by turn with the VP breakdown.")
     plan.add_argument("instance", nargs="?", help="instance TOML (default: the default instance)")
-    plan.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT, metavar="S",
+    plan.add_argument("--time-limit", type=seconds, default=DEFAULT_TIME_LIMIT, metavar="S",
                       help=f"solver time limit in seconds (default {DEFAULT_TIME_LIMIT:g})")
     plan.add_argument("--workers", type=int, default=None, metavar="N",
                       help="CP-SAT search workers (default 2 on a machine with 2 cores or more, "
@@ -230,9 +236,10 @@ def run_replay(args: argparse.Namespace) -> int:
     from lumicore.checks import read_record
     from lumicore.lemuria.game import RECORD, Game
 
-    record = read_record(args.record, RECORD)
-    game = Game.replay(record)
-    bots = _record_bots(record, game.players)
+    with naming(args.record):
+        record = read_record(args.record, RECORD)
+        game = Game.replay(record)
+        bots = _record_bots(record, game.players)
     if args.json:
         print(json.dumps({"players": game.players, "seed": game.seed, "options": game.options,
                           "bots": bots, "turn": game.turn, "phase": game.phase,
@@ -274,7 +281,7 @@ def add_play_command(commands: argparse._SubParsersAction) -> None:
                            "and the bots' seeds (default 0)")
     play.add_argument("--record", metavar="FILE",
                       help="write the game record (JSON) to FILE (default: none)")
-    play.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
+    play.add_argument("--time-limit", type=seconds, default=None, metavar="SECONDS",
                       help="planner time limit per turn in seconds (default 10)")
     add_game_options(play)
     play.add_argument("--json", action="store_true", help="print the game record as JSON")

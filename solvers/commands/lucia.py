@@ -27,7 +27,14 @@ from lumicore.lucia.kernel import MAX_NODES, check_max_nodes
 from lumicore.lucia.pdb import cache_dir, cache_path
 from lumicore.lucia.start import MAX_SCRAMBLE_DEPTH
 from lumicore.lucia.train import describe
-from solvers.commands import add_game, add_tournament_command, check_output_path
+from solvers.commands import (
+    add_game,
+    add_tournament_command,
+    check_output_path,
+    naming,
+    positive_int,
+    seconds,
+)
 from solvers.limits import (
     EXIT_INTERRUPTED,
     INTERRUPTED,
@@ -58,13 +65,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "any number of times (default: the 33-card default deck)")
     p.add_argument("--algorithm", choices=ALGORITHMS, default="astar",
                    help="search algorithm (default astar)")
-    p.add_argument("--max-nodes", type=int, default=DEFAULT_MAX_NODES,
+    p.add_argument("--max-nodes", type=positive_int, default=DEFAULT_MAX_NODES,
                    help=f"cap on stored (BFS, A*: at most {MAX_NODES:,}) or visited (IDA*) "
                         f"states (default {DEFAULT_MAX_NODES:,})")
     p.add_argument("--max-memory", type=parse_bytes, default=None,
                    help="memory budget of BFS and A*, bytes or with a unit: 500M, 2G "
                         "(default: a quarter of the RAM available)")
-    p.add_argument("--time-limit", type=float, default=None,
+    p.add_argument("--time-limit", type=seconds, default=None,
                    help="seconds (default: none)")
     p.add_argument("--weight", type=int, default=1,
                    help="weighted A* (astar only, 1..8): plans at most WEIGHT times the "
@@ -223,7 +230,7 @@ def register_game(commands: argparse._SubParsersAction) -> None:
     p.add_argument("--setup", default=None,
                    help="setup TOML file or built-in name (default: default)")
     p.add_argument("--solve", action="store_true", help="also solve it with the deck known")
-    p.add_argument("--time-limit", type=float, default=DEAL_TIME_LIMIT,
+    p.add_argument("--time-limit", type=seconds, default=DEAL_TIME_LIMIT,
                    help=f"seconds for --solve (default {DEAL_TIME_LIMIT:g})")
     p.add_argument("--json", action="store_true", help="print the deal as JSON (Deal.to_json)")
     p.set_defaults(run=run_deal)
@@ -232,9 +239,9 @@ def register_game(commands: argparse._SubParsersAction) -> None:
     p.add_argument("--deals", type=int, default=1000, help="number of deals (default 1000)")
     p.add_argument("--seed", type=int, default=0, help="first deal's seed (default 0)")
     p.add_argument("--players", type=int, default=1, help="players, 1..4 (default 1)")
-    p.add_argument("--time-limit", type=float, default=DEAL_TIME_LIMIT,
+    p.add_argument("--time-limit", type=seconds, default=DEAL_TIME_LIMIT,
                    help=f"seconds per deal (default {DEAL_TIME_LIMIT:g})")
-    p.add_argument("--max-nodes", type=int, default=DEFAULT_DEAL_NODES,
+    p.add_argument("--max-nodes", type=positive_int, default=DEFAULT_DEAL_NODES,
                    help=f"positions per deal (default {DEFAULT_DEAL_NODES})")
     p.add_argument("--workers", type=int, default=None,
                    help="worker processes (default: the machine's cores)")
@@ -254,9 +261,9 @@ def register_game(commands: argparse._SubParsersAction) -> None:
     p.add_argument("--players", type=int, default=1, help="players, 1..4 (default 1)")
     p.add_argument("--samples", type=int, default=DEFAULT_SAMPLES,
                    help=f"sampled deck orders per turn (default {DEFAULT_SAMPLES})")
-    p.add_argument("--time-limit", type=float, default=None,
+    p.add_argument("--time-limit", type=seconds, default=None,
                    help="seconds per turn (default: none; each sample is capped in nodes)")
-    p.add_argument("--max-nodes", type=int, default=SAMPLE_NODES,
+    p.add_argument("--max-nodes", type=positive_int, default=SAMPLE_NODES,
                    help=f"positions searched per play and sample (default {SAMPLE_NODES})")
     p.add_argument("--policy", choices=("best", "greedy"), default="best",
                    help="best (Monte Carlo over deck orders) or greedy (default best)")
@@ -303,7 +310,8 @@ def run_deal(args: argparse.Namespace) -> int:
         if given:
             raise LumicoreError(f"{', '.join(given)} with --file: the deal file holds its "
                                 "players, deck and start; give them with --seed instead")
-        d = Deal.from_json(read_file(args.file))
+        with naming(args.file):
+            d = Deal.from_json(read_file(args.file))
     else:
         d = deal(args.seed, 1 if args.players is None else args.players,
                  "default" if args.setup is None else args.setup,
@@ -396,7 +404,8 @@ def run_replay(args: argparse.Namespace) -> int:
         if not state.is_chance_node():
             plays.append(state.action_to_string(action))
 
-    state = DealState.replay(record, on_action=show)
+    with naming(args.record):
+        state = DealState.replay(record, on_action=show)
     if args.json:
         print(json.dumps({"game": "lucia", "players": state.num_players(),
                           "seed": record.get("seed"), "plays": len(plays), "won": state.won,

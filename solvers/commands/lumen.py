@@ -20,7 +20,14 @@ from lumicore.errors import LumicoreError
 from lumicore.lumen.game import GameState, check_seed, replay
 from lumicore.lumen.render import map_text
 from solvers.arena import seat_bots
-from solvers.commands import add_game, add_tournament_command, check_output_path
+from solvers.commands import (
+    add_game,
+    add_tournament_command,
+    check_output_path,
+    naming,
+    positive_int,
+    seconds,
+)
 from solvers.limits import LIMIT, exit_code
 
 __all__ = ["register", "load_state", "play", "parse_bots", "add_game_options", "game_options"]
@@ -43,10 +50,11 @@ def load_state(source: str) -> GameState:
 
 def _load(source: str) -> tuple[GameState, Any]:
     """:func:`load_state` and the JSON it was read from."""
-    data = read_record(source, "Lumen state or game record")
-    if isinstance(data, dict) and "actions" in data:
-        return replay(data), data
-    return GameState.from_dict(data), data  # parsed once: read_record's JSON
+    with naming(source):
+        data = read_record(source, "Lumen state or game record")
+        if isinstance(data, dict) and "actions" in data:
+            return replay(data), data
+        return GameState.from_dict(data), data  # parsed once: read_record's JSON
 
 
 def _sheets(state: GameState) -> list[str]:
@@ -209,8 +217,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     b = commands.add_parser("best", help="rank the choices of the player to move")
     b.add_argument("state", metavar="STATE.json", help="a serialized state or a game record")
-    b.add_argument("--time-limit", type=float, default=5.0, help="seconds (default 5)")
-    b.add_argument("--max-nodes", type=int, default=20_000,
+    b.add_argument("--time-limit", type=seconds, default=5.0, help="seconds (default 5)")
+    b.add_argument("--max-nodes", type=positive_int, default=20_000,
                    help="positions the exact search may visit (default 20000)")
     b.add_argument("--playout", default="kernel",
                    help="Monte Carlo play-outs: kernel (random games in C) or a bot name "

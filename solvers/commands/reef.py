@@ -28,7 +28,14 @@ from lumicore.reef import io as reef_io
 from lumicore.reef.render import svg, text
 from lumicore.reef.scoring import LIMESTONE_CAP
 from solvers.arena import seat_bots
-from solvers.commands import add_game, add_tournament_command, check_output_path
+from solvers.commands import (
+    add_game,
+    add_tournament_command,
+    check_output_path,
+    naming,
+    positive_int,
+    seconds,
+)
 from solvers.limits import EXIT_ANSWER, EXIT_INTERRUPTED, exit_code
 
 __all__ = ["register", "parse_start", "parse_objective", "add_game_options", "game_options"]
@@ -159,12 +166,14 @@ def _load_game(path: str, decisions: int | None = None):
     from lumicore.reef.game import Game
 
     if decisions is None:
-        return Game.replay(path)
+        with naming(path):
+            return Game.replay(path)
     if isinstance(decisions, bool) or decisions < 0:
         raise LumicoreError(f"--decisions {decisions}: expected 0 or more")
-    for done, game in enumerate(Game.iter_replay(path)):
-        if done >= decisions and not game.is_chance_node() and not game.is_terminal():
-            return game
+    with naming(path):
+        for done, game in enumerate(Game.iter_replay(path)):
+            if done >= decisions and not game.is_chance_node() and not game.is_terminal():
+                return game
     raise LumicoreError(f"--decisions {decisions}: the record holds no decision after "
                         f"{decisions} steps ({done} in all)")
 
@@ -317,9 +326,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                       help="coral:<colour>, visible:<colour>, animals:dark|light, remote, "
                            "final:dark|light, or weighted: coral:pink=1,final:dark=0.5 "
                            "(default final:dark)")
-    best.add_argument("--max-nodes", type=int, default=None,
+    best.add_argument("--max-nodes", type=positive_int, default=None,
                       help="stop after this many search nodes (default: no limit)")
-    best.add_argument("--time-limit", type=float, default=None,
+    best.add_argument("--time-limit", type=seconds, default=None,
                       help="stop after this many seconds (default: no limit)")
     best.add_argument("--save", metavar="OUT.json",
                       help="save the reef after the placements (default: none)")
@@ -357,7 +366,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                            "own estimated final VP (score) (default: margin)")
     turn.add_argument("--top", type=int, default=10,
                       help="how many decisions to print (default: 10)")
-    turn.add_argument("--time-limit", type=float, default=None,
+    turn.add_argument("--time-limit", type=seconds, default=None,
                       help="stop weighing after this many seconds (default: no limit)")
     turn.add_argument("--json", action="store_true",
                       help="print one JSON object (default: off)")
