@@ -173,7 +173,8 @@ def test_an_arena_record_without_a_field_it_needs_names_the_field_missing(key, t
     path = tmp_path / "arena.json"
     path.write_text(json.dumps(record), encoding="utf-8")
     message = f"Lucia game record: field '{key}' is missing"
-    assert _fails(capsys, "lucia", "replay", str(path)) == f"lumicore: error: {message}\n"
+    assert (_fails(capsys, "lucia", "replay", str(path))
+            == f"lumicore: error: {str(path)!r}: {message}\n")  # the command names the file
     with pytest.raises(DataError, match=f"^{message}$"):
         DealState.replay(path)
     with pytest.raises(DataError, match=f"^{message}$"):

@@ -182,7 +182,8 @@ def test_every_replay_command_names_a_bad_arena_record_the_same_way(game, how, m
     path, message = _bad_record(game, how, monkeypatch, tmp_path)
     assert main([game, "replay", path]) == 2
     out, err = capsys.readouterr()
-    assert out == "" and err.startswith(f"lumicore: error: {message}") and err.count("\n") == 1
+    named = message if message.startswith(repr(path)) else f"{path!r}: {message}"  # the file
+    assert out == "" and err.startswith(f"lumicore: error: {named}") and err.count("\n") == 1
 
 
 @pytest.mark.parametrize("how, error", [("illegal action", IllegalMoveError),
