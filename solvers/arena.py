@@ -424,8 +424,9 @@ def tournament(game: str = "reef", bots: Sequence[str] = ("random", "greedy"), p
                **game_options: Any) -> TournamentResult:
     """Play ``games`` seeded games of ``game`` between ``bots`` (names or specs such as
     ``"mcts:iterations=400"``; 2 or more, or 1 or more in a co-operative game) with ``players``
-    seats, seats rotated so that every bot sits in every seat equally often over each cycle of
-    :func:`seat_lineups`; the bots are rated (openskill's Plackett-Luce model).
+    seats (2 to 4, or 1 to 4 in a co-operative game: a solo deal of Lucia), seats rotated so
+    that every bot sits in every seat equally often over each cycle of :func:`seat_lineups`;
+    the bots are rated (openskill's Plackett-Luce model).
 
     A co-operative game (:func:`lumicore.game.is_cooperative`), where the seats of a game win or
     lose together, cannot rank bots seated together: there each bot plays every seat itself, at a
@@ -448,13 +449,15 @@ def tournament(game: str = "reef", bots: Sequence[str] = ("random", "greedy"), p
     if isinstance(bots, str) or not isinstance(bots, Iterable):
         raise LumicoreError(f"bots must be a list of bot names, got {bots!r:.80}")
     bots = list(bots)
-    if not 2 <= _check_players(players) <= 4:
-        raise LumicoreError(f"a tournament has 2 to 4 players, got {players}")
+    if not 1 <= _check_players(players) <= 4:
+        raise LumicoreError(f"a tournament has 1 to 4 players, got {players}")
     for label in bots:
         name, opts = parse_bot_spec(label)
         make_bot(name, game, seed=0, **{**(bot_options or {}).get(label, {}), **opts})
     first = _new_game(game, players, seed, game_options)  # bad player counts and options fail
     cooperative = is_cooperative(first)
+    if players < 2 and not cooperative:  # one seat has no opponent to be rated against
+        raise LumicoreError(f"a tournament of {game} has 2 to 4 players, got {players}")
     least = 1 if cooperative else 2  # a co-operative table of one bot is a measure of its own
     if len(bots) < least or len(set(bots)) != len(bots):
         raise LumicoreError(f"a tournament of {game} needs {least} or more different bots, got "

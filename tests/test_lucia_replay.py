@@ -244,9 +244,10 @@ def test_a_tournament_plays_each_bot_at_a_table_of_its_own_on_the_same_deals(tmp
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["--bots", "greedy,nobody"], "unknown bot 'nobody' (known: flatmc, greedy, mcts, random)"),
+    (["--bots", "greedy,nobody"],
+     "unknown bot 'nobody' (known: best, flatmc, greedy, mcts, random)"),
     (["--deck", "nowhere.toml"], "'nowhere.toml' is neither a built-in name"),
-    (["--players", "5"], "a tournament has 2 to 4 players, got 5"),
+    (["--players", "5"], "a tournament has 1 to 4 players, got 5"),
     (["--out", ""], "output '': an empty name"),
 ])
 def test_tournament_command_bad_input_is_one_line_exit_2(argv, message, capsys):

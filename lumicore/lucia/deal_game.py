@@ -68,7 +68,7 @@ from lumicore.lucia.deal import (
 )
 from lumicore.lucia.deal_reference import plays
 from lumicore.lucia.start import random_train
-from lumicore.lucia.train import Train
+from lumicore.lucia.train import Play, Train
 
 __all__ = ["DealState"]
 
@@ -244,6 +244,23 @@ class DealState:
             if any(str(play) == text for play in self.train.plays(card) if play.train == after):
                 return action
         return None
+
+    def action_of_play(self, play: Play) -> int:
+        """The decision that makes ``play`` (its card and the train after it, as
+        :func:`solvers.lucia.play.best_play` and ``Train.plays`` give them): how a policy that
+        thinks in plays acts in the state. IllegalMoveError if no legal action does.
+
+        >>> state = DealState.from_deal(deal(3))
+        >>> play = next(p for c in {state.kinds[k] for k in state.hands[0]}
+        ...             for p in state.train.plays(c))
+        >>> state.action_to_string(state.action_of_play(play)).endswith(str(play.train))
+        True
+        """
+        if not self.is_chance_node():
+            for action, (card, after) in enumerate(self._legal()):
+                if card == play.card and after == play.train:
+                    return action
+        raise IllegalMoveError(f"{shorten(str(play))} is not a legal play here")
 
     # -- protocol --------------------------------------------------------------------------
 

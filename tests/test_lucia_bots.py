@@ -1,0 +1,100 @@
+"""Lucia's own arena bot ``best`` (solvers/lucia/bots.py) and solo tournaments."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from lumicore.errors import IllegalMoveError, LumicoreError
+from lumicore.lucia import Action, Card, Train
+from lumicore.lucia.deal import deal
+from lumicore.lucia.deal_game import DealState
+from solvers.arena import make_bot, tournament
+from solvers.lucia.bots import BestBot
+from solvers.lucia.play import best_play
+
+
+def _decision(seed: int) -> DealState:
+    return DealState.from_deal(deal(seed, players=2))
+
+
+def test_the_best_bot_plays_what_best_play_ranks_first() -> None:
+    light, lucia = Card((Action.light("T"),)), Card((Action.lucia(),))
+    state = DealState(Train.parse("H L4 T"), (light, lucia), [[0, 1]], order=[0])
+    action = BestBot(seed=0, samples=4).choose(state)
+    ranking = best_play(state.train, [light, lucia], [light], samples=4)
+    assert ranking.best.wins == 4 > ranking.plays[-1].wins  # a play that wins every sample
+    card, after = ranking.best.play.card, ranking.best.play.train
+    assert state.action_to_string(action) == f"player 1: {card.name} => {after}"
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_best_bot_never_reads_the_decks_order(seed: int) -> None:
+    """It knows the unseen cards as a multiset: the same position with the deck (and the other
+    hands' cards, which it has not seen either) in another order gets the same choice."""
+    state = _decision(seed)
+    rng = np.random.default_rng(seed)
+    shuffled = state.clone()
+    unseen = [*shuffled.order, *shuffled.hands[1]]
+    rng.shuffle(unseen)
+    shuffled.hands[1] = sorted(unseen[:len(state.hands[1])])
+    shuffled.order = unseen[len(state.hands[1]):]
+    assert shuffled.unseen() == state.unseen() and shuffled.order != state.order
+    choices = {BestBot(seed=3, samples=6).choose(s) for s in (state, shuffled)}
+    assert len(choices) == 1 and choices <= set(state.legal_actions())
+
+
+def test_the_best_bot_is_found_by_the_arena_with_its_options() -> None:
+    bot = make_bot("best", "lucia", seed=1, samples=3, max_nodes=500)
+    assert isinstance(bot, BestBot) and bot.samples == 3 and bot.max_nodes == 500
+    state = _decision(4)
+    assert bot.choose(state) == make_bot("best", "lucia", seed=1, samples=3,
+                                         max_nodes=500).choose(state)  # seeded
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"samples": 0}, "samples must be a positive integer"),
+    ({"samples": True}, "samples must be a positive integer"),
+    ({"max_nodes": 0}, "max_nodes"),
+    ({"time_limit": float("nan")}, "time_limit"),
+    ({"seed": -1}, "seed"),
+])
+def test_the_best_bot_refuses_bad_options(options: dict, message: str) -> None:
+    with pytest.raises(LumicoreError, match=message):
+        BestBot(**options)
+
+
+def test_the_best_bot_chooses_at_decisions_only() -> None:
+    state = DealState.new_game(seed=0)
+    assert state.is_chance_node()
+    with pytest.raises(LumicoreError, match="decision node only"):
+        BestBot().choose(state)
+    with pytest.raises(LumicoreError, match="Lucia DealState"):
+        BestBot().choose(object())
+
+
+def test_action_of_play_is_the_decision_that_makes_it() -> None:
+    state = _decision(5)
+    hand = [state.kinds[k] for k in state.hands[0]]
+    for card in hand:
+        for play in state.train.plays(card):
+            after = state.clone()
+            after.apply_action(state.action_of_play(play))
+            assert after.train == play.train
+    other = next(p for p in Train.parse("H L4 T").plays(Card((Action.lucia(),))))
+    with pytest.raises(IllegalMoveError, match="not a legal play here"):
+        state.action_of_play(dataclasses.replace(other))
+
+
+def test_a_solo_tournament_of_lucia_counts_each_bots_deals() -> None:
+    """A tournament had 2 to 4 players in every game; Lucia is co-operative and may be played
+    alone, so one player is a tournament of its own there (each bot at its table)."""
+    result = tournament("lucia", ["greedy", "best:samples=2:max_nodes=200"], players=1, games=2,
+                        seed=1, workers=1, progress=False)
+    assert result.players == 1 and result.deals == 2 and result.played == 4
+    assert {label: r.games for label, r in result.bots.items()} == {
+        "greedy": 2, "best:samples=2:max_nodes=200": 2}
+    with pytest.raises(LumicoreError, match="2 to 4 players"):  # a competitive game needs two
+        tournament("reef", ["random", "greedy"], players=1, games=1, workers=1)
