@@ -84,7 +84,7 @@ def make_bot(name: str, game: str, seed: int = 0, **options: Any) -> Bot:
     >>> make_bot("foo", "lucia")
     Traceback (most recent call last):
     ...
-    lumicore.errors.LumicoreError: unknown bot 'foo' (known: flatmc, greedy, mcts, random)
+    lumicore.errors.LumicoreError: unknown bot 'foo' (known: best, flatmc, greedy, mcts, random)
     """
     if not isinstance(name, str) or not isinstance(game, str):
         raise LumicoreError(f"bot and game names must be strings, got {name!r:.40}, {game!r:.40}")
