@@ -130,11 +130,11 @@ def seconds(text: str) -> float:
     return value
 
 
-def positive_int(text: str) -> int:
+def count(text: str) -> int:
     """The argparse type of counts that must be 1 or more (``--max-nodes``): a bad value is a
     usage error naming the option. The upper limits are the library's, which names them.
 
-    >>> positive_int("0")
+    >>> count("0")
     Traceback (most recent call last):
     ...
     argparse.ArgumentTypeError: must be a whole number of 1 or more, got '0'

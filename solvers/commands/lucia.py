@@ -31,8 +31,8 @@ from solvers.commands import (
     add_game,
     add_tournament_command,
     check_output_path,
+    count,
     naming,
-    positive_int,
     seconds,
 )
 from solvers.limits import (
@@ -65,7 +65,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "any number of times (default: the 33-card default deck)")
     p.add_argument("--algorithm", choices=ALGORITHMS, default="astar",
                    help="search algorithm (default astar)")
-    p.add_argument("--max-nodes", type=positive_int, default=DEFAULT_MAX_NODES,
+    p.add_argument("--max-nodes", type=count, default=DEFAULT_MAX_NODES,
                    help=f"cap on stored (BFS, A*: at most {MAX_NODES:,}) or visited (IDA*) "
                         f"states (default {DEFAULT_MAX_NODES:,})")
     p.add_argument("--max-memory", type=parse_bytes, default=None,
@@ -241,7 +241,7 @@ def register_game(commands: argparse._SubParsersAction) -> None:
     p.add_argument("--players", type=int, default=1, help="players, 1..4 (default 1)")
     p.add_argument("--time-limit", type=seconds, default=DEAL_TIME_LIMIT,
                    help=f"seconds per deal (default {DEAL_TIME_LIMIT:g})")
-    p.add_argument("--max-nodes", type=positive_int, default=DEFAULT_DEAL_NODES,
+    p.add_argument("--max-nodes", type=count, default=DEFAULT_DEAL_NODES,
                    help=f"positions per deal (default {DEFAULT_DEAL_NODES})")
     p.add_argument("--workers", type=int, default=None,
                    help="worker processes (default: the machine's cores)")
@@ -263,7 +263,7 @@ def register_game(commands: argparse._SubParsersAction) -> None:
                    help=f"sampled deck orders per turn (default {DEFAULT_SAMPLES})")
     p.add_argument("--time-limit", type=seconds, default=None,
                    help="seconds per turn (default: none; each sample is capped in nodes)")
-    p.add_argument("--max-nodes", type=positive_int, default=SAMPLE_NODES,
+    p.add_argument("--max-nodes", type=count, default=SAMPLE_NODES,
                    help=f"positions searched per play and sample (default {SAMPLE_NODES})")
     p.add_argument("--policy", choices=("best", "greedy"), default="best",
                    help="best (Monte Carlo over deck orders) or greedy (default best)")

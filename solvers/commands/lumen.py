@@ -24,8 +24,8 @@ from solvers.commands import (
     add_game,
     add_tournament_command,
     check_output_path,
+    count,
     naming,
-    positive_int,
     seconds,
 )
 from solvers.limits import LIMIT, exit_code
@@ -218,7 +218,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     b = commands.add_parser("best", help="rank the choices of the player to move")
     b.add_argument("state", metavar="STATE.json", help="a serialized state or a game record")
     b.add_argument("--time-limit", type=seconds, default=5.0, help="seconds (default 5)")
-    b.add_argument("--max-nodes", type=positive_int, default=20_000,
+    b.add_argument("--max-nodes", type=count, default=20_000,
                    help="positions the exact search may visit (default 20000)")
     b.add_argument("--playout", default="kernel",
                    help="Monte Carlo play-outs: kernel (random games in C) or a bot name "

@@ -32,8 +32,8 @@ from solvers.commands import (
     add_game,
     add_tournament_command,
     check_output_path,
+    count,
     naming,
-    positive_int,
     seconds,
 )
 from solvers.limits import EXIT_ANSWER, EXIT_INTERRUPTED, exit_code
@@ -326,7 +326,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                       help="coral:<colour>, visible:<colour>, animals:dark|light, remote, "
                            "final:dark|light, or weighted: coral:pink=1,final:dark=0.5 "
                            "(default final:dark)")
-    best.add_argument("--max-nodes", type=positive_int, default=None,
+    best.add_argument("--max-nodes", type=count, default=None,
                       help="stop after this many search nodes (default: no limit)")
     best.add_argument("--time-limit", type=seconds, default=None,
                       help="stop after this many seconds (default: no limit)")
