@@ -254,3 +254,21 @@ def test_play_interrupted_keeps_the_game_so_far(output, tmp_path, capsys, monkey
     code, out, _ = run(capsys, "reef", "best-turn", json.dumps(record), "--decisions", "20",
                        "--time-limit", "5")
     assert code == 0 and "best decisions of player" in out
+
+
+def test_a_reef_file_too_tall_for_the_kernel_is_refused_naming_the_file(tmp_path, capsys,
+                                                                         monkeypatch):
+    """A reef stacked past the kernel's ceiling (legal placements can build one by hand) was
+    refused in one line that did not name the file; the ceiling is lowered here so that a
+    two-level reef stands for one."""
+    from lumicore.reef import kernel
+
+    reef = Reef.new(load_board("A"), parse_start("pink,green"))
+    reef = reef.place(next(iter(reef.placements(Lumino("blue", 1), 0))))
+    path = tmp_path / "tall.json"
+    save(reef, path)
+    monkeypatch.setattr(kernel, "MAX_HEIGHT", max(reef.heights) - 1)
+    for command in (["reef", "show"], ["reef", "best", "--hand", "pink 3", "--limestone", "1"]):
+        assert main([*command, str(path)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"lumicore: error: {str(path)!r}: reef is ") and "levels high" in err

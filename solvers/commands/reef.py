@@ -23,7 +23,7 @@ import re
 
 from lumicore.data import shorten, write_file
 from lumicore.errors import LumicoreError
-from lumicore.reef import COLORS, Reef, load_board, parse_hand
+from lumicore.reef import COLORS, Reef, kernel, load_board, parse_hand
 from lumicore.reef import io as reef_io
 from lumicore.reef.render import svg, text
 from lumicore.reef.scoring import LIMESTONE_CAP
@@ -86,7 +86,10 @@ def _reef(args: argparse.Namespace) -> Reef:
     if args.reef is not None:
         if args.board is not None or args.start is not None:
             raise LumicoreError("give a reef file or --board/--start, not both")
-        return reef_io.load(args.reef)
+        with naming(args.reef):
+            reef = reef_io.load(args.reef)
+            kernel.state(reef)  # a reef too tall for the kernel is refused naming the file
+        return reef
     board = "A" if args.board is None else args.board
     start = "pink,green" if args.start is None else args.start
     if not board.strip():
