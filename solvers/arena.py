@@ -49,7 +49,7 @@ __all__ = ["Bot", "RandomBot", "GreedyBot", "FlatMCBot", "MCTSBot", "make_bot", 
            "parse_bot_spec", "seat_bots", "play_game", "play_from",
            "replay_record",
            "tournament", "TournamentResult", "BotResult", "seat_lineups", "game_seed",
-           "COOPERATIVE_NOTE", "MAX_GAMES"]
+           "COOPERATIVE_NOTE", "MAX_GAMES", "LABEL_WIDTH"]
 
 COOPERATIVE_NOTE = ("co-operative: bots are compared by the win rate of a table of their own on "
                     "the same deals")
@@ -356,7 +356,8 @@ class TournamentResult:
     def table(self) -> str:
         """A text table, best rating first; in a co-operative game, best win rate first, without
         ratings, and a last line saying why (:attr:`note`)."""
-        head = f"{'bot':<24} {'games':>6} {'wins':>8} {'win rate':>9} {'95% interval':>15}"
+        width = min(LABEL_WIDTH, max([24, *map(len, self.bots)]))  # labels whole, up to a cap
+        head = f"{'bot':<{width}} {'games':>6} {'wins':>8} {'win rate':>9} {'95% interval':>15}"
         if self.cooperative:
             rows = [head]
             ranked = sorted(self.bots.items(), key=lambda kv: -kv[1].win_rate)
@@ -365,7 +366,7 @@ class TournamentResult:
             ranked = sorted(self.bots.items(), key=lambda kv: -kv[1].rating.get("ordinal", 0.0))
         for name, r in ranked:
             low, high = r.interval
-            row = (f"{name[:24]:<24} {r.games:>6} {r.wins:>8.1f} {r.win_rate:>9.3f} "
+            row = (f"{name[:width]:<{width}} {r.games:>6} {r.wins:>8.1f} {r.win_rate:>9.3f} "
                    f"{f'{low:.3f}-{high:.3f}':>15}")
             if not self.cooperative:
                 row += (f" {r.rating.get('mu', 0):>6.2f} {r.rating.get('sigma', 0):>6.2f} "
@@ -375,6 +376,10 @@ class TournamentResult:
             rows.append(f"no ratings ({self.note})")
         return "\n".join(rows)
 
+
+LABEL_WIDTH = 80
+"""The widest bot label a tournament's table shows whole (a label is the bot's name with its
+options, ``mcts:iterations=400:policy=greedy``); longer ones are cut there."""
 
 MAX_GAMES = 1_000_000
 """The most games a tournament plays: each game's job is made before the first game starts, and

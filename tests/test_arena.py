@@ -22,6 +22,7 @@ from lumicore.reef.hand import HandState
 from lumicore.reef.sample import random_reef
 from solvers.arena import (
     COOPERATIVE_NOTE,
+    LABEL_WIDTH,
     bot_names,
     game_seed,
     make_bot,
@@ -469,3 +470,17 @@ def test_shared_helpers_name_bad_arguments(call):
     numpy's ValueError; each is a LumicoreError now."""
     with pytest.raises(LumicoreError):
         call()
+
+
+@pytest.mark.parametrize("name", [NAME, COOP_NAME])
+def test_the_table_shows_labels_whole_so_that_two_bots_are_told_apart(name):
+    """The table cut every label at 24 characters: two bots whose options differ past that
+    (``flatmc:playouts=2:policy=random`` and ``...=greedy``) read the same."""
+    bots = ["flatmc:playouts=2:policy=random", "flatmc:playouts=2:policy=greedy"]
+    result = tournament(name, bots, players=2, games=2, seed=1, workers=1, progress=False)
+    lines = result.table().splitlines()
+    assert sorted(line.split()[0] for line in lines[1:3]) == sorted(bots)
+    assert len({len(line) for line in lines[:3]}) == 1  # the columns still line up
+    long = "flatmc:playouts=2:policy=random:cutoff=" + "1" * 100
+    result.bots = {long: result.bots[bots[0]]}
+    assert result.table().splitlines()[1].split()[0] == long[:LABEL_WIDTH]
