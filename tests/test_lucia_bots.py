@@ -98,3 +98,12 @@ def test_a_solo_tournament_of_lucia_counts_each_bots_deals() -> None:
         "greedy": 2, "best:samples=2:max_nodes=200": 2}
     with pytest.raises(LumicoreError, match="2 to 4 players"):  # a competitive game needs two
         tournament("reef", ["random", "greedy"], players=1, games=1, workers=1)
+
+
+def test_a_solo_tournament_command_says_one_player(capsys) -> None:
+    from solvers.cli import main
+
+    assert main(["lucia", "tournament", "--bots", "greedy", "--players", "1", "--games", "1",
+                 "--workers", "1"]) == 0
+    assert capsys.readouterr().out.startswith(
+        "lucia: 1 of 1 games (each bot on the same 1 deal), 1 player, seed 0 (done)")

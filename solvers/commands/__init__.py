@@ -257,9 +257,11 @@ def _run_tournament(args: argparse.Namespace, game: str,
     if args.json:
         print(json.dumps(result.to_dict()))
     else:
-        deals = f" (each bot on the same {result.deals} deals)" if result.cooperative else ""
-        print(f"{game}: {result.played} of {result.games} games{deals}, {result.players} "
-              f"players, seed {result.seed} ({result.status})")
+        deals = (f" (each bot on the same {result.deals} deal{'s' * (result.deals != 1)})"
+                 if result.cooperative else "")
+        seats = f"{result.players} player{'s' * (result.players != 1)}"
+        print(f"{game}: {result.played} of {result.games} games{deals}, {seats}, seed "
+              f"{result.seed} ({result.status})")
         if result.options:
             print("options: " + ", ".join(f"{k} {v}" for k, v in result.options.items()))
         print(result.table())
