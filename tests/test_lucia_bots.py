@@ -107,3 +107,18 @@ def test_a_solo_tournament_command_says_one_player(capsys) -> None:
                  "--workers", "1"]) == 0
     assert capsys.readouterr().out.startswith(
         "lucia: 1 of 1 games (each bot on the same 1 deal), 1 player, seed 0 (done)")
+
+
+def test_best_play_ranks_the_same_whatever_the_order_of_the_unseen_cards() -> None:
+    """lucia play passed the deck in its real (hidden) order, and the samples were drawn from
+    that list: the ranking of one seed differed with the deck's order."""
+    state = _decision(1)
+    hand = [state.kinds[k] for k in state.hands[0]]
+    unseen = list(state.unseen().elements())
+    rankings = []
+    for seed in range(2):
+        shuffled = list(unseen)
+        np.random.default_rng(seed).shuffle(shuffled)
+        ranking = best_play(state.train, hand, shuffled, players=2, samples=6, seed=3)
+        rankings.append([(str(e.play), e.wins, e.trials) for e in ranking.plays])
+    assert rankings[0] == rankings[1]

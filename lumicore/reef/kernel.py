@@ -42,6 +42,7 @@ __all__ = [
     "FEATURES",
     "MAX_HEIGHT",
     "state",
+    "check_height",
     "tile_codes",
     "check_limestone",
     "placements",
@@ -74,6 +75,14 @@ def _check_reef(reef: Reef) -> None:
         raise LumicoreError(f"expected a Reef, got {shorten(reef)}")
 
 
+def check_height(reef: Reef) -> None:
+    """LumicoreError if ``reef`` is stacked higher than the kernel's :data:`MAX_HEIGHT` levels
+    (no game reaches it; a reef built by hand may)."""
+    if max(reef.heights) > MAX_HEIGHT:
+        raise LumicoreError(f"reef is {max(reef.heights)} levels high; the kernel takes at most "
+                            f"{MAX_HEIGHT}")
+
+
 def state(reef: Reef) -> State:
     """The kernel state of ``reef`` (a fresh object: the caller may change it).
 
@@ -83,9 +92,7 @@ def state(reef: Reef) -> State:
     (1, 1, 12)
     """
     _check_reef(reef)
-    if max(reef.heights) > MAX_HEIGHT:
-        raise LumicoreError(f"reef is {max(reef.heights)} levels high; the kernel takes at most "
-                            f"{MAX_HEIGHT}")
+    check_height(reef)
     result = _empty(reef.board).copy()
     try:
         result.load(reef.heights, reef.top_pieces, reef.cell_colors, reef.cell_numbers,

@@ -19,7 +19,6 @@ options:
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import re
 from collections.abc import Callable, Iterator
@@ -30,6 +29,7 @@ from typing import Any, NoReturn
 from lumicore.data import shorten, write_file
 from lumicore.errors import LumicoreError
 from solvers.arena import seat_bots
+from solvers.limits import check_limits
 
 _MARKUP = re.compile(r":[a-z:]+:`~?([^`]*)`|``([^`]*)``|(?<![\w*])\*\*(\S[^*]*?)\*\*(?![\w*])")
 _DEFAULT = re.compile(r"\bdefault\b|\(required\)", re.IGNORECASE)
@@ -122,11 +122,10 @@ def seconds(text: str) -> float:
     """
     try:
         value = float(text)
-    except ValueError:
-        value = math.nan
-    if not (math.isfinite(value) and value > 0):
+        check_limits(None, value)  # the library's rule for a time limit
+    except ValueError:  # not a number, or a SearchLimitError (a ValueError)
         raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got "
-                                         f"{shorten(text)}")
+                                         f"{shorten(text)}") from None
     return value
 
 
@@ -141,11 +140,10 @@ def count(text: str) -> int:
     """
     try:
         value = int(text)
+        check_limits(value, None)  # the library's rule for a node cap
     except ValueError:
-        value = 0
-    if value < 1:
         raise argparse.ArgumentTypeError(f"must be a whole number of 1 or more, got "
-                                         f"{shorten(text)}")
+                                         f"{shorten(text)}") from None
     return value
 
 

@@ -52,7 +52,7 @@ from solvers.commands import (
     seconds,
 )
 from solvers.lemuria import DEFAULT_TIME_LIMIT, build_schedule
-from solvers.limits import INTERRUPTED, check_limits, exit_code
+from solvers.limits import INTERRUPTED, exit_code
 
 __all__ = ["register", "schedule_json", "action_json", "end_lines", "add_game_options",
            "game_options"]
@@ -179,7 +179,6 @@ def run_play(args: argparse.Namespace) -> int:
     players = check_players(args.players)
     seed = check_seed(args.seed)
     bots = parse_bots(args.bots, players)
-    check_limits(None, args.time_limit)  # also when no bot is a planner: not ignored
     record_path = check_output_path(args.record) if args.record is not None else None
     with progress(total=13, desc="lemuria play", unit="turn",
                   enabled=False if args.json else None) as bar:

@@ -40,7 +40,6 @@ from solvers.limits import (
     INTERRUPTED,
     LIMIT,
     OPTIMAL,
-    check_limits,
     exit_code,
 )
 from solvers.lucia import ALGORITHMS, DEFAULT_MAX_NODES, DEFAULT_PUZZLE, solve
@@ -303,7 +302,6 @@ def game_options(args: argparse.Namespace) -> dict[str, str]:
 
 
 def run_deal(args: argparse.Namespace) -> int:
-    check_limits(None, args.time_limit)  # also without --solve: a bad limit is not ignored
     if args.file is not None:
         given = [f"--{name}" for name in ("players", "deck", "setup")
                  if getattr(args, name) is not None]

@@ -88,7 +88,7 @@ def _reef(args: argparse.Namespace) -> Reef:
             raise LumicoreError("give a reef file or --board/--start, not both")
         with naming(args.reef):
             reef = reef_io.load(args.reef)
-            kernel.state(reef)  # a reef too tall for the kernel is refused naming the file
+            kernel.check_height(reef)  # refused here, naming the file
         return reef
     board = "A" if args.board is None else args.board
     start = "pink,green" if args.start is None else args.start

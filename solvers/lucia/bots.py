@@ -34,9 +34,7 @@ import numpy as np
 from lumicore.checks import SEED_LIMIT, check_seed
 from lumicore.errors import LumicoreError
 from lumicore.lucia.deal_game import DealState
-from solvers.bots import positive_int
-from solvers.limits import check_limits
-from solvers.lucia.play import SAMPLE_NODES, best_play
+from solvers.lucia.play import SAMPLE_NODES, best_play, check_sampling
 
 __all__ = ["BOTS", "BestBot", "BEST_SAMPLES"]
 
@@ -53,9 +51,8 @@ class BestBot:
 
     def __init__(self, seed: int = 0, samples: int = BEST_SAMPLES,
                  max_nodes: int = SAMPLE_NODES, time_limit: float | None = None) -> None:
-        self.samples = positive_int(samples, "samples")
-        check_limits(max_nodes, time_limit)
-        self.max_nodes, self.time_limit = max_nodes, time_limit
+        check_sampling(samples, max_nodes, time_limit)
+        self.samples, self.max_nodes, self.time_limit = samples, max_nodes, time_limit
         self.rng = np.random.default_rng(check_seed(seed))
 
     def choose(self, state: DealState) -> int:
@@ -66,9 +63,7 @@ class BestBot:
         players, mover = state.num_players(), state.mover
         hand = [state.kinds[k] for k in state.hands[mover]]
         others = [len(state.hands[(mover + i) % players]) for i in range(1, players)]
-        # in kind order: the samples depend on what the mover knows, not on how it was dealt
-        unseen = sorted(state.unseen().elements(), key=state.kinds.index)
-        ranking = best_play(state.train, hand, unseen, players, self.samples,
+        ranking = best_play(state.train, hand, state.unseen(), players, self.samples,
                             int(self.rng.integers(SEED_LIMIT)), self.time_limit,
                             self.max_nodes, others)
         return state.action_of_play(ranking.best.play)

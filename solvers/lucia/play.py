@@ -36,8 +36,8 @@ from lumicore.lucia.train import DEFAULT_RULES, Play, Rules, Train, as_train, ch
 from solvers.limits import REASON_INTERRUPTED, check_limits
 from solvers.stats import wilson
 
-__all__ = ["best_play", "greedy_play", "play_game", "PlayEstimate", "Ranking", "GameRecord",
-           "DEFAULT_SAMPLES", "SAMPLE_NODES"]
+__all__ = ["best_play", "check_sampling", "greedy_play", "play_game", "PlayEstimate", "Ranking",
+           "GameRecord", "DEFAULT_SAMPLES", "SAMPLE_NODES"]
 
 DEFAULT_SAMPLES = 200
 SAMPLE_NODES = 20_000
@@ -115,7 +115,8 @@ def best_play(train: Train | str, hand: Sequence[Card], unseen: Iterable[Card] |
               rules: Rules = DEFAULT_RULES) -> Ranking:
     """Rank the mover's plays by the estimated probability that the players can still win.
 
-    ``unseen``: the cards not yet seen (a sequence or a Counter). With ``players > 1`` the other
+    ``unseen``: the cards not yet seen (a sequence or a Counter; their order does not matter, the
+    samples are drawn from them in one order of their own). With ``players > 1`` the other
     players' hands come first from each sampled order, in turn order after the mover (sizes
     ``hand_sizes``, default 3 each or as many as there are unseen cards), then the deck.
     ``time_limit`` (seconds) caps the whole call: samples not started by then are skipped, and
@@ -128,9 +129,12 @@ def best_play(train: Train | str, hand: Sequence[Card], unseen: Iterable[Card] |
     pool = list(unseen.elements()) if isinstance(unseen, Counter) else list(unseen)
     if not all(isinstance(c, Card) for c in [*hand, *pool]):
         raise LumicoreError("hand and unseen must hold lumicore.lucia.Card objects")
+    # The samples are drawn from the pool's order: in a canonical order they depend on which
+    # cards are unseen, not on how they were listed (lucia play lists the deck in its order).
+    pool.sort(key=lambda card: sorted(map(str, card.actions)))
     if len(hand) > 3:
         raise LumicoreError(f"a hand holds at most 3 cards, got {len(hand)}")
-    _check_sampling(samples, max_nodes, time_limit)
+    check_sampling(samples, max_nodes, time_limit)
     sizes = _others(pool, players, hand_sizes)
     clock = time.perf_counter()
     options = plays(train, hand, rules)
@@ -169,7 +173,9 @@ def best_play(train: Train | str, hand: Sequence[Card], unseen: Iterable[Card] |
     return Ranking(estimates, done, time.perf_counter() - clock)
 
 
-def _check_sampling(samples: object, max_nodes: int | None, time_limit: float | None) -> None:
+def check_sampling(samples: object, max_nodes: int | None, time_limit: float | None) -> None:
+    """:class:`LumicoreError` for a bad sample count or search limit (of :func:`best_play` and
+    the policies built on it)."""
     if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
         raise LumicoreError(f"samples must be a positive integer, got {shorten(samples)}")
     check_limits(max_nodes, time_limit)
@@ -231,7 +237,7 @@ def play_game(game: Deal, policy: str = "best", samples: int = DEFAULT_SAMPLES, 
         raise LumicoreError(f"game must be a lumicore.lucia.deal.Deal, got {game!r:.80}")
     seed = check_seed(seed)
     # checked for "greedy" too, which reads none of them: a bad value is not ignored
-    _check_sampling(samples, max_nodes, time_limit)
+    check_sampling(samples, max_nodes, time_limit)
     hands = tuple(tuple(h) for h in game.hands())
     stock, mover, train = game.stock(), 0, game.train
     record = GameRecord(train.is_goal())
