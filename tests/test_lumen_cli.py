@@ -188,3 +188,18 @@ def test_a_state_file_is_parsed_once_and_its_errors_are_deserialize_s(tmp_path, 
         path.write_text(json.dumps(bad), encoding="utf-8")
         assert main(["lumen", "replay", str(path)]) == 2
         assert capsys.readouterr().err == f"lumicore: error: {str(path)!r}: {from_text.value}\n"
+
+
+@pytest.mark.parametrize("command", ["replay", "best", "odds"])
+def test_a_record_without_its_actions_is_named_a_record(command, tmp_path, capsys):
+    """A record that lost its ``actions`` was read as a serialized state and blamed for a
+    state's first field (``serialized lumen game: field 'round' is missing``)."""
+    from solvers.arena import play_game
+
+    record, _ = play_game("lumen", ["random", "random"], players=2, seed=2)
+    del record["actions"]
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    assert main(["lumen", command, str(path)]) == 2
+    assert capsys.readouterr().err == (f"lumicore: error: {str(path)!r}: Lumen game record: "
+                                       "field 'actions' is missing\n")

@@ -42,6 +42,10 @@ def parse_bots(text: str) -> list[str]:
     return seat_bots(text, 2)
 
 
+RECORD_KEYS = {"actions", "players", "bots", "returns"}  # only a game record has these;
+# every serialized state has its "history"
+
+
 def load_state(source: str) -> GameState:
     """A position from a file (or its JSON text, as :func:`lumicore.checks.read_record` reads
     it): a serialized state, or a game record (played to its end)."""
@@ -52,8 +56,8 @@ def _load(source: str) -> tuple[GameState, Any]:
     """:func:`load_state` and the JSON it was read from."""
     with naming(source):
         data = read_record(source, "Lumen state or game record")
-        if isinstance(data, dict) and "actions" in data:
-            return replay(data), data
+        if isinstance(data, dict) and "history" not in data and RECORD_KEYS & data.keys():
+            return replay(data), data  # a record, even one without its actions: say so
         return GameState.from_dict(data), data  # parsed once: read_record's JSON
 
 
