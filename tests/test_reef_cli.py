@@ -272,3 +272,24 @@ def test_a_reef_file_too_tall_for_the_kernel_is_refused_naming_the_file(tmp_path
         assert main([*command, str(path)]) == 2
         err = capsys.readouterr().err
         assert err.startswith(f"lumicore: error: {str(path)!r}: reef is ") and "levels high" in err
+
+
+@pytest.mark.parametrize("tamper, message", [
+    (lambda r: r.update(totals=[r["totals"][1] + 1, r["totals"][0]]), "totals"),
+    (lambda r: r["actions"].__setitem__(-1, "no such decision"), "decision"),
+])
+def test_best_turn_at_a_decision_still_replays_the_whole_record(tamper, message, tmp_path,
+                                                                capsys, monkeypatch):
+    """``best-turn --decisions N`` stopped replaying at the position it picks, so a record
+    with wrong totals or an illegal step after it was analysed as if it were sound."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["reef", "play", "--bots", "random", "--players", "2", "--seed", "3",
+                 "--record", "game.json"]) == 0
+    record = json.loads((tmp_path / "game.json").read_text())
+    tamper(record)
+    (tmp_path / "game.json").write_text(json.dumps(record))
+    capsys.readouterr()
+    code, out, err = run(capsys, "reef", "best-turn", "game.json", "--decisions", "20",
+                         "--time-limit", "5")
+    assert code == 2 and out == ""
+    assert err.startswith("lumicore: error: 'game.json': ") and message in err

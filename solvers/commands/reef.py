@@ -173,10 +173,14 @@ def _load_game(path: str, decisions: int | None = None):
             return Game.replay(path)
     if isinstance(decisions, bool) or decisions < 0:
         raise LumicoreError(f"--decisions {decisions}: expected 0 or more")
-    with naming(path):
+    chosen = None
+    with naming(path):  # replayed to its end all the same: a bad later step or total is an error
         for done, game in enumerate(Game.iter_replay(path)):
-            if done >= decisions and not game.is_chance_node() and not game.is_terminal():
-                return game
+            if (chosen is None and done >= decisions and not game.is_chance_node()
+                    and not game.is_terminal()):
+                chosen = game
+    if chosen is not None:
+        return chosen
     raise LumicoreError(f"--decisions {decisions}: the record holds no decision after "
                         f"{decisions} steps ({done} in all)")
 
