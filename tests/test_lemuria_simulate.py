@@ -23,6 +23,7 @@ from lumicore.lemuria import (
     Remodel,
     Schedule,
     TurnPlan,
+    default_instance,
     simulate,
 )
 from lumicore.lemuria.rules import (
@@ -527,6 +528,37 @@ def test_trace_prints_a_readable_year():
     result = simulate(make(turns=2), plan((1, Build("X1", "church"))))
     text = str(result)
     assert "build X1 (church)" in text and "total 10" in text
+
+
+@pytest.mark.parametrize("action, text", [
+    (Build("B03", "rural", ("stone", "stone")), "build B03 (rural, -stone, -stone)"),
+    (Build("B03"), "build B03 (no chit)"),
+    (Remodel("B07", "B01"), "remodel B07 -> B01"),
+    (Remodel("B07", "B01", ("gold",)), "remodel B07 -> B01 (-gold)"),
+    (Play("C08", "B11"), "play C08 in B11"),
+    (Play("C08"), "play C08 (not housed)"),
+    (Buy(), "buy"),
+    (Exchange("C24"), "exchange (give back C24)"),
+])
+def test_an_action_prints_as_the_plan_shows_it(action, text):
+    assert str(action) == text
+
+
+def test_a_schedule_prints_its_vp_status_and_turns():
+    """A Schedule printed as its dataclass repr (one line of nested TurnPlan(...) fields)."""
+    from solvers.lemuria import build_schedule
+
+    inst = default_instance(1, turns=3)
+    schedule = build_schedule(inst, time_limit=20, workers=1)
+    lines = str(schedule).splitlines()
+    assert lines[0].startswith(f"{schedule.vp} VP (buildings ")
+    assert f": {schedule.status}" in lines[0] and lines[0].endswith(" s")
+    assert lines[1:] == [str(t) for t in schedule.turns]
+    assert lines[1].startswith("turn 1: ") and len(lines) == 1 + len(schedule.turns)
+    interrupted = Schedule(schedule.turns, vp=schedule.vp, status="interrupted", bound=100.0)
+    assert interrupted.status_text() == ("interrupted (the best plan found before Ctrl-C); "
+                                         f"upper bound 100 VP, gap {1 - schedule.vp / 100:.1%}")
+    assert Schedule([], vp=5).status_text() == "feasible; no proven upper bound"
 
 
 # ---- fuzzing: any schedule either plays or raises IllegalMoveError -----------------------

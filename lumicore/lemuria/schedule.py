@@ -42,6 +42,10 @@ class Build:
     district: str | None = None
     reduce: tuple[str, ...] = ()
 
+    def __str__(self) -> str:
+        """``build B03 (rural, -stone)``"""
+        return f"build {self.card} ({', '.join([self.district or 'no chit', *_lowered(self)])})"
+
 
 @dataclass(frozen=True)
 class Remodel:
@@ -52,6 +56,12 @@ class Remodel:
     card: str
     reduce: tuple[str, ...] = ()
 
+    def __str__(self) -> str:
+        """``remodel B07 -> B01 (-stone, -stone)``"""
+        lowered = _lowered(self)
+        return f"remodel {self.discard} -> {self.card}" + (f" ({', '.join(lowered)})"
+                                                            if lowered else "")
+
 
 @dataclass(frozen=True)
 class Play:
@@ -61,10 +71,18 @@ class Play:
     character: str
     house_in: str | None = None
 
+    def __str__(self) -> str:
+        """``play C11 in B03``, or ``play C11 (not housed)``"""
+        return f"play {self.character}" + (f" in {self.house_in}" if self.house_in
+                                           else " (not housed)")
+
 
 @dataclass(frozen=True)
 class Buy:
     """Pay gold equal to the hand size (free with an empty hand); draw the top character."""
+
+    def __str__(self) -> str:
+        return "buy"
 
 
 @dataclass(frozen=True)
@@ -74,8 +92,16 @@ class Exchange:
 
     give_back: str
 
+    def __str__(self) -> str:
+        """``exchange (give back C24)``"""
+        return f"exchange (give back {self.give_back})"
+
 
 Action = Build | Remodel | Play | Buy | Exchange
+
+
+def _lowered(action: Build | Remodel) -> list[str]:
+    return [f"-{r}" for r in action.reduce]
 
 
 @dataclass(frozen=True)
@@ -84,6 +110,10 @@ class TurnPlan:
 
     turn: int
     actions: tuple[Action, ...] = ()
+
+    def __str__(self) -> str:
+        """``turn 1: build B03 (rural, -stone); play C11 in B03`` (``pass`` for no action)."""
+        return f"turn {self.turn}: " + ("; ".join(map(str, self.actions)) or "pass")
 
     def build_action(self) -> Build | Remodel | None:
         """The turn's build or remodel, if any."""
@@ -111,6 +141,33 @@ class Schedule:
     bound: float | None = None
     elapsed: float = 0.0
     reason: str | None = None
+
+    def __str__(self) -> str:
+        """The VP, :meth:`status_text`, the time and a line per turn (:class:`TurnPlan`).
+
+        >>> print(Schedule([TurnPlan(1, (Build("B03", "rural"),)), TurnPlan(2)], vp=6,
+        ...                breakdown={"buildings": 4, "trend": 2}, bound=8.0, elapsed=0.5))
+        6 VP (buildings 4, trend 2): feasible; upper bound 8 VP, gap 25.0%; 0.5 s
+        turn 1: build B03 (rural)
+        turn 2: pass
+        """
+        sources = ", ".join(f"{k} {v}" for k, v in self.breakdown.items())
+        head = f"{self.vp} VP" + (f" ({sources})" if sources else "")
+        return "\n".join([f"{head}: {self.status_text()}; {self.elapsed:.1f} s",
+                          *map(str, self.turns)])
+
+    def status_text(self) -> str:
+        """The status with the bound and gap where they say more, as ``lumicore lemuria plan``
+        prints it: ``optimal``, ``feasible; upper bound 236 VP, gap 24.6%``, ``feasible; no
+        proven upper bound``, ``interrupted (the best plan found before Ctrl-C); ...``."""
+        text = self.status
+        if self.status == "interrupted":
+            text = "interrupted (the best plan found before Ctrl-C)"
+        if self.bound is not None and self.status != "optimal":
+            text += f"; upper bound {self.bound:g} VP, gap {self.gap:.1%}"
+        elif self.bound is None:  # e.g. a 12-turn year under way: nothing bounds the best year
+            text += "; no proven upper bound"
+        return text
 
     @property
     def gap(self) -> float | None:

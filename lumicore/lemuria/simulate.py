@@ -32,7 +32,6 @@ from lumicore.lemuria.rules import (
 from lumicore.lemuria.schedule import (
     Action,
     Build,
-    Buy,
     Exchange,
     Play,
     Remodel,
@@ -68,22 +67,8 @@ class TurnTrace:
 
 
 def describe(action: Action) -> str:
-    """A short human line for an action, e.g. ``build B03 (rural, -stone)``."""
-    if isinstance(action, (Build, Remodel)):
-        extra = [f"-{r}" for r in action.reduce]
-        if isinstance(action, Build):
-            extra.insert(0, action.district or "no chit")
-            return f"build {action.card} ({', '.join(extra)})"
-        return f"remodel {action.discard} -> {action.card}" + (
-            f" ({', '.join(extra)})" if extra else "")
-    if isinstance(action, Play):
-        return f"play {action.character}" + (
-            f" in {action.house_in}" if action.house_in else " (not housed)")
-    if isinstance(action, Buy):
-        return "buy"
-    if isinstance(action, Exchange):
-        return f"exchange (give back {action.give_back})"
-    return str(action)  # e.g. the altar's material operations (lumicore.lemuria.harvests)
+    """A short human line for an action, e.g. ``build B03 (rural, -stone)``: its ``str``."""
+    return str(action)
 
 
 @dataclass(frozen=True)

@@ -52,7 +52,7 @@ from solvers.commands import (
     seconds,
 )
 from solvers.lemuria import DEFAULT_TIME_LIMIT, build_schedule
-from solvers.limits import INTERRUPTED, exit_code
+from solvers.limits import exit_code
 
 __all__ = ["register", "schedule_json", "action_json", "end_lines", "add_game_options",
            "game_options"]
@@ -116,16 +116,9 @@ def run_plan(args: argparse.Namespace) -> int:
         return code
     print(f"Lemuria year plan for {source}: {instance.turns} turns")
     print(result)
-    status = schedule.status
-    if schedule.status == INTERRUPTED:
-        status = "interrupted (the best plan found before Ctrl-C)"
-    if schedule.bound is not None and schedule.status != "optimal":
-        status += f"; upper bound {schedule.bound:g} VP, gap {schedule.gap:.1%}"
-    elif schedule.bound is None:  # e.g. a 12-turn year under way: nothing bounds the best year
-        status += "; no proven upper bound"
     stats = getattr(schedule, "stats", None)
     size = f"; model {stats.variables} variables, {stats.constraints} constraints" if stats else ""
-    print(f"status: {status}; {schedule.elapsed:.1f} s{size}")
+    print(f"status: {schedule.status_text()}; {schedule.elapsed:.1f} s{size}")
     return code
 
 
