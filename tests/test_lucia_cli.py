@@ -57,6 +57,27 @@ def test_solve_prints_plan_and_figures(capsys):
     assert lines[-1].startswith("weighted A* (w=2) found 2 cards first: already optimal")
 
 
+def test_a_solve_result_prints_as_the_command_shows_it(capsys):
+    """A SolveResult printed as its dataclass repr (one line of nested Play(...) fields)."""
+    from solvers.lucia import solve
+
+    result = solve("S h T h L0")
+    code, out, _ = run(capsys, "solve", "S h T h L0")
+    assert code == 0
+
+    def timeless(text: str) -> str:
+        return re.sub(r"time: \S+ s", "time: - s", text).strip()
+
+    assert timeless(str(result)) == timeless(out)
+    check_plan_lines(str(result), "S h T h L0")
+    assert len(result.plan_lines()) == result.cost == 6
+
+
+def test_one_card_is_singular(capsys):
+    code, out, _ = run(capsys, "solve", "L4 H S")
+    assert code == 0 and out.strip().endswith("found 1 card first: already optimal")
+
+
 def test_solve_default_puzzle(capsys):
     code, out, _ = run(capsys, "solve")
     assert code == 0 and "(built-in default puzzle)" in out

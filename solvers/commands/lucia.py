@@ -26,7 +26,6 @@ from lumicore.lucia.deal import Deal, deal
 from lumicore.lucia.kernel import MAX_NODES, check_max_nodes
 from lumicore.lucia.pdb import cache_dir, cache_path
 from lumicore.lucia.start import MAX_SCRAMBLE_DEPTH
-from lumicore.lucia.train import describe
 from solvers.commands import (
     add_game,
     add_tournament_command,
@@ -37,15 +36,13 @@ from solvers.commands import (
 )
 from solvers.limits import (
     EXIT_INTERRUPTED,
-    INTERRUPTED,
     LIMIT,
-    OPTIMAL,
     exit_code,
 )
 from solvers.lucia import ALGORITHMS, DEFAULT_MAX_NODES, DEFAULT_PUZZLE, solve
 from solvers.lucia.deal import DEFAULT_DEAL_NODES, solve_deal
 from solvers.lucia.play import DEFAULT_SAMPLES, SAMPLE_NODES, play_game
-from solvers.lucia.puzzle import HEURISTICS, PDB_ABSTRACTION, PDB_SHARE, WARM_WEIGHT, search_kinds
+from solvers.lucia.puzzle import HEURISTICS, PDB_ABSTRACTION, PDB_SHARE, search_kinds
 from solvers.lucia.winrate import DEFAULT_TIME_LIMIT as DEAL_TIME_LIMIT
 from solvers.lucia.winrate import win_rate
 from solvers.progress import progress
@@ -165,25 +162,7 @@ def run_solve(args: argparse.Namespace) -> int:
         return code
     label = " (built-in default puzzle)" if args.train is None else ""
     print(f"start: {train}{label}")
-    width = max((len(p.card.name) for p in result.plan), default=0)
-    for i, play in enumerate(result.plan, 1):
-        choices = ", ".join(map(describe, play.choices))
-        print(f"{i:3d}. {play.card.name:<{width}}  {play.train}   ({choices})")
-    cost = "-" if result.cost is None else result.cost
-    stopped = f" ({result.reason})" if result.reason and result.status != INTERRUPTED else ""
-    print(f"status: {result.status}{stopped}  cost: {cost}  nodes: {result.nodes}  "
-          f"expanded: {result.expanded}  time: {result.elapsed:.2f} s  ({result.algorithm})")
-    if result.note:
-        print(f"note: {result.note}")
-    if result.first is not None and result.status == OPTIMAL:
-        gap = result.first - result.cost
-        print(f"weighted A* (w={WARM_WEIGHT}) found {result.first} cards first: "
-              + ("already optimal" if gap == 0 else f"{gap} more than the optimum {result.cost}"))
-    elif result.first is not None and result.bound is not None:
-        print(f"weighted A* (w={WARM_WEIGHT}) found {result.first} cards; the optimum is "
-              f"{result.bound}..{result.first}")
-    elif result.status in (LIMIT, INTERRUPTED) and result.bound:
-        print(f"lower bound: the optimum is at least {result.bound} cards")
+    print("\n".join([*result.plan_lines(), *result.report()]))
     if result.status == LIMIT and args.algorithm == "astar" and args.weight == 1:
         print("hint: --weight 2 (or 3) finds a plan at most 2 (3) times the optimum with far "
               "fewer nodes")

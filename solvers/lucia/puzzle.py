@@ -34,7 +34,15 @@ from lumicore.lucia.heuristic import (
     gingerbread_behind_starboy,
 )
 from lumicore.lucia.pdb import load_pdb
-from lumicore.lucia.train import DEFAULT_RULES, Play, Rules, Train, as_train, check_cards
+from lumicore.lucia.train import (
+    DEFAULT_RULES,
+    Play,
+    Rules,
+    Train,
+    as_train,
+    check_cards,
+    describe,
+)
 from solvers.limits import (
     FEASIBLE,
     INTERRUPTED,
@@ -123,6 +131,46 @@ class SolveResult:
     """The length of the plan the weighted A* warm start found (A*: it bounds the search); the
     optimum is ``cost`` when proven."""
 
+    def __str__(self) -> str:
+        """The start, a line per play (the card, the train after it, what each action did) and
+        :meth:`report`'s lines, as ``lumicore lucia solve`` prints them.
+
+        >>> print(solve("L4 H S"))  # doctest: +ELLIPSIS
+        start: L4 H S
+          1. light from H  L5 H S   (H 1 lights)
+        status: optimal  cost: 1  nodes: ...  expanded: ...  time: ... s  (astar)
+        weighted A* (w=2) found 1 card first: already optimal
+        """
+        return "\n".join([f"start: {self.start}", *self.plan_lines(), *self.report()])
+
+    def plan_lines(self) -> list[str]:
+        """A line per play: its number, the card, the train after it and what each action did."""
+        width = max((len(p.card.name) for p in self.plan), default=0)
+        return [f"{i:3d}. {play.card.name:<{width}}  {play.train}   "
+                f"({', '.join(map(describe, play.choices))})"
+                for i, play in enumerate(self.plan, 1)]
+
+    def report(self) -> list[str]:
+        """The search's figures: status, cost, nodes, time; the note on a hopeless start; what
+        the weighted A* warm start found, or the lower bound a cut search proved."""
+        cost = "-" if self.cost is None else self.cost
+        stopped = f" ({self.reason})" if self.reason and self.status != INTERRUPTED else ""
+        lines = [f"status: {self.status}{stopped}  cost: {cost}  nodes: {self.nodes}  "
+                 f"expanded: {self.expanded}  time: {self.elapsed:.2f} s  ({self.algorithm})"]
+        if self.note:
+            lines.append(f"note: {self.note}")
+        if self.first is not None and self.status == OPTIMAL:
+            gap = self.first - (self.cost or 0)
+            lines.append(f"weighted A* (w={WARM_WEIGHT}) found {_cards(self.first)} first: "
+                         + ("already optimal" if gap == 0
+                            else f"{gap} more than the optimum {self.cost}"))
+        elif self.first is not None and self.bound is not None:
+            lines.append(f"weighted A* (w={WARM_WEIGHT}) found {_cards(self.first)}; the "
+                         f"optimum is {self.bound}..{self.first}")
+        elif self.status in (LIMIT, INTERRUPTED) and self.bound:
+            lines.append(f"lower bound: the optimum is at least {_cards(self.bound)}")
+        return lines
+
     def _repr_svg_(self) -> str:
         """The plan as a strip of trains, one per play, the moved kids marked (a start without
         a plan draws the start and the status)."""
@@ -140,6 +188,10 @@ class SolveResult:
                 "start": str(self.start), "note": self.note,
                 "plan": [{"card": p.card.name, "play": str(p), "train": str(p.train)}
                          for p in self.plan]}
+
+
+def _cards(n: int) -> str:
+    return f"{n} card" + "s" * (n != 1)
 
 
 def card_kinds(cards: Deck | Sequence[Card] | None) -> tuple[Card, ...]:
