@@ -353,6 +353,10 @@ class TournamentResult:
                 "cooperative": self.cooperative, "deals": self.deals, "note": self.note,
                 "bots": {name: r.to_dict() for name, r in self.bots.items()}}
 
+    def __str__(self) -> str:
+        """:meth:`table` (a tournament prints as its table)."""
+        return self.table()
+
     def table(self) -> str:
         """A text table, best rating first; in a co-operative game, best win rate first, without
         ratings, and a last line saying why (:attr:`note`)."""

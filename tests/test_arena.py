@@ -484,3 +484,10 @@ def test_the_table_shows_labels_whole_so_that_two_bots_are_told_apart(name):
     long = "flatmc:playouts=2:policy=random:cutoff=" + "1" * 100
     result.bots = {long: result.bots[bots[0]]}
     assert result.table().splitlines()[1].split()[0] == long[:LABEL_WIDTH]
+
+
+def test_a_tournament_prints_as_its_table():
+    """A TournamentResult printed as its dataclass repr (nested BotResult(...) and ratings)."""
+    result = tournament(NAME, ["random", "greedy"], players=2, games=2, seed=1, workers=1,
+                        progress=False)
+    assert str(result) == result.table() and str(result).startswith("bot ")
