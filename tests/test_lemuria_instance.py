@@ -73,6 +73,18 @@ def test_instance_with_opponents_and_own_cards_round_trips(tmp_path):
     assert parse_instance(small.to_toml()) == small
 
 
+def test_an_instance_prints_as_its_toml_and_shows_as_one_line():
+    """repr spelt out both card sets (thousands of characters), and str was the same."""
+    small = small_instance(seed=3, turns=4, opponents=2)
+    for inst in (default_instance(5), small, default_instance(2, turns=5, first_turn=4)):
+        assert str(inst) == inst.to_toml() and parse_instance(str(inst)) == inst
+        line = repr(inst)
+        assert "\n" not in line and len(line) < 200 and line.startswith("<lemuria Instance: ")
+        assert f"{inst.turns} turns from month {inst.first_turn}" in line
+    assert repr(small).endswith(", 2 opponents>") and " 1 character in the decks" in repr(small)
+    assert repr(default_instance(5)).endswith(", no opponents>")
+
+
 def test_default_instance_setup():
     inst = default_instance(seed=4)
     placed = [c for c in inst.trend if c] + list(inst.deck)

@@ -25,7 +25,7 @@ else:  # pragma: no cover
 from lumicore.errors import DataError, LumicoreError, OutputError
 
 __all__ = ["data_dir", "resolve", "read_toml", "read_text", "read_file", "parse_toml", "tomllib",
-           "shorten", "naming_source", "writing", "write_file", "OutputFile"]
+           "shorten", "plural", "naming_source", "writing", "write_file", "OutputFile"]
 
 
 MAX_TOML_CHARS = 200_000
@@ -46,6 +46,15 @@ def shorten(text: object, limit: int = 80) -> str:
     except ValueError:  # an int beyond Python's digit limit for str()
         return repr(f"an integer of about {round(abs(text).bit_length() * 0.30103)} digits")
     return repr(s if len(s) <= limit else s[:limit] + "...")
+
+
+def plural(n: int, noun: str) -> str:
+    """``n`` and ``noun``, with an ``s`` unless ``n`` is 1.
+
+    >>> plural(1, "card"), plural(0, "player"), plural(3, "deal")
+    ('1 card', '0 players', '3 deals')
+    """
+    return f"{n} {noun}" + "s" * (n != 1)
 
 
 def data_dir() -> Path:

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from lumicore.checks import check_seed
-from lumicore.data import parse_toml, read_toml, shorten, write_file
+from lumicore.data import parse_toml, plural, read_toml, shorten, write_file
 from lumicore.errors import DataError
 from lumicore.lemuria.cards import (
     Building,
@@ -369,6 +369,25 @@ class Instance:
     def remodel_from(self) -> int:
         """The first turn of this instance in which a remodel is allowed (month 8 on)."""
         return max(1, REMODEL_FROM - self.first_turn + 1)
+
+    def __str__(self) -> str:
+        """:meth:`to_toml`: the instance's notation (``parse_instance(str(inst)) == inst``)."""
+        return self.to_toml()
+
+    def __repr__(self) -> str:
+        """One line naming the year (the dataclass repr spelt out every card of both sets).
+
+        >>> default_instance(0, turns=6)
+        <lemuria Instance: 6 turns from month 1, trend B11 B22 B26 B12 B03, 27 buildings and \
+21 characters in the decks, hand C19 C23 C08, no opponents>
+        """
+        trend = " ".join(c or "-" for c in self.trend)
+        present = "" if self.present is None else f", {self.present} present"
+        rivals = plural(len(self.opponents), "opponent") if self.opponents else "no opponents"
+        return (f"<lemuria Instance: {plural(self.turns, 'turn')} from month {self.first_turn}, "
+                f"trend {trend}, {plural(len(self.deck), 'building')} and "
+                f"{plural(len(self.character_deck), 'character')} in the decks, hand "
+                f"{' '.join(self.hand) or '(empty)'}, {rivals}{present}>")
 
     def to_toml(self) -> str:
         """The instance as TOML; :func:`parse_instance` reads it back to an equal instance.

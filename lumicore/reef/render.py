@@ -28,7 +28,7 @@ from collections.abc import Iterable, Sequence
 from html import escape
 from typing import TYPE_CHECKING
 
-from lumicore.data import shorten
+from lumicore.data import plural, shorten
 from lumicore.errors import LumicoreError
 from lumicore.reef.board import Board
 from lumicore.reef.values import ANIMALS, COLORS
@@ -75,8 +75,8 @@ def text(reef: Reef, legend: bool = True) -> str:
     if legend:
         placed = len(reef.pieces) - 1
         lines.insert(0, f"reef on board {reef.board.name}, start {'/'.join(reef.start)}, "
-                        f"{placed} Lumino{'s' * (placed != 1)} placed, "
-                        f"{reef.levels()} level{'s' * (reef.levels() != 1)}")
+                        f"{plural(placed, 'Lumino')} placed, "
+                        f"{plural(reef.levels(), 'level')}")
         lines.append(LEGEND)
     return "\n".join(lines)
 

@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
 
-from lumicore.data import shorten, write_file
+from lumicore.data import plural, shorten, write_file
 from lumicore.errors import LumicoreError
 from solvers.arena import seat_bots
 from solvers.limits import check_limits
@@ -255,9 +255,9 @@ def _run_tournament(args: argparse.Namespace, game: str,
     if args.json:
         print(json.dumps(result.to_dict()))
     else:
-        deals = (f" (each bot on the same {result.deals} deal{'s' * (result.deals != 1)})"
+        deals = (f" (each bot on the same {plural(result.deals, 'deal')})"
                  if result.cooperative else "")
-        seats = f"{result.players} player{'s' * (result.players != 1)}"
+        seats = plural(result.players, "player")
         print(f"{game}: {result.played} of {result.games} games{deals}, {seats}, seed "
               f"{result.seed} ({result.status})")
         if result.options:

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from lumicore.data import shorten
+from lumicore.data import plural, shorten
 from lumicore.errors import IllegalMoveError, LumicoreError, SearchLimitError
 from lumicore.lucia import kernel
 from lumicore.lucia.cards import Card, Deck, load_deck
@@ -161,14 +161,15 @@ class SolveResult:
             lines.append(f"note: {self.note}")
         if self.first is not None and self.status == OPTIMAL:
             gap = self.first - (self.cost or 0)
-            lines.append(f"weighted A* (w={WARM_WEIGHT}) found {_cards(self.first)} first: "
+            lines.append(f"weighted A* (w={WARM_WEIGHT}) found {plural(self.first, 'card')} "
+                         "first: "
                          + ("already optimal" if gap == 0
                             else f"{gap} more than the optimum {self.cost}"))
         elif self.first is not None and self.bound is not None:
-            lines.append(f"weighted A* (w={WARM_WEIGHT}) found {_cards(self.first)}; the "
-                         f"optimum is {self.bound}..{self.first}")
+            lines.append(f"weighted A* (w={WARM_WEIGHT}) found {plural(self.first, 'card')}; "
+                         f"the optimum is {self.bound}..{self.first}")
         elif self.status in (LIMIT, INTERRUPTED) and self.bound:
-            lines.append(f"lower bound: the optimum is at least {_cards(self.bound)}")
+            lines.append(f"lower bound: the optimum is at least {plural(self.bound, 'card')}")
         return lines
 
     def _repr_svg_(self) -> str:
@@ -188,10 +189,6 @@ class SolveResult:
                 "start": str(self.start), "note": self.note,
                 "plan": [{"card": p.card.name, "play": str(p), "train": str(p.train)}
                          for p in self.plan]}
-
-
-def _cards(n: int) -> str:
-    return f"{n} card" + "s" * (n != 1)
 
 
 def card_kinds(cards: Deck | Sequence[Card] | None) -> tuple[Card, ...]:
