@@ -11,6 +11,7 @@ Each game adds its subcommands from ``solvers/commands/<game>.py``, which define
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import os
 import pkgutil
@@ -78,7 +79,7 @@ def _run(argv: Sequence[str] | None) -> int:
     except LumicoreError as exc:
         return _fail(str(exc))
     except OSError as exc:
-        if exc.filename is None and _drop_broken_output():
+        if exc.filename is None and (_drop_broken_output() or exc.errno in FULL_ERRNOS):
             return _fail(f"cannot write standard output: {exc.strerror or exc}")
         where = f"{shorten(exc.filename)}: " if exc.filename is not None else ""
         return _fail(f"{where}{exc.strerror or exc}")
@@ -103,11 +104,18 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+FULL_ERRNOS = frozenset(getattr(errno, name) for name in ("ENOSPC", "EDQUOT", "EFBIG")
+                        if hasattr(errno, name))  # no EDQUOT on some platforms
+"""A write that found no room: with no file named, the output is standard output (every file
+lumicore writes is named in its errors), also unbuffered (``PYTHONUNBUFFERED``), where the
+failed write leaves nothing for :func:`_drop_broken_output` to find."""
+
+
 def _drop_broken_output() -> bool:
     """Whether standard output cannot take what it holds (a full disk); if so it is pointed at
     /dev/null, so that Python's own flush at exit does not fail again (``Exception ignored``
-    and exit status 120). Unbuffered (``PYTHONUNBUFFERED``), a failed write holds nothing: an
-    error that names no file is then reported with its reason alone."""
+    and exit status 120). Unbuffered (``PYTHONUNBUFFERED``), a failed write holds nothing
+    (:data:`FULL_ERRNOS` names the output then)."""
     try:
         sys.stdout.flush()
     except OSError:
