@@ -33,6 +33,14 @@ def test_best_turn_moves_are_legal_and_end_the_turn():
         while game.is_chance_node():
             game.resolve_chance()
     assert game.current_player() == 1
+    lines = str(result).splitlines()  # it printed as the dataclass repr, the plan and all
+    assert lines[0].startswith("player 1: ") and lines[0].endswith(" s)")
+    assert f"({result.status}, planned {result.vp} VP, " in lines[0]
+    assert lines[1] == "planned year: " + str(result.plan).splitlines()[0]
+    assert lines[-len(result.assumptions):] == [f"assumed: {a}" for a in result.assumptions]
+    nothing = type(result)(0, [], None, 0, "interrupted", "greedy", ["stopped"])
+    assert str(nothing) == ("player 1: none (interrupted, planned 0 VP, 0.0 s)\n"
+                            "assumed: stopped")
 
 
 def test_planner_instance_maps_the_altar_and_the_player():

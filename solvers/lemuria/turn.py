@@ -45,7 +45,7 @@ from lumicore.checks import check_index, check_seed
 from lumicore.errors import LumicoreError
 from lumicore.lemuria import Build, Buy, Exchange, Instance, Opponent, Play, Remodel, Schedule
 from lumicore.lemuria.altar import FESTIVALS, MONTHS, Memory
-from lumicore.lemuria.game import Game
+from lumicore.lemuria.game import Game, describe_move
 from lumicore.lemuria.harvests import ME, OTHERS, AltarSetup, Harvest, Pedestal, Place
 from lumicore.lemuria.schedule import COLORS, DISTRICTS
 from solvers.ctrl_c import check, noting, pressed
@@ -81,6 +81,16 @@ class TurnResult:
     others: str
     assumptions: list[str] = field(default_factory=list)
     elapsed: float = 0.0
+
+    def __str__(self) -> str:
+        """The moves, the planned year (:class:`~lumicore.lemuria.Schedule`'s text) and the
+        assumptions made, a line each (it printed as the dataclass repr, plan and all)."""
+        moves = "; ".join(describe_move(m) for m in self.moves) or "none"
+        lines = [f"player {self.player + 1}: {moves} ({self.status}, planned {self.vp} VP, "
+                 f"{self.elapsed:.1f} s)"]
+        if self.plan is not None:
+            lines += ["planned year: " + str(self.plan).replace("\n", "\n  ")]
+        return "\n".join(lines + [f"assumed: {a}" for a in self.assumptions])
 
 
 def _play_out(game: Game, others: str, seed: int, deadline: float | None = None
