@@ -62,6 +62,9 @@ def test_improves_the_greedy_year_and_keeps_its_builds():
     assert plan.vp > greedy.vp
     assert simulate(inst, plan.schedule).total == plan.vp
     assert builds_of(plan.schedule.turns) == builds_of(greedy.turns)
+    lines = str(plan).splitlines()  # it printed as the dataclass repr, the schedule and all
+    assert lines[0].startswith(f"{plan.vp} VP, optimal: {plan.nodes} states expanded, ")
+    assert lines[1:] == [str(t) for t in plan.schedule.turns]
 
 
 def test_a_beam_says_limit_and_never_returns_less_than_it_was_given():

@@ -38,6 +38,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
+from lumicore.data import plural
 from lumicore.errors import IllegalMoveError, LumicoreError
 from lumicore.lemuria.instance import Instance
 from lumicore.lemuria.rules import festival_points
@@ -89,6 +90,13 @@ class CharacterPlan:
 
     def __post_init__(self) -> None:
         self.vp = self.schedule.vp
+
+    def __str__(self) -> str:
+        """The VP, the status and the search's figures, then a line per turn."""
+        reason = f" ({self.reason})" if self.reason else ""
+        head = (f"{self.vp} VP, {self.status}{reason}: {plural(self.nodes, 'state')} expanded, "
+                f"at most {self.widest} at a turn's end, {self.elapsed:.1f} s")
+        return "\n".join([head, *map(str, self.schedule.turns)])
 
 
 @dataclass(frozen=True)
