@@ -544,6 +544,18 @@ def test_an_action_prints_as_the_plan_shows_it(action, text):
     assert str(action) == text
 
 
+@given(st.builds(Build, st.one_of(st.text(max_size=4), st.integers(), st.none()),
+                 st.one_of(st.none(), st.text(max_size=4), st.integers()),
+                 st.one_of(st.integers(), st.text(max_size=3), st.none(),
+                           st.lists(st.text(max_size=3), max_size=2))),
+       st.builds(Remodel, st.text(max_size=3), st.integers(), st.one_of(st.integers(),
+                                                                         st.none())))
+def test_an_action_with_fields_of_any_type_still_prints(build, remodel):
+    """``str(Build("B03", "rural", 5))`` raised TypeError ('int' object is not iterable)."""
+    assert str(build).startswith("build ") and str(remodel).startswith("remodel ")
+    assert str(TurnPlan(1, (build, remodel))).startswith("turn 1: build ")
+
+
 def test_a_schedule_prints_its_vp_status_and_turns():
     """A Schedule printed as its dataclass repr (one line of nested TurnPlan(...) fields)."""
     from solvers.lemuria import build_schedule

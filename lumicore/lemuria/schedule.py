@@ -44,7 +44,8 @@ class Build:
 
     def __str__(self) -> str:
         """``build B03 (rural, -stone)``"""
-        return f"build {self.card} ({', '.join([self.district or 'no chit', *_lowered(self)])})"
+        chit = str(self.district or "no chit")
+        return f"build {self.card} ({', '.join([chit, *_lowered(self)])})"
 
 
 @dataclass(frozen=True)
@@ -101,7 +102,8 @@ Action = Build | Remodel | Play | Buy | Exchange
 
 
 def _lowered(action: Build | Remodel) -> list[str]:
-    return [f"-{r}" for r in action.reduce]
+    reduce = action.reduce  # any value a user passed: printing it must not fail
+    return [f"-{r}" for r in reduce] if isinstance(reduce, (tuple, list)) else [f"-{reduce!r}"]
 
 
 @dataclass(frozen=True)
