@@ -554,6 +554,7 @@ def test_an_action_with_fields_of_any_type_still_prints(build, remodel):
     """``str(Build("B03", "rural", 5))`` raised TypeError ('int' object is not iterable)."""
     assert str(build).startswith("build ") and str(remodel).startswith("remodel ")
     assert str(TurnPlan(1, (build, remodel))).startswith("turn 1: build ")
+    assert str(TurnPlan(2, build)) == f"turn 2: {build!r}"  # not a sequence of actions
 
 
 def test_a_schedule_prints_its_vp_status_and_turns():

@@ -115,6 +115,8 @@ class TurnPlan:
 
     def __str__(self) -> str:
         """``turn 1: build B03 (rural, -stone); play C11 in B03`` (``pass`` for no action)."""
+        if not isinstance(self.actions, (tuple, list)):  # a user's mistake prints as it is
+            return f"turn {self.turn}: {self.actions!r}"
         return f"turn {self.turn}: " + ("; ".join(map(str, self.actions)) or "pass")
 
     def build_action(self) -> Build | Remodel | None:
