@@ -48,7 +48,7 @@ from lumicore.lemuria.altar import (
 from lumicore.lemuria.instance import Instance
 from lumicore.lemuria.rules import apply, begin_turn, end_turn, initial_state, start_bonuses
 from lumicore.lemuria.schedule import RESOURCES, Schedule, TurnPlan
-from lumicore.lemuria.simulate import SimResult, TurnTrace, describe, plans_by_turn
+from lumicore.lemuria.simulate import SimResult, TurnTrace, plans_by_turn
 
 __all__ = ["Place", "Pedestal", "Harvest", "MaterialOp", "AltarSetup", "AltarYear",
            "HarvestResult", "replay_harvests", "ME", "OTHERS"]
@@ -302,7 +302,7 @@ def replay_harvests(instance: Instance, setup: AltarSetup,
                 else:
                     state = apply(bare, state, action)
             except IllegalMoveError as exc:
-                raise IllegalMoveError(f"turn {turn}, action {i} ({describe(action)}): {exc}"
+                raise IllegalMoveError(f"turn {turn}, action {i} ({action}): {exc}"
                                        ) from None
         try:
             altar.check_done()

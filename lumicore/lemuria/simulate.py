@@ -60,15 +60,10 @@ class TurnTrace:
 
     def __str__(self) -> str:
         row = " ".join(c or "-" for c in self.row)
-        acts = "; ".join(describe(a) for a in self.actions) or "pass"
+        acts = "; ".join(map(str, self.actions)) or "pass"
         res = " ".join(f"{k[0]}{v}" for k, v in self.resources_start.items())
         bonus = f" bonus {','.join(self.bonuses)}" if self.bonuses else ""
         return f"turn {self.turn:2d}{bonus} | row {row} | {res} | {acts} | VP {self.vp}"
-
-
-def describe(action: Action) -> str:
-    """A short human line for an action, e.g. ``build B03 (rural, -stone)``: its ``str``."""
-    return str(action)
 
 
 @dataclass(frozen=True)
@@ -153,7 +148,7 @@ def simulate(instance: Instance, schedule: Schedule | Iterable[TurnPlan]) -> Sim
             try:
                 state = apply(instance, state, action)
             except IllegalMoveError as exc:
-                raise IllegalMoveError(f"turn {turn}, action {i} ({describe(action)}): {exc}"
+                raise IllegalMoveError(f"turn {turn}, action {i} ({action}): {exc}"
                                        ) from None
         end = state.resource_dict()
         state = end_turn(instance, state)
