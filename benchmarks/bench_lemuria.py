@@ -71,6 +71,7 @@ CONFIGS = {
     "arrays": {},
     "late": {},
     "undived": {"dives": False},
+    "vls": {},
 }
 """``before``: CP-SAT alone, its own bound (its logged years are from before that bound was
 limited to years the model describes whole, which 12-turn years, with their remodels, are not:
@@ -125,10 +126,12 @@ bound's program of the cards held wrote into arrays it keeps between evaluations
 bound's beside CP-SAT is); ``late``: the same code with ``solvers.lemuria.PARTNER_LATE`` on:
 the branch and bound beside CP-SAT starts only once CP-SAT's first run ends, so that the dives
 and the first run have both cores; ``undived``: "arrays" without the dives (``dives=False``),
-their fifth of the minute going to CP-SAT's first run."""
+their fifth of the minute going to CP-SAT's first run; ``vls``: the same code with
+``solvers.lemuria.VIOLATION_LS`` at 1, a violation local search among CP-SAT's neighbourhood
+searches."""
 
 VALID = ("valid", "held", "residents", "festival", "counts", "kept", "spare", "turnheld",
-         "hinted", "arrays", "late", "undived")
+         "hinted", "arrays", "late", "undived", "vls")
 """The set-ups whose bounds hold for every legal year (:func:`known` takes the least of them)."""
 
 
@@ -154,11 +157,13 @@ def solve(seed: int, config: str, time_limit: float, workers: int | None,
         if config == "before":
             YearModel.CUTS = ("once",)
         lemuria.PARTNER_LATE = config == "late"
+        lemuria.VIOLATION_LS = int(config == "vls")
         plan = build_schedule(inst, time_limit=time_limit, workers=workers, seed=0,
                               **CONFIGS[config])
     finally:
         YearModel.CUTS = saved
         lemuria.PARTNER_LATE = False
+        lemuria.VIOLATION_LS = 0
     if plan.status == INTERRUPTED:  # Ctrl-C: build_schedule kept its plan, not a measurement
         raise KeyboardInterrupt
     replay = simulate(inst, plan).total

@@ -41,7 +41,8 @@ from solvers.lemuria.search import Watch, branch_count, solve_watched, wait_watc
 from solvers.limits import FEASIBLE, INTERRUPTED, OPTIMAL, REASON_INTERRUPTED, check_limits
 
 __all__ = ["DEFAULT_TIME_LIMIT", "SEED_LIMIT", "POLISH_SHARE", "BRANCH_SHARE", "DIVE_SHARE",
-           "PARTNER_LATE", "ModelStats", "build_schedule", "model_stats", "default_workers"]
+           "PARTNER_LATE", "VIOLATION_LS", "ModelStats", "build_schedule", "model_stats",
+           "default_workers"]
 
 SEED_LIMIT = 2**31
 """CP-SAT's ``random_seed`` is a 32-bit signed int: seeds lie in 0..2**31-1."""
@@ -97,6 +98,8 @@ def _solver(workers: int, seed: int, time_limit: float | None, log: bool,
     if interleave:
         params.subsolvers.extend(["max_lp", "quick_restart"])
         params.interleave_search = workers == 1
+        if workers >= 2:
+            params.num_violation_ls = VIOLATION_LS
     return solver
 
 
@@ -269,6 +272,10 @@ PARTNER_LATE = False
 leaving the dives and that run both cores. Off: measured on 20 default years at 60 s, the plans
 gain 1.3 VP on the mean and the bound loses 0.45, the median gap the same (docs/lemuria.md,
 "late" in Benchmarks)."""
+VIOLATION_LS = 0
+"""Violation local searches (CP-SAT's ``num_violation_ls``) among the neighbourhood searches of
+two workers or more. Off: measured on 20 default years at 60 s ("vls" in docs/lemuria.md,
+Benchmarks)."""
 DIVE_SHARE = 0.2
 """Share of the time limit for the dives of :mod:`solvers.lemuria.dives` on long years."""
 DIVE_POLISH = 0.3
