@@ -239,3 +239,14 @@ def test_deeply_nested_json_is_a_data_error(text, tmp_path, capsys):
     path.write_text(text)
     assert main(["lucia", "deal", "--file", str(path)]) == 2
     assert "nested too deeply" in capsys.readouterr().err
+
+
+def test_deal_repr_is_one_line_naming_the_deal_not_its_cards():
+    d = deal(2, players=2)
+    text = repr(d)
+    assert "\n" not in text and "Card(" not in text
+    assert f"train '{d.train}'" in text and "2 players" in text and f"{len(d.deck)} cards" in text
+    assert "of seed 2" in text
+    unseeded = Deal(d.train, d.deck[:4], hand_size=2)
+    assert "seed" not in repr(unseeded) and "1 player," in repr(unseeded)
+    assert "4 cards" in repr(unseeded) and "hands of 2" in repr(unseeded)

@@ -25,7 +25,7 @@ from typing import Any, Final
 import numpy as np
 
 from lumicore.checks import check_seed
-from lumicore.data import shorten
+from lumicore.data import plural, shorten
 from lumicore.errors import DataError, LumicoreError
 from lumicore.lucia.cards import Card, Deck, load_deck
 from lumicore.lucia.heuristic import HeuristicTable, build_table, shape
@@ -167,6 +167,17 @@ class Deal:
         lines.append(f"deck ({len(self.stock())} cards, top first): "
                      f"{', '.join(c.name for c in self.stock())}")
         return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        """One line (the dataclass repr spelt out every card of the deck; ``str`` lists them).
+
+        >>> deal(seed=1)
+        <lucia Deal of seed 1: train 'h G G G h S h h S h T T S h h L0', 1 player, hands of 3, \
+33 cards>
+        """
+        seed = "" if self.seed is None else f" of seed {self.seed}"
+        return (f"<lucia Deal{seed}: train '{self.train}', {plural(self.players, 'player')}, "
+                f"hands of {self.hand_size}, {plural(len(self.deck), 'card')}>")
 
 
 def _card(i: int, c: object) -> Card:
