@@ -373,6 +373,38 @@ def test_extra_build_skill_allows_a_second_build():
     assert len(game.facilities(0)) == 2
 
 
+@pytest.mark.parametrize("skill_first", [True, False])
+def test_an_extra_build_after_a_remodel_is_a_build_never_a_second_remodel(skill_first):
+    """The rulebook: "you may not remodel twice"; a second remodel was offered after an extra
+    build skill (and could discard the facility the first one had just built)."""
+    game = start(2)
+    s = touch(game).s
+    s["turn"] = 8
+    s["pl"][0]["hand"] = ["C04"]                         # extra build, 2 food
+    s["pl"][0]["fac"] = [["B03", None], ["B05", None]]
+    s["pl"][0]["res"].update(stone=9, wood=9, gold=9, food=9)
+    game = touch(game)
+    if skill_first:
+        game.apply_move(("play", "C04", None, "use"))
+    game.apply_move(next(m for m in game.moves() if m[0] == "remodel"))
+    if not skill_first:
+        assert not kinds(game) & {"build", "remodel"}
+        game.apply_move(("play", "C04", None, "use"))
+    assert "build" in kinds(game) and "remodel" not in kinds(game)
+    assert json.loads(game.serialize())["state"]["remodeled"] is True
+    finish_turn(game)
+    while game.is_chance_node():
+        game.resolve_chance()
+    assert not s["remodeled"]
+
+
+def test_a_state_saved_before_the_remodel_flag_still_loads():
+    game = start(2)
+    data = json.loads(game.serialize())
+    del data["state"]["remodeled"]
+    assert Game.deserialize(json.dumps(data)) == game
+
+
 def test_a_lower_trend_build_leaves_the_administrative_bonus_for_an_upper_trend_card():
     # the Administrative bonus reduces one Upper Trend card: building B09 from the Lower Trend
     # first (its own reduction) does not use it up for the extra build of B02 (slot 1)
@@ -772,3 +804,34 @@ def test_one_material_operation_even_with_materials_left():
         else:
             finish_turn_one_player(game)
     assert placed == 3 and game.materials(0) == {"plant": 0, "mineral": 1}
+
+
+def _altar_file(path, gold: int):
+    from lumicore.data import data_dir
+
+    text = (data_dir() / "lemuria_altar.toml").read_text()
+    path.write_text(text.replace("gold = 40,", f"gold = {gold},"))
+    return str(path)
+
+
+def test_an_altar_supply_smaller_than_the_starting_resources_is_refused(tmp_path):
+    """The supply went below 0 (6 gold dealt from 2) and the game refused its own state."""
+    altar = _altar_file(tmp_path / "small.toml", 5)
+    with pytest.raises(DataError, match="small.toml'?: a supply of 5 gold cannot give 2 "
+                                        "players 3 gold each"):
+        Game.new(players=2, altar=altar)
+    game = Game.new(players=2, altar=_altar_file(tmp_path / "six.toml", 6))
+    assert game.s["supply"]["gold"] == 0
+    assert Game.deserialize(game.serialize()) == game
+
+
+def test_a_card_file_edited_while_the_process_runs_is_read_again(tmp_path):
+    """The cards were cached by file name: the edited file kept its old contents."""
+    import os
+
+    altar = _altar_file(tmp_path / "altar.toml", 40)
+    assert Game.new(players=2, altar=altar).s["supply"]["gold"] == 34
+    _altar_file(tmp_path / "altar.toml", 30)
+    stat = os.stat(altar)
+    os.utime(altar, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))
+    assert Game.new(players=2, altar=altar).s["supply"]["gold"] == 24

@@ -328,3 +328,24 @@ def test_ctrl_c_stops_the_harvest_planner_with_its_best_plan(monkeypatch):
     assert press.stopped  # CP-SAT stopped at the press: one running on ticks to its limit
     assert replay_harvests(inst, AltarSetup(), plan.turns).total == plan.vp
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+@pytest.mark.parametrize("setup, match", [
+    (dict(start=(Memory("plant", (0, 0, 0), 2),) + (Memory(),) * 11), "memory 1: 5 pieces"),
+    (dict(start=(Memory("plant", (0,), 0),) * 3 + (Memory(),) * 9), "2 plant in front and 3"),
+    (dict(start=(Memory("plant", (2,), 0),) + (Memory(),) * 11), "memory 1: owners are 0"),
+    (dict(start=(Memory(None, (), 1),) + (Memory(),) * 11), "memory 1: black cubes or owners"),
+    (dict(start=(Memory("wood", (1,), 0),) + (Memory(),) * 11), "memory 1: material 'wood'"),
+    (dict(steps={1: 1}), "turn 1's altar phase"),
+    (dict(steps={13: 0}), "not a turn of the year"),
+    (dict(steps={"5": 1}), "not a turn of the year"),
+])
+def test_altar_setup_checks_its_start_and_steps(setup, match):
+    """A memory holding more than its blocks and a player with more materials than the two of
+    a type were taken (the replay then harvested 5 food from a memory of 3 blocks); turn 1's
+    step was ignored without a word; a turn given as text was a TypeError."""
+    with pytest.raises(DataError, match=match):
+        AltarSetup(**setup)
+    if "start" in setup:  # the same memories with room for them (or the others') are fine
+        AltarSetup(start=(Memory("plant", (0, 1), 1),) + (Memory(),) * 11,
+                   materials={"plant": 1, "mineral": 2})

@@ -796,3 +796,20 @@ def test_a_player_that_is_not_0_or_1_is_a_one_line_error(player):
             view(player)
     with pytest.raises(LumicoreError, match="territory must be an index"):
         state.unit_list(9, 0)
+
+
+def test_a_board_file_edited_while_the_process_runs_is_read_again(tmp_path):
+    """The loaded files were cached by path: the edited file kept its old contents."""
+    import os
+
+    from lumicore.data import data_dir
+    from lumicore.lumen import load_board
+
+    path = tmp_path / "board.toml"
+    text = (data_dir() / "lumen_board.toml").read_text()
+    path.write_text(text)
+    assert load_board(path).supply == 3
+    path.write_text(text.replace("supply = 3", "supply = 4"))
+    stat = os.stat(path)
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))
+    assert load_board(path).supply == 4

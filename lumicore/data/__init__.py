@@ -24,8 +24,9 @@ else:  # pragma: no cover
 
 from lumicore.errors import DataError, LumicoreError, OutputError
 
-__all__ = ["data_dir", "resolve", "read_toml", "read_text", "read_file", "parse_toml", "tomllib",
-           "shorten", "plural", "naming_source", "writing", "write_file", "OutputFile"]
+__all__ = ["data_dir", "resolve", "file_version", "read_toml", "read_text", "read_file",
+           "parse_toml", "tomllib", "shorten", "plural", "naming_source", "writing", "write_file",
+           "OutputFile"]
 
 
 MAX_TOML_CHARS = 200_000
@@ -212,6 +213,25 @@ def parse_toml(text: str, source: object = "TOML") -> dict[str, Any]:
         raise DataError(f"{shorten(source)}: nested too deeply for a data file") from None
     except ValueError as exc:  # an integer beyond Python's digit limit
         raise DataError(f"{shorten(source)}: {exc}") from None
+
+
+def file_version(name_or_path: str | Path) -> tuple:
+    """What tells one version of a data file from another, for the caches of loaded data: an
+    existing file's resolved path, modification time and size (a file edited while the process
+    runs is read again, a relative path means the file of the working directory); for anything
+    else (a built-in name) the name.
+
+    >>> file_version("default")
+    ('default',)
+    """
+    try:
+        path = Path(name_or_path)
+        if str(name_or_path) and path.is_file():
+            stat = path.stat()
+            return (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+    except (OSError, ValueError, TypeError):  # a name too long, a NUL byte: not a file
+        pass
+    return (str(name_or_path),)
 
 
 def read_toml(name_or_path: str | Path, builtin: dict[str, str]) -> dict[str, Any]:

@@ -31,12 +31,15 @@ from lumicore.data import read_toml, shorten
 from lumicore.errors import DataError, IllegalMoveError
 from lumicore.lemuria.schedule import RESOURCES
 
-__all__ = ["MEMORIES", "MATERIALS", "FESTIVALS", "ALTAR_FROM", "MONTHS", "AltarMemory",
-           "AltarCard", "Memory", "load_altar", "parse_altar", "place", "can_place", "is_full",
+__all__ = ["MEMORIES", "MATERIALS", "MATERIAL_COUNT", "FESTIVALS", "ALTAR_FROM", "MONTHS",
+           "AltarMemory", "AltarCard", "Memory", "load_altar", "parse_altar", "place", "can_place",
+           "memory_problem", "is_full",
            "harvest_shares", "add_black_cubes", "turn_altar", "Calendar"]
 
 MEMORIES = 12
 MATERIALS = ("plant", "mineral")
+MATERIAL_COUNT = 2
+"""Materials of each type a player has (on the altar, on a pedestal or in front)."""
 MONTHS = 12
 FESTIVALS = (4, 8, 12)
 ALTAR_FROM = FESTIVALS[0]
@@ -130,6 +133,26 @@ class Memory:
             return "-"
         return " ".join([self.material or "-"] + [str(p) for p in self.owners]
                         + ["x"] * self.black)
+
+
+def memory_problem(card: AltarCard, memory: Memory, index: int) -> str | None:
+    """None if ``memory`` can lie in memory ``index`` of ``card``, else what is wrong with it.
+
+    >>> memory_problem(load_altar(), Memory("plant", (0, 1), 2), 0)
+    '4 pieces (materials and black cubes) in a memory of 3 blocks'
+    """
+    if memory.material is None:
+        return "black cubes or owners without a material" if memory.filled else None
+    if memory.material not in MATERIALS:
+        return f"material {shorten(memory.material)} is not one of {', '.join(MATERIALS)}"
+    if not memory.owners:
+        return "a material without owners"
+    if isinstance(memory.black, bool) or not isinstance(memory.black, int) or memory.black < 0:
+        return f"black cubes: expected a count >= 0, got {shorten(memory.black)}"
+    if memory.filled > card.blocks(index):
+        return (f"{memory.filled} pieces (materials and black cubes) in a memory of "
+                f"{card.blocks(index)} blocks")
+    return None
 
 
 def is_full(card: AltarCard, memory: Memory, index: int) -> bool:

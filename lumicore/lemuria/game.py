@@ -56,7 +56,7 @@ from lumicore.checks import (
     read_json,
     read_record,
 )
-from lumicore.data import shorten
+from lumicore.data import file_version, shorten
 from lumicore.errors import DataError, IllegalMoveError, LumicoreError
 from lumicore.game import (
     CHANCE,
@@ -71,6 +71,7 @@ from lumicore.lemuria import rules
 from lumicore.lemuria.altar import (
     ALTAR_FROM,
     FESTIVALS,
+    MATERIAL_COUNT,
     MATERIALS,
     MEMORIES,
     MONTHS,
@@ -97,7 +98,7 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 4
 START = {"gold": 3, "food": 3}
 """Resources each player takes at setup."""
 HAND_SIZE = 3
-MATERIAL_SET = {"plant": 2, "mineral": 2}
+MATERIAL_SET = {m: MATERIAL_COUNT for m in MATERIALS}
 CHURCH_VP = 3
 OPTIONS = ("impact", "buildings", "characters", "altar", "impacts")
 RECORD = "Lemuria game record"
@@ -118,7 +119,8 @@ _S = {s: i for i, s in enumerate(SOURCES)}
 
 
 class Cards:
-    """The card data a game is played with (loaded once per set of names)."""
+    """The card data a game is played with (loaded once per set of files: a file edited since is
+    loaded again)."""
 
     _cache: dict[tuple, Cards] = {}
     remodel_from = rules.REMODEL_FROM
@@ -139,7 +141,7 @@ class Cards:
     @classmethod
     def load(cls, buildings: str = "default", characters: str = "default",
              altar: str = "default", impacts: str = "default") -> Cards:
-        key = (str(buildings), str(characters), str(altar), str(impacts))
+        key = tuple(file_version(name) for name in (buildings, characters, altar, impacts))
         if key not in cls._cache:
             cls._cache[key] = cls(load_buildings(buildings), load_characters(characters),
                                   load_altar(altar), load_impacts(impacts))
@@ -277,6 +279,10 @@ class Game:
         if len(cards.characters) < HAND_SIZE * players:
             raise DataError(f"{len(cards.characters)} character cards cannot deal "
                             f"{HAND_SIZE} to {players} players")
+        for r, n in START.items():
+            if cards.altar.supply[r] < n * players:
+                raise DataError(f"{shorten(str(altar))}: a supply of {cards.altar.supply[r]} {r} "
+                                f"cannot give {players} players {n} {r} each")
         pending: list[list] = [["row"]] * 5
         pending += [["char", p] for p in range(players) for _ in range(HAND_SIZE)]
         if impact:
@@ -290,9 +296,9 @@ class Game:
             "supply": {r: cards.altar.supply[r] - START.get(r, 0) * players for r in RESOURCES},
             "pl": [_new_player() for _ in range(players)],
             "order": list(range(players)), "dealer": 0, "actor": 0, "passer": 0,
-            "op": None, "builds": 1, "discount": 0, "bonus": None, "give_back": False,
-            "admin": [False] * players, "pending": [list(t) for t in pending], "history": [],
-            "orders": {},
+            "op": None, "builds": 1, "remodeled": False, "discount": 0, "bonus": None,
+            "give_back": False, "admin": [False] * players,
+            "pending": [list(t) for t in pending], "history": [], "orders": {},
         }
         game = cls(players, seed, options, state, cards)
         game._advance()
@@ -492,6 +498,8 @@ class Game:
             game = cls.new(data["players"], data["seed"], **data["options"])
         except LumicoreError as exc:
             raise DataError(f"{SOURCE}: field 'options': {exc}") from None
+        if isinstance(data.get("state"), dict):  # written before a turn knew its remodel
+            data["state"].setdefault("remodeled", False)
         check_fields(data, {**HEADER, "state": Table(game._schema())}, SOURCE)
         game.s = data["state"]
         game._check_consistency()
@@ -546,7 +554,7 @@ class Game:
             "actor": Int(0, n, f"a position in the turn order from 0 to {n}"),
             "passer": Int(0, n, f"a player index from 0 to {n} (all passed)"),
             "op": Maybe(Choice("place", "harvest")),
-            "builds": counts, "discount": counts,
+            "builds": counts, "remodeled": BOOL, "discount": counts,
             "bonus": Maybe(Items(*(counts for _ in TREND_BONUS), what="5 Trend bonuses")),
             "give_back": BOOL,
             "admin": Items(*(BOOL for _ in range(n)), what=f"a list of {n} true / false"),
@@ -825,6 +833,7 @@ class Game:
     def _begin_player_turn(self) -> None:
         s = self.s
         s["op"], s["builds"], s["discount"], s["bonus"], s["give_back"] = None, 1, 0, None, False
+        s["remodeled"] = False
 
     def _end_player_turn(self) -> None:
         s = self.s
@@ -977,8 +986,8 @@ class Game:
 
     def _remodel_moves(self, p: int) -> list[tuple]:
         view = self._view(p)
-        if view.built or view.turn < rules.REMODEL_FROM:
-            return []
+        if view.built or view.turn < rules.REMODEL_FROM or self.s["remodeled"]:
+            return []  # an extra build skill adds a build, never a second remodel
         moves = []
         for discard, _resident in view.facilities:
             for slot, card in enumerate(view.row, 1):
@@ -1070,6 +1079,7 @@ class Game:
         elif kind == "remodel":
             self._build(p, move[2], lambda: self._rules_apply(p, Remodel(move[1], move[2],
                                                                          move[3])))
+            s["remodeled"] = True
         elif kind == "play":
             _k, card, house, choice = move
             self._rules_apply(p, Play(card, house))

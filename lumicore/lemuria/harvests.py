@@ -33,6 +33,7 @@ from lumicore.data import shorten
 from lumicore.errors import DataError, IllegalMoveError
 from lumicore.lemuria.altar import (
     ALTAR_FROM,
+    MATERIAL_COUNT,
     MATERIALS,
     MEMORIES,
     MONTHS,
@@ -43,6 +44,7 @@ from lumicore.lemuria.altar import (
     harvest_shares,
     is_full,
     load_altar,
+    memory_problem,
     place,
 )
 from lumicore.lemuria.instance import Instance
@@ -131,12 +133,26 @@ class AltarSetup:
     def __post_init__(self) -> None:
         if len(self.start) != MEMORIES or not all(isinstance(m, Memory) for m in self.start):
             raise DataError(f"altar start: expected {MEMORIES} memories")
+        for i, memory in enumerate(self.start):
+            problem = memory_problem(self.card, memory, i)
+            if problem is None and not set(memory.owners) <= {ME, OTHERS}:
+                problem = f"owners are {ME} (the player) or {OTHERS} (the others), got " \
+                          f"{shorten(memory.owners)}"
+            if problem is not None:
+                raise DataError(f"altar start memory {_shown(i)}: {problem}")
         check_index(self.rotation, MEMORIES, "altar rotation", "a memory", DataError)
         if isinstance(self.first_turn, bool) or not isinstance(self.first_turn, int) \
                 or not 1 <= self.first_turn <= MONTHS:
             raise DataError(f"altar first_turn: expected a month from 1 to {MONTHS}, got "
                             f"{shorten(self.first_turn)}")
+        last = MONTHS - self.first_turn + 1
         for turn, step in self.steps.items():
+            if isinstance(turn, bool) or not isinstance(turn, int) or not 1 <= turn <= last:
+                raise DataError(f"altar steps: {shorten(turn)} is not a turn of the year "
+                                f"(1 to {last})")
+            if turn == 1 and step:
+                raise DataError("altar steps turn 1: the dealer's step of turn 1 is part of "
+                                "the altar's rotation (rotation: after turn 1's altar phase)")
             if step not in (-1, 0, 1):
                 raise DataError(f"altar steps turn {turn}: a dealer's step is -1, 0 or 1, "
                                 f"got {step!r}")
@@ -152,8 +168,13 @@ class AltarSetup:
             raise DataError(f"altar materials: expected plant and mineral counts (0 to 2), got "
                             f"{shorten(self.materials)}")
         for material in MATERIALS:
-            check_index(self.materials[material], 3, f"altar materials: {material}", "a count",
-                        DataError)
+            check_index(self.materials[material], MATERIAL_COUNT + 1,
+                        f"altar materials: {material}", "a count", DataError)
+            placed = sum(m.owners.count(ME) for m in self.start if m.material == material)
+            if self.materials[material] + placed > MATERIAL_COUNT:
+                raise DataError(f"altar materials: {self.materials[material]} {material} in "
+                                f"front and {placed} on the altar, where a player has "
+                                f"{MATERIAL_COUNT}")
 
     def game_turn(self, turn: int) -> int:
         return self.first_turn + turn - 1

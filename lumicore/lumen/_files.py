@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from lumicore.data import parse_toml, read_file, resolve, shorten
+from lumicore.data import file_version, parse_toml, read_file, resolve, shorten
 from lumicore.errors import DataError, LumicoreError
 
 __all__ = ["malformed_is_data_error", "file_loader"]
@@ -52,11 +52,11 @@ def file_loader(kind: type[T], from_dict: Callable[[Any, Path], T], builtin: dic
                 name: str, cache: int = 16) -> Callable[[str | Path | T], T]:
     """A loader of a ``kind``: given a ``kind``, it returns it as is; given a built-in name (a
     key of ``builtin``) or a file path, it reads that TOML file with ``from_dict(data, path)``
-    (the last ``cache`` files read are kept); anything else is a :class:`LumicoreError`
-    "``name`` must be a name or a path"."""
+    (the last ``cache`` files read are kept, each read again once it changed); anything else
+    is a :class:`LumicoreError` "``name`` must be a name or a path"."""
 
     @functools.lru_cache(maxsize=cache)
-    def read(path: Path) -> T:
+    def read(path: Path, version: tuple) -> T:
         return from_dict(parse_toml(read_file(path), path), path)
 
     def load(name_or_path: str | Path | T) -> T:
@@ -64,6 +64,7 @@ def file_loader(kind: type[T], from_dict: Callable[[Any, Path], T], builtin: dic
             return name_or_path
         if not isinstance(name_or_path, (str, Path)):
             raise LumicoreError(f"{name} must be a name or a path, got {shorten(name_or_path)}")
-        return read(resolve(name_or_path, builtin))
+        path = resolve(name_or_path, builtin)
+        return read(path, file_version(path))
 
     return load
