@@ -14,7 +14,7 @@ KINDS = load_board().kinds
 # two small scenarios and a board for them (kills, eliminations, Mercenaries, objectives)
 DUEL = ('name = "Duel"\ninitiative = "m"\nadjacency = [["w", "m"], ["m", "e"], ["e", "x"]]\n'
         '[territories]\nw = { season = "winter" }\nm = { season = "spring" }\n'
-        'e = { season = "autumn", discovery = 4 }\nx = { season = "summer", discovery = 1 }\n'
+        'e = { season = "autumn", discovery = 4 }\nx = { season = "summer" }\n'
         '[[start]]\nplayer = 1\nterritory = "w"\nunits = { deadly = 1, pusher = 1 }\n'
         '[[start]]\nplayer = 2\nterritory = "x"\nunits = { deadly = 1, feathered = 1 }\n')
 BRAWL = ('name = "Brawl"\ninitiative = "r"\nadjacency = [["r", "s"]]\n'

@@ -623,6 +623,25 @@ def test_map_adjacency_naming_a_missing_territory_is_an_error():
     assert "\n" not in str(err.value)
 
 
+
+@pytest.mark.parametrize("player", [1, 2])
+def test_a_discovery_token_where_units_start_is_refused(player):
+    """Nobody enters a starting territory first: the owner stepping out and back in took it."""
+    data = {"territories": {"x": {"season": "winter"}, "y": {"season": "winter"},
+                            "z": {"season": "winter", "discovery": 3}},
+            "adjacency": [["x", "y"], ["y", "z"]], "initiative": "y",
+            "start": [{"player": 1, "territory": "x", "units": {"a": 1}},
+                      {"player": 2, "territory": "z" if player == 2 else "y", "units": {"a": 1}}]}
+    if player == 1:
+        data["territories"]["x"]["discovery"] = 2
+    with pytest.raises(DataError, match=f"territory '{'x' if player == 1 else 'z'}': a "
+                                        f"discovery token where player {player}'s units start"):
+        map_from_dict(data)
+    data["territories"]["x"].pop("discovery", None)
+    data["start"][1]["territory"] = "y"
+    assert map_from_dict(data).discovery == (0, 0, 3)
+
+
 _SCENARIO = ('initiative = "x"\n[territories]\nx = { season = "winter" }\n'
              '[[start]]\nplayer = 1\nterritory = "x"\nunits = { shroomling = 1 }\n'
              '[[start]]\nplayer = 2\nterritory = "x"\nunits = { shroomling = 1 }\n')
@@ -742,13 +761,14 @@ def _write(folder, text: str):
 
 def test_other_scenarios_load_from_files(tmp_path):
     path = tmp_path / "duel.toml"
-    path.write_text('name = "Duel"\ninitiative = "m"\nadjacency = [["w", "m"], ["m", "e"]]\n'
+    path.write_text('name = "Duel"\ninitiative = "m"\n'
+                    'adjacency = [["w", "m"], ["m", "e"], ["m", "m2"]]\n'
                     '[territories]\nw = { season = "winter" }\nm = { season = "spring" }\n'
-                    'e = { season = "autumn", discovery = 4 }\n'
+                    'e = { season = "autumn" }\nm2 = { season = "summer", discovery = 4 }\n'
                     '[[start]]\nplayer = 1\nterritory = "w"\nunits = { shroomling = 1 }\n'
                     '[[start]]\nplayer = 2\nterritory = "e"\nunits = { pusher = 2 }\n')
     state = GameState.new_game(scenario=str(path), seed=1)
-    assert state.map.name == "Duel" and state.map.graph().number_of_edges() == 2
+    assert state.map.name == "Duel" and state.map.graph().number_of_edges() == 3
     end = play_randomly(state, seed=1)
     assert end.is_terminal()
 

@@ -14,7 +14,7 @@ from lumicore.lumen.game import GameState
 from solvers.arena import make_bot, replay_record
 from solvers.lumen import best_choice, win_probability
 from solvers.lumen.bots import GreedyBot, RandomBot, SheetBot, sheet_scores
-from solvers.lumen.planner import exact_values
+from solvers.lumen.planner import KERNEL_BATCH, exact_values
 
 
 def last_round_move() -> GameState:
@@ -255,9 +255,10 @@ def test_kernel_playouts_rank_choices_like_the_python_engine_would():
 
     state = started(0)
     do(state, "roll", 3, 4)
-    result = best_choice(state, time_limit=None, min_samples=2, seed=5)
+    result = best_choice(state, time_limit=None, min_samples=2 * KERNEL_BATCH, seed=5)
     assert result.method == "monte carlo"
-    assert all(c.samples == 128 and c.low <= c.value <= c.high for c in result.choices)
+    assert all(c.samples == 2 * KERNEL_BATCH and c.low <= c.value <= c.high
+               for c in result.choices)
     # the kernel's play-outs from a position are the reference's random games from it
     child = state.clone()
     child.apply_action(result.best.action)
@@ -329,3 +330,13 @@ def test_best_choice_rejects_limits_that_are_not_numbers(limits):
     do(state, "roll", 3, 4)
     with pytest.raises(SearchLimitError):
         best_choice(state, **limits)
+
+
+@pytest.mark.parametrize("samples", [1, 5, KERNEL_BATCH + 1])
+def test_without_a_time_limit_each_choice_gets_exactly_min_samples(samples):
+    """The kernel's play-outs came in batches of KERNEL_BATCH: min_samples=1 played 64."""
+    state = started(0)
+    do(state, "roll", 3, 4)
+    result = best_choice(state, time_limit=None, min_samples=samples, seed=5)
+    assert [c.samples for c in result.choices] == [samples] * len(result.choices)
+    assert result.nodes == samples * len(result.choices)

@@ -140,6 +140,11 @@ def map_from_dict(data: dict[str, Any], source: object = "map", kinds: tuple[str
     for p in (0, 1):
         if not start[p]:
             raise DataError(f"{shorten(source)}: player {p + 1} has no starting units")
+        for t, _kind, _n in start[p]:
+            if discovery[t]:
+                raise DataError(f"{shorten(source)}: territory {names[t]!r}: a discovery token "
+                                f"where player {p + 1}'s units start (nobody could be the first "
+                                "to enter it)")
     return Map(str(data.get("name", "custom")), names, tuple(seasons),
                tuple(tuple(sorted(n)) for n in nbrs), tuple(discovery), index[initiative],
                (tuple(start[0]), tuple(start[1])), tuple(at))

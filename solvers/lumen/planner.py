@@ -58,7 +58,8 @@ DEFAULT_TIME_LIMIT = 5.0
 DEFAULT_MAX_NODES = 20_000
 """Positions the exact search may visit before Monte Carlo answers instead."""
 KERNEL_BATCH = 64
-"""Play-outs per choice and turn when the kernel plays them (``playout="kernel"``)."""
+"""Play-outs per choice and turn when the kernel plays them (``playout="kernel"``; without a
+time limit the last turn plays what is left of ``min_samples``)."""
 EXACT_ROUNDS = 1
 """The exact search is tried in the last this many rounds only (earlier trees are far too big
 for it to finish)."""
@@ -255,13 +256,17 @@ def best_choice(state: GameState, time_limit: float | None = DEFAULT_TIME_LIMIT,
             for j, child in enumerate(children):
                 if deadline is not None and time.perf_counter() > deadline:
                     raise _OutOfTime
+                if deadline is None and games[j] >= min_samples:
+                    continue
                 if child.is_terminal():
                     wins[j] += child.returns()[player] == 1.0
                     games[j] += 1
                 elif policy is None:
+                    batch = KERNEL_BATCH if deadline is not None \
+                        else min(KERNEL_BATCH, min_samples - games[j])
                     batch_seed = (seed + i * KERNEL_BATCH) % 2**63
-                    wins[j] += kernel.playouts(child, KERNEL_BATCH, batch_seed)[player]
-                    games[j] += KERNEL_BATCH
+                    wins[j] += kernel.playouts(child, batch, batch_seed)[player]
+                    games[j] += batch
                 else:
                     result = _playout(child.clone(), policy, np.random.default_rng([seed, i]),
                                       deadline)
@@ -269,7 +274,7 @@ def best_choice(state: GameState, time_limit: float | None = DEFAULT_TIME_LIMIT,
                     games[j] += 1
             i += 1
             if deadline is None:
-                if i >= min_samples:
+                if min(games) >= min_samples:
                     break
             elif time.perf_counter() > deadline:
                 reason = REASON_TIME
