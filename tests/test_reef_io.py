@@ -128,3 +128,18 @@ def test_bad_json_and_missing_file(tmp_path):
     bad.write_text('{"format": "lumicore-reef", "version": 1}')
     with pytest.raises(DataError, match="bad.json': reef file: missing 'board'"):
         load(bad)
+
+
+def test_a_board_whose_first_row_is_not_row_0_saves_and_loads():
+    """The drawing renumbers the rows from 0 while the placements kept the board's rows:
+    loading said "placement 1: no space at (3, 0)"."""
+    board = Board("mine", ((2, 1), (2, 3), (3, 0), (3, 2), (3, 4)), ("S", "S", "L", "L", "L"))
+    reef = Reef.build(board, ("pink", "green"), [("pink 3", (3, 0), (3, 2))])
+    data = to_json(reef)
+    assert data["board"]["first_row"] == 2
+    assert loads(dumps(reef)) == reef and loads(dumps(reef)).board.cells == board.cells
+    assert "first_row" not in to_json(Reef.build(Board.parse(board.drawing()), ("pink", "green"),
+                                                 []))["board"]
+    data["board"]["first_row"] = -1
+    with pytest.raises(DataError, match="first_row"):
+        from_json(data)

@@ -12,8 +12,10 @@ in order. Loading replays every placement through the rules.
       ]
     }
 
-``level`` is written for readers. On loading, ``level`` and ``cost`` (limestone paid) are
-optional and, when present, must be the true ones.
+A board drawn from a row other than 0 also has ``"first_row"`` (the drawing's rows are
+renumbered from 0; the placements keep the board's rows). ``level`` is written for readers. On
+loading, ``level`` and ``cost`` (limestone paid) are optional and, when present, must be the
+true ones.
 
 >>> from lumicore.reef import Reef, load_board
 >>> reef = Reef.build(load_board("A"), ("pink", "green"), [("pink 3 crab", (2, 5), (1, 4))])
@@ -46,7 +48,9 @@ def _board_json(board: Board) -> str | dict[str, str]:
     for side in BUILTIN_BOARDS:
         if board.is_builtin(side):
             return side
-    return {"name": board.name, "drawing": board.drawing()}
+    first = min(r for r, _ in board.cells)
+    shift = {"first_row": first} if first else {}  # the drawing's rows start at 0
+    return {"name": board.name, "drawing": board.drawing(), **shift}
 
 
 def to_json(reef: Reef) -> dict[str, Any]:
@@ -75,7 +79,14 @@ def _board_from(value: Any) -> Board:
             raise DataError(f"board {value!r}: expected 'A', 'B' or {{'name', 'drawing'}}")
         return load_board(value)
     if isinstance(value, dict) and isinstance(value.get("drawing"), str):
-        return Board.parse(value["drawing"], name=str(value.get("name", "custom")))
+        board = Board.parse(value["drawing"], name=str(value.get("name", "custom")))
+        first = value.get("first_row", 0)
+        if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < 2**16:
+            raise DataError(f"board first_row: expected the row number of the drawing's first "
+                            f"row (an integer >= 0), got {shorten(first)}")
+        if not first:
+            return board
+        return Board(board.name, tuple((r + first, c) for r, c in board.cells), board.kinds)
     raise DataError(f"board {value!r}: expected 'A', 'B' or {{'name', 'drawing'}}")
 
 
