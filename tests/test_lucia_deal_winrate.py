@@ -12,6 +12,7 @@ from lumicore.lucia.deal import deal
 from lumicore.lucia.start import Setup
 from solvers.cli import main
 from solvers.lucia import solve_deal, win_rate
+from solvers.lucia.winrate import game_key
 from solvers.stats import wilson
 
 LT, LU, W1, LH = (Card((a,)) for a in (Action.light("T"), Action.lucia(), Action.wild(1),
@@ -174,3 +175,13 @@ def test_cli_ctrl_c_prints_the_partial_result_and_exits_130(monkeypatch, capsys)
     assert main(["lucia", "winrate", "--deals", "5", "--workers", "1", "--json"]) == 130
     data = json.loads(capsys.readouterr().out)
     assert data["status"] == "interrupted" and data["winnable"] == 2
+
+
+def test_decks_whose_cards_share_names_but_not_actions_are_other_games():
+    """The fingerprint of a deck was made of its cards' names: a rerun with another deck whose
+    cards had the same names counted the first deck's outcomes (2 of 2 winnable, truly 0)."""
+    setup = Setup(((0, 3, 0), (1, 2), (7,)))
+    light = Deck((Card((Action.light("T"),), name="x"),) * 4)
+    move = Deck((Card((Action.move("T", 1),), name="x"),) * 4)
+    assert game_key(light, setup) != game_key(move, setup)
+    assert game_key(light, setup) == game_key(Deck(light.cards), setup)

@@ -69,8 +69,9 @@ class DealOutcome:
 
 
 def game_key(cards: Deck, setup: Setup) -> str:
-    """A short fingerprint of a deck and a setup: the same cards and groups, the same key."""
-    text = repr((tuple(str(c) for c in cards.cards), setup.groups))
+    """A short fingerprint of a deck and a setup: the same cards (their names and actions) and
+    groups, the same key."""
+    text = json.dumps([[c.to_dict() for c in cards.cards], repr(setup.groups)], sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
