@@ -91,6 +91,16 @@ def _child(state: GameState, action: int) -> GameState:
     return child
 
 
+def _world(state: GameState, rng: np.random.Generator) -> GameState:
+    """A copy of ``state`` to search: with what its mover has not seen dealt anew where the
+    game hides something from its players (its ``resample_from_infostate``, as OpenSpiel
+    names it: Lucia's hands), else a clone."""
+    resample = getattr(state, "resample_from_infostate", None)
+    if resample is None or state.is_terminal() or state.is_chance_node():
+        return state.clone()
+    return resample(state.current_player(), rng)
+
+
 Evaluator = Callable[[GameState], Sequence[float]]
 """A heuristic value per player of an unfinished state, on the scale of ``returns()``."""
 
@@ -298,7 +308,7 @@ class FlatMCBot(_Searcher, _ByValue):
             for a in actions:
                 if counts[a] and deadline is not None and time.perf_counter() > deadline:
                     return {a: totals[a] / counts[a] for a in actions}
-                totals[a] += self._playout(_child(state, a), deadline)[me]
+                totals[a] += self._playout(_child(_world(state, self.rng), a), deadline)[me]
                 counts[a] += 1
         return {a: totals[a] / counts[a] for a in actions}
 
@@ -351,7 +361,7 @@ class MCTSBot(_Searcher):
         for i in range(self.iterations if deadline is None else 10**9):
             if deadline is not None and i and time.perf_counter() > deadline:
                 break
-            self._iterate(root, state.clone(), deadline)
+            self._iterate(root, _world(state, self.rng), deadline)
         return self._pick(root, actions)
 
     def _pick(self, root: _Node, actions: list[int]) -> int:
@@ -369,17 +379,22 @@ class MCTSBot(_Searcher):
                 node = node.children.setdefault(action, _Node(len(root.totals)))
                 path.append(node)
                 continue
+            legal = state.legal_actions()
             if node.untried is None:
                 node.player = state.current_player()
-                node.untried = list(state.legal_actions())
+                node.untried = list(legal)
                 self.rng.shuffle(node.untried)
-            if node.untried:
-                action = node.untried.pop()
+            else:  # a resampled world may allow other actions here (another player's hand)
+                node.untried += [a for a in legal
+                                 if a not in node.children and a not in node.untried]
+            playable = [i for i, a in enumerate(node.untried) if a in legal]
+            if playable:
+                action = node.untried.pop(playable[-1])
                 state.apply_action(action)
                 node.children[action] = node = _Node(len(root.totals))
                 path.append(node)
                 break
-            action, node = self._select(node)
+            action, node = self._select(node, legal)
             state.apply_action(action)
             path.append(node)
         values = self._playout(state, deadline)
@@ -388,9 +403,10 @@ class MCTSBot(_Searcher):
             for p, v in enumerate(values):
                 n.totals[p] += v
 
-    def _select(self, node: _Node) -> tuple[int, _Node]:
+    def _select(self, node: _Node, legal: list[int]) -> tuple[int, _Node]:
+        """The child of the best UCB1 value among the ``legal`` actions."""
         log_n, me, c = math.log(node.visits), node.player, self.exploration
-        return max(node.children.items(),
+        return max(((a, child) for a, child in node.children.items() if a in legal),
                    key=lambda kv: kv[1].totals[me] / kv[1].visits
                    + c * math.sqrt(log_n / kv[1].visits))
 

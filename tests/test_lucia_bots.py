@@ -122,3 +122,48 @@ def test_best_play_ranks_the_same_whatever_the_order_of_the_unseen_cards() -> No
         ranking = best_play(state.train, hand, shuffled, players=2, samples=6, seed=3)
         rankings.append([(str(e.play), e.wins, e.trials) for e in ranking.plays])
     assert rankings[0] == rankings[1]
+
+
+def _dealt(players: int, seed: int) -> DealState:
+    state = DealState.new_game(players=players, seed=seed)
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    return state
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_resampled_world_keeps_what_the_player_knows(seed: int) -> None:
+    state = _dealt(3, seed)
+    for player in range(3):
+        world = state.resample_from_infostate(player, np.random.default_rng(seed))
+        assert world.hands[player] == state.hands[player] and world.train == state.train
+        assert [len(h) for h in world.hands] == [len(h) for h in state.hands]
+        assert (world.mover, world.owed) == (state.mover, state.owed)
+        assert sum(world.counts) == sum(state.counts)
+        mine = sorted(state.hands[player])
+        everything = sorted(sum(state.hands, []) + [k for k, n in enumerate(state.counts)
+                                                    for _ in range(n)])
+        assert sorted(sum(world.hands, []) + [k for k, n in enumerate(world.counts)
+                                              for _ in range(n)]) == everything
+        assert mine == world.hands[player]
+    solo = _dealt(1, seed)
+    assert solo.resample_from_infostate(0, np.random.default_rng(0)) == solo
+
+
+@pytest.mark.parametrize("bot, options", [("flatmc", {"playouts": 1, "cutoff": 6}),
+                                          ("mcts", {"iterations": 12, "cutoff": 6})])
+def test_the_search_bots_do_not_read_their_partners_hands(bot: str, options: dict) -> None:
+    """flatmc and mcts searched copies of the whole table, the partners' hands included (the
+    rulebook: "do not show the cards to each other"): two positions the mover cannot tell
+    apart, the partners' hands swapped, got other choices from the same seed."""
+    differ = 0
+    for seed in range(3):
+        state = _dealt(3, seed)
+        swapped = state.clone()
+        swapped.hands[1], swapped.hands[2] = swapped.hands[2], swapped.hands[1]
+        moved = swapped.resample_from_infostate(0, np.random.default_rng(seed))
+        differ += moved.hands != state.hands
+        picks = {make_bot(bot, "lucia", seed=7, **options).choose(s)
+                 for s in (state, swapped, moved)}
+        assert len(picks) == 1, seed
+    assert differ  # the positions compared are other tables

@@ -28,6 +28,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from lumicore.checks import (
     BOOL,
     SEED_LIMIT,
@@ -40,6 +42,7 @@ from lumicore.checks import (
     Text,
     Where,
     check_fields,
+    check_index,
     field_error,
     read_json,
     read_record,
@@ -402,6 +405,43 @@ class DealState:
         if order and len({len(h) for h in hands}) > 1:
             raise field_error(SOURCE, "hands", "hands of one size while the deck lasts", hands)
         return cls(train, tuple(kinds), hands, data["mover"], order, counts, owed, data["won"])
+
+    def resample_from_infostate(self, player: int, rng: np.random.Generator) -> DealState:
+        """A copy in which what ``player`` has not seen is dealt anew (OpenSpiel's
+        ``resample_from_infostate``): the other players' hands and the hidden deck drawn from
+        the cards ``player`` has not seen, each hand as large as it was; the train, the
+        player's hand, the mover and the draws owed stay. A solo game (its hidden deck is
+        already drawn by chance) and a deal whose deck order is known (:meth:`from_deal`, the
+        analysis of a known deal) are copied as they are. The search bots
+        of ``solvers.bots`` play out such copies, so that they do not read their partners'
+        hands (the rulebook: "do not show the cards to each other").
+
+        >>> state = DealState.new_game(players=2, seed=1)
+        >>> while state.is_chance_node():
+        ...     state.apply_action(state.legal_actions()[0])
+        >>> world = state.resample_from_infostate(0, np.random.default_rng(0))
+        >>> world.hands[0] == state.hands[0], world.unseen() == state.unseen()
+        (True, True)
+        """
+        world = self.clone()
+        check_index(player, len(self.hands), "player", "a player index")
+        if self.counts is None or len(self.hands) == 1:  # nothing hidden but the deck's order
+            return world
+        pool = [k for k, n in enumerate(self.counts) for _ in range(n)]
+        for i, hand in enumerate(self.hands):
+            if i != player:
+                pool += hand
+        # sorted first: the same cards unseen, the same worlds from the same generator
+        pool = [int(k) for k in rng.permutation(sorted(pool))] if pool else []
+        counts = [0] * len(self.kinds)
+        for i, hand in enumerate(self.hands):
+            if i != player:
+                world.hands[i] = sorted(pool[:len(hand)])
+                del pool[:len(hand)]
+        for k in pool:
+            counts[k] += 1
+        world.counts = counts
+        return world
 
     def _key(self) -> tuple:
         return (self.train, self.kinds, tuple(map(tuple, self.hands)), self.mover,
