@@ -8,12 +8,14 @@ from lemuria_helpers import naive_best
 
 from lumicore.errors import SearchLimitError
 from lumicore.lemuria import (
+    Build,
     Building,
     Buy,
     Character,
     Instance,
     Opponent,
     Play,
+    TurnPlan,
     simulate,
 )
 from lumicore.lemuria.instance import small_instance
@@ -185,3 +187,25 @@ def test_build_schedule_keeps_the_year_an_interrupted_exhaustive_search_found(mo
     L._exhaust(inst, schedule, 30.0, Watch())
     assert schedule.status == "interrupted" and schedule.reason == "interrupted"
     assert schedule.vp == found.vp and simulate(inst, schedule).total == found.vp
+
+
+def test_the_build_bound_is_exact_where_a_float_lost_a_vp():
+    """The fractional knapsack of the build bound summed floats: 23 * (39 / 69) came to
+    12.999..., floored to 12, so the bound was a VP short and the search pruned the optimum
+    (22 VP "optimal" where a legal year makes 23)."""
+    parks = {f"P{i}": Building(f"P{i}", "red", 0, {}) for i in range(1, 5)}
+    cards = {**parks,
+             "X": Building("X", "blue", 17, {"wood": 70}),
+             "Y": Building("Y", "green", 7, {"gold": 3, "food": 2, "stone": 35}),
+             "U": Building("U", "green", 6, {"stone": 35, "gold": 1, "food": 1}),
+             "W": Building("W", "yellow", 1, {"gold": 1, "food": 1}),
+             **{j: Building(j, "yellow", 0, {"wood": 100}) for j in "qrtd"}}
+    inst = Instance(turns=3, buildings=cards, characters={}, trend=("U", "q", "r", "W", "t"),
+                    deck=("X", "d", "Y"), start={"stone": 34}, facilities=dict.fromkeys(parks, ""),
+                    chits={"rural": 1, "commerce": 1, "administrative": 1, "church": 1})
+    year = [TurnPlan(1, (Build("W", "rural", ("gold",)),)),
+            TurnPlan(3, (Build("Y", "rural", ("stone",)),))]
+    assert simulate(inst, year).total == 23
+    result = exhaustive_best(inst)
+    assert (result.vp, result.status) == (23, "optimal")
+    assert upper_bound(inst, initial_state(inst)) >= 23

@@ -35,6 +35,7 @@ It is exponential: meant for 3-5 turns and a handful of cards, with ``max_nodes`
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -288,14 +289,17 @@ def _build_bound(instance: Instance, state: State, units: int) -> tuple[int, int
         offers *= builds
     offers.sort(reverse=True)
     by_count = sum(v for v, _ in offers[:builds])
-    by_units, room = 0.0, float(units)
-    for value, need in sorted(offers, key=lambda o: -o[0] / max(o[1], 1e-9)):
-        take = 1.0 if need <= room else room / need
-        by_units += value * take
-        room -= need * take
-        if room <= 0:
+    # the fractional knapsack summed in integers (floats lost a VP: 23 * (39 / 69) is
+    # 12.999...); its order by the float ratio is exact: two ratios of VP (at most 106) to
+    # costs (at most 4 * 525) differ by far more than a float's rounding
+    by_units, room = 0, units
+    for value, need in sorted(offers, key=lambda o: -o[0] / o[1] if o[1] else -math.inf):
+        if need > room:
+            by_units += value * room // need
             break
-    return min(by_count, int(by_units)), builds
+        by_units += value
+        room -= need
+    return min(by_count, by_units), builds
 
 
 def _resident_bound(instance: Instance, state: State, builds: int) -> int:
