@@ -276,3 +276,48 @@ def test_instance_data_that_is_no_table_is_a_data_error(data):
 
     with pytest.raises(DataError, match="an instance"):
         instance_from_dict(10**5000 if data == "huge" else data)
+
+
+@pytest.mark.parametrize("cards", ["buildings", "characters", "both"])
+def test_an_instance_without_cards_of_a_kind_round_trips(cards):
+    """No card tables read back as the default cards (24 characters, 32 buildings)."""
+    buildings = {} if cards != "characters" else {"A": Building("A", "red", 2, {"stone": 1})}
+    characters = {} if cards != "buildings" else {"K": Character("K", "red", 1, 1, 2)}
+    inst = Instance(turns=1, buildings=buildings, characters=characters,
+                    trend=(("A",) if buildings else (None,)) + (None,) * 4)
+    assert parse_instance(str(inst)) == inst
+
+
+def test_a_card_id_with_a_delete_character_round_trips():
+    """JSON left U+007F raw in the TOML, which TOML refuses ("Illegal character")."""
+    card = Building("A\x7f", "red", 1, {})
+    inst = Instance(turns=1, buildings={card.id: card}, characters={},
+                    trend=(card.id,) + (None,) * 4)
+    assert parse_instance(str(inst)) == inst
+
+
+@pytest.mark.parametrize("kind", ["building", "character"])
+def test_the_constructor_checks_card_colours(kind):
+    """A purple card was taken (and scored nothing at festivals) where a file was refused."""
+    b = {"A": Building("A", "purple" if kind == "building" else "red", 2, {})}
+    k = {"K": Character("K", "purple" if kind == "character" else "red", 0, 1, 5)}
+    with pytest.raises(DataError, match=f"{kind} {'A' if kind == 'building' else 'K'}.color: "
+                                        "unknown colour 'purple'"):
+        Instance(turns=2, buildings=b, characters=k, trend=("A",) + (None,) * 4, hand=("K",))
+
+
+@pytest.mark.parametrize("opponents", [None, Opponent()])
+def test_opponents_that_are_no_list_are_named(opponents):
+    with pytest.raises(DataError, match="opponent: expected a list of Opponent"):
+        Instance(turns=1, buildings=load_buildings(), characters=load_characters(),
+                 trend=("B01",) + (None,) * 4, opponents=opponents)
+
+
+@pytest.mark.parametrize("args, match", [(dict(buildings=0, opponents=1), "buildings >= 1"),
+                                         (dict(buildings=-1), "buildings must be"),
+                                         (dict(characters=99), "characters must be")])
+def test_small_instance_names_counts_it_cannot_deal(args, match):
+    """buildings=0 with opponents was a numpy ValueError on some seeds; -1 meant "all but one"."""
+    for seed in range(6):
+        with pytest.raises(DataError, match=match):
+            small_instance(seed=seed, turns=4, **args)

@@ -103,6 +103,7 @@ def check_building(card: Any, where: str) -> None:
     """Raise DataError unless ``card`` is a :class:`Building` with amounts the game can hold."""
     if not isinstance(card, Building):
         raise DataError(f"{where}: expected a Building, got {shorten(card)}")
+    _color(card.color, f"{where}.color")
     _amount(card.vp, f"{where}.vp", VP_LIMIT)
     resources(card.cost, f"{where}.cost")
 
@@ -111,6 +112,7 @@ def check_character(card: Any, where: str) -> None:
     """Raise DataError unless ``card`` is a :class:`Character` with amounts the game can hold."""
     if not isinstance(card, Character):
         raise DataError(f"{where}: expected a Character, got {shorten(card)}")
+    _color(card.color, f"{where}.color")
     _amount(card.food, f"{where}.food")
     _amount(card.vp, f"{where}.vp", VP_LIMIT)
     _amount(card.vp_match, f"{where}.vp_match", VP_LIMIT)
@@ -233,7 +235,8 @@ def toml_str(text: str) -> str:
     """
     import json
 
-    return json.dumps(text, ensure_ascii=False)
+    # JSON leaves DEL (U+007F) raw, which a TOML string may not hold
+    return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")
 
 
 def inline_table(values: Mapping[str, Any]) -> str:

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from lumicore.checks import check_seed
+from lumicore.checks import check_index, check_seed
 from lumicore.data import parse_toml, plural, read_toml, shorten, write_file
 from lumicore.errors import DataError
 from lumicore.lemuria.cards import (
@@ -251,6 +251,8 @@ class Instance:
         for t, amounts in _table(self.income, "income").items():
             turn = _turn(t, turns, "income")
             income[turn] = _nonzero(resources(amounts, f"income turn {turn}"))
+        if not isinstance(self.opponents, (list, tuple)):
+            raise DataError(f"opponent: expected a list of Opponent, got {shorten(self.opponents)}")
         opponents = tuple(self.opponents)
         if len(opponents) > MAX_OPPONENTS:
             raise DataError(f"opponent: at most {MAX_OPPONENTS} opponents, got {len(opponents)}")
@@ -410,8 +412,12 @@ class Instance:
             lines.append(f"first_bonuses = {_array(self.first_bonuses)}")
         if default_b:
             lines.append('buildings = "default"')
+        elif not self.buildings:  # no tables would read as the default cards
+            lines.append("building = []")
         if default_c:
             lines.append('characters = "default"')
+        elif not self.characters:
+            lines.append("character = []")
         lines += [f"trend = {_array(c or '' for c in self.trend)}",
                   f"deck = {_array(self.deck)}",
                   f"start = {inline_table(self.start)}",
@@ -593,6 +599,11 @@ def small_instance(seed: int = 0, turns: int = 4, buildings: int = 5, characters
     """
     rng = np.random.default_rng(check_seed(seed))
     all_b, all_c = load_buildings(), load_characters()
+    for name, count, most in (("buildings", buildings, len(all_b)),
+                              ("characters", characters, len(all_c))):
+        check_index(count, most + 1, name, "a count of default cards", DataError)
+    if opponents and not buildings:
+        raise DataError("opponents take Trend cards: small_instance needs buildings >= 1")
     cards = [str(x) for x in rng.permutation(sorted(all_b))[:buildings]]
     chars = [str(x) for x in rng.permutation(sorted(all_c))[:characters]]
     opps = []
