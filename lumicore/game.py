@@ -410,9 +410,13 @@ def check_record_returns(record: Mapping[str, Any], state: GameState, what: str)
     ``Lumen game record: field 'returns' must be [1.0, 0.0] (the replayed returns), got [0.0,
     1.0]``. The replayed returns are compared as the arena writes them, floats in JSON (which
     read back as exactly the floats written), with no tolerance; a return must be a number
-    (``true`` is none)."""
+    (``true`` is none). A record with ``returns`` whose actions end before the game does is a
+    :class:`DataError` too (its zeros are the returns of any unfinished game)."""
     if "returns" not in record:
         return
+    if not state.is_terminal():  # returns are written only once a game is over
+        raise DataError(f"{what}: field 'returns' is the result of a whole game, but the "
+                        f"record's actions end before the game does")
     replayed = [float(r) for r in state.returns()]  # as written: JSON reads them back exactly
     given = record["returns"]
     if (not isinstance(given, list) or len(given) != len(replayed)

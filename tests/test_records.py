@@ -160,6 +160,11 @@ def _bad_record(game: str, how: str, monkeypatch, tmp_path) -> tuple[str, str]:
         text = json.dumps(record)
         message = (f"{what}: field 'returns' must be {json.dumps(returns)} (the replayed "
                    f"returns), got {json.dumps(record['returns'])}")
+    elif how == "cut short":  # the result of the whole game, the actions of its start
+        record["actions"] = record["actions"][:5]
+        text = json.dumps(record)
+        message = (f"{what}: field 'returns' is the result of a whole game, but the record's "
+                   "actions end before the game does")
     elif how == "another game":
         other = "lumen" if game == "lucia" else "lucia"
         text = json.dumps(_arena_record(other))
@@ -171,8 +176,8 @@ def _bad_record(game: str, how: str, monkeypatch, tmp_path) -> tuple[str, str]:
     return "games.jsonl", message
 
 
-@pytest.mark.parametrize("how", ["illegal action", "altered returns", "another game",
-                                 "two records"])
+@pytest.mark.parametrize("how", ["illegal action", "altered returns", "cut short",
+                                 "another game", "two records"])
 @pytest.mark.parametrize("game", ARENA_GAMES)
 def test_every_replay_command_names_a_bad_arena_record_the_same_way(game, how, monkeypatch,
                                                                       tmp_path, capsys):
@@ -188,6 +193,7 @@ def test_every_replay_command_names_a_bad_arena_record_the_same_way(game, how, m
 
 @pytest.mark.parametrize("how, error", [("illegal action", IllegalMoveError),
                                         ("altered returns", DataError),
+                                        ("cut short", DataError),
                                         ("another game", DataError), ("two records", DataError)])
 @pytest.mark.parametrize("game", ARENA_GAMES)
 def test_every_python_replay_names_a_bad_arena_record_the_same_way(game, how, error,
@@ -261,3 +267,16 @@ def test_every_replay_of_an_arena_record_checks_its_returns_exactly(game, capsys
     # a record without returns (hand-cut, or an older one) replays to where it ends
     unchecked = {key: value for key, value in record.items() if key != "returns"}
     assert replay_(unchecked).serialize() == replay_(record).serialize()
+
+
+def test_a_reef_record_with_totals_cut_short_is_refused():
+    """The totals were checked only when the replay reached the end: a finished game's record
+    cut short (or with no decisions at all) replayed without a word."""
+    game = ReefGame.new(players=2, seed=1)
+    while not game.is_terminal():
+        game.play(game.decisions()[0])
+    record = game.record()
+    assert ReefGame.replay(record).totals() == record["totals"]
+    for cut in (record["decisions"][:-5], []):
+        with pytest.raises(DataError, match="recorded, but the replay ends before the game"):
+            ReefGame.replay({**record, "decisions": cut})

@@ -799,7 +799,11 @@ class Game:
             except IllegalMoveError as exc:
                 raise IllegalMoveError(f"{where}: {exc}") from None
             yield game.clone()
-        if "totals" in record and game.phase == "over" and record["totals"] != game.totals():
+        if "totals" in record and game.phase != "over":  # written only once a game is over
+            raise DataError(f"game record: totals {shorten(record['totals'])} recorded, but the "
+                            f"replay ends before the game does ({game.phase}, round "
+                            f"{game.round})")
+        if "totals" in record and record["totals"] != game.totals():
             raise DataError(f"game record: totals {record['totals']} recorded, the replay gives "
                             f"{game.totals()}")
 
