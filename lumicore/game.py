@@ -169,7 +169,9 @@ def check_action(state: GameState, action: int) -> None:
         raise IllegalMoveError(f"action {action!r}: the game is over")
     legal = state.legal_actions()
     if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or action not in legal:
-        raise IllegalMoveError(f"action {action!r} is not legal here (legal: 0..{len(legal) - 1})")
+        shown = (f"0..{len(legal) - 1}" if legal == list(range(len(legal)))  # else outcomes
+                 else " ".join(map(str, legal[:20])) + (" ..." if len(legal) > 20 else ""))
+        raise IllegalMoveError(f"action {action!r} is not legal here (legal: {shown})")
 
 
 LOAD_ERRORS = (KeyError, TypeError, AttributeError, IndexError, ValueError, OverflowError)

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from lumicore.data import OutputFile, shorten
+from lumicore.data import OutputFile, plural, shorten
 from lumicore.errors import IllegalMoveError, LumicoreError
 from lumicore.game import GAMES, GameState, is_cooperative, new_game, replay_arena_record
 from solvers.batch import check_workers, run_batch
@@ -362,13 +362,18 @@ class TournamentResult:
         ratings, and a last line saying why (:attr:`note`)."""
         width = min(LABEL_WIDTH, max([24, *map(len, self.bots)]))  # labels whole, up to a cap
         head = f"{'bot':<{width}} {'games':>6} {'wins':>8} {'win rate':>9} {'95% interval':>15}"
+        # a bot that played no game (fewer games than one round of the seating) comes last
         if self.cooperative:
             rows = [head]
-            ranked = sorted(self.bots.items(), key=lambda kv: -kv[1].win_rate)
+            ranked = sorted(self.bots.items(), key=lambda kv: (not kv[1].games, -kv[1].win_rate))
         else:
             rows = [f"{head} {'mu':>6} {'sigma':>6} {'ordinal':>8}"]
-            ranked = sorted(self.bots.items(), key=lambda kv: -kv[1].rating.get("ordinal", 0.0))
+            ranked = sorted(self.bots.items(), key=lambda kv: (
+                not kv[1].games, -kv[1].rating.get("ordinal", 0.0)))
         for name, r in ranked:
+            if not r.games:
+                rows.append(f"{name[:width]:<{width}} {0:>6} {'-':>8} {'-':>9} {'-':>15}")
+                continue
             low, high = r.interval
             row = (f"{name[:width]:<{width}} {r.games:>6} {r.wins:>8.1f} {r.win_rate:>9.3f} "
                    f"{f'{low:.3f}-{high:.3f}':>15}")
@@ -378,6 +383,11 @@ class TournamentResult:
             rows.append(row)
         if self.cooperative:
             rows.append(f"no ratings ({self.note})")
+        idle = [name for name, r in self.bots.items() if not r.games]
+        if idle:
+            rows.append(f"not played: {', '.join(idle)} (the {plural(self.played, 'game')} "
+                        "played seated other bots: play a multiple of the seating's round, "
+                        "docs/arena.md)")
         return "\n".join(rows)
 
 

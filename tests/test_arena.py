@@ -491,3 +491,15 @@ def test_a_tournament_prints_as_its_table():
     result = tournament(NAME, ["random", "greedy"], players=2, games=2, seed=1, workers=1,
                         progress=False)
     assert str(result) == result.table() and str(result).startswith("bot ")
+
+
+def test_a_bot_that_played_no_game_comes_last_and_is_named():
+    """With fewer games than the seating cycle a bot may not play: it was listed with a win
+    rate of 0.000 and its untouched rating, which ranked it above bots that had played."""
+    result = tournament("lumen", ["random", "greedy", "sheet"], games=2, workers=1)
+    idle = [name for name, r in result.bots.items() if not r.games]
+    assert idle
+    lines = str(result).splitlines()
+    assert lines[-1].startswith(f"not played: {', '.join(idle)}")
+    assert [line.split()[0] for line in lines[-1 - len(idle):-1]] == idle
+    assert all(line.split()[1:4] == ["0", "-", "-"] for line in lines[-1 - len(idle):-1])

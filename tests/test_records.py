@@ -280,3 +280,14 @@ def test_a_reef_record_with_totals_cut_short_is_refused():
     for cut in (record["decisions"][:-5], []):
         with pytest.raises(DataError, match="recorded, but the replay ends before the game"):
             ReefGame.replay({**record, "decisions": cut})
+
+
+def test_an_illegal_chance_outcome_names_the_outcomes_there():
+    """The message said "legal: 0..N-1" at a chance node too, whose outcomes are card kinds."""
+    state = DealState.new_game(players=2, seed=1)
+    state.counts[0] = 0  # the first card kind is all drawn
+    state._moves = None
+    legal = state.legal_actions()
+    assert legal[0] != 0
+    with pytest.raises(IllegalMoveError, match=f"legal: {' '.join(map(str, legal))}\\)"):
+        state.apply_action(0)
