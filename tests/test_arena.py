@@ -503,3 +503,12 @@ def test_a_bot_that_played_no_game_comes_last_and_is_named():
     assert lines[-1].startswith(f"not played: {', '.join(idle)}")
     assert [line.split()[0] for line in lines[-1 - len(idle):-1]] == idle
     assert all(line.split()[1:4] == ["0", "-", "-"] for line in lines[-1 - len(idle):-1])
+
+
+def test_the_arena_refuses_a_reef_that_draws_for_itself():
+    """auto_chance=True made the reef draw from its own generator, which its copies share: the
+    generic bots, copying the game, saw the draws to come."""
+    with pytest.raises(LumicoreError, match="option auto_chance"):
+        tournament("reef", ["random", "greedy"], games=1, workers=1, auto_chance=True)
+    with pytest.raises(LumicoreError, match="option auto_chance"):
+        play_game("reef", ["random", "random"], 2, seed=0, options={"auto_chance": True})
