@@ -291,8 +291,9 @@ def seat_lineups(n_bots: int, players: int) -> list[tuple[int, ...]]:
 class BotResult:
     """One bot's tally: ``games`` is the seats it played (one per game unless it held several
     seats), ``wins`` the sum of its returns (1 a win, 1/k a win shared by k), ``shared`` the
-    games it tied for first. In a co-operative game, where a bot holds every seat of its games,
-    ``games`` counts its games, ``wins`` those won, ``shared`` is 0 and ``rating`` is empty."""
+    seats at which it tied for first (by seat, as ``games``). In a co-operative game, where a
+    bot holds every seat of its games, ``games`` counts its games, ``wins`` those won,
+    ``shared`` is 0 and ``rating`` is empty."""
 
     games: int = 0
     wins: float = 0.0
