@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 
+import numpy as np
 import pytest
 from lumen_helpers import clear, do, k, put, sequence_step, started, t
 
@@ -340,3 +341,47 @@ def test_without_a_time_limit_each_choice_gets_exactly_min_samples(samples):
     result = best_choice(state, time_limit=None, min_samples=samples, seed=5)
     assert [c.samples for c in result.choices] == [samples] * len(result.choices)
     assert result.nodes == samples * len(result.choices)
+
+
+def _forced_pass() -> GameState:
+    """Random play (seed 0) to round 16, where the second player has nothing to write."""
+    from lumicore.game import sample_chance
+
+    rng = np.random.default_rng(0)
+    state = GameState.new_game(seed=0)
+    while not (state.round == 16 and state.phase == "choose" and state.actor != state.first):
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+        else:
+            state.apply_action(int(rng.integers(len(state.legal_actions()))))
+    return state
+
+
+def test_the_sheet_objective_values_a_forced_pass_by_the_rounds_after_it():
+    """A round with nothing to write was "exact, optimal" at 0.0 whatever the rounds after it
+    were worth (2.08 here), even where the rounds left called for Monte Carlo."""
+    from lumicore.lumen.dice import SELECTIONS
+    from solvers.lumen.solitaire import sheet_value
+
+    state = _forced_pass()
+    assert state.moves() == [("pass",)]
+    p = state.current_player()
+    limits = tuple(state.board.limits[name] for name in SELECTIONS)
+    rest = sheet_value(state.sheets[p], tuple(state.uses[p]), limits,
+                       state.board.rounds - state.round)
+    result = best_choice(state, objective="sheet", time_limit=None)
+    assert (result.method, result.status) == ("exact", "optimal") and rest > 0
+    assert [c.action for c in result.choices] == [0] and result.best.value == pytest.approx(rest)
+    state.round -= 3  # more rounds left than the exact search takes: Monte Carlo
+    mc = best_choice(state, objective="sheet", time_limit=None, min_samples=20)
+    assert mc.method == "monte carlo" and mc.best.value > rest
+
+
+def test_the_sheet_objective_stops_at_its_time_limit_before_min_samples():
+    """min_samples rounds of play-outs were played whatever the clock said."""
+    state = started(0)
+    do(state, "roll", 3, 4)
+    state.round = 5
+    result = best_choice(state, objective="sheet", time_limit=0.001, min_samples=3000)
+    assert result.method == "monte carlo" and result.reason == "time"
+    assert 1 <= result.best.samples < 3000

@@ -131,6 +131,10 @@ def _greedy_rest(sheet: Sheet, uses: tuple[int, ...], limits: tuple[int, ...], r
     return total
 
 
+PASS = (None, None)
+"""The (selection, bubble) of a round passed: nothing written."""
+
+
 @noting()
 def solitaire_choice(state: GameState, time_limit: float | None = 2.0, seed: int = 0,
                      depth: int = DEFAULT_DEPTH, min_samples: int = 1) -> ChoiceResult:
@@ -152,18 +156,21 @@ def solitaire_choice(state: GameState, time_limit: float | None = 2.0, seed: int
     sheet, rest = state.sheets[p], state.board.rounds - state.round
     index = {m[1:]: a for a, m in enumerate(state.moves()) if m[0] == "choose"}
     options = _options(sheet, uses, limits, state.dice, taken)
-    if not options:
-        return ChoiceResult(p, "exact", OPTIMAL, [Choice(0, state.action_to_string(0), 0.0, 0.0,
-                                                         0.0)], None, 1, 0.0)
+    if not options:  # nothing to write: the pass (its only action), the rounds after it stay
+        index[PASS] = 0
+        options = [(*PASS, 0, uses)]
     names = {o[:2]: state.action_to_string(index[o[:2]]) for o in options}
+
+    def after(s: int | None, cell: int | None) -> Sheet:
+        return sheet if s is None else _write(sheet, cell, state.dice, s)
+
     if rest + 1 <= depth:
         memo: dict = {}
         choices = []
         half = None if time_limit is None else start + time_limit / 2
         try:
             for s, cell, gain, new_uses in options:
-                v = gain + sheet_value(_write(sheet, cell, state.dice, s), new_uses, limits,
-                                       rest, memo, half)
+                v = gain + sheet_value(after(s, cell), new_uses, limits, rest, memo, half)
                 choices.append(Choice(index[(s, cell)], names[(s, cell)], v, v, v))
         except _OutOfTime:
             choices = []  # Monte Carlo answers in the time left
@@ -177,13 +184,14 @@ def solitaire_choice(state: GameState, time_limit: float | None = 2.0, seed: int
     sums = [[0.0, 0.0] for _ in options]
     n, status, reason = 0, FEASIBLE, None
     try:
-        while n < min_samples or (time_limit is not None
-                                  and time.perf_counter() - start < time_limit):
+        # without a limit exactly min_samples rounds; with one, rounds while it lasts (one at
+        # least, so that every choice has a value)
+        while (n < min_samples if time_limit is None
+               else not n or time.perf_counter() - start < time_limit):
             check()
             for j, (s, cell, gain, new_uses) in enumerate(options):
                 rng = np.random.default_rng([seed, n])
-                v = gain + _greedy_rest(_write(sheet, cell, state.dice, s), new_uses, limits,
-                                        rest, rng)
+                v = gain + _greedy_rest(after(s, cell), new_uses, limits, rest, rng)
                 sums[j][0] += v
                 sums[j][1] += v * v
             n += 1
