@@ -394,3 +394,18 @@ def test_scramble_checks_start_and_rules():
         scramble(2, seed=1, start=5)
     with pytest.raises(LumicoreError, match="rules"):
         scramble(2, seed=1, rules="partial")
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_scramble_never_walks_where_the_goal_is_out_of_reach(seed):
+    """The largest estimate won, and "out of reach" (INF) is the largest: with a deck that
+    cannot relight a candle, every seed picked a dead train among solvable ones."""
+    from lumicore.lucia import Action, Card
+    from lumicore.lucia.heuristic import INF, build_table, estimate
+    from solvers.lucia import solve
+
+    wild = (Card((Action.wild(1),)),)
+    start = Train.parse("L5 H G H T H S S")
+    puzzle = scramble(1, seed=seed, cards=wild, start=start)
+    assert estimate(puzzle, build_table(wild, start)) < INF
+    assert solve(puzzle, wild, algorithm="bfs").status == "optimal"

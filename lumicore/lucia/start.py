@@ -208,13 +208,14 @@ def scramble(depth: int, seed: Seed = None, cards: Sequence[Card] | Deck | None 
 
     Plays that only reshuffle the middle of the train change nothing that matters, so each step
     picks at random among the successors that are new to the walk (neither visited nor one play
-    from a visited train) and have the largest heuristic estimate (:mod:`lumicore.lucia.heuristic`).
+    from a visited train) and have the largest heuristic estimate (:mod:`lumicore.lucia.heuristic`)
+    short of "goal out of reach" (a walk where every play leads out of reach stops early).
     The optimal solution is often close to ``depth`` but may be shorter or longer.
 
     >>> scramble(0, seed=3).is_goal()
     True
     """
-    from lumicore.lucia.heuristic import build_table, estimate
+    from lumicore.lucia.heuristic import INF, build_table, estimate
 
     if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= \
             MAX_SCRAMBLE_DEPTH:
@@ -247,8 +248,11 @@ def scramble(depth: int, seed: Seed = None, cards: Sequence[Card] | Deck | None 
                                                                         key=lambda t: t.codes)
         if not fresh:
             break
-        score = [estimate(t, table) for t in fresh]
-        best = [t for t, s in zip(fresh, score, strict=True) if s == max(score)]
+        scored = [(t, h) for t in fresh if (h := estimate(t, table)) < INF]
+        if not scored:  # every play leads where the goal is out of reach: stay solvable
+            break
+        top = max(h for _, h in scored)  # INF, "proven dead", was the largest before
+        best = [t for t, h in scored if h == top]
         near |= options
         train = best[int(rng.integers(len(best)))]
     return train
