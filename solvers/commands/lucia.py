@@ -94,7 +94,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="print the train as JSON (default: its notation)")
     p.set_defaults(run=run_random)
 
-    p = commands.add_parser("scramble", help="a puzzle: K random plays away from a goal train")
+    p = commands.add_parser("scramble", help="a puzzle: K random plays from a goal train (its "
+                            "optimum may be shorter or longer)")
     p.add_argument("--depth", type=int, required=True,
                    help=f"number of random plays, 0..{MAX_SCRAMBLE_DEPTH}")
     p.add_argument("--seed", type=int, default=None,
