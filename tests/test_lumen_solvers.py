@@ -385,3 +385,16 @@ def test_the_sheet_objective_stops_at_its_time_limit_before_min_samples():
     result = best_choice(state, objective="sheet", time_limit=0.001, min_samples=3000)
     assert result.method == "monte carlo" and result.reason == "time"
     assert 1 <= result.best.samples < 3000
+
+
+def test_a_choice_without_play_outs_prints_as_none():
+    """A choice the limit left unsampled printed as an exact 0.000."""
+    from solvers.lumen.planner import Choice, ChoiceResult
+
+    result = ChoiceResult(0, "monte carlo", "feasible",
+                          [Choice(3, "player 1: sum 7", 0.5, 0.2, 0.8, 4),
+                           Choice(5, "player 1: low 3", 0.0, 0.0, 0.0, 0)], "time", 4, 0.1)
+    lines = str(result).splitlines()
+    assert "n=4" in lines[1] and "0.000" not in lines[2]
+    assert lines[2].split() == ["-", "(no", "play-out", "before", "the", "limit)", "player", "1:",
+                                "low", "3"]

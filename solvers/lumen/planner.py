@@ -124,6 +124,9 @@ class ChoiceResult:
                 + f", {self.nodes} nodes, {self.elapsed:.2f} s")
         lines = [head]
         for c in self.choices:
+            if c.samples == 0 and self.method == "monte carlo":  # the limit came first
+                lines.append(f"  {'-':>6}  (no play-out before the limit)  {c.move}")
+                continue
             interval = "" if c.samples == 0 else f"  [{c.low:.3f}, {c.high:.3f}] n={c.samples}"
             lines.append(f"  {c.value:6.3f}{interval}  {c.move}")
         return "\n".join(lines)
