@@ -337,3 +337,16 @@ def test_weighted_astar_still_proves_unsolvable():
 def test_bad_weights(kwargs):
     with pytest.raises(LumicoreError, match="weight"):
         solve("L0 h T", **kwargs)
+
+
+def test_a_bad_weight_is_refused_before_a_pattern_database_is_read(monkeypatch):
+    """idastar with weight=2 loaded (or built) the pattern database before it said no."""
+    import solvers.lucia.puzzle as puzzle
+
+    def no_pdb(*args, **kwargs):
+        raise AssertionError("a pattern database was read")
+
+    monkeypatch.setattr(puzzle, "load_pdb", no_pdb)
+    for algorithm in ("idastar", "bfs"):
+        with pytest.raises(LumicoreError, match="weight is for astar only"):
+            solve("L0 h T", algorithm=algorithm, weight=2)

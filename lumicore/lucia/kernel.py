@@ -48,8 +48,8 @@ pdb_build = _k.pdb_build
 
 __all__ = ["card_table", "encode_action", "check_states", "pack_trains", "successors", "expand",
            "count_successors", "goal_mask", "heuristic", "search", "STATUS", "REASON",
-           "SearchOutcome", "check_max_nodes", "MAX_NODES", "MIN_MEMORY", "MAX_VISITS",
-           "DEAL_NODES", "deal_node_limit"]
+           "SearchOutcome", "check_max_nodes", "check_weight", "MAX_NODES", "MIN_MEMORY",
+           "MAX_VISITS", "DEAL_NODES", "deal_node_limit"]
 
 _KIND = {"move": 1, "wild": 1, "light": 2, "lucia": 3}
 _CODES = {"H": (0, 1), "T": (2,), "S": (3,), "G": (4,), "L": tuple(range(LUCIA0, LUCIA5 + 1))}
@@ -253,6 +253,16 @@ def check_max_nodes(algorithm: str, max_nodes: int | None) -> int:
     return int(max_nodes)
 
 
+def check_weight(algorithm: str, weight: object) -> None:
+    """:class:`LumicoreError` unless ``weight`` is an integer 1..MAX_WEIGHT, and 1 unless
+    ``algorithm`` is ``"astar"``."""
+    if isinstance(weight, bool) or not isinstance(weight, int) or not 1 <= weight <= MAX_WEIGHT:
+        raise LumicoreError(f"weight must be an integer from 1 to {MAX_WEIGHT}, "
+                            f"got {shorten(weight)}")
+    if weight != 1 and algorithm != "astar":
+        raise LumicoreError(f"weight is for astar only, not {algorithm!r}")
+
+
 def search(algorithm: str, train: Train, table: np.ndarray, htable: HeuristicTable | None,
            max_nodes: int | None, time_limit: float | None, weight: int = 1,
            max_memory: int | None = None,
@@ -271,10 +281,7 @@ def search(algorithm: str, train: Train, table: np.ndarray, htable: HeuristicTab
     limit = check_max_nodes(algorithm, max_nodes)
     deadline = _deadline(time_limit)
     pdbs = _check_pdbs(pdbs)
-    if isinstance(weight, bool) or not isinstance(weight, int) or not 1 <= weight <= MAX_WEIGHT:
-        raise LumicoreError(f"weight must be an integer from 1 to {MAX_WEIGHT}, got {weight!r}")
-    if weight != 1 and algorithm != "astar":
-        raise LumicoreError(f"weight is for astar only, not {algorithm!r}")
+    check_weight(algorithm, weight)
     if max_memory is None:
         max_bytes = (1 << 64) - 1
     elif isinstance(max_memory, bool) or not isinstance(max_memory, numbers.Integral) \

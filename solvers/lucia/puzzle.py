@@ -261,6 +261,7 @@ def solve(train: Train | str, cards: Deck | Sequence[Card] | None = None,
     # here, not only in the kernel's search: A*'s warm start spends part of the budget first,
     # and what it leaves may fit under the cap that the whole does not
     kernel.check_max_nodes(algorithm, max_nodes)
+    kernel.check_weight(algorithm, weight)  # before a pattern database is loaded or built
     if not isinstance(heuristic, str) or heuristic not in HEURISTICS:
         raise LumicoreError(f"heuristic must be one of {', '.join(HEURISTICS)}, "
                             f"got {shorten(heuristic)}")
