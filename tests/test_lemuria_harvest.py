@@ -349,3 +349,29 @@ def test_altar_setup_checks_its_start_and_steps(setup, match):
     if "start" in setup:  # the same memories with room for them (or the others') are fine
         AltarSetup(start=(Memory("plant", (0, 1), 1),) + (Memory(),) * 11,
                    materials={"plant": 1, "mineral": 2})
+
+
+def test_the_greedy_materials_leave_room_for_the_others_placements():
+    """The greedy plan placed a plant where the others place a mineral next turn: the whole
+    planner stopped with an IllegalMoveError although legal years exist (5 VP at best)."""
+    setup = AltarSetup(others={2: tuple((i, "mineral") for i in range(0, 12, 2))})
+    inst = small_instance(seed=0, turns=2, buildings=4, characters=0)
+    greedy = greedy_harvest_schedule(inst, setup)
+    assert replay_harvests(inst, setup, greedy.turns).total == greedy.vp
+    plan = build_harvest_schedule(inst, setup, time_limit=5, workers=1, seed=0)
+    assert plan.vp >= greedy.vp and replay_harvests(inst, setup, plan.turns).total == plan.vp
+
+
+def test_the_greedy_materials_use_a_pedestal_when_no_memory_takes_one():
+    """With every memory barred the greedy plan did nothing, though the operation is mandatory
+    while a material is in front: its replay failed, and so did the planner falling back to it."""
+    from lumicore.lemuria import default_instance
+    from lumicore.lemuria.altar import load_altar
+
+    card = load_altar()
+    setup = AltarSetup(start=tuple(Memory("plant", (OTHERS,), card.blocks(i) - 1)
+                                   for i in range(12)))
+    inst = default_instance(0, turns=2)
+    greedy = greedy_harvest_schedule(inst, setup)
+    assert all(isinstance(t.actions[0], Pedestal) for t in greedy.turns)
+    assert replay_harvests(inst, setup, greedy.turns).total == greedy.vp

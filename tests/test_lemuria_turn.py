@@ -225,3 +225,50 @@ def test_ctrl_c_while_the_plan_becomes_moves_keeps_them(monkeypatch):
     assert result.status == "interrupted" and result.plan.reason == "interrupted"
     assert result.vp == result.plan.vp
     _ends_the_turn(game, result.moves)
+
+
+@pytest.mark.parametrize("kind", ["build", "remodel"])
+def test_the_planned_reductions_are_the_ones_played(kind):
+    """The move was matched on its cards only: the first legal reductions were played, not
+    the plan's (a remodel planned '-gold, -wood' paid food and gold)."""
+    from lumicore.lemuria.schedule import Build, Remodel
+    from solvers.lemuria.turn import _to_moves
+
+    game = _main_phase(2, 1)
+    s, p = game.s, game.current_player()
+    s["turn"] = 8
+    s["admin"][p] = True  # a second reduction, for the Upper Trend cards too
+    s["pl"][p]["fac"] = [["B03", None]]
+    s["pl"][p]["res"].update(stone=9, wood=9, gold=9, food=9)
+    game._moves = None
+    tried = 0
+    for move in game.moves():
+        if move[0] != kind:
+            continue
+        same = [m for m in game.moves() if m[:3] == move[:3]]
+        if len(same) < 2:
+            continue
+        want = same[-1]
+        action = (Build(want[1], want[2], want[3]) if kind == "build"
+                  else Remodel(want[1], want[2], want[3]))
+        assert _to_moves(game, p, (action,))[0] == want
+        tried += 1
+    assert tried
+
+
+def test_best_turn_refuses_the_give_back_decision_of_an_exchange():
+    """It returned ("end",), which is not legal while a card is owed to the deck."""
+    game = _main_phase(2, 1)
+    p = game.current_player()
+    game.s["pl"][p]["res"]["gold"] = 5
+    game._moves = None
+    while game.phase == "main" and ("exchange",) not in game.moves():
+        game.apply_action(0)
+        while game.is_chance_node():
+            game.resolve_chance()
+    game.apply_move(("exchange",))
+    while game.is_chance_node():
+        game.resolve_chance()
+    assert game.s["give_back"]
+    with pytest.raises(LumicoreError, match="gives a card back first"):
+        best_turn(game, time_limit=1)

@@ -37,6 +37,7 @@ from dataclasses import replace
 
 from ortools.sat.python import cp_model
 
+from lumicore.errors import IllegalMoveError, LumicoreError
 from lumicore.lemuria import Instance, Schedule, TurnPlan, simulate
 from lumicore.lemuria.altar import MATERIALS, MEMORIES, MONTHS
 from lumicore.lemuria.harvests import (
@@ -267,27 +268,29 @@ def greedy_materials(instance: Instance, setup: AltarSetup,
     """A simple material plan and the income it harvests: harvest the fullest memory holding
     a material of the player when there is one; else place the material type more of which is
     in front in an empty memory, the largest first, aiming at the resource ``aim`` gives for
-    its type two turns on; else nothing. No paid harvests, no pedestal."""
+    its type two turns on, never in a memory the other players place in later (``setup.
+    others``: a material there could bar theirs); else on a pedestal (the operation is
+    mandatory while a material is in front); else nothing. No paid harvests.
+    :class:`IllegalMoveError` if the other players' materials cannot be placed as given."""
     altar = AltarYear(setup)
     ops: dict[int, tuple] = {}
     income: dict[int, dict[str, int]] = {}
     for t in range(1, instance.turns + 1):
         altar.start_turn(t)
+        theirs = {m for u, placed in setup.others.items() if u > t for m, _ in placed}
         harvest = altar.harvestable()
+        kind = max(MATERIALS, key=lambda k: altar.front[k])
         if harvest:
             best = max(harvest, key=lambda i: (altar.memories[i].filled, -i))
-            op: Place | Harvest | None = Harvest(best)
+            op: Place | Pedestal | Harvest | None = Harvest(best)
+        elif options := [p for p in altar.placements() if p.memory not in theirs]:
+            options = [p for p in options if p.material == kind] or options
+            op = max(options, key=lambda p: (
+                altar.memories[p.memory].filled == 0, setup.card.blocks(p.memory),
+                setup.card.yields(p.memory, p.material, setup.rotation_at(t + 2))
+                == aim[p.material], -p.memory))
         else:
-            options = altar.placements()
-            if options:
-                kind = max(MATERIALS, key=lambda k: altar.front[k])
-                options = [p for p in options if p.material == kind] or options
-                op = max(options, key=lambda p: (
-                    altar.memories[p.memory].filled == 0, setup.card.blocks(p.memory),
-                    setup.card.yields(p.memory, p.material, setup.rotation_at(t + 2))
-                    == aim[p.material], -p.memory))
-            else:
-                op = None
+            op = Pedestal(kind) if altar.front[kind] else None
         income[t] = altar.apply(op) if op is not None else {}
         ops[t] = (op,) if op is not None else ()
         altar.end_turn()
@@ -361,7 +364,11 @@ def build_harvest_schedule(instance: Instance, setup: AltarSetup | None = None,
     setup = setup or AltarSetup(first_turn=instance.first_turn)
     setup.check_calendar(instance)
     start = time.perf_counter()
-    greedy = greedy_harvest_schedule(instance, setup, max_builds)
+    try:
+        greedy = greedy_harvest_schedule(instance, setup, max_builds)
+    except IllegalMoveError as exc:  # the others' own placements fail: no year to start from
+        raise LumicoreError(f"no plan: the other players' materials cannot be placed as given "
+                            f"beside the greedy plan's ({exc})") from None
     try:
         year = HarvestYearModel(instance, setup, max_builds)
         if hint:
@@ -383,8 +390,6 @@ def build_harvest_schedule(instance: Instance, setup: AltarSetup | None = None,
     watch.close()
     elapsed = time.perf_counter() - start
     if code == cp_model.INFEASIBLE:
-        from lumicore.errors import LumicoreError
-
         raise LumicoreError("no legal year: the other players' materials cannot all be placed "
                             "as given")
     found = code in (cp_model.OPTIMAL, cp_model.FEASIBLE)

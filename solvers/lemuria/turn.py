@@ -255,11 +255,13 @@ def _to_moves(game: Game, player: int, actions: tuple) -> list[tuple]:
             try_move([m for m in legal if m[0] == "pedestal" and m[2] == action.material])
         elif isinstance(action, Harvest):
             try_move([("harvest", action.memory, int(action.paid))])
-        elif isinstance(action, Build):
+        elif isinstance(action, Build):  # the plan's district and reductions first
             same = [m for m in legal if m[0] == "build" and m[1] == action.card]
-            try_move([m for m in same if m[2] == action.district] + same)
+            try_move(sorted(same, key=lambda m: (m[2] != action.district,
+                                                 sorted(m[3]) != sorted(action.reduce))))
         elif isinstance(action, Remodel):
-            try_move([m for m in legal if m[:3] == ("remodel", action.discard, action.card)])
+            same = [m for m in legal if m[:3] == ("remodel", action.discard, action.card)]
+            try_move(sorted(same, key=lambda m: sorted(m[3]) != sorted(action.reduce)))
         elif isinstance(action, Play):
             skill = game.cards.skills[action.character]
             plays = [m for m in legal if m[:3] == ("play", action.character, action.house_in)]
@@ -293,6 +295,9 @@ def best_turn(game: Game, time_limit: float | None = DEFAULT_TURN_LIMIT, others:
         raise LumicoreError(f"best_turn needs a lumicore.lemuria.Game, got {type(game).__name__}")
     if game.is_terminal() or game.is_chance_node() or game.phase != "main":
         raise LumicoreError(f"best_turn plans a player's main phase; the game is at {game.phase}")
+    if game.s["give_back"]:  # the turn cannot end here: a card is owed to the deck
+        raise LumicoreError("best_turn plans from a decision where the turn may end; the player "
+                            "gives a card back first (the exchange's second half)")
     if isinstance(horizon, bool) or not isinstance(horizon, int) or horizon < 1:
         raise LumicoreError(f"horizon must be a positive integer, got {horizon!r:.40}")
     check_limits(None, time_limit)
