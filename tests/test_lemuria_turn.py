@@ -272,3 +272,33 @@ def test_best_turn_refuses_the_give_back_decision_of_an_exchange():
     assert game.s["give_back"]
     with pytest.raises(LumicoreError, match="gives a card back first"):
         best_turn(game, time_limit=1)
+
+
+def test_the_others_moves_after_the_player_this_month_are_in_the_plan():
+    """The play-out's builds of the others after the player in the current month were left
+    out of the model: the plan counted on cards its own play-out gave away (3 players, seed 4,
+    month 9: B04 and B29)."""
+    from solvers.lemuria.bots import GreedyBot
+    from solvers.lemuria.turn import _moves_by_turn, _opponents, _play_out
+
+    game = Game.new(players=3, seed=4)
+    bots = [GreedyBot(seed=i) for i in range(3)]
+    while not (game.turn == 9 and game.phase == "main" and not game.is_chance_node()):
+        if game.is_chance_node():
+            game.resolve_chance()
+        else:
+            game.apply_action(bots[game.current_player()].choose(game))
+    player = game.current_player()
+    sim, _drawn, festivals, _ = _play_out(game, "greedy", 0, None)
+    opponents = _opponents(game, sim, festivals, player, 4)
+    by_player = _moves_by_turn(game, sim, player)
+    later = 0
+    for opponent, q in zip(opponents, [q for q in range(game.players) if q != player],
+                           strict=True):
+        now = [m for t, m, _after in by_player.get(q, [])
+               if t == game.turn and m[0] in ("build", "remodel")]
+        if now:
+            later += 1
+            card = now[0][1] if now[0][0] == "build" else now[0][2]
+            assert opponent.builds[2] == card
+    assert later  # the position has such moves

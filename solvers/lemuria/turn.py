@@ -136,17 +136,20 @@ def _play_out(game: Game, others: str, seed: int, deadline: float | None = None
 
 def _opponents(game: Game, sim: Game, festivals: dict, player: int, turns: int
                ) -> tuple[Opponent, ...]:
-    """What the others did in the play-out, per planned turn (1 = now: nothing, they act
-    around the player this turn; from 2 on: their cards, chits and festival residents)."""
+    """What the others did in the play-out, per planned turn: their cards, chits and
+    festival residents. The model's opponents act before the player in each turn, so a move
+    made after the player's turn of its month counts in the next planned turn (the others'
+    moves of this month come after the player's: in turn 2; a second build that lands on a
+    turn already holding one is left out)."""
     t0 = game.turn
     per_player: list[dict[str, dict]] = []
-    history_moves = _moves_by_turn(game, sim)
+    history_moves = _moves_by_turn(game, sim, player)
     for q in range(game.players):
         if q == player:
             continue
         builds, chits = {}, {}
-        for turn, move in history_moves.get(q, []):
-            rel = turn - t0 + 1
+        for turn, move, after in history_moves.get(q, []):
+            rel = turn - t0 + 1 + after
             if not 2 <= rel <= turns:
                 continue
             if move[0] in ("build", "remodel") and rel not in builds:
@@ -170,14 +173,19 @@ def _opponents(game: Game, sim: Game, festivals: dict, player: int, turns: int
     return tuple(out)
 
 
-def _moves_by_turn(game: Game, sim: Game) -> dict[int, list[tuple[int, tuple]]]:
-    """Replay the play-out's new actions to list each player's moves with their turn."""
+def _moves_by_turn(game: Game, sim: Game, player: int
+                   ) -> dict[int, list[tuple[int, tuple, bool]]]:
+    """Replay the play-out's new actions to list each player's moves with their turn and
+    whether ``player`` had ended their turn of that month before."""
     replay = game.clone()
-    out: dict[int, list[tuple[int, tuple]]] = {}
+    out: dict[int, list[tuple[int, tuple, bool]]] = {}
+    ended: set[int] = set()  # the months whose turn ``player`` has ended
     for action in sim.s["history"][len(game.s["history"]):]:
         if not replay.is_chance_node():
-            move = replay.moves()[action]
-            out.setdefault(replay.current_player(), []).append((replay.turn, move))
+            move, mover = replay.moves()[action], replay.current_player()
+            out.setdefault(mover, []).append((replay.turn, move, replay.turn in ended))
+            if mover == player and move == ("end",):
+                ended.add(replay.turn)
         replay.apply_action(action)
     return out
 
