@@ -111,7 +111,7 @@ def test_model_pays_the_extra_harvest_with_the_gold_the_free_harvest_yields():
     # harvesting memory 1 (3 stone), and A is built (5 VP + 6). The model paid for the extra
     # harvest only from the gold held at the start of the turn and called 0 VP optimal.
     start = [Memory()] * 12
-    start[0] = Memory("mineral", (ME, ME), 1)   # 3 blocks, full: 3 stone
+    start[0] = Memory("mineral", (ME,), 2)      # 3 blocks, full: 3 stone
     start[1] = Memory("mineral", (ME,), 1)      # 2 blocks, full: 2 gold
     setup = AltarSetup(start=tuple(start), materials={"plant": 2, "mineral": 0})
     inst = replace(_one_card({"stone": 3, "gold": 1}), start={})
