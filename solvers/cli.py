@@ -69,8 +69,11 @@ def _warning_line(message: Warning | str, category: type[Warning], filename: str
 
 
 def _run(argv: Sequence[str] | None) -> int:
+    if sys.stdout is None:  # started with standard output closed (``>&-``)
+        return _fail("standard output is closed: nothing could be printed")
     try:
         args = _parse(argv)
+        _check_outputs(args)
         status = int(args.run(args) or 0)
         sys.stdout.flush()  # a closed pipe or a full disk breaks here, not at exit
         return status
@@ -86,6 +89,31 @@ def _run(argv: Sequence[str] | None) -> int:
     except KeyboardInterrupt:
         print("lumicore: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+
+
+OUTPUTS = ("out", "svg", "record", "save")
+"""The options that name a file a command writes."""
+
+
+def _check_outputs(args: argparse.Namespace) -> None:
+    """:class:`LumicoreError` if a file the command writes is one it reads (or writes twice):
+    ``--out deck.toml`` beside ``--deck deck.toml`` emptied the deck before it was read."""
+    values = {k: v for k, v in vars(args).items() if isinstance(v, str) and v}
+    for name in OUTPUTS:
+        out = values.get(name)
+        if out is None or not os.path.isfile(out):
+            continue
+        for other, value in values.items():
+            if other == name or value == "-":
+                continue
+            try:
+                same = os.path.isfile(value) and os.path.samefile(out, value)
+            except (OSError, ValueError):  # no such path, a name too long, a NUL byte
+                same = False
+            if same:
+                raise LumicoreError(f"--{name} {shorten(out)} is also an input "
+                                    f"({other.replace('_', '-')}): the output would overwrite "
+                                    "it; write to another file")
 
 
 def _parse(argv: Sequence[str] | None) -> argparse.Namespace:

@@ -372,3 +372,71 @@ def test_an_error_in_a_deal_file_names_it(tmp_path: Path,
     path.write_text('{"players": "two"}')
     assert cli.main(["lucia", "deal", "--file", str(path)]) == 2
     assert capsys.readouterr().err.startswith(f"lumicore: error: {str(path)!r}: ")
+
+
+@pytest.mark.parametrize("command", [
+    ["lucia", "tournament", "--games", "1", "--deck", "{file}", "--out", "{file}"],
+    ["lucia", "solve", "h T L4", "--deck", "{file}", "--svg", "{file}"],
+    ["lucia", "play", "--seed", "1", "--policy", "greedy", "--deck", "{file}",
+     "--record", "{file}"],
+])
+def test_an_output_that_is_an_input_is_refused_before_it_is_written(command, tmp_path,
+                                                                   monkeypatch, capsys):
+    """--out deck.toml beside --deck deck.toml emptied the deck (then called it invalid);
+    --svg and --record replaced it silently."""
+    from lumicore.data import data_dir
+
+    monkeypatch.chdir(tmp_path)
+    deck = tmp_path / "deck.toml"
+    text = (data_dir() / "lucia_deck.toml").read_text()
+    deck.write_text(text)
+    assert cli.main([part.replace("{file}", "deck.toml") for part in command]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("lumicore: error: --") and "is also an input (deck)" in err
+    assert err.count("\n") == 1 and deck.read_text() == text
+
+
+def test_a_closed_standard_output_is_a_one_line_error():
+    """sys.stdout is None under `>&-`: the flush after the command was an AttributeError."""
+    result = subprocess.run([sys.executable, "-m", "lumicore", "lucia", "random", "--seed", "1"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            cwd=ROOT, close_fds=True, preexec_fn=lambda: os.close(1))
+    assert result.returncode == 2
+    assert result.stderr == "lumicore: error: standard output is closed: nothing could be printed\n"
+
+
+def test_a_failed_output_write_leaves_the_old_file(tmp_path, monkeypatch, capsys):
+    """The outputs were written in place: a write that failed half way left half a file."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "plan.svg").write_text("the old plan")
+
+    def full(*args):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", full)  # the last step of a whole-file write
+    assert cli.main(["lucia", "solve", "h T L4", "--svg", "plan.svg"]) == 2
+    assert "No space left on device" in capsys.readouterr().err
+    assert (tmp_path / "plan.svg").read_text() == "the old plan"
+    assert [p.name for p in tmp_path.iterdir()] == ["plan.svg"]
+
+
+@pytest.mark.parametrize("command, content", [
+    (["lemuria", "plan", "{file}", "--time-limit", "1"], "turns = true\n"),
+    (["reef", "show", "--board", "{file}"], "S S\nL\n"),
+])
+def test_a_file_name_with_a_newline_stays_on_the_error_line(command, content, tmp_path,
+                                                           monkeypatch, capsys):
+    """The Lemuria instance and reef board loaders put the name in the message as it was:
+    a newline in it split the error over two lines (an escape reached the terminal)."""
+    monkeypatch.chdir(tmp_path)
+    name = "odd\nname.txt"
+    (tmp_path / name).write_text(content)
+    assert cli.main([part.replace("{file}", name) for part in command]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "'odd\\nname.txt'" in err
+
+
+def test_lucia_play_checks_its_samples_before_it_shows_the_start(capsys):
+    assert cli.main(["lucia", "play", "--seed", "1", "--policy", "greedy", "--samples", "0"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "samples must be a positive integer" in err

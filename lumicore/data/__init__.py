@@ -134,10 +134,13 @@ def write_file(path: str | os.PathLike, content: str | bytes, atomic: bool = Fal
     """Write ``content`` (text as UTF-8, or bytes) to the file ``path``; a failure raises
     :class:`~lumicore.errors.OutputError` naming it (:func:`writing`). With ``atomic`` the
     content goes to a temporary file in the same folder that then replaces ``path`` in one
-    step, so that a reader (a cache) never sees half a file; a failed write removes it."""
+    step, so that a reader (a cache) never sees half a file; a failed write removes it (a
+    symbolic link or a special file such as ``/dev/stdout`` is written in place)."""
     path = _output_path(path)
     text = isinstance(content, str)
     mode, encoding = ("w", "utf-8") if text else ("wb", None)
+    # only a regular file is replaced: a link stays a link, /dev/stdout a device
+    atomic = atomic and not path.is_symlink() and (path.is_file() or not path.exists())
     with writing(path):
         if not atomic:
             with open(path, mode, encoding=encoding) as handle:

@@ -520,7 +520,7 @@ def load_instance(path: str | Path) -> Instance:
     try:
         return instance_from_dict(data, path.parent)
     except DataError as exc:
-        raise DataError(f"{path}: {exc}") from exc
+        raise DataError(f"{shorten(str(path))}: {exc}") from exc
 
 
 def parse_instance(text: str) -> Instance:

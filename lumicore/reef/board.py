@@ -263,4 +263,4 @@ def _read_board(name_or_path: str | Path) -> Board:
     except NotationError as exc:
         if name in BUILTIN_BOARDS:
             raise DataError(f"built-in board {name!r}: {exc}") from exc
-        raise NotationError(f"{name_or_path}: {exc}") from exc
+        raise NotationError(f"{shorten(str(name_or_path))}: {exc}") from exc

@@ -313,7 +313,7 @@ def _run_play(args: argparse.Namespace, game: str,
     printer = None if args.json else (lambda state, action: print(show(state, action)))
     record, final = play_game(game, bots, players, args.seed, on_action=printer)
     if args.record is not None:
-        write_file(args.record, json.dumps(record) + "\n")
+        write_file(args.record, json.dumps(record) + "\n", atomic=True)
     if args.json:
         print(json.dumps(record))
         return 0

@@ -106,7 +106,8 @@ def run_plan(args: argparse.Namespace) -> int:
               if args.harvests
               else simulate(instance, schedule))
     if svg is not None:
-        write_file(svg, render_year(instance, schedule, title=source, result=result))
+        write_file(svg, render_year(instance, schedule, title=source, result=result),
+                   atomic=True)
     code = exit_code(schedule.status, has_answer=True)
     if args.json:
         data = schedule_json(schedule, source, result.total)
@@ -186,7 +187,7 @@ def run_play(args: argparse.Namespace) -> int:
     record = result.game.record()
     record["bots"] = result.bots
     if record_path is not None:
-        write_file(record_path, json.dumps(record) + "\n")
+        write_file(record_path, json.dumps(record) + "\n", atomic=True)
     if args.json:
         print(json.dumps(record))
         return 0

@@ -41,7 +41,7 @@ from solvers.limits import (
 )
 from solvers.lucia import ALGORITHMS, DEFAULT_MAX_NODES, DEFAULT_PUZZLE, solve
 from solvers.lucia.deal import DEFAULT_DEAL_NODES, solve_deal
-from solvers.lucia.play import DEFAULT_SAMPLES, SAMPLE_NODES, play_game
+from solvers.lucia.play import DEFAULT_SAMPLES, SAMPLE_NODES, check_sampling, play_game
 from solvers.lucia.puzzle import HEURISTICS, PDB_ABSTRACTION, PDB_SHARE, search_kinds
 from solvers.lucia.winrate import DEFAULT_TIME_LIMIT as DEAL_TIME_LIMIT
 from solvers.lucia.winrate import win_rate
@@ -156,7 +156,7 @@ def run_solve(args: argparse.Namespace) -> int:
                        max_memory=args.max_memory, heuristic=args.heuristic,
                        progress=_progress_line(bar))
     if svg is not None:
-        write_file(svg, result._repr_svg_())
+        write_file(svg, result._repr_svg_(), atomic=True)
     code = exit_code(result.status, bool(result.plan) or result.status != LIMIT)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
@@ -329,6 +329,7 @@ def run_winrate(args: argparse.Namespace) -> int:
 
 def run_play(args: argparse.Namespace) -> int:
     record_path = check_output_path(args.record) if args.record is not None else None
+    check_sampling(args.samples, args.max_nodes, args.time_limit)  # before the start is shown
     d = deal(args.seed, args.players, deck=args.deck)
     if not args.json:
         print(f"start: {d.train}")
@@ -345,7 +346,7 @@ def run_play(args: argparse.Namespace) -> int:
     text = json.dumps({"game": "lucia", "seed": args.seed, "players": args.players,
                        "deck": args.deck, **record.to_dict()})
     if record_path is not None:
-        record_path.write_text(text + "\n", encoding="utf-8")
+        write_file(record_path, text + "\n", atomic=True)
     if args.json:
         print(text)
     else:

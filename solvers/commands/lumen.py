@@ -131,7 +131,7 @@ def run_play(args: argparse.Namespace) -> int:
                          out=(lambda *_: None) if quiet else print)
     record = {**state.record(), "bots": bots, "returns": state.returns()}
     if args.record is not None:
-        write_file(args.record, json.dumps(record))
+        write_file(args.record, json.dumps(record), atomic=True)
     line = _winner_line(state, bots)
     if args.json:
         print(json.dumps({"winner": None if state.winner() is None else state.winner() + 1,

@@ -120,7 +120,7 @@ def run_show(args: argparse.Namespace) -> int:
         check_output_path(args.svg)
     reef = _reef(args)
     if args.svg is not None:
-        write_file(args.svg, svg(reef))
+        write_file(args.svg, svg(reef), atomic=True)
     if args.json:
         print(json.dumps({"reef": reef_io.to_json(reef), **_summary_data(reef),
                           "svg": args.svg}))
@@ -150,7 +150,7 @@ def run_best(args: argparse.Namespace) -> int:
     if args.save is not None:
         reef_io.save(result.reef, args.save)
     if args.svg is not None:
-        write_file(args.svg, result._repr_svg_())
+        write_file(args.svg, result._repr_svg_(), atomic=True)
     if args.json:
         print(json.dumps(result.as_dict()))
     else:
@@ -262,7 +262,7 @@ def run_play(args: argparse.Namespace) -> int:
             so_far.apply_action(action)
         game_record = {**so_far.record(), "bots": bots}
         if args.record is not None:
-            write_file(args.record, json.dumps(game_record) + "\n")
+            write_file(args.record, json.dumps(game_record) + "\n", atomic=True)
         if args.json:
             print(json.dumps(game_record))
         else:
@@ -272,7 +272,7 @@ def run_play(args: argparse.Namespace) -> int:
     assert isinstance(final, Game)
     game_record = {**final.record(), "bots": bots}
     if args.record is not None:
-        write_file(args.record, json.dumps(game_record) + "\n")
+        write_file(args.record, json.dumps(game_record) + "\n", atomic=True)
     if args.json:
         print(json.dumps(game_record))
         return EXIT_ANSWER
