@@ -194,7 +194,7 @@ def test_bad_toml_and_file_errors_name_the_file(tmp_path):
         parse_instance("turns = = 3")
     path = tmp_path / "bad.toml"
     path.write_text(toml_of(turns=0))
-    with pytest.raises(DataError, match="bad.toml: turns"):
+    with pytest.raises(DataError, match="bad.toml': turns"):
         load_instance(path)
 
 

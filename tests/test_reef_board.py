@@ -128,7 +128,7 @@ def test_exactly_64_cells_accepted():
 def test_file_error_names_file_row_and_column(tmp_path):
     path = tmp_path / "bad.txt"
     path.write_text("# comment\nL S S\n L Z\n")
-    with pytest.raises(NotationError, match=r"bad.txt: unknown token 'Z' at row 1, column 3"):
+    with pytest.raises(NotationError, match=r"bad.txt': unknown token 'Z' at row 1, column 3"):
         load_board(path)
 
 
