@@ -153,7 +153,7 @@ def _bad_record(game: str, how: str, monkeypatch, tmp_path) -> tuple[str, str]:
     if how == "illegal action":
         record["actions"] = [*record["actions"][:5], 9999, *record["actions"][6:]]
         text = json.dumps(record)
-        message = f"{what}: actions[5]: action 9999 is not legal here (legal: 0.."
+        message = f"{what}: actions[5]: action 9999 is not legal here (legal: "
     elif how == "altered returns":  # the result edited after the game: every game refuses it
         returns = record["returns"]
         record["returns"] = [returns[0] + 1.0, *returns[1:]]
