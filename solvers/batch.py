@@ -26,7 +26,7 @@ from typing import Any
 from lumicore.errors import LumicoreError, SearchLimitError
 
 __all__ = ["BACKENDS", "MAX_TASKS", "MAX_WORKERS", "run_batch", "cores", "default_workers",
-           "check_workers", "worker_count", "children_ignore_ctrl_c"]
+           "check_workers", "worker_count", "children_ignore_ctrl_c", "deliver_ctrl_c"]
 
 BACKENDS = ("process", "dask")
 
@@ -159,18 +159,32 @@ def _shut_down(pool: ProcessPoolExecutor, futures: list) -> None:
 
 
 @contextmanager
-def children_ignore_ctrl_c() -> Iterator[None]:
+def children_ignore_ctrl_c(pressed: list[int] | None = None) -> Iterator[None]:
     """Start worker processes with Ctrl-C ignored (they inherit it), so that Ctrl-C in a terminal
     reaches only this process, which stops the run and shuts the workers down itself (also the
-    Lemuria branch and bound beside CP-SAT, :mod:`solvers.lemuria.beside`)."""
+    Lemuria branch and bound beside CP-SAT, :mod:`solvers.lemuria.beside`). With ``pressed``
+    (for forked children only, which inherit a handler as it is and replace it themselves) a
+    Ctrl-C while they start is appended to it, for the caller to act on, instead of lost."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    handler = signal.SIG_IGN if pressed is None else (lambda signum, _frame: pressed.append(signum))
+    previous = signal.signal(signal.SIGINT, handler)
     try:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+def deliver_ctrl_c() -> None:
+    """Run what a Ctrl-C runs now (the SIGINT handler in place: a callable, or
+    ``KeyboardInterrupt`` unless SIGINT is ignored), for a press :func:`children_ignore_ctrl_c`
+    held back."""
+    handler = signal.getsignal(signal.SIGINT)
+    if callable(handler):
+        handler(signal.SIGINT, None)
+    elif handler != signal.SIG_IGN:
+        raise KeyboardInterrupt
 
 
 @contextmanager

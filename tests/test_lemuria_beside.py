@@ -458,3 +458,20 @@ def test_the_branch_and_bound_beside_starts_with_the_search_or_after_its_first_r
     assert simulate(inst, plan).total == plan.vp
     assert events.count("partner") == 1
     assert events[:2] == (["CP-SAT", "partner"] if late else ["partner", "CP-SAT"])
+
+
+def test_ctrl_c_while_the_partner_starts_stops_the_plan(monkeypatch):
+    """Ctrl-C was ignored while the branch and bound's process started (so that it does not
+    reach the child): a press then was lost and the plan ran to its limit (seen under load)."""
+    import multiprocessing.process
+
+    start = multiprocessing.process.BaseProcess.start
+
+    def pressed_while_starting(self):
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)  # the press lands while the process starts
+        return start(self)
+
+    monkeypatch.setattr(multiprocessing.process.BaseProcess, "start", pressed_while_starting)
+    plan = build_schedule(default_instance(0), time_limit=8, workers=1, seed=0, dives=False)
+    assert plan.status == "interrupted" and plan.reason == "interrupted"

@@ -209,7 +209,12 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
     wanted = branch and beside and not fast.interrupted and (limit is None or greedy.vp < limit)
     late = wanted and PARTNER_LATE and instance.turns > SHORT_YEAR and _may_fork()
     if wanted and not late:
-        partner = _partner(instance, fast, start + seconds - time.perf_counter(), greedy.vp)
+        try:
+            partner = _partner(instance, fast, start + seconds - time.perf_counter(), greedy.vp)
+        except KeyboardInterrupt:  # Ctrl-C while the partner started: the greedy year
+            greedy.status, greedy.reason = INTERRUPTED, REASON_INTERRUPTED
+            greedy.elapsed = time.perf_counter() - start
+            return greedy
     watch = Watch(show_progress, time_limit, vp=greedy.vp,
                   bound=None if limit is None else float(limit))
     watch.interrupted = fast is not None and fast.interrupted

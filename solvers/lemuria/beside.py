@@ -34,7 +34,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from lumicore.lemuria import Instance
-from solvers.batch import children_ignore_ctrl_c
+from solvers.batch import children_ignore_ctrl_c, deliver_ctrl_c
 from solvers.ctrl_c import forget
 from solvers.lemuria.bound import BoundResult
 from solvers.lemuria.branch import BranchResult, branch_bound
@@ -64,9 +64,16 @@ class BranchBeside:
         self.process = context.Process(
             target=_run, args=(instance, root, float(seconds), self._vp, self._stop, send),
             name="lemuria-branch", daemon=True)
-        with children_ignore_ctrl_c():
+        pressed: list[int] = []
+        with children_ignore_ctrl_c(pressed if _START == "fork" else None):
             self.process.start()
         send.close()
+        if pressed:  # Ctrl-C while the process started: its handler runs now
+            try:
+                deliver_ctrl_c()
+            except BaseException:
+                self.finish(wait=0.0)
+                raise
 
     def found(self, vp: int) -> None:
         """Tell the process of a plan of ``vp`` VP (it prunes nodes no better)."""
