@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -308,7 +308,9 @@ class FlatMCBot(_Searcher, _ByValue):
             for a in actions:
                 if counts[a] and deadline is not None and time.perf_counter() > deadline:
                     return {a: totals[a] / counts[a] for a in actions}
-                totals[a] += self._playout(_child(_world(state, self.rng), a), deadline)[me]
+                world = _world(state, self.rng)  # a copy already: played on in place
+                world.apply_action(a)
+                totals[a] += self._playout(world, deadline)[me]
                 counts[a] += 1
         return {a: totals[a] / counts[a] for a in actions}
 
@@ -351,6 +353,7 @@ class MCTSBot(_Searcher):
                 or not 0 <= exploration < math.inf:
             raise LumicoreError(f"exploration must be a number >= 0, got {exploration!r:.80}")
         self.iterations, self.exploration = iterations, float(exploration)
+        self._worlds = False  # set by choose: whether the searched state hides something
 
     def choose(self, state: GameState) -> int:
         actions = state.legal_actions()
@@ -358,6 +361,8 @@ class MCTSBot(_Searcher):
             return actions[0]
         root = _Node(state.num_players())
         deadline = self._deadline()
+        # the state hides something: each descent's world may allow other actions at a node
+        self._worlds = hasattr(state, "resample_from_infostate")
         for i in range(self.iterations if deadline is None else 10**9):
             if deadline is not None and i and time.perf_counter() > deadline:
                 break
@@ -371,6 +376,7 @@ class MCTSBot(_Searcher):
                    key=lambda kv: (kv[1].visits, kv[1].totals[root.player]))[0]
 
     def _iterate(self, root: _Node, state: GameState, deadline: float | None = None) -> None:
+        worlds = self._worlds
         node, path = root, [root]
         while not state.is_terminal():
             if state.is_chance_node():
@@ -384,17 +390,19 @@ class MCTSBot(_Searcher):
                 node.player = state.current_player()
                 node.untried = list(legal)
                 self.rng.shuffle(node.untried)
-            else:  # a resampled world may allow other actions here (another player's hand)
+            elif worlds:  # this world may allow other actions here (another player's hand)
+                legal = set(legal)
                 node.untried += [a for a in legal
                                  if a not in node.children and a not in node.untried]
-            playable = [i for i, a in enumerate(node.untried) if a in legal]
+            playable = ([i for i, a in enumerate(node.untried) if a in legal] if worlds
+                        else range(len(node.untried)))
             if playable:
                 action = node.untried.pop(playable[-1])
                 state.apply_action(action)
                 node.children[action] = node = _Node(len(root.totals))
                 path.append(node)
                 break
-            action, node = self._select(node, legal)
+            action, node = self._select(node, legal if worlds else None)
             state.apply_action(action)
             path.append(node)
         values = self._playout(state, deadline)
@@ -403,10 +411,11 @@ class MCTSBot(_Searcher):
             for p, v in enumerate(values):
                 n.totals[p] += v
 
-    def _select(self, node: _Node, legal: list[int]) -> tuple[int, _Node]:
-        """The child of the best UCB1 value among the ``legal`` actions."""
+    def _select(self, node: _Node, legal: Collection[int] | None) -> tuple[int, _Node]:
+        """The child of the best UCB1 value among the ``legal`` actions (None: all)."""
         log_n, me, c = math.log(node.visits), node.player, self.exploration
-        return max(((a, child) for a, child in node.children.items() if a in legal),
+        return max(((a, child) for a, child in node.children.items()
+                    if legal is None or a in legal),
                    key=lambda kv: kv[1].totals[me] / kv[1].visits
                    + c * math.sqrt(log_n / kv[1].visits))
 
