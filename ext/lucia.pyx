@@ -1149,7 +1149,8 @@ def astar(u64 start, const uint32_t[:, ::1] cards, Heuristic heur, long long max
     expansions). ``upper`` (with weight 1): a known plan's length; states whose f reaches it are
     neither stored nor expanded, so an exhausted search proves that plan optimal.
     ``max_depth`` (at most 254, the 8-bit depth): states this many cards deep are not expanded,
-    and a search that left one unexpanded ends CUT, never EXHAUSTED (no proof)."""
+    and a search that left one unexpanded ends CUT, never EXHAUSTED (no proof); so does one that
+    dropped a state whose f reached 255 when no ``upper`` below it was given."""
     cdef const HTab* t = &heur.t
     cdef Work w = Work(cards)
     cdef Store s
@@ -1213,6 +1214,7 @@ def astar(u64 start, const uint32_t[:, ::1] cards, Heuristic heur, long long max
                             continue
                         h = heuristic_c(y, n, t)
                         if g + 1 + h >= upper:
+                            deep |= upper >= INF
                             continue
                         s.table[slot].g = g + 1
                         idx = s.table[slot].idx
@@ -1221,7 +1223,10 @@ def astar(u64 start, const uint32_t[:, ::1] cards, Heuristic heur, long long max
                         s.card[idx] = w.g.card[j]
                     else:
                         h = heuristic_c(y, n, t)
-                        if h >= INF or g + 1 + h >= upper:
+                        if h >= INF:
+                            continue
+                        if g + 1 + h >= upper:
+                            deep |= upper >= INF    # f beyond the 8-bit depth: no proof
                             continue
                         if <long long>s.count >= max_nodes:
                             status = CUT

@@ -215,6 +215,26 @@ def test_astar_that_leaves_a_state_unexpanded_at_its_depth_cap_proves_nothing():
         _k.astar(train.packed, table, heur, 10**7, 0.0, max_depth=255)
 
 
+def test_astar_that_drops_a_state_past_the_8_bit_depth_proves_nothing():
+    """With no ``upper``, a state whose f reaches 255 is dropped (f is kept in 8 bits); a
+    search that dropped one reported "exhausted" (unsolvable). Heuristic values raised to near
+    255 (a stand-in for a plan of that length) show it on a solvable puzzle."""
+    import dataclasses
+
+    from lumicore._ext import lucia as _k
+    from solvers.lucia.puzzle import card_kinds, search_kinds
+
+    train = Train.parse("H L5 T H H H G G h G T S S S H H")
+    needed = search_kinds(card_kinds(None))
+    table = K.card_table(needed, Rules())
+    honest = build_table(needed, train)
+    high = np.where(honest.values == 0, 0, np.minimum(honest.values.astype(int) + 250, 254))
+    heur = K._heuristic_object(dataclasses.replace(honest, values=high.astype(np.uint8)), [])
+    assert _k.astar(train.packed, table, heur, 10**7, 0.0)[0] == 2  # CUT, not EXHAUSTED (1)
+    # below a given upper, dropping such states is the proof asked for
+    assert _k.astar(train.packed, table, heur, 10**7, 0.0, upper=200)[0] == 1
+
+
 def test_the_door_names_arguments_of_the_wrong_kind():
     """``successors`` of an empty list hit numpy's IndexError and took a float or bool card
     index as a row (0.5 -> 0); a train of another type than int, a table of heuristic values
