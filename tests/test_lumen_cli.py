@@ -117,6 +117,10 @@ def test_odds(tmp_path, capsys):
     assert main(["lumen", "odds", str(path), "--samples", "3", "--bot", "random", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["samples"] == 3 and sum(result["wins"]) + result["nobody"] == 3
+    assert main(["lumen", "odds", str(path), "--samples", "1000000", "--bot", "random",
+                 "--time-limit", "0.000001", "--json"]) == 0  # an estimate of the games played
+    result = json.loads(capsys.readouterr().out)
+    assert (result["status"], result["reason"], result["samples"]) == ("limit", "time", 1)
 
 
 def test_ctrl_c_during_best_exits_130_with_the_play_outs_so_far(tmp_path, capsys, monkeypatch):

@@ -98,6 +98,19 @@ def test_win_probability_counts_every_game():
     for bad in (0, -1, 1.5):
         with pytest.raises(LumicoreError):
             win_probability(GameState.new_game(), samples=bad)
+
+
+def test_win_probability_stops_at_its_time_limit_with_the_games_played():
+    # a million samples had no limit but Ctrl-C
+    result = win_probability(GameState.new_game(), samples=10**6, bot="random", seed=1,
+                             time_limit=1e-9)
+    assert (result.status, result.reason, result.samples) == ("limit", "time", 1)
+    assert sum(result.wins) + result.nobody == 1
+    assert win_probability(GameState.new_game(), samples=2, bot="random",
+                           time_limit=60).status == "done"
+    for bad in (0, -1, float("nan"), True):
+        with pytest.raises(LumicoreError, match="time_limit"):
+            win_probability(GameState.new_game(), samples=2, time_limit=bad)
     with pytest.raises(LumicoreError, match="unknown bot|foo"):
         win_probability(GameState.new_game(), samples=1, bot="foo")
 

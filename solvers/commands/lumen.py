@@ -4,7 +4,7 @@ position, run a tournament.
     lumicore lumen play --seed 3 --bots greedy,random [--record FILE] [--scenario A]
     lumicore lumen replay GAME.json
     lumicore lumen best STATE.json [--time-limit 5] [--max-nodes 20000]
-    lumicore lumen odds STATE.json [--samples 100] [--bot sheet]
+    lumicore lumen odds STATE.json [--samples 100] [--bot sheet] [--time-limit S]
     lumicore lumen tournament --bots sheet,greedy --games 20 [--scenario A] [--board default]
 """
 
@@ -181,7 +181,7 @@ def run_odds(args: argparse.Namespace) -> int:
 
     state = load_state(args.state)
     result = win_probability(state, samples=args.samples, bot=args.bot, seed=args.seed,
-                             progress=False if args.json else None)
+                             progress=False if args.json else None, time_limit=args.time_limit)
     print(json.dumps(result.to_dict()) if args.json else result)
     return exit_code(result.status, result.samples > 0)
 
@@ -239,6 +239,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     o.add_argument("--samples", type=int, default=100, help="games to play (default 100)")
     o.add_argument("--bot", default="sheet", help="bot for both players (default sheet)")
     o.add_argument("--seed", type=int, default=0, help="seed (default 0)")
+    o.add_argument("--time-limit", type=seconds, default=None,
+                   help="seconds: stop after the game under way, with the games played so far "
+                        "(default none)")
     o.add_argument("--json", action="store_true", help="print the result as JSON")
     o.set_defaults(run=run_odds)
 

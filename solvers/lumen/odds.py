@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 
@@ -17,7 +18,14 @@ from lumicore.errors import LumicoreError
 from lumicore.game import sample_chance
 from lumicore.lumen.game import GameState, check_seed
 from solvers.ctrl_c import check, noting
-from solvers.limits import DONE, INTERRUPTED, REASON_INTERRUPTED
+from solvers.limits import (
+    DONE,
+    INTERRUPTED,
+    LIMIT,
+    REASON_INTERRUPTED,
+    REASON_TIME,
+    check_limits,
+)
 from solvers.lumen.bots import make_policy
 from solvers.progress import progress as progress_bar
 from solvers.stats import wilson
@@ -28,7 +36,8 @@ __all__ = ["WinProbability", "win_probability"]
 @dataclass(frozen=True)
 class WinProbability:
     """Games won by each player out of ``samples`` (and won by nobody), with 95% Wilson
-    intervals; ``status`` ``done`` (all samples played: an estimate, not a proof) or
+    intervals; ``status`` ``done`` (all samples played: an estimate, not a proof), ``limit``
+    (``reason`` ``time``: the time limit stopped it after ``samples`` games) or
     ``interrupted``."""
 
     wins: tuple[int, int]
@@ -73,16 +82,21 @@ def _play_out(state: GameState, bots: list, rng: np.random.Generator) -> int | N
 
 @noting()
 def win_probability(state: GameState, samples: int = 100, bot: str = "sheet",
-                    seed: int = 0, progress: bool | None = False) -> WinProbability:
+                    seed: int = 0, progress: bool | None = False,
+                    time_limit: float | None = None) -> WinProbability:
     """Play ``samples`` games from ``state`` (a clone) with ``bot`` for both players, chance
     drawn by its probability (game ``i`` seeded ``[seed, i]``), and count the winners.
-    ``progress`` shows a bar (None: on a terminal only)."""
+    ``time_limit`` (seconds) stops it after the game under way when the time is up, with the
+    games played so far (status ``limit``). ``progress`` shows a bar (None: on a terminal
+    only)."""
     if not isinstance(state, GameState):
         raise LumicoreError(f"expected a Lumen GameState, got {type(state).__name__}")
     if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
         raise LumicoreError(f"samples must be a positive integer, got {samples!r}")
     check_seed(seed)
+    check_limits(None, time_limit)
     start = time.perf_counter()
+    deadline = math.inf if time_limit is None else start + time_limit
     bots = [make_policy(bot, seed=seed), make_policy(bot, seed=seed + 1 if seed < 2**63 - 1 else 0)]
     wins, nobody, played = [0, 0], 0, 0
     status, reason = DONE, None
@@ -97,6 +111,9 @@ def win_probability(state: GameState, samples: int = 100, bot: str = "sheet",
                     wins[w] += 1
                 played += 1
                 bar.update()
+                if time.perf_counter() >= deadline and played < samples:
+                    status, reason = LIMIT, REASON_TIME
+                    break
     except KeyboardInterrupt:
         status, reason = INTERRUPTED, REASON_INTERRUPTED
     return WinProbability((wins[0], wins[1]), nobody, played, bot, status, reason,
