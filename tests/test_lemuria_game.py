@@ -292,6 +292,32 @@ def test_harvest_of_a_memory_that_is_not_full_names_the_rule():
         touch(game).apply_move(("harvest", 0, 0))
 
 
+@pytest.mark.parametrize("move, message", [
+    (("build", "B02", "rural", ()), "building B02 needs"),
+    (("build", "B09", "rural", ()), r"the most reductions allowed \(1 here: -gold\)"),
+    (("build", "B99", "rural", ()), "B99 is not in the Trend row"),
+    (("play", "C07", "B01", "decline"), "B01 is not one of the player's facilities"),
+    (("play", "C09", None, "decline"), "C09 is not in the hand"),
+    (("play", "C07", None, "maybe"), "the skill's choice is one of"),
+    (("remodel", "B01", "B09", ("gold",)), "remodelling is allowed from turn 8"),
+    (("give", "C07"), "only after an exchange"),
+])
+def test_an_illegal_build_play_or_hand_move_names_the_rule(move, message):
+    """Every build, remodel, play and give-back was refused with "... is not legal here"."""
+    with pytest.raises(IllegalMoveError, match=message):
+        start(2).apply_move(move)
+
+
+def test_a_second_build_or_a_draw_without_the_gold_names_the_rule():
+    game = start(2)
+    game.apply_move(("build", "B25", "rural", ()))
+    with pytest.raises(IllegalMoveError, match="only one build or remodel per turn"):
+        game.apply_move(("build", "B09", "rural", ("gold",)))
+    touch(game).s["pl"][game.current_player()]["res"]["gold"] = 1
+    with pytest.raises(IllegalMoveError, match="costs 3 gold, player 1 has 1"):
+        touch(game).apply_move(("buy",))
+
+
 def test_harvest_gives_shares_returns_materials_and_black_cubes():
     game = start(3)
     s = touch(game).s

@@ -375,3 +375,21 @@ def test_the_greedy_materials_use_a_pedestal_when_no_memory_takes_one():
     greedy = greedy_harvest_schedule(inst, setup)
     assert all(isinstance(t.actions[0], Pedestal) for t in greedy.turns)
     assert replay_harvests(inst, setup, greedy.turns).total == greedy.vp
+
+
+@pytest.mark.parametrize("fields, message", [
+    ({"others": {1: (("3", "plant"),)}}, r"others turn 1: bad material .*'3'"),
+    ({"others": {1: ((0, "plant", 1),)}}, "others turn 1: bad material"),
+    ({"others": {1: ((1.5, "plant"),)}}, "others turn 1: bad material"),
+    ({"others": {1: "ab"}}, r"others turn 1: expected \(memory, material\) pairs"),
+    ({"others": {99: ((0, "plant"),)}}, "others: '99' is not a turn of the year"),
+    ({"steps": [(4, 1)]}, "steps: expected a mapping"),
+    ({"card": "default"}, "card: expected an AltarCard"),
+    ({"start": (Memory("plant", [0], 0),) + (Memory(),) * 11,
+      "materials": {"plant": 1, "mineral": 2}}, "memory 1: owners: expected a tuple"),
+])
+def test_a_malformed_altar_setup_is_a_data_error_naming_its_field(fields, message):
+    """These were TypeErrors, ValueErrors or AttributeErrors, or were accepted and failed in
+    replay_harvests (a turn of ``others`` outside the year was ignored)."""
+    with pytest.raises(DataError, match=message):
+        AltarSetup(**fields)

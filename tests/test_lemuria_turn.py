@@ -274,6 +274,19 @@ def test_best_turn_refuses_the_give_back_decision_of_an_exchange():
         best_turn(game, time_limit=1)
 
 
+def test_best_turn_refuses_a_turn_that_has_built_and_placed():
+    """In the middle of a turn it planned a second build and material operation and counted
+    their VP (4 VP here); the game refused both and the turn gained nothing."""
+    game = _main_phase(2, 2)
+    cost = {m: game.cards.buildings[m[1]].total_cost for m in game.moves() if m[0] == "build"}
+    game.apply_move(min(cost, key=cost.get))
+    with pytest.raises(LumicoreError, match="this turn has had its build"):
+        best_turn(game, time_limit=1, horizon=1)
+    game.apply_move(("place", 0, "plant"))
+    with pytest.raises(LumicoreError, match="its material operation and its build"):
+        best_turn(game, time_limit=1, horizon=1)
+
+
 def test_the_others_moves_after_the_player_this_month_are_in_the_plan():
     """The play-out's builds of the others after the player in the current month were left
     out of the model: the plan counted on cards its own play-out gave away (3 players, seed 4,

@@ -147,6 +147,9 @@ def memory_problem(card: AltarCard, memory: Memory, index: int) -> str | None:
         return f"material {shorten(memory.material)} is not one of {', '.join(MATERIALS)}"
     if not memory.owners:
         return "a material without owners"
+    if not isinstance(memory.owners, tuple) or not all(
+            isinstance(o, int) and not isinstance(o, bool) and o >= 0 for o in memory.owners):
+        return f"owners: expected a tuple of player numbers, got {shorten(memory.owners)}"
     if isinstance(memory.black, bool) or not isinstance(memory.black, int) or memory.black < 0:
         return f"black cubes: expected a count >= 0, got {shorten(memory.black)}"
     if memory.filled > card.blocks(index):

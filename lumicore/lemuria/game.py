@@ -716,7 +716,54 @@ class Game:
             return f"{name}: an additional harvest needs 1 gold"
         if kind == "end":
             return f"{name}: the material operation is mandatory (place or harvest first)"
-        return f"{name} is not legal here"
+        reason = self._why_not_main_move(move, p)
+        return f"{name}: {reason}" if reason else f"{name} is not legal here"
+
+    def _why_not_main_move(self, move: tuple, p: int) -> str | None:
+        """The rule a build, remodel, play, draw or give-back breaks (None if none is found)."""
+        kind, s = move[0], self.s
+        if kind in ("build", "remodel", "play", "buy", "exchange", "impact", "give") \
+                and s["phase"] != "main":
+            return f"it belongs to the main phase (the game is at {s['phase']})"
+        if s["give_back"] and kind != "give":
+            return "the player gives a card back first (the exchange's second half)"
+        if kind == "give":
+            return "a card is given back only after an exchange" if not s["give_back"] \
+                else f"{move[1]} is not in player {p + 1}'s hand"
+        if kind in ("buy", "exchange"):
+            price = len(s["pl"][p]["hand"]) if kind == "buy" else 2
+            if not self._deck_left():
+                return "the character deck is empty"
+            return f"it costs {price} gold, player {p + 1} has {s['pl'][p]['res']['gold']}"
+        if kind == "remodel" and s["turn"] < rules.REMODEL_FROM:
+            return f"remodelling is allowed from turn {rules.REMODEL_FROM}"
+        if kind == "remodel" and s["remodeled"]:
+            return "only one remodel a turn (an extra build skill adds a build, not a remodel)"
+        view = self._view(p)
+        try:
+            if kind == "build":
+                rules.apply(self.cards, view, Build(move[1], move[2], tuple(move[3])))
+                slot = view.row.index(move[1]) + 1
+                options = self._reductions(view, move[1], slot)
+            elif kind == "remodel":
+                rules.apply(self.cards, view, Remodel(move[1], move[2], tuple(move[3])))
+                slot = view.row.index(move[2]) + 1
+                options = self._reductions(view, move[2], slot, move[1])
+            elif kind == "play":
+                rules.apply(self.cards, view, Play(move[1], move[2]))
+                choices = self._choices(self.cards.skills[move[1]])
+                return f"the skill's choice is one of {', '.join(choices)}"
+            else:
+                return None
+        except IllegalMoveError as exc:
+            return str(exc)
+        except (TypeError, ValueError, KeyError):
+            return None
+        if tuple(sorted(move[3])) not in options:
+            most = len(options[0]) if options else 0
+            return (f"a build takes the most reductions allowed ({most} here: "
+                    + " or ".join("-" + ", -".join(o) if o else "none" for o in options) + ")")
+        return None
 
     # ------------------------------------------------------------------ chance
     def _draw_pending_deterministic(self) -> bool:

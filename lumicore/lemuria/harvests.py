@@ -107,6 +107,15 @@ def _empty_altar() -> tuple[Memory, ...]:
     return (Memory(),) * MEMORIES
 
 
+def _is_placement(pair: object) -> bool:
+    """Whether ``pair`` is a ``(memory, material)`` pair that other players can place."""
+    if not isinstance(pair, (tuple, list)) or len(pair) != 2:
+        return False
+    memory, material = pair
+    return (isinstance(memory, int) and not isinstance(memory, bool) and 0 <= memory < MEMORIES
+            and isinstance(material, str) and material in MATERIALS)
+
+
 @dataclass(frozen=True)
 class AltarSetup:
     """What the player does not decide about the altar (see the module docstring).
@@ -131,6 +140,13 @@ class AltarSetup:
     __hash__ = None  # type: ignore[assignment]
 
     def __post_init__(self) -> None:
+        if not isinstance(self.card, AltarCard):
+            raise DataError(f"altar card: expected an AltarCard (load_altar), got "
+                            f"{shorten(self.card)}")
+        for name in ("steps", "others", "materials"):
+            if not isinstance(getattr(self, name), Mapping):
+                raise DataError(f"altar {name}: expected a mapping, got "
+                                f"{shorten(getattr(self, name))}")
         if len(self.start) != MEMORIES or not all(isinstance(m, Memory) for m in self.start):
             raise DataError(f"altar start: expected {MEMORIES} memories")
         for i, memory in enumerate(self.start):
@@ -160,10 +176,16 @@ class AltarSetup:
                 raise DataError(f"altar steps turn {turn}: no altar phase before turn "
                                 f"{ALTAR_FROM}")
         for turn, placed in self.others.items():
-            for memory, material in placed:
-                if not 0 <= memory < MEMORIES or material not in MATERIALS:
-                    raise DataError(f"altar others turn {turn}: bad material "
-                                    f"{(memory, material)!r}")
+            if isinstance(turn, bool) or not isinstance(turn, int) or not 1 <= turn <= last:
+                raise DataError(f"altar others: {shorten(turn)} is not a turn of the year "
+                                f"(1 to {last})")
+            if isinstance(placed, (str, bytes)) or not isinstance(placed, Iterable):
+                raise DataError(f"altar others turn {turn}: expected (memory, material) pairs, "
+                                f"got {shorten(placed)}")
+            for pair in placed:
+                if not _is_placement(pair):
+                    raise DataError(f"altar others turn {turn}: bad material {shorten(pair)} "
+                                    f"(a memory 0 to {MEMORIES - 1} and plant or mineral)")
         if set(self.materials) != set(MATERIALS):
             raise DataError(f"altar materials: expected plant and mineral counts (0 to 2), got "
                             f"{shorten(self.materials)}")

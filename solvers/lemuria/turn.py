@@ -306,6 +306,10 @@ def best_turn(game: Game, time_limit: float | None = DEFAULT_TURN_LIMIT, others:
     if game.s["give_back"]:  # the turn cannot end here: a card is owed to the deck
         raise LumicoreError("best_turn plans from a decision where the turn may end; the player "
                             "gives a card back first (the exchange's second half)")
+    spent = _spent_this_turn(game)
+    if spent:
+        raise LumicoreError(f"best_turn plans a turn from its start; this turn has had {spent} "
+                            "(the year model would plan them again)")
     if isinstance(horizon, bool) or not isinstance(horizon, int) or horizon < 1:
         raise LumicoreError(f"horizon must be a positive integer, got {horizon!r:.40}")
     check_limits(None, time_limit)
@@ -329,6 +333,19 @@ def best_turn(game: Game, time_limit: float | None = DEFAULT_TURN_LIMIT, others:
                               time.perf_counter() - start)
         plan.status, plan.reason = INTERRUPTED, REASON_INTERRUPTED  # just after the year
         return _planned_turn(game, player, plan, others, assumptions, start)
+
+
+def _spent_this_turn(game: Game) -> str:
+    """What the current player's turn has used up that a year model starts afresh: its
+    material operation, build or remodel, or a skill's discount, extra build or Trend bonus
+    ('' at the start of a turn, where characters played and bought change only the state)."""
+    s = game.s
+    spent = [what for what, used in (
+        ("its material operation", s["op"] is not None), ("its build", s["builds"] < 1),
+        ("an extra build", s["builds"] > 1), ("a remodel", s["remodeled"]),
+        ("a skill's discount", s["discount"] > 0), ("an Impact's Trend bonus", bool(s["bonus"])))
+        if used]
+    return " and ".join(spent)
 
 
 def _planned_turn(game: Game, player: int, plan: Schedule, others: str,
