@@ -129,6 +129,12 @@ def _altar_toml(**change):
     (lambda d: d.update(extra=1), "unknown key 'extra'"),
     (lambda d: d.update(supply={"gems": 1}), "supply"),
     (lambda d: d.update(supply={"gold": -1}), "supply.gold"),
+    # unbounded before: a player could hold more than the planner takes
+    (lambda d: d.update(supply={"gold": 526}), r"supply.gold: expected an integer 0..525"),
+    # the bad key was not named
+    (lambda d: d.update(supply={"iron": 40}), "supply: unknown resource 'iron'"),
+    (lambda d: d["memory"][0].update(block=3), "memory 1: unknown key 'block'"),
+    (lambda d: d["memory"][0].pop("plant"), "memory 1: missing key 'plant'"),
 ])
 def test_bad_altar_files_name_the_entry(mutate, message):
     data = _altar_toml()

@@ -861,3 +861,14 @@ def test_a_card_file_edited_while_the_process_runs_is_read_again(tmp_path):
     stat = os.stat(altar)
     os.utime(altar, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))
     assert Game.new(players=2, altar=altar).s["supply"]["gold"] == 24
+
+
+def test_a_character_file_too_small_to_deal_is_named(tmp_path):
+    from lumicore.data import data_dir
+
+    text = (data_dir() / "lemuria_characters.toml").read_text()
+    path = tmp_path / "few.toml"
+    path.write_text("[[character]]".join(text.split("[[character]]")[:9]))  # 8 cards
+    with pytest.raises(DataError, match="few.toml'?: 8 character cards cannot deal 3 to 3"):
+        Game.new(players=3, characters=str(path))
+    assert Game.new(players=2, characters=str(path)).players == 2

@@ -107,6 +107,19 @@ def test_card_paths_relative_to_the_instance_file(tmp_path):
     assert list(inst.buildings) == ["A"]
 
 
+def test_a_card_path_missing_next_to_the_instance_is_not_looked_for_in_the_working_folder(
+        tmp_path, monkeypatch):
+    """A same-named file in the working folder was used silently."""
+    (tmp_path / "year").mkdir()
+    (tmp_path / "year" / "year.toml").write_text(
+        'turns = 2\nbuildings = "mine.toml"\ntrend = ["A", "", "", "", ""]\n')
+    (tmp_path / "mine.toml").write_text(
+        '[[building]]\nid = "A"\ncolor = "red"\nvp = 99\ncost = {}\n')
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(DataError, match="buildings: no file 'mine.toml' in the instance's folder"):
+        load_instance(tmp_path / "year" / "year.toml")
+
+
 BASE = {
     "turns": 4,
     "trend": ["B01", "B02", "B03", "B04", "B05"],

@@ -24,7 +24,7 @@ def test_notation_round_trips(text):
                                   "trend bonus 6 6", "trend bonus a b c d e", "rotate twice",
                                   "gain gold \u00b2", "trend bonus \u00b2 1 1 1 1",
                                   "gain gold " + "1" * 5000, "trend bonus 1 1 1 1 " + "1" * 5000,
-                                  "gain gold 1234567890"])
+                                  "gain gold 1234567890", "gain gold 526"])
 def test_bad_effects_name_the_effect(text):
     with pytest.raises(DataError, match="effect"):
         parse_skill(text)

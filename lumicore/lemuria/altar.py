@@ -29,7 +29,7 @@ from typing import Any
 
 from lumicore.data import read_toml, shorten
 from lumicore.errors import DataError, IllegalMoveError
-from lumicore.lemuria.schedule import RESOURCES
+from lumicore.lemuria.schedule import RESOURCE_LIMIT, RESOURCES
 
 __all__ = ["MEMORIES", "MATERIALS", "MATERIAL_COUNT", "FESTIVALS", "ALTAR_FROM", "MONTHS",
            "AltarMemory", "AltarCard", "Memory", "load_altar", "parse_altar", "place", "can_place",
@@ -90,8 +90,11 @@ def parse_altar(data: Any, where: str = "altar") -> AltarCard:
     memories = []
     for i, entry in enumerate(entries):
         at = f"{where} memory {i + 1}"
-        if not isinstance(entry, dict) or set(entry) != {"blocks", "plant", "mineral"}:
-            raise DataError(f"{at}: expected the keys blocks, plant, mineral")
+        if not isinstance(entry, dict):
+            raise DataError(f"{at}: expected a table with the keys blocks, plant, mineral")
+        for key in sorted(set(entry) ^ {"blocks", "plant", "mineral"}, key=str):
+            what = "unknown" if key in entry else "missing"
+            raise DataError(f"{at}: {what} key {shorten(key)} (expected blocks, plant, mineral)")
         blocks = entry["blocks"]
         if isinstance(blocks, bool) or not isinstance(blocks, int) or not 1 <= blocks <= 6:
             raise DataError(f"{at}.blocks: expected 1..6, got {shorten(blocks)}")
@@ -102,11 +105,15 @@ def parse_altar(data: Any, where: str = "altar") -> AltarCard:
                             f"got {shorten(entry['mineral'])}")
         memories.append(AltarMemory(blocks, entry["plant"], entry["mineral"]))
     supply = data.get("supply", {})
-    if not isinstance(supply, dict) or set(supply) - set(RESOURCES):
+    if not isinstance(supply, dict):
         raise DataError(f"{where}.supply: expected a table of resources ({', '.join(RESOURCES)})")
     for r, n in supply.items():
-        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-            raise DataError(f"{where}.supply.{r}: expected a non-negative integer, got {n!r}")
+        if r not in RESOURCES:
+            raise DataError(f"{where}.supply: unknown resource {shorten(r)} (one of "
+                            f"{', '.join(RESOURCES)})")
+        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= RESOURCE_LIMIT:
+            raise DataError(f"{where}.supply.{r}: expected an integer 0..{RESOURCE_LIMIT} (what "
+                            f"the game can hold), got {shorten(n)}")
     return AltarCard(tuple(memories), {r: supply.get(r, 40) for r in RESOURCES})
 
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from lumicore.data import read_toml, shorten
 from lumicore.errors import DataError
-from lumicore.lemuria.schedule import COLORS, RESOURCES
+from lumicore.lemuria.schedule import COLORS, RESOURCE_LIMIT, RESOURCES
 from lumicore.lemuria.skills import Skill, parse_skill
 
 __all__ = [
@@ -37,9 +37,6 @@ __all__ = [
     "VP_LIMIT",
 ]
 
-RESOURCE_LIMIT = 525
-"""The most of one resource the game can hold: 105 resource chits of at most 5 each. Every amount
-in card and instance files (costs, food, start, income) must lie in 0..RESOURCE_LIMIT."""
 VP_LIMIT = 100
 """The most VP one card may print (VP, ``vp_match``); the score track is far shorter."""
 

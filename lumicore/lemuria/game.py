@@ -277,8 +277,8 @@ class Game:
         cards = Cards.load(options["buildings"], options["characters"], options["altar"],
                            options["impacts"])
         if len(cards.characters) < HAND_SIZE * players:
-            raise DataError(f"{len(cards.characters)} character cards cannot deal "
-                            f"{HAND_SIZE} to {players} players")
+            raise DataError(f"{shorten(str(characters))}: {len(cards.characters)} character "
+                            f"cards cannot deal {HAND_SIZE} to {players} players")
         for r, n in START.items():
             if cards.altar.supply[r] < n * players:
                 raise DataError(f"{shorten(str(altar))}: a supply of {cards.altar.supply[r]} {r} "

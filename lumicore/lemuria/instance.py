@@ -455,8 +455,10 @@ def _cards(data: Mapping[str, Any], key: str, inline_key: str, base: Path | None
         return parse(data[inline_key], inline_key)
     source = data.get(key, "default")
     if not isinstance(source, str):
-        raise DataError(f"{key}: expected \"default\" or a path, got {source!r}")
-    if source != "default" and base is not None and (base / source).is_file():
+        raise DataError(f"{key}: expected \"default\" or a path, got {shorten(source)}")
+    if source != "default" and base is not None:  # relative to the instance file, never the cwd
+        if not (base / source).is_file():
+            raise DataError(f"{key}: no file {shorten(source)} in the instance's folder {base}")
         source = str(base / source)
     return load(source)
 

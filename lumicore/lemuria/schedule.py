@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 __all__ = [
     "RESOURCES",
+    "RESOURCE_LIMIT",
     "COLORS",
     "DISTRICTS",
     "Build",
@@ -29,6 +30,10 @@ __all__ = [
 ]
 
 RESOURCES = ("gold", "food", "stone", "wood")
+RESOURCE_LIMIT = 525
+"""The most of one resource the game can hold: 105 resource chits of at most 5 each. Every amount
+in card, altar and instance files (costs, food, start, income, the altar's supply, a skill's
+gain) must lie in 0..RESOURCE_LIMIT."""
 COLORS = ("red", "blue", "green", "yellow")
 DISTRICTS = ("rural", "commerce", "administrative", "church")
 

@@ -29,7 +29,7 @@ from typing import Any
 
 from lumicore.data import read_toml, shorten
 from lumicore.errors import DataError
-from lumicore.lemuria.schedule import RESOURCES
+from lumicore.lemuria.schedule import RESOURCE_LIMIT, RESOURCES
 
 __all__ = ["KINDS", "DECLINE", "Skill", "ImpactCard", "parse_skill", "load_impacts",
            "parse_impacts"]
@@ -88,9 +88,9 @@ def parse_skill(text: str, where: str = "effect") -> Skill | None:
                     "build, discount, draw, trend bonus A B C D E)")
     if words[0] == "gain":
         if len(words) != 3 or words[1] not in RESOURCES or not _digits(words[2]) \
-                or int(words[2]) < 1:
-            raise DataError(f"{where}: expected 'gain RESOURCE N' (N >= 1 of at most "
-                            f"{MAX_DIGITS} digits, a resource of {', '.join(RESOURCES)}), got "
+                or not 1 <= int(words[2]) <= RESOURCE_LIMIT:
+            raise DataError(f"{where}: expected 'gain RESOURCE N' (N in 1..{RESOURCE_LIMIT}, "
+                            f"what the game can hold; a resource of {', '.join(RESOURCES)}), got "
                             f"{shorten(text)}")
         return Skill("gain", words[1], int(words[2]))
     if words[:2] == ["trend", "bonus"]:

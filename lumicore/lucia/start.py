@@ -10,8 +10,12 @@ True
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from itertools import product
+from math import factorial, prod
 from numbers import Integral
 from pathlib import Path
 from typing import Any
@@ -30,6 +34,7 @@ from lumicore.lucia.notation import (
     H_UNLIT,
     LUCIA5,
     STARBOY,
+    format_codes,
     is_lucia,
     parse_codes,
 )
@@ -107,7 +112,47 @@ class Setup:
         kids = sum(groups, ())
         if sum(map(is_lucia, kids)) != 1 or not 1 <= len(kids) <= 16:
             raise DataError("the setup groups must hold 1..16 kids with exactly one Lucia")
+        stuck = _stuck_deal(tuple(groups))
+        if stuck is not None:
+            raise DataError(f"the setup cannot separate Gingerbreads from Starboys when the "
+                            f"groups are dealt as {format_codes(stuck)}")
         return cls(tuple(groups))
+
+
+DEALS_CHECKED = 20_000
+"""A setup with at most this many distinct deals has every deal checked by :func:`fix_up` when
+it is loaded; one with more has this many random deals checked (seeded: the same each time)."""
+
+
+@lru_cache(maxsize=64)
+def _stuck_deal(groups: tuple[tuple[int, ...], ...]) -> tuple[int, ...] | None:
+    """A deal of ``groups`` (each shuffled, in turn) that :func:`fix_up` cannot separate, if
+    one is found."""
+    count = prod(factorial(len(g)) // prod(map(factorial, Counter(g).values())) for g in groups)
+    if count <= DEALS_CHECKED:
+        deals: Iterable[tuple[int, ...]] = (
+            sum(parts, ()) for parts in product(*map(_orders, groups)))
+    else:
+        rng = np.random.default_rng(0)
+        deals = (sum((tuple(g[i] for i in rng.permutation(len(g))) for g in groups), ())
+                 for _ in range(DEALS_CHECKED))
+    for deal in deals:
+        if _fix_up(deal) is None:
+            return deal
+    return None
+
+
+def _orders(group: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """Every distinct order of the kids of ``group`` (twins are interchangeable)."""
+    if not group:
+        return [()]
+    return [(first, *rest) for first in sorted(set(group))
+            for rest in _orders(_without(group, first))]
+
+
+def _without(group: tuple[int, ...], kid: int) -> tuple[int, ...]:
+    i = group.index(kid)
+    return group[:i] + group[i + 1:]
 
 
 def _no_unknown_keys(table: Mapping[str, Any], known: set[str], where: str) -> None:
@@ -152,7 +197,17 @@ def fix_up(codes: Sequence[int]) -> tuple[int, ...]:
     interchangeable), so the step is taken by the last twin of the run: ``S G G h`` becomes
     ``S G h G`` (docs/lucia.md, "Setup").
     """
-    row = list(_kid_codes(codes))
+    row = _kid_codes(codes)
+    fixed = _fix_up(row)
+    if fixed is None:
+        raise DataError(f"the setup cannot separate Gingerbreads from Starboys in "
+                        f"{format_codes(row)}")
+    return fixed
+
+
+def _fix_up(codes: tuple[int, ...]) -> tuple[int, ...] | None:
+    """:func:`fix_up` of valid kid codes; None where the steps go round in a cycle."""
+    row = list(codes)
     for _ in range(4 * len(row) ** 2):
         i = _first_conflict(row)
         if i is None:
@@ -169,7 +224,7 @@ def fix_up(codes: Sequence[int]) -> tuple[int, ...]:
         if front == 0:
             break
         row[front - 1], row[front] = row[front], row[front - 1]
-    raise DataError(f"the setup cannot separate Gingerbreads from Starboys in {row}")
+    return None
 
 
 def random_train(seed: Seed = None, setup: str | Path | Setup = "default") -> Train:
