@@ -14,7 +14,6 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable
-from html import escape
 from typing import Any
 
 from lumicore.data import shorten
@@ -24,6 +23,7 @@ from lumicore.lemuria.instance import Instance
 from lumicore.lemuria.rules import RESOURCES, SOURCES
 from lumicore.lemuria.schedule import Build, Play, Remodel, Schedule, TurnPlan
 from lumicore.lemuria.simulate import SimResult, simulate
+from lumicore.svg import escape
 
 __all__ = ["render_year", "render_game", "CARD_COLORS", "SOURCE_COLORS"]
 

@@ -11,10 +11,10 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from html import escape
 from typing import TYPE_CHECKING
 
 from lumicore.lucia.notation import H_LIT, TOKENS, candles_of, is_lucia, role_of
+from lumicore.svg import escape
 
 if TYPE_CHECKING:
     from lumicore.lucia.train import Play, Train

@@ -13,13 +13,12 @@ True
 
 from __future__ import annotations
 
-from html import escape
-
 from lumicore.data import shorten
 from lumicore.errors import LumicoreError
 from lumicore.lumen.game import GameState
 from lumicore.lumen.map import Map
 from lumicore.lumen.sheet import Sheet
+from lumicore.svg import escape
 
 __all__ = ["sheet_svg", "map_svg", "state_svg", "map_text", "SEASON_FILL", "PLAYER_FILL"]
 

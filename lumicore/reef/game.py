@@ -31,7 +31,6 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from html import escape
 from itertools import combinations
 from pathlib import Path
 from typing import Any
@@ -80,6 +79,7 @@ from lumicore.reef.scoring import (
 )
 from lumicore.reef.tiles import TileSet, load_tiles
 from lumicore.reef.values import COLORS, Lumino, StartLumino, animal_code, color_code
+from lumicore.svg import escape
 
 __all__ = ["Game", "new_game", "ROUNDS", "DISPLAY", "ATOLL", "EMERGENCY", "SplitMix64",
            "check_seed", "read_records"]

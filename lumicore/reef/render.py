@@ -25,13 +25,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from html import escape
 from typing import TYPE_CHECKING
 
 from lumicore.data import plural, shorten
 from lumicore.errors import LumicoreError
 from lumicore.reef.board import Board
 from lumicore.reef.values import ANIMALS, COLORS
+from lumicore.svg import escape
 
 if TYPE_CHECKING:
     from lumicore.reef.reef import Reef
