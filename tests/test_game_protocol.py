@@ -168,6 +168,25 @@ def test_reef_hand_exhaustive_play_matches_best_placement(seed):
     assert best_return(state) == pytest.approx(result.value)
 
 
+@pytest.mark.parametrize("change, message", [
+    ({"plays": -5}, "field 'plays' must be an integer >= 0"),  # 8 plays under a cap of 3
+    ({"plays": 4}, r"field 'plays' must be at most max_plays \(3\)"),
+    ({"plays": 1.9}, "field 'plays'"),                           # read as 1
+    ({"max_plays": "3"}, "field 'max_plays'"),                   # read as 3
+    ({"max_plays": True}, "field 'max_plays'"),                  # read as 1
+    ({"game": "reef"}, "field 'game'"),
+    ({"junk": 1}, "unknown field 'junk'"),
+])
+def test_a_damaged_puzzle_state_names_its_field(change, message):
+    """These were taken silently (the constructor never checked ``plays``)."""
+    state = PuzzleState.new("L3 G h G h G T S S h H S H T H H", max_plays=3)
+    data = json.loads(state.serialize())
+    with pytest.raises(DataError, match=message):
+        PuzzleState.deserialize(json.dumps({**data, **change}))
+    with pytest.raises(LumicoreError, match="plays must be an integer from 0 to max_plays"):
+        PuzzleState(state.train, state.cards, 3, plays=-5)
+
+
 @pytest.mark.parametrize("text", ["", "[]", '{"game": "lucia-puzzle"}', "not json"])
 def test_deserialize_rejects_garbage(text):
     with pytest.raises(DataError):

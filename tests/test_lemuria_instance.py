@@ -165,6 +165,9 @@ def test_base_is_valid():
     ({"extra": "[income]\n0 = { food = 1 }\n"}, "income: turn 0 outside 1..4"),
     ({"extra": "[income]\n5 = { food = 1 }\n"}, "income: turn 5 outside 1..4"),
     ({"extra": "[income]\nfirst = { food = 1 }\n"}, "income: turn 'first' is not a number"),
+    # int() of 4300+ digits was a ValueError (a traceback in lemuria plan)
+    ({"extra": "[income]\n" + "1" * 5000 + " = { food = 1 }\n"}, "income: turn '1111.*outside"),
+    ({"extra": "[income]\n005 = { food = 1 }\n"}, "income: turn 5 outside 1..4"),
     ({"extra": '[income]\n"\u00b2" = { food = 1 }\n'}, "income: turn '\u00b2' is not a number"),
     ({"extra": "[income]\n2 = { food = -1 }\n"}, "income turn 2.food"),
     ({"extra": "[income]\n2 = { iron = 1 }\n"}, "income turn 2: unknown resource 'iron'"),

@@ -102,6 +102,7 @@ def test_parse_hand_example_from_the_issue():
     ("pink 3 crab seahorse", "'seahorse'"),
     ("pink crab 3", "'3'"),
     ("pink 3,,blue 5", "position 2"),
+    ("pink 1" + "0" * 5000, r"'1000.*numbers are 1\.\.6"),  # int() raised ValueError
 ])
 def test_parse_hand_errors_name_the_bad_token(text, token):
     with pytest.raises(NotationError, match=token):

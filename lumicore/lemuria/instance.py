@@ -75,11 +75,14 @@ if tuple(COLORS) != ("red", "blue", "green", "yellow"):  # pragma: no cover
 def _turn(key: Any, turns: int, where: str) -> int:
     """A turn number from a TOML key ("3") or an int, within 1..turns."""
     if isinstance(key, str) and key.strip().isascii() and key.strip().isdigit():
+        if len(key.strip().lstrip("0")) > 2:  # int() refuses 4300+ digits; a turn has 2
+            raise DataError(f"{where}: turn {shorten(key.strip())} outside 1..{turns}")
         key = int(key)
     if isinstance(key, bool) or not isinstance(key, int):
-        raise DataError(f"{where}: turn {key!r} is not a number")
+        raise DataError(f"{where}: turn {shorten(key)} is not a number")
     if not 1 <= key <= turns:
-        raise DataError(f"{where}: turn {key} outside 1..{turns}")
+        shown = key if abs(key) < 10**6 else shorten(key)
+        raise DataError(f"{where}: turn {shown} outside 1..{turns}")
     return key
 
 

@@ -18,12 +18,26 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 
-from lumicore.errors import DataError, LumicoreError
+from lumicore.checks import (
+    BOOL,
+    Choice,
+    Int,
+    ListOf,
+    Spec,
+    Text,
+    check_fields,
+    field_error,
+    read_json,
+)
+from lumicore.data import shorten
+from lumicore.errors import LumicoreError
 from lumicore.game import OnePlayerState, check_action, checked_load
 from lumicore.lucia.cards import Card, Deck, load_deck
 from lumicore.lucia.train import DEFAULT_RULES, Play, Rules, Train
 
 __all__ = ["PuzzleState"]
+
+SOURCE = "serialized Lucia puzzle state"
 
 
 class PuzzleState(OnePlayerState):
@@ -37,7 +51,11 @@ class PuzzleState(OnePlayerState):
         if not self.cards or not all(isinstance(c, Card) for c in self.cards):
             raise LumicoreError("cards must be one or more lumicore.lucia.Card")
         if isinstance(max_plays, bool) or not isinstance(max_plays, int) or max_plays < 0:
-            raise LumicoreError(f"max_plays must be a non-negative integer, got {max_plays!r}")
+            raise LumicoreError(f"max_plays must be a non-negative integer, got "
+                                f"{shorten(max_plays)}")
+        if isinstance(plays, bool) or not isinstance(plays, int) or not 0 <= plays <= max_plays:
+            raise LumicoreError(f"plays must be an integer from 0 to max_plays ({max_plays}), "
+                                f"got {shorten(plays)}")
         self.train, self.max_plays, self.plays, self.rules = train, max_plays, plays, rules
         self._moves: list[Play] | None = None
 
@@ -87,20 +105,31 @@ class PuzzleState(OnePlayerState):
 
     @classmethod
     def deserialize(cls, text: str) -> PuzzleState:
-        return checked_load(lambda: cls._deserialize(text), "serialized Lucia puzzle state")
+        return checked_load(lambda: cls._deserialize(text), SOURCE)
 
     @classmethod
     def _deserialize(cls, text: str) -> PuzzleState:
+        data = check_fields(read_json(text, SOURCE), {
+            "game": Choice("lucia-puzzle"), "train": Text("a train notation"),
+            "cards": ListOf(Spec(), low=1, what="a list of 1 or more cards"),
+            "plays": Int(0), "max_plays": Int(0), "lucia_partial": BOOL}, SOURCE)
+        if data["plays"] > data["max_plays"]:
+            raise field_error(SOURCE, "plays", f"at most max_plays ({data['max_plays']})",
+                              data["plays"])
+        rules = Rules(lucia_partial=data["lucia_partial"])
         try:
-            data = json.loads(text)
-            rules = Rules(lucia_partial=data["lucia_partial"])
-            return cls(Train.parse(data["train"], rules),
-                       [Card.from_dict(c) for c in data["cards"]],
-                       int(data["max_plays"]), int(data["plays"]), rules)
-        except RecursionError:
-            raise DataError("not a serialized Lucia puzzle state: nested too deeply") from None
-        except (ValueError, KeyError, TypeError) as exc:
-            raise DataError(f"not a serialized Lucia puzzle state: {exc}") from exc
+            train = Train.parse(data["train"], rules)
+        except LumicoreError as exc:
+            raise field_error(SOURCE, "train", f"a train ({str(exc)[:80]})",
+                              data["train"]) from None
+        cards = []
+        for i, raw in enumerate(data["cards"]):
+            try:
+                cards.append(Card.from_dict(raw))
+            except (LumicoreError, RecursionError) as exc:
+                raise field_error(SOURCE, f"cards[{i}]", f"a card ({str(exc)[:80]})",
+                                  raw) from None
+        return cls(train, cards, data["max_plays"], data["plays"], rules)
 
 
     def _key(self) -> tuple:

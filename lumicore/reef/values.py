@@ -126,7 +126,7 @@ class Lumino:
         animal: str | None = None
         if rest and rest[0].isascii() and rest[0].isdigit():
             token = rest.pop(0)
-            if not 1 <= int(token) <= 6:
+            if len(token) > 1 or not 1 <= int(token) <= 6:  # int() refuses 4300+ digits
                 raise NotationError(
                     f"bad token {shorten(token, 30)} in Lumino {shorten(text)}: numbers are 1..6")
             number = int(token)
