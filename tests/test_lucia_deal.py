@@ -56,6 +56,8 @@ def test_json_round_trip(seed):
     ({"extra": 1}, "unknown keys"),
     ({"hand_size": 2.0}, "hand_size"),
     ({"hand_size": "3"}, "hand_size"),
+    # its DealState could not be read back from its own serialize()
+    ({"deck": []}, "the deck must hold at least one card"),
 ])
 def test_bad_deal_json_is_one_line_error(change, match):
     data = json.loads(deal(1).to_json())

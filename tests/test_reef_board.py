@@ -103,6 +103,11 @@ def test_unknown_board_name():
         ("S S S", r"found 3 \(the third at row 0, column 4\)"),
         ("L L L", "found 0"),
         ("S S\tL", r"unknown token '\\t' at row 0, column 3"),
+        # at the end of a line these were dropped, and a form feed or U+2028 broke the row
+        (" S S\t\nL W", r"unknown token '\\t' at row 0, column 4"),
+        (" S S\u00a0\nL W", r"unknown token '\\xa0' at row 0, column 4"),
+        (" S S\x0cL W", r"unknown token '\\x0c' at row 0, column 4"),
+        (" S S\u2028L W", r"unknown token '\\u2028' at row 0, column 4"),
     ],
 )
 def test_malformed_drawings_name_row_and_column(drawing, where):

@@ -44,7 +44,9 @@ def shorten(text: object, limit: int = 80) -> str:
     """
     try:
         s = str(text)
-    except ValueError:  # an int beyond Python's digit limit for str()
+    except ValueError:  # an int beyond Python's digit limit for str(), or a value holding one
+        if not isinstance(text, int):
+            return repr("a value holding an integer too long to show")
         return repr(f"an integer of about {round(abs(text).bit_length() * 0.30103)} digits")
     return repr(s if len(s) <= limit else s[:limit] + "...")
 

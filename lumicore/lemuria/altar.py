@@ -82,7 +82,7 @@ def parse_altar(data: Any, where: str = "altar") -> AltarCard:
         raise DataError(f"{where}: expected a table")
     for key in data:
         if key not in ("memory", "supply"):
-            raise DataError(f"{where}: unknown key {key!r} (expected supply and [[memory]])")
+            raise DataError(f"{where}: unknown key {shorten(key)} (expected supply and [[memory]])")
     entries = data.get("memory")
     if not isinstance(entries, list) or len(entries) != MEMORIES:
         n = len(entries) if isinstance(entries, list) else 0

@@ -117,7 +117,7 @@ class Opponent:
         for t, district in _table(self.chits, f"{where}.chits").items():
             turn = _turn(t, turns, f"{where}.chits")
             if district not in DISTRICTS:
-                raise DataError(f"{where}.chits turn {turn}: unknown district {district!r} "
+                raise DataError(f"{where}.chits turn {turn}: unknown district {shorten(district)} "
                                 f"(one of {', '.join(DISTRICTS)})")
             chits[turn] = district
         placed = _district_counts(self.placed, f"{where}.placed")
@@ -135,7 +135,7 @@ class Opponent:
             counts = _table(per_color, at)
             for color in counts:
                 if color not in COLORS:
-                    raise DataError(f"{at}: unknown colour {color!r}")
+                    raise DataError(f"{at}: unknown colour {shorten(color)}")
             residents[turn] = _nonzero(_counts(counts, at))
         return Opponent(dict(sorted(builds.items())), dict(sorted(chits.items())),
                         dict(sorted(residents.items())), placed)
@@ -147,7 +147,7 @@ def _district_counts(counts: Any, where: str) -> dict[str, int]:
     counts = _table(counts, where)
     for district in counts:
         if district not in DISTRICTS:
-            raise DataError(f"{where}: unknown district {district!r} (one of "
+            raise DataError(f"{where}: unknown district {shorten(district)} (one of "
                             f"{', '.join(DISTRICTS)})")
     checked = _counts(counts, where, "chits")
     return {d: checked[d] for d in DISTRICTS if checked.get(d)}
@@ -217,7 +217,7 @@ class Instance:
     def __post_init__(self) -> None:
         turns = self.turns
         if isinstance(turns, bool) or not isinstance(turns, int) or not 1 <= turns <= MAX_TURNS:
-            raise DataError(f"turns: expected 1..{MAX_TURNS}, got {turns!r}")
+            raise DataError(f"turns: expected 1..{MAX_TURNS}, got {shorten(turns)}")
         first, last = self.first_turn, MAX_TURNS - turns + 1
         if isinstance(first, bool) or not isinstance(first, int) or not 1 <= first <= last:
             raise DataError(f"first_turn: expected 1..{last} (a year of {MAX_TURNS} months, "
@@ -233,7 +233,7 @@ class Instance:
         for name in ("trend", "deck", "hand", "character_deck"):
             if not isinstance(getattr(self, name), (list, tuple)):
                 raise DataError(f"{name}: expected a sequence of card ids, "
-                                f"got {getattr(self, name)!r}")
+                                f"got {shorten(getattr(self, name))}")
         trend = tuple(None if slot in (None, "") else slot for slot in self.trend)
         if len(trend) != 5:
             raise DataError(f"trend: expected 5 slots, got {len(trend)}")
@@ -265,12 +265,12 @@ class Instance:
         for i, opp in enumerate(opponents):
             where = f"opponent {i + 1}"
             if not isinstance(opp, Opponent):
-                raise DataError(f"{where}: expected an Opponent, got {opp!r}")
+                raise DataError(f"{where}: expected an Opponent, got {shorten(opp)}")
             opp = opp._checked(turns, self.festivals, where)
             for turn, card in opp.builds.items():
                 at = f"{where}.builds turn {turn}"
                 if not isinstance(card, str) or card not in self.buildings:
-                    raise DataError(f"{at}: unknown building {card!r}")
+                    raise DataError(f"{at}: unknown building {shorten(card)}")
                 if card not in in_play:
                     raise DataError(f"{at}: {card} is in neither the trend nor the deck")
                 if card in taken:
@@ -354,7 +354,7 @@ class Instance:
         """Check that every card is known and in one place only."""
         for card, where in cards:
             if not isinstance(card, str) or card not in known:
-                raise DataError(f"{where}: unknown {kind} {card!r}")
+                raise DataError(f"{where}: unknown {kind} {shorten(card)}")
             if card in places:
                 raise DataError(f"{kind} {card} is in two places: {places[card]} and {where}")
             places[card] = where
@@ -468,7 +468,7 @@ def _cards(data: Mapping[str, Any], key: str, inline_key: str, base: Path | None
 
 def _string_list(value: Any, where: str) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
-        raise DataError(f"{where}: expected an array of card ids, got {value!r}")
+        raise DataError(f"{where}: expected an array of card ids, got {shorten(value)}")
     return value
 
 
@@ -477,10 +477,10 @@ def instance_from_dict(data: Mapping[str, Any], base: Path | None = None) -> Ins
     data = _table(data, "an instance")
     for key in data:
         if key not in KEYS:
-            raise DataError(f"unknown key {key!r} (expected one of {', '.join(KEYS)})")
+            raise DataError(f"unknown key {shorten(key)} (expected one of {', '.join(KEYS)})")
     for key in ("turns", "trend"):
         if key not in data:
-            raise DataError(f"missing key {key!r}")
+            raise DataError(f"missing key {shorten(key)}")
     opponents = data.get("opponent", [])
     if not isinstance(opponents, list):
         raise DataError("opponent: expected an array of tables [[opponent]]")
@@ -490,7 +490,7 @@ def instance_from_dict(data: Mapping[str, Any], base: Path | None = None) -> Ins
         entry = _table(entry, where)
         for key in entry:
             if key not in ("builds", "chits", "residents", "placed"):
-                raise DataError(f"{where}: unknown key {key!r}")
+                raise DataError(f"{where}: unknown key {shorten(key)}")
         opps.append(Opponent(dict(_table(entry.get("builds", {}), f"{where}.builds")),
                              dict(_table(entry.get("chits", {}), f"{where}.chits")),
                              dict(_table(entry.get("residents", {}), f"{where}.residents")),

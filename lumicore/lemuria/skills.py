@@ -125,7 +125,7 @@ def parse_impacts(entries: Any, where: str = "impact") -> dict[int, ImpactCard]:
             raise DataError(f"{at}: expected a table")
         for key in entry:
             if key not in ("number", "name", "effect"):
-                raise DataError(f"{at}: unknown key {key!r}")
+                raise DataError(f"{at}: unknown key {shorten(key)}")
         number = entry.get("number")
         if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= 8:
             raise DataError(f"{at}.number: expected 1..8, got {shorten(number)}")
@@ -144,5 +144,6 @@ def load_impacts(name_or_path: str | Path = "default") -> dict[int, ImpactCard]:
     data = read_toml(name_or_path, BUILTIN_IMPACTS)
     extra = [k for k in data if k != "impact"]
     if extra:
-        raise DataError(f"{name_or_path}: unknown key {extra[0]!r} (expected [[impact]] tables)")
+        raise DataError(f"{name_or_path}: unknown key {shorten(extra[0])} (expected [[impact]] "
+                        "tables)")
     return parse_impacts(data.get("impact"), f"{name_or_path}: impact")

@@ -89,6 +89,8 @@ class Deal:
         if deck is None or not all(isinstance(c, Card) for c in deck):
             raise LumicoreError(f"deal: deck must be a sequence of lumicore.lucia.Card, "
                                 f"got {shorten(self.deck)}")
+        if not deck:  # a game of no cards at all, whose state could not be read back
+            raise LumicoreError("deal: the deck must hold at least one card")
         object.__setattr__(self, "deck", deck)
         check_players(self.players)
         if isinstance(self.hand_size, bool) or not isinstance(self.hand_size, int) \

@@ -125,12 +125,13 @@ class Board:
             if len(cell) != 2 or not all(
                 isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in cell
             ):
-                raise NotationError(f"bad cell {cell!r}: expected (row, column) with ints >= 0")
+                raise NotationError(f"bad cell {shorten(cell)}: expected (row, column) with ints "
+                                    ">= 0")
         parity = sum(cells[0]) % 2
         seen: set[Cell] = set()
         for number, (cell, kind) in enumerate(zip(cells, kinds, strict=True), start=1):
             if kind not in KINDS:
-                raise NotationError(f"unknown token {kind!r} at {_where(cell)} "
+                raise NotationError(f"unknown token {shorten(kind)} at {_where(cell)} "
                                     f"(expected {' '.join(KINDS)})")
             if sum(cell) % 2 != parity:
                 raise NotationError(
@@ -170,14 +171,17 @@ class Board:
         if not isinstance(drawing, str):
             raise NotationError(f"a board drawing is text, got {shorten(drawing)}")
         drawing = drawing.removeprefix("\ufeff")  # a byte-order mark is not a space
-        lines = [line for line in drawing.splitlines() if not line.lstrip().startswith("#")]
-        while lines and not lines[0].strip():
+        # rows end at a newline only (splitlines also breaks at form feeds and U+2028), and
+        # only spaces are blank (a tab or no-break space is an unknown token, even at the end)
+        lines = [line.removesuffix("\r") for line in drawing.split("\n")]
+        lines = [line for line in lines if not line.lstrip(" ").startswith("#")]
+        while lines and not lines[0].strip(" "):
             lines.pop(0)
-        while lines and not lines[-1].strip():
+        while lines and not lines[-1].strip(" "):
             lines.pop()
         cells, kinds = [], []
         for row, line in enumerate(lines):
-            for column, char in enumerate(line.rstrip()):
+            for column, char in enumerate(line.rstrip(" ")):
                 if char == " ":
                     continue
                 cells.append((row, column))
@@ -210,12 +214,13 @@ class Board:
         try:
             return self.index[tuple(cell)]
         except (KeyError, TypeError):
-            raise LumicoreError(f"no space at {cell!r} on board {self.name!r}") from None
+            raise LumicoreError(f"no space at {shorten(cell)} on board "
+                                f"{shorten(self.name)}") from None
 
     def neighbor_cells(self, i: int) -> tuple[int, ...]:
         """The cell indices adjacent to cell ``i``, in increasing order."""
         if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < len(self.cells):
-            raise LumicoreError(f"no cell index {shorten(i)} on board {self.name!r} "
+            raise LumicoreError(f"no cell index {shorten(i)} on board {shorten(self.name)} "
                                 f"(0..{len(self.cells) - 1})")
         mask = self.neighbors[i]
         return tuple(j for j in range(len(self.cells)) if mask >> j & 1)

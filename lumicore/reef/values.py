@@ -45,8 +45,8 @@ def color_code(color: str) -> int:
     try:
         return COLORS.index(color)
     except ValueError:
-        raise NotationError(f"unknown colour {color!r} (expected one of {', '.join(COLORS)})") \
-            from None
+        raise NotationError(f"unknown colour {shorten(color)} (expected one of "
+                            f"{', '.join(COLORS)})") from None
 
 
 def animal_code(animal: str | None) -> int:
@@ -60,8 +60,8 @@ def animal_code(animal: str | None) -> int:
     try:
         return ANIMALS.index(animal)
     except ValueError:
-        raise NotationError(f"unknown animal {animal!r} (expected one of {', '.join(ANIMALS)})") \
-            from None
+        raise NotationError(f"unknown animal {shorten(animal)} (expected one of "
+                            f"{', '.join(ANIMALS)})") from None
 
 
 @dataclass(frozen=True)
@@ -89,9 +89,10 @@ class Lumino:
             isinstance(self.number, bool) or not isinstance(self.number, int)
             or not 1 <= self.number <= 6
         ):
-            raise NotationError(f"bad number {self.number!r} on a Lumino (expected 1..6 or None)")
+            raise NotationError(f"bad number {shorten(self.number)} on a Lumino (expected 1..6 or "
+                                "None)")
         if isinstance(self.fish, bool) or not isinstance(self.fish, int) or self.fish < 0:
-            raise NotationError(f"bad fish count {self.fish!r} (expected an integer >= 0)")
+            raise NotationError(f"bad fish count {shorten(self.fish)} (expected an integer >= 0)")
 
     @property
     def colors(self) -> tuple[str, str]:
@@ -177,7 +178,7 @@ class StartLumino:
         color_code(self.color_b)
         if self.color_a == self.color_b:
             raise LumicoreError(
-                f"a starting Lumino has two different colours, got {self.color_a!r} twice"
+                f"a starting Lumino has two different colours, got {shorten(self.color_a)} twice"
             )
 
     @property
