@@ -132,6 +132,20 @@ def test_ctrl_c_in_the_warm_start_reports_a_true_lower_bound():
     assert result.bound >= covering.bound  # the database's bound at least, as A* starts from
 
 
+def test_ctrl_c_between_the_warm_start_and_the_search_keeps_the_warm_plan(monkeypatch):
+    """A press just after the warm start returned (outside both kernel searches) escaped solve
+    as KeyboardInterrupt: the CLI printed only 'interrupted' and the plan was lost."""
+    from ctrl_c_helpers import ctrl_c_on_call
+
+    from solvers.lucia import puzzle
+
+    calls = ctrl_c_on_call(monkeypatch, puzzle.kernel, "heuristic")  # right after the warm start
+    result = solve(DEFAULT_PUZZLE)
+    assert calls and (result.status, result.reason) == ("interrupted", "interrupted")
+    assert result.plan and replay(DEFAULT_PUZZLE, result.plan).is_goal()
+    assert result.bound is not None and result.bound <= 13 <= result.cost  # a true bound
+
+
 @pytest.mark.parametrize("algorithm", ["astar", "bfs"])
 def test_a_budget_below_the_first_tables_is_an_error(algorithm):
     """max_memory=1 was not checked until a table grew: A* on the default puzzle stored 58,829

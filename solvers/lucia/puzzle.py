@@ -290,27 +290,35 @@ def solve(train: Train | str, cards: Deck | Sequence[Card] | None = None,
         max_memory = default_max_memory()
     first: list[int] = []
     upper = warm = None
-    if algorithm == "astar" and weight == 1 and pdbs:
-        # weighted A* first: a plan in a fraction of the budget bounds the optimal search
-        warm = kernel.search("astar", start, table, htable, min(max_nodes or WARM_NODES,
-                             WARM_NODES), None if time_limit is None else min(
-                                 time_limit / 10, left()),
-                             WARM_WEIGHT, max_memory, progress, pdbs)
-        # the warm start's bound is a weighted f (g + 2h), no lower bound; the start's h is
-        warm = warm._replace(bound=int(kernel.heuristic([start.packed], htable, pdbs)[0]))
-        if warm.status == OPTIMAL:
-            first, upper = warm.states, len(warm.states) - 1
-        elif warm.status in (INTERRUPTED, UNSOLVABLE):
-            return _result(warm, start, kinds, rules, algorithm, clock, htable, weight)
-        if max_nodes is not None and warm.nodes >= max_nodes:  # it spent the whole budget
-            return _result(warm._replace(status=LIMIT, reason="nodes"), start, kinds, rules,
-                           algorithm, clock, htable, weight, upper)
-        if max_nodes is not None:
-            max_nodes -= warm.nodes
-    # what the heuristic's tables (a pattern database built, not loaded) and the warm start
-    # left of the time limit
-    out = kernel.search(algorithm, start, table, htable, max_nodes, left(), weight,
-                        max_memory, progress, pdbs, upper)
+    try:
+        if algorithm == "astar" and weight == 1 and pdbs:
+            # weighted A* first: a plan in a fraction of the budget bounds the optimal search
+            # the warm start's bound is a weighted f (g + 2h), no lower bound: 0 until the
+            # start's h replaces it
+            warm = kernel.search("astar", start, table, htable, min(max_nodes or WARM_NODES,
+                                 WARM_NODES), None if time_limit is None else min(
+                                     time_limit / 10, left()),
+                                 WARM_WEIGHT, max_memory, progress, pdbs)._replace(bound=0)
+            warm = warm._replace(bound=int(kernel.heuristic([start.packed], htable, pdbs)[0]))
+            if warm.status == OPTIMAL:
+                first, upper = warm.states, len(warm.states) - 1
+            elif warm.status in (INTERRUPTED, UNSOLVABLE):
+                return _result(warm, start, kinds, rules, algorithm, clock, htable, weight)
+            if max_nodes is not None and warm.nodes >= max_nodes:  # it spent the whole budget
+                return _result(warm._replace(status=LIMIT, reason="nodes"), start, kinds, rules,
+                               algorithm, clock, htable, weight, upper)
+            if max_nodes is not None:
+                max_nodes -= warm.nodes
+        # what the heuristic's tables (a pattern database built, not loaded) and the warm
+        # start left of the time limit
+        out = kernel.search(algorithm, start, table, htable, max_nodes, left(), weight,
+                            max_memory, progress, pdbs, upper)
+    except KeyboardInterrupt:  # a press between the kernel's searches (each catches its own)
+        done = warm or kernel.SearchOutcome(INTERRUPTED, REASON_INTERRUPTED, [], [], 0, 0, 0, 0)
+        if done.status == OPTIMAL:  # the warm start's plan, not proven the shortest
+            first, upper = done.states, len(done.states) - 1
+        out = done._replace(status=INTERRUPTED, reason=REASON_INTERRUPTED, states=[])
+        warm = None
     if warm is not None:
         out = out._replace(nodes=out.nodes + warm.nodes, expanded=out.expanded + warm.expanded,
                            generated=out.generated + warm.generated)
