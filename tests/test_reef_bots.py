@@ -8,10 +8,10 @@ import types
 import numpy as np
 import pytest
 
-from lumicore.errors import LumicoreError
+from lumicore.errors import DataError, LumicoreError
 from lumicore.reef.decisions import Turn
-from lumicore.reef.game import Game
-from solvers.arena import make_bot, parse_bot_spec
+from lumicore.reef.game import Game, least_tiles
+from solvers.arena import make_bot, parse_bot_spec, play_game
 from solvers.reef.bots import FlatMCBot, between_turns, playout
 from solvers.reef.turn import RankedTurn, best_turn
 
@@ -318,3 +318,19 @@ def test_reef_mcts_scores_its_play_outs_with_the_evaluate_given(monkeypatch):
     assert len(calls) == 5 and all(phase != "over" for phase in calls)
     with pytest.raises(LumicoreError, match="evaluate must be a function"):
         make_bot("mcts", "reef", evaluate=3)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_bot_plays_a_game_on_the_smallest_tile_set(tmp_path, players):
+    """Before: a tile set smaller than the emergency stack was accepted and the arena failed
+    with an IndexError (sample_outcome on a draw with no outcomes); the smallest set Game.new
+    takes now plays to the end with every bot."""
+    from tests.test_reef_game import small_tile_set
+
+    path = small_tile_set(tmp_path / "tiles.toml", least_tiles(players))
+    bots = ["random", "greedy", "flatmc:playouts=2", "mcts:iterations=8"][:players]
+    _, state = play_game("reef", bots, players, seed=1, options={"tiles": path})
+    assert state.is_terminal() and state.round < 10
+    with pytest.raises(DataError, match="a game needs at least"):
+        play_game("reef", bots, players, seed=1, options={
+            "tiles": small_tile_set(tmp_path / "tiles.toml", least_tiles(players) - 1)})

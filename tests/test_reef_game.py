@@ -4,6 +4,7 @@ scoring phase, rounds, final scoring, variants, empty bag), records and replay."
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 
 import pytest
@@ -12,7 +13,14 @@ from lumicore.errors import DataError, IllegalMoveError, LumicoreError
 from lumicore.game import CHANCE, new_game
 from lumicore.reef import Lumino, Reef, kernel, load_board
 from lumicore.reef.decisions import Orient, Pick, Place, Return, Score, Skip, Spend, SwapDone, Turn
-from lumicore.reef.game import CORAL_GROWTH, CORAL_WEIGHT, Game, SplitMix64, read_records
+from lumicore.reef.game import (
+    CORAL_GROWTH,
+    CORAL_WEIGHT,
+    Game,
+    SplitMix64,
+    least_tiles,
+    read_records,
+)
 from lumicore.reef.scoring import VISIBLE_WEIGHT, final_scores
 
 
@@ -90,6 +98,56 @@ def test_bad_setups_are_one_line_errors():
             Game.new(**bad)
     with pytest.raises(LumicoreError):
         new_game("reef", players=5)
+
+
+def small_tile_set(path, tiles: int, starts: int = 6) -> str:
+    """A tile file of ``tiles`` pink tiles without fish and the first ``starts`` of the 6
+    starting Luminos."""
+    pairs = [["pink", "green"], ["pink", "blue"], ["pink", "yellow"], ["green", "blue"],
+             ["green", "yellow"], ["blue", "yellow"]][:starts]
+    specs = ",\n".join(f'{{ number = {1 + k % 6}, animal = "crab" }}' for k in range(tiles))
+    path.write_text(f'colors = ["pink"]\nstarts = {json.dumps(pairs)}\ntiles = [\n{specs}\n]\n',
+                    encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.parametrize("players, least", [(2, 12), (3, 22), (4, 26)])
+def test_a_tile_set_too_small_for_the_setup_is_refused(tmp_path, players, least):
+    """The setup fills every display and the Atoll from the bag, the emergency stack set aside
+    (3 and 4 players). Before: Game.new took any tile set, and one smaller than the emergency
+    stack failed at a draw (AssertionError, ZeroDivisionError; IndexError in the arena)."""
+    assert least_tiles(players) == least
+    path = small_tile_set(tmp_path / "tiles.toml", least - 1)
+    stack = "the emergency stack of 6, " if players > 2 else ""
+    with pytest.raises(DataError, match=(
+            f"^'{re.escape(path)}': the tile set puts {least - 1} tiles .* in the bag for "
+            f"{players} players, a game needs at least {least}: {stack}4 in each of the "
+            f"{players} displays and 4 in the Atoll$")):
+        Game.new(players=players, seed=0, tiles=path)
+    for tiles in (1, 5):        # fewer than the emergency stack
+        with pytest.raises(DataError, match="a game needs at least"):
+            Game.new(players=players, tiles=small_tile_set(tmp_path / "tiles.toml", tiles))
+    path = small_tile_set(tmp_path / "tiles.toml", least, starts=players - 1)
+    with pytest.raises(DataError, match=f"^'{re.escape(path)}': the tile set has "
+                                        f"{players - 1} starting Luminos? \\(starts\\)"):
+        Game.new(players=players, tiles=path)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_smallest_tile_set_plays_to_a_premature_end(tmp_path, players):
+    path = small_tile_set(tmp_path / "tiles.toml", least_tiles(players))
+    for seed in range(3):
+        game = Game.new(players=players, seed=seed, tiles=path)
+        while game.phase == "orient":
+            game.play(game.decisions()[0])
+        assert [len(d) for d in game.displays] == [4] * players and len(game.atoll) == 4
+        k = 0
+        while not game.is_terminal():
+            moves = game.decisions()
+            game.play(moves[(k * 7 + seed) % len(moves)])
+            k += 1
+        assert game.round < 10 and len(game.final_scores()) == players
+        assert Game.deserialize(game.serialize()).is_terminal()
 
 
 def test_seeded_generator_is_splitmix64():

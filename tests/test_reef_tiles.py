@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from lumicore.data import data_dir
 from lumicore.errors import DataError, LumicoreError, NotationError
 from lumicore.reef.tiles import (
     ANIMALS,
@@ -141,3 +142,66 @@ def test_tile_file_errors(tmp_path):
                     'starts = [["pink", "blue"]]\n')
     tiles = load_tiles(path)
     assert tiles.luminos == (Lumino("pink", 2, "crab"), Lumino("blue", 2, "crab"))
+
+
+DEFAULT_TILE_FILE = (data_dir() / "lumicora_tiles.toml").read_text(encoding="utf-8")
+FIRST_TILE = '{ number = 1, animal = "shellfish", fish = 0 }'
+FIRST_START = '["pink", "green"], ["pink", "blue"]'
+
+
+@pytest.mark.parametrize("old, new, message", [
+    # wrong types: were TypeErrors, or "pink, green" was read one character at a time
+    ('colors = ["pink", "green", "blue", "yellow"]', "colors = 4",
+     "colors must be a list of colours (pink, green, blue, yellow), got '4'"),
+    ('colors = ["pink", "green", "blue", "yellow"]', 'colors = "pink, green"',
+     "colors must be a list of colours (pink, green, blue, yellow), got 'pink, green'"),
+    ('colors = ["pink", "green", "blue", "yellow"]', "colors = []", "colors must be a list"),
+    (None, 'colors = ["pink"]\nstarts = [["pink", "green"]]\ntiles = 5\n',
+     "tiles must be a list of tables"),
+    (None, 'colors = ["pink"]\nstarts = 5\ntiles = [{ number = 1 }]\n',
+     "starts must be a list of colour pairs"),
+    (FIRST_TILE, "5", "tile 0: expected a table such as"),
+    (FIRST_TILE, '{ number = "1" }', "tile 0: number must be an integer 1..6 (or left out), "
+                                     "got '1'"),
+    (FIRST_TILE, "{ number = 1, fish = true }", "tile 0: fish must be an integer >= 0, got "
+                                                "'True'"),
+    (FIRST_TILE, "{ number = 1, fish = -3 }", "tile 0: fish must be an integer >= 0"),
+    (FIRST_TILE, '{ number = 1, animal = "octopus" }', "tile 0: animal must be one of"),
+    (FIRST_START, '["pink", "green", "blue"], ["pink", "blue"]',
+     "starts[0]: a starting Lumino is two different colours"),
+    (FIRST_START, '["pink", 3], ["pink", "blue"]', "starts[0]: a starting Lumino is two"),
+    # unknown keys, at every level: a misspelt fish added its tile to the 2-player bag
+    (FIRST_TILE, '{ number = 1, animal = "shellfish", fsh = 4 }',
+     "unknown key 'fsh' in tile 0 (known: number, animal, fish)"),
+    ("colors =", "colours = 4\ncolors =",
+     "unknown key 'colours' in the tile file (known: colors, tiles, starts)"),
+    # duplicates: a colour twice had every tile twice; a starting Lumino twice (either way
+    # round: the player orients it) was dealt twice
+    ('colors = ["pink", "green", "blue", "yellow"]', 'colors = ["pink", "green", "pink"]',
+     "colors[2]: pink is listed twice"),
+    (FIRST_START, '["pink", "green"], ["green", "pink"]', "starts[1]: green/pink is listed twice"),
+    (FIRST_START, '["pink", "green"], ["pink", "green"]', "starts[1]: pink/green is listed twice"),
+])
+def test_a_bad_tile_file_is_a_data_error_naming_the_file_and_key(tmp_path, old, new, message):
+    """The default file with ``old`` replaced by ``new`` (no ``old``: ``new`` is the file)."""
+    assert old is None or old in DEFAULT_TILE_FILE
+    path = tmp_path / "tiles.toml"
+    path.write_text(new if old is None else DEFAULT_TILE_FILE.replace(old, new, 1),
+                    encoding="utf-8")
+    with pytest.raises(DataError) as info:
+        load_tiles(path)
+    text = str(info.value)
+    assert text.startswith(repr(str(path)) + ": ") and message in text and "\n" not in text
+
+
+def test_a_long_value_in_a_tile_file_is_quoted_short(tmp_path):
+    """A 3000-character animal was quoted whole (twice: the tile and the reason)."""
+    path = tmp_path / "tiles.toml"
+    path.write_text(DEFAULT_TILE_FILE.replace(FIRST_TILE, '{ animal = "' + "x" * 3000 + '" }'),
+                    encoding="utf-8")
+    with pytest.raises(DataError, match="tile 0: animal must be one of") as info:
+        load_tiles(path)
+    assert len(str(info.value)) < 250
+    with pytest.raises(NotationError) as info:
+        Lumino("pink", 3, "x" * 3000)
+    assert len(str(info.value)) < 200

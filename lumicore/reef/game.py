@@ -52,7 +52,7 @@ from lumicore.checks import (
     read_json,
     read_record,
 )
-from lumicore.data import shorten
+from lumicore.data import plural, shorten
 from lumicore.errors import DataError, IllegalMoveError, LumicoreError
 from lumicore.game import (
     CHANCE,
@@ -82,7 +82,7 @@ from lumicore.reef.values import COLORS, Lumino, StartLumino, animal_code, color
 from lumicore.svg import escape
 
 __all__ = ["Game", "new_game", "ROUNDS", "DISPLAY", "ATOLL", "EMERGENCY", "SplitMix64",
-           "check_seed", "read_records"]
+           "check_seed", "read_records", "least_tiles"]
 
 ROUNDS = 10
 DISPLAY = 4
@@ -197,9 +197,7 @@ class Game:
         for t in pool:
             self.unseen[index[t]] += 1
         self.returned = [0] * len(self.kinds)   # back in the bag after being drawn
-        if len(tile_set.starts) < n:
-            raise DataError(f"the tile set has {len(tile_set.starts)} starting Luminos, "
-                            f"{n} players need {n}")
+        _check_tile_count(tile_set, pool, n, self.setup["tiles"])
         self.emergency = EMERGENCY if n >= 3 else 0
         self.bag_left = len(pool) - self.emergency
         self.starts = tile_set.starts
@@ -1042,6 +1040,37 @@ def _check_setup(players: object, seed: object, side: object, scoreboard: object
         raise LumicoreError(f"side must be 'A' or 'B', got {shorten(side)}")
     if scoreboard not in ("dark", "light"):
         raise LumicoreError(f"scoreboard must be 'dark' or 'light', got {shorten(scoreboard)}")
+
+
+def least_tiles(players: int) -> int:
+    """The fewest tiles a tile set must put in the bag for ``players``: the emergency stack (3
+    and 4 players) and a full display for each player and a full Atoll, as the setup draws them
+    from the bag without the stack (the hands are taken from the displays and the Atoll).
+
+    >>> [least_tiles(n) for n in (2, 3, 4)]
+    [12, 22, 26]
+    """
+    return (EMERGENCY if players >= 3 else 0) + DISPLAY * players + ATOLL
+
+
+def _check_tile_count(tile_set: TileSet, pool: Sequence[Lumino], players: int,
+                      source: str) -> None:
+    """A :class:`DataError` naming the tile file ``source`` when its set lacks starting Luminos
+    or bag tiles (``pool``) for ``players`` (a smaller bag ran dry during the setup, and one
+    smaller than the emergency stack failed at the first draw)."""
+    if len(tile_set.starts) < players:
+        raise DataError(f"{shorten(source)}: the tile set has "
+                        f"{plural(len(tile_set.starts), 'starting Lumino')} (starts), "
+                        f"{players} players need {players}")
+    need = least_tiles(players)
+    if len(pool) < need:
+        stack = f"the emergency stack of {EMERGENCY}, " if players >= 3 else ""
+        fish = {2: "without fish on the back", 3: "with at most 3 fish on the back",
+                4: "of any fish"}[players]
+        raise DataError(f"{shorten(source)}: the tile set puts {plural(len(pool), 'tile')} "
+                        f"({fish}) in the bag for {players} players, a game needs at least "
+                        f"{need}: {stack}{DISPLAY} in each of the {players} displays and "
+                        f"{ATOLL} in the Atoll")
 
 
 def _tile_set_name(name: str) -> str:

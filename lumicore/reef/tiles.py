@@ -35,7 +35,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from lumicore.data import read_toml, shorten
+from lumicore.data import naming_source, read_toml, shorten
 from lumicore.errors import DataError, LumicoreError, NotationError
 from lumicore.reef.values import (
     ANIMALS,
@@ -134,27 +134,92 @@ def _builtin_tiles(name: str) -> TileSet:
     return _tile_set(read_toml(name, BUILTIN_TILES), name)
 
 
+TILE_SET_KEYS = ("colors", "tiles", "starts")
+"""The keys of a tile file (each is needed)."""
+TILE_KEYS = ("number", "animal", "fish")
+"""The keys of one entry of ``tiles`` (each may be left out)."""
+
+
 def _tile_set(data: dict[str, Any], source: str) -> TileSet:
-    try:
-        colors = data["colors"]
-        specs = data["tiles"]
-        start_pairs = data["starts"]
-    except KeyError as exc:
-        raise DataError(f"{source}: missing key {exc.args[0]!r}") from None
-    luminos = []
-    for color in colors:
-        for i, spec in enumerate(specs):
-            try:
-                luminos.append(
-                    Lumino(color, spec.get("number"), spec.get("animal"), spec.get("fish", 0))
-                )
-            except (LumicoreError, AttributeError) as exc:
-                raise DataError(f"{source}: tile {i} ({spec!r}) of colour {color!r}: {exc}") \
-                    from None
-    starts = []
-    for i, pair in enumerate(start_pairs):
-        try:
-            starts.append(StartLumino(*pair))
-        except (LumicoreError, TypeError) as exc:
-            raise DataError(f"{source}: starting Lumino {i} ({pair!r}): {exc}") from None
-    return TileSet(tuple(luminos), tuple(starts))
+    """The tile set of a parsed tile file; a :class:`DataError` names ``source`` and the bad
+    key or entry."""
+    with naming_source(source):
+        return _read_tile_set(data)
+
+
+def _read_tile_set(data: dict[str, Any]) -> TileSet:
+    _no_unknown_keys(data, TILE_SET_KEYS, "the tile file")
+    for key in TILE_SET_KEYS:
+        if key not in data:
+            raise DataError(f"missing key {key!r}")
+    colors = _colors(data["colors"])
+    specs = data["tiles"]
+    if not isinstance(specs, list) or not specs:
+        raise DataError(f"tiles must be a list of tables such as {{ number = 3, animal = "
+                        f"\"crab\", fish = 0 }}, got {shorten(specs)}")
+    kinds = [_tile(spec, f"tile {i}") for i, spec in enumerate(specs)]
+    luminos = tuple(Lumino(color, number, animal, fish)
+                    for color in colors for number, animal, fish in kinds)
+    return TileSet(luminos, _starts(data["starts"]))
+
+
+def _no_unknown_keys(table: dict[str, Any], known: tuple[str, ...], where: str) -> None:
+    """A :class:`DataError` for the first key of ``table`` not in ``known`` (a misspelt key
+    would otherwise be left out silently)."""
+    extra = [key for key in table if key not in known]
+    if extra:
+        raise DataError(f"unknown key {shorten(extra[0])} in {where} (known: {', '.join(known)})")
+
+
+def _colors(colors: object) -> list[str]:
+    """The ``colors`` of a tile file: a non-empty list of colour names, none twice."""
+    if not isinstance(colors, list) or not colors:
+        raise DataError(f"colors must be a list of colours ({', '.join(COLORS)}), got "
+                        f"{shorten(colors)}")
+    for i, color in enumerate(colors):
+        if color not in COLORS:
+            raise DataError(f"colors[{i}]: unknown colour {shorten(color)} (expected one of "
+                            f"{', '.join(COLORS)})")
+        if color in colors[:i]:
+            raise DataError(f"colors[{i}]: {color} is listed twice (each colour gets every tile "
+                            "of the list once)")
+    return colors
+
+
+def _tile(spec: object, where: str) -> tuple[int | None, str | None, int]:
+    """The ``(number, animal, fish)`` of one entry of ``tiles``."""
+    if not isinstance(spec, dict):
+        raise DataError(f"{where}: expected a table such as {{ number = 3, animal = \"crab\", "
+                        f"fish = 0 }}, got {shorten(spec)}")
+    _no_unknown_keys(spec, TILE_KEYS, where)
+    number, animal, fish = spec.get("number"), spec.get("animal"), spec.get("fish", 0)
+    if number is not None and (isinstance(number, bool) or not isinstance(number, int)
+                               or not 1 <= number <= 6):
+        raise DataError(f"{where}: number must be an integer 1..6 (or left out), got "
+                        f"{shorten(number)}")
+    if animal is not None and animal not in ANIMALS:
+        raise DataError(f"{where}: animal must be one of {', '.join(ANIMALS)} (or left out), "
+                        f"got {shorten(animal)}")
+    if isinstance(fish, bool) or not isinstance(fish, int) or fish < 0:
+        raise DataError(f"{where}: fish must be an integer >= 0, got {shorten(fish)}")
+    return number, animal, fish
+
+
+def _starts(pairs: object) -> tuple[StartLumino, ...]:
+    """The ``starts`` of a tile file: a non-empty list of pairs of different colours, no pair
+    twice (in either order: a player orients the Lumino dealt)."""
+    if not isinstance(pairs, list) or not pairs:
+        raise DataError(f"starts must be a list of colour pairs such as [\"pink\", \"green\"], "
+                        f"got {shorten(pairs)}")
+    starts: list[StartLumino] = []
+    for i, pair in enumerate(pairs):
+        if not isinstance(pair, list) or len(pair) != 2 or not all(c in COLORS for c in pair) \
+                or pair[0] == pair[1]:
+            raise DataError(f"starts[{i}]: a starting Lumino is two different colours of "
+                            f"{', '.join(COLORS)}, got {shorten(pair)}")
+        start = StartLumino(*pair)
+        if any(set(start.colors) == set(other.colors) for other in starts):
+            raise DataError(f"starts[{i}]: {start.color_a}/{start.color_b} is listed twice (a "
+                            "player orients the starting Lumino dealt)")
+        starts.append(start)
+    return tuple(starts)

@@ -89,8 +89,8 @@ class Lumino:
             isinstance(self.number, bool) or not isinstance(self.number, int)
             or not 1 <= self.number <= 6
         ):
-            raise NotationError(f"bad number {shorten(self.number)} on a Lumino (expected 1..6 or "
-                                "None)")
+            raise NotationError(f"bad number {shorten(self.number)} on a Lumino (expected 1..6 "
+                                "or None)")
         if isinstance(self.fish, bool) or not isinstance(self.fish, int) or self.fish < 0:
             raise NotationError(f"bad fish count {shorten(self.fish)} (expected an integer >= 0)")
 
@@ -127,7 +127,7 @@ class Lumino:
         animal: str | None = None
         if rest and rest[0].isascii() and rest[0].isdigit():
             token = rest.pop(0)
-            if len(token) > 1 or not 1 <= int(token) <= 6:  # int() refuses 4300+ digits
+            if not 1 <= int(token) <= 6:
                 raise NotationError(
                     f"bad token {shorten(token, 30)} in Lumino {shorten(text)}: numbers are 1..6")
             number = int(token)
@@ -178,7 +178,7 @@ class StartLumino:
         color_code(self.color_b)
         if self.color_a == self.color_b:
             raise LumicoreError(
-                f"a starting Lumino has two different colours, got {shorten(self.color_a)} twice"
+                f"a starting Lumino has two different colours, got {self.color_a!r} twice"
             )
 
     @property
