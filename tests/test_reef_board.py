@@ -147,3 +147,16 @@ def test_cell_index_rejects_missing_space():
 def test_bad_cells_in_constructor(cells):
     with pytest.raises(NotationError):
         Board("x", cells, ("S", "S")[: len(cells)])
+
+
+def test_a_users_drawing_named_like_a_side_is_not_the_built_in_board(tmp_path):
+    """A drawing A.txt with a bad token was reported as "built-in board 'A'" (its name is its
+    stem, A, which the loader took for the built-in side)."""
+    path = tmp_path / "A.txt"
+    path.write_text("L S S\n L X\n")
+    with pytest.raises(NotationError) as info:
+        load_board(path)
+    assert "built-in" not in str(info.value)
+    assert str(info.value).startswith(repr(str(path))) and "unknown token 'X'" in str(info.value)
+    path.write_text("L S S\n")
+    assert load_board(path).name == "A" and not load_board(path).is_builtin("A")

@@ -262,10 +262,12 @@ def _builtin(side: str) -> Board:
 
 def _read_board(name_or_path: str | Path) -> Board:
     text = read_text(name_or_path, BUILTIN_BOARDS)
-    name = str(name_or_path) if str(name_or_path) in BUILTIN_BOARDS else Path(name_or_path).stem
+    # the argument, not the name, tells a built-in board: a user's A.txt is named "A" too
+    builtin = str(name_or_path) in BUILTIN_BOARDS
+    name = str(name_or_path) if builtin else Path(name_or_path).stem
     try:
         return Board.parse(text, name=name)
     except NotationError as exc:
-        if name in BUILTIN_BOARDS:
+        if builtin:
             raise DataError(f"built-in board {name!r}: {exc}") from exc
         raise NotationError(f"{shorten(str(name_or_path))}: {exc}") from exc
