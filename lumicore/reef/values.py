@@ -127,7 +127,7 @@ class Lumino:
         animal: str | None = None
         if rest and rest[0].isascii() and rest[0].isdigit():
             token = rest.pop(0)
-            if not 1 <= int(token) <= 6:
+            if len(token) > 1 or not 1 <= int(token) <= 6:  # int() refuses 4300+ digits
                 raise NotationError(
                     f"bad token {shorten(token, 30)} in Lumino {shorten(text)}: numbers are 1..6")
             number = int(token)
@@ -178,7 +178,7 @@ class StartLumino:
         color_code(self.color_b)
         if self.color_a == self.color_b:
             raise LumicoreError(
-                f"a starting Lumino has two different colours, got {self.color_a!r} twice"
+                f"a starting Lumino has two different colours, got {shorten(self.color_a)} twice"
             )
 
     @property
