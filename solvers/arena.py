@@ -389,7 +389,10 @@ class TournamentResult:
         if self.cooperative:
             rows.append(f"no ratings ({self.note})")
         idle = [name for name, r in self.bots.items() if not r.games]
-        if idle:
+        if idle and self.status == INTERRUPTED:
+            rows.append(f"not played: {', '.join(idle)} (interrupted before any of their "
+                        "games finished)")
+        elif idle:
             rows.append(f"not played: {', '.join(idle)} (the {plural(self.played, 'game')} "
                         "played seated other bots: play a multiple of the seating's round, "
                         "docs/arena.md)")

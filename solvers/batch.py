@@ -205,7 +205,7 @@ def _dask_client(workers: int, scheduler: str | None):
         return
     with children_ignore_ctrl_c():
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                               dashboard_address=None, silence_logs=logging.ERROR)
+                               dashboard_address=None, silence_logs=logging.CRITICAL)
     with cluster, Client(cluster) as client:
         yield client
 

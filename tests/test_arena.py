@@ -503,6 +503,10 @@ def test_a_bot_that_played_no_game_comes_last_and_is_named():
     assert lines[-1].startswith(f"not played: {', '.join(idle)}")
     assert [line.split()[0] for line in lines[-1 - len(idle):-1]] == idle
     assert all(line.split()[1:4] == ["0", "-", "-"] for line in lines[-1 - len(idle):-1])
+    assert "seating" in lines[-1]
+    result.status = "interrupted"  # then the seating is not why (it advised more games)
+    assert str(result).splitlines()[-1] == (f"not played: {', '.join(idle)} (interrupted before "
+                                            "any of their games finished)")
 
 
 def test_the_arena_refuses_a_reef_that_draws_for_itself():

@@ -184,3 +184,11 @@ def test_freer_reductions_give_back_what_a_solved_plan_lost():
     freer = freer_reductions(inst, solved)
     assert sum(spared(freer)) > sum(spared(solved))
     assert best_characters(inst, freer).vp == best
+
+
+@pytest.mark.parametrize("limit", [1, 5])
+def test_max_nodes_stops_at_the_node_it_names(limit):
+    """The limit was read every 1024 states only: max_nodes=1 expanded 330."""
+    inst = default_instance(seed=0)
+    plan = best_characters(inst, greedy_schedule(inst), max_nodes=limit)
+    assert (plan.status, plan.reason, plan.nodes) == ("limit", "nodes", limit)

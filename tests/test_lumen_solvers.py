@@ -52,6 +52,30 @@ def test_exact_values_agree_with_playing_each_choice():
         assert child.is_terminal() and child.returns() == v
 
 
+def test_exact_values_reads_the_clock_between_positions_met_again(monkeypatch):
+    """The clock was read every 256 new positions only: positions met again (each a copy and
+    a move) and chance fan-out ran on, and a 0.1 s limit spent 0.23 s in the exact search
+    before Monte Carlo had any time. A deadline already past now stops it within 16 calls."""
+    import time
+
+    import numpy as np
+
+    from lumicore.game import sample_chance
+    from solvers.lumen import planner
+
+    rng, state = np.random.default_rng(5), GameState.new_game(seed=2)
+    while state.round < state.board.rounds or state.phase != "reinforce" \
+            or state.is_chance_node():
+        actions = state.legal_actions()
+        state.apply_action(sample_chance(state, rng) if state.is_chance_node()
+                           else actions[int(rng.integers(len(actions)))])
+    children = []
+    real = planner._child
+    monkeypatch.setattr(planner, "_child", lambda s, a: children.append(1) or real(s, a))
+    assert exact_values(state, 20_000, time.perf_counter()) is None
+    assert len(children) <= 16
+
+
 def test_exact_expectation_over_a_chance_node():
     state = last_round_move()
     state.phase = "reinforce"   # reinforcing then refilling: draws do not change the result

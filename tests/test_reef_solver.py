@@ -274,6 +274,25 @@ def test_limits_stop_with_a_legal_plan():
         best_placement(reef, tiles, 3, max_nodes=0)
 
 
+def test_a_callable_objective_stops_at_the_first_node_past_the_time_limit():
+    """The clock was read every 1024 nodes: with a 1 ms objective a 0.01 s limit took 1.27 s.
+    Counted in objective calls here, not seconds: a time limit spent by the first call stops
+    the search at the next node."""
+    import time
+
+    reef = Reef.new(load_board("B"), start=("pink", "green"))
+    calls = []
+
+    def objective(r):
+        calls.append(1)
+        time.sleep(0.002)
+        return r.visible_count("pink")
+
+    result = best_placement(reef, "pink 3 crab, blue 5, yellow 2 seahorse", 3, objective,
+                            time_limit=1e-3)
+    assert result.status == "limit" and len(calls) <= 3  # the first leaf (one plan) and one more
+
+
 def test_objectives_and_their_names():
     reef = random_reef("B", pieces=12, seed=9)
     final = as_objective("final:light")

@@ -304,7 +304,8 @@ class _Search:
             if not e[5]:
                 continue
             self.nodes += 1
-            if self.nodes & 1023 == 0 and not self._in_limits():
+            if (self.nodes & 1023 == 0 or self.nodes == self.max_nodes) \
+                    and not self._in_limits():
                 return None
             for key2, gold, food, vp, action in self._moves(turn, key, e):
                 if self._insert(seen, key2, gold, food, vp, e, action):

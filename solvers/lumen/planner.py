@@ -141,19 +141,21 @@ def exact_values(state: GameState, max_nodes: int = DEFAULT_MAX_NODES,
     """Every action's exact expected returns ``[[r0, r1], ...]`` and the nodes visited, or None
     when the tree does not fit in ``max_nodes`` (or the clock passes ``deadline``)."""
     memo: dict[tuple, list[float]] = {}
-    count = [0]
+    count = [0, 0]  # new positions, and every call (a position met again costs a copy too)
 
     def value(s: GameState) -> list[float]:
+        count[1] += 1
+        if count[1] % 16 == 0:
+            check()
+            if deadline is not None and time.perf_counter() > deadline:
+                raise _OutOfBudget
         if s.is_terminal():
             return s.returns()
         key = s._key()
         if key in memo:
             return memo[key]
         count[0] += 1
-        if count[0] % 256 == 0:
-            check()
-        if count[0] > max_nodes or (deadline is not None and count[0] % 256 == 0
-                                    and time.perf_counter() > deadline):
+        if count[0] > max_nodes:
             raise _OutOfBudget
         if s.is_chance_node():
             out = [0.0, 0.0]

@@ -371,7 +371,8 @@ def _search_python(reef: Reef, kinds: list[Lumino], counts: list[int], limestone
     merging by the multiset of actions, no bounds (nothing is known about the callable).
     Ctrl-C (``KeyboardInterrupt``) stops it with the best plan so far; a press while that plan
     is replayed and scored is noted, not raised, and makes the result "interrupted"."""
-    budget = Budget(max_nodes, time_limit)
+    # the clock at every node: each replays a placement in Python and may call a slow objective
+    budget = Budget(max_nodes, time_limit, check_every=1)
     seen: set[tuple] = set()
     best: list = [None]      # (value, limestone, actions)
     merged = 0
