@@ -740,6 +740,128 @@ def test_a_board_file_names_what_it_lacks(text, match, tmp_path):
         load_board(path)
 
 
+@pytest.mark.parametrize("old, new, match", [
+    # each was accepted, and a game with the fastmc bot failed mid-game with "a board or
+    # scenario number is out of the kernel's range (0..2**20)", naming neither file nor key
+    ("values = [2, 3, 4, 5]", "values = [-2, 3]", r"objectives.values must be a list of at "
+                                                  r"most 999 integers from 0 to 999"),
+    ("values = [2, 3, 4, 5]", f"values = [{', '.join(['1'] * 1000)}]", "objectives.values"),
+    ("strength = 2", "strength = 2000000", r"units.shroomling.strength must be an integer "
+                                           r"from 0 to 999, not '2000000'"),
+    ("strength = 1\nability = \"restore\"", "strength = -1\nability = \"restore\"",
+     r"units.restorer.strength must be an integer from 0 to 999, not '-1'"),
+    ("bag = 6", "bag = 1048576", r"units.shroomling.bag must be an integer from 0 to 999"),
+    # a million rounds kept `lumen play` busy for hours
+    ("rounds = 17", "rounds = 1000000", r"rounds must be an integer from 1 to 64"),
+    ("rounds = 17", "rounds = 65", r"rounds must be an integer from 1 to 64"),
+    ("supply = 3", "supply = 1048576", r"supply must be an integer from 0 to 999"),
+    ("low = 4", "low = 1000", r"limits.low must be an integer from 0 to 999"),
+    ("glow = 5", "glow = 1000", r"bonus.glow must be an integer from 0 to 999"),
+    ("secret_vp = 2", "secret_vp = 1000", r"bonus.secret_vp must be an integer from 0 to 999"),
+    ('layout = "default"', "layout = 5", r"layout must be text, not '5'"),
+    ("rounds = 17", "rounds = 17\nname = 5", r"name must be text, not '5'"),
+])
+def test_a_board_file_refuses_numbers_the_game_cannot_play(old, new, match, tmp_path):
+    from lumicore.lumen import load_board
+
+    assert old in _BOARD
+    path = tmp_path / "board.toml"
+    path.write_text(_BOARD.replace(old, new, 1))
+    with pytest.raises(DataError, match="^'.*board.toml': " + match):
+        load_board(path)
+
+
+def test_a_game_at_every_bound_of_the_board_and_scenario_files_plays_in_the_kernel(tmp_path):
+    """The bounds keep every count of a game inside the kernel's range (999 objective tokens
+    of 999 VP collected add up to less than 2**20)."""
+    from lumicore.lumen import kernel
+
+    board = tmp_path / "board.toml"
+    text = _BOARD.replace("rounds = 17", "rounds = 64").replace(
+        "[2, 3, 4, 5]", f"[{', '.join(['999'] * 999)}]")
+    for key in ("strength", "bag", "supply", "low", "high", "sum", "product", "difference",
+                "mercenary", "secret", "glow", "secret_vp"):
+        text = "\n".join(f"{key} = 999" if line.startswith(f"{key} = ") else line
+                         for line in text.splitlines())
+    board.write_text(text + "\n")
+    scenario = tmp_path / "scenario.toml"
+    scenario.write_text(_SCENARIO_A.replace("discovery = 2", "discovery = 999").replace(
+        "shroomling = 2, mudshell = 1", "shroomling = 999, mudshell = 999"))
+    state = GameState.new_game(scenario=str(scenario), board=str(board), seed=1)
+    assert state.board.rounds == 64 and max(state.map.discovery) == 999
+    assert sum(kernel.random_games(kernel.setup(state), 4, seed=1)[:3]) == 4
+    later = play_randomly(state, seed=3, max_steps=400)
+    assert sum(kernel.playouts(later, 4, seed=1)) == 4
+
+
+_SCENARIO_A = (Path(__file__).resolve().parents[1] / "lumicore" / "data" /
+               "lumen_scenario_a.toml").read_text()
+
+
+@pytest.mark.parametrize("old, new, match", [
+    # the scenario loader read its keys with get(): a misspelt one was left out silently
+    ("adjacency = [", "adjacancy = [", r"unknown key 'adjacancy' in the scenario file"),
+    ("discovery = 2 }", "discovry = 2 }", r"unknown key 'discovry' in territory 'a2'"),
+    ('territory = "a1"', 'territory = "a1"\ncount = 2', r"unknown key 'count' in \[\[start\]\] #1"),
+    ("player = 2\n", "", r"\[\[start\]\] #2 leaves out player"),
+    ('name = "Primer Contacto"', "name = 5", r"name must be text, not '5'"),
+    # numbers the kernel cannot take
+    ("discovery = 2 }", "discovery = 1000 }", r"territories.a2.discovery must be an integer "
+                                              r"from 0 to 999"),
+    ("shroomling = 2, mudshell = 1 }", "shroomling = 1000 }",
+     r"\[\[start\]\] #1: units.shroomling must be an integer from 1 to 999"),
+    ('[[start]]\nplayer = 2', '[[start]]\nplayer = 1\nterritory = "a1"\n'
+                               'units = { shroomling = 998 }\n[[start]]\nplayer = 2',
+     r"player 1 starts with 1000 'shroomling' units, more than 999"),
+    # malformed data (TypeError: unhashable type: 'list'), or 'int' has no attribute 'items'
+    ('initiative = "b2"', 'initiative = ["b2"]', r"initiative must be a territory name, not "
+                                                 r"\"\['b2'\]\""),
+    ("units = { shroomling = 2, mudshell = 1 }", "units = 5", r"\[\[start\]\] #1: units must be "
+                                                              r"a table of unit counts"),
+    ('["a1", "a2"]', '[["a1"], "a2"]', r"bad adjacency entry \"\[\['a1'\], 'a2'\]\" \(expected a "
+                                       r"pair of territory names\)"),
+])
+def test_a_scenario_file_names_a_bad_key(old, new, match, tmp_path):
+    assert old in _SCENARIO_A
+    path = tmp_path / "scenario.toml"
+    path.write_text(_SCENARIO_A.replace(old, new, 1))
+    with pytest.raises(DataError, match="^'.*scenario.toml': " + match) as err:
+        load_map(str(path))
+    assert "\n" not in str(err.value)
+
+
+def test_a_start_unit_the_board_lacks_names_the_scenario_file(tmp_path):
+    # it was "unknown unit 'dragon' (known: ...)": which file, of the scenario and the board?
+    path = tmp_path / "scenario.toml"
+    path.write_text(_SCENARIO_A.replace("shroomling = 2, mudshell = 1", "dragon = 2", 1))
+    with pytest.raises(DataError, match=r"^'.*scenario.toml': start unit 'dragon' is not a unit "
+                                        r"of the board 'default' \(known: shroomling, mudshell"):
+        GameState.new_game(scenario=str(path))
+
+
+def test_a_board_names_its_missing_or_bad_layout_file(tmp_path, monkeypatch):
+    # a missing layout file was "'my_layout.toml' is neither a built-in name ('default') nor a
+    # file" and an empty one "a command area has 1 to 64 bubbles, not 0": no board, no key
+    path = tmp_path / "board.toml"
+    path.write_text(_BOARD.replace('layout = "default"', 'layout = "my_layout.toml"'))
+    with pytest.raises(DataError, match=r"^'.*board.toml': layout 'my_layout.toml' is neither a "
+                                        r"built-in layout \('default'\) nor a file \(a path is "
+                                        r"relative to the board file's folder\)"):
+        load_board(path)
+    (tmp_path / "my_layout.toml").write_text("bubbles = []\n")
+    with pytest.raises(DataError, match=r"^'.*board.toml': layout: '.*my_layout.toml': a command "
+                                        r"area has 1 to 64 bubbles, not 0$"):
+        GameState.new_game(board=str(path))
+    # a relative path is the board file's neighbour, whatever the working folder (it was
+    # looked for in the working folder)
+    (tmp_path / "my_layout.toml").write_text("rows = 2\ncols = 3\n")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "my_layout.toml").write_text("rows = 1\ncols = 1\n")
+    monkeypatch.chdir(elsewhere)
+    assert GameState.new_game(board=str(path)).sheets[0].layout.shape == (2, 3)
+
+
 def test_a_board_plays_without_tokens_when_it_says_so(tmp_path):
     from lumicore.lumen import load_board
 

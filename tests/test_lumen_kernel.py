@@ -159,10 +159,66 @@ def test_setup_needs_a_fresh_game():
 def test_setup_rejects_numbers_beyond_the_kernel(tmp_path):
     from lumicore.lumen.game import GameState
 
+    # a scenario file can no longer give such a count (its loader refuses it, naming the key)
     path = tmp_path / "huge.toml"
     path.write_text(DUEL.replace("deadly = 1, pusher = 1", "deadly = 99999999999"))
+    with pytest.raises(LumicoreError, match=r"units.deadly must be an integer from 1 to 999"):
+        GameState.new_game(scenario=str(path))
+    # the door still checks a state changed by hand
+    state = GameState.new_game()
+    state.units[0][0][0] = 2**20
     with pytest.raises(LumicoreError, match="range"):
-        kernel.setup(GameState.new_game(scenario=str(path)))
+        kernel.setup(state)
+
+
+def test_play_outs_follow_an_edited_board_file_and_a_relative_path_after_a_chdir(tmp_path,
+                                                                                 monkeypatch):
+    """The kernel's setup was kept by the file's name: after the board file was edited from 17
+    rounds to 3, play-outs of a new game still played 17 rounds; so for a relative path
+    naming another file after a change of folder."""
+    from lumicore.data import data_dir
+    from lumicore.lumen.game import GameState
+
+    text = (data_dir() / "lumen_board.toml").read_text()
+    path = tmp_path / "board.toml"
+    path.write_text(text)
+    kernel.playouts(GameState.new_game(board=str(path)), 2)
+    path.write_text(text.replace("rounds = 17", "rounds = 3"))
+    state = GameState.new_game(board=str(path))
+    assert state.board.rounds == 3
+    assert kernel.random_game_from(state, 5) == reference.random_game(state, 5)
+    for folder, rounds in (("a", 2), ("b", 4)):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "board.toml").write_text(
+            text.replace("rounds = 17", f"rounds = {rounds}"))
+        monkeypatch.chdir(tmp_path / folder)
+        state = GameState.new_game(board="board.toml")
+        assert kernel.random_game_from(state, 5) == reference.random_game(state, 5)
+
+
+@pytest.mark.parametrize("threshold", [-999_999_999, -1, 0, 36, 37, 999_999_999])
+def test_the_kernel_plays_every_high_command_threshold_a_layout_may_have(threshold, tmp_path):
+    """A layout file may give a threshold of nine digits either way (no value crosses, or
+    every value does); the kernel refused anything but 0..2**20 mid-game ("a board or scenario
+    number is out of the kernel's range")."""
+    from lumicore.data import data_dir
+    from lumicore.game import play_randomly
+    from lumicore.lumen.game import GameState
+
+    layout = tmp_path / "layout.toml"
+    layout.write_text(f"rows = 3\ncols = 3\n[high_command]\nthreshold = {threshold}\n"
+                      "sections = [1, 1, 1]\n")
+    board = tmp_path / "board.toml"
+    board.write_text((data_dir() / "lumen_board.toml").read_text().replace(
+        'layout = "default"', f'layout = "{layout.as_posix()}"'))
+    state = GameState.new_game(board=str(board))
+    assert state.sheets[0].layout.high_command.threshold == threshold
+    for seed in range(3):
+        assert kernel.random_game(kernel.setup(state), seed) == reference.random_game(state, seed)
+        later = play_randomly(state, seed=seed, max_steps=60)
+        expected = reference.random_game(later, seed)
+        assert kernel.random_game_from(later, seed) == (expected[0][len(later.history):],
+                                                         *expected[1:])
 
 
 @given(st.integers(0, 2**32), st.integers(1, 400), st.integers(0, 2))

@@ -267,6 +267,40 @@ def test_bad_layouts(data, match):
         layout_from_dict(data)
 
 
+_LAYOUT = "name = \"mine\"\nrows = 4\ncols = 5\n[high_command]\nthreshold = 7\nsections = [2, 2]\n"
+
+
+@pytest.mark.parametrize("old, new, match", [
+    # the layout loader read its keys with get() and int(): a misspelt key was left out
+    # silently (a threshold of 7 instead of 9) and rows = 2.7 cut a 4 x 5 sheet to 2 x 5
+    ("threshold = 7", "treshold = 9", r"unknown key 'treshold' in \[high_command\] \(known: "
+                                      r"threshold, sections, objective_sections\)"),
+    ("cols = 5", "cols = 5\ncolumns = 6", r"unknown key 'columns' in the layout file"),
+    ("rows = 4", "rows = 2.7", r"rows must be an integer from 1 to 64, not '2.7'"),
+    ("rows = 4", 'rows = "3"', r"rows must be an integer from 1 to 64, not '3'"),
+    ("rows = 4", "rows = true", r"rows must be an integer from 1 to 64, not 'True'"),
+    ("cols = 5", "cols = 0", r"cols must be an integer from 1 to 64, not '0'"),
+    ('name = "mine"', "name = 5", r"name must be text, not '5'"),
+    # bubbles won over rows and cols, and links without bubbles were left out
+    ("cols = 5", "cols = 5\nbubbles = [[0, 0]]", r"give rows and cols, or bubbles, not both"),
+    ("cols = 5", "cols = 5\nlinks = []", r"links join bubbles: give bubbles too"),
+    ("rows = 4\ncols = 5", "bubbles = 5", r"bubbles must be a list of \[row, col\], not '5'"),
+    # named no file
+    ("rows = 4\ncols = 5", "bubbles = []", r"a command area has 1 to 64 bubbles, not 0$"),
+    ("rows = 4\ncols = 5", "bubbles = [[0, 0]]\nlinks = 5", r"links must be a list of pairs"),
+    ("sections = [2, 2]", "sections = 3", r"high_command.sections must be a list of integers"),
+    ("sections = [2, 2]", "", r"\[high_command\] leaves out sections"),
+])
+def test_a_layout_file_names_a_bad_key(old, new, match, tmp_path):
+    assert old in _LAYOUT
+    path = tmp_path / "layout.toml"
+    path.write_text(_LAYOUT.replace(old, new, 1))
+    with pytest.raises(DataError, match="^'.*layout.toml': " + match):
+        load_layout(path)
+    path.write_text(_LAYOUT)
+    assert load_layout(path).shape == (4, 5)
+
+
 @pytest.mark.parametrize("cells", [5, "ab", [(0, 0), (0, "a")], [(0, 0, 0)], [(-1, 0)],
                                    [(0, 0), (0, 0)]])
 def test_grid_layout_rejects_cells_that_are_not_pairs(cells):

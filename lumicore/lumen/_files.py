@@ -21,9 +21,16 @@ from typing import Any, TypeVar
 from lumicore.data import file_version, parse_toml, read_file, resolve, shorten
 from lumicore.errors import DataError, LumicoreError
 
-__all__ = ["malformed_is_data_error", "file_loader"]
+__all__ = ["malformed_is_data_error", "file_loader", "MAX_NUMBER", "known_keys", "every_key",
+           "int_key", "flag_key", "text_key", "table_key"]
 
 T = TypeVar("T")
+
+MAX_NUMBER = 999
+"""The largest count, strength or VP a board or scenario file may give (a unit bag, a start
+count, the supply, a selection limit, a token count, an objective or discovery VP). The
+random-game kernel keeps every count of a game below 2**20, and the largest sum of such numbers
+a game can reach (999 objective tokens of 999 VP) stays below it."""
 
 _MALFORMED = (KeyError, TypeError, AttributeError, IndexError, ValueError, OverflowError)
 
@@ -68,3 +75,65 @@ def file_loader(kind: type[T], from_dict: Callable[[Any, Path], T], builtin: dic
         return read(path, file_version(path))
 
     return load
+
+
+def _path(where: str, key: str) -> str:
+    return f"{where}.{key}" if where else key
+
+
+def known_keys(table: dict[str, Any], keys: tuple[str, ...], where: str, source: object) -> None:
+    """A :class:`DataError` naming the first key of ``table`` (``where`` in ``source``: "the
+    board file", "[units.x]") that is not one of ``keys``: a misspelt key would be left out
+    silently."""
+    unknown = [k for k in table if k not in keys]
+    if unknown:
+        raise DataError(f"{shorten(source)}: unknown key {shorten(unknown[0])} in {where} "
+                        f"(known: {', '.join(keys)})")
+
+
+def every_key(table: dict[str, Any], keys: tuple[str, ...], where: str, source: object,
+              what: str) -> None:
+    """A :class:`DataError` naming the first of ``keys`` that ``table`` leaves out."""
+    missing = [k for k in keys if k not in table]
+    if missing:
+        raise DataError(f"{shorten(source)}: {where} leaves out {missing[0]} ({what})")
+
+
+def int_key(table: dict[str, Any], key: str, default: int, where: str, source: object,
+            low: int = 0, high: int = MAX_NUMBER) -> int:
+    """``table[key]`` (``default`` when left out), an integer from ``low`` to ``high`` (never a
+    bool or a float); else a :class:`DataError` naming ``where.key`` (``where``: the dotted
+    path of ``table``, "" at the top)."""
+    value = table.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise DataError(f"{shorten(source)}: {_path(where, key)} must be an integer from {low} "
+                        f"to {high}, not {shorten(value)}")
+    return value
+
+
+def flag_key(table: dict[str, Any], key: str, default: bool, where: str, source: object) -> bool:
+    """``table[key]`` (``default`` when left out): true or false, else a :class:`DataError`."""
+    value = table.get(key, default)
+    if not isinstance(value, bool):
+        raise DataError(f"{shorten(source)}: {_path(where, key)} must be true or false, "
+                        f"not {shorten(value)}")
+    return value
+
+
+def text_key(table: dict[str, Any], key: str, default: str, where: str, source: object) -> str:
+    """``table[key]`` (``default`` when left out): text, else a :class:`DataError`."""
+    value = table.get(key, default)
+    if not isinstance(value, str):
+        raise DataError(f"{shorten(source)}: {_path(where, key)} must be text, "
+                        f"not {shorten(value)}")
+    return value
+
+
+def table_key(data: dict[str, Any], key: str, source: object, what: str) -> dict[str, Any]:
+    """The table ``[key]`` of a data file: a :class:`DataError` naming it when it is missing
+    (saying ``what`` it gives) or is not a table."""
+    if key not in data:
+        raise DataError(f"{shorten(source)}: no [{key}] table ({what})")
+    if not isinstance(data[key], dict):
+        raise DataError(f"{shorten(source)}: {key} must be a table, not {shorten(data[key])}")
+    return data[key]

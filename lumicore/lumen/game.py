@@ -48,6 +48,7 @@ from lumicore.checks import (
     field_error,
     read_json,
 )
+from lumicore.data import shorten
 from lumicore.errors import DataError, LumicoreError
 from lumicore.game import (
     CHANCE,
@@ -62,7 +63,7 @@ from lumicore.lumen import kernel
 from lumicore.lumen.dice import ROLLS, SELECTIONS, selections
 from lumicore.lumen.map import Map, load_map
 from lumicore.lumen.rules import Score, score, side_strengths
-from lumicore.lumen.sheet import Sheet, load_layout
+from lumicore.lumen.sheet import Layout, Sheet, load_layout
 from lumicore.lumen.units import BONUS_KINDS, Board, load_board
 
 __all__ = ["GameState", "replay", "check_seed"]
@@ -98,14 +99,36 @@ class GameState:
         self.options = {"scenario": _option(scenario, "scenario"),
                         "board": _option(board, "board")}
         self.seed = check_seed(seed)
+        board_file, scenario_file = (shorten(self.options[k]) for k in ("board", "scenario"))
         self.board: Board = load_board(self.options["board"])
         self.map: Map = load_map(self.options["scenario"])
-        k = len(self.board.kinds)
         for p in (0, 1):
             for _, kind, _ in self.map.start[p]:
-                self.board.kind(kind)  # raises on a kind the board lacks
+                if kind not in self.board.kinds:
+                    raise DataError(f"{scenario_file}: start unit {shorten(kind)} is not a unit "
+                                    f"of the board {board_file} (known: "
+                                    f"{', '.join(self.board.kinds)})")
+        try:
+            layout = load_layout(self.board.layout)
+        except DataError as exc:
+            raise DataError(f"{board_file}: layout: {exc}") from None
+        self._start(layout)
+
+    @classmethod
+    def _of(cls, board: Board, game_map: Map, layout: Layout) -> GameState:
+        """A fresh game of a board, map and layout already loaded (its options name them but
+        are not read: the kernel's setup of a state's own objects, whatever their files say
+        now)."""
+        new = object.__new__(cls)
+        new.options, new.seed = {"scenario": game_map.name, "board": board.name}, 0
+        new.board, new.map = board, game_map
+        new._start(layout)
+        return new
+
+    def _start(self, layout: Layout) -> None:
+        """Every field of a fresh game of this state's board and map, on sheets of ``layout``."""
+        k = len(self.board.kinds)
         self._strength = side_strengths(self.board)
-        layout = load_layout(self.board.layout)
         self.round = 1
         self.phase = "first"
         self.first = 0

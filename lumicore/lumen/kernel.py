@@ -133,7 +133,7 @@ def setup(state: object) -> Any:
         raise LumicoreError("the random-game kernel takes up to 16 High Command sections "
                             "and 16 distinct objective values")
     numbers = [*state.bag[0], *state.bag[1], *board.limits.values(), board.supply, board.rounds,
-               board.secret_vp, hc.threshold, *ends, *values, *state.bonus_pool,
+               board.secret_vp, *ends, *values, *state.bonus_pool,
                *(u.strength for u in board.units), *state.discovery, *m.vp,
                *(n for sides in state.units for side in sides for n in side)]
     if any(not 0 <= x < 2**20 for x in numbers):
@@ -142,7 +142,10 @@ def setup(state: object) -> Any:
         "nk": len(board.kinds), "nt": len(m.territories), "nb": len(layout.cells),
         "rounds": board.rounds, "supply": board.supply, "initiative": m.initiative,
         "merc": board.kinds.index("mercenary") if "mercenary" in board.kinds else -1,
-        "secret_vp": board.secret_vp, "threshold": hc.threshold,
+        "secret_vp": board.secret_vp,
+        # any threshold a layout may have (nine digits either way): values are 0..36, so every
+        # one at or below 0 crosses as 0 does, and every one above 36 as 37
+        "threshold": min(max(hc.threshold, 0), MAX_VALUE + 1),
         "limits": list(board.limits.values()),
         "strength": [u.strength for u in board.units],
         "ability": [_ABILITY[u.ability] for u in board.units],
@@ -206,10 +209,13 @@ _STEPS = {"bonus": 1, "objective": 2, "order": 3, "reinforce": 4, "sequence": 5}
 
 
 @lru_cache(maxsize=16)
-def _setup_for(scenario: str, board: str) -> Any:
+def _setup_for(game_map: Any, board: Any, layout: Layout) -> Any:
+    """The kernel's setup of a game, kept by its map, board and layout: the objects a state
+    holds, not their file names (a file edited since, or a relative path read after a change
+    of folder, gives other objects, and another setup)."""
     from lumicore.lumen.game import GameState
 
-    return setup(GameState.new_game(scenario=scenario, board=board))
+    return setup(GameState._of(board, game_map, layout))
 
 
 def position(state: Any) -> tuple[Any, dict[str, Any]]:
@@ -219,7 +225,7 @@ def position(state: Any) -> tuple[Any, dict[str, Any]]:
 
     if not isinstance(state, GameState):
         raise LumicoreError(f"expected a Lumen GameState, got {type(state).__name__}")
-    game = _setup_for(state.options["scenario"], state.options["board"])
+    game = _setup_for(state.map, state.board, state.sheets[0].layout)
     values = sorted(set(state.board.objectives))
     picks = [(-1, 0) if p is None else p for p in state.picks]
     d = {"round": state.round, "phase": _PHASES[state.phase], "first": state.first,

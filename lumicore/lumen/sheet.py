@@ -28,7 +28,15 @@ from typing import Any, NamedTuple
 from lumicore.data import shorten
 from lumicore.errors import DataError, IllegalMoveError, LumicoreError, NotationError
 from lumicore.lumen import reference
-from lumicore.lumen._files import file_loader, malformed_is_data_error
+from lumicore.lumen._files import (
+    every_key,
+    file_loader,
+    int_key,
+    known_keys,
+    malformed_is_data_error,
+    table_key,
+    text_key,
+)
 from lumicore.lumen.dice import MAX_VALUE
 
 __all__ = ["Cell", "Gains", "HighCommand", "Layout", "Sheet", "load_layout", "grid_layout",
@@ -249,30 +257,60 @@ def _cell(raw: Any, source: object) -> Cell:
     return (raw[0], raw[1])
 
 
-def _high_command(raw: Any, source: object) -> HighCommand:
-    if raw is None:
+LAYOUT_KEYS = ("name", "rows", "cols", "bubbles", "links", "high_command")
+HIGH_COMMAND_KEYS = ("threshold", "sections", "objective_sections")
+
+
+def _high_command(data: dict[str, Any], source: object) -> HighCommand:
+    """The ``[high_command]`` table of a layout file (the default row when left out)."""
+    if "high_command" not in data:
         return HighCommand()
+    raw = table_key(data, "high_command", source, "the High Command row")
+    known_keys(raw, HIGH_COMMAND_KEYS, "[high_command]", source)
+    every_key(raw, ("sections",), "[high_command]", source, "the boxes of each section")
+    for key in ("sections", "objective_sections"):
+        if key in raw and not isinstance(raw[key], list):
+            raise DataError(f"{shorten(source)}: high_command.{key} must be a list of "
+                            f"integers, not {shorten(raw[key])}")
+    objectives = raw.get("objective_sections")  # left out: the last two (HighCommand)
     try:
-        objectives = raw.get("objective_sections")  # left out: the last two (HighCommand)
         return HighCommand(raw.get("threshold", 7), tuple(raw["sections"]),
                            None if objectives is None else tuple(objectives))
     except LumicoreError as exc:
         raise DataError(f"{shorten(source)}: {exc}") from None
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise DataError(f"{shorten(source)}: bad [high_command] table ({exc})") from exc
+
+
+def _bubble_count(n: int, source: object) -> None:
+    if not 1 <= n <= MAX_BUBBLES:
+        raise DataError(f"{shorten(source)}: a command area has 1 to {MAX_BUBBLES} bubbles, "
+                        f"not {n}")
 
 
 @malformed_is_data_error
 def layout_from_dict(data: dict[str, Any], source: object = "layout") -> Layout:
-    """A layout from the tables of a layout file (format in ``lumen_sheet.toml``)."""
-    hc = _high_command(data.get("high_command"), source)
-    name = str(data.get("name", "custom"))
+    """A layout from the tables of a layout file (format in ``lumen_sheet.toml``): a grid
+    (``rows`` and ``cols``) or a graph (``bubbles``, optionally ``links``), not both; an
+    unknown key, at the top or in ``[high_command]``, is an error."""
+    known_keys(data, LAYOUT_KEYS, "the layout file", source)
+    hc = _high_command(data, source)
+    name = text_key(data, "name", "custom", "", source)
     if "bubbles" in data:
+        grid = [k for k in ("rows", "cols") if k in data]
+        if grid:
+            raise DataError(f"{shorten(source)}: give rows and cols, or bubbles, not both "
+                            f"({grid[0]} and bubbles)")
+        if not isinstance(data["bubbles"], list):
+            raise DataError(f"{shorten(source)}: bubbles must be a list of [row, col], not "
+                            f"{shorten(data['bubbles'])}")
         cells = [_cell(c, source) for c in data["bubbles"]]
         if len(set(cells)) != len(cells):
             raise DataError(f"{shorten(source)}: a bubble is listed twice")
+        _bubble_count(len(cells), source)
         if "links" not in data:
             return grid_layout(cells, hc, name)
+        if not isinstance(data["links"], list):
+            raise DataError(f"{shorten(source)}: links must be a list of pairs of bubbles, not "
+                            f"{shorten(data['links'])}")
         cells = sorted(cells)
         links = []
         for link in data["links"]:
@@ -283,14 +321,14 @@ def layout_from_dict(data: dict[str, Any], source: object = "layout") -> Layout:
                 if c not in cells:
                     raise DataError(f"{shorten(source)}: link names {c}, which is not a bubble")
             links.append((a, b))
-        if not 1 <= len(cells) <= MAX_BUBBLES:
-            raise DataError(f"a command area has 1 to {MAX_BUBBLES} bubbles, not {len(cells)}")
         return Layout(tuple(cells), _linked(cells, links), hc, name)
-    try:
-        rows, cols = int(data["rows"]), int(data["cols"])
-    except (KeyError, TypeError, ValueError) as exc:
-        raise DataError(f"{shorten(source)}: give rows and cols, or bubbles") from exc
-    if rows < 1 or cols < 1 or rows * cols > MAX_BUBBLES:
+    if "links" in data:
+        raise DataError(f"{shorten(source)}: links join bubbles: give bubbles too")
+    if "rows" not in data or "cols" not in data:
+        raise DataError(f"{shorten(source)}: give rows and cols, or bubbles")
+    rows, cols = (int_key(data, key, 0, "", source, low=1, high=MAX_BUBBLES)
+                  for key in ("rows", "cols"))
+    if rows * cols > MAX_BUBBLES:
         raise DataError(f"{shorten(source)}: a {rows} x {cols} grid is not 1 to 64 bubbles")
     return grid_layout([(r, c) for r in range(rows) for c in range(cols)], hc, name)
 

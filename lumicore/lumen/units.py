@@ -15,22 +15,38 @@ from typing import Any
 
 from lumicore.data import shorten
 from lumicore.errors import DataError, LumicoreError
-from lumicore.lumen._files import file_loader, malformed_is_data_error
+from lumicore.lumen._files import (
+    MAX_NUMBER,
+    every_key,
+    file_loader,
+    flag_key,
+    int_key,
+    known_keys,
+    malformed_is_data_error,
+    table_key,
+    text_key,
+)
 from lumicore.lumen.dice import SELECTIONS
+from lumicore.lumen.sheet import LAYOUTS, MAX_BUBBLES
 
-__all__ = ["ABILITIES", "BONUS_KINDS", "UnitKind", "Board", "load_board", "BOARDS"]
+__all__ = ["ABILITIES", "BONUS_KINDS", "UnitKind", "Board", "load_board", "BOARDS", "MAX_ROUNDS"]
 
 ABILITIES = ("none", "restore", "push", "kill", "fly")
 """What activating a unit does: nothing, turn allies around active, push a unit to a
 neighbouring territory, remove an enemy unit, fly anywhere."""
 BONUS_KINDS = ("mercenary", "secret", "glow")
 BOARDS = {"default": "lumen_board.toml"}
+MAX_ROUNDS = MAX_BUBBLES
+"""The most rounds a board file may give: a player writes one value a round on a sheet of at
+most 64 bubbles, so in any later round both players could only pass."""
 
 
 @dataclass(frozen=True)
 class UnitKind:
     """A kind of unit: strength, ability, whether it moves, whether Deadly Fighters can remove
-    it, and whether it is special (a Mercenary: never in a bag)."""
+    it, and whether it is special (a Mercenary: it never goes back to a bag, removed when
+    killed; a special kind with a ``bag`` count starts in the bag and is drawn like the
+    others)."""
 
     name: str
     strength: int
@@ -77,44 +93,26 @@ BOARD_KEYS = ("name", "rounds", "layout", "supply", "limits", "units", "bonus", 
 UNIT_KEYS = ("strength", "ability", "moves", "protected", "special", "bag")
 
 
-def _int(table: dict[str, Any], key: str, default: int, source: object, low: int = 0) -> int:
-    value = table.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise DataError(f"{shorten(source)}: {key} must be an integer >= {low}, "
-                        f"not {shorten(value)}")
-    return value
-
-
-def _flag(table: dict[str, Any], key: str, default: bool, where: str, source: object) -> bool:
-    value = table.get(key, default)
-    if not isinstance(value, bool):
-        raise DataError(f"{shorten(source)}: {where}.{key} must be true or false, "
-                        f"not {shorten(value)}")
-    return value
-
-
-def _table(data: dict[str, Any], key: str, source: object, what: str) -> dict[str, Any]:
-    """The table ``[key]`` of a board file: a DataError naming it when it is missing (saying
-    ``what`` it gives) or is not a table."""
-    if key not in data:
-        raise DataError(f"{shorten(source)}: no [{key}] table ({what})")
-    if not isinstance(data[key], dict):
-        raise DataError(f"{shorten(source)}: {key} must be a table, not {shorten(data[key])}")
-    return data[key]
-
-
-def _known(table: dict[str, Any], keys: tuple[str, ...], where: str, source: object) -> None:
-    unknown = [k for k in table if k not in keys]
-    if unknown:
-        raise DataError(f"{shorten(source)}: unknown key {shorten(unknown[0])} in {where} "
-                        f"(known: {', '.join(keys)})")
-
-
-def _every(table: dict[str, Any], keys: tuple[str, ...], where: str, source: object,
-           what: str) -> None:
-    missing = [k for k in keys if k not in table]
-    if missing:
-        raise DataError(f"{shorten(source)}: {where} leaves out {missing[0]} ({what})")
+def _layout(data: dict[str, Any], source: object) -> str:
+    """The board's ``layout``: a built-in layout name as it is, else a layout file, relative to
+    the board file's folder when the board is read from a file (a :class:`DataError` naming
+    the board file and the key when there is no such file)."""
+    name = text_key(data, "layout", "default", "", source)
+    if name in LAYOUTS:
+        return name
+    path = Path(name)
+    if isinstance(source, Path) and not path.is_absolute():
+        path = source.absolute().parent / path  # kept after a change of folder
+    try:
+        found = name != "" and path.is_file()
+    except (OSError, ValueError):  # a name too long, a NUL byte
+        found = False
+    if not found:
+        where = " (a path is relative to the board file's folder)" \
+            if isinstance(source, Path) else ""
+        raise DataError(f"{shorten(source)}: layout {shorten(name)} is neither a built-in layout "
+                        f"({', '.join(map(repr, LAYOUTS))}) nor a file{where}")
+    return str(path)
 
 
 @malformed_is_data_error
@@ -123,48 +121,53 @@ def board_from_dict(data: dict[str, Any], source: object = "board") -> Board:
     needs ``[units.NAME]``, ``[limits]`` (every selection), ``[bonus]`` (every bonus token kind)
     and ``[objectives]`` (``values``); 0 or ``[]`` plays without a selection or token. An
     unknown key is an error (a misspelt one would be left out silently)."""
-    _known(data, BOARD_KEYS, "the board file", source)
+    known_keys(data, BOARD_KEYS, "the board file", source)
     units, bag = [], {}
     raw_units = data.get("units")
     if not isinstance(raw_units, dict) or not raw_units:
         raise DataError(f"{shorten(source)}: no [units.NAME] tables")
     for name, raw in raw_units.items():
+        where = f"units.{name[:80]}"
         if not isinstance(raw, dict):
-            raise DataError(f"{shorten(source)}: units.{name} is not a table")
-        _known(raw, UNIT_KEYS, f"[units.{name}]", source)
+            raise DataError(f"{shorten(source)}: {where} is not a table")
+        known_keys(raw, UNIT_KEYS, f"[{where}]", source)
         ability = raw.get("ability", "none")
         if ability not in ABILITIES:
             raise DataError(f"{shorten(source)}: unit {name}: unknown ability {shorten(ability)}")
-        units.append(UnitKind(name, _int(raw, "strength", 1, source), ability,
-                              *(_flag(raw, key, default, f"units.{name}", source)
+        units.append(UnitKind(name, int_key(raw, "strength", 1, where, source), ability,
+                              *(flag_key(raw, key, default, where, source)
                                 for key, default in (("moves", True), ("protected", False),
                                                      ("special", False)))))
-        bag[name] = _int(raw, "bag", 0, source)
+        bag[name] = int_key(raw, "bag", 0, where, source)
     # without limits every player passes every round; without bonus tokens or objectives the
     # High Command row gives nothing: each table is asked for, 0 or [] when meant
-    limits_raw = _table(data, "limits", source, "uses of each selection")
-    _known(limits_raw, SELECTIONS, "[limits]", source)
-    _every(limits_raw, SELECTIONS, "[limits]", source, "give 0 to forbid it")
-    limits = {s: _int(limits_raw, s, 0, source) for s in SELECTIONS}
-    bonus_raw = _table(data, "bonus", source, "the bonus tokens of each kind: "
-                       f"{', '.join(BONUS_KINDS)}; 0 for none")
-    _known(bonus_raw, (*BONUS_KINDS, "secret_vp"), "[bonus]", source)
-    _every(bonus_raw, BONUS_KINDS, "[bonus]", source, "give 0 to play without them")
-    bonus = {b: _int(bonus_raw, b, 0, source) for b in BONUS_KINDS}
+    limits_raw = table_key(data, "limits", source, "uses of each selection")
+    known_keys(limits_raw, SELECTIONS, "[limits]", source)
+    every_key(limits_raw, SELECTIONS, "[limits]", source, "give 0 to forbid it")
+    limits = {s: int_key(limits_raw, s, 0, "limits", source) for s in SELECTIONS}
+    bonus_raw = table_key(data, "bonus", source, "the bonus tokens of each kind: "
+                          f"{', '.join(BONUS_KINDS)}; 0 for none")
+    known_keys(bonus_raw, (*BONUS_KINDS, "secret_vp"), "[bonus]", source)
+    every_key(bonus_raw, BONUS_KINDS, "[bonus]", source, "give 0 to play without them")
+    bonus = {b: int_key(bonus_raw, b, 0, "bonus", source) for b in BONUS_KINDS}
     if bonus["mercenary"] and "mercenary" not in bag:
         raise DataError(f"{shorten(source)}: mercenary bonus tokens need a [units.mercenary]")
-    objectives_raw = _table(data, "objectives", source, "values = the VP of each objective "
-                            "token; [] for none")
-    _known(objectives_raw, ("values",), "[objectives]", source)
-    _every(objectives_raw, ("values",), "[objectives]", source, "give [] to play without them")
+    objectives_raw = table_key(data, "objectives", source, "values = the VP of each objective "
+                               "token; [] for none")
+    known_keys(objectives_raw, ("values",), "[objectives]", source)
+    every_key(objectives_raw, ("values",), "[objectives]", source,
+              "give [] to play without them")
     objectives = objectives_raw["values"]
-    if not isinstance(objectives, list) or not all(
-            isinstance(v, int) and not isinstance(v, bool) for v in objectives):
-        raise DataError(f"{shorten(source)}: objectives.values must be a list of integers")
-    return Board(tuple(units), bag, limits, _int(data, "supply", 3, source),
-                 _int(data, "rounds", 17, source, low=1), str(data.get("layout", "default")),
-                 bonus, _int(bonus_raw, "secret_vp", 2, source), tuple(objectives),
-                 str(data.get("name", "default")))
+    if not isinstance(objectives, list) or len(objectives) > MAX_NUMBER or not all(
+            isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_NUMBER
+            for v in objectives):
+        raise DataError(f"{shorten(source)}: objectives.values must be a list of at most "
+                        f"{MAX_NUMBER} integers from 0 to {MAX_NUMBER}, not "
+                        f"{shorten(objectives)}")
+    return Board(tuple(units), bag, limits, int_key(data, "supply", 3, "", source),
+                 int_key(data, "rounds", 17, "", source, low=1, high=MAX_ROUNDS),
+                 _layout(data, source), bonus, int_key(bonus_raw, "secret_vp", 2, "bonus", source),
+                 tuple(objectives), text_key(data, "name", "default", "", source))
 
 
 _load = file_loader(Board, board_from_dict, BOARDS, "board")
