@@ -760,6 +760,10 @@ def test_a_board_file_names_what_it_lacks(text, match, tmp_path):
     ("secret_vp = 2", "secret_vp = 1000", r"bonus.secret_vp must be an integer from 0 to 999"),
     ('layout = "default"', "layout = 5", r"layout must be text, not '5'"),
     ("rounds = 17", "rounds = 17\nname = 5", r"name must be text, not '5'"),
+    # a drawn Mercenary on the map made a position that deserialize refused
+    ("bag = 0\nspecial = true", "bag = 0\nspecial = false",
+     "units.mercenary, the unit of the mercenary bonus tokens, must be special = true"),
+    ("bag = 0\nspecial = true", "bag = 1\nspecial = true", "units.mercenary.*with bag = 0"),
 ])
 def test_a_board_file_refuses_numbers_the_game_cannot_play(old, new, match, tmp_path):
     from lumicore.lumen import load_board

@@ -152,6 +152,11 @@ def board_from_dict(data: dict[str, Any], source: object = "board") -> Board:
     bonus = {b: int_key(bonus_raw, b, 0, "bonus", source) for b in BONUS_KINDS}
     if bonus["mercenary"] and "mercenary" not in bag:
         raise DataError(f"{shorten(source)}: mercenary bonus tokens need a [units.mercenary]")
+    if bonus["mercenary"] and (bag["mercenary"] or not units[list(bag).index("mercenary")].special):
+        # a drawn token's unit and a bag's could not be told apart on the map: a saved position
+        # would not load back
+        raise DataError(f"{shorten(source)}: units.mercenary, the unit of the mercenary bonus "
+                        "tokens, must be special = true with bag = 0")
     objectives_raw = table_key(data, "objectives", source, "values = the VP of each objective "
                                "token; [] for none")
     known_keys(objectives_raw, ("values",), "[objectives]", source)
