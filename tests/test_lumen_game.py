@@ -787,6 +787,8 @@ def test_a_game_at_every_bound_of_the_board_and_scenario_files_plays_in_the_kern
                 "mercenary", "secret", "glow", "secret_vp"):
         text = "\n".join(f"{key} = 999" if line.startswith(f"{key} = ") else line
                          for line in text.splitlines())
+    merc = '[units.mercenary]\nstrength = 999\nability = "none"\nbag = '
+    text = text.replace(merc + "999", merc + "0")  # the bonus tokens' unit has no bag
     board.write_text(text + "\n")
     scenario = tmp_path / "scenario.toml"
     scenario.write_text(_SCENARIO_A.replace("discovery = 2", "discovery = 999").replace(
