@@ -304,6 +304,30 @@ def test_a_usage_error_quotes_a_long_value_shortened(argv: list[str],
     assert f"'{argv[3][:80]}...'" in last and len(last) < 250
 
 
+def test_an_unknown_long_argument_is_named_shortened(capsys: pytest.CaptureFixture[str]) -> None:
+    """argparse names unknown arguments unquoted: the 200 characters were printed whole."""
+    with pytest.raises(SystemExit) as exited:
+        cli.main(["lucia", "solve", "L0 h", "--" + "y" * 200])
+    assert exited.value.code == 2
+    last = capsys.readouterr().err.splitlines()[-1]
+    assert last.startswith("lumicore: error: unrecognized arguments: '--yyy") and len(last) < 140
+
+
+@pytest.mark.parametrize("game", ["lucia", "reef", "lemuria", "lumen"])
+def test_tournament_help_says_how_the_game_s_tournament_runs(
+        game: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Lucia's help promised rotated seats and openskill ratings, which a co-operative game's
+    tournament never gives (a table of its own for each bot, --games games each)."""
+    from lumicore.game import is_cooperative, new_game
+
+    with pytest.raises(SystemExit):
+        cli.main([game, "tournament", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    cooperative = is_cooperative(new_game(game))
+    assert ("a table of its own" in text) == cooperative
+    assert ("openskill rating" in text) == (not cooperative)
+
+
 @pytest.mark.parametrize("exists", [False, True])
 def test_an_output_this_user_may_not_write_is_refused_before_any_work(
         exists: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

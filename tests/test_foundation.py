@@ -130,3 +130,16 @@ def test_an_atomic_write_leaves_no_temporary_file(tmp_path):
     out.close()                       # closing twice does nothing
     assert (tmp_path / "lines.jsonl").read_text() == "1\n2\n"
 
+
+
+def test_the_source_archive_takes_every_cython_source():
+    """MANIFEST.in took ext/*.pyx and *.pxd, not lucia_deal.pxi, which lucia.pyx includes: an
+    install from the source archive failed ("'lucia_deal.pxi' not found")."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    patterns = [word for line in (root / "MANIFEST.in").read_text().splitlines()
+                if line.startswith("include ") for word in line.split()[1:]]
+    taken = {path for pattern in patterns for path in root.glob(pattern)}
+    sources = {p for p in (root / "ext").iterdir() if p.suffix in (".pyx", ".pxd", ".pxi")}
+    assert sources and sources <= taken

@@ -93,7 +93,10 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         """argparse's usage error, with the values it quotes shortened (a 5,000-digit
         ``--deals`` made a line of 5,000 characters)."""
-        super().error(re.sub(r"'[^']{81,}'", lambda m: shorten(m.group(0)[1:-1]), message))
+        message = re.sub(r"'[^']{81,}'", lambda m: shorten(m.group(0)[1:-1]), message)
+        # argparse names unknown arguments unquoted ("unrecognized arguments: ...")
+        message = re.sub(r"(?<=: )[^'\n]{81,}$", lambda m: shorten(m.group(0)), message)
+        super().error(message)
 
 
 def add_game(subparsers: argparse._SubParsersAction, name: str, help: str,
@@ -196,8 +199,8 @@ def check_output_path(path: str | Path) -> Path:
 def add_tournament_command(commands: argparse._SubParsersAction, game: str,
                            bots: str = "random,greedy", players: int = 2,
                            add_options: Callable[[argparse.ArgumentParser], None] | None = None,
-                           options: Callable[[argparse.Namespace], dict[str, Any]] | None = None
-                           ) -> argparse.ArgumentParser:
+                           options: Callable[[argparse.Namespace], dict[str, Any]] | None = None,
+                           cooperative: bool = False) -> argparse.ArgumentParser:
     """Add ``lumicore GAME tournament`` (bots of :mod:`solvers.arena` playing seeded games with
     rotated seats) to a game's subcommand group; one line in a game's ``register``::
 
@@ -207,17 +210,28 @@ def add_tournament_command(commands: argparse._SubParsersAction, game: str,
     arguments to a parser (``add_options(parser)``, the one its ``play`` uses too) and the one
     that turns the parsed arguments into ``new_game``'s keyword options (``options(args)``);
     every game of the tournament is dealt with them, and each record of ``--out`` holds them.
+    ``cooperative``: the game's players win or lose together (:func:`lumicore.game.is_cooperative`),
+    and the help says how such a tournament runs: each bot at a table of its own, no ratings.
     """
     if (add_options is None) != (options is None):
         raise TypeError("add_options and options go together: give both or neither")
-    parser = commands.add_parser(
-        "tournament", help="play bots against each other; win rates and ratings",
-        description=f"Play seeded games of {game} between bots, seats rotated; print each bot's "
-                    "games, wins, win rate with its 95% interval and openskill rating.")
+    if cooperative:
+        summary = "play each bot at a table of its own on the same deals; win rates"
+        description = (f"Play seeded games of {game}, a co-operative game: each bot plays every "
+                       "seat of a table of its own, --games games, game i of every bot on the "
+                       "same deal; print each bot's games, wins and win rate with its 95% "
+                       "interval (no ratings: bots seated together would win or lose together).")
+    else:
+        summary = "play bots against each other; win rates and ratings"
+        description = (f"Play seeded games of {game} between bots, seats rotated; print each "
+                       "bot's games, wins, win rate with its 95% interval and openskill rating.")
+    parser = commands.add_parser("tournament", help=summary, description=description)
     parser.add_argument("--bots", default=bots,
                         help=f"comma-separated bot names, options as name:key=value "
                              f"(e.g. mcts:iterations=400) (default: {bots})")
-    parser.add_argument("--games", type=int, default=100, help="games to play (default: 100)")
+    parser.add_argument("--games", type=int, default=100,
+                        help=("games for each bot" if cooperative else "games to play")
+                        + " (default: 100)")
     parser.add_argument("--players", type=int, default=players,
                         help=f"players per game (default: {players})")
     parser.add_argument("--seed", type=int, default=0, help="seed of the deals (default: 0)")

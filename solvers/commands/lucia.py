@@ -264,7 +264,7 @@ def register_game(commands: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object (default: off)")
     p.set_defaults(run=run_replay)
     add_tournament_command(commands, "lucia", bots="greedy,random", players=2,
-                           add_options=add_game_options, options=game_options)
+                           add_options=add_game_options, options=game_options, cooperative=True)
 
 
 def add_game_options(p: argparse.ArgumentParser) -> None:
