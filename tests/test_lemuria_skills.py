@@ -58,3 +58,20 @@ def test_impact_8_is_the_default_and_others_load_from_a_file(tmp_path):
                          ([{"number": 1, "effect": "draw", "cost": 1}], "unknown key")]:
         with pytest.raises(DataError, match=message):
             parse_impacts(bad)
+
+
+def test_a_character_with_an_impact_card_s_trend_bonus_is_refused():
+    """It was taken, and the whole game played it, though only Impact cards carry it."""
+    with pytest.raises(DataError, match="C1.effect: 'trend bonus' is an Impact card's effect"):
+        parse_characters([{**C, "effect": "trend bonus 1 1 1 1 1"}])
+
+
+@pytest.mark.parametrize("loader", ["load_buildings", "load_characters"])
+def test_a_card_file_without_cards_is_refused(loader, tmp_path):
+    """An empty buildings file played a whole game with an empty Trend row."""
+    from lumicore.lemuria import cards
+
+    path = tmp_path / "none.toml"
+    path.write_text("# no cards\n")
+    with pytest.raises(DataError, match=r"none.toml'?: no \[\[(building|character)\]\] tables"):
+        getattr(cards, loader)(path)

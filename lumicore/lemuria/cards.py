@@ -188,7 +188,10 @@ def _character(entry: Mapping[str, Any], card_id: str, at: str) -> Character:
 def _effect(entry: Mapping[str, Any], at: str) -> str:
     """The optional ``effect`` of a character, checked against the skill vocabulary."""
     effect = entry.get("effect", "")
-    parse_skill(effect, f"{at}.effect")
+    skill = parse_skill(effect, f"{at}.effect")
+    if skill is not None and skill.kind == "trend bonus":  # the year model knows no such play
+        raise DataError(f"{at}.effect: 'trend bonus' is an Impact card's effect, not a "
+                        "character's")
     return effect
 
 
@@ -209,7 +212,9 @@ def _load(name_or_path: str | Path, builtin: dict[str, str], key: str) -> list[A
     if extra:
         raise DataError(f"{shorten(name_or_path)}: unknown key {shorten(extra[0])} "
                         f"(expected [[{key}]] tables)")
-    return data.get(key, [])
+    if not data.get(key):  # a game of no cards: an empty Trend row, or no hands to deal
+        raise DataError(f"{shorten(name_or_path)}: no [[{key}]] tables")
+    return data[key]
 
 
 def load_buildings(name_or_path: str | Path = "default") -> dict[str, Building]:
