@@ -17,11 +17,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from lumicore.checks import field_error
 from lumicore.data import naming_source, read_toml, shorten
-from lumicore.errors import DataError
+from lumicore.errors import DataError, LumicoreError
 from lumicore.lucia.notation import MAX_KIDS, ROLES
 
-__all__ = ["Action", "Card", "Deck", "load_deck", "BUILTIN_DECKS", "KINDS"]
+__all__ = ["Action", "Card", "Deck", "load_deck", "read_card_kinds", "BUILTIN_DECKS", "KINDS"]
 
 KINDS = ("move", "wild", "light", "lucia")
 BUILTIN_DECKS = {"default": "lucia_deck.toml", "reconstructed": "lucia_deck.toml",
@@ -290,3 +291,18 @@ def load_deck(name_or_path: str | Path = "default") -> Deck:
     data = read_toml(name_or_path, BUILTIN_DECKS)
     with naming_source(name_or_path):
         return Deck.from_dict(data)
+
+
+def read_card_kinds(items: list[Any], source: str, field: str = "cards") -> list[Card]:
+    """The cards of a saved state's ``field`` (a list of card tables), each kind once; a
+    :class:`DataError` naming ``source`` and the first bad item."""
+    kinds: list[Card] = []
+    for i, raw in enumerate(items):
+        try:
+            kinds.append(Card.from_dict(raw))
+        except (LumicoreError, RecursionError) as exc:
+            raise field_error(source, f"{field}[{i}]", f"a card ({str(exc)[:80]})",
+                              raw) from None
+        if kinds[-1] in kinds[:-1]:
+            raise field_error(source, f"{field}[{i}]", "a card kind listed once", raw)
+    return kinds

@@ -58,7 +58,7 @@ from lumicore.game import (
     checked_load,
     replay_arena_record,
 )
-from lumicore.lucia.cards import Card, Deck
+from lumicore.lucia.cards import Card, Deck, read_card_kinds
 from lumicore.lucia.deal import (
     HAND_SIZE,
     MAX_PLAYERS,
@@ -360,15 +360,7 @@ class DealState:
     def _deserialize(cls, text: str) -> DealState:
         data = read_json(text, SOURCE)
         check_fields(data, HEADER, SOURCE, exact=False)
-        kinds = []
-        for i, raw in enumerate(data["cards"]):
-            try:
-                kinds.append(Card.from_dict(raw))
-            except (LumicoreError, RecursionError) as exc:
-                raise field_error(SOURCE, f"cards[{i}]", f"a card ({str(exc)[:80]})",
-                                  raw) from None
-            if kinds[-1] in kinds[:-1]:
-                raise field_error(SOURCE, f"cards[{i}]", "a card kind listed once", raw)
+        kinds = read_card_kinds(data["cards"], SOURCE)
         try:
             train = Train.parse(data["train"])
         except LumicoreError as exc:

@@ -32,7 +32,7 @@ from lumicore.checks import (
 from lumicore.data import shorten
 from lumicore.errors import LumicoreError
 from lumicore.game import OnePlayerState, check_action, checked_load
-from lumicore.lucia.cards import Card, Deck, load_deck
+from lumicore.lucia.cards import Card, Deck, load_deck, read_card_kinds
 from lumicore.lucia.train import DEFAULT_RULES, Play, Rules, Train
 
 __all__ = ["PuzzleState"]
@@ -122,14 +122,8 @@ class PuzzleState(OnePlayerState):
         except LumicoreError as exc:
             raise field_error(SOURCE, "train", f"a train ({str(exc)[:80]})",
                               data["train"]) from None
-        cards = []
-        for i, raw in enumerate(data["cards"]):
-            try:
-                cards.append(Card.from_dict(raw))
-            except (LumicoreError, RecursionError) as exc:
-                raise field_error(SOURCE, f"cards[{i}]", f"a card ({str(exc)[:80]})",
-                                  raw) from None
-        return cls(train, cards, data["max_plays"], data["plays"], rules)
+        return cls(train, read_card_kinds(data["cards"], SOURCE), data["max_plays"],
+                   data["plays"], rules)
 
 
     def _key(self) -> tuple:
