@@ -13,7 +13,8 @@ greedy harvest plan, each replayed (``simulate`` / ``replay_harvests``) to its V
 The tables are printed and written into docs/lemuria.md between ``<!-- bench:lemuria-game -->``
 (part 1) or ``<!-- bench:lemuria-harvests -->`` (part 2) and ``<!-- /bench -->``.
 
-    python benchmarks/bench_lemuria_game.py --games 6 --years 2      # a quick look
+    python benchmarks/bench_lemuria_game.py --games 6 --years 2 --no-doc   # a quick look
+    python benchmarks/bench_lemuria_game.py --games 0                      # part 2 only
     python benchmarks/bench_lemuria_game.py --games 50 --turn-limit 0.5 --horizon 4
 """
 
@@ -25,11 +26,12 @@ import sys
 import time
 from pathlib import Path
 
+from lumicore.data import plural
 from lumicore.lemuria import default_instance, simulate
 from lumicore.lemuria.harvests import AltarSetup, replay_harvests
 from solvers.arena import play_game
 from solvers.batch import run_batch
-from solvers.lemuria import build_schedule
+from solvers.lemuria import build_schedule, default_workers
 from solvers.lemuria.harvest import greedy_harvest_schedule
 from solvers.stats import wilson
 
@@ -74,16 +76,18 @@ def strength(games: int, planner: str, workers: int) -> list[str]:
 
 
 def harvests(years: int, time_limit: float, lengths: list[int]) -> list[str]:
-    lines = [f"Plans of `default_instance(seed, turns)`, {time_limit:g} s each, 1 worker "
-             "(the default income is 3 resources a turn):", "",
+    workers = default_workers()
+    lines = [f"Plans of `default_instance(seed, turns)`, {time_limit:g} s each, "
+             f"{plural(workers, 'CP-SAT worker')} (the default income is 3 resources a turn):",
+             "",
              "| turns | seed | income given: VP (status) | harvests=True: VP (status) | greedy "
              "harvest plan VP | harvested resources |", "|---|---|---|---|---|---|"]
     setup = AltarSetup()
     for turns, seed in ((t, s) for t in lengths for s in range(years)):
         inst = default_instance(seed, turns=turns)
-        given = build_schedule(inst, time_limit=time_limit)
+        given = build_schedule(inst, time_limit=time_limit, workers=workers)
         assert simulate(inst, given).total == given.vp
-        planned = build_schedule(inst, time_limit=time_limit, harvests=True)
+        planned = build_schedule(inst, time_limit=time_limit, harvests=True, workers=workers)
         assert replay_harvests(inst, setup, planned.turns).total == planned.vp
         greedy = greedy_harvest_schedule(inst, setup)
         income = sum(sum(g.values()) for g in planned.income.values())
@@ -118,7 +122,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--time-limit", type=float, default=20.0,
                         help="seconds per year plan in part 2 (default 20)")
     parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
-    parser.add_argument("--no-doc", action="store_true", help="do not write docs/lemuria.md")
+    parser.add_argument("--no-doc", "--no-docs", action="store_true",
+                        help="do not write docs/lemuria.md")
     args = parser.parse_args(argv)
     planner = f"planner:time_limit={args.turn_limit:g}:horizon={args.horizon}"
     for name, part, wanted in (("lemuria-game", lambda: strength(args.games, planner,

@@ -67,11 +67,12 @@ def bench_games(kernel_games: int, reference_games: int) -> list[str]:
             "| Game engine games/s (random decisions) |", "|---|---|---|---|---|"] + rows
 
 
-def write_docs(table: list[str]) -> None:
+def write_docs(table: list[str], quick: bool = False) -> None:
     text = DOCS.read_text(encoding="utf-8")
     start, end = MARKERS
+    command = "--quick --games-only --write-docs" if quick else "--games-only --write-docs"
     body = (f"{start}\n" + "\n".join(table) + f"\n\nMeasured by `python "
-            f"benchmarks/bench_reef.py --games-only --write-docs` on "
+            f"benchmarks/bench_reef.py {command}` on "
             f"{time.strftime('%Y-%m-%d')} (2 shared cores, under load).\n{end}")
     text = re.sub(re.escape(start) + ".*?" + re.escape(end), lambda _: body, text, flags=re.S)
     DOCS.write_text(text, encoding="utf-8")
@@ -145,7 +146,7 @@ def main(argv=None) -> int:
     print("\n".join(table))
     print()
     if args.write_docs:
-        write_docs(table)
+        write_docs(table, args.quick)
     if args.games_only:
         return 0
     n, repeat = (20, 2000) if args.quick else (100, 20000)
