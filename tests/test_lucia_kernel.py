@@ -97,6 +97,18 @@ def test_goal_mask_equals_reference(batch):
     assert mask.tolist() == [t.is_goal() for t in batch]
 
 
+def test_a_list_mixing_short_and_full_trains_is_read():
+    """numpy made floats of a list holding words both above and below 2**63 (a short train and
+    a full one), which the door refused as "not 64-bit integers"."""
+    full, short = Train.parse("L5 H H H H H H H H H H H H H H H"), Train.parse("L5 H S")
+    assert full.packed < 1 << 63 <= short.packed
+    assert K.goal_mask([full.packed, short.packed]).tolist() == [True, True]
+    assert len(K.expand([full.packed, short.packed], TABLE)[0]) == len(
+        K.expand(K.pack_trains([full, short]), TABLE)[0])
+    with pytest.raises(NotationError, match="non-negative 64-bit integers"):
+        K.goal_mask([full.packed, 1.5])
+
+
 def test_goal_mask_on_goals():
     goals = [Train.parse(t) for t in ("L5", "L5 S", "L5 H T G H S S S", "L5 T G")]
     assert K.goal_mask(K.pack_trains(goals)).all()

@@ -6,12 +6,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 from damage_helpers import check_damage, states
 from lumen_helpers import clear, do, has, k, put, sequence_step, small_games, started, t
 
 from lumicore.errors import DataError, IllegalMoveError, LumicoreError
-from lumicore.game import CHANCE, TERMINAL, play_randomly
+from lumicore.game import CHANCE, TERMINAL, play_randomly, sample_chance
 from lumicore.lumen import load_map
 from lumicore.lumen.game import GameState, replay
 from lumicore.lumen.map import map_from_dict
@@ -612,6 +613,25 @@ def test_fields_that_disagree_are_named():
         GameState.deserialize(damaged(sheets=[data["sheets"][0], "1 2 / 3 4"]))
     with pytest.raises(DataError, match="field 'options': "):
         GameState.deserialize(damaged(options={"scenario": "Z", "board": "default"}))
+
+
+@pytest.mark.parametrize("change, field", [({"todo": ["bonus"]}, "todo"),
+                                           ({"todo": ["objective"]}, "todo"),
+                                           ({"gains": [0, 2]}, "gains")])
+def test_an_order_choice_with_a_step_pending_could_not_arise_and_is_refused(change, field):
+    """Loaded, it made the kernel (which drops the pending step) and the Python engine (which
+    keeps it) play different games from it: kernel (0, 11, 5, 17), Python (1, 16, 18, 17)."""
+    rng = np.random.default_rng(0)
+    state = GameState.new_game(seed=0)
+    while state.phase != "order":
+        if state.is_terminal():
+            state = GameState.new_game(seed=int(rng.integers(1000)))
+        actions = state.legal_actions()
+        state.apply_action(sample_chance(state, rng) if state.is_chance_node()
+                           else actions[int(rng.integers(len(actions)))])
+    assert GameState.deserialize(state.serialize()).phase == "order"
+    with pytest.raises(DataError, match=f"field '{field}' must be"):
+        GameState.deserialize(json.dumps({**json.loads(state.serialize()), **change}))
 
 
 def test_map_adjacency_naming_a_missing_territory_is_an_error():

@@ -100,11 +100,23 @@ def _nibbles(states: np.ndarray) -> np.ndarray:
     return ((states[:, None] >> shifts) & np.uint64(15)).astype(np.int8)
 
 
+def _python_words(items: np.ndarray) -> np.ndarray:
+    """Python ints (any mix of sizes) as uint64; a :class:`NotationError` for anything else."""
+    words = items.reshape(-1).tolist()
+    if not all(isinstance(w, numbers.Integral) and not isinstance(w, bool) and 0 <= w < 1 << 64
+               for w in words):
+        raise NotationError("packed trains must be non-negative 64-bit integers")
+    return np.array(words, dtype=np.uint64)
+
+
 def check_states(states: Sequence[int] | np.ndarray) -> np.ndarray:
     """States as a contiguous uint64 array after checking each is a packed legal train (all
     nibbles valid codes, empties only at the end, one Lucia, no Gingerbread next to a Starboy);
     the first bad one is named in a :class:`NotationError`."""
     arr = np.asarray(states)
+    if arr.dtype == object or (arr.dtype.kind == "f" and not isinstance(states, np.ndarray)):
+        # a list mixing words above and below 2**63 (short and full trains): numpy makes floats
+        arr = _python_words(np.asarray(states, dtype=object))
     if arr.dtype != np.uint64:
         if arr.size and (arr.dtype.kind not in "iu" or arr.min() < 0):
             raise NotationError("packed trains must be non-negative 64-bit integers")

@@ -387,6 +387,11 @@ class GameState:
         for step, gain in (("reinforce", 0), ("sequence", 1), ("order", 0), ("order", 1)):
             need(step not in self.todo or self.gains[gain] > 0, "todo",
                  f"steps earned by the gains {list(self.gains)}", self.todo)
+        if phase == "order":  # the order is chosen last, once both gains are earned
+            need(not self.todo, "todo", "[] while the order of the two gains is chosen (it is "
+                 "the last step of a chain)", self.todo)
+            need(min(self.gains) > 0, "gains", "two positive gains while their order is chosen",
+                 self.gains)
         busy = {"reinforce": 0, "sequence": 1}
         if phase in busy:
             need(1 <= self.left <= self.gains[busy[phase]], "left",
