@@ -552,3 +552,42 @@ def test_only_hand_cards_better_housed_later_wait():
     assert counts.waiting == [1]  # the others score the same in every turn: at once
     assert upto[0, -1].tolist() == list(range(year.T))
     assert counts.subsets == 2 and counts.pending[:counts.base].tolist() == [0, 1]
+
+
+def _empty_deck_remodel_year() -> Instance:
+    from lumicore.lemuria import load_buildings, load_characters
+
+    return Instance(turns=2, first_turn=11, buildings=load_buildings(),
+                    characters=load_characters(), trend=("B03", "B06", "B19", "B28", "B01"),
+                    deck=("B15", "B29", "B04", "B31", "B23", "B25", "B16", "B09"),
+                    start={"gold": 1, "food": 2}, hand=("C07",), character_deck=(),
+                    income={1: {"wood": 2, "gold": 1}, 2: {"food": 2, "wood": 1}})
+
+
+def test_a_resident_rehoused_from_an_empty_deck_counts_in_the_bound():
+    """With no character deck, the relaxation by the deepest item housed left out a remodel's
+    second housing (its resident is the deck's only card, and a free buy draws it back): the
+    bounds were 20 and 20.67, and build_schedule called a 20-VP plan optimal where a legal
+    year (replayed here) makes 21."""
+    from lumicore.lemuria.schedule import Build, Buy, Play, Remodel, TurnPlan
+    from solvers.lemuria.branch import branch_bound
+
+    inst = _empty_deck_remodel_year()
+    year = [TurnPlan(1, (Build("B28", "church", ("food",)), Play("C07", "B28"))),
+            TurnPlan(2, (Remodel("B28", "B29", ("food", "food")), Buy(), Play("C07", "B29")))]
+    best = simulate(inst, year).total
+    assert best == exhaustive_best(inst).vp == 21
+    assert lagrangian_bound(inst, method="subgradient").value >= best - 1e-6
+    assert branch_bound(inst, time_limit=5).bound >= best - 1e-6
+    plan = build_schedule(inst, time_limit=5, workers=1)
+    assert plan.vp == best or plan.status != "optimal"
+
+
+def test_a_branch_no_year_makes_is_bounded_not_a_crash():
+    """Recording the housings of a node whose residents no year can house unpacked a missing
+    housing (ValueError: not enough values to unpack), in branch_bound and build_schedule."""
+    from solvers.lemuria.branch import branch_bound
+
+    inst = small_instance(2094, turns=3, buildings=6, characters=3)
+    result = branch_bound(inst, time_limit=10)
+    assert result.bound >= exhaustive_best(inst).vp - 1e-6

@@ -489,13 +489,14 @@ def _deepest_value(year: _Year, P: np.ndarray, val: np.ndarray) -> tuple[float, 
         p = int(np.argmax(values))
         if values[p] > best:
             best, best_case = float(values[p]), (k, p)
-    if K:  # the deepest housed card is a recycled one: the whole deck was drawn
-        gains = np.concatenate([opt[None, :] + unit[:, None],
-                                np.full((T, year.comebacks), wild)], axis=1)
-        values = _top_sums(gains, jm) - unit * n
-        p = int(np.argmax(values))
-        if values[p] > best:
-            best, best_case = float(values[p]), (K, p)
+    # the deepest housed card is a recycled one: the whole deck was drawn (an empty deck too:
+    # a resident a remodel discards is its only card, and a free buy draws it straight back)
+    gains = np.concatenate([opt[None, :] + unit[:, None],
+                            np.full((T, year.comebacks), wild)], axis=1)
+    values = _top_sums(gains, jm) - unit * n
+    p = int(np.argmax(values))
+    if values[p] > best:
+        best, best_case = float(values[p]), (K, p)
     return best, best_case
 
 
@@ -867,7 +868,7 @@ def _record_held(year: _Year, P: np.ndarray, val: np.ndarray, walk: tuple,
                 if table[waiting, 0, j, h] >= max(keep, way[0]):
                     q = waiting
                     continue
-            if way[0] >= keep:
+            if len(way) > 1 and way[0] >= keep:  # (_NEG,): no housing (a node no year makes)
                 housing(item, 0, way)
                 continue
             h = min(h + 1, HELD)
