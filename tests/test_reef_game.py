@@ -664,3 +664,16 @@ def test_replay_names_the_bad_step_of_a_record(key):
         Game.replay({**record, key: [*steps[:2], 7, *steps[3:]]})
     with pytest.raises(DataError, match=rf"'{key}' must be a list of decision texts, got 'x'$"):
         Game.replay({**record, key: "x"})
+
+
+@pytest.mark.parametrize("field", ["unseen", "bag_left"])
+def test_a_tile_count_beyond_the_set_is_named_shortly(field):
+    """Counts had no upper bound: a 4000-digit one passed the field check and came back in a
+    4088-character message from the consistency check."""
+    game = Game.new(players=3, seed=0)
+    data = json.loads(game.serialize())
+    data[field] = [10**4000, *data[field][1:]] if field == "unseen" else 10**4000
+    with pytest.raises(DataError, match=f"field '{field}(\\[0\\])?' must be an integer from 0 "
+                                        "to") as err:
+        Game.deserialize(json.dumps(data))
+    assert len(str(err.value)) < 300

@@ -883,14 +883,15 @@ class Game:
         :class:`~lumicore.checks.Load` rules turn notations into tiles, starts and reefs)."""
         n = self.n
         seat = Int(0, n - 1)
-        counts = ListOf(Int(0), length=len(self.kinds))
+        tiles = sum(self.unseen)  # called on a fresh game: every tile of the set is unseen
+        counts = ListOf(Int(0, tiles), length=len(self.kinds))
 
         def each(spec: Spec) -> ListOf:
             return ListOf(spec, length=n)
 
         return {
             "setup": _SETUP, "auto_chance": BOOL, "rng": _RNG, "unseen": counts,
-            "returned": counts, "bag_left": Int(0),
+            "returned": counts, "bag_left": Int(0, tiles),
             "emergency": Choice(0, EMERGENCY) if n >= 3 else Choice(0),
             "start_pool": ListOf(Int(0, len(self.starts) - 1), unique=True),
             "dealt": each(Maybe(_START)),
