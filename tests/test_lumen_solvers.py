@@ -432,3 +432,8 @@ def test_a_choice_without_play_outs_prints_as_none():
     assert "n=4" in lines[1] and "0.000" not in lines[2]
     assert lines[2].split() == ["-", "(no", "play-out", "before", "the", "limit)", "player", "1:",
                                 "low", "3"]
+    # in JSON too: the value was 0.0, and with no choice valued the plan named the first one
+    assert [c["value"] for c in result.to_dict()["choices"]] == [0.5, None]
+    nothing = ChoiceResult(0, "monte carlo", "limit", [Choice(5, "player 1: low 3", 0.0, 0.0,
+                                                              0.0, 0)], "time", 0, 0.1)
+    assert nothing.plan == [] and nothing.value is None and nothing.to_dict()["plan"] == []

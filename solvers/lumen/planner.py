@@ -107,16 +107,24 @@ class ChoiceResult:
 
     @property
     def plan(self) -> list[str]:
-        return [self.choices[0].move] if self.choices else []
+        """The best action's name ([] when no choice was valued: no play-out before the
+        limit)."""
+        return [self.choices[0].move] if self.choices and self._valued(self.choices[0]) else []
 
     @property
     def value(self) -> float | None:
-        return self.choices[0].value if self.choices else None
+        return self.choices[0].value if self.plan else None
+
+    def _valued(self, choice: Choice) -> bool:
+        return choice.samples > 0 or self.method != "monte carlo"
 
     def to_dict(self) -> dict:
+        """As JSON; a choice no play-out valued has ``value`` null (its text shows '-')."""
+        choices = [{**c.to_dict(), **({} if self._valued(c) else {"value": None})}
+                   for c in self.choices]
         return {"player": self.player + 1, "method": self.method, "status": self.status,
                 "reason": self.reason, "nodes": self.nodes, "elapsed": round(self.elapsed, 3),
-                "plan": self.plan, "choices": [c.to_dict() for c in self.choices]}
+                "plan": self.plan, "choices": choices}
 
     def __str__(self) -> str:
         head = (f"player {self.player + 1} to move: {self.method}, {self.status}"
