@@ -315,3 +315,14 @@ def test_the_others_moves_after_the_player_this_month_are_in_the_plan():
             card = now[0][1] if now[0][0] == "build" else now[0][2]
             assert opponent.builds[2] == card
     assert later  # the position has such moves
+
+
+def test_the_planner_bot_finishes_a_turn_met_halfway_as_the_greedy_bot():
+    """A game resumed after the turn's build and material operation: best_turn refuses such a
+    turn, and the bot would have stopped the game with that error."""
+    game = _main_phase(2, 2)
+    cost = {m: game.cards.buildings[m[1]].total_cost for m in game.moves() if m[0] == "build"}
+    game.apply_move(min(cost, key=cost.get))
+    game.apply_move(("place", 0, "plant"))
+    bot = PlannerBot(seed=0, time_limit=1, horizon=1)
+    assert bot.choose(game) in game.legal_actions() and bot.last is None

@@ -391,6 +391,8 @@ class PlannerBot:
         if state.phase == "altar":
             return 0
         key = (state.turn, player)
+        if key != self._key and (state.s["give_back"] or _spent_this_turn(state)):
+            self._key, self._queue = key, []  # a turn met halfway (a game resumed): greedy
         if key != self._key:
             self._key = key
             self.last = best_turn(state, self.time_limit, self.others, self.horizon,
