@@ -1,7 +1,9 @@
 """Build the Cython core: every ext/<name>.pyx becomes the private module lumicore._ext.<name>.
 
-Set LUMICORE_DEBUG=1 for a debug build: bounds and wraparound checks on, no optimisation, so that
-an index bug raises IndexError instead of corrupting memory.
+Set LUMICORE_DEBUG=1 for a debug build: no optimisation, Cython's bounds and wraparound checks on
+(an index out of a memoryview raises IndexError) and the C compiler's bounds sanitizer on (an
+index out of a fixed-size C array, where most kernel state lives, stops the process with a
+"runtime error: index ... out of bounds" report instead of corrupting memory).
 """
 
 import os
@@ -24,7 +26,8 @@ directives = {
     "cdivision": not DEBUG,
     "embedsignature": True,
 }
-compile_args = ["-O0", "-g"] if DEBUG else ["-O3"]
+SANITIZE = ["-fsanitize=bounds", "-fno-sanitize-recover=bounds"]
+compile_args = ["-O0", "-g", *SANITIZE] if DEBUG else ["-O3"]
 
 extensions = [
     Extension(
@@ -32,6 +35,7 @@ extensions = [
         [pyx],
         include_dirs=[numpy.get_include(), "ext"],
         extra_compile_args=compile_args,
+        extra_link_args=SANITIZE if DEBUG else [],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
     )
     for pyx in sorted(glob("ext/*.pyx"))
