@@ -477,3 +477,10 @@ def test_layout_lines_must_describe_the_layout_given():
     with pytest.raises(NotationError, match="do not describe the default layout"):
         Sheet.parse("\n".join([EMPTY_ROW] * 4 + ["high_command threshold=5 sections=2"]),
                     "default")
+
+
+@pytest.mark.parametrize("text", ["\u0663 . / . .", "3 . / . . / links 0,0-0,\u0661"])
+def test_the_sheet_notation_takes_ascii_digits_only(text):
+    """Arabic-Indic digits were read as numbers (the reef and Lemuria notations refuse them)."""
+    with pytest.raises(NotationError):
+        Sheet.parse(text)

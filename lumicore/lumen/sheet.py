@@ -348,8 +348,8 @@ def load_layout(name_or_path: str | Path | Layout = "default") -> Layout:
 
 LAYOUT_LINES = ("links", "high_command")
 """The words that start the lines of a sheet's notation describing its layout."""
-_LINK = re.compile(r"(\d{1,2}),(\d{1,2})-(\d{1,2}),(\d{1,2})")
-_NUMBERS = re.compile(r"none|-?\d{1,9}(,-?\d{1,9})*")
+_LINK = re.compile(r"(\d{1,2}),(\d{1,2})-(\d{1,2}),(\d{1,2})", re.ASCII)
+_NUMBERS = re.compile(r"none|-?\d{1,9}(,-?\d{1,9})*", re.ASCII)
 
 
 def _drawn_layout(cells: list[Cell], extra: dict[str, list[str]]) -> Layout:
@@ -457,7 +457,7 @@ class Sheet:
                     continue
                 if token == ".":
                     cells[(r, c)] = None
-                elif re.fullmatch(r"\d{1,9}", token):
+                elif re.fullmatch(r"\d{1,9}", token, re.ASCII):  # int() takes other digits
                     if int(token) > MAX_VALUE:
                         raise NotationError(f"value {token} at {(r, c)} is not a selection value "
                                             f"0..{MAX_VALUE}")
