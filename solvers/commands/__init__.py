@@ -64,7 +64,10 @@ class HelpFormatter(argparse.HelpFormatter):
 
 def _default_note(action: argparse.Action) -> str:
     """``(default: ...)`` or ``(required)`` for an option that takes a value and whose help does
-    not name its default; ``""`` for flags, sub-commands and required positionals."""
+    not name its default, ``(default: off)`` for such an on/off flag; ``""`` for ``--help``,
+    sub-commands and required positionals."""
+    if isinstance(action, argparse._StoreTrueAction):
+        return "" if _DEFAULT.search(action.help or "") else "(default: off)"
     if (not isinstance(action, argparse._StoreAction | argparse._AppendAction)
             or action.nargs == 0 or action.help == argparse.SUPPRESS
             or _DEFAULT.search(action.help or "")
