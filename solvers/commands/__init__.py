@@ -13,7 +13,7 @@ Run demo.
 options:
   -h, --help   show this help message and exit
   --seed SEED  the seed to use (default: 3)
-  --json       print JSON
+  --json       print JSON (default: off)
 """
 
 from __future__ import annotations
