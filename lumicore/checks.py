@@ -35,7 +35,7 @@ import json
 import math
 import numbers
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
 import numpy as np
@@ -46,7 +46,7 @@ from lumicore.errors import DataError, LumicoreError
 __all__ = ["SEED_LIMIT", "check_seed", "check_index", "check_real", "check_finite", "check_type",
            "Spec", "Int", "Choice", "Text", "Maybe", "ListOf",
            "Items", "Table", "MapOf", "Where", "Load", "BOOL", "read_json", "read_record",
-           "check_fields", "field_error"]
+           "check_fields", "field_error", "check_known_keys", "read_key"]
 
 SEED_LIMIT = 2**63
 """Seeds are integers in ``0 .. SEED_LIMIT - 1`` (they fit a signed 64-bit integer)."""
@@ -458,3 +458,39 @@ def check_fields(data: object, fields: Mapping[str, Spec], source: str,
         raise DataError(f"{source}: expected a JSON object, got {_show(data)}")
     table = fields if exact else {**{k: Spec() for k in data}, **fields}
     return Table(table).read(data, "", source)
+
+
+def check_known_keys(table: Mapping[str, Any], known: Iterable[str], where: str,
+                     source: object = None) -> None:
+    """A :class:`DataError` naming the first key of ``table`` (``where`` in a file: "the tile
+    file", "[units.x]") that is not one of ``known``: a misspelt key would be left out
+    silently. ``source`` (the file), when given, starts the message.
+
+    >>> check_known_keys({"fsh": 4}, ("fish", "number"), "tile 2")
+    Traceback (most recent call last):
+    ...
+    lumicore.errors.DataError: unknown key 'fsh' in tile 2 (known: fish, number)
+    """
+    known = tuple(known)
+    unknown = [key for key in table if key not in known]
+    if unknown:
+        start = "" if source is None else f"{shorten(source)}: "
+        raise DataError(f"{start}unknown key {shorten(unknown[0])} in {where} (known: "
+                        f"{', '.join(known)})")
+
+
+def read_key(table: Mapping[str, Any], key: str, default: Any, spec: Spec, path: str,
+             source: object) -> Any:
+    """``table[key]`` (``default`` when left out) if it is ``spec.what``, else a
+    :class:`DataError` "SOURCE: PATH must be WHAT, not VALUE".
+
+    >>> read_key({"rows": 2.7}, "rows", 1, Int(1, 64), "rows", "layout.toml")
+    Traceback (most recent call last):
+    ...
+    lumicore.errors.DataError: 'layout.toml': rows must be an integer from 1 to 64, not '2.7'
+    """
+    value = table.get(key, default)
+    if not spec.ok(value):
+        raise DataError(f"{shorten(source)}: {path} must be {spec.what}, not {shorten(value)}")
+    return value
+

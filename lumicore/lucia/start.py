@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from lumicore.checks import SEED_LIMIT
+from lumicore.checks import SEED_LIMIT, check_known_keys
 from lumicore.checks import check_seed as _check_int_seed
 from lumicore.data import naming_source, read_toml, shorten
 from lumicore.errors import DataError, LumicoreError
@@ -87,7 +87,7 @@ class Setup:
         """
         if not isinstance(data, Mapping):
             raise DataError(f"a setup is a table of [[group]] tables, got {shorten(data)}")
-        _no_unknown_keys(data, {"group"}, "a setup file")
+        check_known_keys(data, ("group",), "a setup file")
         tables = data.get("group")
         if not isinstance(tables, list) or not tables:
             raise DataError("a setup file needs [[group]] tables")
@@ -96,7 +96,7 @@ class Setup:
             where = f"group #{i + 1}"
             if not isinstance(table, Mapping):
                 raise DataError(f"{where}: expected a table, got {shorten(table)}")
-            _no_unknown_keys(table, {"stars", "kids"}, where)
+            check_known_keys(table, ("kids", "stars"), where)
             star = table.get("stars", 0)
             if isinstance(star, bool) or not isinstance(star, int):
                 raise DataError(f"{where}: 'stars' must be an integer, got {shorten(star)}")
@@ -153,13 +153,6 @@ def _orders(group: tuple[int, ...]) -> list[tuple[int, ...]]:
 def _without(group: tuple[int, ...], kid: int) -> tuple[int, ...]:
     i = group.index(kid)
     return group[:i] + group[i + 1:]
-
-
-def _no_unknown_keys(table: Mapping[str, Any], known: set[str], where: str) -> None:
-    extra = sorted(map(str, set(table) - known))
-    if extra:
-        raise DataError(f"{where}: unknown key {shorten(extra[0])} (expected "
-                        f"{', '.join(sorted(known))})")
 
 
 def load_setup(name_or_path: str | Path = "default") -> Setup:

@@ -18,11 +18,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from lumicore.checks import BOOL, Int, Text, read_key
 from lumicore.data import file_version, parse_toml, read_file, resolve, shorten
 from lumicore.errors import DataError, LumicoreError
 
-__all__ = ["malformed_is_data_error", "file_loader", "MAX_NUMBER", "known_keys", "every_key",
-           "int_key", "flag_key", "text_key", "table_key"]
+__all__ = ["malformed_is_data_error", "file_loader", "MAX_NUMBER", "every_key", "int_key",
+           "flag_key", "text_key", "table_key"]
 
 T = TypeVar("T")
 
@@ -81,16 +82,6 @@ def _path(where: str, key: str) -> str:
     return f"{where}.{key}" if where else key
 
 
-def known_keys(table: dict[str, Any], keys: tuple[str, ...], where: str, source: object) -> None:
-    """A :class:`DataError` naming the first key of ``table`` (``where`` in ``source``: "the
-    board file", "[units.x]") that is not one of ``keys``: a misspelt key would be left out
-    silently."""
-    unknown = [k for k in table if k not in keys]
-    if unknown:
-        raise DataError(f"{shorten(source)}: unknown key {shorten(unknown[0])} in {where} "
-                        f"(known: {', '.join(keys)})")
-
-
 def every_key(table: dict[str, Any], keys: tuple[str, ...], where: str, source: object,
               what: str) -> None:
     """A :class:`DataError` naming the first of ``keys`` that ``table`` leaves out."""
@@ -104,29 +95,17 @@ def int_key(table: dict[str, Any], key: str, default: int, where: str, source: o
     """``table[key]`` (``default`` when left out), an integer from ``low`` to ``high`` (never a
     bool or a float); else a :class:`DataError` naming ``where.key`` (``where``: the dotted
     path of ``table``, "" at the top)."""
-    value = table.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise DataError(f"{shorten(source)}: {_path(where, key)} must be an integer from {low} "
-                        f"to {high}, not {shorten(value)}")
-    return value
+    return read_key(table, key, default, Int(low, high), _path(where, key), source)
 
 
 def flag_key(table: dict[str, Any], key: str, default: bool, where: str, source: object) -> bool:
     """``table[key]`` (``default`` when left out): true or false, else a :class:`DataError`."""
-    value = table.get(key, default)
-    if not isinstance(value, bool):
-        raise DataError(f"{shorten(source)}: {_path(where, key)} must be true or false, "
-                        f"not {shorten(value)}")
-    return value
+    return read_key(table, key, default, BOOL, _path(where, key), source)
 
 
 def text_key(table: dict[str, Any], key: str, default: str, where: str, source: object) -> str:
     """``table[key]`` (``default`` when left out): text, else a :class:`DataError`."""
-    value = table.get(key, default)
-    if not isinstance(value, str):
-        raise DataError(f"{shorten(source)}: {_path(where, key)} must be text, "
-                        f"not {shorten(value)}")
-    return value
+    return read_key(table, key, default, Text(), _path(where, key), source)
 
 
 def table_key(data: dict[str, Any], key: str, source: object, what: str) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from typing import Any
 
 import networkx as nx
 
+from lumicore.checks import check_known_keys
 from lumicore.data import shorten
 from lumicore.errors import DataError, LumicoreError
 from lumicore.lumen._files import (
@@ -23,7 +24,6 @@ from lumicore.lumen._files import (
     every_key,
     file_loader,
     int_key,
-    known_keys,
     malformed_is_data_error,
     text_key,
 )
@@ -106,7 +106,7 @@ def _territories(terr: dict[str, Any], source: object
             season = raw.get("season") if isinstance(raw, dict) else raw
             raise DataError(f"{shorten(source)}: territory {shorten(name)} has season "
                             f"{shorten(season)} (known: {', '.join(SEASONS)})")
-        known_keys(raw, TERRITORY_KEYS, f"territory {shorten(name)}", source)
+        check_known_keys(raw, TERRITORY_KEYS, f"territory {shorten(name)}", source)
         seasons.append(raw["season"])
         discovery.append(int_key(raw, "discovery", 0, f"territories.{name[:80]}", source))
         pos = raw.get("at", [i // 3, i % 3])
@@ -133,7 +133,7 @@ def _start(entries: object, index: dict[str, int], kinds: tuple[str, ...], sourc
         where = f"[[start]] #{number}"
         if not isinstance(entry, dict):
             raise DataError(f"{shorten(source)}: {where} is not a table: {shorten(entry)}")
-        known_keys(entry, START_KEYS, where, source)
+        check_known_keys(entry, START_KEYS, where, source)
         every_key(entry, START_KEYS, where, source, "player 1 or 2, a territory and units")
         player, units = entry["player"], entry["units"]
         if isinstance(player, bool) or not isinstance(player, int) or player not in (1, 2):
@@ -161,7 +161,7 @@ def map_from_dict(data: dict[str, Any], source: object = "map", kinds: tuple[str
     ``kinds`` (when given) are the unit kinds the starting units may name. An unknown key, at
     the top, in a territory or in a ``[[start]]`` table, is an error (a misspelt one would be
     left out silently)."""
-    known_keys(data, SCENARIO_KEYS, "the scenario file", source)
+    check_known_keys(data, SCENARIO_KEYS, "the scenario file", source)
     terr = data.get("territories")
     if not isinstance(terr, dict) or not terr:
         raise DataError(f"{shorten(source)}: no [territories] table")

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from lumicore.checks import check_known_keys
 from lumicore.data import shorten
 from lumicore.errors import DataError, IllegalMoveError, LumicoreError, NotationError
 from lumicore.lumen import reference
@@ -32,7 +33,6 @@ from lumicore.lumen._files import (
     every_key,
     file_loader,
     int_key,
-    known_keys,
     malformed_is_data_error,
     table_key,
     text_key,
@@ -266,7 +266,7 @@ def _high_command(data: dict[str, Any], source: object) -> HighCommand:
     if "high_command" not in data:
         return HighCommand()
     raw = table_key(data, "high_command", source, "the High Command row")
-    known_keys(raw, HIGH_COMMAND_KEYS, "[high_command]", source)
+    check_known_keys(raw, HIGH_COMMAND_KEYS, "[high_command]", source)
     every_key(raw, ("sections",), "[high_command]", source, "the boxes of each section")
     for key in ("sections", "objective_sections"):
         if key in raw and not isinstance(raw[key], list):
@@ -291,7 +291,7 @@ def layout_from_dict(data: dict[str, Any], source: object = "layout") -> Layout:
     """A layout from the tables of a layout file (format in ``lumen_sheet.toml``): a grid
     (``rows`` and ``cols``) or a graph (``bubbles``, optionally ``links``), not both; an
     unknown key, at the top or in ``[high_command]``, is an error."""
-    known_keys(data, LAYOUT_KEYS, "the layout file", source)
+    check_known_keys(data, LAYOUT_KEYS, "the layout file", source)
     hc = _high_command(data, source)
     name = text_key(data, "name", "custom", "", source)
     if "bubbles" in data:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from lumicore.checks import check_known_keys
 from lumicore.data import shorten
 from lumicore.errors import DataError, LumicoreError
 from lumicore.lumen._files import (
@@ -21,7 +22,6 @@ from lumicore.lumen._files import (
     file_loader,
     flag_key,
     int_key,
-    known_keys,
     malformed_is_data_error,
     table_key,
     text_key,
@@ -121,7 +121,7 @@ def board_from_dict(data: dict[str, Any], source: object = "board") -> Board:
     needs ``[units.NAME]``, ``[limits]`` (every selection), ``[bonus]`` (every bonus token kind)
     and ``[objectives]`` (``values``); 0 or ``[]`` plays without a selection or token. An
     unknown key is an error (a misspelt one would be left out silently)."""
-    known_keys(data, BOARD_KEYS, "the board file", source)
+    check_known_keys(data, BOARD_KEYS, "the board file", source)
     units, bag = [], {}
     raw_units = data.get("units")
     if not isinstance(raw_units, dict) or not raw_units:
@@ -130,7 +130,7 @@ def board_from_dict(data: dict[str, Any], source: object = "board") -> Board:
         where = f"units.{name[:80]}"
         if not isinstance(raw, dict):
             raise DataError(f"{shorten(source)}: {where} is not a table")
-        known_keys(raw, UNIT_KEYS, f"[{where}]", source)
+        check_known_keys(raw, UNIT_KEYS, f"[{where}]", source)
         ability = raw.get("ability", "none")
         if ability not in ABILITIES:
             raise DataError(f"{shorten(source)}: unit {name}: unknown ability {shorten(ability)}")
@@ -142,12 +142,12 @@ def board_from_dict(data: dict[str, Any], source: object = "board") -> Board:
     # without limits every player passes every round; without bonus tokens or objectives the
     # High Command row gives nothing: each table is asked for, 0 or [] when meant
     limits_raw = table_key(data, "limits", source, "uses of each selection")
-    known_keys(limits_raw, SELECTIONS, "[limits]", source)
+    check_known_keys(limits_raw, SELECTIONS, "[limits]", source)
     every_key(limits_raw, SELECTIONS, "[limits]", source, "give 0 to forbid it")
     limits = {s: int_key(limits_raw, s, 0, "limits", source) for s in SELECTIONS}
     bonus_raw = table_key(data, "bonus", source, "the bonus tokens of each kind: "
                           f"{', '.join(BONUS_KINDS)}; 0 for none")
-    known_keys(bonus_raw, (*BONUS_KINDS, "secret_vp"), "[bonus]", source)
+    check_known_keys(bonus_raw, (*BONUS_KINDS, "secret_vp"), "[bonus]", source)
     every_key(bonus_raw, BONUS_KINDS, "[bonus]", source, "give 0 to play without them")
     bonus = {b: int_key(bonus_raw, b, 0, "bonus", source) for b in BONUS_KINDS}
     if bonus["mercenary"] and "mercenary" not in bag:
@@ -159,7 +159,7 @@ def board_from_dict(data: dict[str, Any], source: object = "board") -> Board:
                         "tokens, must be special = true with bag = 0")
     objectives_raw = table_key(data, "objectives", source, "values = the VP of each objective "
                                "token; [] for none")
-    known_keys(objectives_raw, ("values",), "[objectives]", source)
+    check_known_keys(objectives_raw, ("values",), "[objectives]", source)
     every_key(objectives_raw, ("values",), "[objectives]", source,
               "give [] to play without them")
     objectives = objectives_raw["values"]

@@ -35,6 +35,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from lumicore.checks import check_known_keys
 from lumicore.data import naming_source, read_toml, shorten
 from lumicore.errors import DataError, LumicoreError, NotationError
 from lumicore.reef.values import (
@@ -148,7 +149,7 @@ def _tile_set(data: dict[str, Any], source: str) -> TileSet:
 
 
 def _read_tile_set(data: dict[str, Any]) -> TileSet:
-    _no_unknown_keys(data, TILE_SET_KEYS, "the tile file")
+    check_known_keys(data, TILE_SET_KEYS, "the tile file")
     for key in TILE_SET_KEYS:
         if key not in data:
             raise DataError(f"missing key {key!r}")
@@ -161,14 +162,6 @@ def _read_tile_set(data: dict[str, Any]) -> TileSet:
     luminos = tuple(Lumino(color, number, animal, fish)
                     for color in colors for number, animal, fish in kinds)
     return TileSet(luminos, _starts(data["starts"]))
-
-
-def _no_unknown_keys(table: dict[str, Any], known: tuple[str, ...], where: str) -> None:
-    """A :class:`DataError` for the first key of ``table`` not in ``known`` (a misspelt key
-    would otherwise be left out silently)."""
-    extra = [key for key in table if key not in known]
-    if extra:
-        raise DataError(f"unknown key {shorten(extra[0])} in {where} (known: {', '.join(known)})")
 
 
 def _colors(colors: object) -> list[str]:
@@ -191,7 +184,7 @@ def _tile(spec: object, where: str) -> tuple[int | None, str | None, int]:
     if not isinstance(spec, dict):
         raise DataError(f"{where}: expected a table such as {{ number = 3, animal = \"crab\", "
                         f"fish = 0 }}, got {shorten(spec)}")
-    _no_unknown_keys(spec, TILE_KEYS, where)
+    check_known_keys(spec, TILE_KEYS, where)
     number, animal, fish = spec.get("number"), spec.get("animal"), spec.get("fish", 0)
     if number is not None and (isinstance(number, bool) or not isinstance(number, int)
                                or not 1 <= number <= 6):
