@@ -25,6 +25,15 @@ def test_deal_follows_the_setup_and_shuffles_the_whole_deck():
     assert deal(11, players=3) == d and deal(12, players=3) != d
 
 
+def test_deal_and_Deal_are_the_packages_names_as_issue_7_gives_them():
+    import lumicore.lucia
+    import solvers.lucia  # noqa: F401  (imports the submodule lumicore.lucia.deal too)
+
+    dealt = lumicore.lucia.deal(7, players=2)
+    assert isinstance(dealt, lumicore.lucia.Deal) and dealt == deal(7, players=2)
+    assert lumicore.lucia.Deal is Deal and {"Deal", "deal"} <= set(lumicore.lucia.__all__)
+
+
 def test_deal_train_is_the_setup_train_of_the_same_generator():
     # the train comes first from the seed's generator, then the deck order
     rng = np.random.default_rng(5)

@@ -297,6 +297,8 @@ def test_default_deck_matches_design_table():
     ({"actions": []}, "one or two"),
     ({"actions": [{"kind": "lucia"}] * 3}, "one or two"),
     ({"actions": [{"kind": "lucia"}], "colour": "red"}, "colour"),
+    *[({"actions": [{"kind": "lucia"}], "copies": c}, "copies must be an integer")
+      for c in (-1, "x", 0, 2.5, True, 1001)],
 ])
 def test_bad_cards_raise_data_error(table, message):
     with pytest.raises(DataError, match=message):

@@ -211,6 +211,7 @@ class Card:
         extra = set(d) - {"name", "copies", "actions"}
         if extra:
             raise DataError(f"card {shorten(name)}: unknown key {shorten(_first(extra))}")
+        card_copies(d)
         actions = d.get("actions")
         if not isinstance(actions, list) or not 1 <= len(actions) <= 2:
             raise DataError(f"card {shorten(name)}: 'actions' must list one or two actions")
@@ -227,6 +228,20 @@ class Card:
 
     def __repr__(self) -> str:
         return f"Card({self.name!r})"
+
+
+def card_copies(table: Mapping[str, Any]) -> int:
+    """A ``[[card]]`` table's ``copies`` (1 when absent), checked.
+
+    >>> card_copies({"copies": 0})
+    Traceback (most recent call last):
+    ...
+    lumicore.errors.DataError: copies must be an integer 1..1000, got '0'
+    """
+    copies = table.get("copies", 1)
+    if isinstance(copies, bool) or not isinstance(copies, int) or not 1 <= copies <= MAX_COPIES:
+        raise DataError(f"copies must be an integer 1..{MAX_COPIES}, got {shorten(copies)}")
+    return copies
 
 
 @dataclass(frozen=True)
@@ -274,13 +289,8 @@ class Deck:
             raise DataError("a deck file needs at least one [[card]] table")
         cards: list[Card] = []
         for i, table in enumerate(tables):
-            copies = table.get("copies", 1) if isinstance(table, Mapping) else 1
-            if (isinstance(copies, bool) or not isinstance(copies, int)
-                    or not 1 <= copies <= MAX_COPIES):
-                raise DataError(f"card #{i + 1}: copies must be an integer 1..{MAX_COPIES}, "
-                                f"got {shorten(copies)}")
             try:
-                cards += [Card.from_dict(table)] * copies
+                cards += [Card.from_dict(table)] * card_copies(table)
             except DataError as exc:
                 raise DataError(f"card #{i + 1}: {exc}") from exc
         return cls(tuple(cards))
