@@ -45,6 +45,8 @@ from lumicore.checks import (
     Spec,
     Text,
     check_fields,
+    check_index,
+    check_seed,
     field_error,
     read_record,
 )
@@ -163,8 +165,9 @@ class OnePlayerState(Deterministic):
         return hash(self._key())
 
 
-def check_action(state: GameState, action: int) -> None:
-    """Raise :class:`IllegalMoveError` naming ``action`` unless it is legal in ``state``."""
+def check_action(state: GameState, action: int) -> int:
+    """``action`` as a plain int (numpy integers too) if it is legal in ``state``, else
+    :class:`IllegalMoveError` naming it."""
     if state.is_terminal():
         raise IllegalMoveError(f"action {action!r}: the game is over")
     legal = state.legal_actions()
@@ -172,6 +175,7 @@ def check_action(state: GameState, action: int) -> None:
         shown = (f"0..{len(legal) - 1}" if legal == list(range(len(legal)))  # else outcomes
                  else " ".join(map(str, legal[:20])) + (" ..." if len(legal) > 20 else ""))
         raise IllegalMoveError(f"action {action!r} is not legal here (legal: {shown})")
+    return int(action)
 
 
 LOAD_ERRORS = (KeyError, TypeError, AttributeError, IndexError, ValueError, OverflowError)
@@ -225,6 +229,8 @@ def _exercise(state: GameState) -> list[int]:
 
 def sample_chance(state: GameState, rng: np.random.Generator) -> int:
     """One outcome of the chance node ``state``, drawn with its probability."""
+    if not state.is_chance_node():
+        raise LumicoreError("not a chance node: the player to move decides here")
     outcomes = state.chance_outcomes()
     actions = [a for a, _ in outcomes]
     probs = np.fromiter((p for _, p in outcomes), dtype=float, count=len(outcomes))
@@ -238,7 +244,9 @@ def play_randomly(state: GameState, seed: int | np.random.Generator | None = Non
     that clone."""
     if not isinstance(state, GameState):
         raise LumicoreError(f"play_randomly needs a game state, got {shorten(state)}")
-    rng = np.random.default_rng(seed)
+    max_steps = check_index(max_steps, 2**63, "max_steps")
+    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(
+        None if seed is None else check_seed(seed))
     state = state.clone()
     for _ in range(max_steps):
         if state.is_terminal():

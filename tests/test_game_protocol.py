@@ -4,7 +4,9 @@ with the solvers."""
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 
 import numpy as np
 import pytest
@@ -99,10 +101,59 @@ def test_random_play_keeps_the_protocol(game, seed):
         probe.apply_action(state.legal_actions()[0])
         assert state == before, "applying an action to a clone changed the original"
         actions = state.legal_actions()
-        state.apply_action(actions[int(rng.integers(len(actions)))])
+        state.apply_action(np.int64(actions[int(rng.integers(len(actions)))]))  # as numpy gives
     assert state.is_terminal()
     with pytest.raises(IllegalMoveError):
         state.apply_action(0)
+
+
+def _mutate_containers(state: GameState) -> None:
+    """Change, in place, every list and dict a state hands out or holds as an attribute."""
+    for name in ("moves", "decisions"):
+        if hasattr(state, name):
+            getattr(state, name)().reverse()
+    for value in vars(state).values():
+        if isinstance(value, list):
+            value.append(None)
+        elif isinstance(value, dict):
+            value["mutated"] = True
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_a_clone_and_a_pickled_copy_are_independent(game):
+    state = GAMES[game](2)
+    for step in range(12):  # a few steps in, short of the end
+        after = play_randomly(state, seed=step, max_steps=1)
+        if after.is_terminal():
+            break
+        state = after
+    before, first = state.serialize(), state.action_to_string(state.legal_actions()[0])
+    _mutate_containers(state.clone())
+    assert state.serialize() == before
+    assert state.action_to_string(state.legal_actions()[0]) == first
+    assert pickle.loads(pickle.dumps(state)) == state == copy.deepcopy(state)
+
+
+def test_chance_helpers_and_play_randomly_refuse_bad_arguments():
+    state = play_randomly(GAMES["lemuria"](1), seed=1, max_steps=5)
+    while state.is_chance_node():
+        state.resolve_chance()
+    with pytest.raises(LumicoreError, match="not a chance node"):
+        sample_chance(state, np.random.default_rng(0))
+    with pytest.raises(LumicoreError, match="not a chance node"):
+        state.resolve_chance()
+    for kwargs, name in (({"seed": -1}, "seed"), ({"seed": 1.5}, "seed"),
+                         ({"max_steps": None}, "max_steps"), ({"max_steps": -2}, "max_steps")):
+        with pytest.raises(LumicoreError, match=name):
+            play_randomly(state, **kwargs)
+
+
+def test_numpy_integers_are_integers_for_every_game():
+    for game, players in (("reef", 2), ("lemuria", 2), ("lucia", 2)):
+        for seed in np.arange(2):
+            state = new_game(game, players=np.int64(players), seed=seed)
+            assert state == new_game(game, players=players, seed=int(seed))
+            state.serialize()
 
 
 @pytest.mark.parametrize("seed", range(3))

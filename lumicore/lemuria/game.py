@@ -426,7 +426,7 @@ class Game:
             return []
         if self.is_chance_node():
             return self._chance_ids()
-        return list(range(len(self.moves())))
+        return list(range(len(self._legal_moves())))
 
     def returns(self) -> list[float]:
         """1.0 for the winner, 0.0 for the others (0 for everyone until the end)."""
@@ -468,7 +468,7 @@ class Game:
         return value + scale * 0.5 * empty + 1.5 * festivals * (len(p["fac"]) - empty)
 
     def clone(self) -> Game:
-        copy = Game(self.players, self.seed, self.options, pickle.loads(pickle.dumps(self.s)),
+        copy = Game(self.players, self.seed, dict(self.options), pickle.loads(pickle.dumps(self.s)),
                     self.cards)
         copy._moves = self._moves
         return copy
@@ -631,7 +631,7 @@ class Game:
              s["give_back"])
 
     def action_to_string(self, action: int) -> str:
-        check_action(self, action)
+        action = check_action(self, action)
         if self.is_chance_node():
             kind = self.s["pending"][0]
             if kind[0] == "row":
@@ -639,15 +639,14 @@ class Game:
             if kind[0] == "char":
                 return f"player {kind[1] + 1} draws {self.cards.character_ids[action]}"
             return f"Impact card {action} is dealt"
-        return f"player {self.current_player() + 1}: {describe_move(self.moves()[action])}"
+        return f"player {self.current_player() + 1}: {describe_move(self._legal_moves()[action])}"
 
     def apply_action(self, action: int) -> None:
-        check_action(self, action)
-        action = int(action)
+        action = check_action(self, action)
         if self.is_chance_node():
             self._resolve(action)
         else:
-            self._play(self.moves()[action])
+            self._play(self._legal_moves()[action])
         self.s["history"].append(action)
         self._moves = None
         self._advance()
@@ -662,7 +661,7 @@ class Game:
 
     def apply_move(self, move: tuple) -> None:
         """Apply a move tuple (as listed by :meth:`moves`)."""
-        moves = self.moves()
+        moves = self._legal_moves()
         if move not in moves:
             raise IllegalMoveError(self._why_illegal(move))
         self.apply_action(moves.index(move))
@@ -955,6 +954,10 @@ class Game:
     # ------------------------------------------------------------------ legal moves
     def moves(self) -> list[tuple]:
         """The decision's legal moves as tuples, in a fixed order (action i is moves()[i])."""
+        return list(self._legal_moves())
+
+    def _legal_moves(self) -> list[tuple]:
+        """The cached move list itself (callers inside the class do not change it)."""
         if self._moves is None:
             self._moves = [] if self.is_terminal() or self.is_chance_node() else self._legal()
         return self._moves

@@ -304,7 +304,7 @@ class DealState:
         return list(range(len(self._legal())))
 
     def apply_action(self, action: int) -> None:
-        check_action(self, action)
+        action = check_action(self, action)
         if self.is_chance_node():
             self.counts[action] -= 1
             self.hands[self.owed.pop(0)].append(action)
@@ -324,7 +324,7 @@ class DealState:
         self._moves = None
 
     def action_to_string(self, action: int) -> str:
-        check_action(self, action)
+        action = check_action(self, action)
         if self.is_chance_node():
             return f"draw {self.kinds[action].name}"
         card, after = self._legal()[action]

@@ -79,13 +79,13 @@ class PuzzleState(OnePlayerState):
 
 
     def apply_action(self, action: int) -> None:
-        check_action(self, action)
+        action = check_action(self, action)
         self.train = self._legal()[action].train
         self.plays += 1
         self._moves = None
 
     def action_to_string(self, action: int) -> str:
-        check_action(self, action)
+        action = check_action(self, action)
         return str(self._legal()[action])
 
     def is_terminal(self) -> bool:

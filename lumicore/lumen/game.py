@@ -488,14 +488,14 @@ class GameState:
         return [(a, move[-1]) for a, move in enumerate(self._legal())]
 
     def apply_action(self, action: int) -> None:
-        check_action(self, action)
+        action = check_action(self, action)
         move = self._legal()[action]
         self.history.append(int(action))
         self._moves = None
         getattr(self, f"_apply_{move[0]}")(move)
 
     def action_to_string(self, action: int) -> str:
-        check_action(self, action)
+        action = check_action(self, action)
         return self.describe(self._legal()[action])
 
     def returns(self) -> list[float]:

@@ -415,6 +415,16 @@ class Sheet:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("a Sheet is immutable")
 
+    def __reduce__(self) -> tuple[type[Sheet], tuple[Layout, tuple[int | None, ...]]]:
+        # pickling (process pools, copy.deepcopy) rebuilds through __init__, which checks
+        return (Sheet, (self.layout, self.values))
+
+    def __copy__(self) -> Sheet:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Sheet:
+        return self
+
     @classmethod
     def new(cls, layout: str | Path | Layout = "default") -> Sheet:
         """An empty sheet of a layout (name, file or :class:`Layout`).

@@ -35,6 +35,8 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from lumicore.checks import (
     BOOL,
     SEED_LIMIT,
@@ -176,7 +178,7 @@ class Game:
         """A new game of ``players`` (2-4) on reef side ``"A"``/``"B"`` with the ``"dark"`` or
         ``"light"`` score board; ``tiles`` a tile set (name or TOML path). With ``auto_chance``
         the game draws from its own generator and stops only at decisions."""
-        _check_setup(players, seed, side, scoreboard)
+        players, seed = _check_setup(players, seed, side, scoreboard)
         tile_set = load_tiles(tiles)
         self = cls.__new__(cls)
         self.setup = {"players": players, "seed": seed, "side": side, "scoreboard": scoreboard,
@@ -357,27 +359,26 @@ class Game:
             return [a for a, _ in self.chance_outcomes()]
         if self.phase == "over":
             return []
-        return list(range(len(self.decisions())))
+        return list(range(len(self._decisions())))
 
     def apply_action(self, action: int) -> None:
-        check_action(self, action)
-        action = int(action)
+        action = check_action(self, action)
         if self.is_chance_node():
             self.chance_from_outside = True
             self._apply_chance(action)
             if self.auto_chance:
                 self._advance()
             return
-        self._apply_decision(self.decisions()[action])
+        self._apply_decision(self._decisions()[action])
 
     def action_to_string(self, action: int) -> str:
-        check_action(self, action)
+        action = check_action(self, action)
         if self.phase == "deal":
             return f"deal starting Lumino {self.starts[action]} to player {self.player + 1}"
         if self.phase == "draw":
             where = "the Atoll" if self.queue[0] < 0 else f"player {self.queue[0] + 1}'s display"
             return f"draw {self.kinds[action]} into {where}"
-        return str(self.decisions()[action])
+        return str(self._decisions()[action])
 
     def returns(self) -> list[float]:
         if self.phase != "over":
@@ -393,6 +394,7 @@ class Game:
             setattr(other, name, list(getattr(self, name)))
         other.coral = [list(c) for c in self.coral]
         other.displays = [list(d) for d in self.displays]
+        other.setup = dict(self.setup)
         other.rng = SplitMix64(self.rng.state)
         return other
 
@@ -450,6 +452,10 @@ class Game:
     def decisions(self) -> list:
         """The legal decisions of the player to move, in action-id order (empty at chance nodes
         and at the end)."""
+        return list(self._decisions())
+
+    def _decisions(self) -> list:
+        """The cached decision list itself (callers inside the class do not change it)."""
         if self._moves is None:
             self._moves = self._list_decisions()
         return self._moves
@@ -583,7 +589,7 @@ class Game:
         """Apply a decision (a decision object or its text) of the player to move; with
         ``auto_chance`` the draws that follow are made too. IllegalMoveError says why not."""
         text = str(decision)
-        for k, move in enumerate(self.decisions()):
+        for k, move in enumerate(self._decisions()):
             if str(move) == text:
                 self.apply_action(k)
                 return
@@ -600,7 +606,7 @@ class Game:
         expected = {"orient": "orient the starting Lumino", "turn": "put / spend a jellyfish",
                     "swap": "swap <tile> / back to the bag",
                     "place": "place / return", "score": "coral scoring / skip"}[self.phase]
-        legal = self.decisions()
+        legal = self._decisions()
         first = str(legal[0]).split(" ")[0]
         if not any(text.startswith(str(m).split(" ")[0]) for m in legal):
             return f"player {self.player + 1} must decide '{expected}' now, e.g. {str(legal[0])!r}"
@@ -1031,16 +1037,20 @@ class Game:
 new_game = Game.new_game
 
 
-def _check_setup(players: object, seed: object, side: object, scoreboard: object) -> None:
-    """LumicoreError unless the arguments make a game (Game.new; the loader reads the same rules
-    from the table ``_SETUP``)."""
-    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
+def _check_setup(players: object, seed: object, side: object,
+                 scoreboard: object) -> tuple[int, int]:
+    """``players`` and ``seed`` as ints (numpy integers too), or LumicoreError unless the
+    arguments make a game (Game.new; the loader reads the same rules from the table
+    ``_SETUP``)."""
+    if isinstance(players, bool) or not isinstance(players, (int, np.integer)) \
+            or not 2 <= players <= 4:
         raise LumicoreError(f"Lumicora is for 2 to 4 players, got {shorten(players)}")
-    check_seed(seed)
+    seed = check_seed(seed)
     if side not in ("A", "B"):
         raise LumicoreError(f"side must be 'A' or 'B', got {shorten(side)}")
     if scoreboard not in ("dark", "light"):
         raise LumicoreError(f"scoreboard must be 'dark' or 'light', got {shorten(scoreboard)}")
+    return int(players), seed
 
 
 def least_tiles(players: int) -> int:

@@ -73,7 +73,7 @@ class HandState(OnePlayerState):
 
 
     def apply_action(self, action: int) -> None:
-        check_action(self, action)
+        action = check_action(self, action)
         i, placement = self._legal()[action]
         if placement is None:
             self.returned += 1
@@ -84,7 +84,7 @@ class HandState(OnePlayerState):
         self._moves = None
 
     def action_to_string(self, action: int) -> str:
-        check_action(self, action)
+        action = check_action(self, action)
         i, p = self._legal()[action]
         if p is None:
             return f"return {self.hand[i]} to the bag"
