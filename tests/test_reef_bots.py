@@ -233,7 +233,9 @@ def test_reef_flatmc_keeps_a_time_limit(placement_clock, players, limit):
     samples = bot.samples(game)
     assert placement_clock[0] <= limit + 5
     assert len(samples) == 4 and len({len(values) for _, values in samples}) == 1
-    assert len(samples[0][1]) == 1 if limit == 5 else len(samples[0][1]) >= (players < 4) + 1
+    # (a placing step weighs every next step since best_turn stopped trusting one placement
+    # plan: more fake seconds a play-out, so 300 of them may hold a single round)
+    assert len(samples[0][1]) == 1 if limit == 5 else len(samples[0][1]) >= 1
 
 
 @pytest.mark.parametrize("limit", [20, 40, 300])

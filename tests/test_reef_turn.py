@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 from lumicore.errors import LumicoreError
@@ -77,10 +78,39 @@ def test_best_turn_in_the_scoring_phase_and_while_placing():
     take = next(d for d in game.decisions() if isinstance(d, Turn) and len(d.take) == 2)
     game.play(take)
     result = best_turn(game)
-    # while placing, only the first placement of the hand's best placement is weighed
-    assert len(result.ranked) == 1 and isinstance(result.best.decision, Place)
-    assert result.best.decision in game.decisions()
-    assert result.best.decision == Place(result.best.placement.placements[0])
+    # while placing, every next step is weighed (it was only the first step of the hand's
+    # best placement, ranked by the placement objective: "optimal" then missed better steps)
+    assert sorted(map(str, (r.decision for r in result.ranked))) == sorted(
+        map(str, game.decisions()))
+    assert result.status == "optimal" and isinstance(result.best.decision, Place)
+    for entry in result.ranked[:3]:  # each step's value: the exact placement of the tile left
+        rest = entry.placement.placements
+        assert len(rest) + len(entry.placement.discarded) == 1
+        assert brute_value(game, entry.decision) <= entry.value + 1e-9
+
+
+def test_while_placing_the_last_tile_the_best_step_is_the_best_by_the_value():
+    """A position (2 players, round 10) where the placement objective's best step was not the
+    best by the margin: best_turn said "optimal" for a step 2 VP of margin short."""
+    game = Game.new(players=2, seed=0)
+    rng = np.random.default_rng(1)  # its 5th and 6th such positions were ranked wrongly
+    checked = 0
+    while not game.is_terminal() and checked < 6:
+        if game.phase == "place" and len(game.hand) == 1:
+            me = game.current_player()
+            result = best_turn(game)
+            values = []
+            for k in range(len(game.decisions())):
+                probe = game.clone()
+                probe.apply_action(k)
+                est = probe.estimate()
+                values.append(est[me] - max(e for p, e in enumerate(est) if p != me))
+            assert result.best.value == pytest.approx(max(values))
+            assert result.status == "optimal" and len(result.ranked) == len(values)
+            checked += 1
+        actions = game.legal_actions()
+        game.apply_action(actions[int(rng.integers(len(actions)))])
+    assert checked == 6
 
 
 @pytest.mark.parametrize("objective", ["score", "margin"])

@@ -6,7 +6,8 @@
   C) and its choices; the tiles taken are placed exactly (:func:`solvers.reef.best_placement`
   over every order, placement and return to the bag, for a placement objective built from the
   evaluation below);
-- while placing a hand, the best placement of the tiles left (its first step is the decision);
+- while placing a hand, every next step (a placement or a return to the bag), the tiles left
+  after it placed exactly as above;
 - in the scoring phase, each coral scoring and the skip.
 
 Each resulting position is valued by the game's evaluation (:meth:`lumicore.reef.game.Game.
@@ -178,12 +179,13 @@ def best_turn(game: Game, objective: str = "margin", time_limit: float | None = 
     cache: dict[tuple, PlacementResult] = {}
     nodes = 0
 
-    def place(hand: tuple, limestone: int) -> PlacementResult:
+    def place(hand: tuple, limestone: int, reef=None) -> PlacementResult:
         nonlocal nodes
-        key = (tuple(sorted(map(str, hand))), limestone)
+        reef = game.reefs[player] if reef is None else reef
+        key = (reef, tuple(sorted(map(str, hand))), limestone)
         if key not in cache:
             left = None if deadline is None else max(1e-3, deadline - time.monotonic())
-            result = best_placement(game.reefs[player], hand, limestone, goal,
+            result = best_placement(reef, hand, limestone, goal,
                                     limestone_value=LIMESTONE_VALUE, time_limit=left,
                                     max_nodes=max_nodes)
             nodes += result.nodes
@@ -228,13 +230,14 @@ def _weigh(game: Game, player: int, decision, objective: str, place) -> list[Ran
         return [RankedTurn(decision, _after_hand(game, player, result, stone, objective),
                            result)]
     if isinstance(decision, (Place, Return)):
-        result = place(tuple(game.hand), stone)
-        first = (Place(result.placements[0]) if result.placements
-                 else Return(result.discarded[0]))
-        if decision != first:
-            return []
-        return [RankedTurn(decision, _after_hand(game, player, result, stone, objective),
-                           result)]
+        # every step is weighed: made, then the tiles left placed exactly; the best first step
+        # of one placement plan alone would rank by the placement objective, not the value
+        probe = game.clone()
+        probe.play(decision)
+        left = probe.hand if probe.phase == "place" and probe.player == player else []
+        stone = probe.limestone[player]
+        rest = place(tuple(left), stone, probe.reefs[player]) if left else None
+        return [RankedTurn(decision, _after_hand(probe, player, rest, stone, objective), rest)]
     if isinstance(decision, (Score, Skip)):
         probe = game.clone()
         if isinstance(decision, Score):
