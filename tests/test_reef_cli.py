@@ -183,6 +183,10 @@ def test_play_without_players_names_bots_and_players_when_the_count_is_wrong(
     ("coral:pink=1,=2", "--objective 'coral:pink=1,=2': '=2' names no objective"),
     # before: "bad weight in 'remote'" (the weight was read before the '=' was looked for)
     ("coral:pink=1,remote", "--objective 'coral:pink=1,remote': 'remote' needs name=weight"),
+    # before: "bad weight 'nan' for 'coral:pink'", naming neither the option nor its value
+    ("coral:pink=nan", "--objective 'coral:pink=nan': bad weight in 'coral:pink=nan'"),
+    ("coral:pink=-inf", "--objective 'coral:pink=-inf': bad weight in 'coral:pink=-inf'"),
+    ("coral:pink=1e309", "--objective 'coral:pink=1e309': bad weight in 'coral:pink=1e309'"),
     # before: "an objective has 11 finite weights" (two finite weights of one feature add up
     # to inf)
     ("final:dark=1e308,animals:dark=1e308",

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import re
 
 from lumicore.data import shorten, write_file
@@ -78,7 +79,9 @@ def parse_objective(value: str) -> str | dict[str, float]:
         try:
             weights[name] = float(weight)
         except ValueError:
-            raise LumicoreError(f"{where}: bad weight in {shorten(term.strip())}") from None
+            weights[name] = math.nan
+        if not math.isfinite(weights[name]):
+            raise LumicoreError(f"{where}: bad weight in {shorten(term.strip())}")
     return weights
 
 
