@@ -393,3 +393,20 @@ def test_a_malformed_altar_setup_is_a_data_error_naming_its_field(fields, messag
     replay_harvests (a turn of ``others`` outside the year was ignored)."""
     with pytest.raises(DataError, match=message):
         AltarSetup(**fields)
+
+
+def test_a_time_limit_the_model_build_used_up_starts_no_solver(monkeypatch):
+    """The year model's build is not cut short; when it has used the time up the solver does
+    not start (before: it got 0.1 s more whatever the limit, past the deadline) and the greedy
+    plan comes back, "feasible" for the reason "time"."""
+    import solvers.lemuria.harvest as harvest
+
+    def no_solver(*args, **kwargs):
+        raise AssertionError("the solver started past the deadline")
+
+    monkeypatch.setattr(harvest, "solve_watched", no_solver)
+    inst, setup = small_instance(seed=0, turns=3, buildings=4, characters=2), AltarSetup()
+    plan = build_harvest_schedule(inst, setup, time_limit=1e-9, workers=1, seed=0)
+    greedy = greedy_harvest_schedule(inst, setup)
+    assert (plan.status, plan.reason, plan.vp, plan.bound) == ("feasible", "time", greedy.vp, None)
+    assert replay_harvests(inst, setup, plan.turns).total == plan.vp

@@ -54,7 +54,7 @@ from solvers.ctrl_c import noting
 from solvers.lemuria.greedy import check_max_builds, greedy_schedule
 from solvers.lemuria.model import YearModel, character_draws_bound
 from solvers.lemuria.search import Watch, branch_count, solve_watched
-from solvers.limits import FEASIBLE, INTERRUPTED, REASON_INTERRUPTED, check_limits
+from solvers.limits import FEASIBLE, INTERRUPTED, REASON_INTERRUPTED, REASON_TIME, check_limits
 
 __all__ = ["HarvestYearModel", "greedy_materials", "greedy_harvest_schedule",
            "build_harvest_schedule", "PREFERRED"]
@@ -354,7 +354,9 @@ def build_harvest_schedule(instance: Instance, setup: AltarSetup | None = None,
     can come back from the bottom of its deck); elsewhere the plan is "feasible" with no bound
     (the harvest planner has no bound of its own). Ctrl-C stops the solver: the best plan so
     far comes back with ``status`` ``"interrupted"`` (the greedy plan when Ctrl-C came while
-    the model was built, before the solver started).
+    the model was built, before the solver started). ``time_limit`` covers the whole call but
+    the model's build, which is not cut short: when that build has used the time up, the
+    solver does not start and the greedy plan comes back ("feasible", ``reason`` "time").
     """
     from solvers.lemuria import _check_args, _solver
 
@@ -378,7 +380,12 @@ def build_harvest_schedule(instance: Instance, setup: AltarSetup | None = None,
                             status=INTERRUPTED, bound=None, elapsed=time.perf_counter() - start)
         schedule.reason = REASON_INTERRUPTED
         return _replayed(instance, setup, schedule, greedy, branches=0)
-    left = None if time_limit is None else max(0.1, time_limit - (time.perf_counter() - start))
+    left = None if time_limit is None else time_limit - (time.perf_counter() - start)
+    if left is not None and left <= 0:  # the model's build used the time up: the greedy plan
+        schedule = Schedule(turns=greedy.turns, vp=greedy.vp, breakdown=greedy.breakdown,
+                            status=FEASIBLE, bound=None, elapsed=time.perf_counter() - start)
+        schedule.reason = REASON_TIME
+        return _replayed(instance, setup, schedule, greedy, branches=0)
     # CP-SAT's default search (the LP at level 2): on 12-turn years it completes the hint and
     # improves on it, where the interleaved max_lp/quick_restart pair of build_schedule found
     # no plan within 20 s

@@ -294,7 +294,10 @@ def best_turn(game: Game, time_limit: float | None = DEFAULT_TURN_LIMIT, others:
     decision of the main phase; ``time_limit`` (seconds) covers the whole call: the others'
     play-out takes at most half of it (then the ``greedy`` bot finishes the play-out: one
     decision of a searching bot, or the greedy play-out itself, may overrun that share),
-    CP-SAT the rest. ``horizon`` is the most turns planned ahead.
+    CP-SAT the rest; building the year model (about half a second on a whole year on the
+    2-core machine of docs/lemuria.md) is not cut short, so a limit under about a second is
+    overrun by it, and when the build used the time up the plan is the greedy one.
+    ``horizon`` is the most turns planned ahead.
 
     Ctrl-C returns status ``"interrupted"``: while CP-SAT runs, with its best plan so far;
     while the model is built, with the greedy plan (the solver's hint); while the others'
