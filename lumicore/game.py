@@ -32,7 +32,7 @@ from __future__ import annotations
 import importlib
 import json
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any, NamedTuple, Protocol, runtime_checkable
+from typing import Any, NamedTuple, Protocol, TypeVar, cast, runtime_checkable
 
 import numpy as np
 
@@ -227,6 +227,9 @@ def _exercise(state: GameState) -> list[int]:
     return actions
 
 
+S = TypeVar("S", bound=GameState)
+
+
 def sample_chance(state: GameState, rng: np.random.Generator) -> int:
     """One outcome of the chance node ``state``, drawn with its probability."""
     if not state.is_chance_node():
@@ -237,8 +240,8 @@ def sample_chance(state: GameState, rng: np.random.Generator) -> int:
     return int(actions[int(rng.choice(len(actions), p=probs / probs.sum()))])
 
 
-def play_randomly(state: GameState, seed: int | np.random.Generator | None = None,
-                  max_steps: int = 10_000) -> GameState:
+def play_randomly(state: S, seed: int | np.random.Generator | None = None,
+                  max_steps: int = 10_000) -> S:
     """Play uniformly random legal actions (and chance outcomes with their probabilities) on a
     clone of ``state`` until the game is over (or ``max_steps`` actions were played) and return
     that clone."""
@@ -247,7 +250,7 @@ def play_randomly(state: GameState, seed: int | np.random.Generator | None = Non
     max_steps = check_index(max_steps, 2**63, "max_steps")
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(
         None if seed is None else check_seed(seed))
-    state = state.clone()
+    state = cast(S, state.clone())
     for _ in range(max_steps):
         if state.is_terminal():
             break

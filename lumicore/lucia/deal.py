@@ -45,6 +45,8 @@ GAME_DECK: Final = "calibrated"
 
 
 def check_players(players: object) -> int:
+    """``players`` as an int from 1 to :data:`MAX_PLAYERS` (numpy integers too), else a
+    LumicoreError quoting it."""
     if isinstance(players, bool) or not isinstance(players, (int, np.integer)) \
             or not 1 <= players <= MAX_PLAYERS:
         raise LumicoreError(f"players must be an integer from 1 to {MAX_PLAYERS}, "

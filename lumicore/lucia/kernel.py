@@ -138,6 +138,7 @@ def check_states(states: Sequence[int] | np.ndarray) -> np.ndarray:
 
 
 def pack_trains(trains: Iterable[Train]) -> np.ndarray:
+    """The trains' packed forms as a ``uint64`` array, the kernel's input."""
     return np.array([t.packed for t in trains], dtype=np.uint64)
 
 
@@ -169,6 +170,7 @@ def count_successors(states: np.ndarray, table: np.ndarray) -> int:
 
 
 def goal_mask(states: Sequence[int] | np.ndarray) -> np.ndarray:
+    """For packed trains (checked), a boolean array: which are goals (the kernel's test)."""
     return _k.goal_mask(check_states(states))
 
 

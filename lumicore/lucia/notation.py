@@ -55,6 +55,7 @@ def role_of(code: int) -> str:
 
 
 def is_lucia(code: int) -> bool:
+    """Whether a kid's code is Lucia's (any candle count)."""
     return LUCIA0 <= code <= LUCIA5
 
 
@@ -91,6 +92,7 @@ def parse_codes(text: str) -> tuple[int, ...]:
 
 
 def format_codes(codes: tuple[int, ...]) -> str:
+    """The notation of a train given as kid codes (what :meth:`Train.__str__` prints)."""
     return " ".join(TOKENS[c] for c in codes)
 
 

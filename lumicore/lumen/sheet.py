@@ -393,6 +393,8 @@ class Sheet:
     """A player's command area: which bubble holds which value (immutable, hashable)."""
 
     __slots__ = ("layout", "values", "_packed")
+    layout: Layout
+    values: tuple[int | None, ...]
 
     def __init__(self, layout: Layout, values: tuple[int | None, ...] | None = None) -> None:
         if not isinstance(layout, Layout):

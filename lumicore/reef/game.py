@@ -170,6 +170,9 @@ def _sub_multisets(tiles: list[Lumino], sizes: range) -> list[tuple[Lumino, ...]
 class Game:
     """A Lumicora game in progress (see the module docstring). Build it with :meth:`new`."""
 
+    setup: dict[str, Any]
+    """``players``, ``seed``, ``side``, ``scoreboard`` and ``tiles`` of :meth:`new`."""
+
     # ---- setup ------------------------------------------------------------------------------
 
     @classmethod

@@ -124,6 +124,7 @@ def run_plan(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``lumicore lemuria plan|play|replay|tournament``."""
     commands = add_game(subparsers, "lemuria",
                         "Lemuria: plan a year (CP-SAT); play, replay, tournaments", __doc__)
     plan = commands.add_parser("plan", help="the VP-maximal year for an instance",
