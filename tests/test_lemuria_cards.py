@@ -95,3 +95,15 @@ def test_card_file_with_unknown_table(tmp_path):
         load_buildings(path)
     with pytest.raises(DataError, match="neither a built-in name"):
         load_characters(tmp_path / "missing.toml")
+
+
+def test_one_card_file_holds_both_kinds_as_issue_4_shows_them(tmp_path):
+    """The issue's card example has [[building]] and [[character]] tables in one block; such a
+    file (what cards_to_toml writes) was refused by each loader for the other kind's tables."""
+    buildings, characters = load_buildings(), load_characters()
+    path = tmp_path / "cards.toml"
+    path.write_text(cards_to_toml(buildings, characters))
+    assert load_buildings(path) == buildings and load_characters(path) == characters
+    path.write_text(cards_to_toml(buildings, characters) + '\n[[charactr]]\nid = "C1"\n')
+    with pytest.raises(DataError, match="unknown key 'charactr'"):
+        load_characters(path)

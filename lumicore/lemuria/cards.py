@@ -206,9 +206,15 @@ def parse_characters(entries: Any, where: str = "character") -> dict[str, Charac
                   ("id", "color", "food", "vp", "vp_match", "skill", "effect"), _character)
 
 
+CARD_TABLES = ("building", "character")
+"""The tables of a card file: a loader reads its own and lets the other kind be."""
+
+
 def _load(name_or_path: str | Path, builtin: dict[str, str], key: str) -> list[Any]:
     data = read_toml(name_or_path, builtin)
-    extra = [k for k in data if k != key]
+    # one file may hold both kinds of cards (as cards_to_toml writes them); each loader reads
+    # its own
+    extra = [k for k in data if k not in CARD_TABLES]
     if extra:
         raise DataError(f"{shorten(name_or_path)}: unknown key {shorten(extra[0])} "
                         f"(expected [[{key}]] tables)")

@@ -244,7 +244,10 @@ def solve(train: Train | str, cards: Deck | Sequence[Card] | None = None,
 
     ``weight`` (``"astar"`` only, 1..8): with ``weight > 1`` the search orders states by
     ``g + weight * h``; a plan it finds is at most ``weight`` times the optimum and is reported
-    as ``"feasible"``, not ``"optimal"`` ("unsolvable" is still a proof).
+    as ``"feasible"``, not ``"optimal"`` ("unsolvable" is still a proof). Plain A* (weight 1)
+    starts from a weighted A* plan, whose cost bounds the search: when a limit stops the
+    search before it proves an optimum, that plan comes back as ``"feasible"`` (with the
+    proven lower bound), where other searches stopped by a limit give ``"limit"``.
 
     ``max_memory`` (bytes; BFS and A*; default :func:`default_max_memory`) stops the search with
     status ``"limit"``, reason ``"memory"`` before its tables outgrow it. ``progress(nodes,
