@@ -106,6 +106,14 @@ def test_bad_notation(bad):
         Sheet.parse(bad)
 
 
+@pytest.mark.parametrize("text", ["1 2\n3", "1 2 / 3", ". . .\n. .\n. . ."])
+def test_ragged_rows_are_refused_not_read_as_holes(text):
+    """Before, a short row was read as a hole at its end: another layout, silently."""
+    with pytest.raises(NotationError, match=r"row 2 has \d cells? where row 1 has"):
+        Sheet.parse(text)
+    assert Sheet.parse("1 2 / 3 -") == Sheet.parse(str(Sheet.parse("1 2 / 3 -")))
+
+
 def test_sheet_is_immutable_and_place_returns_a_new_one():
     sheet = Sheet.new()
     after = sheet.place((1, 1), 4)

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from lumicore.checks import check_known_keys
-from lumicore.data import shorten
+from lumicore.data import plural, shorten
 from lumicore.errors import DataError, IllegalMoveError, LumicoreError, NotationError
 from lumicore.lumen import reference
 from lumicore.lumen._files import (
@@ -462,6 +462,10 @@ class Sheet:
                 rows.append(words)
         if not rows:
             raise NotationError("empty sheet notation")
+        for r, row in enumerate(rows):
+            if len(row) != len(rows[0]):  # no silent hole: '-' marks one
+                raise NotationError(f"row {r + 1} has {plural(len(row), 'cell')} where row 1 "
+                                    f"has {len(rows[0])} (a '-' marks a cell that is no bubble)")
         cells: dict[Cell, int | None] = {}
         for r, row in enumerate(rows):
             for c, token in enumerate(row):

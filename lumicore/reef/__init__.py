@@ -16,6 +16,7 @@ Python) and ``kernel`` (the Cython kernel's door), ``render``, ``reef`` (``Reef`
 from __future__ import annotations
 
 from lumicore.reef.board import Board, load_board
+from lumicore.reef.game import Game
 from lumicore.reef.reef import Reef
 from lumicore.reef.tiles import TileSet, format_hand, load_tiles, parse_hand
 from lumicore.reef.values import (
@@ -29,6 +30,7 @@ from lumicore.reef.values import (
 )
 
 __all__ = [
+    "Game",
     "ANIMALS",
     "COLORS",
     "Board",

@@ -42,7 +42,7 @@ from solvers.limits import FEASIBLE, INTERRUPTED, OPTIMAL, REASON_INTERRUPTED, c
 
 __all__ = ["DEFAULT_TIME_LIMIT", "SEED_LIMIT", "POLISH_SHARE", "BRANCH_SHARE", "DIVE_SHARE",
            "PARTNER_LATE", "VIOLATION_LS", "ModelStats", "build_schedule", "model_stats",
-           "default_workers"]
+           "default_workers", "best_turn"]
 
 SEED_LIMIT = 2**31
 """CP-SAT's ``random_seed`` is a 32-bit signed int: seeds lie in 0..2**31-1."""
@@ -623,3 +623,6 @@ def _result(year: YearModel, fallback: Schedule, runs: list, watch: Watch,
     schedule.stats = _stats(year.m)  # type: ignore[attr-defined]
     schedule.branches = sum(branch_count(s) for _c, s in runs)  # type: ignore[attr-defined]
     return schedule
+
+
+from solvers.lemuria.turn import best_turn  # noqa: E402  (it imports this package's parts)
