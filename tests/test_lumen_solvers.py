@@ -437,3 +437,48 @@ def test_a_choice_without_play_outs_prints_as_none():
     nothing = ChoiceResult(0, "monte carlo", "limit", [Choice(5, "player 1: low 3", 0.0, 0.0,
                                                               0.0, 0)], "time", 0, 0.1)
     assert nothing.plan == [] and nothing.value is None and nothing.to_dict()["plan"] == []
+
+
+def _tie_game(folder) -> GameState:
+    """A two-round game on a tiny custom board where every move of player 1 loses for sure
+    (value 0) but some leave player 2 a smaller chance than others."""
+    (folder / "sheet.toml").write_text('name = "tiny"\nrows = 2\ncols = 2\n[high_command]\n'
+                                       'threshold = 6\nsections = [1, 1]\n'
+                                       'objective_sections = [1]\n')
+    units = "".join(
+        f'[units.{n}]\nstrength = {s}\nability = "{a}"\nbag = {b}\n' + extra
+        for n, s, a, b, extra in [
+            ("shroomling", 2, "none", 2, ""),
+            ("mudshell", 3, "none", 1, "moves = false\nprotected = true\n"),
+            ("deadly", 1, "kill", 1, ""), ("pusher", 1, "push", 1, ""),
+            ("feathered", 1, "fly", 1, ""), ("restorer", 1, "restore", 1, ""),
+            ("mercenary", 3, "none", 0, "special = true\n")])
+    (folder / "board.toml").write_text(
+        'rounds = 2\nlayout = "sheet.toml"\nsupply = 1\n[limits]\nlow = 1\nhigh = 1\nsum = 1\n'
+        'product = 1\ndifference = 1\n' + units + '[bonus]\nmercenary = 1\nsecret = 1\n'
+        'glow = 1\n[objectives]\nvalues = [2, 3]\n')
+    (folder / "scen.toml").write_text(
+        'name = "Line"\ninitiative = "b"\nadjacency = [["a", "b"], ["b", "c"]]\n'
+        '[territories]\na = { season = "winter", at = [0, 0] }\n'
+        'b = { season = "spring", at = [0, 1], discovery = 2 }\n'
+        'c = { season = "autumn", at = [0, 2] }\n[[start]]\nplayer = 1\nterritory = "a"\n'
+        'units = { shroomling = 1 }\n[[start]]\nplayer = 2\nterritory = "c"\n'
+        'units = { shroomling = 1 }\n')
+    return GameState.replay({"game": "lumen", "seed": 100032,
+                             "actions": [1, 0, 1, 0, 9, 13, 15, 4],
+                             "options": {"scenario": str(folder / "scen.toml"),
+                                         "board": str(folder / "board.toml")}})
+
+
+def test_exact_choices_of_equal_value_rank_the_others_lower_chance_first(tmp_path):
+    """The search breaks ties towards the lower result of the other; the final ranking sorted
+    by the mover's value only and recommended a move that lets player 2 win for certain."""
+    state = _tie_game(tmp_path)
+    values = exact_values(state)[0]
+    mover = state.current_player()
+    assert len({v[mover] for v in values}) == 1   # every move is worth the same to the mover
+    assert len({v[1 - mover] for v in values}) > 1
+    result = best_choice(state, time_limit=None)
+    assert result.method == "exact" and result.status == "optimal"
+    others = [values[c.action][1 - mover] for c in result.choices]
+    assert others == sorted(others) and others[0] == min(v[1 - mover] for v in values)

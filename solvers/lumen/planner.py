@@ -254,9 +254,11 @@ def best_choice(state: GameState, time_limit: float | None = DEFAULT_TIME_LIMIT,
                                 time.perf_counter() - start)
     if exact is not None:
         values, nodes = exact
+        other = {a: v[1 - player] for a, v in zip(actions, values, strict=True)}
         choices = [Choice(a, n, v[player], v[player], v[player])
                    for a, n, v in zip(actions, names, values, strict=True)]
-        choices.sort(key=lambda c: -c.value)
+        # ties go towards the lower result of the other, as inside the search
+        choices.sort(key=lambda c: (-c.value, other[c.action]))
         return ChoiceResult(player, "exact", OPTIMAL, choices, None, nodes,
                             time.perf_counter() - start)
     policy = None if playout == "kernel" else _policy(playout, seed)
