@@ -1086,7 +1086,8 @@ def bfs(u64 start, const uint32_t[:, ::1] cards, long long max_nodes, double dea
 
 
 # ---------------------------------------------------------------------------------------------
-# A*: binary min-heap of u64 keys f << 56 | (255 - g) << 48 | node (ties: deeper first)
+# A*: binary min-heap of u64 keys f << 48 | (255 - g) << 40 | node (ties: deeper first); f has
+# 16 bits, so a weighted f (g + weight * h, up to 254 + 8 * 254) keeps its order
 
 cdef struct Heap:
     u64* data
@@ -1136,7 +1137,7 @@ cdef u64 heap_pop(Heap* h) noexcept nogil:
 
 
 cdef inline u64 heap_key(int f, int g, size_t node) noexcept nogil:
-    return (<u64>f << 56) | (<u64>(255 - g) << 48) | <u64>node
+    return (<u64>f << 48) | (<u64>(255 - g) << 40) | <u64>node
 
 
 def astar(u64 start, const uint32_t[:, ::1] cards, Heuristic heur, long long max_nodes,
@@ -1159,6 +1160,8 @@ def astar(u64 start, const uint32_t[:, ::1] cards, Heuristic heur, long long max
     cdef bint deep = False
     if not 0 <= max_depth <= 254:
         raise ValueError(f"max_depth must be 0..254, got {max_depth}")
+    if not 1 <= weight <= 64:  # f = g + weight * h fits the key's 16 bits
+        raise ValueError(f"weight must be 1..64, got {weight}")
     cdef size_t slot, node, found = 0
     cdef long idx
     cdef long long generated = 0, expanded = 0
@@ -1179,14 +1182,14 @@ def astar(u64 start, const uint32_t[:, ::1] cards, Heuristic heur, long long max
             h = heuristic_c(start, n, t)
             add_node(&s, slot_of(&s, start), start, 0, 0, 0)
             if h < INF and (weight > 1 or h < upper):
-                heap_push(&heap, heap_key(min(weight * h, 255), 0, 0), &s)
+                heap_push(&heap, heap_key(weight * h, 0, 0), &s)
             while heap.count:
                 key = heap_pop(&heap)
-                node = key & 0xFFFFFFFFFFFFULL
-                g = 255 - <int>((key >> 48) & 255)
+                node = key & 0xFFFFFFFFFFULL
+                g = 255 - <int>((key >> 40) & 255)
                 if g != s.g[node]:
                     continue        # a stale entry: the node was reached more cheaply since
-                f = <int>(key >> 56)
+                f = <int>(key >> 48)
                 if f > best:
                     best = f
                 x = s.state[node]
@@ -1235,8 +1238,7 @@ def astar(u64 start, const uint32_t[:, ::1] cards, Heuristic heur, long long max
                         if idx < 0:
                             status = NOMEM
                             break
-                    if heap_push(&heap, heap_key(min(g + 1 + weight * h, 255), g + 1, idx),
-                                 &s) != 0:
+                    if heap_push(&heap, heap_key(g + 1 + weight * h, g + 1, idx), &s) != 0:
                         status = NOMEM
                         break
                 if status != EXHAUSTED:

@@ -327,6 +327,18 @@ def test_dealt_trains_are_winnable(seed):
     replay_to_goal(train, result.plan)
 
 
+@pytest.mark.parametrize("weight", [2, 8])
+def test_a_large_weighted_f_keeps_its_order(weight):
+    """With a three-card deck the heuristic values run high; g + 8h passed the kernel's old
+    8-bit cap of 255 and the capped states went deepest first: weight 8 ran into the limit
+    (7.4 million states) where weight 2 needed about a thousand."""
+    cards = [Card((Action.wild(1),)), Card((Action.light("T"),)), Card((Action.light("H"),))]
+    train = Train.parse("S S S h h h h h T h h T h h h L0")
+    result = solve(train, cards, weight=weight, max_nodes=50_000)
+    assert result.status == "feasible" and result.cost == len(result.plan)
+    replay_to_goal(train, result.plan)
+
+
 def test_weighted_astar_still_proves_unsolvable():
     assert solve("S h G T h L0", weight=3).status == "unsolvable"
 
