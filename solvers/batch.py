@@ -23,7 +23,9 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
 from typing import Any
 
+from lumicore.data import shorten
 from lumicore.errors import LumicoreError, SearchLimitError
+from solvers.ctrl_c import check
 
 __all__ = ["BACKENDS", "MAX_TASKS", "MAX_WORKERS", "run_batch", "cores", "default_workers",
            "check_workers", "worker_count", "children_ignore_ctrl_c", "deliver_ctrl_c"]
@@ -162,16 +164,28 @@ def _shut_down(pool: ProcessPoolExecutor, futures: list) -> None:
 def children_ignore_ctrl_c(pressed: list[int] | None = None) -> Iterator[None]:
     """Start worker processes with Ctrl-C ignored (they inherit it), so that Ctrl-C in a terminal
     reaches only this process, which stops the run and shuts the workers down itself (also the
-    Lemuria branch and bound beside CP-SAT, :mod:`solvers.lemuria.beside`). With ``pressed``
-    (for forked children only, which inherit a handler as it is and replace it themselves) a
-    Ctrl-C while they start is appended to it, for the caller to act on, instead of lost."""
+    Lemuria branch and bound beside CP-SAT, :mod:`solvers.lemuria.beside`, and the workers of a
+    Dask ``LocalCluster``). Without ``pressed``, SIGINT is ignored meanwhile and a Ctrl-C while
+    they start is lost. With ``pressed``, a Ctrl-C while they start is appended to it, for the
+    caller to act on (:func:`deliver_ctrl_c`), instead of lost: SIGINT is blocked in this thread
+    (where the system has ``pthread_sigmask``), so that the children started from it, or from
+    threads it starts meanwhile, inherit it blocked (a fresh interpreter, Dask's and
+    multiprocessing's "spawn", keeps a blocked signal, though not a handler), and the handler in
+    place meanwhile, which a forked child inherits as it is and replaces itself, records a press
+    that reaches another thread; a press held back by the block is recorded as it ends."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     handler = signal.SIG_IGN if pressed is None else (lambda signum, _frame: pressed.append(signum))
+    block = pressed is not None and hasattr(signal, "pthread_sigmask")
     previous = signal.signal(signal.SIGINT, handler)
     try:
-        yield
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if block else None
+        try:
+            yield
+        finally:
+            if mask is not None:  # a press held back is delivered here, to the recording handler
+                signal.pthread_sigmask(signal.SIG_SETMASK, mask)
     finally:
         signal.signal(signal.SIGINT, previous)
 
@@ -187,38 +201,125 @@ def deliver_ctrl_c() -> None:
         raise KeyboardInterrupt
 
 
-@contextmanager
-def _dask_client(workers: int, scheduler: str | None):
+def _distributed() -> Any:
+    """The ``distributed`` package, or a :class:`LumicoreError` saying how to install it (with
+    dask, the optional extra ``cluster``)."""
     try:
-        from dask.distributed import Client, LocalCluster
-    except ImportError as exc:  # pragma: no cover - depends on the install
+        import dask.distributed  # noqa: F401 - dask and distributed, as the extra installs them
+        import distributed
+    except ImportError as exc:
         raise LumicoreError(
             'the dask backend needs dask.distributed: pip install -e ".[cluster]"') from exc
-    if scheduler is not None:
+    return distributed
+
+
+def _first_line(exc: BaseException, limit: int = 160) -> str:
+    """An exception's message as one line of at most about ``limit`` characters (its type's
+    name when it has none)."""
+    lines = str(exc).strip().splitlines()
+    text = lines[0] if lines else type(exc).__name__
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _check_scheduler(distributed: Any, scheduler: str, seconds: float) -> None:
+    """Open a connection to ``scheduler`` and exchange Dask's handshake, all within ``seconds``;
+    a :class:`LumicoreError` names the address and the reason when that fails, whatever the
+    address: one that does not parse, an unknown or unconfigured protocol (``tls://`` without
+    certificates, ``ucx://`` without its package), nothing listening, or a service that is not a
+    Dask scheduler (an HTTP server such as the scheduler's dashboard waits for more of its own
+    protocol, and ``Client`` waited for its answer forever; a service that speaks first sends
+    bytes that read as a message of exabytes)."""
+    import asyncio
+
+    async def handshake() -> None:
+        args = distributed.Security().get_connection_args("client")
+        comm = await distributed.comm.connect(scheduler, timeout=seconds, **args)
+        await comm.close()
+
+    failed: list[BaseException] = []
+
+    def run() -> None:
         try:
-            client = Client(scheduler, timeout=CONNECT_TIMEOUT)
-        except (OSError, TimeoutError, ValueError) as exc:
-            raise LumicoreError(
-                f"cannot reach the Dask scheduler {scheduler[:80]!r}: {exc}") from exc
+            # connect() retries for ``seconds`` and says so (nothing listening, a refusal); a
+            # second more tells a silent service after the connection from that
+            asyncio.run(asyncio.wait_for(handshake(), seconds + 1))
+        except BaseException as exc:  # noqa: BLE001 - raised again in the caller's thread
+            failed.append(exc)
+
+    # in a thread of its own: the caller's may run an event loop already (a notebook's)
+    thread = threading.Thread(target=run, name="dask-handshake", daemon=True)
+    thread.start()
+    thread.join()  # Ctrl-C stops the wait; the thread ends within its time
+    try:
+        if failed:
+            raise failed[0]
+    except asyncio.TimeoutError as exc:  # before OSError: from Python 3.11 it is one
+        raise LumicoreError(
+            f"cannot reach the Dask scheduler {shorten(scheduler)}: no answer as a Dask scheduler "
+            f"within {seconds:g} s (the address of its dashboard, or of another service?)"
+        ) from exc
+    except MemoryError as exc:
+        raise LumicoreError(
+            f"cannot reach the Dask scheduler {shorten(scheduler)}: the service there does not "
+            "answer as a Dask scheduler") from exc
+    except Exception as exc:  # noqa: BLE001 - any failure to connect is the address's
+        raise LumicoreError(
+            f"cannot reach the Dask scheduler {shorten(scheduler)}: {_first_line(exc)}") from exc
+
+
+@contextmanager
+def _dask_client(distributed: Any, workers: int, scheduler: str | None) -> Iterator[Any]:
+    """A ``Client`` of the cluster at ``scheduler`` (checked first: :func:`_check_scheduler`)
+    or of a ``LocalCluster`` of ``workers`` processes started for the run (with no dashboard;
+    Ctrl-C while it starts stops the run once it has started)."""
+    if scheduler is not None:
+        from dask.utils import parse_timedelta
+
+        seconds = parse_timedelta(CONNECT_TIMEOUT)
+        _check_scheduler(distributed, scheduler, seconds)
+        try:
+            client = distributed.Client(scheduler, timeout=seconds)
+        except Exception as exc:  # noqa: BLE001 - as in _check_scheduler
+            raise LumicoreError(f"cannot reach the Dask scheduler {shorten(scheduler)}: "
+                                f"{_first_line(exc)}") from exc
         with client:
             yield client
         return
-    with children_ignore_ctrl_c():
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                               dashboard_address=None, silence_logs=logging.CRITICAL)
-    with cluster, Client(cluster) as client:
-        yield client
+    # the workers are fresh interpreters ("spawn"), which keep a blocked SIGINT but not a
+    # handler: without pthread_sigmask, SIGINT is ignored while they start, as before
+    blocking = hasattr(signal, "pthread_sigmask")
+    if blocking:
+        # multiprocessing's resource tracker, when a thread first starts it, unblocks SIGINT in
+        # that thread (the cluster's event loop, which starts the workers): started before the
+        # block, it leaves the block to the workers
+        from multiprocessing import resource_tracker
+
+        resource_tracker.ensure_running()
+    pressed: list[int] = []
+    with children_ignore_ctrl_c(pressed if blocking else None):
+        # the scheduler's HTTP server (routes such as /health) takes a free port of this
+        # machine: without an address it takes the dashboard's 8787, and warns in 3 lines when
+        # that port is taken
+        cluster = distributed.LocalCluster(
+            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+            scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+            silence_logs=logging.CRITICAL)
+    with cluster:
+        if pressed:  # Ctrl-C while the cluster started: its handler runs now
+            deliver_ctrl_c()
+        with distributed.Client(cluster) as client:
+            yield client
 
 
 def _run_dask(fn: Callable[[Any], Any], items: list[Any], chunks: list[range], workers: int,
               scheduler: str | None) -> Iterator[tuple[int, Any]]:
-    from dask.distributed import as_completed as dask_completed
-
-    with _dask_client(workers, scheduler) as client:
+    distributed = _distributed()
+    check()  # a Ctrl-C that a module's initialisation turned into an ImportError a library took
+    with _dask_client(distributed, workers, scheduler) as client:
         futures = client.map(_run_chunk, [fn] * len(chunks), [c.start for c in chunks],
                              [items[c.start:c.stop] for c in chunks], pure=False)
         try:
-            for future in dask_completed(futures):
+            for future in distributed.as_completed(futures):
                 yield from future.result()
         finally:
             client.cancel(futures)

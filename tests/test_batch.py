@@ -3,8 +3,17 @@ once for this module), giving the same results; arena tournaments agree across b
 
 from __future__ import annotations
 
+import contextlib
+import http.server
 import math
 import os
+import signal
+import socket
+import sys
+import threading
+import time
+import types
+import warnings
 
 import pytest
 from dice_nim import ENTRY, NAME
@@ -211,3 +220,147 @@ def test_a_run_closed_early_ends_its_busy_workers(tmp_path):
     closing.join(timeout=60)  # a hang detector, not a timing: the close takes well under 1 s
     assert not closing.is_alive(), "closing the run waited for its busy workers' jobs"
     assert not any(_running(w) for w in busy)
+
+
+def test_without_dask_the_dask_backend_is_one_error(monkeypatch):
+    """``from dask.distributed import as_completed`` ran before the import that turns a missing
+    dask into this error: a ModuleNotFoundError traceback."""
+    monkeypatch.setitem(sys.modules, "dask.distributed", None)  # as if dask were not installed
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    with pytest.raises(LumicoreError, match=r'^the dask backend needs dask\.distributed: pip '):
+        collect(run_batch(abs, [1], backend="dask"))
+
+
+def _serve(answer: bytes | None) -> tuple[socket.socket, list[socket.socket]]:
+    """A local TCP service that takes connections and sends ``answer`` at once (a service that
+    speaks first, as an SSH server does), or reads and never answers (None: an HTTP server
+    waiting for the rest of a request, as the dashboard of a scheduler does)."""
+    server = socket.create_server(("127.0.0.1", 0))
+    held: list[socket.socket] = []
+
+    def take() -> None:
+        with contextlib.suppress(OSError):  # the listening socket closed: the test is over
+            while True:
+                conn, _ = server.accept()
+                held.append(conn)
+                if answer is not None:
+                    conn.sendall(answer)
+
+    threading.Thread(target=take, daemon=True).start()
+    return server, held
+
+
+@pytest.mark.parametrize("kind", ["tls", "ucx", "speaks first", "silent", "http"])
+def test_every_failure_to_reach_a_scheduler_is_one_error_in_time(kind, monkeypatch):
+    """A tls:// or ucx:// address (a TypeError), a service that speaks first (a MemoryError of
+    exabytes) were tracebacks; a service that takes the connection and says nothing, such as
+    the HTTP server of a scheduler's dashboard, kept the client waiting forever."""
+    monkeypatch.setattr(batch, "CONNECT_TIMEOUT", "0.5s")
+    servers = []
+    if kind == "http":
+        httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
+                                                http.server.BaseHTTPRequestHandler)
+        threading.Thread(target=httpd.serve_forever, daemon=True).start()
+        port = httpd.server_address[1]
+    else:
+        answer = b"SSH-2.0-OpenSSH_9.2p1 Debian-2\r\n" if kind == "speaks first" else None
+        server, held = _serve(answer)
+        servers = [server, *held]
+        port = server.getsockname()[1]
+    scheme = kind if kind in ("tls", "ucx") else "tcp"
+    address = f"{scheme}://127.0.0.1:{port}"
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            collect(run_batch(abs, [1], backend="dask", scheduler=address))
+        except BaseException as exc:  # noqa: BLE001 - checked below
+            failed.append(exc)
+
+    started = time.monotonic()
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(timeout=60)  # a hang detector, not a timing
+    elapsed = time.monotonic() - started
+    if kind == "http":
+        httpd.shutdown()
+        httpd.server_close()
+    for sock in servers:
+        sock.close()
+    assert not thread.is_alive(), f"still connecting to {address} after 60 s"
+    assert len(failed) == 1 and isinstance(failed[0], LumicoreError), failed
+    message = str(failed[0])
+    assert message.startswith(f"cannot reach the Dask scheduler '{address}': ")
+    assert "\n" not in message and len(message) < 300
+    assert elapsed < 0.5 + 1 + 5  # the time, a second more for a silent service, and slack
+    if kind in ("silent", "http"):
+        assert "no answer as a Dask scheduler within 0.5 s" in message
+
+
+@pytest.fixture
+def local_clusters(monkeypatch):
+    """The ``LocalCluster`` of ``backend="dask"`` without an address, started with its workers
+    in this process (``processes=False``: about a second instead of several). Gives the clusters
+    started (``.started``) and a function run before each starts (``.before``)."""
+    real = distributed.LocalCluster
+    clusters = types.SimpleNamespace(started=[], before=lambda: None)
+
+    def local_cluster(**kwargs):
+        clusters.before()
+        clusters.started.append(real(**{**kwargs, "processes": False}))
+        return clusters.started[-1]
+
+    monkeypatch.setattr(distributed, "LocalCluster", local_cluster)  # dask.distributed's
+    monkeypatch.setattr(sys.modules["distributed"], "LocalCluster", local_cluster)
+    return clusters
+
+
+def test_ctrl_c_while_the_local_cluster_starts_stops_the_run(local_clusters, monkeypatch):
+    """SIGINT was ignored while the cluster started (so that its workers inherit that): a
+    Ctrl-C then was lost, and the run went on to the end."""
+    monkeypatch.setitem(GAMES, NAME, ENTRY)
+    local_clusters.before = lambda: os.kill(os.getpid(), signal.SIGINT)
+    result = tournament(NAME, ["random", "greedy"], games=6, backend="dask", workers=1,
+                        progress=False)
+    assert result.interrupted and result.played == 0
+    [cluster] = local_clusters.started
+    assert cluster.status.name == "closed"
+
+
+def test_the_local_cluster_opens_no_dashboard(local_clusters):
+    """The cluster's scheduler served its HTTP routes on the dashboard's port, 8787: with that
+    port taken (another cluster, any program), a 3-line warning 'Port 8787 is already in use'."""
+    holder = socket.socket()
+    with contextlib.suppress(OSError):  # taken already: by another program, as in the report
+        holder.bind(("", 8787))
+        holder.listen(1)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            assert collect(run_batch(abs, [-1, -2], backend="dask", workers=1)) == [1, 2]
+    finally:
+        holder.close()
+    assert not [w for w in caught if "8787" in str(w.message)], [str(w.message) for w in caught]
+    http_server = local_clusters.started[0].scheduler.http_server
+    assert (http_server.address, http_server.port != 8787) == ("127.0.0.1", True)
+
+
+def sigint_reaches(_: object) -> bool:
+    """Whether a SIGINT sent to this process would reach a thread with a handler: some thread
+    has SIGINT neither blocked nor ignored."""
+    bit = 1 << (signal.SIGINT - 1)
+    for task in os.listdir("/proc/self/task"):
+        with open(f"/proc/self/task/{task}/status") as status:
+            fields = dict(line.split(":", 1) for line in status)
+        if not (int(fields["SigBlk"], 16) | int(fields["SigIgn"], 16)) & bit:
+            return True
+    return False
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="reads /proc")
+def test_the_workers_of_a_local_cluster_never_take_ctrl_c():
+    """Its workers start blocking SIGINT (they used to start ignoring it): Ctrl-C in a terminal
+    reaches the caller only, which shuts them down."""
+    assert collect(run_batch(sigint_reaches, [None] * 4, backend="dask", workers=2,
+                             chunksize=1)) == [False] * 4
