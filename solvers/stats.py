@@ -32,7 +32,9 @@ def plackett_luce(ranking_games: list[list[tuple[str, float]]], names: list[str]
     """openskill Plackett-Luce ratings from games given as ``[(player, result), ...]`` (higher
     result is better; equal results tie), rated in the order given. Returns per player its
     ``mu``, ``sigma`` and ``ordinal`` (mu - 3 sigma, the conservative skill). A player holding
-    several seats of one game is rated from each seat and the updates averaged.
+    several seats of one game is rated from each seat, each from its rating before the game,
+    and the updates averaged (each seat is its own copy of that rating: openskill rates one
+    object given for several seats once, for all of them together).
 
     >>> r = plackett_luce([[("a", 1.0), ("b", 0.0)]] * 3)
     >>> r["a"]["mu"] > 25 > r["b"]["mu"]
@@ -47,7 +49,8 @@ def plackett_luce(ranking_games: list[list[tuple[str, float]]], names: list[str]
             ratings.setdefault(name, model.rating(name=name))
         results = [result for _, result in game]
         ranks = [sum(other > r for other in results) for r in results]
-        rated = model.rate([[ratings[name]] for name, _ in game], ranks=ranks)
+        rated = model.rate([[model.rating(mu=ratings[name].mu, sigma=ratings[name].sigma,
+                                          name=name)] for name, _ in game], ranks=ranks)
         updates: dict[str, list] = {}
         for (name, _), (new,) in zip(game, rated, strict=True):
             updates.setdefault(name, []).append(new)

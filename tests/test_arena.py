@@ -516,3 +516,24 @@ def test_the_arena_refuses_a_reef_that_draws_for_itself():
         tournament("reef", ["random", "greedy"], games=1, workers=1, auto_chance=True)
     with pytest.raises(LumicoreError, match="option auto_chance"):
         play_game("reef", ["random", "random"], 2, seed=0, options={"auto_chance": True})
+
+
+def test_a_bot_holding_several_seats_is_rated_from_each_seat_and_the_updates_averaged():
+    """openskill rates one rating object given for several seats once, for all of them together
+    (and applies its tau twice to it): a bot holding seats 0 and 2 of a game got one compound
+    update, mu 26.48 / sigma 7.94 here, where each seat rated from the same prior and the two
+    updates averaged give 25.72 / 8.13."""
+    from openskill.models import PlackettLuce
+
+    from solvers.stats import plackett_luce
+
+    model = PlackettLuce()
+    seats = [model.rating(name="a"), model.rating(name="b"), model.rating(name="a")]
+    first, second, third = (team[0] for team in model.rate([[s] for s in seats],
+                                                           ranks=[0, 1, 1]))
+    ratings = plackett_luce([[("a", 1.0), ("b", 0.0), ("a", 0.0)]])
+    assert ratings["a"]["mu"] == pytest.approx((first.mu + third.mu) / 2)
+    assert ratings["a"]["sigma"] == pytest.approx((first.sigma + third.sigma) / 2)
+    assert (ratings["b"]["mu"], ratings["b"]["sigma"]) == pytest.approx((second.mu, second.sigma))
+    assert (ratings["a"]["mu"], ratings["a"]["sigma"]) == pytest.approx((25.717, 8.132), abs=1e-3)
+
