@@ -28,7 +28,7 @@ import numpy as np
 from lumicore.data import OutputFile, plural, shorten
 from lumicore.errors import IllegalMoveError, LumicoreError
 from lumicore.game import GAMES, GameState, is_cooperative, new_game, replay_arena_record
-from solvers.batch import check_workers, run_batch
+from solvers.batch import check_workers, naming_job, run_batch
 from solvers.bots import (
     GENERIC_BOTS,
     MAX_STEPS,
@@ -409,11 +409,13 @@ each game's record is kept (10**30 games filled the memory before any game was p
 
 
 def _play_job(job: tuple) -> dict[str, Any]:
-    """One tournament game (top level, so process pools and Dask can pickle it)."""
-    game, entry, labels, players, seed, options, bot_options = job
+    """One tournament game (top level, so process pools and Dask can pickle it); an error names
+    the game, its seed and its bots (:func:`solvers.batch.naming_job`)."""
+    game, entry, index, labels, players, seed, options, bot_options = job
     if game not in GAMES:  # a worker that did not see a registration made at run time
         GAMES[game] = entry
-    record, _ = play_game(game, labels, players, seed, options, bot_options)
+    with naming_job(f"game {index} (seed {seed}, bots {shorten(','.join(labels))})"):
+        record, _ = play_game(game, labels, players, seed, options, bot_options)
     return record
 
 
@@ -432,13 +434,29 @@ def _tally(results: dict[str, BotResult], record: dict[str, Any], cooperative: b
             r.shared += 1
 
 
-def _writer(record: str | Path | Callable[[dict], None] | None):
+def _writer(record: str | Path | Callable[[dict], None] | None
+            ) -> tuple[Callable[[dict], None] | None, Callable[[], None]]:
+    """The function that takes each finished game's record (None: none wanted) and the one that
+    closes the file. A file is checked at once but opened (emptied) at the first record only, so
+    a run that fails before any game ends (a scheduler that cannot be reached, no dask) or is
+    interrupted then leaves an existing file as it was."""
     if record is None or callable(record):
-        return record, None
+        return record, lambda: None
     from solvers.commands import check_output_path
 
-    handle = OutputFile(check_output_path(record))
-    return (lambda rec: handle.write(json.dumps(rec) + "\n")), handle
+    path = check_output_path(record)
+    handle: list[OutputFile] = []
+
+    def write(rec: dict) -> None:
+        if not handle:
+            handle.append(OutputFile(path))
+        handle[0].write(json.dumps(rec) + "\n")
+
+    def close() -> None:
+        if handle:
+            handle[0].close()
+
+    return write, close
 
 
 @noting()
@@ -489,6 +507,10 @@ def tournament(game: str = "reef", bots: Sequence[str] = ("random", "greedy"), p
     if len(bots) < least or len(set(bots)) != len(bots):
         raise LumicoreError(f"a tournament of {game} needs {least} or more different bots, got "
                             f"{bots!r:.80}")
+    if cooperative and games * len(bots) > MAX_GAMES:  # every bot plays every deal
+        raise LumicoreError(f"games: {games:,} games for each of {len(bots)} bots are "
+                            f"{games * len(bots):,} games, more than a tournament plays "
+                            f"({MAX_GAMES:,})")
     check_workers(workers, backend)
     if scheduler is not None and backend != "dask":
         raise LumicoreError("a scheduler address needs backend='dask'")
@@ -497,9 +519,9 @@ def tournament(game: str = "reef", bots: Sequence[str] = ("random", "greedy"), p
     else:
         lineups = seat_lineups(len(bots), players)
         tables = [(i, [bots[b] for b in lineups[i % len(lineups)]]) for i in range(games)]
-    jobs = [(game, GAMES[game], labels, players, game_seed(seed, i), game_options, bot_options)
+    jobs = [(game, GAMES[game], i, labels, players, game_seed(seed, i), game_options, bot_options)
             for i, labels in tables]
-    write, handle = _writer(record)
+    write, close = _writer(record)
     results = {label: BotResult() for label in bots}
     records: dict[int, dict[str, Any]] = {}
     status = DONE
@@ -520,8 +542,7 @@ def tournament(game: str = "reef", bots: Sequence[str] = ("random", "greedy"), p
     finally:
         batch.close()
         bar.close()
-        if handle is not None:
-            handle.close()
+        close()
     ordered = [records[i] for i in sorted(records)]
     if not cooperative:
         ratings = plackett_luce(

@@ -28,7 +28,8 @@ from lumicore.errors import LumicoreError, SearchLimitError
 from solvers.ctrl_c import check
 
 __all__ = ["BACKENDS", "MAX_TASKS", "MAX_WORKERS", "run_batch", "cores", "default_workers",
-           "check_workers", "worker_count", "children_ignore_ctrl_c", "deliver_ctrl_c"]
+           "check_workers", "worker_count", "children_ignore_ctrl_c", "deliver_ctrl_c",
+           "naming_job"]
 
 BACKENDS = ("process", "dask")
 
@@ -108,6 +109,25 @@ def _start_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=_watch_parent, args=(os.getppid(),), name="watch-parent",
                      daemon=True).start()
+
+
+@contextmanager
+def naming_job(what: str) -> Iterator[None]:
+    """Within a job's function: an exception names the job, ``what`` (``"game 17 (seed
+    123)"``), so that the caller of :func:`run_batch` learns which item failed and can run it
+    again alone. A :class:`LumicoreError` (shown as one line) has it before its message; another
+    exception (a fault in a game's code, shown with its traceback) keeps its message and gets
+    it as a note below the traceback (Python 3.11 on). The exception keeps its type."""
+    try:
+        yield
+    except LumicoreError as exc:
+        if exc.args and isinstance(exc.args[0], str):
+            exc.args = (f"{what}: {exc.args[0]}", *exc.args[1:])
+        raise
+    except Exception as exc:
+        if hasattr(exc, "add_note"):
+            exc.add_note(f"(in {what})")
+        raise
 
 
 def run_batch(fn: Callable[[Any], Any], items: Sequence[Any], *, workers: int | None = None,

@@ -537,3 +537,85 @@ def test_a_bot_holding_several_seats_is_rated_from_each_seat_and_the_updates_ave
     assert (ratings["b"]["mu"], ratings["b"]["sigma"]) == pytest.approx((second.mu, second.sigma))
     assert (ratings["a"]["mu"], ratings["a"]["sigma"]) == pytest.approx((25.717, 8.132), abs=1e-3)
 
+
+def test_a_cooperative_tournament_keeps_to_the_cap_on_games_in_all():
+    """A co-operative tournament plays ``games`` games for every bot: only ``games`` was held to
+    MAX_GAMES, and 600,000 games for each of 2 bots made 1,200,000 jobs and started them."""
+    from solvers.arena import MAX_GAMES
+
+    def started(record):
+        raise AssertionError("a game was played")
+
+    games = MAX_GAMES // 2 + 1
+    with pytest.raises(LumicoreError, match=rf"^games: {games:,} games for each of 2 bots are "
+                                            rf"{2 * games:,} games, more than a tournament plays"):
+        tournament(COOP_NAME, ["random", "greedy"], games=games, workers=1, progress=False,
+                   record=started)
+
+
+class _Fault:
+    """A bot that raises ``error`` at its first decision."""
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+    def choose(self, state):
+        raise self.error
+
+
+def test_an_error_in_a_game_names_the_game_its_seed_and_its_bots(monkeypatch):
+    """An exception in a tournament's game reached the caller without saying which game of the
+    run failed, so it could not be replayed alone."""
+    import pickle
+
+    package = types.ModuleType("solvers.dice_nim")
+    bots = types.ModuleType("solvers.dice_nim.bots")
+    bots.BOTS = {"faulty": lambda seed=0: _Fault(ZeroDivisionError("division by zero")),
+                 "refused": lambda seed=0: _Fault(LumicoreError("no move"))}
+    monkeypatch.setitem(sys.modules, "solvers.dice_nim", package)
+    monkeypatch.setitem(sys.modules, "solvers.dice_nim.bots", bots)
+    seed0 = game_seed(3, 0)
+    with pytest.raises(LumicoreError) as caught:
+        tournament(NAME, ["random", "refused"], games=4, seed=3, workers=1, progress=False)
+    assert str(caught.value) == f"game 0 (seed {seed0}, bots 'random,refused'): no move"
+    again = pickle.loads(pickle.dumps(caught.value))  # as a worker process sends it back
+    assert type(again) is LumicoreError and str(again) == str(caught.value)
+    with pytest.raises(ZeroDivisionError) as caught:
+        tournament(NAME, ["random", "faulty"], games=4, seed=3, workers=1, progress=False)
+    assert str(caught.value) == "division by zero"  # its own message, as it was
+    if sys.version_info >= (3, 11):  # a note below the traceback
+        note = f"(in game 0 (seed {seed0}, bots 'random,faulty'))"
+        assert caught.value.__notes__ == [note]
+        assert pickle.loads(pickle.dumps(caught.value)).__notes__ == [note]
+
+
+def test_the_out_file_is_written_from_the_first_finished_game_only(tmp_path, monkeypatch,
+                                                                   capsys):
+    """``--out`` was emptied before the run started: a run that then failed at once (no dask,
+    a scheduler that cannot be reached) or was interrupted before a game ended left the
+    previous results file empty."""
+    from solvers import arena
+    from solvers.cli import main
+
+    out = tmp_path / "games.jsonl"
+    old = '{"game": "reef", "seed": 1}\n' * 3
+    out.write_text(old)
+    monkeypatch.setitem(sys.modules, "dask.distributed", None)  # as if dask were not installed
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    assert main(["reef", "tournament", "--games", "2", "--backend", "dask", "--out",
+                 str(out)]) == 2
+    assert capsys.readouterr().err == ('lumicore: error: the dask backend needs '
+                                       'dask.distributed: pip install -e ".[cluster]"\n')
+    assert out.read_text() == old
+
+    def interrupted_at_once(*args, **kwargs):
+        raise KeyboardInterrupt
+        yield
+
+    with monkeypatch.context() as patch:
+        patch.setattr(arena, "run_batch", interrupted_at_once)
+        result = tournament(NAME, ["random", "greedy"], games=2, workers=1, progress=False,
+                            record=out)
+    assert result.interrupted and result.played == 0 and out.read_text() == old
+    tournament(NAME, ["random", "greedy"], games=2, workers=1, progress=False, record=out)
+    assert [json.loads(line)["game"] for line in out.read_text().splitlines()] == [NAME] * 2

@@ -177,6 +177,23 @@ def test_cli_ctrl_c_prints_the_partial_result_and_exits_130(monkeypatch, capsys)
     assert data["status"] == "interrupted" and data["winnable"] == 2
 
 
+def test_an_error_in_a_deal_names_its_seed(monkeypatch, capsys):
+    """An error while solving one deal reached the caller without its seed, so the deal could
+    not be looked at alone (``lumicore lucia deal --seed S``)."""
+    import solvers.lucia.winrate as W
+
+    def refused_at_5(d, **limits):
+        if d.seed == 5:
+            raise LumicoreError("no such thing")
+        return solve_deal(d, **limits)
+
+    monkeypatch.setattr(W, "solve_deal", refused_at_5)
+    with pytest.raises(LumicoreError, match=r"^deal 5: no such thing$"):
+        win_rate(deals=4, seed=3, workers=1, **FAST)
+    assert main(["lucia", "winrate", "--deals", "3", "--seed", "4", "--workers", "1"]) == 2
+    assert capsys.readouterr().err.endswith("lumicore: error: deal 5: no such thing\n")
+
+
 def test_decks_whose_cards_share_names_but_not_actions_are_other_games():
     """The fingerprint of a deck was made of its cards' names: a rerun with another deck whose
     cards had the same names counted the first deck's outcomes (2 of 2 winnable, truly 0)."""

@@ -28,7 +28,7 @@ from lumicore.errors import DataError, LumicoreError
 from lumicore.lucia.cards import Deck
 from lumicore.lucia.deal import check_players, check_seed, deal, game_deck
 from lumicore.lucia.start import Setup, load_setup
-from solvers.batch import check_workers, run_batch
+from solvers.batch import check_workers, naming_job, run_batch
 from solvers.ctrl_c import check, noting
 from solvers.limits import (
     DONE,
@@ -87,9 +87,11 @@ class _Job:
 
 
 def _solve(job: _Job) -> DealOutcome:
-    """One deal (a top-level function, so worker processes can run it)."""
-    d = deal(job.seed, job.players, job.setup, job.deck)
-    r = solve_deal(d, max_nodes=job.max_nodes, time_limit=job.time_limit)
+    """One deal (a top-level function, so worker processes can run it); an error names the deal
+    by its seed (:func:`solvers.batch.naming_job`)."""
+    with naming_job(f"deal {job.seed}"):
+        d = deal(job.seed, job.players, job.setup, job.deck)
+        r = solve_deal(d, max_nodes=job.max_nodes, time_limit=job.time_limit)
     return DealOutcome(job.seed, job.players, r.status, r.cost, r.nodes, round(r.elapsed, 4),
                        r.reason, job.game)
 
