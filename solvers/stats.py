@@ -15,7 +15,11 @@ __all__ = ["wilson", "plackett_luce"]
 
 
 def wilson(successes: int, trials: int, z: float = 1.959963984540054) -> tuple[float, float]:
-    """The Wilson score interval (95% by default) of a success rate; (0, 1) with no trials."""
+    """The Wilson score interval (95% by default) of a success rate; (0, 1) with no trials.
+
+    >>> wilson(0, 30)[0], wilson(30, 30)[1]
+    (0.0, 1.0)
+    """
     if trials <= 0:
         return 0.0, 1.0
     if not 0 <= successes <= trials:
@@ -24,7 +28,10 @@ def wilson(successes: int, trials: int, z: float = 1.959963984540054) -> tuple[f
     denom = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denom
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # exact at the ends: the interval holds its own estimate (rounding left 1.7e-18 above 0)
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == trials else min(1.0, centre + half)
+    return low, high
 
 
 def plackett_luce(ranking_games: list[list[tuple[str, float]]], names: list[str] | None = None
