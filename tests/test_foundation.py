@@ -1,5 +1,7 @@
 """Packaging, errors, limits and the CLI skeleton shared by every game."""
 
+import os
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -129,6 +131,28 @@ def test_an_atomic_write_leaves_no_temporary_file(tmp_path):
         out.write("2\n")
     out.close()                       # closing twice does nothing
     assert (tmp_path / "lines.jsonl").read_text() == "1\n2\n"
+
+
+@pytest.mark.skipif(os.name != "posix", reason="file modes and the umask are POSIX")
+@pytest.mark.parametrize("umask", [0o022, 0o077, 0o002])
+def test_an_atomic_write_gives_the_mode_a_plain_write_gives(tmp_path, umask):
+    """The temporary file of an atomic write came from tempfile.mkstemp: every SVG, record and
+    cache was 0600, and an existing 0644 file turned 0600 when it was written again."""
+    old = os.umask(umask)
+    try:
+        write_file(tmp_path / "plain.svg", "<svg/>")
+        write_file(tmp_path / "new.svg", "<svg/>", atomic=True)
+        shared = tmp_path / "shared.json"
+        write_file(shared, "{}")
+        os.chmod(shared, 0o664)
+        write_file(shared, "[]", atomic=True)
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "new.svg").stat().st_mode) == 0o666 & ~umask
+    assert (stat.S_IMODE((tmp_path / "new.svg").stat().st_mode)
+            == stat.S_IMODE((tmp_path / "plain.svg").stat().st_mode))
+    assert stat.S_IMODE(shared.stat().st_mode) == 0o664 and shared.read_text() == "[]"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["new.svg", "plain.svg", "shared.json"]
 
 
 

@@ -9,8 +9,9 @@ Every loader in lumicore takes either the name of a built-in file or a path to t
 from __future__ import annotations
 
 import os
+import secrets
+import stat
 import sys
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -137,7 +138,8 @@ def write_file(path: str | os.PathLike, content: str | bytes, atomic: bool = Fal
     :class:`~lumicore.errors.OutputError` naming it (:func:`writing`). With ``atomic`` the
     content goes to a temporary file in the same folder that then replaces ``path`` in one
     step, so that a reader (a cache) never sees half a file; a failed write removes it (a
-    symbolic link or a special file such as ``/dev/stdout`` is written in place)."""
+    symbolic link or a special file such as ``/dev/stdout`` is written in place). The file gets
+    the mode a plain write gives: an existing file keeps its own, a new one the umask's."""
     path = _output_path(path)
     text = isinstance(content, str)
     mode, encoding = ("w", "utf-8") if text else ("wb", None)
@@ -148,14 +150,31 @@ def write_file(path: str | os.PathLike, content: str | bytes, atomic: bool = Fal
             with open(path, mode, encoding=encoding) as handle:
                 handle.write(content)
             return
-        fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+        fd, temporary = _temporary_file(path)
         try:
             with os.fdopen(fd, mode, encoding=encoding) as handle:
                 handle.write(content)
+            if path.exists():  # the file replaced keeps its mode, as a write in place would
+                os.chmod(temporary, stat.S_IMODE(path.stat().st_mode))
             os.replace(temporary, path)
         except BaseException:
             Path(temporary).unlink(missing_ok=True)
             raise
+
+
+def _temporary_file(path: Path) -> tuple[int, str]:
+    """A new file beside ``path`` (``<name><random>.tmp``), open for writing: its descriptor and
+    name. Created with mode 0o666 less the umask, as ``open()`` creates a file
+    (``tempfile.mkstemp`` makes it 0o600: a record or an SVG was then readable by its owner
+    alone)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    for _ in range(100):
+        temporary = path.parent / f"{path.name}{secrets.token_hex(4)}.tmp"
+        try:
+            return os.open(temporary, flags, 0o666), str(temporary)
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temporary name beside {path}")
 
 
 class OutputFile:
