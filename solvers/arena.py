@@ -17,7 +17,7 @@ from __future__ import annotations
 import importlib
 import json
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
@@ -182,6 +182,28 @@ def _check_players(players: object) -> int:
     return players
 
 
+def _check_options(options: object, name: str = "options") -> dict[str, Any]:
+    """``options`` (None, or keyword options in a dict keyed by their names) as a new dict; else
+    :class:`LumicoreError` naming ``name``."""
+    if options is None:
+        return {}
+    if not isinstance(options, Mapping) or not all(isinstance(k, str) for k in options):
+        raise LumicoreError(f"{name} must be a dict of options by name, got {shorten(options)}")
+    return dict(options)
+
+
+def _check_bot_options(bot_options: object) -> dict[str, dict[str, Any]]:
+    """``bot_options`` (None, or a dict from bot labels to their option dicts) as a new dict;
+    else :class:`LumicoreError` naming it (or the entry of the bot at fault)."""
+    if bot_options is None:
+        return {}
+    if not isinstance(bot_options, Mapping) or not all(isinstance(k, str) for k in bot_options):
+        raise LumicoreError(f"bot_options must be a dict from bot names to dicts of options, "
+                            f"got {shorten(bot_options)}")
+    return {label: _check_options(opts, f"bot_options[{shorten(label)}]")
+            for label, opts in bot_options.items()}
+
+
 def play_game(game: str, bots: Sequence[str | Bot], players: int | None = None, seed: int = 0,
               options: dict[str, Any] | None = None,
               bot_options: dict[str, dict[str, Any]] | None = None,
@@ -200,13 +222,14 @@ def play_game(game: str, bots: Sequence[str | Bot], players: int | None = None, 
     players = _check_players(len(bots) if players is None else players)
     if len(bots) != players:
         raise LumicoreError(f"{players} players need {players} bots, got {len(bots)}")
-    options = dict(options or {})
+    options = _check_options(options)
+    bot_options = _check_bot_options(bot_options)
     state = _new_game(game, players, seed, options)
     labels, seat_bots = [], []
     for seat, bot in enumerate(bots):
         if isinstance(bot, str):
             name, opts = parse_bot_spec(bot)
-            opts = {**(bot_options or {}).get(bot, {}), **opts}
+            opts = {**bot_options.get(bot, {}), **opts}
             bot_seed = game_seed(seed, 1 + seat)
             labels.append(bot)
             seat_bots.append(make_bot(name, game, seed=bot_seed, **opts))
@@ -496,9 +519,10 @@ def tournament(game: str = "reef", bots: Sequence[str] = ("random", "greedy"), p
     bots = list(bots)
     if not 1 <= _check_players(players) <= 4:
         raise LumicoreError(f"a tournament has 1 to 4 players, got {players}")
+    bot_options = _check_bot_options(bot_options)
     for label in bots:
         name, opts = parse_bot_spec(label)
-        make_bot(name, game, seed=0, **{**(bot_options or {}).get(label, {}), **opts})
+        make_bot(name, game, seed=0, **{**bot_options.get(label, {}), **opts})
     first = _new_game(game, players, seed, game_options)  # bad player counts and options fail
     cooperative = is_cooperative(first)
     if players < 2 and not cooperative:  # one seat has no opponent to be rated against

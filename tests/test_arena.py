@@ -387,6 +387,23 @@ def test_parse_bot_spec():
         parse_bot_spec("mcts:iterations=5:iterations=6")
 
 
+@pytest.mark.parametrize("call, name", [
+    (lambda: tournament(NAME, games=1, workers=1, bot_options=3), "bot_options"),
+    (lambda: tournament(NAME, games=1, workers=1, bot_options={"random": 3}),
+     r"bot_options\['random'\]"),
+    (lambda: tournament(NAME, games=1, workers=1, bot_options={3: {}}), "bot_options"),
+    (lambda: play_game(NAME, ["random", "random"], options=3), "options"),
+    (lambda: play_game(NAME, ["random", "random"], options=["x"]), "options"),
+    (lambda: play_game(NAME, ["random", "random"], bot_options={"random": [1]}),
+     r"bot_options\['random'\]"),
+])
+def test_options_that_are_no_dicts_are_named(call, name):
+    """bot_options=3 was an AttributeError ('int' object has no attribute 'get'), {"random": 3}
+    a TypeError ('int' object is not a mapping), options=3 a TypeError (not iterable)."""
+    with pytest.raises(LumicoreError, match=f"^{name} must be a dict"):
+        call()
+
+
 def run_command(argv, capsys):
     parser = argparse.ArgumentParser()
     commands = add_game(parser.add_subparsers(), NAME, help="toy", description="toy")

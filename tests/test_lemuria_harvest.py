@@ -410,3 +410,12 @@ def test_a_time_limit_the_model_build_used_up_starts_no_solver(monkeypatch):
     greedy = greedy_harvest_schedule(inst, setup)
     assert (plan.status, plan.reason, plan.vp, plan.bound) == ("feasible", "time", greedy.vp, None)
     assert replay_harvests(inst, setup, plan.turns).total == plan.vp
+
+
+@pytest.mark.parametrize("altar", [3, 0, "default", {"rotation": 0}])
+def test_an_altar_that_is_no_altar_setup_is_named(altar):
+    """altar=3 was an AttributeError ('int' object has no attribute 'check_calendar'), and a
+    falsy one (0, "") was taken for the default altar without a word."""
+    inst = replace(_one_card({"food": 9}), turns=2)
+    with pytest.raises(LumicoreError, match="^altar must be an AltarSetup"):
+        build_schedule(inst, time_limit=1, workers=1, harvests=True, altar=altar)

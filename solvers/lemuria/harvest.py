@@ -37,6 +37,7 @@ from dataclasses import replace
 
 from ortools.sat.python import cp_model
 
+from lumicore.checks import check_type
 from lumicore.errors import IllegalMoveError, LumicoreError
 from lumicore.lemuria import Instance, Schedule, TurnPlan, simulate
 from lumicore.lemuria.altar import MATERIALS, MEMORIES, MONTHS
@@ -363,7 +364,9 @@ def build_harvest_schedule(instance: Instance, setup: AltarSetup | None = None,
     check_limits(None, time_limit)
     workers, seed = _check_args(instance, workers, seed)
     max_builds = check_max_builds(max_builds)
-    setup = setup or AltarSetup(first_turn=instance.first_turn)
+    if setup is None:
+        setup = AltarSetup(first_turn=instance.first_turn)
+    check_type(setup, AltarSetup, "altar", "an AltarSetup (lumicore.lemuria.harvests) or None")
     setup.check_calendar(instance)
     start = time.perf_counter()
     try:
