@@ -35,6 +35,7 @@ import json
 import math
 import numbers
 import os
+import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
@@ -44,6 +45,7 @@ from lumicore.data import read_file, shorten
 from lumicore.errors import DataError, LumicoreError
 
 __all__ = ["SEED_LIMIT", "check_seed", "check_index", "check_real", "check_finite", "check_type",
+           "parse_int", "parse_real",
            "Spec", "Int", "Choice", "Text", "Maybe", "ListOf",
            "Items", "Table", "MapOf", "Where", "Load", "BOOL", "read_json", "read_record",
            "check_fields", "field_error", "check_known_keys", "read_key"]
@@ -98,6 +100,50 @@ def check_real(value: object, name: str, what: str = "a finite number") -> float
         if math.isfinite(out):
             return out
     raise LumicoreError(f"{name} must be {what}, got {shorten(value)}")
+
+
+_BLANKS = " \t\n\r\f\v"
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+_REAL = re.compile(r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)",
+                   re.IGNORECASE)
+
+
+def parse_int(text: object, name: str = "the number") -> int:
+    """The integer ``text`` writes in ASCII digits (a sign and blanks around it allowed); else
+    :class:`LumicoreError`: "``name`` must be a whole number in ASCII digits", quoting the text.
+    ``int()`` alone also reads other scripts' digits ('٣' is 3) and ``1_000``.
+
+    >>> parse_int(" -12 ")
+    -12
+    >>> parse_int("\u0663", "--seed")
+    Traceback (most recent call last):
+    ...
+    lumicore.errors.LumicoreError: --seed must be a whole number in ASCII digits, got '٣'
+    """
+    word = text.strip(_BLANKS) if isinstance(text, str) else ""
+    if _INTEGER.fullmatch(word):
+        try:
+            return int(word)
+        except ValueError:  # more digits than int() reads (4300)
+            pass
+    raise LumicoreError(f"{name} must be a whole number in ASCII digits, got {shorten(text)}")
+
+
+def parse_real(text: object, name: str = "the number") -> float:
+    """The number ``text`` writes in ASCII (digits, a point, an exponent; ``inf`` and ``nan`` as
+    ``float()`` reads them); else :class:`LumicoreError` naming ``name``, as :func:`parse_int`.
+
+    >>> parse_real("2.5e1")
+    25.0
+    >>> parse_real("\u0662.5", "--time-limit")
+    Traceback (most recent call last):
+    ...
+    lumicore.errors.LumicoreError: --time-limit must be a number in ASCII digits, got '٢.5'
+    """
+    word = text.strip(_BLANKS) if isinstance(text, str) else ""
+    if not _REAL.fullmatch(word):
+        raise LumicoreError(f"{name} must be a number in ASCII digits, got {shorten(text)}")
+    return float(word)
 
 
 _T = TypeVar("_T")

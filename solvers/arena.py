@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from lumicore.checks import parse_int, parse_real
 from lumicore.data import OutputFile, plural, shorten
 from lumicore.errors import IllegalMoveError, LumicoreError
 from lumicore.game import GAMES, GameState, is_cooperative, new_game, replay_arena_record
@@ -121,7 +122,7 @@ def parse_bot_spec(text: str) -> tuple[str, dict[str, Any]]:
                                 "the game's (--seed)")
         if key in options:
             raise LumicoreError(f"bot option {key} is given twice in {text[:80]!r}")
-        options[key] = _number(value)
+        options[key] = _number(value, f"bot option {key} in {text[:80]!r}")
     return name, options
 
 
@@ -146,13 +147,21 @@ def seat_bots(text: str | Sequence[str], players: int | None = None) -> list[str
     return names
 
 
-def _number(text: str) -> Any:
-    for kind in (int, float):
+def _number(text: str, where: str) -> Any:
+    """A bot option's value: an int or a float written in ASCII digits, None for ``none``, else
+    the text itself; a number in other digits (which ``int()`` and ``float()`` would read:
+    '٤٠٠', ``1_000``) is a :class:`LumicoreError` naming ``where``."""
+    for parse in (parse_int, parse_real):
         try:
-            return kind(text)
+            return parse(text)
         except ValueError:
             pass
-    return None if text == "none" else text
+    try:
+        float(text)
+    except ValueError:
+        return None if text == "none" else text
+    raise LumicoreError(f"{where}: a number is written in ASCII digits 0-9 (no '_'), got "
+                        f"{shorten(text)}")
 
 
 def game_seed(seed: int, index: int) -> int:

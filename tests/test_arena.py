@@ -387,6 +387,21 @@ def test_parse_bot_spec():
         parse_bot_spec("mcts:iterations=5:iterations=6")
 
 
+@pytest.mark.parametrize("spec, value", [
+    ("mcts:iterations=\u0664\u0660\u0660", "'\u0664\u0660\u0660'"),  # Arabic-Indic 400
+    ("mcts:iterations=\uff14\uff10\uff10", "'\uff14\uff10\uff10'"),  # full-width 400
+    ("mcts:exploration=\u0661.\u0665", "'\u0661.\u0665'"),
+    ("mcts:iterations=1_000", "'1_000'"),
+])
+def test_bot_option_numbers_take_ascii_digits_only(spec, value):
+    """int() and float() read any script's digits and underscores: mcts:iterations=٤٠٠ was 400."""
+    key = spec.split(":")[1].split("=")[0]
+    with pytest.raises(LumicoreError, match=f"^bot option {key} in .*ASCII digits.*got {value}$"):
+        parse_bot_spec(spec)
+    assert parse_bot_spec("mcts:iterations=400:exploration=-1.5e-1:policy=greedy") == (
+        "mcts", {"iterations": 400, "exploration": -0.15, "policy": "greedy"})
+
+
 @pytest.mark.parametrize("call, name", [
     (lambda: tournament(NAME, games=1, workers=1, bot_options=3), "bot_options"),
     (lambda: tournament(NAME, games=1, workers=1, bot_options={"random": 3}),

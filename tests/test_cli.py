@@ -300,8 +300,50 @@ def test_a_usage_error_quotes_a_long_value_shortened(argv: list[str],
         cli.main(argv)
     assert exited.value.code == 2
     last = capsys.readouterr().err.splitlines()[-1]
-    assert last.startswith(f"lumicore {argv[0]} {argv[1]}: error: argument {argv[2]}: invalid ")
+    problem = "has too many digits" if argv[2] == "--deals" else "invalid choice"
+    assert last.startswith(f"lumicore {argv[0]} {argv[1]}: error: argument {argv[2]}: {problem}")
     assert f"'{argv[3][:80]}...'" in last and len(last) < 250
+
+
+NUMBER_TYPES = (int, float)
+"""Python's own number types: they read any script's digits ('٣' is 3) and underscores."""
+
+
+def test_no_option_reads_numbers_with_python_s_own_types() -> None:
+    """Every whole-number option was ``type=int``: ``--seed ٣`` was seed 3 (issue 11: ASCII
+    digits only, as --hand and the notations take them)."""
+    found = [(path, action.dest) for path, parser in ALL for action in parser._actions
+             if action.type in NUMBER_TYPES]
+    assert found == []
+
+
+@pytest.mark.parametrize("argv", [
+    ["lucia", "random", "--seed", "\u0663"],
+    ["lucia", "random", "--seed", "1_000"],
+    ["lucia", "winrate", "--deals", "\uff13"],
+    ["lucia", "solve", "--max-nodes", "\u0661\u0660\u0660"],
+    ["lucia", "solve", "--time-limit", "\u0662"],
+    ["lucia", "solve", "--max-memory", "\u0662G"],
+    ["reef", "best", "--hand", "pink 3", "--limestone", "\u0663"],
+    ["reef", "tournament", "--workers", "1", "--games", "\u0662"],
+    ["reef", "best-turn", "{}", "--top", "\u0663"],
+    ["lemuria", "plan", "--deal", "\u0663"],
+    ["lemuria", "play", "--players", "\u0663"],
+    ["lumen", "best", "state.json", "--top", "\u0661"],
+    ["lumen", "odds", "state.json", "--samples", "\u0661\u0660"],
+])
+def test_numbers_take_ascii_digits_only(argv: list[str],
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """``lucia random --seed ٣`` dealt seed 3's train, ``reef tournament --games ٢`` played 2
+    games: int() and float() read any script's digits."""
+    with pytest.raises(SystemExit) as exited:
+        cli.main(argv)
+    assert exited.value.code == 2
+    last = capsys.readouterr().err.splitlines()[-1]
+    option, value = argv[-2], argv[-1]
+    assert last.startswith(f"lumicore {argv[0]} {argv[1]}: error: argument {option}: ")
+    assert "ASCII digits" in last or "not a size" in last
+    assert last.endswith(f"'{value}'")
 
 
 def test_an_unknown_long_argument_is_named_shortened(capsys: pytest.CaptureFixture[str]) -> None:

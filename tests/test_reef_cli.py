@@ -192,6 +192,9 @@ def test_play_without_players_names_bots_and_players_when_the_count_is_wrong(
     ("final:dark=1e308,animals:dark=1e308",
      "objective '1e+308*final:dark + 1e+308*animals:dark': its weights add up to inf for "
      "animals:dark, beyond the floating-point range"),
+    # before: weight 2 (float() reads any script's digits) and weight 1000
+    ("coral:pink=\u0662", "--objective 'coral:pink=\u0662': bad weight in 'coral:pink=\u0662'"),
+    ("coral:pink=1_000", "--objective 'coral:pink=1_000': bad weight in 'coral:pink=1_000'"),
 ])
 def test_bad_objectives_are_one_line_errors_naming_the_value(objective, message, capsys):
     code, out, err = run(capsys, "reef", "best", "--hand", "blue 5", "--limestone", "2",

@@ -5,7 +5,7 @@ default (or says it is required) and carries no docstring markup, without each c
 to say so:
 
 >>> parser = Parser(prog="demo", description="Run ``demo``.")
->>> _ = parser.add_argument("--seed", type=int, default=3, help="the :func:`seed` to use")
+>>> _ = parser.add_argument("--seed", type=integer, default=3, help="the :func:`seed` to use")
 >>> _ = parser.add_argument("--json", action="store_true", help="print JSON")
 >>> print(parser.format_help())  # doctest: +NORMALIZE_WHITESPACE
 usage: demo [-h] [--seed SEED] [--json]
@@ -26,6 +26,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
 
+from lumicore.checks import parse_int, parse_real
 from lumicore.data import plural, shorten, write_file
 from lumicore.errors import LumicoreError
 from solvers.arena import seat_bots
@@ -124,15 +125,37 @@ def seconds(text: str) -> float:
     >>> seconds("1e309")
     Traceback (most recent call last):
     ...
-    argparse.ArgumentTypeError: must be a positive number of seconds, got '1e309'
+    argparse.ArgumentTypeError: must be a positive number of seconds (ASCII digits), got '1e309'
     """
     try:
-        value = float(text)
+        value = parse_real(text)  # ASCII digits only: float() reads '٣' as 3
         check_limits(None, value)  # the library's rule for a time limit
     except ValueError:  # not a number, or a SearchLimitError (a ValueError)
-        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got "
-                                         f"{shorten(text)}") from None
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds (ASCII "
+                                         f"digits), got {shorten(text)}") from None
     return value
+
+
+def integer(text: str) -> int:
+    """The argparse type of every whole-number option (``--seed``, ``--players``, ``--games``,
+    ...): ASCII digits only, as in every notation of the games (``int()`` reads '٣' as 3 and
+    takes ``1_000``); a bad value is a usage error naming the option. Each command checks the
+    range.
+
+    >>> integer("12"), integer("-1")
+    (12, -1)
+    >>> integer("\u0663")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be a whole number in ASCII digits, got '٣'
+    """
+    try:
+        return parse_int(text)
+    except ValueError:
+        word = text.strip()
+        digits = word.isascii() and word.lstrip("+-").isdigit()  # more than int() reads
+        problem = "has too many digits" if digits else "must be a whole number in ASCII digits"
+        raise argparse.ArgumentTypeError(f"{problem}, got {shorten(text)}") from None
 
 
 def count(text: str) -> int:
@@ -142,14 +165,14 @@ def count(text: str) -> int:
     >>> count("0")
     Traceback (most recent call last):
     ...
-    argparse.ArgumentTypeError: must be a whole number of 1 or more, got '0'
+    argparse.ArgumentTypeError: must be a whole number of 1 or more (ASCII digits), got '0'
     """
     try:
-        value = int(text)
+        value = parse_int(text)
         check_limits(value, None)  # the library's rule for a node cap
     except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a whole number of 1 or more, got "
-                                         f"{shorten(text)}") from None
+        raise argparse.ArgumentTypeError(f"must be a whole number of 1 or more (ASCII "
+                                         f"digits), got {shorten(text)}") from None
     return value
 
 
@@ -232,15 +255,15 @@ def add_tournament_command(commands: argparse._SubParsersAction, game: str,
     parser.add_argument("--bots", default=bots,
                         help=f"comma-separated bot names, options as name:key=value "
                              f"(e.g. mcts:iterations=400) (default: {bots})")
-    parser.add_argument("--games", type=int, default=100,
+    parser.add_argument("--games", type=integer, default=100,
                         help=("games for each bot" if cooperative else "games to play")
                         + " (default: 100)")
-    parser.add_argument("--players", type=int, default=players,
+    parser.add_argument("--players", type=integer, default=players,
                         help=f"players per game (default: {players})")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the deals (default: 0)")
+    parser.add_argument("--seed", type=integer, default=0, help="seed of the deals (default: 0)")
     if add_options is not None:
         add_options(parser)
-    parser.add_argument("--workers", type=int, default=None,
+    parser.add_argument("--workers", type=integer, default=None,
                         help="worker processes (default: the machine's cores)")
     parser.add_argument("--backend", choices=("process", "dask"), default="process",
                         help="local process pool or Dask cluster (default: process)")
@@ -299,9 +322,9 @@ def add_play_command(commands: argparse._SubParsersAction, game: str,
     parser.add_argument("--bots", default=bots,
                         help=f"comma-separated bot names, one per seat, or one for every seat; "
                              f"options as name:key=value (default: {bots})")
-    parser.add_argument("--players", type=int, default=None,
+    parser.add_argument("--players", type=integer, default=None,
                         help="players (default: one per bot named)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the deal (default: 0)")
+    parser.add_argument("--seed", type=integer, default=0, help="seed of the deal (default: 0)")
     parser.add_argument("--record", default=None,
                         help="write the game's record (JSON) to FILE (default: none)")
     parser.add_argument("--json", action="store_true",

@@ -48,6 +48,7 @@ from solvers.commands import (
     add_game,
     add_tournament_command,
     check_output_path,
+    integer,
     naming,
     seconds,
 )
@@ -133,12 +134,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     plan.add_argument("instance", nargs="?", help="instance TOML (default: the default instance)")
     plan.add_argument("--time-limit", type=seconds, default=DEFAULT_TIME_LIMIT, metavar="S",
                       help=f"solver time limit in seconds (default {DEFAULT_TIME_LIMIT:g})")
-    plan.add_argument("--workers", type=int, default=None, metavar="N",
+    plan.add_argument("--workers", type=integer, default=None, metavar="N",
                       help="CP-SAT search workers (default 2 on a machine with 2 cores or more, "
                            "else 1)")
-    plan.add_argument("--seed", type=int, default=0, metavar="N",
+    plan.add_argument("--seed", type=integer, default=0, metavar="N",
                       help="the solver's random seed, 0 to 2147483647 (default 0)")
-    plan.add_argument("--deal", type=int, default=None, metavar="N",
+    plan.add_argument("--deal", type=integer, default=None, metavar="N",
                       help="seed of the default instance when no file is given, 0 to 2^63-1 "
                            "(default 0)")
     plan.add_argument("--svg", metavar="FILE", default=None,
@@ -264,13 +265,13 @@ def add_play_command(commands: argparse._SubParsersAction) -> None:
                                description="Play a whole seeded game of Lemuria between bots "
                                            "and print it turn by turn (altar, actions, VP) and "
                                            "the winner.")
-    play.add_argument("--players", type=int, default=3, metavar="N",
+    play.add_argument("--players", type=integer, default=3, metavar="N",
                       help="number of players, 2 to 4 (default 3)")
     play.add_argument("--bots", default="planner,greedy,random", metavar="LIST",
                       help="bots by seat, comma-separated: planner, greedy, random, flatmc, mcts; "
                            "one name for every seat; options as name:key=value, e.g. "
                            "planner:horizon=4 (default planner,greedy,random)")
-    play.add_argument("--seed", type=int, default=0, metavar="N",
+    play.add_argument("--seed", type=integer, default=0, metavar="N",
                       help="the game's seed as the arena takes it: the deal, the deck draws "
                            "and the bots' seeds (default 0)")
     play.add_argument("--record", metavar="FILE",

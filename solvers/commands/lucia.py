@@ -31,6 +31,7 @@ from solvers.commands import (
     add_tournament_command,
     check_output_path,
     count,
+    integer,
     naming,
     seconds,
 )
@@ -69,7 +70,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "(default: a quarter of the RAM available)")
     p.add_argument("--time-limit", type=seconds, default=None,
                    help="seconds (default: none)")
-    p.add_argument("--weight", type=int, default=1,
+    p.add_argument("--weight", type=integer, default=1,
                    help="weighted A* (astar only, 1..8): plans at most WEIGHT times the "
                         "optimum, for trains too deep to solve optimally (default 1: optimal)")
     p.add_argument("--heuristic", choices=HEURISTICS, default=HEURISTICS[0],
@@ -86,7 +87,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run_solve)
 
     p = commands.add_parser("random", help="a starting train dealt by the rulebook's setup")
-    p.add_argument("--seed", type=int, default=None,
+    p.add_argument("--seed", type=integer, default=None,
                    help="0 .. 2**63-1 (default: a fresh random train)")
     p.add_argument("--setup", default="default",
                    help="setup TOML file or built-in name (default: default)")
@@ -96,9 +97,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     p = commands.add_parser("scramble", help="a puzzle: K random plays from a goal train (its "
                             "optimum may be shorter or longer)")
-    p.add_argument("--depth", type=int, required=True,
+    p.add_argument("--depth", type=integer, required=True,
                    help=f"number of random plays, 0..{MAX_SCRAMBLE_DEPTH}")
-    p.add_argument("--seed", type=int, default=None,
+    p.add_argument("--seed", type=integer, default=None,
                    help="0 .. 2**63-1 (default: a fresh random puzzle)")
     p.add_argument("--deck", default="default",
                    help="deck TOML file or built-in name (default: default)")
@@ -113,8 +114,13 @@ def parse_bytes(text: str) -> int:
 
     >>> parse_bytes("2G"), parse_bytes("512m"), parse_bytes("1000")
     (2147483648, 536870912, 1000)
+    >>> parse_bytes("\u0662G")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: not a size in bytes (e.g. 2G, 500M): '٢G'
     """
-    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*", text, re.IGNORECASE)
+    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*", text,
+                         re.IGNORECASE | re.ASCII)  # \d alone also takes '٢'
     if not match:
         raise argparse.ArgumentTypeError(f"not a size in bytes (e.g. 2G, 500M): {shorten(text)}")
     value = float(match.group(1)) * 1024 ** " kmgt".index(match.group(2).lower() or " ")
@@ -198,13 +204,13 @@ def register_game(commands: argparse._SubParsersAction) -> None:
     """The ``deal``, ``winrate``, ``play``, ``replay`` and ``tournament`` subcommands."""
     p = commands.add_parser("deal", help="deal a game: start train and shuffled deck")
     source = p.add_mutually_exclusive_group(required=True)
-    source.add_argument("--seed", type=int,
+    source.add_argument("--seed", type=integer,
                         help="the deal's seed (0 <= N < 2**63); this or --file (required)")
     source.add_argument("--file", default=None,
                         help="read a deal from a JSON file (Deal.to_json) instead; this or "
                              "--seed (required)")
     # None: not given (a deal --file holds its own players, deck and setup)
-    p.add_argument("--players", type=int, default=None, help="players, 1..4 (default 1)")
+    p.add_argument("--players", type=integer, default=None, help="players, 1..4 (default 1)")
     p.add_argument("--deck", default=None, help=DECK_HELP)
     p.add_argument("--setup", default=None,
                    help="setup TOML file or built-in name (default: default)")
@@ -215,14 +221,14 @@ def register_game(commands: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run_deal)
 
     p = commands.add_parser("winrate", help="fraction of winnable deals (exact, deck known)")
-    p.add_argument("--deals", type=int, default=1000, help="number of deals (default 1000)")
-    p.add_argument("--seed", type=int, default=0, help="first deal's seed (default 0)")
-    p.add_argument("--players", type=int, default=1, help="players, 1..4 (default 1)")
+    p.add_argument("--deals", type=integer, default=1000, help="number of deals (default 1000)")
+    p.add_argument("--seed", type=integer, default=0, help="first deal's seed (default 0)")
+    p.add_argument("--players", type=integer, default=1, help="players, 1..4 (default 1)")
     p.add_argument("--time-limit", type=seconds, default=DEAL_TIME_LIMIT,
                    help=f"seconds per deal (default {DEAL_TIME_LIMIT:g})")
     p.add_argument("--max-nodes", type=count, default=DEFAULT_DEAL_NODES,
                    help=f"positions per deal (default {DEFAULT_DEAL_NODES})")
-    p.add_argument("--workers", type=int, default=None,
+    p.add_argument("--workers", type=integer, default=None,
                    help="worker processes (default: the machine's cores)")
     p.add_argument("--backend", choices=("process", "dask"), default="process",
                    help="process pool or Dask cluster (default process)")
@@ -236,9 +242,9 @@ def register_game(commands: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run_winrate)
 
     p = commands.add_parser("play", help="play a dealt game with the hidden-deck best play")
-    p.add_argument("--seed", type=int, required=True, help="the deal's seed")
-    p.add_argument("--players", type=int, default=1, help="players, 1..4 (default 1)")
-    p.add_argument("--samples", type=int, default=DEFAULT_SAMPLES,
+    p.add_argument("--seed", type=integer, required=True, help="the deal's seed")
+    p.add_argument("--players", type=integer, default=1, help="players, 1..4 (default 1)")
+    p.add_argument("--samples", type=integer, default=DEFAULT_SAMPLES,
                    help=f"sampled deck orders per turn (default {DEFAULT_SAMPLES})")
     p.add_argument("--time-limit", type=seconds, default=None,
                    help="seconds per turn (default: none; each sample is capped in nodes)")

@@ -25,6 +25,7 @@ from solvers.commands import (
     add_tournament_command,
     check_output_path,
     count,
+    integer,
     naming,
     seconds,
 )
@@ -204,7 +205,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         __doc__)
 
     p = commands.add_parser("play", help="play a seeded game between two bots, round by round")
-    p.add_argument("--seed", type=int, default=0, help="the game's seed as the arena takes "
+    p.add_argument("--seed", type=integer, default=0, help="the game's seed as the arena takes "
                    "it: dice, draws and the bots' seeds (default 0)")
     p.add_argument("--bots", default="sheet,greedy",
                    help="player 1's and player 2's bots (default sheet,greedy)")
@@ -227,18 +228,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     b.add_argument("--playout", default="kernel",
                    help="Monte Carlo play-outs: kernel (random games in C) or a bot name "
                         "(default kernel)")
-    b.add_argument("--seed", type=int, default=0, help="play-out seed (default 0)")
+    b.add_argument("--seed", type=integer, default=0, help="play-out seed (default 0)")
     b.add_argument("--objective", choices=("win", "sheet"), default="win",
                    help="chance to win, or the sheet's expected chain gains (default win)")
-    b.add_argument("--top", type=int, default=0, help="show only the best N (default 0: all)")
+    b.add_argument("--top", type=integer, default=0, help="show only the best N (default 0: all)")
     b.add_argument("--json", action="store_true", help="print the ranking as JSON")
     b.set_defaults(run=run_best)
 
     o = commands.add_parser("odds", help="each player's chance to win with a bot for both")
     o.add_argument("state", metavar="STATE.json", help="a serialized state or a game record")
-    o.add_argument("--samples", type=int, default=100, help="games to play (default 100)")
+    o.add_argument("--samples", type=integer, default=100, help="games to play (default 100)")
     o.add_argument("--bot", default="sheet", help="bot for both players (default sheet)")
-    o.add_argument("--seed", type=int, default=0, help="seed (default 0)")
+    o.add_argument("--seed", type=integer, default=0, help="seed (default 0)")
     o.add_argument("--time-limit", type=seconds, default=None,
                    help="seconds: stop after the game under way, with the games played so far "
                         "(default none)")

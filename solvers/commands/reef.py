@@ -22,6 +22,7 @@ import json
 import math
 import re
 
+from lumicore.checks import parse_real
 from lumicore.data import shorten, write_file
 from lumicore.errors import LumicoreError
 from lumicore.reef import COLORS, Reef, kernel, load_board, parse_hand
@@ -34,6 +35,7 @@ from solvers.commands import (
     add_tournament_command,
     check_output_path,
     count,
+    integer,
     naming,
     seconds,
 )
@@ -77,7 +79,7 @@ def parse_objective(value: str) -> str | dict[str, float]:
         if name in weights:
             raise LumicoreError(f"{where}: {shorten(name)} is given twice")
         try:
-            weights[name] = float(weight)
+            weights[name] = parse_real(weight)  # ASCII digits only: float() reads '٣' as 3
         except ValueError:
             weights[name] = math.nan
         if not math.isfinite(weights[name]):
@@ -330,7 +332,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _reef_arguments(best)
     best.add_argument("--hand", required=True,
                       help='1 to 3 Luminos, e.g. "pink 3 crab, blue 5" (required)')
-    best.add_argument("--limestone", type=int, required=True,
+    best.add_argument("--limestone", type=integer, required=True,
                       help="limestone markers in storage, 0..10 (required)")
     best.add_argument("--objective", default="final:dark",
                       help="coral:<colour>, visible:<colour>, animals:dark|light, remote, "
@@ -350,9 +352,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     play.add_argument("--bots", default="greedy,random",
                       help="comma-separated bots, one per seat or one for all: random, greedy, "
                            "flatmc, mcts; options as name:key=value (default: greedy,random)")
-    play.add_argument("--players", type=int, default=None,
+    play.add_argument("--players", type=integer, default=None,
                       help="2 to 4 players (default: one per bot named)")
-    play.add_argument("--seed", type=int, default=0, help="seed of the deal (default: 0)")
+    play.add_argument("--seed", type=integer, default=0, help="seed of the deal (default: 0)")
     add_game_options(play)
     play.add_argument("--record", metavar="GAME.json", default=None,
                       help="write the game record (JSON) that 'reef replay' and 'reef "
@@ -368,13 +370,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     turn.add_argument("record", metavar="GAME.json",
                       help="a game record (as 'reef play --record' writes; a file, or its "
                            "JSON text): the game so far")
-    turn.add_argument("--decisions", type=int, default=None, metavar="N",
+    turn.add_argument("--decisions", type=integer, default=None, metavar="N",
                       help="analyse the position after the record's first N steps (default: "
                            "where the record ends)")
     turn.add_argument("--objective", choices=("margin", "score"), default="margin",
                       help="value: estimated final VP minus the best opponent's (margin) or "
                            "own estimated final VP (score) (default: margin)")
-    turn.add_argument("--top", type=int, default=10,
+    turn.add_argument("--top", type=integer, default=10,
                       help="how many decisions to print (default: 10)")
     turn.add_argument("--time-limit", type=seconds, default=None,
                       help="stop weighing after this many seconds (default: no limit)")
