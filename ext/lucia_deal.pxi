@@ -41,6 +41,7 @@ cdef enum:
     DR_TIME = 2
     DR_SIGNAL = 3
     DR_MEMORY = 4
+    DL_PROGRESS_MASK = 65535    # nodes between two calls of solve's progress (about 50 ms)
 
 
 cdef struct DealTT:
@@ -98,6 +99,8 @@ cdef class DealSearch:
     cdef int path_kind[DL_DECK + DL_MAXP * DL_HAND + 2]
     cdef u64 path_train[DL_DECK + DL_MAXP * DL_HAND + 2]
     cdef int path_len
+    cdef object progress    # solve's progress callable, or None
+    cdef list errors        # what it raised, other than KeyboardInterrupt: solve raises it
 
     def __cinit__(self, u64 train, const uint32_t[:, ::1] cards, const int[::1] deck,
                   list hands, const int[:, ::1] caps, const uint32_t[::1] covers,
@@ -357,6 +360,25 @@ cdef class DealSearch:
             if lc_check_signals():
                 self.reason = DR_SIGNAL
                 return 1
+            if (self.progress is not None and (self.nodes & DL_PROGRESS_MASK) == 0
+                    and self.report()):
+                self.reason = DR_SIGNAL
+                return 1
+        return 0
+
+    cdef int report(self) noexcept:
+        """Call ``progress(nodes)``, other Python threads let run a moment first (a progress
+        display, a timer raising SIGINT: this search holds the GIL). 1 to stop: it raised
+        (KeyboardInterrupt is Ctrl-C; anything else is kept in ``errors``)."""
+        with nogil:
+            pass
+        try:
+            self.progress(self.nodes)
+        except KeyboardInterrupt:
+            return 1
+        except BaseException as exc:
+            self.errors.append(exc)
+            return 1
         return 0
 
     cdef int dfs(self, u64 x, int depth) noexcept:
@@ -427,11 +449,17 @@ cdef class DealSearch:
         return [(self.path_player[i], self.path_kind[i], self.path_train[i])
                 for i in range(self.path_len)]
 
-    def solve(self, u64 train, int bound, long long max_nodes, double deadline):
+    def solve(self, u64 train, int bound, long long max_nodes, double deadline,
+              object progress=None):
         """Search from ``train`` with at most ``bound`` plays in all (-1: no bound). Returns
         ``(code, reason, plan, nodes)``: code 0 loss, 1 win, 2 cut by the bound, 3 aborted;
-        reason 1 nodes, 2 time, 3 Ctrl-C, 4 memory; plan a list of (player, kind, train)."""
+        reason 1 nodes, 2 time, 3 Ctrl-C, 4 memory; plan a list of (player, kind, train).
+        ``progress(nodes)`` (nodes visited by this search object so far) is called every
+        DL_PROGRESS_MASK + 1 nodes; should it raise, the search stops: KeyboardInterrupt as
+        Ctrl-C (reason 3), anything else is raised here."""
         cdef int r
+        if progress is not None and not callable(progress):
+            raise TypeError("progress must be callable or None")
         self.bound = DL_UNBOUNDED if bound < 0 else bound
         self.max_nodes = max_nodes
         self.deadline = deadline
@@ -439,7 +467,14 @@ cdef class DealSearch:
         self.path_len = 0
         if is_goal_c(train, self.n):
             return DL_WIN, 0, [], self.nodes
-        r = self.dfs(train, 0)
+        self.progress = progress
+        self.errors = []
+        try:
+            r = self.dfs(train, 0)
+        finally:
+            self.progress = None
+        if self.errors:
+            raise self.errors[0]
         return r, self.reason, (self.plan() if r == DL_WIN else []), self.nodes
 
     def children(self, u64 train, long long max_nodes, double deadline):

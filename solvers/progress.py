@@ -13,7 +13,10 @@ from typing import Any
 
 from tqdm.auto import tqdm
 
-__all__ = ["progress", "on_terminal"]
+from lumicore.data import shorten
+from lumicore.errors import LumicoreError
+
+__all__ = ["progress", "on_terminal", "check_progress", "check_callback"]
 
 
 def on_terminal() -> bool:
@@ -28,3 +31,19 @@ def progress(total: int | None = None, desc: str = "", unit: str = "it",
     show = on_terminal() if enabled is None else enabled
     return tqdm(total=total, desc=desc, unit=unit, disable=not show, file=sys.stderr,
                 dynamic_ncols=True, leave=False, **kwargs)
+
+
+def check_progress(progress: object, name: str = "progress") -> bool | None:
+    """``progress`` if it is True, False or None (a progress line always, never, or on a
+    terminal only), as the searches that draw their own line take it; else
+    :class:`LumicoreError` naming ``name``."""
+    if progress is not None and not isinstance(progress, bool):
+        raise LumicoreError(f"{name} must be True, False or None, got {shorten(progress)}")
+    return progress
+
+
+def check_callback(progress: object, name: str = "progress") -> None:
+    """:class:`LumicoreError` naming ``name`` unless ``progress`` is callable or None, as the
+    searches that report to a caller's progress line take it."""
+    if progress is not None and not callable(progress):
+        raise LumicoreError(f"{name} must be callable or None, got {shorten(progress)}")

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import pytest
@@ -419,3 +420,27 @@ def test_an_altar_that_is_no_altar_setup_is_named(altar):
     inst = replace(_one_card({"food": 9}), turns=2)
     with pytest.raises(LumicoreError, match="^altar must be an AltarSetup"):
         build_schedule(inst, time_limit=1, workers=1, harvests=True, altar=altar)
+
+
+def test_the_harvest_planner_shows_the_progress_line(capsys):
+    """build_schedule dropped show_progress with harvests=True: `lemuria plan --harvests` was
+    silent for its whole solve (20 s by default)."""
+    from terminal_helpers import run_on_terminal
+
+    from lumicore.lemuria import default_instance
+
+    inst = default_instance(2, turns=3)
+    build_schedule(inst, time_limit=2, workers=1, show_progress=True, harvests=True)
+    err = capsys.readouterr().err
+    assert "lemuria plan" in err and "VP " in err
+    build_schedule(inst, time_limit=2, workers=1, harvests=True)
+    assert capsys.readouterr().err == ""
+    for harvests in (True, False):
+        with pytest.raises(LumicoreError, match="show_progress must be True, False or None"):
+            build_schedule(inst, harvests=harvests, show_progress="yes")
+    args = ("lemuria", "plan", "--harvests", "--workers", "1", "--time-limit", "2")
+    shown = run_on_terminal(*args)
+    assert "lemuria plan 0/" in shown
+    assert shown.index("lemuria plan 0/") < shown.index("Lemuria year plan")
+    quiet = run_on_terminal(*args, "--json")
+    assert "lemuria plan" not in quiet and json.loads(quiet)["income"]

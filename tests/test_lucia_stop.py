@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -15,13 +16,15 @@ from pathlib import Path
 
 import networkx as nx
 import pytest
+from terminal_helpers import run_on_terminal
 
 from lumicore.errors import LumicoreError, SearchLimitError
 from lumicore.lucia import Action, Card, Train, load_deck, random_train, scramble
 from lumicore.lucia import reference as R
+from lumicore.lucia.deal import deal
 from lumicore.lucia.kernel import MAX_NODES, MIN_MEMORY
 from solvers.cli import main
-from solvers.lucia import DEFAULT_PUZZLE, replay, solve, state_graph
+from solvers.lucia import DEFAULT_PUZZLE, play_game, replay, solve, solve_deal, state_graph
 
 ROOT = Path(__file__).resolve().parents[1]
 DEEP = str(random_train(1))     # a dealt train: far beyond BFS
@@ -255,39 +258,59 @@ def test_state_graph_limit_and_unsolvable():
     assert json.dumps(graph.graph) == '{"start": "L0 h T"}'
 
 
-def _run_on_terminal(*argv: str) -> str:
-    """Run the CLI on a pseudo-terminal of 120 columns; everything it wrote."""
-    import fcntl
-    import pty
-    import struct
-    import termios
-    pid, fd = pty.fork()
-    if pid == 0:  # pragma: no cover - the child
-        time.sleep(0.3)   # the parent sizes the terminal first
-        os.chdir(ROOT)
-        os.environ["PYTHONPATH"] = str(ROOT)
-        os.execvp(sys.executable, [sys.executable, "-m", "solvers.cli", "lucia", *argv])
-    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
-    out = b""
-    while True:
-        try:
-            chunk = os.read(fd, 4096)
-        except OSError:
-            break
-        if not chunk:
-            break
-        out += chunk
-    os.waitpid(pid, 0)
-    return out.decode(errors="replace")
-
-
 def test_progress_line_on_a_terminal_only():
     args = ("solve", DEEP, "--heuristic", "covering", "--time-limit", "1.6")
-    shown = _run_on_terminal(*args)
+    shown = run_on_terminal("lucia", *args)
     assert "lucia astar:" in shown and "bound f" in shown and "nodes/s" in shown
     assert "status: limit (time)" in shown
-    quiet = _run_on_terminal(*args, "--json")
+    quiet = run_on_terminal("lucia", *args, "--json")
     assert "lucia astar:" not in quiet and json.loads(quiet)["reason"] == "time"
+
+
+def test_deal_search_progress_is_called_with_growing_counts():
+    """solve_deal had no progress: `lucia deal --solve` was silent for its 10 s."""
+    calls = []
+    result = solve_deal(deal(7), max_nodes=300_000, progress=lambda *a: calls.append(a))
+    assert result.status == "limit" and result.reason == "nodes"
+    assert [c[0] for c in calls] == [65536 * k for k in range(1, len(calls) + 1)]
+    assert len(calls) == 4 and all(c[1] >= 0 for c in calls)
+
+
+def test_deal_search_progress_errors_stop_it():
+    def boom(*_):
+        raise RuntimeError("boom")
+
+    def press(*_):
+        raise KeyboardInterrupt
+    with pytest.raises(RuntimeError, match="boom"):
+        solve_deal(deal(7), max_nodes=300_000, progress=boom)
+    stopped = solve_deal(deal(7), max_nodes=300_000, progress=press)
+    assert stopped.status == "interrupted" and stopped.nodes == 65536
+    with pytest.raises(LumicoreError, match="progress must be callable"):
+        solve_deal(deal(7), progress=3)
+
+
+def test_deal_solve_shows_the_deal_then_a_progress_line_on_a_terminal_only():
+    args = ("deal", "--seed", "7", "--solve", "--time-limit", "1.5")
+    shown = run_on_terminal("lucia", *args)
+    assert "lucia deal:" in shown and "nodes/s" in shown
+    assert shown.index("train: ") < shown.index("lucia deal:") < shown.index("status: limit")
+    quiet = run_on_terminal("lucia", *args, "--json")
+    assert "lucia deal:" not in quiet and json.loads(quiet)["solve"]["reason"] == "time"
+
+
+def test_play_shows_the_samples_of_each_play_on_a_terminal_only():
+    """`lucia play` printed nothing while a play was chosen (45 s and more with 200 samples)."""
+    calls = []
+    record = play_game(deal(3), samples=4, max_nodes=1000, progress=lambda *a: calls.append(a))
+    assert len(calls) == 4 * len(record.turns)
+    assert calls[:5] == [(1, 4), (2, 4), (3, 4), (4, 4), (1, 4)]
+    args = ("play", "--seed", "3", "--samples", "8", "--max-nodes", "1000")
+    shown = run_on_terminal("lucia", *args)
+    assert "lucia play:" in shown and "samples/s" in shown and "sample 8/8" in shown
+    plays = int(re.search(r"(?:won|lost) after (\d+) plays", shown).group(1))
+    quiet = run_on_terminal("lucia", *args, "--json")
+    assert "lucia play:" not in quiet and json.loads(quiet)["plays"] == plays
 
 
 def test_interrupted_astar_keeps_the_warm_start_plan():

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from terminal_helpers import run_on_terminal
 
 from lumicore.errors import DataError
 from lumicore.game import play_randomly
@@ -100,6 +101,17 @@ def test_best_ranks_choices(tmp_path, capsys):
     assert len(result["choices"]) == len(state.legal_actions())
     values = [c["value"] for c in result["choices"]]
     assert values == sorted(values, reverse=True)
+
+
+def test_best_shows_a_progress_line_on_a_terminal_only(tmp_path):
+    """`lumen best` printed nothing for its 5 s."""
+    _, path = decision_file(tmp_path)
+    args = ("lumen", "best", str(path), "--time-limit", "1.5", "--top", "1")
+    shown = run_on_terminal(*args)
+    assert "lumen best:" in shown and "nodes/s" in shown
+    assert shown.index("lumen best:") < shown.index("player 1 to move")
+    quiet = run_on_terminal(*args, "--json")
+    assert "lumen best:" not in quiet and len(json.loads(quiet)["choices"]) == 1
 
 
 def test_a_negative_top_is_bad_input(tmp_path, capsys):

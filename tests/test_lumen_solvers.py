@@ -76,6 +76,37 @@ def test_exact_values_reads_the_clock_between_positions_met_again(monkeypatch):
     assert len(children) <= 16
 
 
+def test_best_choice_shows_a_progress_line_when_asked(capsys):
+    """best_choice had no progress line: `lumen best` was silent for its 5 s."""
+    state = play_randomly(GameState.new_game(seed=1), seed=1, max_steps=60)
+    while state.is_chance_node():
+        state.apply_action(0)
+    best_choice(state, time_limit=1.3, progress=True)
+    err = capsys.readouterr().err
+    assert "lumen best:" in err and "nodes/s" in err and "best " in err
+    best_choice(state, time_limit=1.3)  # default: no line
+    assert capsys.readouterr().err == ""
+    assert state.phase == "choose"  # a selection node: the sheet objective's line too
+    best_choice(state, objective="sheet", time_limit=1.3, progress=True)
+    assert "lumen best:" in capsys.readouterr().err
+    with pytest.raises(LumicoreError, match="progress must be True, False or None"):
+        best_choice(state, progress="yes")
+
+
+def test_exact_values_report_their_positions():
+    from lumicore.game import sample_chance
+
+    rng, state = np.random.default_rng(5), GameState.new_game(seed=2)
+    while state.round < state.board.rounds or state.phase != "reinforce" \
+            or state.is_chance_node():
+        actions = state.legal_actions()
+        state.apply_action(sample_chance(state, rng) if state.is_chance_node()
+                           else actions[int(rng.integers(len(actions)))])
+    calls = []
+    _, nodes = exact_values(state, progress=calls.append)
+    assert len(calls) > 10 and calls == sorted(calls) and 0 < calls[0] and calls[-1] <= nodes
+
+
 def test_exact_expectation_over_a_chance_node():
     state = last_round_move()
     state.phase = "reinforce"   # reinforcing then refilling: draws do not change the result

@@ -300,3 +300,33 @@ def test_best_turn_at_a_decision_still_replays_the_whole_record(tamper, message,
                          "--time-limit", "5")
     assert code == 2 and out == ""
     assert err.startswith("lumicore: error: 'game.json': ") and message in err
+
+
+def test_best_and_best_turn_show_a_progress_line_on_a_terminal_only(capsys, monkeypatch):
+    """`reef best` and `reef best-turn` drew no progress line. Their searches here end well
+    within the second after which the line shows, so that delay is dropped (and the tenth of
+    a second between two redraws), and the terminal is faked (solvers.progress.on_terminal)."""
+    import solvers.commands.reef as commands
+    import solvers.progress as progress
+    from lumicore.reef.game import Game
+
+    real = progress.progress
+    monkeypatch.setattr(commands, "progress",
+                        lambda *a, **k: real(*a, **{**k, "delay": 0, "mininterval": 0}))
+    game = Game.new(players=2, seed=3)
+    while game.phase == "orient":
+        game.play(game.decisions()[0])
+    best = ["reef", "best", "--board", "B", "--hand", "green 5 starfish, green 3 starfish, "
+            "green 4", "--limestone", "10", "--objective", "final:light"]
+    turn = ["reef", "best-turn", json.dumps(game.record()), "--top", "1"]
+    for argv in (best, turn):
+        code, out, err = run(capsys, *argv)  # not on a terminal: no line
+        assert code == 0 and err == ""
+    monkeypatch.setattr(progress, "on_terminal", lambda: True)
+    code, out, err = run(capsys, *best)
+    assert code == 0 and "reef best: 32768 nodes" in err and "nodes/s" in err
+    code, out, err = run(capsys, *turn)
+    assert code == 0 and "reef best-turn:" in err and "decisions weighed" in err
+    for argv in (best, turn):
+        code, out, err = run(capsys, *argv, "--json")
+        assert code == 0 and err == "" and json.loads(out)

@@ -524,3 +524,35 @@ def test_ctrl_c_as_the_python_search_builds_its_result_is_interrupted(monkeypatc
     assert result.status == "interrupted" and not result.optimal
     assert result.value == whole.value and result.placements == whole.placements
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+# ---- progress -----------------------------------------------------------------------------------
+
+def test_the_search_reports_its_nodes_to_progress():
+    """best_placement had no progress: `reef best` could walk millions of nodes in silence."""
+    calls = []
+    result = best_placement(long_search_reef(), LONG_HAND, 10, "final:light", prune=False,
+                            progress=lambda *a: calls.append(a))
+    assert result.optimal and len(calls) == result.nodes // kernel.POLL_NODES
+    assert [n for n, _ in calls] == [kernel.POLL_NODES * k for k in range(1, len(calls) + 1)]
+    assert all(b >= a >= 0 for (_, a), (_, b) in zip(calls, calls[1:], strict=False))
+    python = []  # the Python search of a callable objective: every 256 nodes
+    result = best_placement(random_reef("A", pieces=10, seed=3, climb=0.6), "pink 3, blue 2", 4,
+                            lambda r: float(r.coral_score("pink")),
+                            progress=lambda *a: python.append(a))
+    assert [n for n, _ in python] == [256 * k for k in range(1, result.nodes // 256 + 1)]
+
+
+def test_progress_that_raises_stops_the_search():
+    def press(*_):
+        raise KeyboardInterrupt
+
+    def boom(*_):
+        raise RuntimeError("boom")
+    reef = long_search_reef()
+    stopped = best_placement(reef, LONG_HAND, 10, "final:light", prune=False, progress=press)
+    assert stopped.status == "interrupted" and stopped.nodes == kernel.POLL_NODES
+    with pytest.raises(RuntimeError, match="boom"):
+        best_placement(reef, LONG_HAND, 10, "final:light", prune=False, progress=boom)
+    with pytest.raises(LumicoreError, match="progress must be callable"):
+        best_placement(reef, LONG_HAND, 10, progress="yes")

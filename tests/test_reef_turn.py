@@ -333,3 +333,30 @@ def test_a_placement_search_stopped_by_ctrl_c_stops_best_turn(monkeypatch):
     assert result.status == "interrupted" and result.reason == "interrupted"
     assert calls["n"] == 3 and 0 < len(result.ranked) < len(best_turn(game).ranked)
     assert all(r.placement is None or r.placement.status == "optimal" for r in result.ranked)
+
+
+def test_best_turn_reports_decisions_weighed_and_placement_nodes(monkeypatch):
+    """best_turn had no progress: `reef best-turn` was silent however long its searches ran."""
+    import solvers.reef.turn as turn
+
+    game = at_turn()
+    decisions = len(game.decisions())
+    calls = []
+    result = best_turn(game, progress=lambda *a: calls.append(a))
+    assert [c[:2] for c in calls] == [(k, decisions) for k in range(1, decisions + 1)]
+    assert calls[-1][2] == result.nodes and all(c[3] >= 0 for c in calls)
+    real, searches = turn.best_placement, []
+
+    def placement(*args, **kwargs):  # a search that reports 100 nodes under way
+        searches.append(calls[-1] if calls else (0, decisions, 0, 0.0))
+        kwargs["progress"](100, 0.0)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(turn, "best_placement", placement)
+    calls.clear()
+    best_turn(game, progress=lambda *a: calls.append(a))
+    assert searches and len(calls) == decisions + len(searches)
+    for before in searches:  # the decisions weighed so far, and 100 nodes more than so far
+        assert (before[0], decisions, before[2] + 100) in [c[:3] for c in calls]
+    with pytest.raises(LumicoreError, match="progress must be callable"):
+        best_turn(game, progress=1)

@@ -48,6 +48,7 @@ __all__ = [
     "placements",
     "features",
     "search_hand",
+    "POLL_NODES",
     "playout",
     "POLICY_SALT",
 ]
@@ -58,6 +59,9 @@ FEATURES: tuple[str, ...] = _kernel.FEATURES
 MAX_HEIGHT: int = _kernel.MAX_HEIGHT
 """The kernel takes reefs up to this height (far above anything a game can build)."""
 _INT_MAX = 2**31 - 1
+POLL_NODES = 32768
+"""The hand search calls its ``poll`` every this many nodes (ext/reef.pyx: ``POLL_MASK + 1``), so
+the calls count its nodes."""
 
 
 @lru_cache(maxsize=64)
@@ -157,7 +161,7 @@ def search_hand(
     """Run the kernel's exhaustive hand search (see :func:`solvers.reef.best_placement`, which
     is the public entry point). ``kinds`` are distinct Luminos, ``counts`` how many of each.
 
-    Every few milliseconds (32768 nodes) the search delivers pending signals and calls
+    Every few milliseconds (:data:`POLL_NODES` nodes) the search delivers pending signals and calls
     ``poll()`` if given: a ``KeyboardInterrupt`` (Ctrl-C) or a true answer stops it with
     ``interrupted`` (and not ``complete``) and the best plan so far; an exception of the poll
     stops it and is raised."""

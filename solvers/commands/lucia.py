@@ -300,14 +300,20 @@ def run_deal(args: argparse.Namespace) -> int:
         d = deal(args.seed, 1 if args.players is None else args.players,
                  "default" if args.setup is None else args.setup,
                  "default" if args.deck is None else args.deck)
-    result = solve_deal(d, time_limit=args.time_limit) if args.solve else None
+    if not args.json:
+        print(d, flush=True)  # before the search, which may take all of --time-limit
+    result = None
+    if args.solve:
+        with progress(desc="lucia deal", unit=" nodes", delay=1.0,
+                      enabled=False if args.json else None) as bar:
+            result = solve_deal(d, time_limit=args.time_limit,
+                                progress=lambda nodes, _elapsed: bar.update(nodes - bar.n))
     if args.json:
         data = d.to_dict()
         if result is not None:
             data["solve"] = result.to_dict()
         print(json.dumps(data))
     else:
-        print(d)
         if result is not None:
             for step in result.plan:
                 print(f"  {step}")
@@ -340,15 +346,25 @@ def run_play(args: argparse.Namespace) -> int:
     if not args.json:
         print(f"start: {d.train}")
 
-    def show(player, hand, play, estimate) -> None:
-        if args.json:
-            return
-        est = "" if estimate is None else (f"  est {estimate.rate:.0%} [{estimate.low:.0%}, "
-                                           f"{estimate.high:.0%}]")
-        print(f"player {player}  hand: {', '.join(c.name for c in hand)}  ->  {play}{est}")
+    plays = [0]
+    with progress(desc="lucia play", unit=" samples", delay=1.0,
+                  enabled=False if args.json else None) as bar:
+        def show(player, hand, play, estimate) -> None:
+            plays[0] += 1
+            if args.json:
+                return
+            est = "" if estimate is None else (f"  est {estimate.rate:.0%} "
+                                               f"[{estimate.low:.0%}, {estimate.high:.0%}]")
+            bar.clear()
+            print(f"player {player}  hand: {', '.join(c.name for c in hand)}  ->  {play}{est}",
+                  flush=True)
 
-    record = play_game(d, args.policy, args.samples, args.seed, args.time_limit, args.max_nodes,
-                       on_turn=show)
+        def thinking(done: int, samples: int) -> None:  # the samples of the play being chosen
+            bar.set_postfix_str(f"play {plays[0] + 1}: sample {done}/{samples}", refresh=False)
+            bar.update()
+
+        record = play_game(d, args.policy, args.samples, args.seed, args.time_limit,
+                           args.max_nodes, on_turn=show, progress=thinking)
     text = json.dumps({"game": "lucia", "seed": args.seed, "players": args.players,
                        "deck": args.deck, **record.to_dict()})
     if record_path is not None:

@@ -170,7 +170,8 @@ def run_best(args: argparse.Namespace) -> int:
         raise LumicoreError(f"--top must be 0 (all) or a positive count, got {args.top}")
     state = load_state(args.state)
     result = best_choice(state, time_limit=args.time_limit, max_nodes=args.max_nodes,
-                         seed=args.seed, playout=args.playout, objective=args.objective)
+                         seed=args.seed, playout=args.playout, objective=args.objective,
+                         progress=False if args.json else None)
     if args.top:
         result = type(result)(**{**result.__dict__, "choices": result.choices[:args.top]})
     print(json.dumps(result.to_dict()) if args.json else result)

@@ -40,6 +40,7 @@ from solvers.commands import (
     seconds,
 )
 from solvers.limits import EXIT_ANSWER, EXIT_INTERRUPTED, exit_code
+from solvers.progress import progress
 
 __all__ = ["register", "parse_start", "parse_objective", "add_game_options", "game_options"]
 
@@ -150,8 +151,11 @@ def run_best(args: argparse.Namespace) -> int:
         raise LumicoreError(f"--hand {shorten(args.hand)}: a hand has 1 to 3 Luminos")
     if not 0 <= args.limestone <= LIMESTONE_CAP:
         raise LumicoreError(f"--limestone {args.limestone}: storage holds 0..{LIMESTONE_CAP}")
-    result = best_placement(reef, hand, args.limestone, parse_objective(args.objective),
-                            max_nodes=args.max_nodes, time_limit=args.time_limit)
+    with progress(desc="reef best", unit=" nodes", delay=1.0,
+                  enabled=False if args.json else None) as bar:
+        result = best_placement(reef, hand, args.limestone, parse_objective(args.objective),
+                                max_nodes=args.max_nodes, time_limit=args.time_limit,
+                                progress=lambda nodes, _elapsed: bar.update(nodes - bar.n))
     if args.save is not None:
         reef_io.save(result.reef, args.save)
     if args.svg is not None:
@@ -216,7 +220,13 @@ def run_best_turn(args: argparse.Namespace) -> int:
                                 "after its first N steps)")
         raise LumicoreError(f"--decisions {args.decisions}: at the position it picks in "
                             f"{record} {where}")
-    result = best_turn(game, args.objective, time_limit=args.time_limit)
+    with progress(desc="reef best-turn", unit=" nodes", delay=1.0,
+                  enabled=False if args.json else None) as bar:
+        def show(weighed: int, decisions: int, nodes: int, _elapsed: float) -> None:
+            bar.set_postfix_str(f"{weighed}/{decisions} decisions weighed", refresh=False)
+            bar.update(nodes - bar.n)
+
+        result = best_turn(game, args.objective, time_limit=args.time_limit, progress=show)
     if args.json:
         print(json.dumps(result.as_dict(args.top)))
     else:

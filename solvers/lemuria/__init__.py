@@ -39,6 +39,7 @@ from solvers.lemuria.lns import improve
 from solvers.lemuria.model import YearModel
 from solvers.lemuria.search import Watch, branch_count, solve_watched, wait_watched
 from solvers.limits import FEASIBLE, INTERRUPTED, OPTIMAL, REASON_INTERRUPTED, check_limits
+from solvers.progress import check_progress
 
 __all__ = ["DEFAULT_TIME_LIMIT", "SEED_LIMIT", "POLISH_SHARE", "BRANCH_SHARE", "DIVE_SHARE",
            "PARTNER_LATE", "VIOLATION_LS", "ModelStats", "build_schedule", "model_stats",
@@ -184,12 +185,14 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
     """
     check_limits(None, time_limit)
     workers, seed = _check_args(instance, workers, seed)
+    check_progress(show_progress, "show_progress")
     if bound_method not in METHODS:
         raise LumicoreError(f"bound_method: {bound_method!r} is not one of {', '.join(METHODS)}")
     if harvests:  # the material operations decided too: solvers.lemuria.harvest
         from solvers.lemuria.harvest import build_harvest_schedule
 
-        return build_harvest_schedule(instance, altar, time_limit, workers, seed, hint, log)
+        return build_harvest_schedule(instance, altar, time_limit, workers, seed, hint, log,
+                                      show_progress=show_progress)
     if instance.present is not None:  # a year under way: the fast bound (so the branch and
         # bound, its partner process and the dives) and the character polish do not model its
         # present facilities and chits, so only CP-SAT searches (and _exhaust on short years)

@@ -56,6 +56,7 @@ from solvers.lemuria.greedy import check_max_builds, greedy_schedule
 from solvers.lemuria.model import YearModel, character_draws_bound
 from solvers.lemuria.search import Watch, branch_count, solve_watched
 from solvers.limits import FEASIBLE, INTERRUPTED, REASON_INTERRUPTED, REASON_TIME, check_limits
+from solvers.progress import check_progress
 
 __all__ = ["HarvestYearModel", "greedy_materials", "greedy_harvest_schedule",
            "build_harvest_schedule", "PREFERRED"]
@@ -340,7 +341,8 @@ def _hint(year: HarvestYearModel, instance: Instance, plan: Schedule) -> None:
 def build_harvest_schedule(instance: Instance, setup: AltarSetup | None = None,
                            time_limit: float | None = 20.0, workers: int = 1, seed: int = 0,
                            hint: bool = True, log: bool = False,
-                           max_builds: int | None = None) -> Schedule:
+                           max_builds: int | None = None,
+                           show_progress: bool | None = False) -> Schedule:
     """The VP-maximal year with the material operations decided (see the module docstring).
 
     Returns a :class:`~lumicore.lemuria.Schedule` whose turns start with their material
@@ -358,12 +360,15 @@ def build_harvest_schedule(instance: Instance, setup: AltarSetup | None = None,
     the model was built, before the solver started). ``time_limit`` covers the whole call but
     the model's build, which is not cut short: when that build has used the time up, the
     solver does not start and the greedy plan comes back ("feasible", ``reason`` "time").
+    ``show_progress``: a progress line with the plan's VP while CP-SAT runs (None: only on a
+    terminal), as ``build_schedule``'s.
     """
     from solvers.lemuria import _check_args, _solver
 
     check_limits(None, time_limit)
     workers, seed = _check_args(instance, workers, seed)
     max_builds = check_max_builds(max_builds)
+    check_progress(show_progress, "show_progress")
     if setup is None:
         setup = AltarSetup(first_turn=instance.first_turn)
     check_type(setup, AltarSetup, "altar", "an AltarSetup (lumicore.lemuria.harvests) or None")
@@ -395,9 +400,11 @@ def build_harvest_schedule(instance: Instance, setup: AltarSetup | None = None,
     solver = _solver(workers, seed, left, log, interleave=False)
     # in a thread, as build_schedule's runs: Ctrl-C stops it at once with the best plan so far
     # (a plain solver.solve held Ctrl-C until the time limit and then lost the plan)
-    watch = Watch(False, left)
-    code = solve_watched(solver, year.m, watch, bounds=False)
-    watch.close()
+    watch = Watch(show_progress, left, vp=greedy.vp)
+    try:
+        code = solve_watched(solver, year.m, watch, bounds=False)
+    finally:
+        watch.close()
     elapsed = time.perf_counter() - start
     if code == cp_model.INFEASIBLE:
         raise LumicoreError("no legal year: the other players' materials cannot all be placed "

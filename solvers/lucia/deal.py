@@ -18,7 +18,7 @@ iterative deepening on the number of plays.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,6 +36,7 @@ from solvers.limits import (
     WINNABLE,
     check_limits,
 )
+from solvers.progress import check_callback
 
 __all__ = ["solve_deal", "solve_position", "DealResult", "DealStep", "replay_deal",
            "DEFAULT_DEAL_NODES", "DEFAULT_TT_BITS"]
@@ -130,12 +131,14 @@ def _check_sequences(hands: object, deck: object) -> None:
 def solve_position(train: Train, hands: Sequence[Sequence[Card]], deck: Sequence[Card],
                    mover: int = 0, shortest: bool = False,
                    max_nodes: int | None = DEFAULT_DEAL_NODES, time_limit: float | None = None,
-                   rules: Rules = DEFAULT_RULES, tt_bits: int = DEFAULT_TT_BITS) -> DealResult:
+                   rules: Rules = DEFAULT_RULES, tt_bits: int = DEFAULT_TT_BITS,
+                   progress: Callable[[int, float], object] | None = None) -> DealResult:
     """:func:`solve_deal` from a game in progress: ``hands`` in seat order (one per player),
     ``mover`` the seat to play (0-based), ``deck`` the cards still to draw (top first)."""
     if not isinstance(train, Train):
         raise LumicoreError(f"train must be a lumicore.lucia.Train, got {train!r}")
     check_limits(max_nodes, time_limit)
+    check_callback(progress)
     _check_sequences(hands, deck)
     seats = check_players(len(hands))
     if isinstance(mover, bool) or not isinstance(mover, int) or not 0 <= mover < seats:
@@ -154,7 +157,9 @@ def solve_position(train: Train, hands: Sequence[Sequence[Card]], deck: Sequence
                                 search_table, rules, tt_bits)
     limit = kernel.deal_node_limit(max_nodes)
     deadline = kernel.deal_deadline(time_limit)
-    code, why, steps, nodes = search.solve(train.packed, -1, limit, deadline)
+    report = None if progress is None else (
+        lambda visited: progress(visited, time.perf_counter() - clock))
+    code, why, steps, nodes = search.solve(train.packed, -1, limit, deadline, report)
     status = kernel.DEAL_CODES[code]
     reason = kernel.DEAL_REASONS[why]
     proven = status == WINNABLE and not steps
@@ -164,7 +169,7 @@ def solve_position(train: Train, hands: Sequence[Sequence[Card]], deck: Sequence
             if bound >= len(steps):
                 proven = True
                 break
-            code, why, found, nodes = search.solve(train.packed, bound, limit, deadline)
+            code, why, found, nodes = search.solve(train.packed, bound, limit, deadline, report)
             if code == 1:
                 steps, proven = found, True
             elif code == 3:
@@ -181,14 +186,17 @@ def solve_position(train: Train, hands: Sequence[Sequence[Card]], deck: Sequence
 def solve_deal(train: Train | str | Deal, deck: Sequence[Card] | Deck | None = None,
                players: int = 1, shortest: bool = False,
                max_nodes: int | None = DEFAULT_DEAL_NODES, time_limit: float | None = None,
-               rules: Rules = DEFAULT_RULES, tt_bits: int = DEFAULT_TT_BITS) -> DealResult:
+               rules: Rules = DEFAULT_RULES, tt_bits: int = DEFAULT_TT_BITS,
+               progress: Callable[[int, float], object] | None = None) -> DealResult:
     """Whether the deal ``train`` + ``deck`` (top first; player 1 takes the top 3 cards, player 2
     the next 3, ...) can be won by ``players`` co-operative players who all know the deck order.
 
     ``train`` may also be a :class:`~lumicore.lucia.deal.Deal` (then ``deck`` and ``players``
     come from it). ``shortest=True``: the plan has the fewest plays possible (``shortest_proven``
     False when a limit cut that proof short; the plan found first is kept). Ctrl-C returns
-    status ``"interrupted"``.
+    status ``"interrupted"``. ``progress(nodes, elapsed)`` is called every 65,536 positions
+    (a progress line); should it raise, the search stops (``KeyboardInterrupt``: status
+    ``"interrupted"``; anything else is raised).
     """
     if isinstance(train, Deal):
         if deck is not None:
@@ -208,7 +216,7 @@ def solve_deal(train: Train | str | Deal, deck: Sequence[Card] | Deck | None = N
     cards = list(deck)
     hands = [cards[i * hand:(i + 1) * hand] for i in range(players)]
     return solve_position(train, hands, cards[players * hand:], 0, shortest, max_nodes,
-                          time_limit, rules, tt_bits)
+                          time_limit, rules, tt_bits, progress)
 
 
 def replay_deal(train: Train | str, deck: Sequence[Card], players: int, plan: Sequence[DealStep],

@@ -34,6 +34,7 @@ from lumicore.lucia.deal_reference import after_play, plays
 from lumicore.lucia.heuristic import deficits, estimate
 from lumicore.lucia.train import DEFAULT_RULES, Play, Rules, Train, as_train, check_cards
 from solvers.limits import REASON_INTERRUPTED, check_limits
+from solvers.progress import check_callback
 from solvers.stats import wilson
 
 __all__ = ["best_play", "check_sampling", "greedy_play", "play_game", "PlayEstimate", "Ranking",
@@ -112,7 +113,8 @@ def best_play(train: Train | str, hand: Sequence[Card], unseen: Iterable[Card] |
               players: int = 1, samples: int = DEFAULT_SAMPLES, seed: int = 0,
               time_limit: float | None = None, max_nodes: int | None = SAMPLE_NODES,
               hand_sizes: Sequence[int] | None = None,
-              rules: Rules = DEFAULT_RULES) -> Ranking:
+              rules: Rules = DEFAULT_RULES,
+              progress: Callable[[int, int], object] | None = None) -> Ranking:
     """Rank the mover's plays by the estimated probability that the players can still win.
 
     ``unseen``: the cards not yet seen (a sequence or a Counter; their order does not matter, the
@@ -123,6 +125,7 @@ def best_play(train: Train | str, hand: Sequence[Card], unseen: Iterable[Card] |
     the sample it cuts short is dropped (``Ranking.samples`` counts the whole ones);
     ``max_nodes`` caps the search of each play in each sample (see :data:`SAMPLE_NODES`).
     Ctrl-C raises ``KeyboardInterrupt`` (the kernel search stops on it at once).
+    ``progress(done, samples)`` is called after each sample (a progress line).
     """
     train = as_train(train, rules)
     hand, players, seed = list(hand), check_players(players), check_seed(seed)
@@ -135,6 +138,7 @@ def best_play(train: Train | str, hand: Sequence[Card], unseen: Iterable[Card] |
     if len(hand) > 3:
         raise LumicoreError(f"a hand holds at most 3 cards, got {len(hand)}")
     check_sampling(samples, max_nodes, time_limit)
+    check_callback(progress)
     sizes = _others(pool, players, hand_sizes)
     clock = time.perf_counter()
     options = plays(train, hand, rules)
@@ -166,6 +170,8 @@ def best_play(train: Train | str, hand: Sequence[Card], unseen: Iterable[Card] |
             wins[key] += code == 1
             undecided[key] += code in (2, 3)
         done += 1
+        if progress is not None:
+            progress(done, samples)
     estimates = [PlayEstimate(_play(train, card, after, rules), wins[(card, after)],
                               trials[(card, after)], undecided[(card, after)])
                  for card, after in options]
@@ -227,10 +233,13 @@ class GameRecord:
 def play_game(game: Deal, policy: str = "best", samples: int = DEFAULT_SAMPLES, seed: int = 0,
               time_limit: float | None = None, max_nodes: int | None = SAMPLE_NODES,
               on_turn: Callable[[int, tuple[Card, ...], Play, PlayEstimate | None], Any]
-              | None = None, rules: Rules = DEFAULT_RULES) -> GameRecord:
+              | None = None, rules: Rules = DEFAULT_RULES,
+              progress: Callable[[int, int], object] | None = None) -> GameRecord:
     """Play the deal to its end: each mover chooses with ``policy`` (``"best"``:
     :func:`best_play` knowing only their hand and the unseen cards, ``time_limit`` per turn;
-    ``"greedy"``: :func:`greedy_play`). ``on_turn`` is called after every play."""
+    ``"greedy"``: :func:`greedy_play`). ``on_turn`` is called after every play;
+    ``progress(done, samples)`` after each sample of the turn being thought over (as
+    :func:`best_play` calls it)."""
     if policy not in ("best", "greedy"):
         raise LumicoreError(f"policy must be 'best' or 'greedy', got {policy!r:.80}")
     if not isinstance(game, Deal):
@@ -238,6 +247,7 @@ def play_game(game: Deal, policy: str = "best", samples: int = DEFAULT_SAMPLES, 
     seed = check_seed(seed)
     # checked for "greedy" too, which reads none of them: a bad value is not ignored
     check_sampling(samples, max_nodes, time_limit)
+    check_callback(progress)
     hands = tuple(tuple(h) for h in game.hands())
     stock, mover, train = game.stock(), 0, game.train
     record = GameRecord(train.is_goal())
@@ -254,7 +264,7 @@ def play_game(game: Deal, policy: str = "best", samples: int = DEFAULT_SAMPLES, 
             others = [len(hands[(mover + i) % game.players]) for i in range(1, game.players)]
             ranking = best_play(train, hand, unseen, game.players, samples,
                                 (seed + turn) % SEED_LIMIT,
-                                time_limit, max_nodes, others, rules)
+                                time_limit, max_nodes, others, rules, progress)
             estimate_ = ranking.plays[0] if ranking.plays else None
             play = None if estimate_ is None else estimate_.play
         if play is None:

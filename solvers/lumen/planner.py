@@ -29,9 +29,11 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
+from tqdm import tqdm
 
 from lumicore.errors import LumicoreError
 from lumicore.game import sample_chance
@@ -48,6 +50,8 @@ from solvers.limits import (
     check_limits,
 )
 from solvers.lumen.bots import make_policy
+from solvers.progress import check_progress
+from solvers.progress import progress as progress_bar
 from solvers.stats import wilson
 
 __all__ = ["Choice", "ChoiceResult", "best_choice", "exact_values", "DEFAULT_TIME_LIMIT",
@@ -145,9 +149,12 @@ class _OutOfBudget(Exception):
 
 
 def exact_values(state: GameState, max_nodes: int = DEFAULT_MAX_NODES,
-                 deadline: float | None = None) -> tuple[list[list[float]], int] | None:
+                 deadline: float | None = None,
+                 progress: Callable[[int], object] | None = None
+                 ) -> tuple[list[list[float]], int] | None:
     """Every action's exact expected returns ``[[r0, r1], ...]`` and the nodes visited, or None
-    when the tree does not fit in ``max_nodes`` (or the clock passes ``deadline``)."""
+    when the tree does not fit in ``max_nodes`` (or the clock passes ``deadline``).
+    ``progress(nodes)`` is called every 1,024 steps of the search."""
     memo: dict[tuple, list[float]] = {}
     count = [0, 0]  # new positions, and every call (a position met again costs a copy too)
 
@@ -157,6 +164,8 @@ def exact_values(state: GameState, max_nodes: int = DEFAULT_MAX_NODES,
             check()
             if deadline is not None and time.perf_counter() > deadline:
                 raise _OutOfBudget
+            if progress is not None and count[1] % 1024 == 0:
+                progress(count[0])
         if s.is_terminal():
             return s.returns()
         key = s._key()
@@ -212,10 +221,18 @@ def _policy(name: str, seed: int):  # type: ignore[no-untyped-def]
     return lambda s, rng: bot.choose(s)
 
 
+def search_bar(progress: bool | None) -> tqdm:
+    """The progress line of :func:`best_choice` and
+    :func:`~solvers.lumen.solitaire.solitaire_choice`: the nodes (positions, or play-outs)
+    counted so far, their rate and the time, from the first second on."""
+    return progress_bar(desc="lumen best", unit=" nodes", delay=1.0, enabled=progress)
+
+
 @noting()
 def best_choice(state: GameState, time_limit: float | None = DEFAULT_TIME_LIMIT,
                 max_nodes: int = DEFAULT_MAX_NODES, seed: int = 0, playout: str = "kernel",
-                min_samples: int = 1, objective: str = "win") -> ChoiceResult:
+                min_samples: int = 1, objective: str = "win",
+                progress: bool | None = False) -> ChoiceResult:
     """Rank every action of the player to move in ``state`` by expected result (module
     docstring). ``time_limit`` bounds the whole call (None: exactly ``min_samples`` play-outs
     per choice when Monte Carlo answers). ``objective="sheet"`` ranks the selections and
@@ -223,14 +240,17 @@ def best_choice(state: GameState, time_limit: float | None = DEFAULT_TIME_LIMIT,
     (:func:`solvers.lumen.solitaire.solitaire_choice`). With a time limit the play-outs stop
     at it, even in the middle of the first round of play-outs (a choice not reached yet has
     no samples; with none at all the status is ``limit``); ``min_samples`` play-outs per choice
-    are played first only when the time allows."""
+    are played first only when the time allows. ``progress`` shows a progress line (None: on
+    a terminal only): the nodes so far and the best choice's value."""
     if isinstance(min_samples, bool) or not isinstance(min_samples, int) or min_samples < 1:
         raise LumicoreError(f"min_samples must be a positive integer, got {min_samples!r:.80}")
+    check_progress(progress)
     if objective == "sheet":
         from solvers.lumen.solitaire import solitaire_choice
 
         check_limits(None, time_limit)
-        return solitaire_choice(state, time_limit, seed, min_samples=min_samples)
+        return solitaire_choice(state, time_limit, seed, min_samples=min_samples,
+                                progress=progress)
     if objective != "win":
         raise LumicoreError(f"objective {str(objective)[:80]!r} is not 'win' or 'sheet'")
     if not isinstance(state, GameState):
@@ -240,6 +260,13 @@ def best_choice(state: GameState, time_limit: float | None = DEFAULT_TIME_LIMIT,
                             f"(this one is {'over' if state.is_terminal() else 'a chance node'})")
     check_limits(max_nodes, time_limit)
     check_seed(seed)
+    with search_bar(progress) as bar:
+        return _rank(state, time_limit, max_nodes, seed, playout, min_samples, bar)
+
+
+def _rank(state: GameState, time_limit: float | None, max_nodes: int, seed: int, playout: str,
+          min_samples: int, bar: tqdm) -> ChoiceResult:
+    """:func:`best_choice` on checked arguments, counting its nodes on ``bar``."""
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     player, actions = state.current_player(), state.legal_actions()
@@ -248,7 +275,8 @@ def best_choice(state: GameState, time_limit: float | None = DEFAULT_TIME_LIMIT,
     if state.round >= state.board.rounds - EXACT_ROUNDS + 1:
         half = None if time_limit is None else start + time_limit / 2
         try:
-            exact = exact_values(state, max_nodes, half)
+            exact = exact_values(state, max_nodes, half,
+                                 progress=lambda nodes: bar.update(nodes - bar.n))
         except KeyboardInterrupt:
             return ChoiceResult(player, "exact", INTERRUPTED, [], REASON_INTERRUPTED, 0,
                                 time.perf_counter() - start)
@@ -273,6 +301,7 @@ def best_choice(state: GameState, time_limit: float | None = DEFAULT_TIME_LIMIT,
                     raise _OutOfTime
                 if deadline is None and games[j] >= min_samples:
                     continue
+                was = games[j]
                 if child.is_terminal():
                     wins[j] += child.returns()[player] == 1.0
                     games[j] += 1
@@ -287,7 +316,10 @@ def best_choice(state: GameState, time_limit: float | None = DEFAULT_TIME_LIMIT,
                                       deadline)
                     wins[j] += result[player] == 1.0
                     games[j] += 1
+                bar.update(games[j] - was)  # after the exact search's positions, if any
             i += 1
+            best = max((w / g for w, g in zip(wins, games, strict=True) if g), default=0.0)
+            bar.set_postfix_str(f"best {best:.1%}", refresh=False)
             if deadline is None:
                 if min(games) >= min_samples:
                     break

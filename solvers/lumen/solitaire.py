@@ -30,6 +30,7 @@ import math
 import time
 
 import numpy as np
+from tqdm import tqdm
 
 from lumicore.errors import LumicoreError
 from lumicore.lumen import kernel
@@ -45,7 +46,8 @@ from solvers.limits import (
     REASON_TIME,
     check_limits,
 )
-from solvers.lumen.planner import Choice, ChoiceResult
+from solvers.lumen.planner import Choice, ChoiceResult, search_bar
+from solvers.progress import check_progress
 
 __all__ = ["solitaire_choice", "sheet_value", "DEFAULT_DEPTH"]
 
@@ -137,9 +139,11 @@ PASS = (None, None)
 
 @noting()
 def solitaire_choice(state: GameState, time_limit: float | None = 2.0, seed: int = 0,
-                     depth: int = DEFAULT_DEPTH, min_samples: int = 1) -> ChoiceResult:
+                     depth: int = DEFAULT_DEPTH, min_samples: int = 1,
+                     progress: bool | None = False) -> ChoiceResult:
     """Rank the selections and bubbles of the player choosing in ``state`` by expected chain
-    gains over the rest of the game (module docstring)."""
+    gains over the rest of the game (module docstring). ``progress`` shows a progress line
+    (None: on a terminal only)."""
     if not isinstance(state, GameState) or state.phase != "choose":
         raise LumicoreError("the sheet objective needs a position where a player chooses a "
                             "selection and a bubble")
@@ -148,6 +152,14 @@ def solitaire_choice(state: GameState, time_limit: float | None = 2.0, seed: int
     for name, number in (("depth", depth), ("min_samples", min_samples)):
         if isinstance(number, bool) or not isinstance(number, int) or number < 1:
             raise LumicoreError(f"{name} must be a positive integer, got {number!r:.80}")
+    check_progress(progress)
+    with search_bar(progress) as bar:
+        return _rank(state, time_limit, seed, depth, min_samples, bar)
+
+
+def _rank(state: GameState, time_limit: float | None, seed: int, depth: int, min_samples: int,
+          bar: tqdm) -> ChoiceResult:
+    """:func:`solitaire_choice` on checked arguments, counting its nodes on ``bar``."""
     start = time.perf_counter()
     p = state.current_player()
     limits = tuple(state.board.limits[s] for s in SELECTIONS)
@@ -172,6 +184,7 @@ def solitaire_choice(state: GameState, time_limit: float | None = 2.0, seed: int
             for s, cell, gain, new_uses in options:
                 v = gain + sheet_value(after(s, cell), new_uses, limits, rest, memo, half)
                 choices.append(Choice(index[(s, cell)], names[(s, cell)], v, v, v))
+                bar.update(len(memo) - bar.n)  # the positions valued so far
         except _OutOfTime:
             choices = []  # Monte Carlo answers in the time left
         except KeyboardInterrupt:
@@ -195,6 +208,7 @@ def solitaire_choice(state: GameState, time_limit: float | None = 2.0, seed: int
                 sums[j][0] += v
                 sums[j][1] += v * v
             n += 1
+            bar.update(len(options))  # play-outs, after the exact search's positions if any
         reason = REASON_TIME if time_limit is not None else None
     except KeyboardInterrupt:
         status, reason = INTERRUPTED, REASON_INTERRUPTED

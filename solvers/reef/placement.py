@@ -70,6 +70,7 @@ How the search is exhaustive and still fast (all in the Cython kernel, ``lumicor
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -82,6 +83,7 @@ from lumicore.reef.scoring import DISCARD_VP, LIMESTONE_CAP, VISIBLE_WEIGHT
 from lumicore.reef.tiles import COLORS, Lumino, parse_hand
 from solvers.ctrl_c import check, noting, pressed
 from solvers.limits import INTERRUPTED, LIMIT, OPTIMAL, Budget, check_limits
+from solvers.progress import check_callback
 
 __all__ = [
     "VISIBLE_WEIGHT",
@@ -271,6 +273,7 @@ def best_placement(
     time_limit: float | None = None,
     prune: bool = True,
     limestone_value: float = 0.0,
+    progress: Callable[[int, float], object] | None = None,
 ) -> PlacementResult:
     """The best way to place ``hand`` (1 to 3 Luminos, or their notation ``"pink 3 crab, blue
     5"``) into ``reef`` with ``limestone`` markers (0 to 10, what storage holds), for
@@ -282,7 +285,10 @@ def best_placement(
     early with status ``"limit"``, Ctrl-C with ``"interrupted"`` (the kernel looks for it every
     few milliseconds); either way the result holds the best plan found so far.
     ``limestone_value``: VP per limestone marker left (default 0; limestone left always breaks
-    ties). Returns a :class:`PlacementResult`.
+    ties). ``progress(nodes, elapsed)`` is called every 32,768 nodes (a progress line; for a
+    callable ``objective``, whose search walks the tree in Python, every 256); should it
+    raise, the search stops (``KeyboardInterrupt``: status ``"interrupted"``; anything else is
+    raised). Returns a :class:`PlacementResult`.
 
     >>> from lumicore.reef import Reef, load_board
     >>> reef = Reef.new(load_board("A"), start=("blue", "yellow"))
@@ -306,6 +312,7 @@ def best_placement(
     limestone_value = check_real(limestone_value, "limestone_value")
     if not isinstance(prune, bool):
         raise LumicoreError(f"prune must be True or False, got {shorten(prune)}")
+    check_callback(progress)
     if max(reef.heights) + len(tiles) > kernel.MAX_HEIGHT + 1:
         raise LumicoreError(f"reef is {max(reef.heights)} levels high: the search takes reefs up "
                             f"to {kernel.MAX_HEIGHT + 1 - len(tiles)} levels (a game reaches 105)")
@@ -313,8 +320,9 @@ def best_placement(
     counts = [tiles.count(k) for k in kinds]
     if callable(objective) and not isinstance(objective, Objective):
         return _search_python(reef, kinds, counts, limestone, objective, max_nodes, time_limit,
-                              limestone_value)
+                              limestone_value, progress)
     goal = as_objective(objective)
+    poll = pressed if progress is None else _reporting(progress)
     # Ctrl-C from here to the result is noted, not raised: the kernel reads it (poll), and a
     # press just before or after the kernel's search, while its plan is replayed, still gives
     # the result, "interrupted" (it escaped as KeyboardInterrupt there)
@@ -323,7 +331,7 @@ def best_placement(
         found = kernel.search_hand(
             start, kinds, counts, limestone, goal.weights, limestone_value=limestone_value,
             prune=prune and goal.prunable and limestone_value >= 0, max_nodes=max_nodes,
-            time_limit=time_limit, poll=pressed,
+            time_limit=time_limit, poll=poll,
         )
         if found["found"]:
             actions = [(kinds[k], a, b) for k, a, b in found["plan"]]
@@ -336,6 +344,18 @@ def best_placement(
         if found["interrupted"] or pressed():
             result = replace(result, status=INTERRUPTED)
         return result
+
+
+def _reporting(progress: Callable[[int, float], object]) -> Callable[[], bool]:
+    """The kernel search's poll (called every :data:`lumicore.reef.kernel.POLL_NODES` nodes) that
+    calls ``progress(nodes, elapsed)``, then says whether Ctrl-C was pressed."""
+    clock, polls = time.perf_counter(), [0]
+
+    def poll() -> bool:
+        polls[0] += 1
+        progress(polls[0] * kernel.POLL_NODES, time.perf_counter() - clock)
+        return pressed()
+    return poll
 
 
 def _score(goal: Callable[[Reef], float], reef: Reef) -> float:
@@ -366,7 +386,8 @@ def _result(reef: Reef, actions, limestone: int, goal: Callable[[Reef], float], 
 
 def _search_python(reef: Reef, kinds: list[Lumino], counts: list[int], limestone: int,
                    goal: Callable[[Reef], float], max_nodes: int | None,
-                   time_limit: float | None, limestone_value: float) -> PlacementResult:
+                   time_limit: float | None, limestone_value: float,
+                   progress: Callable[[int, float], object] | None = None) -> PlacementResult:
     """The same search for any callable objective: kernel move generation, Python tree walk,
     merging by the multiset of actions, no bounds (nothing is known about the callable).
     Ctrl-C (``KeyboardInterrupt``) stops it with the best plan so far; a press while that plan
@@ -402,6 +423,8 @@ def _search_python(reef: Reef, kinds: list[Lumino], counts: list[int], limestone
                 seen.add(key)
                 if not budget.spend(1):
                     break
+                if progress is not None and budget.nodes % 256 == 0:
+                    progress(budget.nodes, budget.elapsed)
                 actions.append((lumino, a, b))
                 child = node if p is None else node.place(p)
                 visit(child, left, ls - (p.cost if p else 0), actions, key)

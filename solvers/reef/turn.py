@@ -27,6 +27,7 @@ swaps are not weighed (they trade 2 VP for a redraw of unknown tiles).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from lumicore.errors import LumicoreError
@@ -43,6 +44,7 @@ from solvers.limits import (
     REASON_TIME,
     check_limits,
 )
+from solvers.progress import check_callback
 from solvers.reef.placement import Objective, PlacementResult, best_placement
 
 __all__ = ["OBJECTIVES", "PHASES", "RankedTurn", "TurnResult", "best_turn",
@@ -159,14 +161,19 @@ def _after_hand(game: Game, player: int, result: PlacementResult | None, limesto
 
 @noting()
 def best_turn(game: Game, objective: str = "margin", time_limit: float | None = None,
-              max_nodes: int | None = None) -> TurnResult:
+              max_nodes: int | None = None,
+              progress: Callable[[int, int, int, float], object] | None = None) -> TurnResult:
     """Rank the decisions of the player to move (see the module docstring); each placement
-    search gets at most ``max_nodes`` nodes. Returns a :class:`TurnResult`."""
+    search gets at most ``max_nodes`` nodes. ``progress(weighed, decisions, nodes, elapsed)``
+    is called after each decision and every few milliseconds of a placement search (a progress
+    line: decisions weighed of all open, placement nodes so far, seconds). Returns a
+    :class:`TurnResult`."""
     if not isinstance(game, Game):
         raise LumicoreError(f"best_turn needs a lumicore.reef.game.Game, got {type(game).__name__}")
     if objective not in OBJECTIVES:
         raise LumicoreError(f"unknown objective {objective!r:.80} (expected margin or score)")
     check_limits(max_nodes, time_limit)
+    check_callback(progress)
     if game.phase not in PHASES:
         raise LumicoreError(f"best_turn weighs turns, placements and coral scorings; the game "
                             f"is at phase {game.phase!r}")
@@ -177,7 +184,11 @@ def best_turn(game: Game, objective: str = "margin", time_limit: float | None = 
     ranked: list[RankedTurn] = []
     stopped = False
     cache: dict[tuple, PlacementResult] = {}
-    nodes = 0
+    nodes = weighed = 0
+    decisions = game.decisions()
+
+    def searching(more: int, _elapsed: float) -> None:  # a placement search under way
+        progress(weighed, len(decisions), nodes + more, time.monotonic() - start)
 
     def place(hand: tuple, limestone: int, reef=None) -> PlacementResult:
         nonlocal nodes
@@ -187,7 +198,8 @@ def best_turn(game: Game, objective: str = "margin", time_limit: float | None = 
             left = None if deadline is None else max(1e-3, deadline - time.monotonic())
             result = best_placement(reef, hand, limestone, goal,
                                     limestone_value=LIMESTONE_VALUE, time_limit=left,
-                                    max_nodes=max_nodes)
+                                    max_nodes=max_nodes,
+                                    progress=None if progress is None else searching)
             nodes += result.nodes
             if result.status == INTERRUPTED:  # Ctrl-C inside the search: this decision unweighed
                 raise KeyboardInterrupt
@@ -196,12 +208,15 @@ def best_turn(game: Game, objective: str = "margin", time_limit: float | None = 
 
     interrupted = False
     try:
-        for decision in game.decisions():
+        for decision in decisions:
             check()
             if deadline is not None and time.monotonic() > deadline and ranked:
                 stopped = True
                 break
             ranked.extend(_weigh(game, player, decision, objective, place))
+            weighed += 1
+            if progress is not None:
+                progress(weighed, len(decisions), nodes, time.monotonic() - start)
     except KeyboardInterrupt:
         interrupted = True
     ranked.sort(key=lambda r: -r.value)
