@@ -93,6 +93,13 @@ def test_plan_deal_with_an_instance_file_exits_2(tmp_path, capsys):
         err.count("\n") == 1
 
 
+def test_plan_bad_deal_names_the_option(capsys):
+    # before: "seed must be an integer ...", naming no option the command has
+    assert main(["lemuria", "plan", "--deal", "-1"]) == 2
+    assert capsys.readouterr().err == ("lumicore: error: --deal must be an integer from 0 to "
+                                       "2**63 - 1, got '-1'\n")
+
+
 def test_plan_bad_time_limit_exits_2(tmp_path, capsys):
     with pytest.raises(SystemExit) as info:  # argparse's usage error, before the file is read
         main(["lemuria", "plan", str(_file(tmp_path)), "--time-limit", "-1"])

@@ -29,6 +29,7 @@ import json
 from dataclasses import asdict
 from typing import Any
 
+from lumicore.checks import check_seed
 from lumicore.data import write_file
 from lumicore.errors import LumicoreError
 from lumicore.lemuria import (
@@ -98,7 +99,7 @@ def run_plan(args: argparse.Namespace) -> int:
                                 "default instance; give one or the other")
         instance, source = load_instance(args.instance), args.instance
     else:
-        deal = 0 if args.deal is None else args.deal
+        deal = 0 if args.deal is None else check_seed(args.deal, name="--deal")
         instance, source = default_instance(deal), f"default_instance({deal})"
     schedule = build_schedule(instance, time_limit=args.time_limit, workers=args.workers,
                               seed=args.seed, show_progress=False if args.json else None,
