@@ -210,6 +210,11 @@ def test_cli_play_record_replay_and_best_turn(capsys, tmp_path):
     code, out, _ = run(capsys, "reef", "best-turn", str(mid), "--json", "--top", "3")
     data = json.loads(out)
     assert code == 0 and 1 <= len(data["ranked"]) <= 3 and data["status"] == "optimal"
+    # the counts too (before: neither the nodes nor how many decisions --top cut from)
+    game = Game.replay(record)
+    direct = best_turn(game)
+    assert (data["weighed"], data["nodes"]) == (len(direct.ranked), direct.nodes)
+    assert data["weighed"] >= len(data["ranked"])
     # the whole record, analysed at the same step, gives the same ranking
     code, out, _ = run(capsys, "reef", "best-turn", str(path), "--decisions", str(cut),
                        "--json", "--top", "3")

@@ -112,10 +112,12 @@ class TurnResult:
         return self.text()
 
     def as_dict(self, top: int | None = None) -> dict:
-        """Plain JSON data."""
+        """Plain JSON data (``weighed``: how many decisions were ranked, ``ranked`` the
+        ``top`` best of them)."""
         return {
             "player": self.player, "phase": self.phase, "objective": self.objective,
             "status": self.status, "reason": self.reason, "elapsed": self.elapsed,
+            "nodes": self.nodes, "weighed": len(self.ranked),
             "ranked": [{"decision": str(r.decision), "value": r.value,
                         "placements": [str(Place(p)) for p in r.placement.placements]
                         if r.placement else [],
