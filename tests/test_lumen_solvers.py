@@ -52,16 +52,9 @@ def test_exact_values_agree_with_playing_each_choice():
         assert child.is_terminal() and child.returns() == v
 
 
-def test_exact_values_reads_the_clock_between_positions_met_again(monkeypatch):
-    """The clock was read every 256 new positions only: positions met again (each a copy and
-    a move) and chance fan-out ran on, and a 0.1 s limit spent 0.23 s in the exact search
-    before Monte Carlo had any time. A deadline already past now stops it within 16 calls."""
-    import time
-
-    import numpy as np
-
+def last_round_reinforcement() -> GameState:
+    """A seeded random game played to the reinforcement phase of its last round."""
     from lumicore.game import sample_chance
-    from solvers.lumen import planner
 
     rng, state = np.random.default_rng(5), GameState.new_game(seed=2)
     while state.round < state.board.rounds or state.phase != "reinforce" \
@@ -69,6 +62,18 @@ def test_exact_values_reads_the_clock_between_positions_met_again(monkeypatch):
         actions = state.legal_actions()
         state.apply_action(sample_chance(state, rng) if state.is_chance_node()
                            else actions[int(rng.integers(len(actions)))])
+    return state
+
+
+def test_exact_values_reads_the_clock_between_positions_met_again(monkeypatch):
+    """The clock was read every 256 new positions only: positions met again (each a copy and
+    a move) and chance fan-out ran on, and a 0.1 s limit spent 0.23 s in the exact search
+    before Monte Carlo had any time. A deadline already past now stops it within 16 calls."""
+    import time
+
+    from solvers.lumen import planner
+
+    state = last_round_reinforcement()
     children = []
     real = planner._child
     monkeypatch.setattr(planner, "_child", lambda s, a: children.append(1) or real(s, a))
@@ -94,14 +99,7 @@ def test_best_choice_shows_a_progress_line_when_asked(capsys):
 
 
 def test_exact_values_report_their_positions():
-    from lumicore.game import sample_chance
-
-    rng, state = np.random.default_rng(5), GameState.new_game(seed=2)
-    while state.round < state.board.rounds or state.phase != "reinforce" \
-            or state.is_chance_node():
-        actions = state.legal_actions()
-        state.apply_action(sample_chance(state, rng) if state.is_chance_node()
-                           else actions[int(rng.integers(len(actions)))])
+    state = last_round_reinforcement()
     calls = []
     _, nodes = exact_values(state, progress=calls.append)
     assert len(calls) > 10 and calls == sorted(calls) and 0 < calls[0] and calls[-1] <= nodes
