@@ -8,6 +8,8 @@ True
 
 from __future__ import annotations
 
+import math
+import os
 import sys
 from typing import Any
 
@@ -16,7 +18,11 @@ from tqdm.auto import tqdm
 from lumicore.data import shorten
 from lumicore.errors import LumicoreError
 
-__all__ = ["progress", "on_terminal", "check_progress", "check_callback"]
+__all__ = ["progress", "on_terminal", "check_progress", "check_callback", "DELAY_VARIABLE"]
+
+DELAY_VARIABLE = "LUMICORE_PROGRESS_DELAY"
+"""An environment variable: seconds a run lasts before its progress line appears, for the
+lines that wait (1 s by default: a quick answer shows none); 0 shows them at once."""
 
 
 def on_terminal() -> bool:
@@ -29,8 +35,21 @@ def progress(total: int | None = None, desc: str = "", unit: str = "it",
     """A tqdm bar on standard error; ``enabled=None`` shows it only on a terminal. Set
     ``bar.set_postfix(...)`` for rates, bounds or running win rates."""
     show = on_terminal() if enabled is None else enabled
+    if "delay" in kwargs and os.environ.get(DELAY_VARIABLE):
+        kwargs["delay"] = _delay(os.environ[DELAY_VARIABLE])
     return tqdm(total=total, desc=desc, unit=unit, disable=not show, file=sys.stderr,
                 dynamic_ncols=True, leave=False, **kwargs)
+
+
+def _delay(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 <= value < math.inf:
+        raise LumicoreError(f"{DELAY_VARIABLE} must be a number of seconds, 0 or more, got "
+                            f"{shorten(text)}")
+    return value
 
 
 def check_progress(progress: object, name: str = "progress") -> bool | None:

@@ -15,14 +15,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def run_on_terminal(*argv: str) -> str:
-    """Run ``lumicore ARGV`` on a pseudo-terminal of 120 columns; everything it wrote (standard
-    output and error both go to the terminal)."""
+def run_on_terminal(*argv: str, env: dict[str, str] | None = None) -> str:
+    """Run ``lumicore ARGV`` on a pseudo-terminal of 120 columns (``env``: variables to set);
+    everything it wrote (standard output and error both go to the terminal)."""
     pid, fd = pty.fork()
     if pid == 0:  # pragma: no cover - the child
         time.sleep(0.3)   # the parent sizes the terminal first
         os.chdir(ROOT)
         os.environ["PYTHONPATH"] = str(ROOT)
+        os.environ.update(env or {})
         os.execvp(sys.executable, [sys.executable, "-m", "solvers.cli", *argv])
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
     out = b""

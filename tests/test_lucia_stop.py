@@ -25,6 +25,7 @@ from lumicore.lucia.deal import deal
 from lumicore.lucia.kernel import MAX_NODES, MIN_MEMORY
 from solvers.cli import main
 from solvers.lucia import DEFAULT_PUZZLE, play_game, replay, solve, solve_deal, state_graph
+from solvers.progress import DELAY_VARIABLE, progress
 
 ROOT = Path(__file__).resolve().parents[1]
 DEEP = str(random_train(1))     # a dealt train: far beyond BFS
@@ -306,7 +307,8 @@ def test_play_shows_the_samples_of_each_play_on_a_terminal_only():
     assert len(calls) == 4 * len(record.turns)
     assert calls[:5] == [(1, 4), (2, 4), (3, 4), (4, 4), (1, 4)]
     args = ("play", "--seed", "3", "--samples", "8", "--max-nodes", "1000")
-    shown = run_on_terminal("lucia", *args)
+    # the line waits a second; a quiet machine plays this game in less
+    shown = run_on_terminal("lucia", *args, env={DELAY_VARIABLE: "0"})
     assert "lucia play:" in shown and "samples/s" in shown and "sample 8/8" in shown
     plays = int(re.search(r"(?:won|lost) after (\d+) plays", shown).group(1))
     quiet = run_on_terminal("lucia", *args, "--json")
@@ -327,3 +329,15 @@ def test_interrupted_astar_keeps_the_warm_start_plan():
     assert result.plan and result.cost == len(result.plan) == result.first
     assert result.bound is not None and result.bound <= result.cost
     assert R.is_goal(result.plan[-1].train.codes)
+
+
+@pytest.mark.parametrize("value", ["soon", "-1", "nan", "inf"])
+def test_a_bad_progress_delay_variable_is_named(value, monkeypatch):
+    monkeypatch.setenv(DELAY_VARIABLE, value)
+    with pytest.raises(LumicoreError, match=DELAY_VARIABLE):
+        progress(desc="x", delay=1.0, enabled=False)
+    import solvers.progress
+
+    monkeypatch.setattr(solvers.progress, "tqdm", lambda **kwargs: kwargs)
+    monkeypatch.setenv(DELAY_VARIABLE, "0.25")
+    assert progress(desc="x", delay=1.0, enabled=False)["delay"] == 0.25
