@@ -278,3 +278,11 @@ def test_an_error_that_is_not_the_solvers_still_raises(monkeypatch):
     _failing_solves(monkeypatch, TypeError("a bug of ours"))
     with pytest.raises(TypeError, match="a bug of ours"):
         build_schedule(default_instance(1, turns=3), time_limit=2, workers=1)
+
+
+def test_a_year_cut_by_its_time_limit_says_so():
+    """A 12-turn year is never proven in seconds; its plan came back "feasible" with reason
+    None, where every other search names what cut it short."""
+    schedule = build_schedule(default_instance(0), time_limit=2, workers=1)
+    assert (schedule.status, schedule.reason) == ("feasible", "time")
+    assert simulate(default_instance(0), schedule).total == schedule.vp

@@ -137,7 +137,8 @@ class Schedule:
     """A whole year: one :class:`TurnPlan` per turn, the VP it scores and how it was found.
 
     ``status`` is ``"optimal"`` (proven: ``bound`` equals ``vp``), ``"feasible"`` (then ``bound``
-    is a proven upper bound on the VP, or None where the method gives none) or
+    is a proven upper bound on the VP, or None where the method gives none; ``reason``
+    ``"time"`` when a time limit cut the search short) or
     ``"interrupted"`` (Ctrl-C: the best plan found so far, with ``reason`` ``"interrupted"``).
     ``breakdown`` maps a source (``"buildings"``, ``"trend"``, ``"residents"``, ``"church"``,
     ``"festival"``) to its VP. ``gap`` is ``(bound - vp) / bound``.

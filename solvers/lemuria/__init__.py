@@ -38,7 +38,14 @@ from solvers.lemuria.greedy import greedy_schedule
 from solvers.lemuria.lns import improve
 from solvers.lemuria.model import YearModel
 from solvers.lemuria.search import Watch, branch_count, solve_watched, wait_watched
-from solvers.limits import FEASIBLE, INTERRUPTED, OPTIMAL, REASON_INTERRUPTED, check_limits
+from solvers.limits import (
+    FEASIBLE,
+    INTERRUPTED,
+    OPTIMAL,
+    REASON_INTERRUPTED,
+    REASON_TIME,
+    check_limits,
+)
 from solvers.progress import check_progress
 
 __all__ = ["DEFAULT_TIME_LIMIT", "SEED_LIMIT", "POLISH_SHARE", "BRANCH_SHARE", "DIVE_SHARE",
@@ -130,7 +137,8 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
     """Solve the year of ``instance`` for the most VP.
 
     Returns a :class:`~lumicore.lemuria.Schedule` with ``status`` ``"optimal"`` (its VP equals a
-    proven upper bound), ``"feasible"`` (cut off by ``time_limit``; ``bound`` is the least
+    proven upper bound), ``"feasible"`` (cut off by ``time_limit``, ``reason`` ``"time"``;
+    ``bound`` is the least
     proven upper bound: CP-SAT's or :func:`solvers.lemuria.bound.upper_bound`'s, rounded down)
     or ``"interrupted"`` (Ctrl-C: the best plan so far, ``reason = "interrupted"``).
     ``workers``: CP-SAT workers (None: :func:`default_workers`); ``seed``: CP-SAT's random seed,
@@ -272,6 +280,8 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
             partner.finish(wait=0.0)
         watch.close()
     schedule.elapsed = time.perf_counter() - start
+    if schedule.status == FEASIBLE and time_limit is not None and schedule.reason is None:
+        schedule.reason = REASON_TIME  # what cut the search short, as other searches say
     return schedule
 
 

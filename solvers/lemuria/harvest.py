@@ -427,6 +427,8 @@ def build_harvest_schedule(instance: Instance, setup: AltarSetup | None = None,
                             status=FEASIBLE, bound=bound, elapsed=elapsed)
     if watch.interrupted:
         schedule.status, schedule.reason = INTERRUPTED, REASON_INTERRUPTED
+    elif schedule.status == FEASIBLE and time_limit is not None:
+        schedule.reason = REASON_TIME
     return _replayed(instance, setup, schedule, greedy, branch_count(solver))
 
 
