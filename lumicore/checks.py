@@ -121,12 +121,12 @@ def parse_int(text: object, name: str = "the number") -> int:
     lumicore.errors.LumicoreError: --seed must be a whole number in ASCII digits, got '٣'
     """
     word = text.strip(_BLANKS) if isinstance(text, str) else ""
-    if _INTEGER.fullmatch(word):
-        try:
-            return int(word)
-        except ValueError:  # more digits than int() reads (4300)
-            pass
-    raise LumicoreError(f"{name} must be a whole number in ASCII digits, got {shorten(text)}")
+    if not _INTEGER.fullmatch(word):
+        raise LumicoreError(f"{name} must be a whole number in ASCII digits, got {shorten(text)}")
+    try:
+        return int(word)
+    except ValueError:  # more digits than int() reads (4300)
+        raise LumicoreError(f"{name} has too many digits, got {shorten(text)}") from None
 
 
 def parse_real(text: object, name: str = "the number") -> float:

@@ -150,12 +150,9 @@ def integer(text: str) -> int:
     argparse.ArgumentTypeError: must be a whole number in ASCII digits, got '٣'
     """
     try:
-        return parse_int(text)
-    except ValueError:
-        word = text.strip()
-        digits = word.isascii() and word.lstrip("+-").isdigit()  # more than int() reads
-        problem = "has too many digits" if digits else "must be a whole number in ASCII digits"
-        raise argparse.ArgumentTypeError(f"{problem}, got {shorten(text)}") from None
+        return parse_int(text, name="")
+    except LumicoreError as exc:  # argparse puts the option's name before the message
+        raise argparse.ArgumentTypeError(str(exc).lstrip()) from None
 
 
 def count(text: str) -> int:
