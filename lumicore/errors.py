@@ -14,6 +14,7 @@ __all__ = [
     "DataError",
     "SearchLimitError",
     "OutputError",
+    "WorkerDiedError",
 ]
 
 
@@ -40,3 +41,10 @@ class SearchLimitError(LumicoreError):
 class OutputError(LumicoreError):
     """A file could not be written (a missing or read-only folder, a full disk partway
     through); the message names the file (see :func:`lumicore.data.writing`)."""
+
+
+class WorkerDiedError(LumicoreError):
+    """A worker process of a batch run (:func:`solvers.batch.run_batch`) died without a word:
+    killed by a signal, most often by the system's out-of-memory killer. Not bad input, but a
+    :class:`LumicoreError` as every error lumicore raises, so that one ``except`` takes them all;
+    the ``lumicore`` command exits with its own status for it (``EXIT_WORKER_DIED``)."""

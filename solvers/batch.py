@@ -20,11 +20,12 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from typing import Any
 
 from lumicore.data import shorten
-from lumicore.errors import LumicoreError, SearchLimitError
+from lumicore.errors import LumicoreError, SearchLimitError, WorkerDiedError
 from solvers.ctrl_c import check
 
 __all__ = ["BACKENDS", "MAX_TASKS", "MAX_WORKERS", "run_batch", "cores", "default_workers",
@@ -159,9 +160,52 @@ def run_batch(fn: Callable[[Any], Any], items: Sequence[Any], *, workers: int | 
         futures = [pool.submit(_run_chunk, fn, c.start, items[c.start:c.stop]) for c in chunks]
         try:
             for future in as_completed(futures):
-                yield from future.result()
+                try:
+                    chunk = future.result()
+                except BrokenProcessPool as exc:
+                    raise WorkerDiedError(_worker_died(_how_it_ended(pool))) from exc
+                yield from chunk
         finally:
             _shut_down(pool, futures)
+
+
+def _worker_died(how: str | None) -> str:
+    """The message of :class:`WorkerDiedError`, ``how`` the worker ended where that is known.
+
+    >>> _worker_died("killed by SIGKILL").split("(")[1]
+    'killed by SIGKILL, most likely by the system for lack of memory): run with fewer workers'
+    >>> _worker_died("killed by SIGSEGV")
+    'a worker process died (killed by SIGSEGV)'
+    """
+    if how is None:
+        how = "most likely killed by the system for lack of memory, or by a signal"
+    elif how == "killed by SIGKILL":  # what the out-of-memory killer sends
+        how += ", most likely by the system for lack of memory"
+    else:  # a crash or an exit: fewer workers would not help
+        return f"a worker process died ({how})"
+    return f"a worker process died ({how}): run with fewer workers"
+
+
+def _how_it_ended(pool: ProcessPoolExecutor, wait: float = 5.0) -> str | None:
+    """How the first worker of a broken ``pool`` that ended by itself ended: ``"killed by
+    SIGKILL"``, ``"exit status 1"``; None when that is not known."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    # the pool's own thread reaps the dead worker, and ends the others (SIGTERM), as it breaks:
+    # an exit status is known once it is done
+    manager = getattr(pool, "_executor_manager_thread", None)
+    if manager is not None:
+        manager.join(wait)
+    for process in processes:
+        code = process.exitcode
+        if code is None or code == -signal.SIGTERM:
+            continue
+        if code < 0:
+            try:
+                return f"killed by {signal.Signals(-code).name}"
+            except ValueError:
+                return f"killed by signal {-code}"
+        return f"exit status {code}"
+    return None
 
 
 def _shut_down(pool: ProcessPoolExecutor, futures: list) -> None:
@@ -340,6 +384,10 @@ def _run_dask(fn: Callable[[Any], Any], items: list[Any], chunks: list[range], w
                              [items[c.start:c.stop] for c in chunks], pure=False)
         try:
             for future in distributed.as_completed(futures):
-                yield from future.result()
+                try:
+                    chunk = future.result()
+                except distributed.KilledWorker as exc:  # the workers that ran it all died
+                    raise WorkerDiedError(_worker_died(None)) from exc
+                yield from chunk
         finally:
             client.cancel(futures)

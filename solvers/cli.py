@@ -22,9 +22,9 @@ from typing import TextIO
 
 from lumicore import __version__
 from lumicore.data import shorten
-from lumicore.errors import LumicoreError
+from lumicore.errors import LumicoreError, WorkerDiedError
 from solvers.ctrl_c import check, noting
-from solvers.limits import EXIT_BAD_INPUT, EXIT_BROKEN_PIPE, EXIT_INTERRUPTED
+from solvers.limits import EXIT_BAD_INPUT, EXIT_BROKEN_PIPE, EXIT_INTERRUPTED, EXIT_WORKER_DIED
 
 ORDER = ("lucia", "reef", "lemuria", "lumen")
 
@@ -54,7 +54,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: parse ``argv`` and run the chosen command. Bad input (argparse's usage
     errors, a :class:`LumicoreError`, an ``OSError`` such as an unwritable output) exits with
-    status 2 after a one-line message; Ctrl-C exits with 130; a closed output pipe
+    status 2 after a one-line message; a worker process of a batch run that died (killed for
+    lack of memory) exits with 3 after one; Ctrl-C exits with 130; a closed output pipe
     (``lumicore ... | head``) exits quietly with 141. A warning (a cache that cannot be
     written, a fault of CP-SAT) is one line ``lumicore: warning: ...`` and the command goes
     on."""
@@ -79,6 +80,8 @@ def _run(argv: Sequence[str] | None) -> int:
         return status
     except BrokenPipeError:
         return _reader_gone()
+    except WorkerDiedError as exc:  # not bad input: a status of its own
+        return _fail(str(exc), EXIT_WORKER_DIED)
     except LumicoreError as exc:
         return _fail(str(exc))
     except OSError as exc:
@@ -161,9 +164,9 @@ def _reader_gone() -> int:
     return EXIT_BROKEN_PIPE
 
 
-def _fail(message: str) -> int:
+def _fail(message: str, status: int = EXIT_BAD_INPUT) -> int:
     print(f"lumicore: error: {message}", file=sys.stderr)
-    return EXIT_BAD_INPUT
+    return status
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -20,8 +20,8 @@ from solvers.ctrl_c import check
 __all__ = ["OPTIMAL", "UNSOLVABLE", "LIMIT", "FEASIBLE", "WINNABLE", "UNWINNABLE", "DONE",
            "INTERRUPTED",
            "REASON_NODES", "REASON_TIME", "REASON_MEMORY", "REASON_INTERRUPTED", "EXIT_ANSWER",
-           "EXIT_NO_ANSWER", "EXIT_BAD_INPUT", "EXIT_INTERRUPTED", "Budget", "check_limits",
-           "exit_code"]
+           "EXIT_NO_ANSWER", "EXIT_BAD_INPUT", "EXIT_WORKER_DIED", "EXIT_INTERRUPTED", "Budget",
+           "check_limits", "exit_code"]
 
 OPTIMAL: Final = "optimal"
 """The result is proven best (or, for a puzzle, proven shortest)."""
@@ -52,6 +52,9 @@ EXIT_ANSWER: Final = 0
 EXIT_NO_ANSWER: Final = 1
 """CLI exit status when a limit stopped a search with no answer."""
 EXIT_BAD_INPUT: Final = 2
+EXIT_WORKER_DIED: Final = 3
+"""CLI exit status when a worker process of a batch run died (killed by a signal, most likely
+by the system for lack of memory: :class:`lumicore.errors.WorkerDiedError`)."""
 EXIT_INTERRUPTED: Final = 130
 EXIT_BROKEN_PIPE: Final = 141
 """CLI exit status when the reader of the output went away (``lumicore ... | head``): what a

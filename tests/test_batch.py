@@ -18,7 +18,7 @@ import warnings
 import pytest
 from dice_nim import ENTRY, NAME
 
-from lumicore.errors import LumicoreError
+from lumicore.errors import LumicoreError, WorkerDiedError
 from lumicore.game import GAMES
 from solvers import batch
 from solvers.arena import tournament
@@ -91,6 +91,35 @@ def test_an_exception_in_a_job_surfaces(scheduler):
         collect(run_batch(math.sqrt, [4, -1, 9], backend="dask", scheduler=scheduler))
     with pytest.raises(ValueError, match="math domain"):
         collect(run_batch(math.sqrt, [4, -1, 9], workers=1))
+
+
+def killed_at_1(x: int) -> int:
+    """``x``, but the process running item 1 kills itself outright, as the out-of-memory
+    killer does."""
+    if x == 1:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return x
+
+
+def test_a_worker_killed_outright_is_one_error():
+    """A pool worker killed by SIGKILL gave a raw ``BrokenProcessPool`` traceback."""
+    with pytest.raises(WorkerDiedError) as info:
+        collect(run_batch(killed_at_1, [0, 1, 2, 3], workers=2, chunksize=1))
+    assert isinstance(info.value, LumicoreError)
+    assert str(info.value) == ("a worker process died (killed by SIGKILL, most likely by the "
+                               "system for lack of memory): run with fewer workers")
+    assert type(info.value.__cause__).__name__ == "BrokenProcessPool"
+
+
+def test_a_dask_worker_killed_outright_is_the_same_error():
+    """On Dask the task is given to another worker, up to the scheduler's allowed failures (none
+    here), and then was a raw ``KilledWorker`` traceback."""
+    import dask
+
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}), \
+            pytest.raises(WorkerDiedError, match=r"^a worker process died \(.*\): run with "
+                                                 r"fewer workers$"):
+        collect(run_batch(killed_at_1, [0, 1, 2], backend="dask", workers=1, chunksize=1))
 
 
 @pytest.mark.parametrize(("kwargs", "message"), [

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
+import os
+import signal
 
 import pytest
 
@@ -145,6 +148,24 @@ def test_cli_winrate_json_and_out(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(["lucia", "winrate", "--deals", "2", "--time-limit", "-1"])
     assert main(["lucia", "winrate", "--deals", "2", "--out", str(tmp_path / "no" / "x")]) == 2
+
+
+@pytest.mark.skipif(multiprocessing.get_start_method() != "fork",
+                    reason="the patched search reaches only a forked worker")
+def test_cli_a_worker_killed_outright_is_one_line_and_status_3(monkeypatch, capsys):
+    """A pool worker killed by SIGKILL (the out-of-memory killer) gave a ``BrokenProcessPool``
+    traceback."""
+    import solvers.lucia.winrate as W
+
+    def killed(d, **limits):
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    monkeypatch.setattr(W, "solve_deal", killed)
+    assert main(["lucia", "winrate", "--deals", "2", "--workers", "2", "--json"]) == 3
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == ("lumicore: error: a worker process died (killed by SIGKILL, most likely by "
+                   "the system for lack of memory): run with fewer workers\n")
 
 
 def test_ctrl_c_returns_the_partial_result(monkeypatch):
