@@ -150,6 +150,30 @@ def test_cli_winrate_json_and_out(tmp_path, capsys):
     assert main(["lucia", "winrate", "--deals", "2", "--out", str(tmp_path / "no" / "x")]) == 2
 
 
+def test_cli_winrate_without_a_decided_deal_exits_1(capsys):
+    """Every deal cut by its limit leaves no rate: exit status 1 (no answer), as a search
+    stopped by a limit; it was 0."""
+    code = main(["lucia", "winrate", "--deals", "2", "--workers", "1", "--max-nodes", "1",
+                 "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert (code, data["limit"], data["rate"], data["status"]) == (1, 2, None, "done")
+
+
+@pytest.mark.parametrize(("statuses", "code"), [
+    (["limit", "limit", "limit"], 1), (["limit", "unwinnable", "limit"], 0),
+    (["winnable", "limit", "limit"], 0), (["limit", "interrupted", "limit"], 130),
+])
+def test_cli_winrate_exits_1_only_when_no_deal_is_decided(statuses, code, monkeypatch, capsys):
+    import solvers.lucia.winrate as W
+
+    def outcome(job):
+        return W.DealOutcome(job.seed, job.players, statuses[job.seed], None, 1, 0.0)
+
+    monkeypatch.setattr(W, "_solve", outcome)
+    assert main(["lucia", "winrate", "--deals", "3", "--workers", "1"]) == code
+    assert capsys.readouterr().err == ""
+
+
 @pytest.mark.skipif(multiprocessing.get_start_method() != "fork",
                     reason="the patched search reaches only a forked worker")
 def test_cli_a_worker_killed_outright_is_one_line_and_status_3(monkeypatch, capsys):

@@ -36,7 +36,7 @@ from solvers.commands import (
     seconds,
 )
 from solvers.limits import (
-    EXIT_INTERRUPTED,
+    DONE,
     LIMIT,
     exit_code,
 )
@@ -336,7 +336,10 @@ def run_winrate(args: argparse.Namespace) -> int:
                           args.backend, args.scheduler, args.deck, args.setup, args.max_nodes,
                           args.out, on_outcome=show)
     print(json.dumps(result.to_dict()) if args.json else result)
-    return EXIT_INTERRUPTED if result.status == "interrupted" else 0
+    decided = result.winnable + result.unwinnable
+    # every deal stopped by its limit: no rate, as a search stopped by a limit has no answer
+    status = LIMIT if result.status == DONE and not decided else result.status
+    return exit_code(status, has_answer=decided > 0)
 
 
 def run_play(args: argparse.Namespace) -> int:
