@@ -142,6 +142,21 @@ def test_best_interrupted_prints_the_plan_so_far_and_exits_130(capsys, monkeypat
     assert len(data["placements"]) + len(data["discarded"]) == 3 and data["nodes"] == 32768
 
 
+@pytest.mark.parametrize(("nodes", "placed"), [("1", 0), ("2", 2)])
+def test_best_stopped_by_a_limit_exits_0_with_the_best_plan_so_far(nodes, placed, capsys):
+    """A placement search has an answer at any limit, the best legal plan it found (every tile
+    back to the bag when it found none complete): exit status 0 (solvers.limits.exit_code), as
+    for an answer; 1 is for a limit with no answer."""
+    code, out, _ = run(capsys, "reef", "best", "--hand", "pink 3 crab, blue 5", "--limestone",
+                       "4", "--max-nodes", nodes, "--json")
+    data = json.loads(out)
+    assert (code, data["status"], len(data["placements"])) == (0, "limit", placed)
+    assert len(data["placements"]) + len(data["discarded"]) == 2
+    code, out, _ = run(capsys, "reef", "best", "--hand", "pink 3 crab, blue 5", "--limestone",
+                       "4", "--max-nodes", nodes)
+    assert code == 0 and "(limit)" in out.splitlines()[0]
+
+
 @pytest.mark.parametrize("games", [str(10**30), "1000001"])
 def test_a_tournament_of_more_games_than_it_holds_is_refused_before_any_job(
         games, capsys, monkeypatch):
