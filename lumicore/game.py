@@ -15,9 +15,12 @@ Games with dice, shuffled decks or a bag have *chance nodes*, as in OpenSpiel: t
 ``(action, probability)`` pairs and ``legal_actions()`` the same actions, and
 ``apply_action(outcome)`` plays the outcome. States without chance inherit
 :class:`Deterministic`. :func:`new_game` makes a fresh state of any registered game by name, so
-generic tools (the arena's bots and tournaments) need nothing game-specific. A co-operative
-game, whose players win or lose together, says so with a class attribute ``cooperative = True``
-(:func:`is_cooperative`); a game without it is competitive.
+generic tools (the arena's bots and tournaments) need nothing game-specific; a game's options
+are the keyword parameters of its factory, and :func:`new_game` refuses any other by name. Two
+states are equal when they are the same position reached the same way (see
+:class:`GameState`). A co-operative game, whose players win or lose together, says so with a
+class attribute ``cooperative = True`` (:func:`is_cooperative`); a game without it is
+competitive.
 
 >>> from lumicore.lucia.game import PuzzleState
 >>> state = PuzzleState.new("h L4 H T S", max_plays=4)
@@ -30,6 +33,7 @@ True
 from __future__ import annotations
 
 import importlib
+import inspect
 import json
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, NamedTuple, Protocol, TypeVar, cast, runtime_checkable
@@ -66,7 +70,8 @@ CHANCE = -2
 
 GAMES: dict[str, str] = {
     # name -> "module:callable"; the callable takes (players: int, seed: int, **options) and
-    # returns a fresh GameState (at a chance node or a decision). Each game adds its line.
+    # returns a fresh GameState (at a chance node or a decision). Each game adds its line. The
+    # game's options are the callable's keyword parameters: new_game refuses others by name
     "reef": "lumicore.reef.game:new_game",
     "lumen": "lumicore.lumen.game:GameState.new_game",
     "lemuria": "lumicore.lemuria.game:Game.new",
@@ -76,7 +81,17 @@ GAMES: dict[str, str] = {
 
 @runtime_checkable
 class GameState(Protocol):
-    """What every game state offers (the names follow OpenSpiel's ``pyspiel.State``)."""
+    """What every game state offers (the names follow OpenSpiel's ``pyspiel.State``).
+
+    Equality is one thing in every game: two states are equal when ``serialize()`` writes the
+    same data for them (key order aside, and parts the game itself compares loosely, such as a
+    Lucia card's display name, aside), the seed and the actions that led to the position
+    included. So ``state.clone() == state`` and ``deserialize(state.serialize()) == state``,
+    and a state after one more action differs from it. Equal states hash alike: a state may be
+    a dict key or a set member. States are mutable and their hash follows the position, so a
+    state must not be played on while it is a key (keep a clone there); the library keys no
+    table by a state (Lumen's planner keys the positions it meets again by immutable tuples).
+    """
 
     def num_players(self) -> int:
         """How many players the game has."""
@@ -284,12 +299,40 @@ def _load(entry: str) -> Any:
 
 
 def new_game(name: str, players: int = 2, seed: int = 0, **options: Any) -> GameState:
-    """A fresh state of the registered game ``name`` (a key of :data:`GAMES`)."""
+    """A fresh state of the registered game ``name`` (a key of :data:`GAMES`); ``options`` are
+    the game's own (the keyword parameters of its factory besides ``players`` and ``seed``). An
+    option the game does not have is a :class:`LumicoreError` naming it and listing the game's:
+
+    >>> new_game("lucia", dek="default")
+    Traceback (most recent call last):
+    ...
+    lumicore.errors.LumicoreError: game 'lucia' has no option 'dek' (its options: deck, setup)
+    """
     if not isinstance(name, str) or name not in GAMES:
         known = ", ".join(sorted(GAMES)) or "none"
         raise LumicoreError(f"unknown game {shorten(name)} (known: {known})")
     factory: Callable[..., GameState] = _load(GAMES[name])
+    _check_options(name, factory, options)
     return factory(players=players, seed=seed, **options)
+
+
+def _check_options(name: str, factory: Callable[..., GameState],
+                   options: Mapping[str, Any]) -> None:
+    """:class:`LumicoreError` naming the ``options`` that the factory of game ``name`` has no
+    keyword parameter for (a factory that takes ``**options`` checks them itself)."""
+    try:
+        params = list(inspect.signature(factory).parameters.values())
+    except (TypeError, ValueError):  # a callable whose signature Python cannot read
+        return
+    if any(p.kind is p.VAR_KEYWORD for p in params):
+        return
+    known = [p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+             and p.name not in ("players", "seed")]
+    unknown = [key for key in options if key not in known]
+    if unknown:
+        raise LumicoreError(f"game {shorten(name)} has no option{'s' if len(unknown) > 1 else ''} "
+                            f"{', '.join(map(shorten, unknown))} (its options: "
+                            f"{', '.join(known) or 'none'})")
 
 
 NEW_GAME_DEFAULTS: dict[str, int] = {"players": 2, "seed": 0}
@@ -399,11 +442,8 @@ def iter_arena_record(record: object, game: str | None = None, what: str = "game
     options = checked["options"] or {}
     try:
         state = new_game(name, checked["players"], checked["seed"], **options)
-    except LumicoreError as exc:
+    except LumicoreError as exc:  # an option the game does not have among them
         raise DataError(f"{what}: {str(exc)[:160]}") from None
-    except TypeError as exc:  # an option the game does not have
-        raise DataError(f"{what}: options {json.dumps(sorted(options))[:80]} are not the game's "
-                        f"({str(exc)[:120]})") from None
     yield state
     for i, action in enumerate(checked["actions"]):
         try:

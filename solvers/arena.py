@@ -172,17 +172,15 @@ def game_seed(seed: int, index: int) -> int:
 
 
 def _new_game(game: str, players: int, seed: int, options: dict[str, Any]) -> GameState:
-    """``new_game`` with an unknown option reported as a :class:`LumicoreError`."""
+    """``new_game`` (an option the game does not have is its :class:`LumicoreError`), refusing
+    ``auto_chance``."""
     if not isinstance(game, str):
         raise LumicoreError(f"a game is named by a string, got {game!r:.80}")
     if options.get("auto_chance"):  # the game would draw for itself, and its copies alike
         raise LumicoreError(f"game {game[:40]!r}: option auto_chance: the arena plays the draws "
                             "as chance nodes (a game that draws for itself shows the bots that "
                             "copy it the draws to come)")
-    try:
-        return new_game(game, players=players, seed=seed, **options)
-    except TypeError as exc:
-        raise LumicoreError(f"game {game[:40]!r}: bad options {sorted(options)} ({exc})") from exc
+    return new_game(game, players=players, seed=seed, **options)
 
 
 def _check_players(players: object) -> int:

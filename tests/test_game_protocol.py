@@ -14,7 +14,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lumicore.errors import DataError, IllegalMoveError, LumicoreError
-from lumicore.game import CHANCE, GameState, new_game, play_randomly, sample_chance
+from lumicore.game import (
+    CHANCE,
+    GameState,
+    new_game,
+    play_randomly,
+    replay_arena_record,
+    sample_chance,
+)
+from lumicore.game import GAMES as REGISTERED
 from lumicore.lemuria.game import Game as LemuriaGame
 from lumicore.lucia import Action, Card, Deck, Train, scramble
 from lumicore.lucia.deal import Deal
@@ -309,3 +317,98 @@ def test_every_state_draws_itself_for_notebooks(game):
             break
         actions = state.legal_actions()
         state.apply_action(actions[int(rng.integers(len(actions)))])
+
+
+# ------------------------------------------------------------------------------------------
+# what every registered game (lumicore.game.GAMES) does alike
+
+OPTIONS = {"reef": "side, scoreboard, tiles, auto_chance", "lumen": "scenario, board",
+           "lemuria": "impact, buildings, characters, altar, impacts", "lucia": "deck, setup"}
+"""The options each registered game takes, as new_game lists them."""
+
+
+def test_every_registered_game_lists_its_options_here():
+    assert sorted(OPTIONS) == sorted(REGISTERED)
+
+
+@pytest.mark.parametrize("name", sorted(REGISTERED))
+def test_an_option_the_game_does_not_have_is_named(name):
+    """``new_game("reef", bogus=1)`` (any game) was a TypeError from the game's factory."""
+    with pytest.raises(LumicoreError, match=rf"^game '{name}' has no option 'bogus' "
+                                            rf"\(its options: {OPTIONS[name]}\)$"):
+        new_game(name, bogus=1)
+    with pytest.raises(LumicoreError, match=rf"^game '{name}' has no options 'bogus', "
+                                            rf"'{'x' * 80}\.\.\.' \("):
+        new_game(name, bogus=1, **{"x" * 500: 2})
+    # an arena record with such an option is that record's error (Lucia's record rules name
+    # the options they take before the game is made)
+    record = {"game": name, "players": 2, "seed": 0, "options": {"bogus": 1}, "actions": []}
+    with pytest.raises(DataError, match="game record: .*bogus"):
+        replay_arena_record(record)
+
+
+@pytest.mark.parametrize("name", sorted(REGISTERED))
+@pytest.mark.parametrize("argument, value", [
+    ("players", 2.0), ("players", True), ("players", "2"), ("players", np.float64(2)),
+    ("seed", 1.0), ("seed", True), ("seed", "1"),
+])
+def test_players_and_seed_must_be_integers_in_every_game(name, argument, value):
+    """Lumen took ``players=2.0`` (it checked only ``players != 2``); every game refuses a
+    players or seed that is no integer (a bool is none) naming the argument."""
+    with pytest.raises(LumicoreError, match=argument):
+        new_game(name, **{argument: value})
+    assert new_game(name, players=np.int64(2), seed=np.int64(1)) == new_game(name, seed=1)
+
+
+@pytest.mark.parametrize("name", sorted(REGISTERED))
+@pytest.mark.parametrize("seed", range(3))
+def test_equal_states_are_those_that_serialize_alike(name, seed):
+    """The protocol's ``==``: the same data written by ``serialize()``, and equal states hash
+    alike (Lemuria's states did not hash, Lumen's ``==`` left out the seed and history)."""
+    state = play_randomly(new_game(name, seed=seed), seed=seed, max_steps=5 + 11 * seed)
+    assert not state.is_terminal()
+    copy, loaded = state.clone(), type(state).deserialize(state.serialize())
+    for twin in (copy, loaded):
+        assert twin == state and hash(twin) == hash(state)
+    after = state.clone()
+    after.apply_action(after.legal_actions()[-1])
+    assert after != state and hash(after) != hash(state)
+    assert len({state, copy, loaded, after}) == 2
+    fresh, other = new_game(name, seed=seed), new_game(name, seed=seed + 100)
+    same = json.loads(fresh.serialize()) == json.loads(other.serialize())
+    assert (fresh == other) == same and (fresh != other) != same
+
+
+def test_lumen_states_that_differ_only_in_history_are_not_equal():
+    """Lumen's ``==`` compared the position alone: two states whose history differs were equal
+    though they serialize (and record) differently."""
+    state = play_randomly(new_game("lumen", seed=1), seed=1, max_steps=12)
+    data = json.loads(state.serialize())
+    data["history"] = data["history"][::-1]
+    other = LumenState.deserialize(json.dumps(data))
+    assert other.history != state.history and other != state
+
+
+@pytest.mark.parametrize("reader", sorted(REGISTERED))
+@pytest.mark.parametrize("writer", sorted(REGISTERED))
+def test_a_serialization_of_another_game_is_refused_by_its_game_field(reader, writer):
+    """The reef's serializations had no ``game``: other games called them "field 'game' is
+    missing" and the reef called another game's an unknown or missing field."""
+    text = new_game(writer, seed=1).serialize()
+    assert json.loads(text)["game"] == writer
+    if reader != writer:
+        with pytest.raises(DataError, match=rf"field 'game' must be \"{reader}\", "
+                                            rf"got \"{writer}\""):
+            type(new_game(reader)).deserialize(text)
+
+
+def test_a_reef_state_written_before_it_named_its_game_still_loads():
+    state = play_randomly(new_game("reef", players=3, seed=3), seed=3, max_steps=40)
+    data = json.loads(state.serialize())
+    old = {key: value for key, value in data.items() if key != "game"}
+    loaded = Game.deserialize(json.dumps(old))
+    assert loaded == state and loaded.serialize() == state.serialize()
+    for bad in ("lumen", "Reef", None, 1, True):
+        with pytest.raises(DataError, match="^serialized reef game: field 'game' must be "
+                                            '"reef", got '):
+            Game.deserialize(json.dumps({**data, "game": bad}))

@@ -473,16 +473,23 @@ class Game:
         copy._moves = self._moves
         return copy
 
-    def __eq__(self, other: object) -> bool:
-        return (isinstance(other, Game) and self.players == other.players
-                and self.seed == other.seed and self.options == other.options
-                and self.s == other.s)
+    def _key(self) -> str:
+        """What :meth:`serialize` writes, its keys sorted: the order in which a dict of the
+        state got its keys is no part of the position."""
+        return json.dumps(self._data(), sort_keys=True)
 
-    __hash__ = None  # type: ignore[assignment]
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def _data(self) -> dict[str, Any]:
+        return {"game": "lemuria", "players": self.players, "seed": self.seed,
+                "options": self.options, "state": self.s}
 
     def serialize(self) -> str:
-        return json.dumps({"game": "lemuria", "players": self.players, "seed": self.seed,
-                           "options": self.options, "state": self.s})
+        return json.dumps(self._data())
 
     @classmethod
     def deserialize(cls, text: str) -> Game:

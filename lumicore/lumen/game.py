@@ -31,6 +31,8 @@ from operator import mul
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from lumicore.checks import (
     SEED_LIMIT,
     Choice,
@@ -169,8 +171,9 @@ class GameState:
     def new_game(cls, players: int = 2, seed: int = 0, scenario: str = "A",
                  board: str = "default") -> GameState:
         """A fresh game (at the chance node that picks the first player)."""
-        if players != 2:
-            raise LumicoreError(f"Lumen is a game for 2 players, not {players!r}")
+        if isinstance(players, bool) or not isinstance(players, (int, np.integer)) \
+                or players != 2:
+            raise LumicoreError(f"Lumen is a game for 2 players, got {shorten(players)}")
         return cls(scenario, board, seed)
 
     def clone(self) -> GameState:
@@ -202,17 +205,24 @@ class GameState:
                "loser")
 
     def _key(self) -> tuple:
+        """The position as play goes on from it (the seed and history left out): what the
+        planner's table of positions met again is keyed by."""
         def freeze(x: Any) -> Any:
             return tuple(freeze(y) for y in x) if isinstance(x, (list, tuple)) else x
         return (tuple(sorted(self.options.items())),
                 tuple(s.values for s in self.sheets),
                 tuple(freeze(getattr(self, f)) for f in self._FIELDS))
 
+    def _full_key(self) -> tuple:
+        """Every field :meth:`serialize` writes: equal states (the protocol's ``==``) have
+        equal ones."""
+        return self._key(), self.seed, tuple(self.history)
+
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, GameState) and self._key() == other._key()
+        return isinstance(other, GameState) and self._full_key() == other._full_key()
 
     def __hash__(self) -> int:
-        return hash(self._key())
+        return hash(self._full_key())
 
     def serialize(self) -> str:
         """JSON of the whole position (with the actions that led to it)."""

@@ -849,7 +849,7 @@ class Game:
     def serialize(self) -> str:
         """The state as JSON text (:meth:`deserialize` reads it back)."""
         data = {
-            "setup": self.setup, "auto_chance": self.auto_chance,
+            "game": "reef", "setup": self.setup, "auto_chance": self.auto_chance,
             "rng": self.rng.state, "unseen": self.unseen, "returned": self.returned,
             "bag_left": self.bag_left,
             "emergency": self.emergency, "start_pool": self.start_pool,
@@ -877,11 +877,16 @@ class Game:
         """Every field is checked (type, range) by the table :meth:`_schema`, then the fields
         against each other (:meth:`_check_loaded`): a DataError names the field."""
         data = read_json(text, _WHAT)
+        if isinstance(data, dict):  # written before states named their game: a reef game
+            data = {"game": "reef", **data}
         self = cls.__new__(cls)
-        self.setup = check_fields(data, {"setup": _SETUP}, _WHAT, exact=False)["setup"]
+        self.setup = check_fields(data, {"game": _GAME, "setup": _SETUP}, _WHAT,
+                                  exact=False)["setup"]
         self._init(load_tiles(self.setup["tiles"]))
         full = list(self.unseen)
-        self.__dict__.update(check_fields(data, self._schema(), _WHAT))
+        fields = check_fields(data, self._schema(), _WHAT)
+        del fields["game"]  # a field of the text, not of the state
+        self.__dict__.update(fields)
         self._check_loaded(full, data)
         if self.phase == "over":
             self._finish()
@@ -899,7 +904,7 @@ class Game:
             return ListOf(spec, length=n)
 
         return {
-            "setup": _SETUP, "auto_chance": BOOL, "rng": _RNG, "unseen": counts,
+            "game": _GAME, "setup": _SETUP, "auto_chance": BOOL, "rng": _RNG, "unseen": counts,
             "returned": counts, "bag_left": Int(0, tiles),
             "emergency": Choice(0, EMERGENCY) if n >= 3 else Choice(0),
             "start_pool": ListOf(Int(0, len(self.starts) - 1), unique=True),
@@ -1030,11 +1035,11 @@ class Game:
                 f"phase={self.phase}>")
 
     @classmethod
-    def new_game(cls, players: int = 2, seed: int = 0, **options: Any) -> Game:
-        """The registry's factory (``lumicore.game.new_game("reef", ...)``): every draw is a
-        chance node unless ``auto_chance=True`` is passed."""
-        options.setdefault("auto_chance", False)
-        return cls.new(players=players, seed=seed, **options)
+    def new_game(cls, players: int = 2, seed: int = 0, side: str = "A", scoreboard: str = "dark",
+                 tiles: str | Path = "default", auto_chance: bool = False) -> Game:
+        """The registry's factory (``lumicore.game.new_game("reef", ...)``), :meth:`new` with
+        the same options: every draw is a chance node unless ``auto_chance=True`` is passed."""
+        return cls.new(players, seed, side, scoreboard, tiles, auto_chance)
 
 
 new_game = Game.new_game
@@ -1092,6 +1097,7 @@ def _tile_set_name(name: str) -> str:
     return name
 
 
+_GAME = Choice("reef", what='"reef"')
 _SETUP = Table({"players": Int(2, 4, "a number of players from 2 to 4"),
                 "seed": Int(0, SEED_LIMIT - 1, "a seed from 0 to 2**63 - 1"),
                 "side": Choice("A", "B"), "scoreboard": Choice("dark", "light"),
