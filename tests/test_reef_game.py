@@ -677,3 +677,10 @@ def test_a_tile_count_beyond_the_set_is_named_shortly(field):
                                         "to") as err:
         Game.deserialize(json.dumps(data))
     assert len(str(err.value)) < 300
+
+
+@pytest.mark.parametrize("value", ["x", 1, None])
+def test_auto_chance_must_be_true_or_false(value):
+    """``auto_chance="x"`` was taken as true (``bool("x")``): it is refused, naming it."""
+    with pytest.raises(LumicoreError, match="auto_chance must be True or False"):
+        Game.new(auto_chance=value)

@@ -50,6 +50,7 @@ from lumicore.checks import (
     Text,
     check_fields,
     check_seed,
+    check_type,
     field_error,
     read_json,
     read_record,
@@ -186,7 +187,7 @@ class Game:
         self = cls.__new__(cls)
         self.setup = {"players": players, "seed": seed, "side": side, "scoreboard": scoreboard,
                       "tiles": str(tiles)}
-        self.auto_chance = bool(auto_chance)
+        self.auto_chance = check_type(auto_chance, bool, "auto_chance", "True or False")
         self._init(tile_set)
         self._advance()
         return self
