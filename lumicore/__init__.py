@@ -20,6 +20,7 @@ from lumicore.errors import (
 )
 
 __version__ = "0.1.0"
+"""The version of lumicore, as ``lumicore --version`` prints it."""
 
 __all__ = [
     "__version__",

@@ -255,6 +255,7 @@ class Choice(Spec):
 
 
 BOOL = Choice(True, False, what="true or false")
+"""The rule of a field that is JSON ``true`` or ``false`` (not 0 or 1)."""
 
 
 class Text(Spec):

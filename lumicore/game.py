@@ -77,6 +77,8 @@ GAMES: dict[str, str] = {
     "lemuria": "lumicore.lemuria.game:Game.new",
     "lucia": "lumicore.lucia.deal_game:DealState.new_game",
 }
+"""The games :func:`new_game` knows, by name: where each one's factory is (``"module:callable"``,
+imported on first use)."""
 
 
 @runtime_checkable
@@ -367,6 +369,8 @@ RECORD_RULES: dict[str, str] = {
     "lemuria": "lumicore.lemuria.game:ARENA_RULES",
     "lumen": "lumicore.lumen.game:ARENA_RULES",
 }
+"""The games whose arena records have rules of their own, by name: where each one's
+:class:`RecordRules` is (``"module:attr"``); :func:`record_rules` loads them."""
 
 
 def record_rules(name: str) -> RecordRules | None:

@@ -33,6 +33,8 @@ __all__ = ["BACKENDS", "MAX_TASKS", "MAX_WORKERS", "run_batch", "cores", "defaul
            "naming_job"]
 
 BACKENDS = ("process", "dask")
+"""The ``backend=`` choices of :func:`run_batch`: ``"process"`` a local process pool, ``"dask"`` a
+Dask distributed cluster (or a fresh local one)."""
 
 
 def cores() -> int:

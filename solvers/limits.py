@@ -42,20 +42,29 @@ INTERRUPTED: Final = "interrupted"
 """The user stopped the search (Ctrl-C); the result holds what was found so far."""
 
 REASON_NODES: Final = "nodes"
+"""A result's ``reason`` (which limit stopped its search; None when none did) when the search
+ran out of nodes (``max_nodes``)."""
 REASON_TIME: Final = "time"
+"""A result's ``reason`` when the search ran out of time (``time_limit``)."""
 REASON_MEMORY: Final = "memory"
+"""A result's ``reason`` when the search stopped before its tables outgrew its memory budget
+(``max_memory``)."""
 REASON_INTERRUPTED: Final = "interrupted"
-"""Values of a result's ``reason`` field: which limit stopped a search (None when none did)."""
+"""A result's ``reason`` when the user stopped the search (Ctrl-C)."""
 
 EXIT_ANSWER: Final = 0
 """CLI exit status when there is an answer (optimal, feasible, unsolvable, winnable, ...)."""
 EXIT_NO_ANSWER: Final = 1
 """CLI exit status when a limit stopped a search with no answer."""
 EXIT_BAD_INPUT: Final = 2
+"""CLI exit status for bad input: a one-line error naming the bad argument, file or token (a
+usage error prints argparse's usage lines before it)."""
 EXIT_WORKER_DIED: Final = 3
 """CLI exit status when a worker process of a batch run died (killed by a signal, most likely
 by the system for lack of memory: :class:`lumicore.errors.WorkerDiedError`)."""
 EXIT_INTERRUPTED: Final = 130
+"""CLI exit status when the user stopped the command (Ctrl-C); the best result so far is
+printed."""
 EXIT_BROKEN_PIPE: Final = 141
 """CLI exit status when the reader of the output went away (``lumicore ... | head``): what a
 shell reports for a command stopped by SIGPIPE; nothing is printed."""

@@ -1,6 +1,8 @@
 """Default data files (decks, boards, tile sets, card lists) and the loader they share.
 
 Every loader in lumicore takes either the name of a built-in file or a path to the user's own.
+``tomllib`` is the TOML reader they use: the standard library's (the ``tomli`` package before
+Python 3.11), under one name on every Python lumicore supports.
 
 >>> data_dir().name
 'data'

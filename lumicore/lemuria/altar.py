@@ -37,11 +37,15 @@ __all__ = ["MEMORIES", "MATERIALS", "MATERIAL_COUNT", "FESTIVALS", "ALTAR_FROM",
            "harvest_shares", "add_black_cubes", "turn_altar", "Calendar"]
 
 MEMORIES = 12
+"""Memories on the altar (numbered 0..11 in code, 1..12 in text)."""
 MATERIALS = ("plant", "mineral")
+"""The material types: a memory holds materials of one type only."""
 MATERIAL_COUNT = 2
 """Materials of each type a player has (on the altar, on a pedestal or in front)."""
 MONTHS = 12
+"""Months (turns) in a Lemuria year."""
 FESTIVALS = (4, 8, 12)
+"""The months that end with a festival."""
 ALTAR_FROM = FESTIVALS[0]
 """The altar phase is played from the first festival turn on (turns 1-3 skip it)."""
 PLANT_YIELDS = ("food", "wood")

@@ -94,10 +94,14 @@ from lumicore.lemuria.skills import DECLINE, ImpactCard, Skill, load_impacts
 __all__ = ["MIN_PLAYERS", "MAX_PLAYERS", "START", "HAND_SIZE", "Cards", "Game", "describe_move",
            "order_from_vp", "check_players", "check_seed"]
 
-MIN_PLAYERS, MAX_PLAYERS = 2, 4
+MIN_PLAYERS = 2
+"""The fewest players of a game."""
+MAX_PLAYERS = 4
+"""The most players of a game."""
 START = {"gold": 3, "food": 3}
 """Resources each player takes at setup."""
 HAND_SIZE = 3
+"""Character cards each player is dealt at the setup."""
 MATERIAL_SET = {m: MATERIAL_COUNT for m in MATERIALS}
 CHURCH_VP = 3
 OPTIONS = ("impact", "buildings", "characters", "altar", "impacts")

@@ -101,6 +101,8 @@ class Harvest:
 
 
 MaterialOp = Place | Pedestal | Harvest
+"""Any material operation of a turn: a material placed on the altar or on a pedestal, or a
+harvest."""
 
 
 def _empty_altar() -> tuple[Memory, ...]:

@@ -63,6 +63,7 @@ FESTIVALS = (4, 8, 12)
 REMODEL_FROM = 8
 """The first month in which a facility may be remodelled."""
 MAX_OPPONENTS = 3
+"""The most opponents an instance may list (a game seats at most 4 players)."""
 CHITS = 8
 """Building chits per player: at most this many chits, and this many facilities."""
 CAPACITY = {"rural": 6, "commerce": 5, "administrative": 5, "church": 4}

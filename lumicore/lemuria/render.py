@@ -28,8 +28,10 @@ from lumicore.svg import escape
 __all__ = ["render_year", "render_game", "CARD_COLORS", "SOURCE_COLORS"]
 
 CARD_COLORS = {"red": "#d9534f", "blue": "#3f7fbf", "green": "#4a9a4a", "yellow": "#e0b020"}
+"""The SVG fill of each card colour."""
 SOURCE_COLORS = {"buildings": "#6d4c41", "trend": "#ff8f00", "residents": "#8e24aa",
                  "church": "#546e7a", "festival": "#26a69a"}
+"""The SVG fill of each VP source in the stacked chart."""
 _COL = 74  # width of one turn's column
 _LEFT = 70
 _TOP = 40

@@ -62,6 +62,7 @@ TREND_BONUS = (6, 3, 1, 0, 0)
 """VP for building from Trend slot 1..5; slots 1-3 are the Upper Trend, 4-5 the Lower Trend."""
 UPPER = 3
 MAX_FACILITIES = CHITS
+"""The most facilities a player may own: one per building chit."""
 CHURCH_VP = 3
 
 _R = {r: i for i, r in enumerate(RESOURCES)}

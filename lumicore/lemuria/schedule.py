@@ -30,12 +30,15 @@ __all__ = [
 ]
 
 RESOURCES = ("gold", "food", "stone", "wood")
+"""The four resources (of costs, stocks and income)."""
 RESOURCE_LIMIT = 525
 """The most of one resource the game can hold: 105 resource chits of at most 5 each. Every amount
 in card, altar and instance files (costs, food, start, income, the altar's supply, a skill's
 gain) must lie in 0..RESOURCE_LIMIT."""
 COLORS = ("red", "blue", "green", "yellow")
+"""The card colours of buildings and characters."""
 DISTRICTS = ("rural", "commerce", "administrative", "church")
+"""The four districts of the city a building chit may go to."""
 
 
 @dataclass(frozen=True)
@@ -104,6 +107,7 @@ class Exchange:
 
 
 Action = Build | Remodel | Play | Buy | Exchange
+"""Any action of a turn plan: a build, a remodel, a character played, a buy or an exchange."""
 
 
 def _lowered(action: Build | Remodel) -> list[str]:

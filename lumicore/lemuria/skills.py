@@ -35,7 +35,9 @@ __all__ = ["KINDS", "DECLINE", "Skill", "ImpactCard", "parse_skill", "load_impac
            "parse_impacts"]
 
 KINDS = ("gain", "rotate", "extra build", "discount", "draw", "trend bonus")
+"""The effect kinds of a skill or Impact card (how its notation starts)."""
 DECLINE = "decline"
+"""The choice that declines an effect (every effect is a "may")."""
 BUILTIN_IMPACTS = {"default": "lemuria_impact.toml"}
 
 

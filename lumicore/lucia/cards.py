@@ -25,8 +25,11 @@ from lumicore.lucia.notation import MAX_KIDS, ROLES
 __all__ = ["Action", "Card", "Deck", "load_deck", "read_card_kinds", "BUILTIN_DECKS", "KINDS"]
 
 KINDS = ("move", "wild", "light", "lucia")
+"""The action kinds a card may have (a deck file's ``kind`` values)."""
 BUILTIN_DECKS = {"default": "lucia_deck.toml", "reconstructed": "lucia_deck.toml",
                  "calibrated": "lucia_deck_calibrated.toml"}
+"""Built-in decks by name, as :func:`load_deck` takes them: ``default`` and ``reconstructed`` (the
+same reconstructed deck), ``calibrated`` (the deck of dealt games, see docs/lucia.md)."""
 MAX_COPIES = 1000
 """The most copies of one card a deck file may ask for."""
 _ACTION_KEYS = {"move": {"kind", "roles", "steps"}, "wild": {"kind", "steps"},

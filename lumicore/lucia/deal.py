@@ -36,7 +36,9 @@ __all__ = ["Deal", "deal", "HAND_SIZE", "MAX_PLAYERS", "GAME_DECK", "game_deck",
            "check_players", "unseen_counts", "heuristic_table"]
 
 HAND_SIZE: Final = 3
+"""Cards each player is dealt (and the largest ``hand_size`` a :class:`Deal` may have)."""
 MAX_PLAYERS: Final = 4
+"""The most players a deal seats."""
 GAME_DECK: Final = "calibrated"
 """The built-in deck the game functions (``deal``, ``win_rate``, ``best_play``, the ``deal`` /
 ``winrate`` / ``play`` commands) use when given ``deck="default"``; see docs/lucia.md."""

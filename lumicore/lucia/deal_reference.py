@@ -27,6 +27,8 @@ __all__ = ["Position", "plays", "after_play", "winnable", "fewest_plays"]
 
 Hands = tuple[tuple[Card, ...], ...]
 Position = tuple[Train, Hands, int, tuple[Card, ...]]
+"""A position of a dealt game: the train, the hands (one tuple of cards per player, in seat order),
+the seat of the player to move and the cards left to draw (top first)."""
 
 
 def plays(train: Train, hand: Sequence[Card], rules: Rules = DEFAULT_RULES

@@ -61,6 +61,7 @@ __all__ = ["INF", "HeuristicTable", "deficits", "capacity", "build_table", "esti
            "gingerbread_behind_starboy", "shape", "check_shape"]
 
 INF = 255
+"""The estimate of a train that cannot reach the goal at all (the largest table value)."""
 
 
 @dataclass(frozen=True, eq=False)

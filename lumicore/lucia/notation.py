@@ -27,16 +27,26 @@ __all__ = [
 ]
 
 H_UNLIT: Final = 0
+"""Nibble code of an unlit Handmaiden (token ``h``)."""
 H_LIT: Final = 1
+"""Nibble code of a lit Handmaiden (token ``H``)."""
 TOMTEN: Final = 2
+"""Nibble code of a Tomten (token ``T``)."""
 STARBOY: Final = 3
+"""Nibble code of a Starboy (token ``S``)."""
 GINGER: Final = 4
+"""Nibble code of a Gingerbread (token ``G``)."""
 LUCIA0: Final = 5
+"""Nibble code of Lucia with no candle (token ``L0``); with ``c`` candles she is
+``LUCIA0 + c``."""
 LUCIA5: Final = 10
+"""Nibble code of Lucia with all five candles (token ``L5``)."""
 EMPTY: Final = 15
 """Nibble of an empty position (behind the last kid of a train shorter than 16)."""
 MAX_KIDS: Final = 16
+"""The longest train: 16 kids (a packed train is one 64-bit word of 4-bit codes)."""
 MAX_CANDLES: Final = 5
+"""The candles Lucia carries when all are lit; the goal needs all of them."""
 
 ROLES: Final = "LHTSG"
 """Role letters: Lucia, Handmaiden, Tomten, Starboy, Gingerbread."""

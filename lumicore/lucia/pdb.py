@@ -56,7 +56,11 @@ __all__ = ["ABSTRACTIONS", "DEFAULT_ABSTRACTION", "PatternDatabase", "abstract_c
 ABSTRACTIONS = {"LSG": "SG", "LSGT": "SGT", "LS": "S", "LG": "G"}
 """Abstraction name -> the roles kept besides Lucia (ranked in this order)."""
 DEFAULT_ABSTRACTION = "LSG"
+"""The abstraction a pattern database keeps unless told otherwise: Lucia, the Starboys and the
+Gingerbreads."""
 FORMAT_VERSION = 1
+"""Version of the cached database files and of their keys: a file written under another version is
+rebuilt, never read."""
 _MAGIC = b"LUMICORE-LUCIA-PDB\n"
 _ROLE_CODE = {"S": STARBOY, "G": GINGER, "T": TOMTEN}
 BLANK = H_UNLIT

@@ -44,6 +44,7 @@ __all__ = ["Setup", "load_setup", "fix_up", "random_train", "random_goal", "scra
            "BUILTIN_SETUPS", "check_seed", "MAX_SEED", "MAX_SCRAMBLE_DEPTH"]
 
 BUILTIN_SETUPS = {"default": "lucia_setup.toml"}
+"""Built-in setups by name, as :func:`load_setup` takes them."""
 
 Seed = int | np.random.Generator | None
 

@@ -70,6 +70,7 @@ class Rules:
 
 
 DEFAULT_RULES: Final = Rules()
+"""The rules every function uses unless given others: the design's decisions (``Rules()``)."""
 
 
 def check_rules(rules: object) -> Rules:

@@ -33,6 +33,7 @@ __all__ = ["SEASONS", "Map", "load_map", "SCENARIOS"]
 SEASONS = {"winter": 1, "autumn": 3, "summer": 5, "spring": 7}
 """VP of controlling a territory of each season at the end (blue, orange, green, pink)."""
 SCENARIOS = {"A": "lumen_scenario_a.toml", "default": "lumen_scenario_a.toml"}
+"""Built-in scenario maps by name, as :func:`load_map` takes them."""
 MAX_TERRITORIES = 64
 
 

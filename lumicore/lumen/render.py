@@ -23,7 +23,10 @@ from lumicore.svg import escape
 __all__ = ["sheet_svg", "map_svg", "state_svg", "map_text", "SEASON_FILL", "PLAYER_FILL"]
 
 SEASON_FILL = {"winter": "#cfe3f7", "autumn": "#f7d6b0", "summer": "#cdeac0", "spring": "#f6cde0"}
+"""The SVG fill of a territory of each season."""
 PLAYER_FILL = ("#2f6db5", "#c0392b")
+"""The SVG colour of each player (0, 1): the outlines of the territories they hold and their units'
+labels."""
 _R, _GAP = 16, 6
 _FONT = 'font-family="sans-serif"'
 

@@ -43,6 +43,7 @@ __all__ = ["Cell", "Gains", "HighCommand", "Layout", "Sheet", "load_layout", "gr
            "LAYOUTS"]
 
 Cell = tuple[int, int]
+"""A bubble of the command area as ``(row, col)`` from the top left, 0-based."""
 LAYOUTS = {"default": "lumen_sheet.toml"}
 """Built-in command-area layouts by name."""
 MAX_BUBBLES = 64

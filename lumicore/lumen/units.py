@@ -35,7 +35,9 @@ ABILITIES = ("none", "restore", "push", "kill", "fly")
 """What activating a unit does: nothing, turn allies around active, push a unit to a
 neighbouring territory, remove an enemy unit, fly anywhere."""
 BONUS_KINDS = ("mercenary", "secret", "glow")
+"""The kinds of bonus token (a board's ``[bonus]`` table gives the count of each)."""
 BOARDS = {"default": "lumen_board.toml"}
+"""Built-in player boards by name, as :func:`load_board` takes them."""
 MAX_ROUNDS = MAX_BUBBLES
 """The most rounds a board file may give: a player writes one value a round on a sheet of at
 most 64 bubbles, so in any later round both players could only pass."""

@@ -38,8 +38,13 @@ from lumicore.errors import DataError, LumicoreError, NotationError
 __all__ = ["Board", "load_board", "KINDS", "MAX_CELLS", "BUILTIN_BOARDS"]
 
 KINDS = ("L", "W", "S", "1", "2", "3")
+"""The tokens of a board drawing: ``L`` limestone, ``W`` water, ``S`` starting area, ``1`` ``2``
+``3`` remote limestone spaces losing that many VP."""
 MAX_CELLS = 64
+"""The most spaces a board may have (a set of spaces is one 64-bit mask)."""
 BUILTIN_BOARDS = {"A": "reef_a.txt", "B": "reef_b.txt"}
+"""The two sides of the box's reef board by name (``A``, ``B``), as :func:`load_board` takes
+them."""
 
 Cell = tuple[int, int]
 

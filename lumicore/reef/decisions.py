@@ -129,3 +129,4 @@ class Skip:
 
 
 Decision = Orient | Spend | Pick | SwapDone | Turn | Place | Return | Score | Skip
+"""Any decision of a Lumicora game, as :meth:`lumicore.reef.game.Game.decisions` lists them."""

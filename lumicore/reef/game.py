@@ -88,6 +88,7 @@ __all__ = ["Game", "new_game", "ROUNDS", "DISPLAY", "ATOLL", "EMERGENCY", "Split
            "check_seed", "read_records", "least_tiles"]
 
 ROUNDS = 10
+"""Rounds in a game (a bag that runs out ends it sooner)."""
 DISPLAY = 4
 """Tiles in a full personal display."""
 ATOLL = 4

@@ -41,7 +41,9 @@ from lumicore.reef.tiles import Lumino
 __all__ = ["FORMAT", "VERSION", "to_json", "from_json", "dumps", "loads", "save", "load", "REEF"]
 
 FORMAT = "lumicore-reef"
+"""The ``format`` field of a reef file: a file with another one is refused."""
 VERSION = 1
+"""The ``version`` field of a reef file: a file with another one is refused."""
 
 
 def _board_json(board: Board) -> str | dict[str, str]:

@@ -194,6 +194,8 @@ def _sequence(value: object) -> bool:
 
 
 POLICY_SALT: int = _kernel.POLICY_SALT
+"""The play-out policy's generator is seeded with ``seed ^ POLICY_SALT`` (the draws use ``seed``),
+as in the reference play-outs."""
 
 
 @lru_cache(maxsize=32)

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 __all__ = ["text", "svg", "side_by_side", "ANIMAL_LETTERS", "FILL"]
 
 ANIMAL_LETTERS = {"shellfish": "s", "crab": "c", "seahorse": "h", "starfish": "*"}
+"""The letter standing for each animal in the text drawing of a reef."""
 BARE = {"L": " . ", "W": " ~ "}
 LEGEND = ("P/G/B/Y colour, digit = level, then the number or the animal\n"
           "(s shellfish, c crab, h seahorse, * starfish); bare: . limestone, ~ water, -n remote")
@@ -84,6 +85,7 @@ def text(reef: Reef, legend: bool = True) -> str:
 # ---- SVG ------------------------------------------------------------------------------------
 
 FILL = {"pink": "#e8559a", "green": "#3fa34d", "blue": "#2f7fd6", "yellow": "#f2c230"}
+"""The SVG fill of each Lumino colour (a level shades it)."""
 BARE_FILL = {"L": "#e9e2cf", "W": "#bfe3f2"}
 REMOTE_FILL = "#d8c9a6"
 RADIUS = 30.0

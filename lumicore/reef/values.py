@@ -34,7 +34,9 @@ Cell = tuple[int, int]
 """A space as ``(row, column)`` in the doubled-coordinate drawing of a board."""
 
 COLORS: tuple[str, ...] = ("pink", "green", "blue", "yellow")
+"""The Lumino colours; a colour's code is its index here."""
 ANIMALS: tuple[str, ...] = ("shellfish", "crab", "seahorse", "starfish")
+"""The animals a Lumino's half may show; an animal's code is its index here."""
 
 def color_code(color: str) -> int:
     """The code of a colour name (its index in :data:`COLORS`).

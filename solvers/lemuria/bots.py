@@ -88,3 +88,5 @@ def _planner(seed: int = 0, **options: Any) -> Any:
 
 
 BOTS: dict[str, Callable[..., Any]] = {"greedy": GreedyBot, "planner": _planner}
+"""Lemuria's own bots by name (``greedy``, ``planner``, described above), each a factory called as
+``factory(seed=..., **options)``; the arena looks here before its generic bots."""

@@ -36,6 +36,8 @@ from lumicore.lemuria.rules import (
 __all__ = ["greedy_schedule", "DISTRICT_ORDER"]
 
 DISTRICT_ORDER = ("church", "rural", "commerce", "administrative")
+"""The districts :func:`greedy_schedule` places its chits in, in turn (the next one with a free
+slot): Church first, then Rural, Commerce, Administrative."""
 TREND_BONUS = (6, 3, 1, 0, 0)
 
 

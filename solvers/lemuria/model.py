@@ -67,6 +67,8 @@ __all__ = ["TREND_BONUS", "DISTRICT_SLOTS", "REMODEL_FROM", "YearModel", "max_dr
 TREND_BONUS = (6, 3, 1, 0, 0)
 """VP for building from slot 1..5."""
 DISTRICT_SLOTS = {"rural": 6, "commerce": 5, "administrative": 5, "church": 4}
+"""Building slots per district of the city; a district whose slots are all taken accepts no more
+chits."""
 CHURCH_VP = 3
 SLOTS = range(5)  # 0-based slots; slot index 0 is the rulebook's slot 1 (leftmost)
 LOWER = (3, 4)

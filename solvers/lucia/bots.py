@@ -70,3 +70,5 @@ class BestBot:
 
 
 BOTS: dict[str, Callable[..., Any]] = {"best": BestBot}
+"""Lucia's own bots by name, each a factory called as ``factory(seed=..., **options)``
+(``solvers.arena`` looks here before its generic bots): ``best``, described above."""

@@ -41,6 +41,8 @@ __all__ = ["best_play", "check_sampling", "greedy_play", "play_game", "PlayEstim
            "GameRecord", "DEFAULT_SAMPLES", "SAMPLE_NODES"]
 
 DEFAULT_SAMPLES = 200
+"""Default number of sampled orders of the unseen cards :func:`best_play` and :func:`play_game`
+weigh each play on (``lumicore lucia play --samples``)."""
 SAMPLE_NODES = 20_000
 """Default cap on the positions searched for one play in one sampled game; a play whose search
 runs out counts as not won in that sample (``undecided``), so an estimate is the share of

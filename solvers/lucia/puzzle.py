@@ -58,6 +58,8 @@ __all__ = ["solve", "bfs", "astar", "idastar", "SolveResult", "replay", "ALGORIT
            "default_max_memory"]
 
 ALGORITHMS = ("bfs", "astar", "idastar")
+"""``algorithm=`` choices of :func:`solve`: ``"bfs"`` breadth-first, ``"astar"`` A* (the default;
+weighted with ``weight > 1``), ``"idastar"`` IDA* (iterative deepening, little memory)."""
 HEURISTICS = ("pdb", "covering")
 """``heuristic=`` choices of :func:`solve` (A*, IDA*): ``"pdb"`` = the covering table
 max-combined with the ``LSGT`` pattern database (built once per deck and train shape, then

@@ -405,6 +405,8 @@ BOTS: dict[str, Callable[..., Any]] = {
     "flatmc": FlatMCBot,
     "mcts": reef_mcts,
 }
+"""Lumicora's own bots by name (``greedy``, ``flatmc``, ``mcts``, described above), each a factory
+called as ``factory(seed=..., **options)``; the arena looks here before its generic bots."""
 
 
 def make_bot(name: str, seed: int = 0, **options: Any):

@@ -51,6 +51,8 @@ __all__ = ["OBJECTIVES", "PHASES", "RankedTurn", "TurnResult", "best_turn",
            "placement_objective", "turn_value"]
 
 OBJECTIVES = ("margin", "score")
+"""``objective=`` choices of :func:`best_turn`: ``"margin"`` (default) the mover's estimate minus
+the best opponent's, ``"score"`` the mover's own."""
 PHASES = ("turn", "place", "score")
 """The phases whose decisions :func:`best_turn` weighs: turns, placements, coral scorings."""
 
