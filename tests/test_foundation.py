@@ -167,3 +167,21 @@ def test_the_source_archive_takes_every_cython_source():
     taken = {path for pattern in patterns for path in root.glob(pattern)}
     sources = {p for p in (root / "ext").iterdir() if p.suffix in (".pyx", ".pxd", ".pxi")}
     assert sources and sources <= taken
+
+
+def test_the_license_file_is_declared_and_shipped():
+    """pyproject.toml said MIT in the deprecated table form and the repository had no license
+    text: the package now names LICENSE in SPDX form (setuptools 77 reads it) and the source
+    archive takes it."""
+    from lumicore.data import tomllib
+
+    root = Path(__file__).resolve().parents[1]
+    text = (root / "LICENSE").read_text(encoding="utf-8")
+    assert text.startswith("MIT License\n") and "Copyright (c) 2026 the lumicore developers" in text
+    project = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    assert project["project"]["license"] == "MIT"
+    assert project["project"]["license-files"] == ["LICENSE"]
+    assert "setuptools>=77" in project["build-system"]["requires"]
+    manifest = (root / "MANIFEST.in").read_text(encoding="utf-8").splitlines()
+    assert any(line.startswith("include ") and "LICENSE" in line.split()[1:] for line in manifest)
+    assert "MIT license" in (root / "README.md").read_text(encoding="utf-8").splitlines()[-1]
