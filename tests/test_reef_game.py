@@ -684,3 +684,15 @@ def test_auto_chance_must_be_true_or_false(value):
     """``auto_chance="x"`` was taken as true (``bool("x")``): it is refused, naming it."""
     with pytest.raises(LumicoreError, match="auto_chance must be True or False"):
         Game.new(auto_chance=value)
+
+
+def test_a_record_names_its_game_and_old_records_still_replay():
+    """Reef records had no ``"game"`` key (every other game's has one): another game's replay
+    said the field was missing. They name it now; one without it replays, one naming another
+    game is refused."""
+    record = Game.new(seed=1).record()
+    assert record["game"] == "reef"
+    old = {k: v for k, v in record.items() if k != "game"}
+    assert Game.replay(old) == Game.replay(record)
+    with pytest.raises(DataError, match="field 'game' must be \"reef\", got \"lumen\""):
+        Game.replay({**record, "game": "lumen"})

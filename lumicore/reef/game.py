@@ -757,7 +757,8 @@ class Game:
     def record(self) -> dict[str, Any]:
         """The game as a record: its setup and its decisions (or, if some draws were applied
         from outside, every action), plus the VP totals when it is over."""
-        data: dict[str, Any] = {"format": FORMAT, "version": RECORD_VERSION, **self.setup}
+        data: dict[str, Any] = {"game": "reef", "format": FORMAT, "version": RECORD_VERSION,
+                                **self.setup}
         if self.chance_from_outside:
             data["actions"] = list(self.log)
         else:
@@ -837,6 +838,8 @@ class Game:
     def _from_setup(cls, record: dict) -> Game:
         if record.get("format") != FORMAT:
             raise DataError(f"not a game record: expected \"format\": \"{FORMAT}\"")
+        if "game" in record:  # written since records name their game, as the other games' do
+            check_fields(record, {"game": _GAME}, "not a reef game record", exact=False)
         version = record.get("version", RECORD_VERSION)
         if type(version) is not int or version != RECORD_VERSION:  # true is not 1
             raise DataError(f"game record version {shorten(version)} (this lumicore reads "
