@@ -219,3 +219,16 @@ def test_a_record_without_its_actions_is_named_a_record(command, tmp_path, capsy
     assert main(["lumen", command, str(path)]) == 2
     assert capsys.readouterr().err == (f"lumicore: error: {str(path)!r}: Lumen game record: "
                                        "field 'actions' is missing\n")
+
+
+def test_best_on_a_finished_game_names_the_file(tmp_path, capsys):
+    """``lumen best`` on a finished game (as ``play --record`` writes) said only that
+    best_choice needs a position where a player decides; it names the file and how to pick an
+    earlier position, exit status 2."""
+    path = tmp_path / "over.json"
+    path.write_text(play_randomly(GameState.new_game(seed=1), seed=1).serialize())
+    assert main(["lumen", "best", str(path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == (f"lumicore: error: {str(path)!r} ends where the game is over; best ranks the "
+                   "choices of a player to move (cut a record's \"actions\" short for an earlier "
+                   "position)")

@@ -15,7 +15,7 @@ import json
 from typing import Any
 
 from lumicore.checks import read_record
-from lumicore.data import write_file
+from lumicore.data import shorten, write_file
 from lumicore.errors import LumicoreError
 from lumicore.lumen.game import GameState, check_seed, replay
 from lumicore.lumen.render import map_text
@@ -169,6 +169,11 @@ def run_best(args: argparse.Namespace) -> int:
     if args.top < 0:
         raise LumicoreError(f"--top must be 0 (all) or a positive count, got {args.top}")
     state = load_state(args.state)
+    if state.is_terminal() or state.is_chance_node():
+        where = "the game is over" if state.is_terminal() else "a die roll or draw is due"
+        raise LumicoreError(f"{shorten(args.state)} ends where {where}; best ranks the choices of "
+                            "a player to move (cut a record's \"actions\" short for an earlier "
+                            "position)")
     result = best_choice(state, time_limit=args.time_limit, max_nodes=args.max_nodes,
                          seed=args.seed, playout=args.playout, objective=args.objective,
                          progress=False if args.json else None)
