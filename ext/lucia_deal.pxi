@@ -473,8 +473,9 @@ cdef class DealSearch:
             r = self.dfs(train, 0)
         finally:
             self.progress = None
-        if self.errors:
-            raise self.errors[0]
+        if self.errors:  # let go of it first: kept, it would hold this search (its 24 MB
+            error, self.errors = self.errors[0], []  # table) through its traceback till a gc
+            raise error
         return r, self.reason, (self.plan() if r == DL_WIN else []), self.nodes
 
     def children(self, u64 train, long long max_nodes, double deadline):
