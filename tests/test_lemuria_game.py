@@ -863,6 +863,20 @@ def test_a_card_file_edited_while_the_process_runs_is_read_again(tmp_path):
     assert Game.new(players=2, altar=altar).s["supply"]["gold"] == 24
 
 
+def test_the_cards_kept_loaded_are_bounded(tmp_path):
+    """Each version of an edited card file stayed loaded (36 KB each) for the process's life."""
+    import os
+
+    from lumicore.lemuria.game import _CARDS_KEPT, Cards
+
+    altar = _altar_file(tmp_path / "altar.toml", 40)
+    stat = os.stat(altar)
+    for k in range(_CARDS_KEPT + 3):
+        os.utime(altar, ns=(stat.st_atime_ns, stat.st_mtime_ns + k * 10**9))
+        assert Game.new(players=2, altar=altar).s["supply"]["gold"] == 34
+    assert len(Cards._cache) <= _CARDS_KEPT
+
+
 def test_a_character_file_too_small_to_deal_is_named(tmp_path):
     from lumicore.data import data_dir
 

@@ -121,6 +121,10 @@ HEADER = {"game": Choice("lemuria", what='"lemuria"'),
 """The fields read first: they say which players and cards the state describes."""
 _S = {s: i for i, s in enumerate(SOURCES)}
 
+_CARDS_KEPT = 16
+"""How many sets of card files (each version of an edited file counts) :meth:`Cards.load` keeps
+loaded."""
+
 
 class Cards:
     """The card data a game is played with (loaded once per set of files: a file edited since is
@@ -147,6 +151,8 @@ class Cards:
              altar: str = "default", impacts: str = "default") -> Cards:
         key = tuple(file_version(name) for name in (buildings, characters, altar, impacts))
         if key not in cls._cache:
+            if len(cls._cache) >= _CARDS_KEPT:  # each edit of a file is a new key: drop the oldest
+                cls._cache.pop(next(iter(cls._cache)))
             cls._cache[key] = cls(load_buildings(buildings), load_characters(characters),
                                   load_altar(altar), load_impacts(impacts))
         return cls._cache[key]
