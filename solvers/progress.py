@@ -25,6 +25,14 @@ DELAY_VARIABLE = "LUMICORE_PROGRESS_DELAY"
 lines that wait (1 s by default: a quick answer shows none); 0 shows them at once."""
 
 
+class _Bar(tqdm):  # type: ignore[misc]
+    """A tqdm bar without tqdm's monitor thread: a batch run forks its worker processes while a
+    bar is shown, and a fork of a process with threads can deadlock the child (Python 3.12 on
+    warns of it)."""
+
+    monitor_interval = 0
+
+
 def on_terminal() -> bool:
     """Whether standard error is a terminal (where a progress line helps and does not pollute)."""
     return sys.stderr.isatty()
@@ -37,7 +45,7 @@ def progress(total: int | None = None, desc: str = "", unit: str = "it",
     show = on_terminal() if enabled is None else enabled
     if "delay" in kwargs and os.environ.get(DELAY_VARIABLE):
         kwargs["delay"] = _delay(os.environ[DELAY_VARIABLE])
-    return tqdm(total=total, desc=desc, unit=unit, disable=not show, file=sys.stderr,
+    return _Bar(total=total, desc=desc, unit=unit, disable=not show, file=sys.stderr,
                 dynamic_ncols=True, leave=False, **kwargs)
 
 

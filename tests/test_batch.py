@@ -393,3 +393,15 @@ def test_the_workers_of_a_local_cluster_never_take_ctrl_c():
     reaches the caller only, which shuts them down."""
     assert collect(run_batch(sigint_reaches, [None] * 4, backend="dask", workers=2,
                              chunksize=1)) == [False] * 4
+
+
+def test_a_progress_line_starts_no_thread():
+    """tqdm's monitor thread ran beside every progress line, so a batch run forked its workers
+    from a process with threads (which can deadlock a child; Python 3.12 on warns, and the
+    warning was a second line of `lucia winrate`'s one-line errors)."""
+    from solvers.progress import progress
+
+    for shown in (True, False):
+        with progress(total=3, enabled=shown) as bar:
+            bar.update(1)
+            assert [t.name for t in threading.enumerate() if t.name.startswith("tqdm")] == []
