@@ -322,8 +322,11 @@ def test_every_failure_to_reach_a_scheduler_is_one_error_in_time(kind, monkeypat
     assert message.startswith(f"cannot reach the Dask scheduler '{address}': ")
     assert "\n" not in message and len(message) < 300
     assert elapsed < 0.5 + 1 + 5  # the time, a second more for a silent service, and slack
-    if kind in ("silent", "http"):
+    if kind == "silent":
         assert "no answer as a Dask scheduler within 0.5 s" in message
+    elif kind == "http":  # Python 3.10's http.server answers the handshake's bytes at once
+        assert ("no answer as a Dask scheduler within 0.5 s" in message
+                or message.endswith("the service there does not answer as a Dask scheduler"))
 
 
 @pytest.fixture
