@@ -249,6 +249,34 @@ def test_best_turn_where_there_is_nothing_to_weigh_names_the_record_or_decisions
     assert code == 2 and err.startswith("lumicore: error: the record ends where the game is over")
 
 
+def test_best_turn_says_when_draws_move_the_position_past_decisions(tmp_path, capsys,
+                                                                     monkeypatch):
+    """``--decisions N`` where draws follow step N weighed the decision after the draws and
+    said nothing of it (step 16 for ``--decisions 7``)."""
+    from lumicore.reef.game import Game
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["reef", "play", "--bots", "greedy,random", "--seed", "1", "--record",
+                 "game.json"]) == 0
+    capsys.readouterr()
+    states = list(Game.iter_replay("game.json"))
+    n = next(k for k in range(len(states) - 1)
+             if states[k].is_chance_node() and states[k].phase == "draw")
+    after = next(k for k in range(n, len(states)) if not states[k].is_chance_node())
+    code, out, _ = run(capsys, "reef", "best-turn", "game.json", "--decisions", str(n),
+                       "--top", "1")
+    assert code == 0 and out.splitlines()[0] == (
+        f"--decisions {n}: draws follow step {n}; the position is the decision after them, "
+        f"after step {after}")
+    assert out.splitlines()[1] == str(states[after]).splitlines()[0]
+    code, out, _ = run(capsys, "reef", "best-turn", "game.json", "--decisions", str(after),
+                       "--top", "1", "--json")
+    assert code == 0 and json.loads(out)["step"] == after
+    code, out, _ = run(capsys, "reef", "best-turn", "game.json", "--decisions", str(after),
+                       "--top", "1")
+    assert "draws follow" not in out
+
+
 @pytest.mark.parametrize("output", ["--record", "--json"])
 def test_play_interrupted_keeps_the_game_so_far(output, tmp_path, capsys, monkeypatch):
     """Ctrl-C in 'reef play --record/--json' (here just before the 30th action is applied):

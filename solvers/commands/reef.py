@@ -175,11 +175,18 @@ def run_best(args: argparse.Namespace) -> int:
 def _load_game(path: str, decisions: int | None = None):
     """The recorded game at its end, or at the first decision after its first ``decisions``
     recorded steps (draws are no decisions)."""
+    return _load_step(path, decisions)[0]
+
+
+def _load_step(path: str, decisions: int | None = None):
+    """:func:`_load_game` and how many recorded steps lead to the position it gives (more than
+    ``decisions`` when draws follow them: the position is the decision after the draws)."""
     from lumicore.reef.game import Game
 
     if decisions is None:
         with naming(path):
-            return Game.replay(path)
+            steps = list(Game.iter_replay(path))
+        return steps[-1], len(steps) - 1
     if isinstance(decisions, bool) or decisions < 0:
         raise LumicoreError(f"--decisions {decisions}: expected 0 or more")
     chosen = None
@@ -187,7 +194,7 @@ def _load_game(path: str, decisions: int | None = None):
         for done, game in enumerate(Game.iter_replay(path)):
             if (chosen is None and done >= decisions and not game.is_chance_node()
                     and not game.is_terminal()):
-                chosen = game
+                chosen = game, done
     if chosen is not None:
         return chosen
     raise LumicoreError(f"--decisions {decisions}: the record holds no decision after "
@@ -210,7 +217,7 @@ def run_best_turn(args: argparse.Namespace) -> int:
 
     if args.top < 1:
         raise LumicoreError(f"--top {args.top}: expected a positive number")
-    game = _load_game(args.record, args.decisions)
+    game, step = _load_step(args.record, args.decisions)
     if game.phase not in PHASES:
         record = "the record" if args.record.lstrip().startswith("{") else shorten(args.record)
         where = ("the game is over" if game.is_terminal() else f"the game is at phase "
@@ -228,8 +235,11 @@ def run_best_turn(args: argparse.Namespace) -> int:
 
         result = best_turn(game, args.objective, time_limit=args.time_limit, progress=show)
     if args.json:
-        print(json.dumps(result.as_dict(args.top)))
+        print(json.dumps({**result.as_dict(args.top), "step": step}))
     else:
+        if args.decisions is not None and step > args.decisions:
+            print(f"--decisions {args.decisions}: draws follow step {args.decisions}; the "
+                  f"position is the decision after them, after step {step}")
         print(game)
         print()
         print(result.text(args.top))
