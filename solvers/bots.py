@@ -34,7 +34,7 @@ from lumicore.game import GameState
 from solvers.limits import check_limits
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "FlatMCBot", "MCTSBot", "GENERIC_BOTS", "check_seed",
-           "score", "value_after", "rollout", "sample_outcome", "positive_int"]
+           "score", "value_after", "rollout", "sample_outcome", "positive_int", "decision_actions"]
 
 MAX_OUTCOMES = 64
 """A chance node with at most this many outcomes is resolved by its expectation (greedy)."""
@@ -65,6 +65,18 @@ def _check_evaluate(evaluate: object) -> Evaluator | None:
     if evaluate is not None and not callable(evaluate):
         raise LumicoreError(f"evaluate must be a function of a state, got {evaluate!r:.80}")
     return evaluate
+
+
+def decision_actions(state: GameState) -> list[int]:
+    """The legal actions of ``state`` where a player decides, as a bot's ``choose`` takes it;
+    at the end of the game or at a chance node a :class:`LumicoreError` says so (a bot chose a
+    chance outcome there, or failed on the empty list of a finished game)."""
+    if state.is_terminal():
+        raise LumicoreError("a bot chooses where a player decides: the game is over")
+    if state.is_chance_node():
+        raise LumicoreError("a bot chooses where a player decides: this is a chance node (draw "
+                            "its outcome with lumicore.game.sample_chance)")
+    return list(state.legal_actions())
 
 
 def _pick(rng: np.random.Generator, items: Sequence[int]) -> int:
@@ -179,7 +191,7 @@ class RandomBot:
         self.rng = np.random.default_rng(check_seed(seed))
 
     def choose(self, state: GameState) -> int:
-        return _pick(self.rng, state.legal_actions())
+        return _pick(self.rng, decision_actions(state))
 
 
 class _ByValue:
@@ -191,7 +203,7 @@ class _ByValue:
         raise NotImplementedError
 
     def choose(self, state: GameState) -> int:
-        actions = state.legal_actions()
+        actions = decision_actions(state)
         if len(actions) == 1:
             return actions[0]
         return self._best(self.values(state))
@@ -356,7 +368,7 @@ class MCTSBot(_Searcher):
         self._worlds = False  # set by choose: whether the searched state hides something
 
     def choose(self, state: GameState) -> int:
-        actions = state.legal_actions()
+        actions = decision_actions(state)
         if len(actions) == 1:
             return actions[0]
         root = _Node(state.num_players())

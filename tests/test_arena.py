@@ -651,3 +651,21 @@ def test_the_out_file_is_written_from_the_first_finished_game_only(tmp_path, mon
     assert result.interrupted and result.played == 0 and out.read_text() == old
     tournament(NAME, ["random", "greedy"], games=2, workers=1, progress=False, record=out)
     assert [json.loads(line)["game"] for line in out.read_text().splitlines()] == [NAME] * 2
+
+
+REGISTERED = sorted(g for g in GAMES if g in ("lucia", "reef", "lemuria", "lumen"))
+
+
+@pytest.mark.parametrize("game", REGISTERED)
+def test_every_bot_refuses_a_finished_game_and_a_chance_node_by_name(game):
+    """The generic bots failed on a finished game (IndexError, ``max() arg is an empty
+    sequence``) and chose a chance outcome at a chance node; Lemuria's greedy said "player must
+    be a player index from 0 to 1, got '-1'". Every bot says where it chooses."""
+    over = play_randomly(new_game(game, seed=1), seed=1)
+    chance = new_game(game, seed=1)
+    while not chance.is_chance_node():
+        chance.apply_action(chance.legal_actions()[0])
+    for name in bot_names(game):
+        for state in (over, chance):
+            with pytest.raises(LumicoreError, match="decision|decides|main phase"):
+                make_bot(name, game, seed=0).choose(state.clone())

@@ -29,6 +29,7 @@ import numpy as np
 
 from lumicore.checks import check_seed
 from lumicore.lemuria.game import Game
+from solvers.bots import decision_actions
 
 __all__ = ["BOTS", "GreedyBot", "TURN_CAP", "least_useful"]
 
@@ -58,6 +59,7 @@ class GreedyBot:
         self._count = 0
 
     def choose(self, state: Game) -> int:
+        decision_actions(state)
         if state.phase == "pass":
             return least_useful(state)
         player = state.current_player()
