@@ -363,6 +363,6 @@ def test_a_bad_progress_delay_variable_is_named(value, monkeypatch):
         progress(desc="x", delay=1.0, enabled=False)
     import solvers.progress
 
-    monkeypatch.setattr(solvers.progress, "tqdm", lambda **kwargs: kwargs)
+    monkeypatch.setattr(solvers.progress, "_Bar", lambda **kwargs: kwargs)
     monkeypatch.setenv(DELAY_VARIABLE, "0.25")
     assert progress(desc="x", delay=1.0, enabled=False)["delay"] == 0.25
