@@ -44,8 +44,8 @@ import numpy as np
 from lumicore.data import read_file, shorten
 from lumicore.errors import DataError, LumicoreError
 
-__all__ = ["SEED_LIMIT", "check_seed", "check_index", "check_real", "check_finite", "check_type",
-           "parse_int", "parse_real",
+__all__ = ["SEED_LIMIT", "check_seed", "is_integer", "check_index", "check_real", "check_finite",
+           "check_type", "parse_int", "parse_real",
            "Spec", "Int", "Choice", "Text", "Maybe", "ListOf",
            "Items", "Table", "MapOf", "Where", "Load", "BOOL", "read_json", "read_record",
            "check_fields", "field_error", "check_known_keys", "read_key"]
@@ -60,6 +60,15 @@ def check_seed(seed: object, limit: int = SEED_LIMIT, name: str = "seed") -> int
     return check_index(seed, limit, name)
 
 
+def is_integer(value: object) -> bool:
+    """Whether ``value`` is a Python or numpy integer (a bool is none here).
+
+    >>> is_integer(np.int64(2)), is_integer(2.0), is_integer(True)
+    (True, False, False)
+    """
+    return not isinstance(value, bool) and isinstance(value, (int, np.integer))
+
+
 def check_index(value: object, size: int, name: str, what: str = "an integer",
                 error: type[LumicoreError] = LumicoreError) -> int:
     """``value`` as an int if it is an integer in ``0 .. size - 1`` (bool is no integer here);
@@ -72,8 +81,7 @@ def check_index(value: object, size: int, name: str, what: str = "an integer",
     ...
     lumicore.errors.LumicoreError: player must be a player index from 0 to 1, got '2'
     """
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) \
-            or not 0 <= int(value) < size:
+    if not is_integer(value) or not 0 <= int(value) < size:
         bound = "2**63 - 1" if size == SEED_LIMIT else str(size - 1)
         raise error(f"{name} must be {what} from 0 to {bound}, got {shorten(value)}")
     return int(value)

@@ -76,7 +76,7 @@ def decision_actions(state: GameState) -> list[int]:
     if state.is_chance_node():
         raise LumicoreError("a bot chooses where a player decides: this is a chance node (draw "
                             "its outcome with lumicore.game.sample_chance)")
-    return list(state.legal_actions())
+    return state.legal_actions()
 
 
 def _pick(rng: np.random.Generator, items: Sequence[int]) -> int:
@@ -270,9 +270,7 @@ class _Searcher:
         clock between the actions it weighs when there is a ``deadline``."""
         if self.policy != "greedy":
             return None
-        if deadline is None:
-            return self._greedy.choose
-        greedy = self._greedy
+        greedy = self._greedy  # play-outs choose at decisions only: no check, as choose makes
 
         def choose(state: GameState) -> int:
             actions = state.legal_actions()

@@ -53,6 +53,7 @@ from lumicore.checks import (
     check_index,
     check_seed,
     field_error,
+    is_integer,
     read_json,
     read_record,
 )
@@ -162,8 +163,7 @@ class Cards:
 
 def check_players(players: Any) -> int:
     """``players`` as an int from 2 to 4, else a one-line LumicoreError naming the rule."""
-    if isinstance(players, bool) or not isinstance(players, (int, np.integer)) \
-            or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+    if not is_integer(players) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         got = players if isinstance(players, int) else shorten(players)
         raise LumicoreError(f"Lemuria is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, got "
                             f"{got}")

@@ -31,8 +31,6 @@ from operator import mul
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from lumicore.checks import (
     SEED_LIMIT,
     Choice,
@@ -48,6 +46,7 @@ from lumicore.checks import (
     check_index,
     check_seed,
     field_error,
+    is_integer,
     read_json,
 )
 from lumicore.data import shorten
@@ -171,8 +170,7 @@ class GameState:
     def new_game(cls, players: int = 2, seed: int = 0, scenario: str = "A",
                  board: str = "default") -> GameState:
         """A fresh game (at the chance node that picks the first player)."""
-        if isinstance(players, bool) or not isinstance(players, (int, np.integer)) \
-                or players != 2:
+        if not is_integer(players) or players != 2:
             raise LumicoreError(f"Lumen is a game for 2 players, got {shorten(players)}")
         return cls(scenario, board, seed)
 
