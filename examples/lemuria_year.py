@@ -13,7 +13,8 @@ from solvers.lemuria import build_schedule
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--turns", type=int, default=3, help="months to plan (1..12)")
     parser.add_argument("--deal", type=int, default=1, help="seed of the default instance")
     parser.add_argument("--time-limit", type=float, default=1.0, help="CP-SAT seconds")

@@ -15,7 +15,8 @@ from solvers.lucia import ALGORITHMS, solve
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("train", nargs="?", default="S h T h L0", help="train notation")
     parser.add_argument("--algorithm", choices=ALGORITHMS, default="astar")
     parser.add_argument("--scramble", type=int, metavar="DEPTH",
@@ -31,7 +32,8 @@ def main() -> None:
     for i, play in enumerate(result.plan, 1):
         moves = ", ".join(describe(c) for c in play.choices)
         print(f"{i:2d}. {play.card.name:<28} -> {play.train}   ({moves})")
-    print(f"{result.status}: {result.cost} cards, {result.nodes} states stored, "
+    cost = "" if result.cost is None else f" {result.cost} cards,"
+    print(f"{result.status}:{cost} {result.nodes} states stored, "
           f"{result.elapsed:.2f} s ({result.algorithm})")
     if result.plan:
         assert result.plan[-1].train.is_goal()

@@ -16,7 +16,8 @@ from solvers.lumen import best_choice, win_probability
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seed", type=int, default=0, help="seed of the game (default 0)")
     parser.add_argument("--bots", default="sheet,greedy", help="two bots (default sheet,greedy)")
     args = parser.parse_args()

@@ -16,7 +16,8 @@ from solvers.stats import wilson
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=50, help="random play-outs per game")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first play-out")
     args = parser.parse_args()

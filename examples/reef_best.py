@@ -14,7 +14,8 @@ from solvers.reef import best_placement
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--hand", default="pink 3 crab, blue 5", help="1 to 3 Luminos")
     parser.add_argument("--limestone", type=int, default=3, help="markers in storage")
     parser.add_argument("--board", default="A", help="board side A or B")

@@ -3,6 +3,7 @@ order in one namespace, as a reader would run them."""
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import subprocess
@@ -55,3 +56,24 @@ def test_notebook_runs(notebook: Path) -> None:
         except Exception as exc:  # name the failing cell
             raise AssertionError(f"{notebook.name} cell {i} failed: {exc!r}") from exc
     assert namespace["result"].status == "optimal"
+
+
+@pytest.mark.parametrize("name", sorted(RUNS))
+def test_script_help_shows_its_whole_docstring(name: str) -> None:
+    """--help showed the docstring's first line only: half a sentence."""
+    doc = ast.get_docstring(ast.parse((EXAMPLES / name).read_text(encoding="utf-8")))
+    done = subprocess.run([sys.executable, str(EXAMPLES / name), "--help"], cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
+    first = doc.split("\n\n")[0]
+    assert " ".join(first.split()) in " ".join(done.stdout.split())
+
+
+def test_lucia_solve_without_a_plan_prints_no_cost() -> None:
+    done = subprocess.run([sys.executable, str(EXAMPLES / "lucia_solve.py"),
+                           "h h h h h h h h h h h h L0 S S S"], cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "unsolvable: " in done.stdout and "None" not in done.stdout

@@ -23,7 +23,7 @@ from lumicore.lemuria.instance import Instance
 from lumicore.lemuria.rules import RESOURCES, SOURCES
 from lumicore.lemuria.schedule import Build, Play, Remodel, Schedule, TurnPlan
 from lumicore.lemuria.simulate import SimResult, simulate
-from lumicore.svg import escape
+from lumicore.svg import escape, text_width
 
 __all__ = ["render_year", "render_game", "CARD_COLORS", "SOURCE_COLORS"]
 
@@ -53,6 +53,10 @@ def _box(x: float, y: float, w: float, text: str, fill: str, dashed: bool = Fals
             f'text-anchor="middle" font-weight="bold">{escape(text)}</text>')
 
 
+_FOOTNOTE = ("* festival turn; boxes: card colour; dashed: remodel (discarded>built); "
+             "resident>facility")
+
+
 def render_year(instance: Instance, schedule: Schedule | Iterable[TurnPlan],
                 title: str | None = None, result: SimResult | None = None) -> str:
     """The chart of ``schedule`` played through ``instance`` (it must be legal: the year is
@@ -67,7 +71,7 @@ def render_year(instance: Instance, schedule: Schedule | Iterable[TurnPlan],
     chart_top = _TOP + _ROW * (2 + most_housed) + 30
     chart_h = 220
     total = max(sum(year[-1]["vp"].values()), 1) if year else 1
-    width = _LEFT + _COL * turns + 150
+    width = max(_LEFT + _COL * turns + 150, _LEFT + text_width(_FOOTNOTE, 11) + 10)
     height = chart_top + chart_h + 50
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
            f'viewBox="0 0 {width} {height}" font-family="sans-serif">',
@@ -108,8 +112,7 @@ def render_year(instance: Instance, schedule: Schedule | Iterable[TurnPlan],
     out.append(f'<line x1="{_LEFT}" y1="{base}" x2="{_LEFT + _COL * turns}" y2="{base}" '
                f'stroke="#333"/>')
     out.append(f'<text x="10" y="{chart_top + 12}" font-size="12">VP</text>')
-    out.append(f'<text x="{_LEFT}" y="{base + 18}" font-size="11">* festival turn; boxes: '
-               f'card colour; dashed: remodel (discarded&gt;built); resident&gt;facility</text>')
+    out.append(f'<text x="{_LEFT}" y="{base + 18}" font-size="11">{escape(_FOOTNOTE)}</text>')
     legend_x = _LEFT + _COL * turns + 16
     for k, source in enumerate(reversed(SOURCES)):
         y = chart_top + 18 * k
@@ -138,7 +141,9 @@ def render_game(game: Any) -> str:
     if not isinstance(game, Game):
         raise LumicoreError(f"expected a lumicore.lemuria.Game, got {shorten(game)}")
     cards = game.cards
-    width = _LEFT + 5 * _COL + 420
+    facilities_x = _LEFT + 5 * _COL + 150
+    width = max(_LEFT + 5 * _COL + 420,
+                *(facilities_x + _row_width(me["fac"]) + 10 for me in game.s["pl"]))
     height = _TOP + _ROW * (3 + game.players) + 10
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
            f'viewBox="0 0 {width} {height}" font-family="sans-serif">',
@@ -160,7 +165,7 @@ def render_game(game: Any) -> str:
         res = " ".join(f"{r[0]}{me['res'][r]}" for r in RESOURCES)
         out.append(f'<text x="10" y="{y + _ROW - 9}" font-size="12">player {p + 1}: VP '
                    f"{sum(me['vp'])} | {res} | hand {len(me['hand'])}</text>")
-        x = _LEFT + 5 * _COL + 150
+        x = facilities_x
         for building, resident in me["fac"]:
             out.append(_box(x, y, 40, building, color(cards.buildings[building])))
             x += 42
@@ -171,3 +176,8 @@ def render_game(game: Any) -> str:
             x += 6
     out.append("</svg>")
     return "".join(out)
+
+
+def _row_width(facilities: Iterable[tuple[str, str | None]]) -> int:
+    """How wide :func:`render_game` draws a player's facilities: 42 px a card, 6 between pairs."""
+    return sum(42 * (2 if resident else 1) + 6 for _building, resident in facilities)

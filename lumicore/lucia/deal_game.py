@@ -456,20 +456,24 @@ class DealState:
         return Counter({self.kinds[k]: n for k, n in deck.items()})
 
     def __str__(self) -> str:
-        return f"{self.train} | {self._holding()}"
+        return f"{self.train} | {self._status()}"
 
-    def _holding(self) -> str:
-        return f"player {self.mover + 1} holds " + ", ".join(
-            self.kinds[k].name for k in self.hands[self.mover])
+    def _status(self) -> str:
+        """``won`` or ``lost`` once the game is over, else the mover and their hand."""
+        if self.is_terminal():
+            return _outcome(self)
+        hand = ", ".join(self.kinds[k].name for k in self.hands[self.mover])
+        return f"player {self.mover + 1} holds {hand or 'nothing'}"
 
     def __repr__(self) -> str:
         return f"DealState({str(self)!r})"
 
     def _repr_svg_(self) -> str:
-        """The train, captioned with the player to play and their hand (notebooks)."""
+        """The train, captioned with the player to play and their hand, or with ``won`` or
+        ``lost`` once the game is over (notebooks)."""
         from lumicore.lucia.render import train_svg
 
-        return train_svg(self.train, caption="won" if self.won else self._holding())
+        return train_svg(self.train, caption=self._status())
 
 
 def _outcome(state: DealState) -> str:

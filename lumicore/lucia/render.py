@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from lumicore.lucia.notation import H_LIT, TOKENS, candles_of, is_lucia, role_of
-from lumicore.svg import escape
+from lumicore.svg import escape, text_width
 
 if TYPE_CHECKING:
     from lumicore.lucia.train import Play, Train
@@ -86,7 +86,13 @@ def _svg(width: float, height: float, body: str) -> str:
 def train_svg(train: Train, caption: str | None = None) -> str:
     """The train as an SVG string; ``caption`` is written above it (e.g. the card played)."""
     body, height = _row(train, caption)
-    return _svg(_GAP + len(train) * (_W + _GAP), height, body)
+    return _svg(_width(train, [caption or ""]), height, body)
+
+
+def _width(train: Train, captions: Sequence[str]) -> float:
+    """Wide enough for the train's cards and for every caption (13 px text)."""
+    return max(_GAP + len(train) * (_W + _GAP),
+               max(2 * _GAP + text_width(c, 13) for c in captions))
 
 
 def moved_kids(play: Play) -> tuple[dict[int, str], list[tuple[int, int]]]:
@@ -146,7 +152,6 @@ def plan_svg(start: Train, plan: Sequence[Play], title: str = "") -> str:
         body, h = _row(play.train, captions[i], marks, arrows)
         rows.append(f'<g transform="translate(0,{y})">{body}</g>')
         y += h + 8
-    # 13 px sans-serif: about 7.5 px per character
-    width = max(_GAP + len(start) * (_W + _GAP), max(2 * _GAP + 7.5 * len(c) for c in captions))
+    width = _width(start, captions)
     return _svg(width, y, f'<rect width="{width}" height="{y}" fill="#fff"/>{_DEFS}'
                 + "".join(rows))

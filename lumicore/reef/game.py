@@ -82,7 +82,7 @@ from lumicore.reef.scoring import (
 )
 from lumicore.reef.tiles import TileSet, load_tiles
 from lumicore.reef.values import COLORS, Lumino, StartLumino, animal_code, color_code
-from lumicore.svg import escape
+from lumicore.svg import escape, text_width
 
 __all__ = ["Game", "new_game", "ROUNDS", "DISPLAY", "ATOLL", "EMERGENCY", "SplitMix64",
            "check_seed", "read_records", "least_tiles"]
@@ -1005,9 +1005,7 @@ class Game:
     def __str__(self) -> str:
         lines = [f"Lumicora, {self.n} players, side {self.setup['side']}, "
                  f"{self.setup['scoreboard']} score board, round {self.round}, phase "
-                 f"{self.phase}" + ("" if self.phase == "over" else
-                                    f", player {self.player + 1} to act" if self.player >= 0
-                                    else "")]
+                 f"{self.phase}" + self._to_act()]
         lines.append(f"Atoll: {', '.join(map(str, self.atoll)) or '-'}; bag {self.bag_left}"
                      + (f" (+{self.emergency} emergency)" if self.emergency else ""))
         for p in range(self.n):
@@ -1024,14 +1022,23 @@ class Game:
                          + f"; winner {', '.join(str(w + 1) for w in self.winners())}")
         return "\n".join(lines)
 
+    def _to_act(self) -> str:
+        """Who acts, for the first line of the text: a player, chance (the bag or the deal), or
+        nobody when the game is over."""
+        actor = self.current_player()
+        if actor == CHANCE:
+            return ", a chance node"
+        return f", player {actor + 1} to act" if actor >= 0 else ""
+
     def _repr_svg_(self) -> str:
         """Every player's reef, left to right, captioned with VP and limestone (notebooks)."""
         title = str(self).splitlines()[0]
         shown = [(reef, f"player {p + 1}: {self.vp[p]} VP, {self.limestone[p]} limestone"
-                  + (" (to act)" if p == self.player and self.phase != "over" else ""))
+                  + (" (to act)" if p == self.current_player() else ""))
                  for p, reef in enumerate(self.reefs) if reef is not None]
         if not shown:  # before the starting Luminos are dealt
-            return (f'<svg xmlns="http://www.w3.org/2000/svg" width="640" height="30">'
+            width = max(640, 16 + text_width(title, 16))
+            return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="30">'
                     f'<text x="8" y="20" font-family="sans-serif">{escape(title)}</text></svg>')
         return side_by_side([r for r, _ in shown], [c for _, c in shown], title)
 
