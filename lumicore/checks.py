@@ -37,7 +37,7 @@ import numbers
 import os
 import re
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, TypeVar
+from typing import Any, TypeGuard, TypeVar
 
 import numpy as np
 
@@ -60,7 +60,7 @@ def check_seed(seed: object, limit: int = SEED_LIMIT, name: str = "seed") -> int
     return check_index(seed, limit, name)
 
 
-def is_integer(value: object) -> bool:
+def is_integer(value: object) -> TypeGuard[int | np.integer]:
     """Whether ``value`` is a Python or numpy integer (a bool is none here).
 
     >>> is_integer(np.int64(2)), is_integer(2.0), is_integer(True)

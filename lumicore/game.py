@@ -397,7 +397,7 @@ def _rules(name: object, what: str, fields: Mapping[str, Spec] | None,
 
 def iter_arena_record(record: object, game: str | None = None, what: str = "game record",
                       fields: Mapping[str, Spec] | None = None,
-                      on_action: Callable[[GameState, int], Any] | None = None,
+                      on_action: Callable[[Any, int], Any] | None = None,
                       defaults: Mapping[str, Any] | None = None) -> Iterator[GameState]:
     """Replay an arena record, the one way every game does: its ``game``, ``players``, ``seed``
     and ``options`` make the state (:func:`new_game`), then its ``actions`` (indices of
@@ -500,7 +500,7 @@ def check_record_game(record: Mapping[str, Any], game: str, what: str) -> None:
 
 def replay_arena_record(record: object, game: str | None = None, what: str = "game record",
                         fields: Mapping[str, Spec] | None = None,
-                        on_action: Callable[[GameState, int], Any] | None = None,
+                        on_action: Callable[[Any, int], Any] | None = None,
                         defaults: Mapping[str, Any] | None = None) -> GameState:
     """The state where an arena record ends: :func:`iter_arena_record`'s last."""
     *_, last = iter_arena_record(record, game, what, fields, on_action, defaults)

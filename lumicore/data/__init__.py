@@ -68,7 +68,7 @@ def data_dir() -> Path:
     return Path(__file__).resolve().parent
 
 
-def resolve(name_or_path: str | Path, builtin: dict[str, str]) -> Path:
+def resolve(name_or_path: str | os.PathLike[str], builtin: dict[str, str]) -> Path:
     """Map a built-in name (a key of ``builtin``) to its file, or take the argument as a path.
 
     Raises :class:`DataError` naming the argument when neither exists.
@@ -93,7 +93,7 @@ def resolve(name_or_path: str | Path, builtin: dict[str, str]) -> Path:
     raise DataError(f"{shorten(key)} is {what.format(known=known)}")
 
 
-def read_file(path: str | Path) -> str:
+def read_file(path: str | os.PathLike[str]) -> str:
     """The text of a user's file: UTF-8 (a leading byte-order mark is dropped). A missing file,
     a folder, an unreadable or non-UTF-8 file raises :class:`DataError` naming it."""
     path = resolve(path, {})

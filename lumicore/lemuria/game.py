@@ -32,7 +32,7 @@ import pickle
 from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, cast, overload
 
 import numpy as np
 
@@ -135,6 +135,8 @@ class Cards:
     remodel_from = rules.REMODEL_FROM
     """The game's turns are the months, so remodels follow the calendar (the rules read this
     where they read an instance's)."""
+    first_turn = 1
+    """The month of turn 1 (an instance's ``first_turn``): the game starts the year."""
 
     def __init__(self, buildings: Mapping[str, Building], characters: Mapping[str, Character],
                  altar: AltarCard, impacts: Mapping[int, ImpactCard]) -> None:
@@ -198,8 +200,8 @@ def order_from_vp(vp: list[int], previous_dealer: int, pedestals: Mapping[int, i
         low = min(vp[p] for p in rest)
         dealer = min((p for p in rest if vp[p] == low), key=lambda p: (p - previous_dealer - 1) % n)
         first, rest = [dealer], [p for p in rest if p != dealer]
-    else:
-        dealer = slots[0]
+    else:  # pedestal 1 is taken (or, with it empty, nobody is left to seat)
+        dealer = slots[0] if slots[0] is not None else previous_dealer
     rest.sort(key=lambda p: (vp[p], (p - dealer) % n))
     free = [i for i in range(n) if slots[i] is None]
     for i, p in zip(free, first + rest, strict=True):
@@ -282,8 +284,9 @@ class Game:
         players, seed = check_players(players), check_seed(seed)
         if not isinstance(impact, bool):
             raise LumicoreError(f"impact must be true or false, got {shorten(impact)}")
-        options = {"impact": impact, "buildings": str(buildings), "characters": str(characters),
-                   "altar": str(altar), "impacts": str(impacts)}
+        options: dict[str, Any] = {"impact": impact, "buildings": str(buildings),
+                                   "characters": str(characters), "altar": str(altar),
+                                   "impacts": str(impacts)}
         cards = Cards.load(options["buildings"], options["characters"], options["altar"],
                            options["impacts"])
         if len(cards.characters) < HAND_SIZE * players:
@@ -374,6 +377,10 @@ class Game:
         player = self._seat(player)
         return dict(zip(DISTRICTS, self.s["pl"][player]["chits"], strict=True))
 
+    @overload
+    def vp(self, player: None = None) -> list[int]: ...
+    @overload
+    def vp(self, player: int) -> int: ...
     def vp(self, player: int | None = None) -> int | list[int]:
         """A player's VP, or everyone's as a list."""
         if player is None:
@@ -965,7 +972,7 @@ class Game:
         s["admin"][p], s["discount"] = view.admin, view.discount
 
     def _rules_apply(self, p: int, action: Build | Remodel | Play) -> None:
-        view = rules.apply(self.cards, self._view(p), action)  # type: ignore[arg-type]
+        view = rules.apply(self.cards, self._view(p), action)
         self._unview(p, view)
 
     # ------------------------------------------------------------------ legal moves
@@ -1044,7 +1051,7 @@ class Game:
                 continue
             for reduce in self._reductions(view, card, slot):
                 try:
-                    after = rules.build_card(self.cards, view, card, reduce)  # type: ignore
+                    after = rules.build_card(self.cards, view, card, reduce)
                 except IllegalMoveError:
                     continue
                 del after
@@ -1063,7 +1070,7 @@ class Game:
                 for reduce in self._reductions(view, card, slot, discard):
                     move = Remodel(discard, card, reduce)
                     try:
-                        rules.apply(self.cards, view, move)  # type: ignore[arg-type]
+                        rules.apply(self.cards, view, move)
                     except IllegalMoveError:
                         continue
                     moves.append(("remodel", discard, card, reduce))
@@ -1249,12 +1256,12 @@ class Game:
         arena record (:func:`lumicore.game.iter_arena_record`: an illegal action is an
         :class:`IllegalMoveError` naming its index in ``actions``, from 0); a record whose ``vp``
         or ``winner`` differ from the replay's is a :class:`DataError`."""
-        record = read_record(record, RECORD)
-        game = replay_arena_record(record, "lemuria")
+        data = read_record(record, RECORD)
+        game = cast(Game, replay_arena_record(data, "lemuria"))
         for key, value in (("vp", game.vp()), ("winner", game.winner())):
-            if key in record and record[key] != value:
+            if key in data and data[key] != value:
                 raise DataError(f"{RECORD}: the replay ends with {key} {value}, the record "
-                                f"says {shorten(record[key])}")
+                                f"says {shorten(data[key])}")
         return game
 
     # ------------------------------------------------------------------ text

@@ -194,10 +194,10 @@ class AltarSetup:
         for material in MATERIALS:
             check_index(self.materials[material], MATERIAL_COUNT + 1,
                         f"altar materials: {material}", "a count", DataError)
-            placed = sum(m.owners.count(ME) for m in self.start if m.material == material)
-            if self.materials[material] + placed > MATERIAL_COUNT:
+            on_altar = sum(m.owners.count(ME) for m in self.start if m.material == material)
+            if self.materials[material] + on_altar > MATERIAL_COUNT:
                 raise DataError(f"altar materials: {self.materials[material]} {material} in "
-                                f"front and {placed} on the altar, where a player has "
+                                f"front and {on_altar} on the altar, where a player has "
                                 f"{MATERIAL_COUNT}")
 
     def game_turn(self, turn: int) -> int:
@@ -324,7 +324,9 @@ def replay_harvests(instance: Instance, setup: AltarSetup,
     bare = dc_replace(instance, income={})
     altar = AltarYear(setup)
     state = initial_state(bare)
-    trace, income, paid = [], {}, {}
+    trace: list[TurnTrace] = []
+    income: dict[int, dict[str, int]] = {}
+    paid: dict[int, int] = {}
     for turn in range(1, instance.turns + 1):
         bonuses = start_bonuses(instance, state)
         state = begin_turn(bare, state)

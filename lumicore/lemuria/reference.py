@@ -184,8 +184,8 @@ def held_draws(nxt: np.ndarray, values: np.ndarray, succ: np.ndarray, least: np.
     for q in range(nxt.shape[0]):
         leads = [(k, int(succ[k, q])) for k in range(K) if succ[k, q] >= 0]
         earlier = [values[k][:, None, None] + nxt[r] for k, r in leads]
-        second = ((np.maximum.reduce(earlier), np.zeros(nxt.shape[1])) if earlier
-                  else (None, None))
+        second: tuple[np.ndarray | None, np.ndarray | None] = (
+            (np.maximum.reduce(earlier), np.zeros(nxt.shape[1])) if earlier else (None, None))
         more = [] if housings is None or onto is None else [
             (values_m[k], nxt[onto_m[r]]) for values_m, onto_m in zip(housings, onto, strict=True)
             for k, r in [(K, q), *leads]]

@@ -14,11 +14,12 @@ docs/lemuria.md states every rule decision taken here.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Protocol
 
 from lumicore.errors import IllegalMoveError
-from lumicore.lemuria.cards import Building
+from lumicore.lemuria.cards import Building, Character
 from lumicore.lemuria.instance import CAPACITY, CHITS, REMODEL_FROM, Instance
 from lumicore.lemuria.schedule import (
     COLORS,
@@ -68,6 +69,20 @@ CHURCH_VP = 3
 _R = {r: i for i, r in enumerate(RESOURCES)}
 _D = {d: i for i, d in enumerate(DISTRICTS)}
 _S = {s: i for i, s in enumerate(SOURCES)}
+
+
+class CardData(Protocol):
+    """What :func:`apply` reads of the card data: an :class:`Instance`, or the cards of a game
+    (:class:`lumicore.lemuria.game.Cards`)."""
+
+    @property
+    def buildings(self) -> Mapping[str, Building]: ...
+    @property
+    def characters(self) -> Mapping[str, Character]: ...
+    @property
+    def remodel_from(self) -> int: ...
+    @property
+    def first_turn(self) -> int: ...
 
 
 @dataclass(frozen=True)
@@ -212,7 +227,7 @@ def begin_turn(instance: Instance, state: State) -> State:
                     admin="administrative" in bonuses)
     for i, opponent in enumerate(instance.opponents):
         card = opponent.builds.get(turn)
-        if card in state.row:
+        if card is not None and card in state.row:
             state = replace(state, row=_take(state.row, card))
         district = opponent.chits.get(turn)
         if district is not None and state.free_slots(district) > 0:
@@ -265,7 +280,7 @@ def _pay(state: State, cost: dict[str, int], what: str) -> State:
     return replace(state, resources=tuple(resources))
 
 
-def _build_from_row(instance: Instance, state: State, card_id: str, reduce: tuple[str, ...],
+def _build_from_row(instance: CardData, state: State, card_id: str, reduce: tuple[str, ...],
                     discarded: Building | None) -> State:
     """Take ``card_id`` from the row, pay its reduced cost, score its VP and trend bonus."""
     if card_id is None or card_id not in state.row:
@@ -303,7 +318,7 @@ def place_chit(state: State, district: str | None) -> State:
     return replace(state, chits=_add(state.chits, _D[district], 1))
 
 
-def build_card(instance: Instance, state: State, card: str, reduce: tuple[str, ...] = ()
+def build_card(instance: CardData, state: State, card: str, reduce: tuple[str, ...] = ()
                ) -> State:
     """A build without its chit (:func:`place_chit` follows): one per turn, at most 8
     facilities, the card from the row at its reduced cost, VP and trend bonus scored."""
@@ -316,15 +331,15 @@ def build_card(instance: Instance, state: State, card: str, reduce: tuple[str, .
 
 def chit_options(state: State) -> list[str | None]:
     """The legal districts for a new chit: every district with a free slot, or [None]."""
-    free = [d for d in DISTRICTS if state.free_slots(d) > 0]
+    free: list[str | None] = [d for d in DISTRICTS if state.free_slots(d) > 0]
     return free if free and state.chits_left() > 0 else [None]
 
 
-def _build(instance: Instance, state: State, action: Build) -> State:
+def _build(instance: CardData, state: State, action: Build) -> State:
     return place_chit(build_card(instance, state, action.card, action.reduce), action.district)
 
 
-def _remodel(instance: Instance, state: State, action: Remodel) -> State:
+def _remodel(instance: CardData, state: State, action: Remodel) -> State:
     if state.turn < instance.remodel_from:
         raise IllegalMoveError(f"remodelling is allowed from turn {instance.remodel_from} only"
                                + (f" (month {REMODEL_FROM})" if instance.first_turn > 1 else ""))
@@ -346,7 +361,7 @@ def _remodel(instance: Instance, state: State, action: Remodel) -> State:
     return _build_from_row(instance, state, action.card, tuple(action.reduce), discarded)
 
 
-def _play(instance: Instance, state: State, action: Play) -> State:
+def _play(instance: CardData, state: State, action: Play) -> State:
     if action.character not in state.hand:
         raise IllegalMoveError(f"{action.character} is not in the hand")
     character = instance.characters[action.character]
@@ -396,7 +411,7 @@ def _exchange(state: State, action: Exchange) -> State:
                    character_deck=state.character_deck + (action.give_back,))
 
 
-def apply(instance: Instance, state: State, action: Action) -> State:
+def apply(instance: CardData, state: State, action: Action) -> State:
     """The state after the player's ``action``; :class:`IllegalMoveError` if it breaks a rule."""
     if isinstance(action, Build):
         return _build(instance, state, action)

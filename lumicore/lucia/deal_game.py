@@ -26,7 +26,7 @@ import json
 from collections import Counter
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -238,7 +238,7 @@ class DealState:
     def _replay_arena(cls, record: dict[str, Any],
                       on_action: Callable[[DealState, int], Any] | None) -> DealState:
         """An arena record (see :meth:`replay`)."""
-        return replay_arena_record(record, "lucia", on_action=on_action)
+        return cast(DealState, replay_arena_record(record, "lucia", on_action=on_action))
 
     def _action_of(self, text: str) -> int | None:
         """The decision whose play (``str(Play)``: card, choices, resulting train) is ``text``;
@@ -279,8 +279,15 @@ class DealState:
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if not self.is_chance_node():
             return []
-        total = sum(self.counts)
-        return [(k, n / total) for k, n in enumerate(self.counts) if n]
+        counts = self._hidden()
+        total = sum(counts)
+        return [(k, n / total) for k, n in enumerate(counts) if n]
+
+    def _hidden(self) -> list[int]:
+        """The counts of the hidden deck, which chance nodes draw from (a fixed deck order
+        owes no draws)."""
+        assert self.counts is not None
+        return self.counts
 
     def _legal(self) -> list[tuple[Card, Train]]:
         if self._moves is None:
@@ -306,7 +313,7 @@ class DealState:
     def apply_action(self, action: int) -> None:
         action = check_action(self, action)
         if self.is_chance_node():
-            self.counts[action] -= 1
+            self._hidden()[action] -= 1
             self.hands[self.owed.pop(0)].append(action)
             self.hands = [sorted(h) for h in self.hands]
         else:
@@ -449,7 +456,7 @@ class DealState:
     def unseen(self) -> Counter[Card]:
         """The cards the mover has not seen: the deck and the other players' hands."""
         deck = (Counter(self.order) if self.order is not None
-                else Counter({k: n for k, n in enumerate(self.counts) if n}))
+                else Counter({k: n for k, n in enumerate(self._hidden()) if n}))
         for i, h in enumerate(self.hands):
             if i != self.mover:
                 deck.update(h)

@@ -144,8 +144,9 @@ def _shifted(values: np.ndarray, cap: Sequence[int]) -> np.ndarray:
         c = min(int(c), size)
         moved = np.empty_like(out)
         lead = [slice(None)] * axis
-        moved[(*lead, slice(c, None))] = out[(*lead, slice(0, size - c))]
-        moved[(*lead, slice(0, c))] = out[(*lead, slice(0, 1))]
+        # tuple([...]): mypy takes x[(*a, b)] for 3.11's x[*a, b], which 3.10 lacks
+        moved[tuple([*lead, slice(c, None)])] = out[tuple([*lead, slice(0, size - c)])]
+        moved[tuple([*lead, slice(0, c)])] = out[tuple([*lead, slice(0, 1)])]
         out = moved
     return out
 
@@ -157,8 +158,8 @@ def build_table(cards: Sequence[Card], train: Train) -> HeuristicTable:
     sizes = (MAX_CANDLES + 1, MAX_CANDLES + handmaidens + 1, m * (n - m) + 1, n)
     values = np.full(sizes, INF, dtype=np.int16)
     values[0, 0, 0, 0] = 0
-    caps = {tuple(capacity(c, handmaidens)) for c in cards}
-    caps = [c for c in caps if any(c)]
+    distinct = {tuple(capacity(c, handmaidens)) for c in cards}
+    caps = [c for c in distinct if any(c)]
     while True:
         best = values.copy()
         for cap in caps:

@@ -103,7 +103,7 @@ def _nibbles(states: np.ndarray) -> np.ndarray:
 def _python_words(items: np.ndarray) -> np.ndarray:
     """Python ints (any mix of sizes) as uint64; a :class:`NotationError` for anything else."""
     words = items.reshape(-1).tolist()
-    if not all(isinstance(w, numbers.Integral) and not isinstance(w, bool) and 0 <= w < 1 << 64
+    if not all(isinstance(w, numbers.Integral) and not isinstance(w, bool) and 0 <= int(w) < 1 << 64
                for w in words):
         raise NotationError("packed trains must be non-negative 64-bit integers")
     return np.array(words, dtype=np.uint64)

@@ -178,7 +178,7 @@ def _kid_codes(codes: object) -> tuple[int, ...]:
                             f"{shorten(codes)}")
     row = tuple(codes)
     for pos, code in enumerate(row):
-        if isinstance(code, bool) or not isinstance(code, Integral) or not 0 <= code <= LUCIA5:
+        if isinstance(code, bool) or not isinstance(code, Integral) or not 0 <= int(code) <= LUCIA5:
             raise LumicoreError(f"kid {pos}: {shorten(code)} is not a kid code 0..{LUCIA5}")
     return tuple(int(c) for c in row)
 

@@ -29,7 +29,7 @@ import json
 import math
 from operator import mul
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from lumicore.checks import (
     SEED_LIMIT,
@@ -252,7 +252,9 @@ class GameState:
         for f in cls._FIELDS:
             value = data[f]
             setattr(state, f, tuple(value) if f in ("dice", "gains") else value)
-        state.picks = [None if p is None else tuple(p) for p in state.picks]
+        # a loaded pick is a pair once the checks below pass
+        state.picks = [None if p is None else cast("tuple[int, int]", tuple(p))
+                       for p in state.picks]
         layout = state.sheets[0].layout
         for p, notation in enumerate(data["sheets"]):
             try:
@@ -426,20 +428,22 @@ class GameState:
              "dice", "a roll once the first roll is made", list(self.dice))
         if phase == "choose":  # the choices made this round
             chosen = [] if self.actor == p0 else [p0]
-            need(self.picks[self.actor] is None and (chosen or self.picks[1 - p0] is None),
+            need(self.picks[self.actor] is None and (bool(chosen) or self.picks[1 - p0] is None),
                  "picks", "null for the players still to choose", self.picks)
         else:
             chosen = [p0, 1 - p0] if resolving else []
         for p in chosen:
-            taken = self.picks[p0][0] if p != p0 and self.picks[p0] else -1
+            first_pick = self.picks[p0]
+            taken_pick = first_pick[0] if p != p0 and first_pick else -1
             free = [s for s, name in enumerate(SELECTIONS)
-                    if s != taken and self.uses[p][s] < board.limits[name]]
+                    if s != taken_pick and self.uses[p][s] < board.limits[name]]
             cells = kernel.legal_cells(self.sheets[p])
-            if self.picks[p] is None:
+            pick = self.picks[p]
+            if pick is None:
                 need(not free or not cells, f"picks[{p}]", "a choice: a player passes only "
                      "with no selection or bubble left", None)
             elif phase == "choose" or (p != p0 and self.resolving == 0):  # not written yet
-                need(self.picks[p][0] in free and self.picks[p][1] in cells, f"picks[{p}]",
+                need(pick[0] in free and pick[1] in cells, f"picks[{p}]",
                      "a selection with uses left (not the first player's) and a legal bubble "
                      f"of sheet {p + 1}", self.picks[p])
         self._moves = None
@@ -654,7 +658,8 @@ class GameState:
 
     def _moves_choose(self) -> list[tuple]:
         p = self.actor
-        taken = self.picks[self.first][0] if p != self.first and self.picks[self.first] else -1
+        first_pick = self.picks[self.first]
+        taken = first_pick[0] if p != self.first and first_pick else -1
         cells = kernel.legal_cells(self.sheets[p])
         moves = [("choose", s, c) for s, name in enumerate(SELECTIONS)
                  if s != taken and self.uses[p][s] < self.board.limits[name] for c in cells]
@@ -731,7 +736,7 @@ class GameState:
         """Refill supplies one draw at a time; when none is due, go on."""
         while self.refill:
             p = self.refill[0]
-            if sum(self.supply[p]) < self.board.supply and sum(self.bag[p]):
+            if sum(self.supply[p]) < self.board.supply and sum(self.bag[p]) != 0:
                 self.phase, self.actor = "draw", p
                 return
             self.refill.pop(0)
@@ -782,7 +787,7 @@ class GameState:
             hc = sheet.layout.high_command
             for section in sheet.new_sections(value):
                 self.todo.append("bonus")
-                if section in hc.objective_sections:
+                if section in hc.objectives:
                     self.todo.append("objective")
             # the bubble is one of the legal moves of this player's choice
             values = sheet.values[:cell] + (value,) + sheet.values[cell + 1:]
@@ -956,4 +961,4 @@ def replay(record: dict[str, Any] | str | Path) -> GameState:
     any other the path), replayed as every game replays an arena record
     (:func:`lumicore.game.iter_arena_record`: an illegal action is an :class:`IllegalMoveError`
     naming its index in ``actions``, from 0); ``players`` and ``seed`` default to 2 and 0."""
-    return replay_arena_record(record, "lumen")
+    return cast(GameState, replay_arena_record(record, "lumen"))

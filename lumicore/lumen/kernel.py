@@ -87,7 +87,7 @@ def gains_all(sheet: Sheet, values: Sequence[int]) -> tuple[np.ndarray, np.ndarr
     return _k.gains_all(vals, nbr, arr)
 
 
-def strength_table(strengths: Sequence[int]) -> np.ndarray:
+def strength_table(strengths: Sequence[int] | np.ndarray) -> np.ndarray:
     """Strengths as the kernel's int32 array (checked: non-negative, below 2**31)."""
     arr = np.asarray(strengths)
     if arr.ndim != 1 or arr.dtype.kind not in "iu" or (arr.size and not
@@ -138,7 +138,7 @@ def setup(state: object) -> Any:
                *(n for sides in state.units for side in sides for n in side)]
     if any(not 0 <= x < 2**20 for x in numbers):
         raise LumicoreError("a board or scenario number is out of the kernel's range (0..2**20)")
-    data = {
+    data: dict[str, Any] = {
         "nk": len(board.kinds), "nt": len(m.territories), "nb": len(layout.cells),
         "rounds": board.rounds, "supply": board.supply, "initiative": m.initiative,
         "merc": board.kinds.index("mercenary") if "mercenary" in board.kinds else -1,
@@ -154,7 +154,7 @@ def setup(state: object) -> Any:
         "special": [int(u.special) for u in board.units],
         "vp": list(m.vp), "tnbr": [sum(1 << u for u in n) for n in m.neighbors],
         "bnbr": list(layout.masks), "sec_end": ends,
-        "sec_obj": [int(i in hc.objective_sections) for i in range(len(ends))],
+        "sec_obj": [int(i in hc.objectives) for i in range(len(ends))],
         "obj_val": values, "obj_cnt": [state.objective_pool.count(v) for v in values],
         "bag": state.bag, "disc": state.discovery, "units": state.units,
         "pool": state.bonus_pool,
@@ -228,6 +228,7 @@ def position(state: Any) -> tuple[Any, dict[str, Any]]:
     game = _setup_for(state.map, state.board, state.sheets[0].layout)
     values = sorted(set(state.board.objectives))
     picks = [(-1, 0) if p is None else p for p in state.picks]
+    d: dict[str, Any]
     d = {"round": state.round, "phase": _PHASES[state.phase], "first": state.first,
          "actor": state.actor, "resolving": state.resolving, "loser": state.loser,
          "d1": state.dice[0] or 1, "d2": state.dice[1] or 1,

@@ -50,7 +50,7 @@ class Map:
     discovery: tuple[int, ...]
     initiative: int
     start: tuple[tuple[tuple[int, str, int], ...], ...]
-    at: tuple[tuple[int, int], ...]
+    at: tuple[tuple[float, float], ...]
 
     @property
     def vp(self) -> tuple[int, ...]:

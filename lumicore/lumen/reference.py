@@ -18,6 +18,7 @@ differ by exactly 1. A bubble "is in a group of 2 or more" when it has a linked 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 __all__ = ["linked", "gains", "legal_cells", "strength_sums"]
 
@@ -30,7 +31,7 @@ def linked(a: int, b: int, kind: str) -> bool:
 def _in_group(values: Sequence[int | None], neighbors: Sequence[Sequence[int]], i: int,
               kind: str) -> bool:
     v = values[i]
-    return v is not None and any(values[j] is not None and linked(v, values[j], kind)
+    return v is not None and any((w := values[j]) is not None and linked(v, w, kind)
                                  for j in neighbors[i])
 
 
@@ -87,14 +88,14 @@ def splitmix64(state: int) -> tuple[int, int]:
     return state, z ^ (z >> 31)
 
 
-def _chance_weights(state) -> list[int]:  # type: ignore[no-untyped-def]
+def _chance_weights(state: Any) -> list[int]:
     """Integer weights of the outcomes of a chance node (probability times its denominator)."""
     denominator = {"first": 2, "roll": 36, "draw": sum(state.bag[state.actor]),
                    "bonus": sum(state.bonus_pool), "objective": len(state.objective_pool)}
     return [round(p * denominator[state.phase]) for _, p in state.chance_outcomes()]
 
 
-def random_game(state, seed: int) -> tuple[list[int], int, int, int, int]:  # type: ignore[no-untyped-def]
+def random_game(state: Any, seed: int) -> tuple[list[int], int, int, int, int]:
     """Play a clone of the Lumen ``GameState`` ``state`` to its end with splitmix64 choices
     from ``seed``: at a decision, action ``r % n``; at a chance node, outcome ``i`` where
     ``r % total`` falls in the cumulative integer weights. Returns the actions, the winner (-1

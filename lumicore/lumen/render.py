@@ -70,7 +70,7 @@ def _sheet_body(sheet: Sheet, x0: float = 0, y0: float = 0, title: str = "") -> 
     for s, size in enumerate(hc.sections):
         for _ in range(size):
             fill = "#555" if box < crossed else "#fff"
-            stroke = "#b8860b" if s in hc.objective_sections else "#777"
+            stroke = "#b8860b" if s in hc.objectives else "#777"
             parts.append(f'<rect x="{x}" y="{hy}" width="12" height="12" fill="{fill}" '
                          f'stroke="{stroke}"/>')
             x += 14

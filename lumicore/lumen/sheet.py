@@ -103,6 +103,13 @@ class HighCommand:
         object.__setattr__(self, "objective_sections", objectives)
 
     @property
+    def objectives(self) -> tuple[int, ...]:
+        """The sections giving an objective token (``objective_sections`` with the default
+        filled in)."""
+        assert self.objective_sections is not None  # set by __post_init__
+        return self.objective_sections
+
+    @property
     def boxes(self) -> int:
         """How many boxes the row has."""
         return sum(self.sections)
@@ -133,6 +140,8 @@ class Layout:
     name: str = field(default="custom", compare=False)
     _notation: tuple[str, ...] = field(default=(), init=False, repr=False, compare=False)
     """The lines after the rows of a sheet's notation that describe this layout."""
+    masks: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    """Each bubble's neighbours as a bit mask (the kernel's form)."""
 
     def __post_init__(self) -> None:
         _check_layout(self)
@@ -396,6 +405,7 @@ class Sheet:
     __slots__ = ("layout", "values", "_packed")
     layout: Layout
     values: tuple[int | None, ...]
+    _packed: bytes | None
 
     def __init__(self, layout: Layout, values: tuple[int | None, ...] | None = None) -> None:
         if not isinstance(layout, Layout):
@@ -524,10 +534,11 @@ class Sheet:
 
     def packed(self) -> bytes:
         """One byte per bubble: its value, 255 when empty (the kernel's form)."""
-        if self._packed is None:
-            object.__setattr__(self, "_packed",
-                               bytes(255 if v is None else v for v in self.values))
-        return self._packed  # type: ignore[return-value]
+        packed = self._packed
+        if packed is None:
+            packed = bytes(255 if v is None else v for v in self.values)
+            object.__setattr__(self, "_packed", packed)
+        return packed
 
     @property
     def written(self) -> int:

@@ -29,6 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import cast
 
 import networkx as nx
 
@@ -93,7 +94,9 @@ class Board:
         if not isinstance(self.name, str):
             raise NotationError(f"a board's name must be text, got {self.name!r:.80}")
         try:
-            cells, kinds = tuple(map(tuple, self.cells)), tuple(self.kinds)
+            # (row, column) pairs once _check below passes
+            cells = cast("tuple[Cell, ...]", tuple(map(tuple, self.cells)))
+            kinds = tuple(self.kinds)
         except TypeError:
             raise NotationError("cells must be (row, column) pairs and kinds tokens") from None
         self._check(cells, kinds)
@@ -217,7 +220,7 @@ class Board:
     def cell_index(self, cell: Cell) -> int:
         """The index of the space at ``(row, column)``; LumicoreError if there is none."""
         try:
-            return self.index[tuple(cell)]
+            return self.index[cast(Cell, tuple(cell))]
         except (KeyError, TypeError):
             raise LumicoreError(f"no space at {shorten(cell)} on board "
                                 f"{shorten(self.name)}") from None

@@ -33,7 +33,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from itertools import combinations
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -174,6 +174,8 @@ class Game:
 
     setup: dict[str, Any]
     """``players``, ``seed``, ``side``, ``scoreboard`` and ``tiles`` of :meth:`new`."""
+    auto_chance: bool
+    """Whether the game makes its own draws (:meth:`new`)."""
 
     # ---- setup ------------------------------------------------------------------------------
 
@@ -324,10 +326,17 @@ class Game:
         else:
             self._start_round()
 
+    def _reef(self, p: int) -> Reef:
+        """Player ``p``'s reef, which every player has once the starting Luminos are placed."""
+        reef = self.reefs[p]
+        assert reef is not None
+        return reef
+
     def _finish(self) -> None:
         self.phase = "over"
         self.player = TERMINAL
-        self._final = final_scores(self.reefs, self.jellyfish, self.limestone,
+        self._final = final_scores([self._reef(p) for p in range(self.n)], self.jellyfish,
+                                   self.limestone,
                                    self.setup["scoreboard"], self.setup["side"])
 
     # ---- the protocol -----------------------------------------------------------------------
@@ -469,6 +478,7 @@ class Game:
         p = self.player
         if self.phase == "orient":
             start = self.dealt[p]
+            assert start is not None  # dealt before the orient phase
             return [Orient(start), Orient(StartLumino(start.color_b, start.color_a))]
         if self.phase == "turn":
             return self._spends() + self._turns()
@@ -479,11 +489,11 @@ class Game:
             for i, tile in enumerate(self.hand):
                 if tile in self.hand[:i]:
                     continue
-                moves += [Place(pl) for pl in self.reefs[p].placements(tile, self.limestone[p])]
+                moves += [Place(pl) for pl in self._reef(p).placements(tile, self.limestone[p])]
                 moves.append(Return(tile))
             return moves
         if self.phase == "score":
-            reef = self.reefs[p]
+            reef = self._reef(p)
             return [Score(c, reef.coral_score(c)) for c in self.coral[p]] + [Skip()]
         return []
 
@@ -505,7 +515,8 @@ class Game:
 
     def _turns(self) -> list[Turn]:
         display = self.displays[self.player]
-        puts: list[Lumino | None] = list(dict.fromkeys(sorted(display, key=_kind_key))) or [None]
+        ordered = sorted(display, key=_kind_key)
+        puts: list[Lumino | None] = list(dict.fromkeys(ordered)) or [None]
         turns = []
         for put in puts:
             rest = list(display)
@@ -543,7 +554,7 @@ class Game:
         elif isinstance(move, Turn):
             self._apply_turn(move)
         elif isinstance(move, Place):
-            self.reefs[p] = self.reefs[p].place(move.placement, self.limestone[p])
+            self.reefs[p] = self._reef(p).place(move.placement, self.limestone[p])
             self.limestone[p] -= move.placement.cost
             self.hand.remove(move.placement.lumino)
             if not self.hand:
@@ -556,7 +567,7 @@ class Game:
             if not self.hand:
                 self._end_turn()
         elif isinstance(move, Score):
-            self.vp[p] += self.reefs[p].coral_score(move.color)
+            self.vp[p] += self._reef(p).coral_score(move.color)
             self.coral[p].remove(move.color)
             self.jellyfish[p] += 1
             self.limestone[p] = min(LIMESTONE_CAP,
@@ -674,7 +685,8 @@ class Game:
             return [float(t) for t in self.totals()]
         if any(r is None for r in self.reefs):
             return [0.0] * self.n
-        reefs, limestone, vp = list(self.reefs), list(self.limestone), list(self.vp)
+        reefs = [self._reef(p) for p in range(self.n)]
+        limestone, vp = list(self.limestone), list(self.vp)
         if self.hand:
             placed = self.hand_placement()
             reefs[self.player], limestone[self.player] = placed.reef, placed.limestone
@@ -720,7 +732,8 @@ class Game:
         every order of the hand: cheap enough for :meth:`estimate` inside play-outs. An empty
         hand leaves the reef as it is."""
         p = self.player
-        placed = HandPlacement(self.reefs[p], self.limestone[p], (), ())
+        # before the starting Lumino is placed there is no reef: returned as it is
+        placed = HandPlacement(self.reefs[p], self.limestone[p], (), ())  # type: ignore[arg-type]
         if placed.reef is None:
             return placed
         weights, left = self.placement_weights(p), list(self.hand)
@@ -736,6 +749,7 @@ class Game:
                     raise KeyboardInterrupt
                 if best is None or found["value"] > best[0]:
                     best = (found["value"], tile, found["plan"][0][1:])
+            assert best is not None  # left holds a tile
             _, tile, cells = best
             left.remove(tile)
             placed = placed.then([(tile, *cells)])
@@ -823,7 +837,7 @@ class Game:
         its ``options``, the actions as the indices of ``legal_actions``), as copies, replayed
         as every game replays one (:func:`lumicore.game.iter_arena_record`)."""
         for game in iter_arena_record(record, "reef"):
-            yield game.clone()
+            yield cast(Game, game).clone()
 
     def _apply_text_chance(self, text: str) -> None:
         for a in self.legal_actions():
@@ -942,6 +956,7 @@ class Game:
         bag = sum(self.unseen) + sum(self.returned) - self.emergency
         need(self.bag_left == bag, "bag_left", f"be unseen + returned - emergency = {bag}")
         need(self.emergency <= sum(self.unseen), "emergency", "be among the 'unseen' tiles")
+        out: dict[str, Sequence[Lumino | StartLumino]]  # pieces[1:]: no starting Lumino
         out = {"displays": [t for d in self.displays for t in d], "atoll": self.atoll,
                "hand": self.hand, "picked": self.picked,
                "reefs": [pc.lumino for r in self.reefs if r for pc in r.pieces[1:]]}
@@ -965,7 +980,8 @@ class Game:
              f"hold a starting Lumino for the first {has_start} players in phase {phase!r}")
         need([r is not None for r in self.reefs] == [p < has_reef for p in range(n)], "reefs",
              f"hold a reef for the first {has_reef} players in phase {phase!r}")
-        need(all(r is None or (r.board == self.board and r.start in (d.colors, d.colors[::-1]))
+        need(all(r is None or (d is not None and r.board == self.board
+                               and r.start in (d.colors, d.colors[::-1]))
                  for r, d in zip(self.reefs, self.dealt, strict=True)), "reefs",
              f"be on reef side {self.setup['side']!r}, each from its player's starting Lumino")
         if phase in _DECIDING:

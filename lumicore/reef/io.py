@@ -46,7 +46,7 @@ VERSION = 1
 """The ``version`` field of a reef file: a file with another one is refused."""
 
 
-def _board_json(board: Board) -> str | dict[str, str]:
+def _board_json(board: Board) -> str | dict[str, str | int]:
     for side in BUILTIN_BOARDS:
         if board.is_builtin(side):
             return side

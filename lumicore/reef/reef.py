@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from lumicore.data import shorten
 from lumicore.errors import IllegalMoveError, LumicoreError
@@ -154,7 +154,7 @@ class Reef:
             raise LumicoreError(f"moves must be a list of (lumino, number_cell, other_cell), "
                                 f"got {shorten(moves)}")
         for k, move in enumerate(moves, start=1):
-            items = tuple(move) if isinstance(move, Iterable) and not isinstance(
+            items: tuple[Any, ...] = tuple(move) if isinstance(move, Iterable) and not isinstance(
                 move, (str, bytes)) else ()
             if len(items) != 3:
                 raise LumicoreError(f"move {k}: expected (lumino, number_cell, other_cell), "

@@ -26,14 +26,11 @@ when (the rulebook's "Establishing Corals", read as docs/reef.md says):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from lumicore.reef.board import Board
 from lumicore.reef.decisions import Orient, Place, Return, Score, Skip, Turn
 from lumicore.reef.values import ANIMALS, COLORS, Lumino, Placement, StartLumino, color_code
-
-if TYPE_CHECKING:
-    from lumicore.reef.reef import Reef
 
 __all__ = [
     "placements",
@@ -48,36 +45,54 @@ __all__ = [
 ]
 
 
-def _touched(reef: Reef, a: int, b: int) -> list[int]:
+class ReefView(Protocol):
+    """What the rules here read of a reef: a :class:`lumicore.reef.Reef`, or the mutable stack
+    a turn is replayed on."""
+
+    @property
+    def board(self) -> Board: ...
+    @property
+    def heights(self) -> Sequence[int]: ...
+    @property
+    def top_pieces(self) -> Sequence[int]: ...
+    @property
+    def cell_colors(self) -> Sequence[int]: ...
+    @property
+    def cell_numbers(self) -> Sequence[int]: ...
+    @property
+    def cell_animals(self) -> Sequence[int]: ...
+
+
+def _touched(reef: ReefView, a: int, b: int) -> list[int]:
     """The cells adjacent to ``a`` or ``b`` (not ``a`` and ``b`` themselves)."""
     return [j for j in range(len(reef.board.cells))
             if (reef.board.neighbors[a] | reef.board.neighbors[b]) >> j & 1 and j not in (a, b)]
 
 
-def _shows(reef: Reef, cell: int, color: int, level: int) -> bool:
+def _shows(reef: ReefView, cell: int, color: int, level: int) -> bool:
     """Whether ``cell`` shows a coral space of colour code ``color`` in ``level``."""
     return reef.heights[cell] == level and reef.cell_colors[cell] == color
 
 
-def _touches(reef: Reef, a: int, b: int, color: int | None, level: int) -> bool:
+def _touches(reef: ReefView, a: int, b: int, color: int | None, level: int) -> bool:
     """Whether the pair touches a visible space in ``level`` (of ``color``; None = any colour)."""
     return any(reef.heights[j] == level and (color is None or reef.cell_colors[j] == color)
                for j in _touched(reef, a, b))
 
 
-def _free_pair(reef: Reef, a: int, b: int) -> bool:
+def _free_pair(reef: ReefView, a: int, b: int) -> bool:
     base = reef.board.base_mask
-    return reef.heights[a] == reef.heights[b] == 0 and base >> a & 1 and base >> b & 1
+    return reef.heights[a] == reef.heights[b] == 0 and bool(base >> a & 1) and bool(base >> b & 1)
 
 
-def _own_colour_fits_in_level_1(reef: Reef, color: int) -> bool:
+def _own_colour_fits_in_level_1(reef: ReefView, color: int) -> bool:
     """Whether some Lumino of ``color`` could touch a visible level-1 space of its colour on two
     free adjacent base spaces (limestone ignored)."""
     return any(_free_pair(reef, a, b) and _touches(reef, a, b, color, 1)
                for a, b in reef.board.edges)
 
 
-def level1_exception(reef: Reef, color: str) -> bool:
+def level1_exception(reef: ReefView, color: str) -> bool:
     """Whether a Lumino of ``color`` may touch *any* visible level-1 space (rule 1's exception):
     no visible level-1 space of its colour, or none that a Lumino could touch on two free adjacent
     base spaces (limestone ignored)."""
@@ -87,7 +102,7 @@ def level1_exception(reef: Reef, color: str) -> bool:
 
 
 def illegal_reason(
-    reef: Reef, lumino: Lumino, a: int, b: int, exception: bool | None = None
+    reef: ReefView, lumino: Lumino, a: int, b: int, exception: bool | None = None
 ) -> str | None:
     """Why placing ``lumino`` (number half on cell ``a``, other half on ``b``) breaks a rule, or
     None if it is legal (limestone aside: see :func:`cost`). ``exception`` may pass in
@@ -122,14 +137,14 @@ def illegal_reason(
             f"space in level {level}")
 
 
-def cost(reef: Reef, a: int, b: int) -> int:
+def cost(reef: ReefView, a: int, b: int) -> int:
     """Limestone markers to pay: one per water space covered (only on bare base spaces)."""
     if reef.heights[a] or reef.heights[b]:
         return 0
     return sum(reef.board.kinds[cell] == "W" for cell in (a, b))
 
 
-def placements(reef: Reef, lumino: Lumino, limestone: int) -> list[Placement]:
+def placements(reef: ReefView, lumino: Lumino, limestone: int) -> list[Placement]:
     """Every legal placement of ``lumino`` with ``limestone`` markers in storage, sorted by
     (number cell, other cell); both orientations of an edge are listed separately."""
     cells = reef.board.cells
@@ -147,17 +162,17 @@ def placements(reef: Reef, lumino: Lumino, limestone: int) -> list[Placement]:
 # ---- the reef's scores ------------------------------------------------------------------------
 
 
-def visible_counts(reef: Reef) -> dict[str, int]:
+def visible_counts(reef: ReefView) -> dict[str, int]:
     """Visible coral spaces per colour (every colour a key)."""
     return {name: reef.cell_colors.count(code) for code, name in enumerate(COLORS)}
 
 
-def visible_animals(reef: Reef) -> dict[str, int]:
+def visible_animals(reef: ReefView) -> dict[str, int]:
     """Visible animals per species (every species a key)."""
     return {name: reef.cell_animals.count(code) for code, name in enumerate(ANIMALS)}
 
 
-def coral_score(reef: Reef, color: str) -> int:
+def coral_score(reef: ReefView, color: str) -> int:
     """Coral scoring of ``color``: for each level the smallest visible number on a ``color``
     space in that level (0 if none), summed over the levels."""
     code = color_code(color)
@@ -169,7 +184,7 @@ def coral_score(reef: Reef, color: str) -> int:
     return sum(smallest.values())
 
 
-def remote_penalty(reef: Reef) -> int:
+def remote_penalty(reef: ReefView) -> int:
     """The VP lost for visible (uncovered) remote limestone spaces, as a number >= 0."""
     return sum(p for cell, p in enumerate(reef.board.penalty) if reef.heights[cell] == 0)
 
@@ -183,7 +198,7 @@ LIGHT_ANIMALS = {
 }
 
 
-def _light_neighbours(reef: Reef, cell: int, animal: str) -> int:
+def _light_neighbours(reef: ReefView, cell: int, animal: str) -> int:
     """How many neighbours of ``cell`` meet the light-side requirement of ``animal``."""
     level = reef.heights[cell]
     board = reef.board
@@ -201,7 +216,7 @@ def _light_neighbours(reef: Reef, cell: int, animal: str) -> int:
     return count
 
 
-def light_animal_points(reef: Reef) -> list[tuple[int, str, int, int]]:
+def light_animal_points(reef: ReefView) -> list[tuple[int, str, int, int]]:
     """Light score board: every visible animal as ``(cell, species, qualifying neighbours, VP)``;
     the large scoring replaces the small one."""
     scored = []
