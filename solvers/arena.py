@@ -214,7 +214,7 @@ def _check_bot_options(bot_options: object) -> dict[str, dict[str, Any]]:
 def play_game(game: str, bots: Sequence[str | Bot], players: int | None = None, seed: int = 0,
               options: dict[str, Any] | None = None,
               bot_options: dict[str, dict[str, Any]] | None = None,
-              on_action: Callable[[GameState, int], None] | None = None,
+              on_action: Callable[[Any, int], object] | None = None,
               ) -> tuple[dict[str, Any], GameState]:
     """Play one seeded game of ``game`` with one bot per seat (names, bot specs as in
     :func:`parse_bot_spec`, or bot objects); return the record and the final state.
@@ -253,7 +253,7 @@ def play_game(game: str, bots: Sequence[str | Bot], players: int | None = None, 
 
 
 def play_from(state: GameState, bots: Sequence[Bot], rng: np.random.Generator | int,
-              on_action: Callable[[GameState, int], None] | None = None,
+              on_action: Callable[[Any, int], object] | None = None,
               labels: Sequence[str] | None = None) -> list[int]:
     """Play ``state`` in place to the end, ``bots[p]`` choosing for player ``p`` and chance drawn
     from ``rng`` (a generator or a seed); return the actions played, chance outcomes included.

@@ -18,7 +18,7 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
@@ -135,7 +135,7 @@ def naming_job(what: str) -> Iterator[None]:
 
 def run_batch(fn: Callable[[Any], Any], items: Sequence[Any], *, workers: int | None = None,
               backend: str = "process", scheduler: str | None = None,
-              chunksize: int | None = None) -> Iterator[tuple[int, Any]]:
+              chunksize: int | None = None) -> Generator[tuple[int, Any], None, None]:
     """Run ``fn(item)`` for every item; yield ``(index, result)`` as each finishes.
 
     Items travel to the workers in tasks of ``chunksize`` consecutive items (default: one item

@@ -395,7 +395,7 @@ class MCTSBot(_Searcher):
                 node = node.children.setdefault(action, _Node(len(root.totals)))
                 path.append(node)
                 continue
-            legal = state.legal_actions()
+            legal: Collection[int] = state.legal_actions()
             if node.untried is None:
                 node.player = state.current_player()
                 node.untried = list(legal)

@@ -18,6 +18,7 @@ import contextlib
 import signal
 import threading
 from collections.abc import Iterator
+from types import FrameType
 
 __all__ = ["noting", "pressed", "check", "forget"]
 
@@ -42,9 +43,9 @@ def noting(raising: bool = True) -> Iterator[None]:
         yield
         return
     closing = False
-    late: list[object] = []  # the frame of a press while closing
+    late: list[FrameType | None] = []  # the frame of a press while closing
 
-    def handler(signum: int, frame: object) -> None:
+    def handler(signum: int, frame: FrameType | None) -> None:
         if closing:  # the previous handler's press: it runs once that handler is back
             late.append(frame)
             return

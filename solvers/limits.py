@@ -80,7 +80,7 @@ def exit_code(status: str, has_answer: bool) -> int:
 def _whole(value: object) -> bool:
     if isinstance(value, numbers.Integral):
         return True
-    return isinstance(value, numbers.Real) and math.isfinite(value) and int(value) == value
+    return isinstance(value, numbers.Real) and math.isfinite(value) and math.trunc(value) == value
 
 
 def _finite(value: numbers.Real) -> bool:

@@ -25,7 +25,7 @@ DELAY_VARIABLE = "LUMICORE_PROGRESS_DELAY"
 lines that wait (1 s by default: a quick answer shows none); 0 shows them at once."""
 
 
-class _Bar(tqdm):  # type: ignore[misc]
+class _Bar(tqdm):
     """A tqdm bar without tqdm's monitor thread: a batch run forks its worker processes while a
     bar is shown, and a fork of a process with threads can deadlock the child (Python 3.12 on
     warns of it)."""
@@ -38,7 +38,7 @@ def on_terminal() -> bool:
     return sys.stderr.isatty()
 
 
-def progress(total: int | None = None, desc: str = "", unit: str = "it",
+def progress(total: float | None = None, desc: str = "", unit: str = "it",
              enabled: bool | None = None, **kwargs: Any) -> tqdm:
     """A tqdm bar on standard error; ``enabled=None`` shows it only on a terminal. Set
     ``bar.set_postfix(...)`` for rates, bounds or running win rates."""

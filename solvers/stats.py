@@ -14,7 +14,7 @@ import math
 __all__ = ["wilson", "plackett_luce"]
 
 
-def wilson(successes: int, trials: int, z: float = 1.959963984540054) -> tuple[float, float]:
+def wilson(successes: float, trials: int, z: float = 1.959963984540054) -> tuple[float, float]:
     """The Wilson score interval (95% by default) of a success rate; (0, 1) with no trials.
 
     >>> wilson(0, 30)[0], wilson(30, 30)[1]
@@ -55,7 +55,7 @@ def plackett_luce(ranking_games: list[list[tuple[str, float]]], names: list[str]
         for name, _ in game:
             ratings.setdefault(name, model.rating(name=name))
         results = [result for _, result in game]
-        ranks = [sum(other > r for other in results) for r in results]
+        ranks: list[float] = [sum(other > r for other in results) for r in results]
         rated = model.rate([[model.rating(mu=ratings[name].mu, sigma=ratings[name].sigma,
                                           name=name)] for name, _ in game], ranks=ranks)
         updates: dict[str, list] = {}

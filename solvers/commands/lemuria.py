@@ -82,7 +82,7 @@ def schedule_json(schedule: Schedule, source: str, simulated: int) -> dict[str, 
         "breakdown": schedule.breakdown,
         "status": schedule.status,
         "bound": schedule.bound,
-        "gap": None if schedule.bound is None else round(schedule.gap, 6),
+        "gap": None if (gap := schedule.gap) is None else round(gap, 6),  # None: no bound
         "reason": schedule.reason,
         "elapsed": round(schedule.elapsed, 3),
         "model": asdict(stats) if stats is not None else None,
@@ -114,7 +114,8 @@ def run_plan(args: argparse.Namespace) -> int:
     if args.json:
         data = schedule_json(schedule, source, result.total)
         if args.harvests:
-            data["income"] = {str(t): gains for t, gains in schedule.income.items()}
+            income = schedule.income  # type: ignore[attr-defined]  # the harvest planner's
+            data["income"] = {str(t): gains for t, gains in income.items()}
         print(json.dumps(data, indent=2))
         return code
     print(f"Lemuria year plan for {source}: {instance.turns} turns")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Callable
 from typing import Any
 
 from lumicore.checks import read_record
@@ -70,7 +71,7 @@ def _sheets(state: GameState) -> list[str]:
 
 
 def play(seed: int, bots: list[str], scenario: str = "A", board: str = "default",
-         out=print) -> tuple[GameState, list[dict[str, Any]]]:  # type: ignore[no-untyped-def]
+         out: Callable[[str], object] = print) -> tuple[GameState, list[dict[str, Any]]]:
     """Play one game between two bots, ``out`` (print) narrating it round by round; returns the
     final state and a per-round summary. The game is the arena's game of ``seed``
     (:func:`solvers.arena.play_game`: the same deal, dice, draws and bot seeds), so the same seed
@@ -100,7 +101,8 @@ def play(seed: int, bots: list[str], scenario: str = "A", board: str = "default"
     return state, rounds
 
 
-def _round_summary(state: GameState, number: int, out) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+def _round_summary(state: GameState, number: int, out: Callable[[str], object]
+                   ) -> dict[str, Any]:
     for line in _sheets(state):
         out("  " + line)
     for line in map_text(state).splitlines():
@@ -114,7 +116,7 @@ def _round_summary(state: GameState, number: int, out) -> dict[str, Any]:  # typ
 def _winner_line(state: GameState, bots: list[str]) -> str:
     w = state.winner()
     scores = [state.score(p).total for p in (0, 1)]
-    if state.loser >= 0:
+    if state.loser >= 0 and w is not None:  # the other player won
         return f"winner: player {w + 1} ({bots[w]}): player {state.loser + 1} has no units left"
     if w is None:
         return f"nobody won: {scores[0]} VP each and nobody controls the initiative territory"
@@ -135,7 +137,7 @@ def run_play(args: argparse.Namespace) -> int:
         write_file(args.record, json.dumps(record), atomic=True)
     line = _winner_line(state, bots)
     if args.json:
-        print(json.dumps({"winner": None if state.winner() is None else state.winner() + 1,
+        print(json.dumps({"winner": None if (w := state.winner()) is None else w + 1,
                           "result": line, "rounds": rounds, "record": record}))
     else:
         if args.record is not None:
@@ -148,7 +150,7 @@ def run_replay(args: argparse.Namespace) -> int:
     state, record = _load(args.record)
     if args.json:
         print(json.dumps({"round": state.round, "over": state.is_terminal(),
-                          "winner": None if state.winner() is None else state.winner() + 1,
+                          "winner": None if (w := state.winner()) is None else w + 1,
                           "scores": [state.score(p).total for p in (0, 1)],
                           "state": json.loads(state.serialize())}))
         return 0

@@ -21,6 +21,7 @@ import argparse
 import json
 import math
 import re
+from typing import Any
 
 from lumicore.checks import parse_real
 from lumicore.data import shorten, write_file
@@ -321,7 +322,7 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
                         help="score board side (default: dark)")
 
 
-def game_options(args: argparse.Namespace) -> dict[str, str]:
+def game_options(args: argparse.Namespace) -> dict[str, Any]:
     """The ``new_game`` options that :func:`add_game_options`'s arguments give."""
     return {"side": args.side, "scoreboard": args.scoreboard}
 

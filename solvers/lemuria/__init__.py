@@ -217,9 +217,11 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
     branch = branch and time_limit is not None and fast is not None and fast.method == "columns"
     seconds = 0.0 if time_limit is None else float(time_limit)
     partner = None
-    wanted = branch and beside and not fast.interrupted and (limit is None or greedy.vp < limit)
+    wanted = (branch and fast is not None and beside and not fast.interrupted
+              and (limit is None or greedy.vp < limit))
     late = wanted and PARTNER_LATE and instance.turns > SHORT_YEAR and _may_fork()
     if wanted and not late:
+        assert fast is not None  # wanted: a branch-and-price bound
         try:
             partner = _partner(instance, fast, start + seconds - time.perf_counter(), greedy.vp)
         except KeyboardInterrupt:  # Ctrl-C while the partner started: the greedy year
@@ -234,6 +236,7 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
 
     def begin_partner() -> None:  # PARTNER_LATE: once CP-SAT's first run ends
         nonlocal partner
+        assert fast is not None and watch.vp is not None  # late: wanted, and greedy's VP known
         partner = watch.partner = _partner(instance, fast, start + seconds - time.perf_counter(),
                                            int(watch.vp))
     reserve = for_branch + (POLISH_SHARE * seconds if characters else 0.0)
@@ -268,7 +271,8 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
                     schedule.status, schedule.reason = INTERRUPTED, REASON_INTERRUPTED
             partner.finish(wait=last_wait())
             _bounded(schedule, partner.bound, watch)
-        elif branch and schedule.status == FEASIBLE and (bounding := left()) != 0:
+        elif branch and fast is not None and schedule.status == FEASIBLE \
+                and (bounding := left()) != 0:  # branch: fast is the columns' bound
             _branch(instance, schedule, fast, bounding, watch)
         seconds_left = (EXHAUSTIVE_TIME if time_limit is None
                         else start + float(time_limit) - time.perf_counter())
@@ -419,7 +423,7 @@ def _solve(year: YearModel, instance: Instance, watch: Watch, workers: int, seed
     else:
         left = None if time_limit is None else float(time_limit) - (time.perf_counter() - start)
         improving = left is not None and (lns or restarts)
-        first = LNS_START * left if improving else left
+        first = LNS_START * left if improving and left is not None else left
         solver = _solver(workers, seed, first, log, interleave=workers <= 2)
         code = solve_watched(solver, year.m, watch, bounds=year.every_year)
         runs.append((code, solver))
@@ -428,6 +432,7 @@ def _solve(year: YearModel, instance: Instance, watch: Watch, workers: int, seed
         if improving and code != cp_model.OPTIMAL:
             if code == cp_model.FEASIBLE and solver.objective_value > incumbent[1]:
                 incumbent = _values(solver)
+            assert time_limit is not None  # improving: there is a time left
             _improve(year, incumbent, watch, _beside_workers(workers, watch), seed,
                      start + float(time_limit), log, lns, restarts, runs)
     if any(code == cp_model.INFEASIBLE for code, _s in runs):  # pragma: no cover
@@ -453,8 +458,9 @@ def _values(solver: cp_model.CpSolver) -> tuple[list[int], int]:
     return list(solver.response_proto.solution), int(round(solver.objective_value))
 
 
-def _improve(year: YearModel, incumbent: tuple, watch: Watch, workers: int, seed: int,
-             deadline: float, log: bool, lns: bool, restarts: bool, runs: list) -> None:
+def _improve(year: YearModel, incumbent: tuple[list[int], int], watch: Watch, workers: int,
+             seed: int, deadline: float, log: bool, lns: bool, restarts: bool, runs: list
+             ) -> None:
     """After the first run, until ``deadline``: the large neighbourhood search around the
     incumbent (``lns``), then hinted restarts of the whole model (``restarts``): all the time
     left once the neighbourhoods stall, or ``RESTART_SLICES`` runs without ``lns``. Appends

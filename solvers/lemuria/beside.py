@@ -53,7 +53,7 @@ class BranchBeside:
     ``vp``: the best plan's VP known now (:meth:`found` tells it of better ones)."""
 
     def __init__(self, instance: Instance, root: BoundResult, seconds: float, vp: int) -> None:
-        context = multiprocessing.get_context(_START)
+        context: Any = multiprocessing.get_context(_START)  # typeshed's BaseContext: no Process
         self._vp = context.Value("i", int(vp))
         self._stop = context.Event()
         self._receive, send = context.Pipe(duplex=False)

@@ -42,6 +42,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 from numbers import Integral
+from typing import Any
 
 import numpy as np
 
@@ -548,7 +549,8 @@ class _Counts:
         index = {s: q for q, s in enumerate(counted)}
         self.waiting = list(waiting)
         S = self.subsets = 1 << len(self.waiting)
-        self.states = [(c, w) for c in counted for w in range(S)]
+        # (counts, waiting) per state; _held_till_turn_ends adds (held, owes the deck)
+        self.states: list[tuple[Any, ...]] = [(c, w) for c in counted for w in range(S)]
         m = len(festivals)
         succ = np.array([[index.get(tuple(c + (i >= k) for i, c in enumerate(s)), -1)
                           for s in counted] for k in range(m)],
@@ -859,7 +861,7 @@ def _record_held(year: _Year, P: np.ndarray, val: np.ndarray, walk: tuple,
         if i < H:  # house it, let it wait or keep it
             keep = table[q, 0, j, min(h + 1, HELD)] if must is not True else _NEG
             waits = must is not False and i in counts.waiting
-            way = (_NEG,)
+            way: tuple[float] | tuple[float, int, int, str] = (_NEG,)
             if must is not False and j < jm:  # at once, or when it comes back (the deck owed)
                 kinds = [] if waits else [(values, "any", None)]
                 way = part([*kinds, (values, "any", counts.through)], table, 0, h)
@@ -893,15 +895,15 @@ def _record_held(year: _Year, P: np.ndarray, val: np.ndarray, walk: tuple,
                                    housings=[(v, nxt[r]) for v, _k, r, _w in others],
                                    free_swap=bool(counts.owes_deck[q])),
                          _must(must))
-        way = max(ways, key=ways.__getitem__)
-        plan.spend[_GOLD, d] += h + pending if way.startswith("buy") else 2
-        if way == "exchange house":
+        chosen = max(ways, key=ways.__getitem__)
+        plan.spend[_GOLD, d] += h + pending if chosen.startswith("buy") else 2
+        if chosen == "exchange house":
             h -= 1
-        if way.endswith("house"):
+        if chosen.endswith("house"):
             housing(item, d, part(kinds, nxt, d, h))
-        if way in ("buy keep", "exchange keep"):
+        if chosen in ("buy keep", "exchange keep"):
             h = min(h + 1, HELD)
-        elif way == "buy unhoused":
+        elif chosen == "buy unhoused":
             plan.spend[_FOOD, d] += year.food[item] if item >= 0 else year.food_min
     settle(stop, end, 0, 0, T - 1)
 
@@ -1117,7 +1119,7 @@ def _columns(year: _Year, target: float, time_limit: float | None, max_steps: in
         for side, column in known:
             master.add(side, column)
     result.columns, result.weights = master.added, master.weights
-    duals = _first_multipliers(year)
+    duals: Sequence[np.ndarray] = _first_multipliers(year)
     solved = master.solve() if len(master.added) > EMPTY else None
     if solved is not None:
         result.floor, *duals = solved

@@ -461,7 +461,9 @@ def _first_bound(year: _Year, parent: BoundResult) -> tuple[BoundResult, list]:
 
 def _drop_master(node: _Node) -> None:
     """Free a paused node's master: the node keeps its columns, to build it anew from."""
-    node.known, node.master = list(node.master.added[EMPTY:]), None
+    master = node.master
+    assert master is not None  # a paused node has its master
+    node.known, node.master = list(master.added[EMPTY:]), None
 
 
 class _Search:

@@ -37,6 +37,7 @@ import itertools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from lumicore.data import plural
 from lumicore.errors import IllegalMoveError, LumicoreError
@@ -265,7 +266,9 @@ class _Search:
         occ = tuple(_EMPTY for _ in frame.facilities)
         gold0 = frame.instance.start["gold"]
         food0 = frame.instance.start["food"]
-        start = {(0, (), cards.hand, occ): [[gold0, food0, 0, None, None, True]]}
+        # an entry: [gold, food, vp, the entry before, the move from it, still to expand]
+        start: dict[tuple, list[list[Any]]] = {
+            (0, (), cards.hand, occ): [[gold0, food0, 0, None, None, True]]}
         for t in range(1, frame.turns + 1):
             gold_in, food_in = frame.inflow[t]
             for entries in start.values():
@@ -281,7 +284,7 @@ class _Search:
                 self.stopped = True
                 return None
             start = self._keep_best(start)
-        best = None
+        best: list[Any] | None = None
         for entries in start.values():
             for e in entries:
                 if best is None or e[2] > best[2]:
@@ -339,7 +342,7 @@ class _Search:
         deep = turn.deep(k, gold, food)
         if not deep:
             bottom = ()
-        if not built and not pending:
+        if not built and not pending and turn.build is not None:  # built: no build this turn
             _action, gold_cost, food_cost, new, gone = turn.build
             if gold >= gold_cost and food >= food_cost:
                 occ2 = list(occ)
@@ -462,7 +465,9 @@ def _schedule(frame: _Frame, cards: _Cards, best: list) -> list[TurnPlan]:
         path.append(e[4])
         e = e[3]
     path.reverse()
-    plans, actions, t = [], [], 1
+    plans: list[TurnPlan] = []
+    actions: list[Action] = []
+    t = 1
     for step in path:
         if step[0] == "end":
             plans.append(TurnPlan(t, tuple(actions)))
@@ -509,7 +514,7 @@ def best_characters(instance: Instance, schedule: Schedule | list[TurnPlan], *,
         best, search.reason, search.stopped = None, REASON_INTERRUPTED, True
     plans = _schedule(frame, cards, best) if best is not None else None
     result = simulate(instance, plans) if plans is not None else None
-    if result is None or result.total < given.total:
+    if plans is None or result is None or result.total < given.total:
         plans = list(schedule.turns if isinstance(schedule, Schedule) else schedule)
         result = given
     status = LIMIT if search.stopped or search.truncated else OPTIMAL
@@ -565,7 +570,7 @@ def _freer(cost: dict[str, int], reduce: tuple[str, ...]) -> list[tuple[str, ...
         return sum(r.count(x) for x in CHARACTER_RESOURCES), r.count(CHARACTER_RESOURCES[0])
 
     names = sorted(x for x, k in cost.items() for _ in range(k))
-    out = set()
+    out: set[tuple[str, ...]] = set()
     for size in range(len(reduce), len(reduce) + EXTRA_REDUCTIONS + 1):
         out.update(itertools.combinations(names, size))
     least = spared(reduce)[0]

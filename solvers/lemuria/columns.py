@@ -77,7 +77,8 @@ class Master:
         self.housing = [[s.Constraint(-inf, 0.0) for _ in range(T)] for _ in range(4)]
         self.objective = s.Objective()
         self.objective.SetMaximization()
-        self.by_facilities, self.by_residents = {}, {}
+        self.by_facilities: dict[int, Any] = {}
+        self.by_residents: dict[int, Any] = {}
         for f in self.festivals:  # h_F <= facilities owned, h_F <= residents housed; 3 VP each
             h = s.NumVar(0.0, inf, f"festival{f}")
             self.objective.SetCoefficient(h, 3.0)

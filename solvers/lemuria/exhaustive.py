@@ -369,8 +369,8 @@ class _Search:
             self._record(prefix_vp + gain, prefix + plans)
             return gain, plans, True
         bound = self.bound.get(key)
-        if bound is None:
-            bound = min(upper_bound(self.instance, state), self._richer_value(key))
+        if bound is None:  # the rule's bound is finite, so the least of the two is an int
+            bound = int(min(upper_bound(self.instance, state), self._richer_value(key)))
         if prefix_vp + bound <= self.best_vp:
             return bound, (), False
         started = begin_turn(self.instance, state)
@@ -382,7 +382,8 @@ class _Search:
                 after = end_turn(self.instance, placed)
                 endings.append((after.total - state.total, after, TurnPlan(state.turn, actions)))
         endings.sort(key=lambda e: -e[0])
-        best, best_plans, cut = -1, (), -1
+        best_plans: tuple[TurnPlan, ...] = ()
+        best, cut = -1, -1
         for gain, after, plan in endings:
             rest, plans, exact = self.future(after, prefix_vp + gain, prefix + (plan,))
             if not exact:

@@ -34,6 +34,7 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping
 from dataclasses import replace
+from typing import Any
 
 from ortools.sat.python import cp_model
 
@@ -94,7 +95,7 @@ class HarvestYearModel(YearModel):
         if not self._altar_done:
             self._altar()
             self._altar_done = True
-        gains = dict(self.gain[t])
+        gains: dict[str, Any] = dict(self.gain[t])
         extras = sum(self.hx[t, i] for i in MEM)
         prev = self.level[t - 1]["gold"] if t > 1 else self.inst.start["gold"]
         # paid from the gold held when paying: the gold of the turn's start and of the free
@@ -119,17 +120,19 @@ class HarvestYearModel(YearModel):
         self.ped = {(t, k): v.bool(f"ped{t}_{k}") for t in self.turns for k in MATERIALS}
         self.hv = {(t, i): v.bool(f"hv{t}_{i}") for t in self.turns for i in MEM}
         self.hx = {(t, i): v.bool(f"hx{t}_{i}") for t in self.turns for i in MEM}
-        self.gain = {}
-        self.free_gold = {}  # per turn: the gold the free harvest yields
-        self.gold_of = {}  # (turn, memory): the gold a harvest there yields (plant or mineral)
+        # CP-SAT linear expressions (or 0)
+        self.gain: dict[int, dict[str, Any]] = {}
+        self.free_gold: dict[int, Any] = {}  # per turn: the gold the free harvest yields
+        # (turn, memory): the gold a harvest there yields (plant or mineral)
+        self.gold_of: dict[tuple[int, int], Any] = {}
         pre = self._start_cells(blocks)
         for t in self.turns:
             rotation = setup.rotation_at(t)
-            gains = {r: 0 for r in RESOURCES}
+            gains: dict[str, Any] = {r: 0 for r in RESOURCES}
             ops = (sum(self.plc[t, i, k] for i in MEM for k in MATERIALS)
                    + sum(self.ped[t, k] for k in MATERIALS))
             free = sum(self.hv[t, i] for i in MEM)
-            free_gold = 0
+            free_gold: Any = 0
             m.add(ops + free <= 1)
             front = {k: total[k] - sum(pre[i][MINE[k]] for i in MEM) for k in MATERIALS}
             for k in MATERIALS:

@@ -31,8 +31,9 @@ SECONDS_PER_TURN = 1.0
 def turn_literals(year: YearModel, t: int) -> list[cp_model.IntVar]:
     """The decision literals of turn ``t`` (without the housing literals)."""
     lits = list(year.bs[t]) + list(year.chit[t].values())
-    if year.rem[t] is not None:
-        lits.append(year.rem[t])
+    rem = year.rem[t]
+    if rem is not None:
+        lits.append(rem)
     lits += [x for (_f, d), x in year.disc.items() if d == t]
     for table in (year.dt, year.bk, year.xs, year.xo, year.pn, year.po, year.go):
         lits += [x for (_i, u), x in table.items() if u == t]

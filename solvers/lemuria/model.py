@@ -39,7 +39,9 @@ festival's count of their colour.
 
 from __future__ import annotations
 
+import builtins
 from dataclasses import dataclass
+from typing import Any
 
 from ortools.sat.python import cp_model
 
@@ -48,6 +50,7 @@ from lumicore.lemuria import (
     COLORS,
     DISTRICTS,
     RESOURCES,
+    Action,
     Build,
     Buy,
     Exchange,
@@ -139,7 +142,7 @@ class _Var:
         self.model.add(x >= a + b - 1)
         return x
 
-    def reify_ge(self, expr, value: int, name: str) -> cp_model.IntVar:
+    def reify_ge(self, expr, value: builtins.int, name: str) -> cp_model.IntVar:
         """A literal equal to ``expr >= value``."""
         if isinstance(expr, int):  # an empty sum: decide now
             return self.model.new_constant(int(expr >= value))
@@ -165,7 +168,7 @@ class YearModel:
                     for t in self.turns}
         self.dcard = {t: self.v.int(0, self.NONE - 1, f"dcard{t}")
                       for t in self.turns if self.rem[t] is not None}
-        self.adm_use: dict[int, object] = {}
+        self.adm_use: dict[int, cp_model.IntVar] = {}
         self.red: dict[int, dict] = {}
         # the facilities present at the start: the empty ones are homes -1, -2, ... (in the
         # order of instance.facilities), the housed ones -(E + 1), -(E + 2), ... after them
@@ -216,12 +219,13 @@ class YearModel:
                 slot_items[s] = pos
                 pos += 1
         for s in SLOTS:
-            first.append(m.new_constant(self.SENT if slot_items[s] is None else slot_items[s]))
+            item = slot_items[s]
+            first.append(m.new_constant(self.SENT if item is None else item))
         self.draw_ptr = {1: m.new_constant(self.n_initial)}
         self.bs = {t: [v.bool(f"bs{t}_{s}") for s in SLOTS] for t in self.turns}
         self.otk: dict[int, list] = {}
         self.kept: dict[int, list] = {}
-        self.evict: dict[int, object] = {}
+        self.evict: dict[int, cp_model.IntVar] = {}
         self._set_slots(1, first)
         for t in range(1, T):
             self._refill(t)
@@ -245,7 +249,7 @@ class YearModel:
                 m.add_implication(occ[s], occ[s + 1])
                 m.add(idx[s] >= idx[s + 1] + 1).only_enforce_if(occ[s])
         # opponents take their cards first (if still in the row)
-        takes = [[] for _ in SLOTS]
+        takes: list[list[Any]] = [[] for _ in SLOTS]
         for k, opp in enumerate(self.inst.opponents):
             card = opp.builds.get(t)
             if card is None:
@@ -377,10 +381,11 @@ class YearModel:
             self.trend_vp[t] = sum(self.bs[t][s] * TREND_BONUS[s] for s in SLOTS if TREND_BONUS[s])
         m.add(sum(self.newb.values()) <= CHITS - len(inst.facilities))
         # remodels: discard one earlier facility
-        self.disc: dict[tuple[int, int], object] = {}
+        self.disc: dict[tuple[int, int], cp_model.IntVar] = {}
         self.same = {}
         for d in self.turns:
-            if self.rem[d] is None:
+            rem = self.rem[d]
+            if rem is None:
                 continue
             options = []
             dcol = v.int(0, len(COLORS) - 1, f"dcol{d}")
@@ -398,9 +403,9 @@ class YearModel:
                 m.add(dcard == self.card_index[building]).only_enforce_if(x)
                 self.disc[g, d] = x
                 options.append(x)
-            m.add(sum(options) == self.rem[d])
+            m.add(sum(options) == rem)
             same = v.bool(f"same{d}")
-            m.add_implication(same, self.rem[d])
+            m.add_implication(same, rem)
             m.add(dcol == self._color_index(d)).only_enforce_if(same)
             self.same[d] = same
         for f in self.turns:
@@ -425,7 +430,7 @@ class YearModel:
         festivals = set(inst.festivals)
         self.bonus: dict[int, dict] = {}
         # opponents' chits, placed only while the district has a free slot
-        opp_placed: dict[tuple[int, int], object] = {}
+        opp_placed: dict[tuple[int, int], cp_model.IntVar] = {}
         for t in self.turns:
             for d in DISTRICTS:
                 for k, opp in enumerate(inst.opponents):
@@ -585,7 +590,7 @@ class YearModel:
             hand = nxt_hand
         # resources
         self.level = {}
-        prev = dict(inst.start)
+        prev: dict[str, Any] = dict(inst.start)  # ints, then each turn's level variables
         hi = sum(inst.start.values()) + self.income_bound() + 2 * T
         for t in turns:
             bonus = self.bonus[t]
@@ -646,8 +651,9 @@ class YearModel:
         m.add(adm <= self.bonus[t]["administrative"])
         self.adm_use[t] = adm
         n = lower + adm
-        if self.rem[t] is not None:
-            n = n + self.rem[t] + self.same[t]
+        rem = self.rem[t]
+        if rem is not None:
+            n = n + rem + self.same[t]
         red = {}
         for r in RESOURCES:
             x = v.int(0, 4, f"red{t}_{r}")
@@ -661,7 +667,7 @@ class YearModel:
         return sum(self.dt[k, u] for u in range(1, t + 1))
 
     def played(self, i: int, t: int):
-        x = self.po[i, t]
+        x: Any = self.po[i, t]
         if i >= self.H:
             x = x + self.pn[i - self.H, t]
         return x
@@ -689,7 +695,7 @@ class YearModel:
         for p in self.turns:
             m.add(sum(hf[f, p] for f in [*range(1, p + 1), *self.present])
                   == sum(hp[i, p] for i in range(n)))
-        self.fest_vp = {}
+        self.fest_vp: dict[tuple[int, str | None], Any] = {}
         for F in inst.festivals:
             occupied = [(f, self._occupied(f, F, sum(hf[f, p] for p in range(f, F + 1))))
                         for f in range(1, F + 1)]
@@ -734,7 +740,7 @@ class YearModel:
         """A literal for 'facility f has colour ci'."""
         key = (f, ci)
         if not hasattr(self, "_fc"):
-            self._fc = {}
+            self._fc: dict[tuple[int, int], cp_model.IntVar] = {}
         if key not in self._fc:
             x = self.v.bool(f"fc{f}_{ci}")
             self.m.add(x == self.fcol[f][ci])
@@ -810,14 +816,15 @@ class YearModel:
         home = {i: f for (i, f), x in self.hz.items() if val(x)}
         plans = []
         for t in self.turns:
-            before, after = [], []
+            before: list[Play] = []
+            after: list[Play] = []
             disc = [f for (f, d), x in self.disc.items() if d == t and val(x)]
             for i in range(n):
                 if val(self.po[i, t]):
                     f = home.get(i)
                     play = Play(self.items[i], facility[f] if f is not None else None)
                     (before if disc and f == disc[0] else after).append(play)
-            actions = list(before)
+            actions: list[Action] = list(before)
             if val(self.bld[t]):
                 card = facility[t]
                 reduce = tuple(r for r in RESOURCES for _ in range(val(self.red[t][r])))

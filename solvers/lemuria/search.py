@@ -21,7 +21,7 @@ import threading
 import time
 import warnings
 from collections.abc import Callable, Iterator
-from typing import Protocol
+from typing import Any, Protocol
 
 from ortools.sat.python import cp_model
 
@@ -186,7 +186,7 @@ def solve_watched(solver: cp_model.CpSolver, model: cp_model.CpModel, watch: Wat
     solver.parameters.catch_sigint_signal = False
     if bounds:
         solver.best_bound_callback = watch.bounded
-    result: dict[str, object] = {}
+    result: dict[str, Any] = {}  # "code" (a CpSolverStatus) or "error" (an exception)
     done = threading.Event()
     callback = _Callback(watch, bounds)
 
@@ -209,7 +209,7 @@ def solve_watched(solver: cp_model.CpSolver, model: cp_model.CpModel, watch: Wat
     if "error" in result:
         error = result["error"]
         if not isinstance(error, SOLVER_FAULTS):
-            raise error  # type: ignore[misc]
+            raise error
         _warn_fault(error)
         return cp_model.UNKNOWN
     code = result["code"]

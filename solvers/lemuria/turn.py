@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -106,7 +107,8 @@ def _play_out(game: Game, others: str, seed: int, deadline: float | None = None
     if others == "planner" and deadline is not None:  # each of its turns is a search: cap it
         options["time_limit"] = max(deadline - time.perf_counter(), MIN_MODEL_TIME)
     sim = game.clone()
-    bots = [make_bot(others, "lemuria", seed=(seed + i) % 2**63, **options)
+    # the named bots, then (past the deadline) greedy ones, which choose on a lemuria Game
+    bots: list[Any] = [make_bot(others, "lemuria", seed=(seed + i) % 2**63, **options)
             for i in range(game.players)]
     greedy_from: int | None = None
     drawn: list[str] = []

@@ -164,7 +164,7 @@ def solve_position(train: Train, hands: Sequence[Sequence[Card]], deck: Sequence
     reason = kernel.DEAL_REASONS[why]
     proven = status == WINNABLE and not steps
     if status == WINNABLE and shortest and steps:
-        proven, bound = False, int(kernel.heuristic(train.packed, search_table)[0])
+        proven, bound = False, int(kernel.heuristic([train.packed], search_table)[0])
         while not proven:
             if bound >= len(steps):
                 proven = True
@@ -201,7 +201,8 @@ def solve_deal(train: Train | str | Deal, deck: Sequence[Card] | Deck | None = N
     if isinstance(train, Deal):
         if deck is not None:
             raise LumicoreError("give a Deal alone, or a train and a deck")
-        train, deck, players, hand = train.train, train.deck, train.players, train.hand_size
+        deal = train
+        train, deck, players, hand = deal.train, deal.deck, deal.players, deal.hand_size
     else:
         hand = HAND_SIZE
         if isinstance(train, str):

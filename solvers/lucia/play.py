@@ -144,7 +144,9 @@ def best_play(train: Train | str, hand: Sequence[Card], unseen: Iterable[Card] |
     sizes = _others(pool, players, hand_sizes)
     clock = time.perf_counter()
     options = plays(train, hand, rules)
-    wins, trials, undecided = Counter(), Counter(), Counter()
+    wins: Counter[tuple[Card, Train]] = Counter()
+    trials: Counter[tuple[Card, Train]] = Counter()
+    undecided: Counter[tuple[Card, Train]] = Counter()
     kinds = tuple(dict.fromkeys([*hand, *pool]))
     index = {c: i for i, c in enumerate(kinds)}
     htable = heuristic_table(kinds, train)

@@ -296,13 +296,14 @@ def solve(train: Train | str, cards: Deck | Sequence[Card] | None = None,
     first: list[int] = []
     upper = warm = None
     try:
-        if algorithm == "astar" and weight == 1 and pdbs:
+        if algorithm == "astar" and weight == 1 and pdbs and htable is not None:
             # weighted A* first: a plan in a fraction of the budget bounds the optimal search
             # the warm start's bound is a weighted f (g + 2h), no lower bound: 0 until the
             # start's h replaces it
+            rest = left()  # None exactly when time_limit is
             warm = kernel.search("astar", start, table, htable, min(max_nodes or WARM_NODES,
-                                 WARM_NODES), None if time_limit is None else min(
-                                     time_limit / 10, left()),
+                                 WARM_NODES), None if time_limit is None or rest is None
+                                 else min(time_limit / 10, rest),
                                  WARM_WEIGHT, max_memory, progress, pdbs)._replace(bound=0)
             warm = warm._replace(bound=int(kernel.heuristic([start.packed], htable, pdbs)[0]))
             if warm.status == OPTIMAL:
@@ -327,7 +328,7 @@ def solve(train: Train | str, cards: Deck | Sequence[Card] | None = None,
     if warm is not None:
         out = out._replace(nodes=out.nodes + warm.nodes, expanded=out.expanded + warm.expanded,
                            generated=out.generated + warm.generated)
-    if first and out.status == UNSOLVABLE:      # nothing shorter than the warm start's plan
+    if first and upper is not None and out.status == UNSOLVABLE:  # none shorter than warm's
         out = out._replace(status=OPTIMAL, states=first, bound=upper)
     elif first and out.status in (LIMIT, INTERRUPTED):
         out = out._replace(states=first)

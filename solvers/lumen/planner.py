@@ -198,11 +198,15 @@ def _child(state: GameState, action: int) -> GameState:
     return child
 
 
+Policy = Callable[[GameState, np.random.Generator], int]
+"""A play-out policy: the action to play in a state."""
+
+
 class _OutOfTime(Exception):
     pass
 
 
-def _playout(state: GameState, policy, rng: np.random.Generator,  # type: ignore[no-untyped-def]
+def _playout(state: GameState, policy: Policy, rng: np.random.Generator,
              deadline: float | None = None) -> list[float]:
     while not state.is_terminal():
         if deadline is not None and time.perf_counter() > deadline:
@@ -214,7 +218,7 @@ def _playout(state: GameState, policy, rng: np.random.Generator,  # type: ignore
     return state.returns()
 
 
-def _policy(name: str, seed: int):  # type: ignore[no-untyped-def]
+def _policy(name: str, seed: int) -> Policy:
     if name == "random":
         return lambda s, rng: int(rng.integers(len(s.legal_actions())))
     bot = make_policy(name, seed=seed)

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 
 import numpy as np
 from tqdm import tqdm
@@ -61,7 +62,7 @@ class _OutOfTime(Exception):
 
 
 def _options(sheet: Sheet, uses: tuple[int, ...], limits: tuple[int, ...], dice: tuple[int, int],
-             taken: int = -1) -> list[tuple[int, int, int, tuple[int, int, int]]]:
+             taken: int = -1) -> list[tuple[int, int, int, tuple[int, ...]]]:
     """Every (selection, bubble, gain, new uses as a tuple) for one roll."""
     values = selections(*dice)
     free = [s for s in range(len(SELECTIONS)) if s != taken and uses[s] < limits[s]]
@@ -164,9 +165,12 @@ def _rank(state: GameState, time_limit: float | None, seed: int, depth: int, min
     p = state.current_player()
     limits = tuple(state.board.limits[s] for s in SELECTIONS)
     uses = tuple(state.uses[p])
-    taken = state.picks[state.first][0] if p != state.first and state.picks[state.first] else -1
+    first_pick = state.picks[state.first]
+    taken = first_pick[0] if p != state.first and first_pick else -1
     sheet, rest = state.sheets[p], state.board.rounds - state.round
     index = {m[1:]: a for a, m in enumerate(state.moves()) if m[0] == "choose"}
+    # an option: (selection, bubble, gain, uses after), the pass's selection and bubble None
+    options: Sequence[tuple[int | None, int | None, int, tuple[int, ...]]]
     options = _options(sheet, uses, limits, state.dice, taken)
     if not options:  # nothing to write: the pass (its only action), the rounds after it stay
         index[PASS] = 0
@@ -174,7 +178,7 @@ def _rank(state: GameState, time_limit: float | None, seed: int, depth: int, min
     names = {o[:2]: state.action_to_string(index[o[:2]]) for o in options}
 
     def after(s: int | None, cell: int | None) -> Sheet:
-        return sheet if s is None else _write(sheet, cell, state.dice, s)
+        return sheet if s is None or cell is None else _write(sheet, cell, state.dice, s)
 
     if rest + 1 <= depth:
         memo: dict = {}

@@ -51,6 +51,7 @@ from typing import Any
 import numpy as np
 
 from lumicore.errors import LumicoreError
+from lumicore.game import GameState
 from lumicore.reef.decisions import Place, Return
 from lumicore.reef.game import Game
 from solvers.bots import (
@@ -257,7 +258,7 @@ class FlatMCBot(GreedyBot):
         for i in range(MAX_STEPS if timed else self.playouts):
             seed = int(self.rng.integers(2**63) if seeds is None else seeds[i])
             for ranked, values in out:
-                late = timed and (len(out) == 1 or time.perf_counter() > deadline)
+                late = deadline is not None and (len(out) == 1 or time.perf_counter() > deadline)
                 if late and i:
                     return [(ranked, values[:i]) for ranked, values in out]
                 probe, rng = _followed(game, ranked, seed)
@@ -284,7 +285,7 @@ class FlatMCBot(GreedyBot):
                 best, best_gain = ranked, gain
         return best
 
-    def choose(self, state: Game) -> int:
+    def choose(self, state: Game) -> int:  # type: ignore[override]  # its own time_limit
         game = _check(state)
         if game.phase not in ("turn", "score"):
             return super().choose(game, self.time_limit)
@@ -353,7 +354,7 @@ class ReefMCTSBot(MCTSBot):
         self.reef_policy = None if policy == "random" else self.ranker.choose
         self._until: float | None = None
 
-    def choose(self, state: Game) -> int:
+    def choose(self, state: GameState) -> int:
         """The most visited of greedy's candidates once each had a play-out, else greedy's
         choice (the first); with ``time_limit``, the clock starts before they are ranked
         (within the limit), and once it has run out by then the best of them is played

@@ -192,7 +192,8 @@ def best_turn(game: Game, objective: str = "margin", time_limit: float | None = 
     decisions = game.decisions()
 
     def searching(more: int, _elapsed: float) -> None:  # a placement search under way
-        progress(weighed, len(decisions), nodes + more, time.monotonic() - start)
+        if progress is not None:
+            progress(weighed, len(decisions), nodes + more, time.monotonic() - start)
 
     def place(hand: tuple, limestone: int, reef=None) -> PlacementResult:
         nonlocal nodes
