@@ -213,12 +213,36 @@ def _join(path: str, key: str) -> str:
     return f"{path}.{key}" if path else key
 
 
+def _call(name: str, *args: object, **options: object) -> str:
+    """``name(args, key=value)`` as Python writes a call, leaving out options that are None (a
+    function given is named, not shown as ``<function ...>``).
+
+    >>> _call("Int", 1, None, what="a number of players", high=None)
+    "Int(1, None, what='a number of players')"
+    """
+    def show(value: object) -> str:
+        return value.__qualname__ if callable(value) and hasattr(value, "__qualname__") \
+            and not isinstance(value, Spec) else repr(value)
+
+    shown = [show(a) for a in args]
+    shown += [f"{key}={show(value)}" for key, value in options.items() if value is not None]
+    return f"{name}({', '.join(shown)})"
+
+
 class Spec:
     """A rule for one field: :attr:`what` it must be (for the message), :meth:`ok` for the value
     itself and :meth:`read`, which checks the value and its items and returns it loaded (the
-    value as it is, unless a :class:`Load` rule inside makes objects of it)."""
+    value as it is, unless a :class:`Load` rule inside makes objects of it). A rule shows as the
+    call that makes it (the API reference shows the rules the modules define):
+
+    >>> ListOf(Choice(True, False, what="true or false"), high=3)
+    ListOf(Choice(True, False, what='true or false'), high=3)
+    """
 
     what = "valid"
+
+    def __repr__(self) -> str:
+        return _call(type(self).__name__)
 
     def ok(self, value: Any) -> bool:
         """Whether ``value`` itself has the right type and range (not its items)."""
@@ -236,13 +260,16 @@ class Int(Spec):
 
     def __init__(self, low: int | None = 0, high: int | None = None,
                  what: str | None = None) -> None:
-        self.low, self.high = low, high
+        self.low, self.high, self._what = low, high, what
         if what is None:
             what = ("an integer" if low is None and high is None
                     else f"an integer >= {low}" if high is None
                     else f"an integer <= {high}" if low is None
                     else f"an integer from {low} to {high}")
         self.what = what
+
+    def __repr__(self) -> str:
+        return _call("Int", self.low, self.high, what=self._what)
 
     def ok(self, value: Any) -> bool:
         return (type(value) is int and (self.low is None or value >= self.low)
@@ -256,6 +283,10 @@ class Choice(Spec):
     def __init__(self, *options: object, what: str | None = None) -> None:
         self.options = frozenset((type(o), o) for o in options)
         self.what = what or "one of " + ", ".join(json.dumps(o) for o in options)
+        self._given = options, what
+
+    def __repr__(self) -> str:
+        return _call("Choice", *self._given[0], what=self._given[1])
 
     def ok(self, value: Any) -> bool:
         return isinstance(value, (str, int, float, type(None))) \
@@ -272,6 +303,10 @@ class Text(Spec):
     def __init__(self, what: str = "text", limit: int = 10_000) -> None:
         self.what, self.limit = what, limit
 
+    def __repr__(self) -> str:
+        return _call("Text", what=None if self.what == "text" else self.what,
+                     limit=None if self.limit == 10_000 else self.limit)
+
     def ok(self, value: Any) -> bool:
         return isinstance(value, str) and len(value) <= self.limit
 
@@ -281,6 +316,9 @@ class Maybe(Spec):
 
     def __init__(self, spec: Spec) -> None:
         self.spec, self.what = spec, f"null or {spec.what}"
+
+    def __repr__(self) -> str:
+        return _call("Maybe", self.spec)
 
     def read(self, value: Any, path: str, source: str) -> Any:
         if value is None:
@@ -298,10 +336,15 @@ class ListOf(Spec):
                  high: int | None = None, unique: bool = False, what: str | None = None) -> None:
         self.item, self.unique = item, unique
         self.low, self.high = (length, length) if length is not None else (low, high)
+        self._given = {"length": length, "low": low or None, "high": high,
+                       "unique": unique or None, "what": what}
         size = (f"{length} " if length is not None
                 else f"{low} to {high} " if high is not None and low
                 else f"at most {high} " if high is not None else "")
         self.what = what or f"a list of {size}items{' (none twice)' if unique else ''}"
+
+    def __repr__(self) -> str:
+        return _call("ListOf", self.item, **self._given)
 
     def ok(self, value: Any) -> bool:
         return isinstance(value, list) and self.low <= len(value) \
@@ -319,8 +362,11 @@ class Items(Spec):
     """A list of fixed length whose item ``i`` follows ``specs[i]``."""
 
     def __init__(self, *specs: Spec, what: str | None = None) -> None:
-        self.specs = specs
+        self.specs, self._what = specs, what
         self.what = what or f"a list of {len(specs)} items"
+
+    def __repr__(self) -> str:
+        return _call("Items", *self.specs, what=self._what)
 
     def ok(self, value: Any) -> bool:
         return isinstance(value, list) and len(value) == len(self.specs)
@@ -337,6 +383,9 @@ class Table(Spec):
 
     def __init__(self, fields: Mapping[str, Spec], what: str = "an object") -> None:
         self.fields, self.what = dict(fields), what
+
+    def __repr__(self) -> str:
+        return _call("Table", self.fields, what=None if self.what == "an object" else self.what)
 
     def ok(self, value: Any) -> bool:
         return isinstance(value, dict)
@@ -358,8 +407,11 @@ class MapOf(Spec):
     """An object whose keys follow ``keys`` (a spec of text) and values ``values``."""
 
     def __init__(self, keys: Spec, values: Spec, what: str | None = None) -> None:
-        self.keys, self.values = keys, values
+        self.keys, self.values, self._what = keys, values, what
         self.what = what or f"an object whose keys are {keys.what}"
+
+    def __repr__(self) -> str:
+        return _call("MapOf", self.keys, self.values, what=self._what)
 
     def ok(self, value: Any) -> bool:
         return isinstance(value, dict) and all(self.keys.ok(k) for k in value)
@@ -375,6 +427,9 @@ class Where(Spec):
 
     def __init__(self, spec: Spec, test: Callable[[Any], bool], what: str) -> None:
         self.spec, self.test, self.what = spec, test, what
+
+    def __repr__(self) -> str:
+        return _call("Where", self.spec, self.test, what=self.what)
 
     def read(self, value: Any, path: str, source: str) -> Any:
         out = self.spec.read(value, path, source)
@@ -399,6 +454,9 @@ class Load(Spec):
 
     def __init__(self, spec: Spec, load: Callable[[Any], Any], what: str) -> None:
         self.spec, self.load, self.what = spec, load, what
+
+    def __repr__(self) -> str:
+        return _call("Load", self.spec, self.load, what=self.what)
 
     def ok(self, value: Any) -> bool:
         return self.spec.ok(value)

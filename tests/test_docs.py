@@ -168,6 +168,37 @@ def test_every_public_name_is_documented() -> None:
     assert missing == []
 
 
+def test_every_constant_in_the_reference_shows_its_value() -> None:
+    """The reference shows a constant's value by its ``repr``: the field rules of
+    ``lumicore.checks`` (``BOOL``, ``lumicore.game.ARENA_FIELDS``, ``lumicore.reef.io.REEF``)
+    showed as ``<lumicore.checks.Choice object>``."""
+    text = reference_text()
+    opaque = []
+    for module in reference_entries(text):
+        mod = importlib.import_module(module)
+        for name in getattr(mod, "__all__", ()):
+            obj = getattr(mod, name)
+            if not (inspect.ismodule(obj) or inspect.isclass(obj) or inspect.isroutine(obj)) \
+                    and re.search(r" object at 0x[0-9a-f]+>", repr(obj)):
+                opaque.append(f"{module}.{name}")
+    assert opaque == []
+
+
+def test_a_field_rule_shows_as_the_call_that_makes_it() -> None:
+    from lumicore.checks import BOOL, Choice, Int, ListOf, MapOf, Maybe, Spec, Text
+    from lumicore.reef.io import REEF
+
+    assert repr(BOOL) == "Choice(True, False, what='true or false')"
+    assert repr(REEF) == "Load(Spec(), from_json, what='a reef (lumicore-reef JSON)')"
+    rules = [Int(1, 6), Maybe(MapOf(Text(), Spec(), "options")), Text("a name", 40),
+             ListOf(Choice("a", 1), length=2, unique=True), ListOf(Int(None, 3), low=1, high=4)]
+    names = {"Choice": Choice, "Int": Int, "ListOf": ListOf, "Maybe": Maybe, "MapOf": MapOf,
+             "Spec": Spec, "Text": Text}
+    for rule in rules:  # the call shown makes the same rule
+        again = eval(repr(rule), names)
+        assert repr(again) == repr(rule) and again.what == rule.what
+
+
 def test_the_documentation_check_sees_what_autodoc_sees() -> None:
     assert defined_in("lumicore.reef.tiles", "COLORS") == "lumicore.reef.values"
     assert defined_in("lumicore.data", "tomllib") is None  # an import of a module, not a value
