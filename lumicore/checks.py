@@ -44,8 +44,8 @@ import numpy as np
 from lumicore.data import read_file, shorten
 from lumicore.errors import DataError, LumicoreError
 
-__all__ = ["SEED_LIMIT", "check_seed", "is_integer", "check_index", "check_real", "check_finite",
-           "check_type", "parse_int", "parse_real",
+__all__ = ["SEED_LIMIT", "check_seed", "is_integer", "check_players", "check_index", "check_real",
+           "check_finite", "check_type", "parse_int", "parse_real",
            "Spec", "Int", "Choice", "Text", "Maybe", "ListOf",
            "Items", "Table", "MapOf", "Where", "Load", "BOOL", "read_json", "read_record",
            "check_fields", "field_error", "check_known_keys", "read_key"]
@@ -67,6 +67,28 @@ def is_integer(value: object) -> TypeGuard[int | np.integer]:
     (True, False, False)
     """
     return not isinstance(value, bool) and isinstance(value, (int, np.integer))
+
+
+def check_players(players: object, low: int, high: int, game: str) -> int:
+    """``players`` as an int if it is an integer (numpy's too, a bool none) from ``low`` to
+    ``high``; else :class:`LumicoreError` in the same words for every game, naming ``game``
+    and its range and quoting the value.
+
+    >>> check_players(3, 2, 4, "Lemuria")
+    3
+    >>> check_players(2.0, 2, 4, "Lemuria")
+    Traceback (most recent call last):
+    ...
+    lumicore.errors.LumicoreError: players must be an integer from 2 to 4 for Lemuria, got '2.0'
+    >>> check_players(3, 2, 2, "Lumen")
+    Traceback (most recent call last):
+    ...
+    lumicore.errors.LumicoreError: players must be the integer 2 for Lumen, got '3'
+    """
+    if not is_integer(players) or not low <= int(players) <= high:
+        what = f"the integer {low}" if low == high else f"an integer from {low} to {high}"
+        raise LumicoreError(f"players must be {what} for {game}, got {shorten(players)}")
+    return int(players)
 
 
 def check_index(value: object, size: int, name: str, what: str = "an integer",

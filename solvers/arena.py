@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from lumicore.checks import parse_int, parse_real
+from lumicore.checks import check_players, parse_int, parse_real
 from lumicore.data import OutputFile, plural, shorten
 from lumicore.errors import IllegalMoveError, LumicoreError
 from lumicore.game import GAMES, GameState, is_cooperative, new_game, replay_arena_record
@@ -184,9 +184,9 @@ def _new_game(game: str, players: int, seed: int, options: dict[str, Any]) -> Ga
 
 
 def _check_players(players: object) -> int:
-    if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 8:
-        raise LumicoreError(f"players must be an integer from 1 to 8, got {players!r:.80}")
-    return players
+    """``players`` as an int from 1 to 8, the most any game seats (each game's own range is
+    checked as it starts)."""
+    return check_players(players, 1, 8, "the arena")
 
 
 def _check_options(options: object, name: str = "options") -> dict[str, Any]:
@@ -524,8 +524,7 @@ def tournament(game: str = "reef", bots: Sequence[str] = ("random", "greedy"), p
     if isinstance(bots, str) or not isinstance(bots, Iterable):
         raise LumicoreError(f"bots must be a list of bot names, got {bots!r:.80}")
     bots = list(bots)
-    if not 1 <= _check_players(players) <= 4:
-        raise LumicoreError(f"a tournament has 1 to 4 players, got {players}")
+    players = check_players(players, 1, 4, "a tournament")
     bot_options = _check_bot_options(bot_options)
     for label in bots:
         name, opts = parse_bot_spec(label)

@@ -288,7 +288,8 @@ def test_a_bad_player_count_for_one_bot_is_a_one_line_error(
     # raised OverflowError, 10**8 built a list of 10**8 names)
     assert cli.main(["reef", "play", "--bots", "random", "--players", players]) == 2
     err = capsys.readouterr().err
-    assert err == f"lumicore: error: players must be an integer from 1 to 8, got {players}\n"
+    assert err == (f"lumicore: error: players must be an integer from 1 to 8 for the arena, got "
+                   f"'{players}'\n")
 
 
 @pytest.mark.parametrize("argv", [["lucia", "winrate", "--deals", "9" * 5000],

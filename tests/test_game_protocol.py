@@ -360,6 +360,31 @@ def test_players_and_seed_must_be_integers_in_every_game(name, argument, value):
     assert new_game(name, players=np.int64(2), seed=np.int64(1)) == new_game(name, seed=1)
 
 
+PLAYERS = {"reef": "an integer from 2 to 4 for Lumicora",
+           "lemuria": "an integer from 2 to 4 for Lemuria",
+           "lucia": "an integer from 1 to 4 for Lucia", "lumen": "the integer 2 for Lumen"}
+"""What each registered game says ``players`` must be (its range, in the same words for all)."""
+
+
+def test_every_registered_game_has_its_players_rule_here():
+    assert sorted(PLAYERS) == sorted(REGISTERED)
+
+
+@pytest.mark.parametrize("name", sorted(REGISTERED))
+@pytest.mark.parametrize("value, shown", [
+    (0, "'0'"), (9, "'9'"), (2.0, "'2.0'"), (True, "'True'"), ("2", "'2'"),
+    (np.int64(9), "'9'"), (10**30, f"'{10**30}'"),
+])
+def test_a_bad_players_is_the_same_message_in_every_game(name, value, shown):
+    """Each game worded its check of players its own way ("Lemuria is played by 2 to 4 players,
+    got 9" unquoted, "Lumicora is for 2 to 4 players, got '9'", "Lumen is a game for 2 players,
+    got '9'", "players must be an integer from 1 to 4, got '9'")."""
+    message = f"players must be {PLAYERS[name]}, got {shown}"
+    with pytest.raises(LumicoreError) as info:
+        new_game(name, players=value, seed=0)
+    assert str(info.value) == message
+
+
 @pytest.mark.parametrize("name", sorted(REGISTERED))
 @pytest.mark.parametrize("seed", range(3))
 def test_equal_states_are_those_that_serialize_alike(name, seed):

@@ -56,7 +56,7 @@ def test_play_takes_bot_options_as_the_other_games_do(capsys):
 
 def test_play_bad_input_is_one_line_exit_2(tmp_path, capsys):
     for argv, message in [
-        (["--players", "5"], "2 to 4 players, got 5"),
+        (["--players", "5"], "players must be an integer from 2 to 4 for Lemuria, got '5'"),
         (["--players", "3", "--bots", "greedy,random"], "2 bots for 3 players"),
         (["--bots", "nobody"], "unknown bot 'nobody'"),
         (["--bots", "nobody:horizon=2"], "unknown bot 'nobody'"),

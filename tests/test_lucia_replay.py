@@ -247,7 +247,7 @@ def test_a_tournament_plays_each_bot_at_a_table_of_its_own_on_the_same_deals(tmp
     (["--bots", "greedy,nobody"],
      "unknown bot 'nobody' (known: best, flatmc, greedy, mcts, random)"),
     (["--deck", "nowhere.toml"], "'nowhere.toml' is neither a built-in name"),
-    (["--players", "5"], "a tournament has 1 to 4 players, got 5"),
+    (["--players", "5"], "players must be an integer from 1 to 4 for a tournament, got '5'"),
     (["--out", ""], "output '': an empty name"),
 ])
 def test_tournament_command_bad_input_is_one_line_exit_2(argv, message, capsys):

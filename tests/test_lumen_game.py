@@ -921,7 +921,7 @@ def test_other_scenarios_load_from_files(tmp_path):
     assert end.is_terminal()
 
 
-@pytest.mark.parametrize("options, match", [({"players": 3}, "2 players"),
+@pytest.mark.parametrize("options, match", [({"players": 3}, "the integer 2 for Lumen"),
                                              ({"scenario": "Z"}, "'Z'"),
                                              ({"seed": -1}, "seed"),
                                              ({"board": 5}, "board")])

@@ -36,6 +36,7 @@ from typing import Any, cast, overload
 
 import numpy as np
 
+from lumicore import checks
 from lumicore.checks import (
     BOOL,
     SEED_LIMIT,
@@ -53,7 +54,6 @@ from lumicore.checks import (
     check_index,
     check_seed,
     field_error,
-    is_integer,
     read_json,
     read_record,
 )
@@ -164,12 +164,9 @@ class Cards:
 
 
 def check_players(players: Any) -> int:
-    """``players`` as an int from 2 to 4, else a one-line LumicoreError naming the rule."""
-    if not is_integer(players) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        got = players if isinstance(players, int) else shorten(players)
-        raise LumicoreError(f"Lemuria is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, got "
-                            f"{got}")
-    return int(players)
+    """``players`` as an int from 2 to 4, else a one-line LumicoreError naming the rule (in
+    every game's words: :func:`lumicore.checks.check_players`)."""
+    return checks.check_players(players, MIN_PLAYERS, MAX_PLAYERS, "Lemuria")
 
 
 def order_from_vp(vp: list[int], previous_dealer: int, pedestals: Mapping[int, int]

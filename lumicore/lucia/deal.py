@@ -24,7 +24,8 @@ from typing import Any, Final
 
 import numpy as np
 
-from lumicore.checks import check_seed, is_integer
+from lumicore import checks
+from lumicore.checks import check_seed
 from lumicore.data import plural, shorten
 from lumicore.errors import DataError, LumicoreError
 from lumicore.lucia.cards import Card, Deck, load_deck
@@ -49,10 +50,7 @@ GAME_DECK: Final = "calibrated"
 def check_players(players: object) -> int:
     """``players`` as an int from 1 to :data:`MAX_PLAYERS` (numpy integers too), else a
     LumicoreError quoting it."""
-    if not is_integer(players) or not 1 <= players <= MAX_PLAYERS:
-        raise LumicoreError(f"players must be an integer from 1 to {MAX_PLAYERS}, "
-                            f"got {shorten(players)}")
-    return int(players)
+    return checks.check_players(players, 1, MAX_PLAYERS, "Lucia")
 
 
 def game_deck(deck: str | Path | Deck = "default") -> Deck:

@@ -44,9 +44,9 @@ from lumicore.checks import (
     Where,
     check_fields,
     check_index,
+    check_players,
     check_seed,
     field_error,
-    is_integer,
     read_json,
 )
 from lumicore.data import shorten
@@ -170,8 +170,7 @@ class GameState:
     def new_game(cls, players: int = 2, seed: int = 0, scenario: str = "A",
                  board: str = "default") -> GameState:
         """A fresh game (at the chance node that picks the first player)."""
-        if not is_integer(players) or players != 2:
-            raise LumicoreError(f"Lumen is a game for 2 players, got {shorten(players)}")
+        check_players(players, 2, 2, "Lumen")
         return cls(scenario, board, seed)
 
     def clone(self) -> GameState:

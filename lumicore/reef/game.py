@@ -35,8 +35,6 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any, cast
 
-import numpy as np
-
 from lumicore.checks import (
     BOOL,
     SEED_LIMIT,
@@ -49,6 +47,7 @@ from lumicore.checks import (
     Table,
     Text,
     check_fields,
+    check_players,
     check_seed,
     check_type,
     field_error,
@@ -1078,15 +1077,13 @@ def _check_setup(players: object, seed: object, side: object,
     """``players`` and ``seed`` as ints (numpy integers too), or LumicoreError unless the
     arguments make a game (Game.new; the loader reads the same rules from the table
     ``_SETUP``)."""
-    if isinstance(players, bool) or not isinstance(players, (int, np.integer)) \
-            or not 2 <= players <= 4:
-        raise LumicoreError(f"Lumicora is for 2 to 4 players, got {shorten(players)}")
+    players = check_players(players, 2, 4, "Lumicora")
     seed = check_seed(seed)
     if side not in ("A", "B"):
         raise LumicoreError(f"side must be 'A' or 'B', got {shorten(side)}")
     if scoreboard not in ("dark", "light"):
         raise LumicoreError(f"scoreboard must be 'dark' or 'light', got {shorten(scoreboard)}")
-    return int(players), seed
+    return players, seed
 
 
 def least_tiles(players: int) -> int:

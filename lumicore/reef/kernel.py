@@ -28,6 +28,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from lumicore._ext import reef as _kernel
+from lumicore.checks import check_players
 from lumicore.data import shorten
 from lumicore.errors import LumicoreError
 from lumicore.reef import reference
@@ -215,8 +216,7 @@ def playout(players: int, seed: int, board: Board, luminos: Sequence[Lumino],
     """:func:`lumicore.reef.reference.playout` in the kernel (same arguments, same game; the
     ``decisions`` there are a count here). With ``count``: that many games with seeds ``seed,
     seed + 1, ...``, returning the wins per player (ties shared)."""
-    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
-        raise LumicoreError(f"a play-out is for 2 to 4 players, got {shorten(players)}")
+    players = check_players(players, 2, 4, "Lumicora")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
         raise LumicoreError(f"seed must be an integer in 0..2**63-1, got {shorten(seed)}")
     if not isinstance(board, Board) or not _sequence(luminos) or not _sequence(starts) \
