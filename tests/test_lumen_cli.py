@@ -103,6 +103,28 @@ def test_best_ranks_choices(tmp_path, capsys):
     assert values == sorted(values, reverse=True)
 
 
+def test_best_without_a_time_limit_ranks_alike_for_the_same_seed(tmp_path, capsys):
+    """`lumen best` had no way to run without its time limit (5 s by default), so the play-outs
+    counted, and the ranking, depended on the machine's speed whatever the --seed."""
+    _, path = decision_file(tmp_path)
+    runs = []
+    for _ in range(2):
+        assert main(["lumen", "best", str(path), "--time-limit", "none", "--samples", "300",
+                     "--seed", "3"]) == 0
+        runs.append(capsys.readouterr().out.splitlines())
+    assert runs[0][1:] == runs[1][1:] and len(runs[0]) > 2  # the first line gives the time
+    assert all("n=300 " in line for line in runs[0][1:])
+    assert main(["lumen", "best", str(path), "--time-limit", "None", "--top", "1",
+                 "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["choices"][0]["samples"] == 1000 and result["reason"] is None
+    with pytest.raises(SystemExit) as exited:
+        main(["lumen", "best", str(path), "--time-limit", "0"])
+    assert exited.value.code == 2
+    assert capsys.readouterr().err.endswith("argument --time-limit: must be a positive number "
+                                            "of seconds (ASCII digits) or none, got '0'\n")
+
+
 def test_best_shows_a_progress_line_on_a_terminal_only(tmp_path):
     """`lumen best` printed nothing for its 5 s."""
     _, path = decision_file(tmp_path)

@@ -136,6 +136,31 @@ def seconds(text: str) -> float:
     return value
 
 
+NO_LIMIT = "none"
+"""How an option whose default is a limit (``lumen best --time-limit``) is told to set none: the
+word every option's help shows for a default of None."""
+
+
+def seconds_or_none(text: str) -> float | None:
+    """The argparse type of a ``--time-limit`` whose default is a limit: :func:`seconds`, or
+    :data:`NO_LIMIT` (``none``, any case) for no time limit.
+
+    >>> seconds_or_none("None") is None, seconds_or_none("2")
+    (True, 2.0)
+    >>> seconds_or_none("0")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be a positive number of seconds (ASCII digits) or none, got '0'
+    """
+    if isinstance(text, str) and text.strip().lower() == NO_LIMIT:
+        return None
+    try:
+        return seconds(text)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds (ASCII digits) "
+                                         f"or {NO_LIMIT}, got {shorten(text)}") from None
+
+
 def integer(text: str) -> int:
     """The argparse type of every whole-number option (``--seed``, ``--players``, ``--games``,
     ...): ASCII digits only, as in every notation of the games (``int()`` reads '٣' as 3 and

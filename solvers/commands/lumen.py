@@ -3,7 +3,7 @@ position, run a tournament.
 
     lumicore lumen play --seed 3 --bots greedy,random [--record FILE] [--scenario A]
     lumicore lumen replay GAME.json
-    lumicore lumen best STATE.json [--time-limit 5] [--max-nodes 20000]
+    lumicore lumen best STATE.json [--time-limit 5|none] [--samples N] [--max-nodes 20000]
     lumicore lumen odds STATE.json [--samples 100] [--bot sheet] [--time-limit S]
     lumicore lumen tournament --bots sheet,greedy --games 20 [--scenario A] [--board default]
 """
@@ -29,10 +29,15 @@ from solvers.commands import (
     integer,
     naming,
     seconds,
+    seconds_or_none,
 )
 from solvers.limits import LIMIT, exit_code
 
-__all__ = ["register", "load_state", "play", "parse_bots", "add_game_options", "game_options"]
+__all__ = ["register", "load_state", "play", "parse_bots", "add_game_options", "game_options",
+           "NO_LIMIT_SAMPLES"]
+
+NO_LIMIT_SAMPLES = 1000
+"""``lumen best --time-limit none``'s play-outs per choice when ``--samples`` is not given."""
 
 
 def parse_bots(text: str) -> list[str]:
@@ -176,9 +181,10 @@ def run_best(args: argparse.Namespace) -> int:
         raise LumicoreError(f"{shorten(args.state)} ends where {where}; best ranks the choices of "
                             "a player to move (cut a record's \"actions\" short for an earlier "
                             "position)")
+    samples = args.samples or (NO_LIMIT_SAMPLES if args.time_limit is None else 1)
     result = best_choice(state, time_limit=args.time_limit, max_nodes=args.max_nodes,
-                         seed=args.seed, playout=args.playout, objective=args.objective,
-                         progress=False if args.json else None)
+                         seed=args.seed, playout=args.playout, min_samples=samples,
+                         objective=args.objective, progress=False if args.json else None)
     if args.top:
         result = type(result)(**{**result.__dict__, "choices": result.choices[:args.top]})
     print(json.dumps(result.to_dict()) if args.json else result)
@@ -230,7 +236,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     b = commands.add_parser("best", help="rank the choices of the player to move")
     b.add_argument("state", metavar="STATE.json", help="a serialized state or a game record")
-    b.add_argument("--time-limit", type=seconds, default=5.0, help="seconds (default 5)")
+    b.add_argument("--time-limit", type=seconds_or_none, default=5.0, metavar="SECONDS",
+                   help="seconds, or none: no time limit, so that --seed makes the ranking "
+                        "repeatable (default 5)")
+    b.add_argument("--samples", type=count, default=None, metavar="N",
+                   help="Monte Carlo play-outs per choice: exactly N with --time-limit none "
+                        f"(default {NO_LIMIT_SAMPLES}), else N first if the time allows "
+                        "(default 1)")
     b.add_argument("--max-nodes", type=count, default=20_000,
                    help="positions the exact search may visit (default 20000)")
     b.add_argument("--playout", default="kernel",
