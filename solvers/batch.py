@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import math
 import os
+import select
 import signal
 import threading
 import time
@@ -94,23 +95,49 @@ def _run_chunk(fn: Callable[[Any], Any], start: int, items: Sequence[Any]) -> li
 
 
 PARENT_POLL = 0.5
-"""Seconds between a pool worker's checks that the process that started it is alive."""
+"""Seconds between a pool worker's checks that the process that started the run is alive, where
+the system cannot tell it at once (no ``os.pidfd_open``: not Linux)."""
 
 
 def _watch_parent(parent: int) -> None:
-    """End this worker as soon as its parent is gone (its parent process id changes): a parent
+    """End this worker as soon as ``parent``, the process that runs the batch, is gone: a parent
     killed outright (SIGKILL, the out-of-memory killer) cannot shut its pool down, and its
-    workers would otherwise run their job to the end and then wait for work forever."""
-    while os.getppid() == parent:
+    workers would otherwise run their job to the end and then wait for work forever.
+
+    ``parent`` is given, not this process's parent: under the "forkserver" start method
+    (Python 3.14's default on Linux) a worker is the fork server's child, and the fork server
+    lives as long as its workers do (they hold its pipe open), so a worker that watched its own
+    parent outlived a killed run. On Linux a pidfd tells the parent's end at once (a zombie
+    not yet reaped included, and a process id used again cannot be mistaken for it)."""
+    try:
+        handle = os.pidfd_open(parent)
+    except (AttributeError, OSError):  # not Linux, or the parent is gone already
+        handle = None
+    if handle is not None:
+        select.select([handle], [], [])  # readable once the parent has ended
+        os._exit(1)
+    forked = os.getppid() == parent  # fork and spawn: the parent's id is ours to watch
+    while os.getppid() == parent if forked else _exists(parent):
         time.sleep(PARENT_POLL)
     os._exit(1)
 
 
-def _start_worker() -> None:
-    """Pool workers leave Ctrl-C to the parent, which stops handing out jobs, and end with
-    their parent (:func:`_watch_parent`)."""
+def _exists(pid: int) -> bool:
+    """Whether a process ``pid`` exists (one of another user included)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _start_worker(parent: int) -> None:
+    """Pool workers leave Ctrl-C to ``parent``, the process running the batch, which stops
+    handing out jobs, and end with it (:func:`_watch_parent`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    threading.Thread(target=_watch_parent, args=(os.getppid(),), name="watch-parent",
+    threading.Thread(target=_watch_parent, args=(parent,), name="watch-parent",
                      daemon=True).start()
 
 
@@ -158,7 +185,7 @@ def run_batch(fn: Callable[[Any], Any], items: Sequence[Any], *, workers: int | 
             yield i, fn(item)
     else:
         pool = ProcessPoolExecutor(max_workers=min(workers, len(chunks)),
-                                   initializer=_start_worker)
+                                   initializer=_start_worker, initargs=(os.getpid(),))
         futures = [pool.submit(_run_chunk, fn, c.start, items[c.start:c.stop]) for c in chunks]
         try:
             for future in as_completed(futures):

@@ -162,7 +162,7 @@ def test_dask_without_an_address_starts_its_own_cluster():
 
 
 PARENT = """
-import os, sys, time
+import multiprocessing, os, sys, time
 from solvers.batch import run_batch
 
 def hold(folder):
@@ -170,6 +170,7 @@ def hold(folder):
     time.sleep(120)
 
 if __name__ == "__main__":
+    multiprocessing.set_start_method(sys.argv[2])
     for _ in run_batch(hold, [sys.argv[1]] * 2, workers=2, chunksize=1):
         pass
 """
@@ -185,7 +186,11 @@ def _running(pid: int) -> bool:
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc")
-def test_workers_end_when_their_parent_is_killed(tmp_path):
+@pytest.mark.parametrize("start", ["fork", "forkserver", "spawn"])
+def test_workers_end_when_their_parent_is_killed(tmp_path, start):
+    """Under "forkserver" (Python 3.14's default on Linux) a worker's parent is the fork server,
+    which lives as long as its workers: they watched it and outlived the killed run."""
+    import multiprocessing
     import signal
     import subprocess
     import sys
@@ -197,7 +202,9 @@ def test_workers_end_when_their_parent_is_killed(tmp_path):
     folder.mkdir()
     root = os.path.dirname(os.path.dirname(os.path.abspath(batch.__file__)))
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([root, os.environ.get("PYTHONPATH", "")]))
-    parent = subprocess.Popen([sys.executable, str(script), str(folder)], env=env)
+    if start not in multiprocessing.get_all_start_methods():
+        pytest.skip(f"no {start} start method here")
+    parent = subprocess.Popen([sys.executable, str(script), str(folder), start], env=env)
     try:
         deadline = time.monotonic() + 60
         while len(os.listdir(folder)) < 2 and time.monotonic() < deadline:
