@@ -438,13 +438,19 @@ MAX_GAMES = 1_000_000
 each game's record is kept (10**30 games filled the memory before any game was played)."""
 
 
+def _job_name(_index: int, job: tuple) -> str:
+    """A tournament game as an error names it: ``"game 3 (seed 123, bots 'greedy,random')"``."""
+    _, _, index, labels, _, seed, _, _ = job
+    return f"game {index} (seed {seed}, bots {shorten(','.join(labels))})"
+
+
 def _play_job(job: tuple) -> dict[str, Any]:
     """One tournament game (top level, so process pools and Dask can pickle it); an error names
     the game, its seed and its bots (:func:`solvers.batch.naming_job`)."""
     game, entry, index, labels, players, seed, options, bot_options = job
     if game not in GAMES:  # a worker that did not see a registration made at run time
         GAMES[game] = entry
-    with naming_job(f"game {index} (seed {seed}, bots {shorten(','.join(labels))})"):
+    with naming_job(_job_name(0, job)):
         record, _ = play_game(game, labels, players, seed, options, bot_options)
     return record
 
@@ -556,7 +562,8 @@ def tournament(game: str = "reef", bots: Sequence[str] = ("random", "greedy"), p
     records: dict[int, dict[str, Any]] = {}
     status = DONE
     bar = progress_bar(total=len(jobs), desc="games", unit="game", enabled=progress)
-    batch = run_batch(_play_job, jobs, workers=workers, backend=backend, scheduler=scheduler)
+    batch = run_batch(_play_job, jobs, workers=workers, backend=backend, scheduler=scheduler,
+                      name=_job_name)
     try:
         for index, rec in batch:
             check()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import math
+import multiprocessing
 import os
 import select
 import signal
@@ -89,9 +90,37 @@ def _chunks(n: int, chunksize: int | None) -> list[range]:
     return [range(start, min(n, start + chunksize)) for start in range(0, n, chunksize)]
 
 
+_running: Any = None
+"""In a pool worker: the run's shared array of (process id, item running + 1) pairs, one per
+worker, so that the run can name the item of a worker that died (:func:`_claim_slot`)."""
+_slot = -1
+"""In a pool worker: the index of its pair in :data:`_running`."""
+
+
 def _run_chunk(fn: Callable[[Any], Any], start: int, items: Sequence[Any]) -> list[tuple[int, Any]]:
-    """Run one task: ``fn`` on consecutive items, numbered from ``start``."""
-    return [(start + j, fn(item)) for j, item in enumerate(items)]
+    """Run one task: ``fn`` on consecutive items, numbered from ``start``; in a pool worker, each
+    item is noted in :data:`_running` while it runs."""
+    if _running is None:
+        return [(start + j, fn(item)) for j, item in enumerate(items)]
+    shared = _running.get_obj()  # one writer per pair, read once this worker is dead: no lock
+    out = []
+    try:
+        for j, item in enumerate(items):
+            shared[_slot + 1] = start + j + 1
+            out.append((start + j, fn(item)))
+    finally:
+        shared[_slot + 1] = 0
+    return out
+
+
+def _claim_slot(running: Any) -> None:
+    """Take this worker's pair in the run's shared array ``running`` (the first free one)."""
+    global _running, _slot
+    with running.get_lock():
+        free = [i for i in range(0, len(running), 2) if running[i] == 0]
+        if free:
+            running[free[0]] = os.getpid()
+            _running, _slot = running, free[0]
 
 
 PARENT_POLL = 0.5
@@ -133,10 +162,12 @@ def _exists(pid: int) -> bool:
     return True
 
 
-def _start_worker(parent: int) -> None:
+def _start_worker(parent: int, running: Any) -> None:
     """Pool workers leave Ctrl-C to ``parent``, the process running the batch, which stops
-    handing out jobs, and end with it (:func:`_watch_parent`)."""
+    handing out jobs, end with it (:func:`_watch_parent`) and note the item they run in
+    ``running`` (:func:`_claim_slot`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _claim_slot(running)
     threading.Thread(target=_watch_parent, args=(parent,), name="watch-parent",
                      daemon=True).start()
 
@@ -162,7 +193,9 @@ def naming_job(what: str) -> Iterator[None]:
 
 def run_batch(fn: Callable[[Any], Any], items: Sequence[Any], *, workers: int | None = None,
               backend: str = "process", scheduler: str | None = None,
-              chunksize: int | None = None) -> Generator[tuple[int, Any], None, None]:
+              chunksize: int | None = None,
+              name: Callable[[int, Any], str] | None = None
+              ) -> Generator[tuple[int, Any], None, None]:
     """Run ``fn(item)`` for every item; yield ``(index, result)`` as each finishes.
 
     Items travel to the workers in tasks of ``chunksize`` consecutive items (default: one item
@@ -172,52 +205,75 @@ def run_batch(fn: Callable[[Any], Any], items: Sequence[Any], *, workers: int | 
     not yet started and ends the local workers still running a job (Dask cancels its tasks);
     the results yielded before stay valid. Local workers whose parent is killed
     outright end within :data:`PARENT_POLL` seconds instead of running on.
+
+    A worker that dies (killed outright) is :class:`WorkerDiedError`; a local worker notes each
+    item it starts, and the error names the item the dead one ran as ``name(index, item)``
+    (default ``"item INDEX"``). Dask's error does not tell that item (it fails every task the
+    dead worker held, queued or done as well as running), and names none.
     """
     workers = check_workers(workers, backend)
     if scheduler is not None and backend != "dask":
         raise LumicoreError("a scheduler address needs backend='dask'")
     items = list(items)
     chunks = _chunks(len(items), chunksize)
+
     if backend == "dask":
         yield from _run_dask(fn, items, chunks, workers, scheduler)
     elif workers == 1 or len(chunks) <= 1:
         for i, item in enumerate(items):
             yield i, fn(item)
     else:
-        pool = ProcessPoolExecutor(max_workers=min(workers, len(chunks)),
-                                   initializer=_start_worker, initargs=(os.getpid(),))
+        processes = min(workers, len(chunks))
+        running = multiprocessing.Array("q", 2 * processes)  # (pid, item + 1) per worker
+        pool = ProcessPoolExecutor(max_workers=processes, initializer=_start_worker,
+                                   initargs=(os.getpid(), running))
         futures = [pool.submit(_run_chunk, fn, c.start, items[c.start:c.stop]) for c in chunks]
         try:
             for future in as_completed(futures):
                 try:
                     chunk = future.result()
                 except BrokenProcessPool as exc:
-                    raise WorkerDiedError(_worker_died(_how_it_ended(pool))) from exc
+                    how, pid = _how_it_ended(pool)
+                    item = _item_of(running, pid)
+                    job = None if item is None else (
+                        name(item, items[item]) if name is not None else f"item {item}")
+                    raise WorkerDiedError(_worker_died(how, job)) from exc
                 yield from chunk
         finally:
             _shut_down(pool, futures)
 
 
-def _worker_died(how: str | None) -> str:
-    """The message of :class:`WorkerDiedError`, ``how`` the worker ended where that is known.
+def _item_of(running: Any, pid: int | None) -> int | None:
+    """The item the worker ``pid`` noted in ``running`` as running when it died, if any."""
+    pairs = running.get_obj()
+    for i in range(0, len(pairs), 2):
+        if pid is not None and pairs[i] == pid and pairs[i + 1] > 0:
+            return pairs[i + 1] - 1
+    return None
+
+
+def _worker_died(how: str | None, job: str | None = None) -> str:
+    """The message of :class:`WorkerDiedError`, ``how`` the worker ended and ``job`` what it ran
+    where that is known.
 
     >>> _worker_died("killed by SIGKILL").split("(")[1]
     'killed by SIGKILL, most likely by the system for lack of memory): run with fewer workers'
-    >>> _worker_died("killed by SIGSEGV")
-    'a worker process died (killed by SIGSEGV)'
+    >>> _worker_died("killed by SIGSEGV", "game 3")
+    'a worker process died in game 3 (killed by SIGSEGV)'
     """
+    died = "a worker process died" if job is None else f"a worker process died in {job}"
     if how is None:
         how = "most likely killed by the system for lack of memory, or by a signal"
     elif how == "killed by SIGKILL":  # what the out-of-memory killer sends
         how += ", most likely by the system for lack of memory"
     else:  # a crash or an exit: fewer workers would not help
-        return f"a worker process died ({how})"
-    return f"a worker process died ({how}): run with fewer workers"
+        return f"{died} ({how})"
+    return f"{died} ({how}): run with fewer workers"
 
 
-def _how_it_ended(pool: ProcessPoolExecutor, wait: float = 5.0) -> str | None:
-    """How the first worker of a broken ``pool`` that ended by itself ended: ``"killed by
-    SIGKILL"``, ``"exit status 1"``; None when that is not known."""
+def _how_it_ended(pool: ProcessPoolExecutor, wait: float = 5.0) -> tuple[str | None, int | None]:
+    """How the first worker of a broken ``pool`` that ended by itself ended, ``"killed by
+    SIGKILL"``, ``"exit status 1"``, and its process id; Nones when that is not known."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
     # the pool's own thread reaps the dead worker, and ends the others (SIGTERM), as it breaks:
     # an exit status is known once it is done
@@ -230,11 +286,11 @@ def _how_it_ended(pool: ProcessPoolExecutor, wait: float = 5.0) -> str | None:
             continue
         if code < 0:
             try:
-                return f"killed by {signal.Signals(-code).name}"
+                return f"killed by {signal.Signals(-code).name}", process.pid
             except ValueError:
-                return f"killed by signal {-code}"
-        return f"exit status {code}"
-    return None
+                return f"killed by signal {-code}", process.pid
+        return f"exit status {code}", process.pid
+    return None, None
 
 
 def _shut_down(pool: ProcessPoolExecutor, futures: list) -> None:
@@ -415,7 +471,10 @@ def _run_dask(fn: Callable[[Any], Any], items: list[Any], chunks: list[range], w
             for future in distributed.as_completed(futures):
                 try:
                     chunk = future.result()
-                except distributed.KilledWorker as exc:  # the workers that ran it all died
+                except distributed.KilledWorker as exc:
+                    # the task's workers died while it was theirs: queued there, or done with
+                    # its result held there, as well as running; the job that killed them is
+                    # not known, and is not named
                     raise WorkerDiedError(_worker_died(None)) from exc
                 yield from chunk
         finally:

@@ -106,14 +106,26 @@ def test_a_worker_killed_outright_is_one_error():
     with pytest.raises(WorkerDiedError) as info:
         collect(run_batch(killed_at_1, [0, 1, 2, 3], workers=2, chunksize=1))
     assert isinstance(info.value, LumicoreError)
-    assert str(info.value) == ("a worker process died (killed by SIGKILL, most likely by the "
-                               "system for lack of memory): run with fewer workers")
+    assert str(info.value) == ("a worker process died in item 1 (killed by SIGKILL, most likely "
+                               "by the system for lack of memory): run with fewer workers")
     assert type(info.value.__cause__).__name__ == "BrokenProcessPool"
+
+
+@pytest.mark.parametrize("chunksize", [1, 3])
+def test_a_dead_worker_names_the_item_it_ran(chunksize):
+    """The error did not say which job the dead worker ran, so it could not be run again alone
+    (a job that fills the memory by itself kills a worker however few there are)."""
+    items = [5, 6, 1, 7, 8, 9]
+    with pytest.raises(WorkerDiedError, match=r"^a worker process died in deal 2 \(value 1\) "
+                                              r"\(killed by SIGKILL"):
+        collect(run_batch(killed_at_1, items, workers=2, chunksize=chunksize,
+                          name=lambda i, item: f"deal {i} (value {item})"))
 
 
 def test_a_dask_worker_killed_outright_is_the_same_error():
     """On Dask the task is given to another worker, up to the scheduler's allowed failures (none
-    here), and then was a raw ``KilledWorker`` traceback."""
+    here), and then was a raw ``KilledWorker`` traceback. No item is named: Dask fails every
+    task the dead worker held (here item 0, done, whose result it held, too)."""
     import dask
 
     with dask.config.set({"distributed.scheduler.allowed-failures": 0}), \

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import re
 import signal
 
 import pytest
@@ -174,12 +175,22 @@ def test_cli_winrate_exits_1_only_when_no_deal_is_decided(statuses, code, monkey
     assert capsys.readouterr().err == ""
 
 
-@pytest.mark.skipif(multiprocessing.get_start_method() != "fork",
-                    reason="the patched search reaches only a forked worker")
+@pytest.fixture
+def forking():
+    """Pool workers started by fork for the test (the default start method is "forkserver" on
+    Linux from Python 3.14, "spawn" on macOS): only a forked worker sees a monkeypatch."""
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("the patched search reaches only a forked worker")
+    previous = multiprocessing.get_start_method(allow_none=True)
+    multiprocessing.set_start_method("fork", force=True)
+    yield
+    multiprocessing.set_start_method(previous, force=True)
+
+
 # Python 3.12 on warns of a fork beside other threads: the Dask tests before this one leave
 # threads in the test process (the command itself starts none), and pytest shows the warning
 @pytest.mark.filterwarnings("ignore:This process .* is multi-threaded:DeprecationWarning")
-def test_cli_a_worker_killed_outright_is_one_line_and_status_3(monkeypatch, capsys):
+def test_cli_a_worker_killed_outright_is_one_line_and_status_3(forking, monkeypatch, capsys):
     """A pool worker killed by SIGKILL (the out-of-memory killer) gave a ``BrokenProcessPool``
     traceback."""
     import solvers.lucia.winrate as W
@@ -191,8 +202,9 @@ def test_cli_a_worker_killed_outright_is_one_line_and_status_3(monkeypatch, caps
     assert main(["lucia", "winrate", "--deals", "2", "--workers", "2", "--json"]) == 3
     out, err = capsys.readouterr()
     assert out == ""
-    assert err == ("lumicore: error: a worker process died (killed by SIGKILL, most likely by "
-                   "the system for lack of memory): run with fewer workers\n")
+    assert re.fullmatch(r"lumicore: error: a worker process died in deal [01] \(killed by SIGKILL, "
+                        r"most likely by the system for lack of memory\): run with fewer "
+                        r"workers\n", err)
 
 
 def test_ctrl_c_returns_the_partial_result(monkeypatch):

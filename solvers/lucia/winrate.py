@@ -86,10 +86,15 @@ class _Job:
     game: str
 
 
+def _name(_index: int, job: _Job) -> str:
+    """The deal of ``job`` as an error names it: ``"deal 17"`` (its seed)."""
+    return f"deal {job.seed}"
+
+
 def _solve(job: _Job) -> DealOutcome:
     """One deal (a top-level function, so worker processes can run it); an error names the deal
     by its seed (:func:`solvers.batch.naming_job`)."""
-    with naming_job(f"deal {job.seed}"):
+    with naming_job(_name(0, job)):
         d = deal(job.seed, job.players, job.setup, job.deck)
         r = solve_deal(d, max_nodes=job.max_nodes, time_limit=job.time_limit)
     return DealOutcome(job.seed, job.players, r.status, r.cost, r.nodes, round(r.elapsed, 4),
@@ -266,7 +271,8 @@ def win_rate(deals: int = 1000, seed: int = 0, players: int = 1,
     sink = None if out is None else OutputFile(out, "a")
     batch: Iterable = ()
     try:
-        batch = run_batch(_solve, jobs, workers=workers, backend=backend, scheduler=scheduler)
+        batch = run_batch(_solve, jobs, workers=workers, backend=backend, scheduler=scheduler,
+                          name=_name)
         for _, outcome in batch:
             check()
             if outcome.status == "interrupted":
