@@ -349,10 +349,11 @@ cdef class DealSearch:
         return m
 
     cdef int tick(self) noexcept:
-        self.nodes += 1
-        if self.nodes > self.max_nodes:
+        # a node past max_nodes is refused before it is counted: nodes never exceeds the cap
+        if self.nodes >= self.max_nodes:
             self.reason = DR_NODES
             return 1
+        self.nodes += 1
         if (self.nodes & 4095) == 0:
             if self.deadline > 0 and now() > self.deadline:
                 self.reason = DR_TIME

@@ -747,10 +747,12 @@ cdef bint poll(Ctx* x) noexcept with gil:
 
 
 cdef bint spend(Ctx* x) noexcept nogil:
-    x.nodes += 1
-    if x.max_nodes > 0 and x.nodes > x.max_nodes:
+    # a node past max_nodes is refused before it is counted: nodes never exceeds the cap
+    if x.max_nodes > 0 and x.nodes >= x.max_nodes:
         x.stopped = True
-    elif (x.nodes & 1023) == 0:
+        return False
+    x.nodes += 1
+    if (x.nodes & 1023) == 0:
         if x.deadline > 0 and now() > x.deadline:
             x.stopped = True
         elif (x.nodes & POLL_MASK) == 0 and poll(x):

@@ -4,7 +4,7 @@
 >>> budget.spend(1), budget.spend(1), budget.spend(1)
 (True, True, False)
 >>> budget.nodes, budget.exhausted
-(3, True)
+(2, True)
 """
 
 from __future__ import annotations
@@ -113,7 +113,9 @@ def check_limits(max_nodes: int | None, time_limit: float | None) -> None:
 class Budget:
     """Counts nodes against ``max_nodes`` and the clock against ``time_limit`` (seconds).
 
-    ``spend(n)`` adds ``n`` nodes and returns False once a limit is passed. The clock is read only
+    ``spend(n)`` adds ``n`` nodes and returns False once a limit is passed: nodes past
+    ``max_nodes`` are refused, not counted (``nodes`` never exceeds it), and once exhausted the
+    budget counts nothing more. The clock is read only
     every ``check_every`` nodes so that hot loops do not pay for it; there, and in
     :meth:`out_of_time`, a Ctrl-C whose exception Python dropped is raised again
     (:func:`solvers.ctrl_c.check`).
@@ -134,10 +136,14 @@ class Budget:
         self.exhausted = False
 
     def spend(self, n: int = 1) -> bool:
-        self.nodes += n
-        if self.max_nodes is not None and self.nodes > self.max_nodes:
+        # nodes that do not fit are not counted: a result reports nodes <= max_nodes
+        if self.exhausted:
+            return False
+        if self.max_nodes is not None and self.nodes + n > self.max_nodes:
             self.exhausted = True
-        elif self._deadline is not None and self.nodes >= self._next_check:
+            return False
+        self.nodes += n
+        if self._deadline is not None and self.nodes >= self._next_check:
             self._next_check = self.nodes + self.check_every
             check()
             if time.perf_counter() > self._deadline:

@@ -52,7 +52,7 @@ def test_budget_counts_nodes():
     budget = Budget(max_nodes=10, time_limit=None)
     assert all(budget.spend() for _ in range(10))
     assert not budget.spend()
-    assert budget.exhausted and budget.nodes == 11
+    assert budget.exhausted and budget.nodes == 10  # the node refused is not counted
 
 
 def test_budget_time_limit_stops():

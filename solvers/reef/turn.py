@@ -228,9 +228,9 @@ def best_turn(game: Game, objective: str = "margin", time_limit: float | None = 
     if interrupted:
         status, reason = INTERRUPTED, REASON_INTERRUPTED
     elif stopped or any(r.placement and r.placement.status != OPTIMAL for r in ranked):
-        # a placement search that spent more than max_nodes was stopped by the node limit
+        # a placement search that spent all of max_nodes was stopped by the node limit
         by_nodes = not stopped and max_nodes is not None and any(
-            r.placement and r.placement.status != OPTIMAL and r.placement.nodes > max_nodes
+            r.placement and r.placement.status != OPTIMAL and r.placement.nodes >= max_nodes
             for r in ranked)
         status, reason = LIMIT, REASON_NODES if by_nodes else REASON_TIME
     else:
