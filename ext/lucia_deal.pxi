@@ -91,6 +91,7 @@ cdef class DealSearch:
     cdef Gen g
     cdef DealTT* tt
     cdef size_t tt_mask
+    cdef int epoch          # the deal's number since the table was cleared (see reset())
     cdef DealFrame frames[DL_DECK + DL_MAXP * DL_HAND + 2]
     cdef long long nodes, max_nodes
     cdef double deadline
@@ -122,36 +123,14 @@ cdef class DealSearch:
         self.values_ref = values
         self.t = make_htab(values, target, locked)
         self.n = train_length(train)
-        self.players = len(hands)
-        self.decklen = deck.shape[0]
-        self.left = self.decklen
-        for i in range(4):
-            self.capleft[i] = 0
         if covers.shape[0] != self.ncards:
             raise ValueError("one covers mask per card kind")
         for k in range(self.ncards):
             self.covers[k] = covers[k] & ((1U << self.ncards) - 1)
             for i in range(4):
                 self.capk[k][i] = caps[k, i]
-        for j in range(self.decklen):
-            if not 0 <= deck[j] < self.ncards:
-                raise ValueError("deck card out of range")
-            self.deck[j] = deck[j]
-            for i in range(4):
-                self.capleft[i] += caps[deck[j], i]
-        for i in range(self.players):
-            self.hsize[i] = 0
-            if len(hands[i]) > DL_HAND:
-                raise ValueError("at most 3 cards in a hand")
-            for k in hands[i]:
-                if not 0 <= k < self.ncards:
-                    raise ValueError("hand card out of range")
-                self.hand_add(i, k)
-                self.left += 1
-                for j in range(4):
-                    self.capleft[j] += caps[k, j]
-        self.pos = 0
-        self.mover = 0
+        self.deal(deck, hands)
+        self.epoch = 0
         tt_bits = max(4, min(tt_bits, 28))
         self.tt = <DealTT*>malloc((<size_t>1 << tt_bits) * sizeof(DealTT))
         if self.tt == NULL:
@@ -168,6 +147,57 @@ cdef class DealSearch:
             free(self.frames[i].child)
             free(self.frames[i].kind)
             free(self.frames[i].h)
+
+    cdef int deal(self, const int[::1] deck, list hands) except -1:
+        """Take ``deck`` (top first) and ``hands`` (from the mover's on) as the position."""
+        cdef int i, j, k
+        if not 1 <= len(hands) <= DL_MAXP or deck.shape[0] > DL_DECK:
+            raise ValueError("1..4 players, a deck of at most 250 cards")
+        self.players = len(hands)
+        self.decklen = deck.shape[0]
+        self.left = self.decklen
+        for i in range(4):
+            self.capleft[i] = 0
+        for j in range(self.decklen):
+            if not 0 <= deck[j] < self.ncards:
+                raise ValueError("deck card out of range")
+            self.deck[j] = deck[j]
+            for i in range(4):
+                self.capleft[i] += self.capk[deck[j]][i]
+        for i in range(self.players):
+            self.hsize[i] = 0
+            if len(hands[i]) > DL_HAND:
+                raise ValueError("at most 3 cards in a hand")
+            for k in hands[i]:
+                if not 0 <= k < self.ncards:
+                    raise ValueError("hand card out of range")
+                self.hand_add(i, k)
+                self.left += 1
+                for j in range(4):
+                    self.capleft[j] += self.capk[k][j]
+        self.pos = 0
+        self.mover = 0
+        return 0
+
+    def reset(self, const int[::1] deck, list hands):
+        """A new deal from the same train and card kinds: ``deck`` and ``hands`` as for the
+        constructor, the node count back to 0. The transposition table (its memory) is kept:
+        its entries carry the deal's number in the high byte of ``pos``, so an entry of an
+        earlier deal matches none of this one; every 256th deal clears the table."""
+        self.deal(deck, hands)
+        self.nodes = 0
+        self.epoch = (self.epoch + 1) & 0xFF
+        if self.epoch == 0:
+            memset(self.tt, 0, (self.tt_mask + 1) * sizeof(DealTT))
+
+    cdef inline uint16_t pos_key(self) noexcept:
+        """The deck position as the table stores it: the deal's number in the high byte (a
+        deck holds at most 250 cards)."""
+        return <uint16_t>(self.pos | (self.epoch << 8))
+
+    cdef inline bint live(self, const DealTT* e) noexcept:
+        """Whether the entry holds a position of this deal (not empty, not an earlier deal's)."""
+        return e.tag != 0 and (e.pos >> 8) == self.epoch
 
     # -- hands ------------------------------------------------------------------------------
 
@@ -354,7 +384,7 @@ cdef class DealSearch:
             self.reason = DR_NODES
             return 1
         self.nodes += 1
-        if (self.nodes & 4095) == 0:
+        if (self.nodes & 1023) == 0:  # the clock every 0.5 ms or so
             if self.deadline > 0 and now() > self.deadline:
                 self.reason = DR_TIME
                 return 1
@@ -399,7 +429,7 @@ cdef class DealSearch:
         slot = self.tt_slot(x, hk) & ~(<size_t>1)     # a bucket of two entries
         for j in range(2):
             e = &self.tt[slot + j]
-            if e.tag and e.train == x and e.hands == hk and e.pos == <uint16_t>self.pos:
+            if e.tag and e.train == x and e.hands == hk and e.pos == self.pos_key():
                 if e.tag == DL_EXACT:
                     return DL_LOSS
                 if <int>e.tag - 1 >= self.bound:
@@ -433,15 +463,16 @@ cdef class DealSearch:
             if r == DL_CUT:
                 cut = 1
         # keep what this position is known to be: in a free or matching entry of the bucket,
-        # else in place of the entry whose search was cheaper
+        # else in place of the entry whose search was cheaper (an entry of an earlier deal is
+        # free: the table fills as a new one would)
         e = &self.tt[slot]
-        if e.tag and not (e.train == x and e.hands == hk and e.pos == <uint16_t>self.pos):
+        if self.live(e) and not (e.train == x and e.hands == hk and e.pos == self.pos_key()):
             e2 = &self.tt[slot + 1]
-            if not e2.tag or (e2.train == x and e2.hands == hk) or e2.work < e.work:
+            if not self.live(e2) or (e2.train == x and e2.hands == hk) or e2.work < e.work:
                 e = e2
         e.train = x
         e.hands = hk
-        e.pos = <uint16_t>self.pos
+        e.pos = self.pos_key()
         e.tag = (1 + self.bound) if cut else DL_EXACT
         e.work = <uint32_t>min(self.nodes - start, 0xFFFFFFFF)
         return DL_CUT if cut else DL_LOSS

@@ -203,8 +203,55 @@ def test_a_sample_the_deadline_cuts_short_is_dropped(monkeypatch):
             found, _why = self.search.children(*args)
             return [(kind, after, 3) for kind, after, _code in found], 2
 
+        def reset(self, *args):  # the next sample: the same search dealt anew
+            self.search.reset(*args)
+
     monkeypatch.setattr(play.kernel, "deal_search", lambda *a, **k: CutAtOnce(real(*a, **k)))
     ranking = best_play(Train.parse("h T H L2 h"), [LT, LU, W1], [LH] * 5, samples=3,
                         time_limit=60)
     assert ranking.samples == 0 and ranking.plays
     assert all(e.trials == e.wins == e.undecided == 0 for e in ranking.plays)
+
+
+def test_best_play_makes_one_kernel_search_per_call(monkeypatch):
+    """Each sample made a kernel search of its own, a 24 MB transposition table allocated and
+    cleared each time; the call's one search is dealt each sample anew."""
+    import solvers.lucia.play as play
+
+    made = []
+    real = play.kernel.deal_search
+    monkeypatch.setattr(play.kernel, "deal_search", lambda *a, **k: made.append(1) or real(*a, **k))
+    ranking = best_play(Train.parse("h T H L2 h"), [LT, LU, W1], [LH, LT, LU, W1, LH], samples=5)
+    assert ranking.samples == 5 and len(made) == 1
+
+
+def test_a_redealt_search_answers_as_a_new_one():
+    """kernel.redeal keeps the table; its entries of earlier deals (told apart by the deal's
+    number, which wraps after 256 deals and then clears the table) never answer for the new
+    one: every play's value, and the node counts, are those of a new search, on a table small
+    enough (16 entries) that the deals fight over it."""
+    import numpy as np
+
+    from lumicore.lucia import kernel
+    from lumicore.lucia.deal import deal
+
+    game = deal(3)
+    hand, pool = game.hands()[0], list(game.stock())
+    kinds = tuple(dict.fromkeys([*hand, *pool]))
+    index = {c: i for i, c in enumerate(kinds)}
+    htable = heuristic_table(kinds, game.train)
+    rng = np.random.default_rng(0)
+    mine = [index[c] for c in hand]
+    reused = None
+    for n in range(260):
+        deck = [index[pool[i]] for i in rng.permutation(len(pool))]
+        fresh = kernel.deal_search(game.train, kinds, deck, [mine], htable, tt_bits=4)
+        if reused is None:
+            reused = kernel.deal_search(game.train, kinds, deck, [mine], htable, tt_bits=4)
+        else:
+            kernel.redeal(reused, len(kinds), deck, [mine])
+        limit = (40, 400, 4000)[n % 3]
+        assert reused.children(game.train.packed, limit, 0.0) == \
+            fresh.children(game.train.packed, limit, 0.0), n
+    with pytest.raises(LumicoreError, match="out of range"):
+        kernel.redeal(reused, len(kinds), [len(kinds)], [mine])

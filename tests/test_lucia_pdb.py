@@ -293,6 +293,28 @@ def test_database_build_counts_against_the_time_limit(timed_solve, monkeypatch, 
 
 
 @pytest.mark.parametrize("algorithm", ["astar", "idastar"])
+def test_a_database_load_that_takes_the_time_limit_starts_no_search(timed_solve, monkeypatch,
+                                                                    algorithm):
+    """Reading a cached database is not cut short, but it counts in the time limit: when it
+    took all of it no search starts (it got a millisecond more: a first solve at 0.01 s
+    searched 32,234 states after 0.3 s of loading) and the result is a cut-off one."""
+    import solvers.lucia.puzzle as puzzle
+
+    clock, searches = timed_solve
+    real = puzzle.load_pdb
+
+    def slow_load(*args, **kwargs):
+        db = real(*args, **kwargs)
+        clock.now += 10.0                 # a cache file read in 10 of the 10 s
+        return db
+
+    monkeypatch.setattr(puzzle, "load_pdb", slow_load)
+    result = solve("h L4 H T S", algorithm=algorithm, time_limit=10)
+    assert (result.status, result.reason, result.nodes, result.plan) == ("limit", "time", 0, [])
+    assert searches == []
+
+
+@pytest.mark.parametrize("algorithm", ["astar", "idastar"])
 def test_database_build_past_its_share_is_dropped(timed_solve, monkeypatch, algorithm):
     """A build still running after PDB_SHARE of the time limit stops (at the end of a layer of
     its search), nothing is cached, and the covering table alone answers in the time left (the

@@ -365,17 +365,7 @@ def deal_search(train: Train, kinds: Sequence[Card], deck: Sequence[int],
         raise LumicoreError(f"a deal search takes 1..{MAX_DEAL_KINDS} card kinds, "
                             f"got {len(kinds)}")
     table = card_table(kinds, rules)
-    if not 1 <= len(hands) <= MAX_DEAL_PLAYERS:
-        raise LumicoreError(f"1..{MAX_DEAL_PLAYERS} players, got {len(hands)}")
-    if len(deck) > MAX_DEAL_DECK:
-        raise LumicoreError(f"at most {MAX_DEAL_DECK} cards left in the deck, got {len(deck)}")
-    for what, cards in [("deck", deck), *((f"hand {i + 1}", h) for i, h in enumerate(hands))]:
-        if what != "deck" and len(cards) > MAX_HAND:
-            raise LumicoreError(f"{what} holds {len(cards)} cards, at most {MAX_HAND}")
-        for c in cards:
-            if isinstance(c, bool) or not isinstance(c, (int, np.integer)) \
-                    or not 0 <= c < len(kinds):
-                raise LumicoreError(f"{what}: card index {c!r} out of range 0..{len(kinds) - 1}")
+    _check_deal_cards(len(kinds), deck, hands)
     _check_shape(np.array([train.packed], dtype=np.uint64), _check_htable(htable))
     if isinstance(tt_bits, bool) or not isinstance(tt_bits, (int, np.integer)):
         raise LumicoreError(f"tt_bits must be an integer (4..28 are used), got {tt_bits!r:.80}")
@@ -386,6 +376,32 @@ def deal_search(train: Train, kinds: Sequence[Card], deck: Sequence[int],
     return _k.DealSearch(train.packed, table, np.array(deck, dtype=np.intc),
                          [[int(c) for c in h] for h in hands], caps, covers, htable.values,
                          htable.target, htable.locked, max(4, min(int(tt_bits), 28)))
+
+
+def _check_deal_cards(kinds: int, deck: Sequence[int], hands: Sequence[Sequence[int]]) -> None:
+    """A LumicoreError unless ``deck`` and ``hands`` fit a deal search over ``kinds`` card
+    kinds (indices 0..kinds-1, 1..4 hands of at most 3 cards, at most 250 cards in the deck)."""
+    if not 1 <= len(hands) <= MAX_DEAL_PLAYERS:
+        raise LumicoreError(f"1..{MAX_DEAL_PLAYERS} players, got {len(hands)}")
+    if len(deck) > MAX_DEAL_DECK:
+        raise LumicoreError(f"at most {MAX_DEAL_DECK} cards left in the deck, got {len(deck)}")
+    for what, cards in [("deck", deck), *((f"hand {i + 1}", h) for i, h in enumerate(hands))]:
+        if what != "deck" and len(cards) > MAX_HAND:
+            raise LumicoreError(f"{what} holds {len(cards)} cards, at most {MAX_HAND}")
+        for c in cards:
+            if isinstance(c, bool) or not isinstance(c, (int, np.integer)) \
+                    or not 0 <= c < kinds:
+                raise LumicoreError(f"{what}: card index {c!r} out of range 0..{kinds - 1}")
+
+
+def redeal(search: _k.DealSearch, kinds: int, deck: Sequence[int],
+           hands: Sequence[Sequence[int]]) -> None:
+    """Give ``search`` (made by :func:`deal_search` for ``kinds`` card kinds) a new deal from
+    the same train: ``deck`` and ``hands`` as :func:`deal_search` takes them. Its
+    transposition table (tens of MB) is reused, not allocated again; what it held of earlier
+    deals no longer matches."""
+    _check_deal_cards(kinds, deck, hands)
+    search.reset(np.array(deck, dtype=np.intc), [[int(c) for c in h] for h in hands])
 
 
 DEAL_NODES = 1 << 62

@@ -151,19 +151,24 @@ def best_play(train: Train | str, hand: Sequence[Card], unseen: Iterable[Card] |
     index = {c: i for i, c in enumerate(kinds)}
     htable = heuristic_table(kinds, train)
     rng = np.random.default_rng(seed)
+    limit = kernel.deal_node_limit(max_nodes)
+    search = None
     done = 0
     for _ in range(samples if options else 0):
-        if time_limit is not None and time.perf_counter() - clock > time_limit:
-            break
         order = [index[pool[i]] for i in rng.permutation(len(pool))]
         hands, start = [[index[c] for c in hand]], 0
         for size in sizes:
             hands.append(order[start:start + size])
             start += size
-        search = kernel.deal_search(train, kinds, order[start:], hands, htable, rules)
-        limit = kernel.deal_node_limit(max_nodes)
-        found, why = search.children(train.packed, limit, kernel.deal_deadline(
-            None if time_limit is None else max(1e-3, time_limit - time.perf_counter() + clock)))
+        # one search (its transposition table, 24 MB) for the call, dealt each sample anew
+        if search is None:
+            search = kernel.deal_search(train, kinds, order[start:], hands, htable, rules)
+        else:
+            kernel.redeal(search, len(kinds), order[start:], hands)
+        left = None if time_limit is None else time_limit - (time.perf_counter() - clock)
+        if left is not None and left <= 0:  # the set-up took the time: no sample starts
+            break
+        found, why = search.children(train.packed, limit, kernel.deal_deadline(left))
         if kernel.DEAL_REASONS[why] == REASON_INTERRUPTED:
             raise KeyboardInterrupt  # the kernel took Ctrl-C (and cleared it) to stop
         if kernel.DEAL_REASONS[why] == "time":  # its plays after the cut would count as lost

@@ -49,6 +49,7 @@ from solvers.limits import (
     LIMIT,
     OPTIMAL,
     REASON_INTERRUPTED,
+    REASON_TIME,
     UNSOLVABLE,
     check_limits,
 )
@@ -256,7 +257,9 @@ def solve(train: Train | str, cards: Deck | Sequence[Card] | None = None,
     expanded, bound, elapsed)`` is called every few thousand expansions. Ctrl-C stops the
     search with status ``"interrupted"`` (the counts so far, no plan). ``time_limit`` covers
     the whole call: building the pattern database (when it is not cached) takes at most
-    :data:`PDB_SHARE` of it, else the covering table alone is used."""
+    :data:`PDB_SHARE` of it, else the covering table alone is used; when the tables (a
+    database read from the cache included) took all of it, no search starts (status
+    ``"limit"``, reason ``"time"``, no nodes)."""
     start = as_train(train, rules)
     if not isinstance(algorithm, str) or algorithm not in ALGORITHMS:
         raise LumicoreError(f"algorithm must be one of {', '.join(ALGORITHMS)}, "
@@ -291,6 +294,11 @@ def solve(train: Train | str, cards: Deck | Sequence[Card] | None = None,
         except KeyboardInterrupt:
             stopped = kernel.SearchOutcome(INTERRUPTED, REASON_INTERRUPTED, [], [], 0, 0, 0, 0)
             return _result(stopped, start, kinds, rules, algorithm, clock, htable, weight)
+    if time_limit is not None and time.perf_counter() - clock >= time_limit:
+        # the tables took the whole time (a pattern database read from the cache, which
+        # its build's share does not bound): no search starts
+        spent = kernel.SearchOutcome(LIMIT, REASON_TIME, [], [], 0, 0, 0, 0)
+        return _result(spent, start, kinds, rules, algorithm, clock, htable, weight)
     if max_memory is None:
         max_memory = default_max_memory()
     first: list[int] = []
