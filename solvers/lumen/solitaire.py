@@ -11,8 +11,9 @@ excluded as in the game). Two methods:
   expectimax over every roll of the later rounds and every choice, if it ends within half of
   ``time_limit`` (else Monte Carlo answers in the time left);
 - ``"monte carlo"``: before that, play-outs of the remaining rounds after each choice, every
-  later round taking the largest immediate gain (ties at random), until ``time_limit``; the
-  value is the mean total gain with a 95% normal interval.
+  later round taking the largest immediate gain (ties at random), until ``time_limit`` (even
+  within the first round of play-outs: a choice not reached has none; with none at all the
+  status is ``limit``); the value is the mean total gain with a 95% normal interval.
 
 >>> from lumicore.lumen.game import GameState
 >>> state = GameState.new_game()
@@ -42,6 +43,7 @@ from solvers.ctrl_c import check, noting
 from solvers.limits import (
     FEASIBLE,
     INTERRUPTED,
+    LIMIT,
     OPTIMAL,
     REASON_INTERRUPTED,
     REASON_TIME,
@@ -199,32 +201,40 @@ def _rank(state: GameState, time_limit: float | None, seed: int, depth: int, min
             return ChoiceResult(p, "exact", OPTIMAL, choices, None, len(memo),
                                 time.perf_counter() - start)
     sums = [[0.0, 0.0] for _ in options]
+    counts = [0] * len(options)
     n, status, reason = 0, FEASIBLE, None
+    deadline = None if time_limit is None else start + time_limit
     try:
-        # without a limit exactly min_samples rounds; with one, rounds while it lasts (one at
-        # least, so that every choice has a value)
-        while (n < min_samples if time_limit is None
-               else not n or time.perf_counter() - start < time_limit):
+        # without a limit exactly min_samples rounds; with one, rounds until it passes, even
+        # in the middle of the first round (a first round of a whole game's play-outs took
+        # several times a short limit): a choice not reached yet has no play-out
+        while deadline is not None or n < min_samples:
             check()
             for j, (s, cell, gain, new_uses) in enumerate(options):
+                if deadline is not None and time.perf_counter() > deadline:
+                    raise _OutOfTime
                 rng = np.random.default_rng([seed, n])
                 v = gain + _greedy_rest(after(s, cell), new_uses, limits, rest, rng)
                 sums[j][0] += v
                 sums[j][1] += v * v
+                counts[j] += 1
+                bar.update(1)  # play-outs, after the exact search's positions if any
             n += 1
-            bar.update(len(options))  # play-outs, after the exact search's positions if any
-        reason = REASON_TIME if time_limit is not None else None
+    except _OutOfTime:
+        reason = REASON_TIME
     except KeyboardInterrupt:
         status, reason = INTERRUPTED, REASON_INTERRUPTED
+    if not any(counts) and status != INTERRUPTED:  # the set-up or the exact search took it all
+        status = LIMIT
     choices = []
-    for (s, cell, _, _), (total, squares) in zip(options, sums, strict=True):
-        mean = total / max(n, 1)
-        if n >= 2:  # the sample deviation; one play-out says nothing of the spread
-            sd = math.sqrt(max((squares - n * mean * mean) / (n - 1), 0.0))
-            low, high = mean - _Z95 * sd / math.sqrt(n), mean + _Z95 * sd / math.sqrt(n)
+    for (s, cell, _, _), (total, squares), k in zip(options, sums, counts, strict=True):
+        mean = total / max(k, 1)
+        if k >= 2:  # the sample deviation; one play-out says nothing of the spread
+            sd = math.sqrt(max((squares - k * mean * mean) / (k - 1), 0.0))
+            low, high = mean - _Z95 * sd / math.sqrt(k), mean + _Z95 * sd / math.sqrt(k)
         else:
             low, high = -math.inf, math.inf
-        choices.append(Choice(index[(s, cell)], names[(s, cell)], mean, low, high, n))
-    choices.sort(key=lambda c: -c.value)
-    return ChoiceResult(p, "monte carlo", status, choices, reason, n * len(options),
+        choices.append(Choice(index[(s, cell)], names[(s, cell)], mean, low, high, k))
+    choices.sort(key=lambda c: (-c.value, -c.samples))
+    return ChoiceResult(p, "monte carlo", status, choices, reason, sum(counts),
                         time.perf_counter() - start)
