@@ -142,6 +142,24 @@ def test_short_default_years_replay_to_the_same_vp(seed):
     solve(default_instance(seed, turns=3), time_limit=10)
 
 
+def test_a_time_limit_the_set_up_used_up_starts_no_solver(monkeypatch):
+    """The fast bound, the model and its hint are built before CP-SAT and not cut short; when
+    they used the time up no solver starts (CP-SAT got at least 0.01 s more and took several
+    times that: 0.17 s at time_limit=0.05 on default_instance(0)) and the greedy year comes
+    back, "feasible" for the reason "time", as the harvest planner does."""
+    import solvers.lemuria as lemuria
+    from solvers.lemuria.greedy import greedy_schedule
+
+    def no_solver(*args, **kwargs):
+        raise AssertionError("the solver started past the deadline")
+
+    monkeypatch.setattr(lemuria, "solve_watched", no_solver)
+    inst = default_instance(0)
+    plan = build_schedule(inst, time_limit=1e-9, workers=1)
+    assert (plan.status, plan.reason, plan.vp) == ("feasible", "time", greedy_schedule(inst).vp)
+    assert simulate(inst, plan).total == plan.vp
+
+
 def test_time_limited_plans_still_replay_exactly():
     plan = solve(default_instance(7, turns=6), time_limit=2)
     assert plan.status in ("optimal", "feasible")

@@ -209,15 +209,18 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
     greedy = greedy_schedule(instance)
     try:
         year, limit, values, fast = _prepare(instance, greedy, time_limit, hint,
-                                             bound_method if fast_bound else None)
+                                             bound_method if fast_bound else None, start)
     except KeyboardInterrupt:  # Ctrl-C before the solver started: the greedy year
         greedy.status, greedy.reason = INTERRUPTED, REASON_INTERRUPTED
         greedy.elapsed = time.perf_counter() - start
         return greedy
+    # the model's set-up counts in the time limit: when it took all of it, no search starts
+    # and the greedy year is the answer (CP-SAT got at least 0.01 s and took several times that)
+    spent = time_limit is not None and time.perf_counter() - start >= float(time_limit)
     branch = branch and time_limit is not None and fast is not None and fast.method == "columns"
     seconds = 0.0 if time_limit is None else float(time_limit)
     partner = None
-    wanted = (branch and fast is not None and beside and not fast.interrupted
+    wanted = (branch and fast is not None and beside and not spent and not fast.interrupted
               and (limit is None or greedy.vp < limit))
     late = wanted and PARTNER_LATE and instance.turns > SHORT_YEAR and _may_fork()
     if wanted and not late:
@@ -242,14 +245,15 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
     reserve = for_branch + (POLISH_SHARE * seconds if characters else 0.0)
     try:
         first = greedy
-        if (dives and fast is not None and fast.columns and time_limit is not None
+        if (dives and not spent and fast is not None and fast.columns and time_limit is not None
                 and instance.turns > SHORT_YEAR and values is not None):
             first, values = _dive(instance, year, fast, watch, workers, seed,
                                   DIVE_SHARE * seconds, log, (greedy, values))
-        runs = _solve(year, instance, watch, workers, seed,
-                      None if time_limit is None else float(time_limit) - reserve, log, start,
-                      lns and values is not None, restarts and values is not None,
-                      (values, first.vp), begin_partner if late else None)
+        runs = [] if spent else _solve(
+            year, instance, watch, workers, seed,
+            None if time_limit is None else float(time_limit) - reserve, log, start,
+            lns and values is not None, restarts and values is not None,
+            (values, first.vp), begin_partner if late else None)
         schedule = _result(year, first, runs, watch, time.perf_counter() - start)
 
         def left(kept: float = 0.0) -> float | None:  # seconds to the time limit, less kept
@@ -368,11 +372,12 @@ def _hint_plan(instance: Instance, year: YearModel, plan: Schedule) -> bool:
 
 
 def _prepare(instance: Instance, greedy: Schedule, time_limit: float | None, hint: bool,
-             method: str | None
+             method: str | None, start: float
              ) -> tuple[YearModel, int | None, list[int] | None, BoundResult | None]:
     """The model with the fast bound (by ``method``; None: no fast bound) as a cut and
     the greedy year as a complete hint: the model, the bound (rounded down; None without
-    a method), the hint's values and the fast bound's result."""
+    a method), the hint's values and the fast bound's result. The hint is left out (values
+    None) once ``time_limit`` from ``start`` has passed: no search would use it."""
     limit, fast = None, None
     if method is not None:
         spend = DEFAULT_BOUND_TIME if time_limit is None else min(DEFAULT_BOUND_TIME,
@@ -383,7 +388,7 @@ def _prepare(instance: Instance, greedy: Schedule, time_limit: float | None, hin
     if limit is not None:
         year.add_bound(limit)
     values = None
-    if hint:
+    if hint and (time_limit is None or time.perf_counter() - start < float(time_limit)):
         _hint_plan(instance, year, greedy)
         values = year.complete_hint()
     return year, limit, values, fast
@@ -411,7 +416,9 @@ def _solve(year: YearModel, instance: Instance, watch: Watch, workers: int, seed
     if watch.over:  # Ctrl-C while the fast bound was computed, or the greedy year reaches it
         return runs
     if workers == 1 and instance.turns <= SHORT_YEAR:
-        first = None if time_limit is None else float(time_limit) / 2
+        # half of what the set-up left
+        first = None if time_limit is None else max(
+            float(time_limit) - (time.perf_counter() - start), 0.0) / 2
         solver = _solver(1, seed, first, log, interleave=False)
         code = solve_watched(solver, year.m, watch, bounds=year.every_year)
         runs.append((code, solver))
