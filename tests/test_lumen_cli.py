@@ -252,5 +252,41 @@ def test_best_on_a_finished_game_names_the_file(tmp_path, capsys):
     assert main(["lumen", "best", str(path)]) == 2
     err = capsys.readouterr().err.strip()
     assert err == (f"lumicore: error: {str(path)!r} ends where the game is over; best ranks the "
-                   "choices of a player to move (cut a record's \"actions\" short for an earlier "
-                   "position)")
+                   "choices of a player to move (--decisions N picks the position after a "
+                   "record's first N actions)")
+
+
+def test_decisions_pick_a_position_of_a_record(tmp_path, capsys):
+    """A record of a whole game (as ``play --record`` writes) was refused by ``best`` with no way
+    to pick an earlier position but editing the file: ``--decisions N`` takes the first decision
+    at or after its first N actions, for ``best`` and ``odds``."""
+    record = tmp_path / "game.json"
+    assert main(["lumen", "play", "--seed", "3", "--record", str(record)]) == 0
+    capsys.readouterr()
+    actions = json.loads(record.read_text())["actions"]
+    state = GameState.new_game(seed=3)
+    for action in actions[:40]:
+        state.apply_action(action)
+    while state.is_chance_node():
+        state.apply_action(actions[len(state.history)])
+    position = tmp_path / "position.json"
+    position.write_text(state.serialize())
+    ranked = []
+    for source in (["--decisions", "40", str(record)], [str(position)]):
+        assert main(["lumen", "best", *source, "--time-limit", "none", "--samples", "20",
+                     "--json"]) == 0
+        ranked.append(json.loads(capsys.readouterr().out)["choices"])
+    assert ranked[0] == ranked[1] and len(ranked[0]) == len(state.legal_actions())
+    assert main(["lumen", "odds", str(record), "--decisions", "40", "--samples", "4",
+                 "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["samples"] == 4
+    for argv, message in [
+            ([str(record), "--decisions", "100000"],
+             f"--decisions 100000: the record holds no decision after 100000 steps "
+             f"({len(actions)} in all)"),
+            ([str(position), "--decisions", "3"],
+             f"{str(position)!r}: --decisions 3 picks a position in a game record, not in a "
+             "serialized state"),
+            ([str(record), "--decisions", "-1"], "--decisions -1: expected 0 or more")]:
+        assert main(["lumen", "best", *argv]) == 2
+        assert capsys.readouterr().err.strip() == f"lumicore: error: {message}"

@@ -270,7 +270,7 @@ def test_cli_play_takes_a_time_limit_for_the_reef_flatmc(capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["reef", "play", "--players", "5", "--bots", "greedy"], "2 to 4 players"),
+    (["reef", "play", "--players", "5", "--bots", "greedy"], "from 2 to 4 for Lumicora"),
     (["reef", "play", "--bots", "flatmc:time_limit=0,random"],
      "time_limit must be a positive number of seconds, got 0"),
     (["reef", "play", "--bots", "greedy,nobot"], "nobot"),

@@ -21,7 +21,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
@@ -218,6 +218,44 @@ def naming(source: str) -> Iterator[None]:
         if source.lstrip().startswith(("{", "[")) or str(exc).startswith(name):
             raise
         raise type(exc)(f"{name}: {exc}") from None
+
+
+def named(source: str, replay: Callable[[str], Iterable[Any]]) -> Iterator[Any]:
+    """The states ``replay(source)`` yields, its errors naming ``source`` (:func:`naming`)."""
+    with naming(source):
+        yield from replay(source)
+
+
+def decision_after(states: Iterable[Any], decisions: int | None) -> tuple[Any, int]:
+    """The position a command analyses in a replayed record (``states``: the start, then the
+    state after each recorded step) and how many steps lead to it: the end of the record
+    (``decisions`` None), or the first decision at or after its first ``decisions`` steps
+    (chance steps, draws and rolls, are no decisions). Every state is read all the same: a bad
+    later step of the record is an error.
+
+    >>> from lumicore.game import new_game
+    >>> start = new_game("lumen", seed=1)
+    >>> decision_after([start], None)[1]
+    0
+    >>> try:
+    ...     decision_after([start], 3)
+    ... except LumicoreError as exc:
+    ...     print(exc)
+    --decisions 3: the record holds no decision after 3 steps (0 in all)
+    """
+    if decisions is not None and (isinstance(decisions, bool) or decisions < 0):
+        raise LumicoreError(f"--decisions {decisions}: expected 0 or more")
+    chosen, done, state = None, -1, None
+    for done, state in enumerate(states):
+        if (decisions is not None and chosen is None and done >= decisions
+                and not state.is_chance_node() and not state.is_terminal()):
+            chosen = state.clone(), done
+    if decisions is None:
+        return state, done
+    if chosen is None:
+        raise LumicoreError(f"--decisions {decisions}: the record holds no decision after "
+                            f"{decisions} steps ({max(done, 0)} in all)")
+    return chosen
 
 
 def check_output_path(path: str | Path) -> Path:

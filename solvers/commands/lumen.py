@@ -3,8 +3,8 @@ position, run a tournament.
 
     lumicore lumen play --seed 3 --bots greedy,random [--record FILE] [--scenario A]
     lumicore lumen replay GAME.json
-    lumicore lumen best STATE.json [--time-limit 5|none] [--samples N] [--max-nodes 20000]
-    lumicore lumen odds STATE.json [--samples 100] [--bot sheet] [--time-limit S]
+    lumicore lumen best STATE.json [--decisions N] [--time-limit 5|none] [--samples N]
+    lumicore lumen odds STATE.json [--decisions N] [--samples 100] [--bot sheet] [--time-limit S]
     lumicore lumen tournament --bots sheet,greedy --games 20 [--scenario A] [--board default]
 """
 
@@ -18,6 +18,7 @@ from typing import Any
 from lumicore.checks import read_record
 from lumicore.data import shorten, write_file
 from lumicore.errors import LumicoreError
+from lumicore.game import iter_arena_record
 from lumicore.lumen.game import GameState, check_seed, replay
 from lumicore.lumen.render import map_text
 from solvers.arena import seat_bots
@@ -26,7 +27,9 @@ from solvers.commands import (
     add_tournament_command,
     check_output_path,
     count,
+    decision_after,
     integer,
+    named,
     naming,
     seconds,
     seconds_or_none,
@@ -53,17 +56,30 @@ RECORD_KEYS = {"actions", "players", "bots", "returns"}  # only a game record ha
 # every serialized state has its "history"
 
 
-def load_state(source: str) -> GameState:
+def load_state(source: str, decisions: int | None = None) -> GameState:
     """A position from a file (or its JSON text, as :func:`lumicore.checks.read_record` reads
-    it): a serialized state, or a game record (played to its end)."""
-    return _load(source)[0]
+    it): a serialized state, or a game record (played to its end, or to the first decision at
+    or after its first ``decisions`` actions: :func:`solvers.commands.decision_after`)."""
+    if decisions is None:
+        return _load(source)[0]
+    with naming(source):
+        data = read_record(source, "Lumen game record")
+        if not _is_record(data):
+            raise LumicoreError(f"--decisions {decisions} picks a position in a game record, "
+                                "not in a serialized state")
+    return decision_after(named(source, lambda _source: iter_arena_record(data, "lumen")),
+                          decisions)[0]
+
+
+def _is_record(data: Any) -> bool:
+    return isinstance(data, dict) and "history" not in data and bool(RECORD_KEYS & data.keys())
 
 
 def _load(source: str) -> tuple[GameState, Any]:
     """:func:`load_state` and the JSON it was read from."""
     with naming(source):
         data = read_record(source, "Lumen state or game record")
-        if isinstance(data, dict) and "history" not in data and RECORD_KEYS & data.keys():
+        if _is_record(data):
             return replay(data), data  # a record, even one without its actions: say so
         return GameState.from_dict(data), data  # parsed once: read_record's JSON
 
@@ -175,12 +191,12 @@ def run_best(args: argparse.Namespace) -> int:
     check_seed(args.seed)
     if args.top < 0:
         raise LumicoreError(f"--top must be 0 (all) or a positive count, got {args.top}")
-    state = load_state(args.state)
+    state = load_state(args.state, args.decisions)
     if state.is_terminal() or state.is_chance_node():
         where = "the game is over" if state.is_terminal() else "a die roll or draw is due"
         raise LumicoreError(f"{shorten(args.state)} ends where {where}; best ranks the choices of "
-                            "a player to move (cut a record's \"actions\" short for an earlier "
-                            "position)")
+                            "a player to move (--decisions N picks the position after a record's "
+                            "first N actions)")
     samples = args.samples or (NO_LIMIT_SAMPLES if args.time_limit is None else 1)
     result = best_choice(state, time_limit=args.time_limit, max_nodes=args.max_nodes,
                          seed=args.seed, playout=args.playout, min_samples=samples,
@@ -194,7 +210,7 @@ def run_best(args: argparse.Namespace) -> int:
 def run_odds(args: argparse.Namespace) -> int:
     from solvers.lumen import win_probability
 
-    state = load_state(args.state)
+    state = load_state(args.state, args.decisions)
     result = win_probability(state, samples=args.samples, bot=args.bot, seed=args.seed,
                              progress=False if args.json else None, time_limit=args.time_limit)
     print(json.dumps(result.to_dict()) if args.json else result)
@@ -236,6 +252,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     b = commands.add_parser("best", help="rank the choices of the player to move")
     b.add_argument("state", metavar="STATE.json", help="a serialized state or a game record")
+    b.add_argument("--decisions", type=integer, default=None, metavar="N",
+                   help="in a game record: the position at the first decision after its first N "
+                        "actions (default: where the record ends)")
     b.add_argument("--time-limit", type=seconds_or_none, default=5.0, metavar="SECONDS",
                    help="seconds, or none: no time limit, so that --seed makes the ranking "
                         "repeatable (default 5)")
@@ -257,6 +276,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     o = commands.add_parser("odds", help="each player's chance to win with a bot for both")
     o.add_argument("state", metavar="STATE.json", help="a serialized state or a game record")
+    o.add_argument("--decisions", type=integer, default=None, metavar="N",
+                   help="in a game record: the position at the first decision after its first N "
+                        "actions (default: where the record ends)")
     o.add_argument("--samples", type=integer, default=100, help="games to play (default 100)")
     o.add_argument("--bot", default="sheet", help="bot for both players (default sheet)")
     o.add_argument("--seed", type=integer, default=0, help="seed (default 0)")

@@ -36,7 +36,9 @@ from solvers.commands import (
     add_tournament_command,
     check_output_path,
     count,
+    decision_after,
     integer,
+    named,
     naming,
     seconds,
 )
@@ -184,22 +186,7 @@ def _load_step(path: str, decisions: int | None = None):
     ``decisions`` when draws follow them: the position is the decision after the draws)."""
     from lumicore.reef.game import Game
 
-    if decisions is None:
-        with naming(path):
-            steps = list(Game.iter_replay(path))
-        return steps[-1], len(steps) - 1
-    if isinstance(decisions, bool) or decisions < 0:
-        raise LumicoreError(f"--decisions {decisions}: expected 0 or more")
-    chosen = None
-    with naming(path):  # replayed to its end all the same: a bad later step or total is an error
-        for done, game in enumerate(Game.iter_replay(path)):
-            if (chosen is None and done >= decisions and not game.is_chance_node()
-                    and not game.is_terminal()):
-                chosen = game, done
-    if chosen is not None:
-        return chosen
-    raise LumicoreError(f"--decisions {decisions}: the record holds no decision after "
-                        f"{decisions} steps ({done} in all)")
+    return decision_after(named(path, Game.iter_replay), decisions)
 
 
 def run_replay(args: argparse.Namespace) -> int:
