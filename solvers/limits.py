@@ -121,8 +121,8 @@ class Budget:
     (:func:`solvers.ctrl_c.check`).
     """
 
-    __slots__ = ("max_nodes", "time_limit", "nodes", "start", "exhausted", "_deadline",
-                 "_next_check", "check_every")
+    __slots__ = ("max_nodes", "time_limit", "nodes", "start", "exhausted", "reason",
+                 "_deadline", "_next_check", "check_every")
 
     def __init__(self, max_nodes: int | None, time_limit: float | None, check_every: int = 1024):
         check_limits(max_nodes, time_limit)
@@ -134,34 +134,39 @@ class Budget:
         self.check_every = check_every
         self._next_check = check_every
         self.exhausted = False
+        self.reason: str | None = None
+        """Which limit exhausted the budget: :data:`REASON_NODES` or :data:`REASON_TIME`."""
 
     def spend(self, n: int = 1) -> bool:
         # nodes that do not fit are not counted: a result reports nodes <= max_nodes
         if self.exhausted:
             return False
         if self.max_nodes is not None and self.nodes + n > self.max_nodes:
-            self.exhausted = True
+            self._stop(REASON_NODES)
             return False
         self.nodes += n
         if self._deadline is not None and self.nodes >= self._next_check:
             self._next_check = self.nodes + self.check_every
             check()
             if time.perf_counter() > self._deadline:
-                self.exhausted = True
+                self._stop(REASON_TIME)
         return not self.exhausted
+
+    def _stop(self, reason: str) -> None:
+        self.exhausted, self.reason = True, reason
 
     def room(self, n: int) -> bool:
         """Whether ``n`` more nodes fit under ``max_nodes`` (for a search that must spend them
         all at once or none: the children of a split); False marks the budget exhausted."""
         if self.max_nodes is not None and self.nodes + n > self.max_nodes:
-            self.exhausted = True
+            self._stop(REASON_NODES)
         return not self.exhausted
 
     def out_of_time(self) -> bool:
         """Read the clock now (for loops that spend nodes in large batches)."""
         check()
         if self._deadline is not None and time.perf_counter() > self._deadline:
-            self.exhausted = True
+            self._stop(REASON_TIME)
         return self.exhausted
 
     @property

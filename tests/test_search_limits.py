@@ -80,3 +80,12 @@ def test_lumen_exact_values_answer_within_max_nodes_or_not_at_all():
     values, nodes = exact_values(state)
     assert exact_values(state, nodes) == (values, nodes)
     assert all(exact_values(state, cap) is None for cap in [*CAPS, nodes - 1])
+
+
+def test_lemuria_exhaustive_names_the_limit_that_stopped_it():
+    """Its result said "limit" with no reason, where the other searches name the limit."""
+    instance = small_instance(5, 4, 5, 2, 0)
+    assert exhaustive_best(instance, max_nodes=10, time_limit=None).reason == "nodes"
+    assert exhaustive_best(instance, max_nodes=None, time_limit=1e-9).reason == "time"
+    finished = exhaustive_best(small_instance(2, 2, 3, 1, 0), max_nodes=None, time_limit=None)
+    assert (finished.status, finished.reason) == ("optimal", None)

@@ -405,8 +405,8 @@ def exhaustive_best(instance: Instance, max_nodes: int | None = 2_000_000,
     """The best year of ``instance`` by exhaustive search (see the module docstring).
 
     ``status`` is ``"optimal"`` when the search finished, ``"limit"`` when ``max_nodes`` or
-    ``time_limit`` (seconds) stopped it, ``"interrupted"`` when Ctrl-C did; then
-    ``vp``/``schedule`` are the best found so far.
+    ``time_limit`` (seconds) stopped it (``reason`` ``"nodes"`` or ``"time"``), ``"interrupted"``
+    when Ctrl-C did; then ``vp``/``schedule`` are the best found so far.
     """
     budget = Budget(max_nodes, time_limit, check_every=256)
     search = _Search(instance, budget)
@@ -415,7 +415,7 @@ def exhaustive_best(instance: Instance, max_nodes: int | None = 2_000_000,
         search.future(initial_state(instance), 0, ())
         status = OPTIMAL
     except _Cutoff:
-        status = LIMIT
+        status, reason = LIMIT, budget.reason
     except KeyboardInterrupt:
         status, reason = INTERRUPTED, REASON_INTERRUPTED
     vp, plans = max(search.best_vp, 0), search.best_plans
