@@ -96,7 +96,7 @@ def test_a_solo_tournament_of_lucia_counts_each_bots_deals() -> None:
     assert result.players == 1 and result.deals == 2 and result.played == 4
     assert {label: r.games for label, r in result.bots.items()} == {
         "greedy": 2, "best:samples=2:max_nodes=200": 2}
-    with pytest.raises(LumicoreError, match="from 2 to 4 for Lumicora"):  # a competitive game needs two
+    with pytest.raises(LumicoreError, match="from 2 to 4 for Lumicora"):  # competitive: two or more
         tournament("reef", ["random", "greedy"], players=1, games=1, workers=1)
 
 
