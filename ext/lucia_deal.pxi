@@ -385,6 +385,8 @@ cdef class DealSearch:
             return 1
         self.nodes += 1
         if (self.nodes & 1023) == 0:  # the clock every 0.5 ms or so
+            with nogil:  # the GIL for a moment to other threads: their own searches and clocks,
+                pass     # the main thread's Ctrl-C while this search runs in another one
             if self.deadline > 0 and now() > self.deadline:
                 self.reason = DR_TIME
                 return 1

@@ -252,6 +252,7 @@ def play_game(game: str, bots: Sequence[str | Bot], players: int | None = None, 
     return record, state
 
 
+@noting()
 def play_from(state: GameState, bots: Sequence[Bot], rng: np.random.Generator | int,
               on_action: Callable[[Any, int], object] | None = None,
               labels: Sequence[str] | None = None) -> list[int]:

@@ -153,12 +153,16 @@ class Cards:
     def load(cls, buildings: str = "default", characters: str = "default",
              altar: str = "default", impacts: str = "default") -> Cards:
         key = tuple(file_version(name) for name in (buildings, characters, altar, impacts))
-        if key not in cls._cache:
-            if len(cls._cache) >= _CARDS_KEPT:  # each edit of a file is a new key: drop the oldest
-                cls._cache.pop(next(iter(cls._cache)))
-            cls._cache[key] = cls(load_buildings(buildings), load_characters(characters),
-                                  load_altar(altar), load_impacts(impacts))
-        return cls._cache[key]
+        cards = cls._cache.get(key)
+        if cards is None:
+            cards = cls(load_buildings(buildings), load_characters(characters),
+                        load_altar(altar), load_impacts(impacts))
+            # each edit of a file is a new key: drop the oldest (list() and pop(key, None): the
+            # same in two threads at once)
+            for old in list(cls._cache)[:len(cls._cache) + 1 - _CARDS_KEPT]:
+                cls._cache.pop(old, None)
+            cls._cache[key] = cards
+        return cards
 
 
 

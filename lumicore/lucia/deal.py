@@ -218,11 +218,13 @@ def heuristic_table(kinds: tuple[Card, ...], train: Train) -> HeuristicTable:
     """The puzzle heuristic's table for these card kinds and this train's shape, cached (every
     train a setup deals has the same shape, and a table takes about 0.1 s to build)."""
     key = (tuple(kinds), *shape(train))
-    if key not in _TABLES:
+    table = _TABLES.get(key)  # kept in hand: another thread may clear the cache meanwhile
+    if table is None:
+        table = build_table(kinds, train)
         if len(_TABLES) > 64:
             _TABLES.clear()
-        _TABLES[key] = build_table(kinds, train)
-    return _TABLES[key]
+        _TABLES[key] = table
+    return table
 
 
 def unseen_counts(cards: Sequence[Card]) -> Counter[Card]:

@@ -287,8 +287,8 @@ def load_pdb(cards: Sequence[Card], train: Train, abstraction: str = DEFAULT_ABS
         except OutputError as exc:
             warnings.warn(f"{exc}; the pattern database is not cached (built again next time)",
                           RuntimeWarning, stacklevel=2)
-    if len(_LOADED) >= 2:
-        _LOADED.pop(next(iter(_LOADED)))
+    for old in list(_LOADED)[:len(_LOADED) - 1]:  # keep two (thread-safe: list(), pop(k, None))
+        _LOADED.pop(old, None)
     _LOADED[str(path)] = (_stamp(path), db)
     return db
 

@@ -26,7 +26,7 @@ from typing import Any, Protocol
 from ortools.sat.python import cp_model
 
 from lumicore.errors import LumicoreError
-from solvers.ctrl_c import noting, pressed
+from solvers.ctrl_c import noting, pressed, watcher
 from solvers.progress import progress
 
 __all__ = ["Watch", "Partner", "solve_watched", "wait_watched", "branch_count", "solve_checked",
@@ -42,6 +42,7 @@ class Watch:
         self.vp = vp
         self.bound = bound
         self._interrupted = False
+        self._pressed = watcher()  # read from CP-SAT's threads, heard as this thread hears it
         self.partner: Partner | None = None
         """A search beside this one (:class:`solvers.lemuria.beside.BranchBeside`): it hears
         of each better plan, and each tick reads its bound."""
@@ -64,7 +65,7 @@ class Watch:
     @property
     def interrupted(self) -> bool:
         """The user pressed Ctrl-C (recorded here or by :mod:`solvers.ctrl_c`)."""
-        return self._interrupted or pressed()
+        return self._interrupted or self._pressed()
 
     @interrupted.setter
     def interrupted(self, value: bool) -> None:
