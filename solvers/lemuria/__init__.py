@@ -216,7 +216,7 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
         return greedy
     # the model's set-up counts in the time limit: when it took all of it, no search starts
     # and the greedy year is the answer (CP-SAT got at least 0.01 s and took several times that)
-    spent = time_limit is not None and time.perf_counter() - start >= float(time_limit)
+    spent = _time_left(start, time_limit) == 0.0
     branch = branch and time_limit is not None and fast is not None and fast.method == "columns"
     seconds = 0.0 if time_limit is None else float(time_limit)
     partner = None
@@ -257,9 +257,8 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
         schedule = _result(year, first, runs, watch, time.perf_counter() - start)
 
         def left(kept: float = 0.0) -> float | None:  # seconds to the time limit, less kept
-            if time_limit is None:                   # (0: none left, the step is skipped)
-                return None
-            return max(start + float(time_limit) - kept - time.perf_counter(), 0.0)
+            seconds_left = _time_left(start, time_limit)  # (0: none left, the step is skipped)
+            return None if seconds_left is None else max(seconds_left - kept, 0.0)
 
         def last_wait() -> float:  # for the partner: up to PARTNER_WAIT, within the time limit
             return min(PARTNER_WAIT, max(start + seconds - time.perf_counter(), 0.0))
@@ -371,6 +370,14 @@ def _hint_plan(instance: Instance, year: YearModel, plan: Schedule) -> bool:
     return year.hint(plan.turns, _rows(instance, plan))
 
 
+def _time_left(start: float, time_limit: float | None) -> float | None:
+    """Seconds of ``time_limit`` from ``start`` (a ``time.perf_counter()`` value) not spent
+    yet: None without a limit, 0.0 once it has passed."""
+    if time_limit is None:
+        return None
+    return max(float(time_limit) - (time.perf_counter() - start), 0.0)
+
+
 def _prepare(instance: Instance, greedy: Schedule, time_limit: float | None, hint: bool,
              method: str | None, start: float
              ) -> tuple[YearModel, int | None, list[int] | None, BoundResult | None]:
@@ -388,7 +395,7 @@ def _prepare(instance: Instance, greedy: Schedule, time_limit: float | None, hin
     if limit is not None:
         year.add_bound(limit)
     values = None
-    if hint and (time_limit is None or time.perf_counter() - start < float(time_limit)):
+    if hint and _time_left(start, time_limit) != 0.0:
         _hint_plan(instance, year, greedy)
         values = year.complete_hint()
     return year, limit, values, fast
@@ -416,19 +423,18 @@ def _solve(year: YearModel, instance: Instance, watch: Watch, workers: int, seed
     if watch.over:  # Ctrl-C while the fast bound was computed, or the greedy year reaches it
         return runs
     if workers == 1 and instance.turns <= SHORT_YEAR:
-        # half of what the set-up left
-        first = None if time_limit is None else max(
-            float(time_limit) - (time.perf_counter() - start), 0.0) / 2
+        left = _time_left(start, time_limit)
+        first = None if left is None else left / 2  # half of what the set-up left
         solver = _solver(1, seed, first, log, interleave=False)
         code = solve_watched(solver, year.m, watch, bounds=year.every_year)
         runs.append((code, solver))
-        left = None if time_limit is None else float(time_limit) - (time.perf_counter() - start)
+        left = _time_left(start, time_limit)
         if (code not in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and not watch.over
                 and (left is None or left > 0)):
             solver = _solver(1, seed, left, log, interleave=True)
             runs.append((solve_watched(solver, year.m, watch, bounds=year.every_year), solver))
     else:
-        left = None if time_limit is None else float(time_limit) - (time.perf_counter() - start)
+        left = _time_left(start, time_limit)
         improving = left is not None and (lns or restarts)
         first = LNS_START * left if improving and left is not None else left
         solver = _solver(workers, seed, first, log, interleave=workers <= 2)
