@@ -385,8 +385,13 @@ cdef class DealSearch:
             return 1
         self.nodes += 1
         if (self.nodes & 1023) == 0:  # the clock every 0.5 ms or so
-            with nogil:  # the GIL for a moment to other threads: their own searches and clocks,
-                pass     # the main thread's Ctrl-C while this search runs in another one
+            if (self.nodes & 0xFFFF) == 0:
+                # the GIL to a thread waiting for it: its own search, a timer, the main thread's
+                # Ctrl-C. Every 10 ms or so, longer than Python's switch interval (5 ms): a
+                # waiting thread asks for the GIL only after that long, and a search that let
+                # go of it more often took it back each time before the waiting thread could
+                with nogil:
+                    pass
             if self.deadline > 0 and now() > self.deadline:
                 self.reason = DR_TIME
                 return 1
