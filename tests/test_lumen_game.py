@@ -981,3 +981,33 @@ def test_a_board_file_edited_while_the_process_runs_is_read_again(tmp_path):
     stat = os.stat(path)
     os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))
     assert load_board(path).supply == 4
+
+
+# --- str(state): the whole state as text, repr the short form
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_str_shows_map_sheets_and_scores_at_every_point(seed):
+    from lumicore.lumen.render import map_text
+
+    state = GameState.new_game(seed=seed)
+    rng = np.random.default_rng(seed)
+    while True:
+        text = str(state)
+        lines = text.splitlines()
+        assert text != repr(state)
+        assert lines[0].startswith(f"Lumen round {state.round}/17, phase {state.phase}")
+        assert map_text(state) in text
+        for p in (0, 1):
+            head = next(i for i, line in enumerate(lines)
+                        if line.startswith(f"player {p + 1}: "))
+            assert f"player {p + 1}: {state.score(p).total} VP" in lines[head]
+            rows = str(state.sheets[p]).splitlines()
+            assert lines[head + 1:head + 1 + len(rows)] == ["  " + r for r in rows]
+        if state.is_terminal():
+            break
+        if not state.is_chance_node():
+            assert f"to move (player {state.current_player() + 1})" in lines[0]
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    w = state.winner()
+    assert lines[0].endswith("nobody wins" if w is None else f"player {w + 1} wins")

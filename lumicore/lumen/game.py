@@ -636,6 +636,44 @@ class GameState:
         return (f"<Lumen round {self.round}/{self.board.rounds}, phase {self.phase}, "
                 f"player {self.actor + 1}>")
 
+    def __str__(self) -> str:
+        """The whole state as text: who is to move, the map (:func:`lumicore.lumen.render.
+        map_text`), then each player's VP, units off the map, tokens and sheet.
+
+        >>> print(str(GameState.new_game()).splitlines()[0])
+        Lumen round 1/17, phase first: chance (player 1) | first player 1
+        """
+        from lumicore.lumen.render import map_text
+
+        return "\n".join([self._headline(), map_text(self)]
+                         + [line for p in (0, 1) for line in self._player_text(p)])
+
+    def _headline(self) -> str:
+        head = f"Lumen round {self.round}/{self.board.rounds}, phase {self.phase}"
+        if self.phase == "over":
+            w = self.winner()
+            return f"{head}: {'nobody wins' if w is None else f'player {w + 1} wins'}"
+        who = "chance" if self.is_chance_node() else "to move"
+        head += f": {who} (player {self.actor + 1})"
+        if self.dice != (0, 0):
+            head += f" | dice {self.dice[0]} {self.dice[1]}"
+        return head + f" | first player {self.first + 1}"
+
+    def _player_text(self, p: int) -> list[str]:
+        def counts(ns: list[int]) -> str:
+            named = zip(self.board.kinds, ns, strict=True)
+            return ", ".join(f"{n} {k}" for k, n in named if n) or "-"
+
+        s = self.score(p)
+        line = (f"player {p + 1}: {s.total} VP (territories {s.territories}, discovery "
+                f"{s.discovery}, secrets {s.secrets}, objectives {s.objectives}) | bag "
+                f"{counts(self.bag[p])} | supply {counts(self.supply[p])} | glow {self.glows[p]}")
+        pick = self.picks[p]
+        if pick is not None and self.phase != "over":
+            cell = self.sheets[p].layout.cells[pick[1]]
+            line += f" | picked {SELECTIONS[pick[0]]} in bubble {cell}"
+        return [line] + ["  " + row for row in str(self.sheets[p]).splitlines()]
+
     def _repr_svg_(self) -> str:
         from lumicore.lumen.render import state_svg
 
