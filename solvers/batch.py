@@ -301,7 +301,10 @@ def _shut_down(pool: ProcessPoolExecutor, futures: list) -> None:
     # once shut down)
     processes = list((getattr(pool, "_processes", None) or {}).values())
     busy = not all(f.done() for f in futures)
-    pool.shutdown(wait=False, cancel_futures=True)
+    # a run that ended waits for its idle pool: a pool left to end by itself could still be
+    # ending at the interpreter's exit, whose clean-up then writes to its closed pipe ("OSError:
+    # [Errno 9] Bad file descriptor" on stderr, seen after a lucia play of a pool per turn)
+    pool.shutdown(wait=not busy, cancel_futures=True)
     if busy:
         for process in processes:
             process.terminate()

@@ -255,3 +255,52 @@ def test_a_redealt_search_answers_as_a_new_one():
             fresh.children(game.train.packed, limit, 0.0), n
     with pytest.raises(LumicoreError, match="out of range"):
         kernel.redeal(reused, len(kinds), [len(kinds)], [mine])
+
+
+def _counts(ranking):
+    return [(str(e.play), e.wins, e.trials, e.undecided) for e in ranking.plays]
+
+
+@pytest.mark.parametrize("players", [1, 2])
+def test_workers_share_the_samples_and_rank_alike(players):
+    """The samples are drawn in the calling process and searched in runs by the workers: any
+    number of workers gives the same counts, in the same order, as one."""
+    from lumicore.lucia.deal import deal
+
+    game = deal(5, players)
+    hand, unseen = game.hands()[0], [*game.stock(), *(c for h in game.hands()[1:] for c in h)]
+    seen = []
+    args = (game.train, hand, unseen, players)
+    one = best_play(*args, samples=10, seed=3, max_nodes=500)
+    two = best_play(*args, samples=10, seed=3, max_nodes=500, workers=2,
+                    progress=lambda done, total: seen.append((done, total)))
+    assert two.samples == one.samples == 10 and _counts(two) == _counts(one)
+    assert seen == [(i, 10) for i in range(1, 11)]
+
+
+def test_workers_stop_at_the_time_limit():
+    """A run the deadline cuts ends with the last whole sample, as in one process: each play's
+    trials are the samples counted."""
+    from lumicore.lucia.deal import deal
+
+    game = deal(1)
+    ranking = best_play(game.train, game.hands()[0], game.stock(), samples=10_000,
+                        max_nodes=None, time_limit=0.5, workers=2)
+    assert ranking.samples < 10_000
+    assert all(e.trials == ranking.samples for e in ranking.plays)
+
+
+@pytest.mark.parametrize("workers", [0, True, 1.5, 2000])
+def test_bad_workers_are_named(workers):
+    with pytest.raises(LumicoreError, match="workers must be an integer"):
+        best_play(Train.parse("H L3 T"), [LT], [LU], workers=workers)
+
+
+def test_cli_play_workers_play_the_same_game(capsys):
+    argv = ["lucia", "play", "--seed", "4", "--samples", "6", "--max-nodes", "400", "--json"]
+    assert main([*argv, "--workers", "1"]) == 0
+    one = capsys.readouterr().out
+    assert main([*argv, "--workers", "2"]) == 0
+    assert capsys.readouterr().out == one
+    assert main([*argv, "--workers", "0"]) == 2
+    assert "workers must be an integer from 1" in capsys.readouterr().err

@@ -59,11 +59,12 @@ def test_sigint_stops_the_cli_with_exit_130():
     assert int(out.split("nodes: ")[1].split()[0]) > 0
 
 
-def test_sigint_stops_lucia_play_with_exit_130():
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_sigint_stops_lucia_play_with_exit_130(workers):
     """best_play's kernel search takes Ctrl-C (and clears it) to stop a sample; the game must
-    stop too, not go on to the next sample and turn."""
+    stop too, not go on to the next sample and turn. With workers, the run ends them."""
     code, out, err = ctrl_c_cli(["lucia", "play", "--seed", "1", "--samples", "40",
-                                 "--max-nodes", "200000"], timeout=15)
+                                 "--max-nodes", "200000", "--workers", workers], timeout=15)
     assert code == 130, (out, err)
     assert "interrupted" in err and "Traceback" not in err
 

@@ -26,6 +26,7 @@ from lumicore.lucia.deal import Deal, deal
 from lumicore.lucia.kernel import MAX_NODES, check_max_nodes
 from lumicore.lucia.pdb import cache_dir, cache_path
 from lumicore.lucia.start import MAX_SCRAMBLE_DEPTH
+from solvers.batch import default_workers, worker_count
 from solvers.commands import (
     add_game,
     add_tournament_command,
@@ -252,6 +253,9 @@ def register_game(commands: argparse._SubParsersAction) -> None:
                    help=f"positions searched per play and sample (default {SAMPLE_NODES})")
     p.add_argument("--policy", choices=("best", "greedy"), default="best",
                    help="best (Monte Carlo over deck orders) or greedy (default best)")
+    p.add_argument("--workers", type=integer, default=None,
+                   help="worker processes sharing each turn's samples (default: the machine's "
+                        "cores; the plays are the same for any number without --time-limit)")
     p.add_argument("--deck", default="default", help=DECK_HELP)
     p.add_argument("--record", metavar="FILE", default=None,
                    help="also write the game record (the JSON --json prints, which 'lucia "
@@ -345,6 +349,7 @@ def run_winrate(args: argparse.Namespace) -> int:
 def run_play(args: argparse.Namespace) -> int:
     record_path = check_output_path(args.record) if args.record is not None else None
     check_sampling(args.samples, args.max_nodes, args.time_limit)  # before the start is shown
+    workers = worker_count(args.workers, default_workers)
     d = deal(args.seed, args.players, deck=args.deck)
     if not args.json:
         print(f"start: {d.train}")
@@ -367,7 +372,7 @@ def run_play(args: argparse.Namespace) -> int:
             bar.update()
 
         record = play_game(d, args.policy, args.samples, args.seed, args.time_limit,
-                           args.max_nodes, on_turn=show, progress=thinking)
+                           args.max_nodes, on_turn=show, progress=thinking, workers=workers)
     text = json.dumps({"game": "lucia", "seed": args.seed, "players": args.players,
                        "deck": args.deck, **record.to_dict()})
     if record_path is not None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,6 +33,7 @@ from lumicore.lucia.deal import Deal, check_players, check_seed, heuristic_table
 from lumicore.lucia.deal_reference import after_play, plays
 from lumicore.lucia.heuristic import deficits, estimate
 from lumicore.lucia.train import DEFAULT_RULES, Play, Rules, Train, as_train, check_cards
+from solvers.batch import default_workers, run_batch, worker_count
 from solvers.limits import REASON_INTERRUPTED, check_limits
 from solvers.progress import check_callback
 from solvers.stats import wilson
@@ -116,7 +117,8 @@ def best_play(train: Train | str, hand: Sequence[Card], unseen: Iterable[Card] |
               time_limit: float | None = None, max_nodes: int | None = SAMPLE_NODES,
               hand_sizes: Sequence[int] | None = None,
               rules: Rules = DEFAULT_RULES,
-              progress: Callable[[int, int], object] | None = None) -> Ranking:
+              progress: Callable[[int, int], object] | None = None,
+              workers: int | None = 1) -> Ranking:
     """Rank the mover's plays by the estimated probability that the players can still win.
 
     ``unseen``: the cards not yet seen (a sequence or a Counter; their order does not matter, the
@@ -128,6 +130,8 @@ def best_play(train: Train | str, hand: Sequence[Card], unseen: Iterable[Card] |
     ``max_nodes`` caps the search of each play in each sample (see :data:`SAMPLE_NODES`).
     Ctrl-C raises ``KeyboardInterrupt`` (the kernel search stops on it at once).
     ``progress(done, samples)`` is called after each sample (a progress line).
+    ``workers`` processes share the samples (None: the machine's cores); the samples are drawn
+    here, so the ranking is the same for any number of workers (without a time limit).
     """
     train = as_train(train, rules)
     hand, players, seed = list(hand), check_players(players), check_seed(seed)
@@ -141,38 +145,29 @@ def best_play(train: Train | str, hand: Sequence[Card], unseen: Iterable[Card] |
         raise LumicoreError(f"a hand holds at most 3 cards, got {len(hand)}")
     check_sampling(samples, max_nodes, time_limit)
     check_callback(progress)
+    workers = worker_count(workers, default_workers)
     sizes = _others(pool, players, hand_sizes)
     clock = time.perf_counter()
     options = plays(train, hand, rules)
+    kinds = tuple(dict.fromkeys([*hand, *pool]))
+    index = {c: i for i, c in enumerate(kinds)}
+    rng = np.random.default_rng(seed)
+    deals = [_sampled_deal(rng, [index[c] for c in pool], [index[c] for c in hand], sizes)
+             for _ in range(samples if options else 0)]
+    limit = kernel.deal_node_limit(max_nodes)
+    if workers == 1 or len(deals) <= 1:
+        def left() -> float | None:
+            return None if time_limit is None else time_limit - (time.perf_counter() - clock)
+        outcomes = _search_samples(train, kinds, rules, limit, left, deals)
+    else:
+        end = None if time_limit is None else time.time() + time_limit - (
+            time.perf_counter() - clock)
+        outcomes = _search_in_workers(train, kinds, rules, limit, end, deals, workers)
     wins: Counter[tuple[Card, Train]] = Counter()
     trials: Counter[tuple[Card, Train]] = Counter()
     undecided: Counter[tuple[Card, Train]] = Counter()
-    kinds = tuple(dict.fromkeys([*hand, *pool]))
-    index = {c: i for i, c in enumerate(kinds)}
-    htable = heuristic_table(kinds, train)
-    rng = np.random.default_rng(seed)
-    limit = kernel.deal_node_limit(max_nodes)
-    search = None
     done = 0
-    for _ in range(samples if options else 0):
-        order = [index[pool[i]] for i in rng.permutation(len(pool))]
-        hands, start = [[index[c] for c in hand]], 0
-        for size in sizes:
-            hands.append(order[start:start + size])
-            start += size
-        # one search (its transposition table, 24 MB) for the call, dealt each sample anew
-        if search is None:
-            search = kernel.deal_search(train, kinds, order[start:], hands, htable, rules)
-        else:
-            kernel.redeal(search, len(kinds), order[start:], hands)
-        left = None if time_limit is None else time_limit - (time.perf_counter() - clock)
-        if left is not None and left <= 0:  # the set-up took the time: no sample starts
-            break
-        found, why = search.children(train.packed, limit, kernel.deal_deadline(left))
-        if kernel.DEAL_REASONS[why] == REASON_INTERRUPTED:
-            raise KeyboardInterrupt  # the kernel took Ctrl-C (and cleared it) to stop
-        if kernel.DEAL_REASONS[why] == "time":  # its plays after the cut would count as lost
-            break
+    for found in outcomes:
         for kind, packed, code in found:
             key = (kinds[kind], Train.from_packed(packed))
             trials[key] += 1
@@ -186,6 +181,77 @@ def best_play(train: Train | str, hand: Sequence[Card], unseen: Iterable[Card] |
                  for card, after in options]
     estimates.sort(key=lambda e: (-e.rate, -e.low, progress_score(e.play.train)))
     return Ranking(estimates, done, time.perf_counter() - clock)
+
+
+SampledDeal = tuple[list[int], list[list[int]]]
+"""One sampled game: the deck (card kinds, top first) and every hand, the mover's first."""
+Found = list[tuple[int, int, int]]
+"""One sample's outcome: (card kind, packed train after the play, result code) for each play."""
+
+
+def _sampled_deal(rng: np.random.Generator, pool: list[int], hand: list[int],
+                  sizes: list[int]) -> SampledDeal:
+    """An order of the unseen cards ``pool`` dealt into the other hands (``sizes``) and the
+    deck behind them."""
+    order = [pool[i] for i in rng.permutation(len(pool))]
+    hands, start = [hand], 0
+    for size in sizes:
+        hands.append(order[start:start + size])
+        start += size
+    return order[start:], hands
+
+
+def _search_samples(train: Train, kinds: tuple[Card, ...], rules: Rules, limit: int,
+                    left: Callable[[], float | None], deals: list[SampledDeal]) -> Iterator[Found]:
+    """Each sampled game's outcome, in order, until ``left()`` (seconds, None: no limit) runs
+    out: the sample it cuts short is dropped (its plays after the cut would count as lost)."""
+    search = None
+    for deck, hands in deals:
+        # one search (its transposition table, 24 MB) for all the samples, dealt each anew
+        if search is None:
+            search = kernel.deal_search(train, kinds, deck, hands, heuristic_table(kinds, train),
+                                        rules)
+        else:
+            kernel.redeal(search, len(kinds), deck, hands)
+        seconds = left()
+        if seconds is not None and seconds <= 0:  # the set-up took the time: no sample starts
+            return
+        found, why = search.children(train.packed, limit, kernel.deal_deadline(seconds))
+        if kernel.DEAL_REASONS[why] == REASON_INTERRUPTED:
+            raise KeyboardInterrupt  # the kernel took Ctrl-C (and cleared it) to stop
+        if kernel.DEAL_REASONS[why] == "time":
+            return
+        yield found
+
+
+def _sample_job(job: tuple[Train, tuple[Card, ...], Rules, int, float | None, list[SampledDeal]]
+                ) -> list[Found]:
+    """A worker's share of the samples; ``end`` is a :func:`time.time` deadline (a clock every
+    process reads alike)."""
+    train, kinds, rules, limit, end, deals = job
+    return list(_search_samples(train, kinds, rules, limit,
+                                lambda: None if end is None else end - time.time(), deals))
+
+
+def _search_in_workers(train: Train, kinds: tuple[Card, ...], rules: Rules, limit: int,
+                       end: float | None, deals: list[SampledDeal], workers: int
+                       ) -> Iterator[Found]:
+    """:func:`_search_samples` spread over ``workers`` processes, in runs of consecutive
+    samples (a few per worker, for the progress line and an even load); the outcomes come in
+    the order the runs end, and a run cut by the time limit ends with the last sample it
+    finished."""
+    size = max(SHORTEST_RUN, -(-len(deals) // (workers * SHARES)))
+    jobs = [(train, kinds, rules, limit, end, deals[i:i + size])
+            for i in range(0, len(deals), size)]
+    for _, found in run_batch(_sample_job, jobs, workers=workers,
+                              name=lambda i, _job: f"samples {i * size + 1}.."):
+        yield from found
+
+
+SHARES = 8
+"""With several workers, each takes about this many runs of consecutive samples..."""
+SHORTEST_RUN = 4
+"""... of at least this many samples (a run builds its own search: a 24 MB table)."""
 
 
 def check_sampling(samples: object, max_nodes: int | None, time_limit: float | None) -> None:
@@ -243,12 +309,14 @@ def play_game(game: Deal, policy: str = "best", samples: int = DEFAULT_SAMPLES, 
               time_limit: float | None = None, max_nodes: int | None = SAMPLE_NODES,
               on_turn: Callable[[int, tuple[Card, ...], Play, PlayEstimate | None], Any]
               | None = None, rules: Rules = DEFAULT_RULES,
-              progress: Callable[[int, int], object] | None = None) -> GameRecord:
+              progress: Callable[[int, int], object] | None = None,
+              workers: int | None = 1) -> GameRecord:
     """Play the deal to its end: each mover chooses with ``policy`` (``"best"``:
     :func:`best_play` knowing only their hand and the unseen cards, ``time_limit`` per turn;
     ``"greedy"``: :func:`greedy_play`). ``on_turn`` is called after every play;
     ``progress(done, samples)`` after each sample of the turn being thought over (as
-    :func:`best_play` calls it)."""
+    :func:`best_play` calls it); ``workers``: the processes each turn's samples are spread
+    over (as :func:`best_play` takes them)."""
     if policy not in ("best", "greedy"):
         raise LumicoreError(f"policy must be 'best' or 'greedy', got {policy!r:.80}")
     if not isinstance(game, Deal):
@@ -257,6 +325,7 @@ def play_game(game: Deal, policy: str = "best", samples: int = DEFAULT_SAMPLES, 
     # checked for "greedy" too, which reads none of them: a bad value is not ignored
     check_sampling(samples, max_nodes, time_limit)
     check_callback(progress)
+    workers = worker_count(workers, default_workers)
     hands = tuple(tuple(h) for h in game.hands())
     stock, mover, train = game.stock(), 0, game.train
     record = GameRecord(train.is_goal())
@@ -273,7 +342,7 @@ def play_game(game: Deal, policy: str = "best", samples: int = DEFAULT_SAMPLES, 
             others = [len(hands[(mover + i) % game.players]) for i in range(1, game.players)]
             ranking = best_play(train, hand, unseen, game.players, samples,
                                 (seed + turn) % SEED_LIMIT,
-                                time_limit, max_nodes, others, rules, progress)
+                                time_limit, max_nodes, others, rules, progress, workers)
             estimate_ = ranking.plays[0] if ranking.plays else None
             play = None if estimate_ is None else estimate_.play
         if play is None:
