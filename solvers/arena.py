@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from lumicore.checks import check_players, parse_int, parse_real
+from lumicore.checks import check_players, is_integer, parse_int, parse_real
 from lumicore.data import OutputFile, plural, shorten
 from lumicore.errors import IllegalMoveError, LumicoreError
 from lumicore.game import GAMES, GameState, is_cooperative, new_game, replay_arena_record
@@ -89,7 +89,7 @@ def make_bot(name: str, game: str, seed: int = 0, **options: Any) -> Bot:
     """
     if not isinstance(name, str) or not isinstance(game, str):
         raise LumicoreError(f"bot and game names must be strings, got {name!r:.40}, {game!r:.40}")
-    check_seed(seed)
+    seed = check_seed(seed)
     factories = {**GENERIC_BOTS, **_game_bots(game)}
     if name not in factories:
         raise LumicoreError(f"unknown bot {name[:80]!r} (known: {', '.join(bot_names(game))})")
@@ -278,7 +278,7 @@ def play_from(state: GameState, bots: Sequence[Bot], rng: np.random.Generator | 
         else:
             player = state.current_player()
             action = bots[player].choose(state)
-            if isinstance(action, bool) or action not in state.legal_actions():
+            if not is_integer(action) or action not in state.legal_actions():
                 name = labels[player] if labels else type(bots[player]).__name__
                 raise IllegalMoveError(f"bot {name!r} (seat {player}) chose {action!r:.40}, "
                                        "not a legal action")

@@ -76,7 +76,7 @@ def resolve(name_or_path: str | os.PathLike[str], builtin: dict[str, str]) -> Pa
     if not isinstance(name_or_path, (str, os.PathLike)):
         raise DataError(f"{shorten(name_or_path)} is not a name or a path: expected text")
     key = str(name_or_path)
-    if key in builtin:
+    if isinstance(name_or_path, str) and key in builtin:  # a Path is always a file
         return data_dir() / builtin[key]
     known = ", ".join(repr(k) for k in builtin)
     try:
@@ -244,8 +244,9 @@ def parse_toml(text: str, source: object = "TOML") -> dict[str, Any]:
 def file_version(name_or_path: str | Path) -> tuple:
     """What tells one version of a data file from another, for the caches of loaded data: an
     existing file's resolved path, modification time and size (a file edited while the process
-    runs is read again, a relative path means the file of the working directory); for anything
-    else (a built-in name) the name.
+    runs is read again, a relative path means the file of the working directory), and whether
+    it came as a ``Path`` (always a file) or as text (a built-in name first); for anything else
+    (a built-in name) the name.
 
     >>> file_version("default")
     ('default',)
@@ -254,7 +255,8 @@ def file_version(name_or_path: str | Path) -> tuple:
         path = Path(name_or_path)
         if str(name_or_path) and path.is_file():
             stat = path.stat()
-            return (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+            given = "path" if isinstance(name_or_path, os.PathLike) else "text"
+            return (given, str(path.resolve()), stat.st_mtime_ns, stat.st_size)
     except (OSError, ValueError, TypeError):  # a name too long, a NUL byte: not a file
         pass
     return (str(name_or_path),)

@@ -60,7 +60,7 @@ def game_deck(deck: str | Path | Deck = "default") -> Deck:
         return deck
     if not isinstance(deck, (str, Path)):
         raise LumicoreError(f"deck must be a Deck, a built-in name or a path, got {shorten(deck)}")
-    return load_deck(GAME_DECK if str(deck) == "default" else deck)
+    return load_deck(GAME_DECK if isinstance(deck, str) and deck == "default" else deck)
 
 
 @dataclass(frozen=True)
@@ -93,7 +93,9 @@ class Deal:
         if not deck:  # a game of no cards at all, whose state could not be read back
             raise LumicoreError("deal: the deck must hold at least one card")
         object.__setattr__(self, "deck", deck)
-        check_players(self.players)
+        object.__setattr__(self, "players", check_players(self.players))
+        if self.seed is not None:  # to_json writes it and from_json checks it
+            object.__setattr__(self, "seed", check_seed(self.seed, name="deal: seed"))
         if isinstance(self.hand_size, bool) or not isinstance(self.hand_size, int) \
                 or self.hand_size not in range(1, HAND_SIZE + 1):
             raise LumicoreError(f"deal: hand_size must be 1..{HAND_SIZE}, "

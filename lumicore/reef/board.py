@@ -271,7 +271,7 @@ def _builtin(side: str) -> Board:
 def _read_board(name_or_path: str | Path) -> Board:
     text = read_text(name_or_path, BUILTIN_BOARDS)
     # the argument, not the name, tells a built-in board: a user's A.txt is named "A" too
-    builtin = str(name_or_path) in BUILTIN_BOARDS
+    builtin = isinstance(name_or_path, str) and name_or_path in BUILTIN_BOARDS
     name = str(name_or_path) if builtin else Path(name_or_path).stem
     try:
         return Board.parse(text, name=name)

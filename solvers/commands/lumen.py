@@ -99,7 +99,7 @@ def play(seed: int, bots: list[str], scenario: str = "A", board: str = "default"
     and bots give the same game here, in the arena and in a tournament."""
     from solvers.arena import play_game
 
-    check_seed(seed)
+    seed = check_seed(seed)
     rounds: list[dict[str, Any]] = []
     current, before = 0, None  # the round shown; the round of the action just applied
 

@@ -376,6 +376,7 @@ class PlannerBot:
         from solvers.arena import make_bot
         from solvers.lemuria.bots import GreedyBot
 
+        seed = check_seed(seed)
         check_limits(None, time_limit)
         make_bot(others, "lemuria")  # an unknown bot fails now, not at the first turn
         if isinstance(horizon, bool) or not isinstance(horizon, int) or horizon < 1:

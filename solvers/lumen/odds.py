@@ -93,7 +93,7 @@ def win_probability(state: GameState, samples: int = 100, bot: str = "sheet",
         raise LumicoreError(f"expected a Lumen GameState, got {type(state).__name__}")
     if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
         raise LumicoreError(f"samples must be a positive integer, got {samples!r}")
-    check_seed(seed)
+    seed = check_seed(seed)
     check_limits(None, time_limit)
     start = time.perf_counter()
     deadline = math.inf if time_limit is None else start + time_limit

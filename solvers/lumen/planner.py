@@ -263,7 +263,7 @@ def best_choice(state: GameState, time_limit: float | None = DEFAULT_TIME_LIMIT,
         raise LumicoreError("best_choice needs a position where a player decides "
                             f"(this one is {'over' if state.is_terminal() else 'a chance node'})")
     check_limits(max_nodes, time_limit)
-    check_seed(seed)
+    seed = check_seed(seed)
     with search_bar(progress) as bar:
         return _rank(state, time_limit, max_nodes, seed, playout, min_samples, bar)
 

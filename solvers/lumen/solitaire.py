@@ -151,7 +151,7 @@ def solitaire_choice(state: GameState, time_limit: float | None = 2.0, seed: int
         raise LumicoreError("the sheet objective needs a position where a player chooses a "
                             "selection and a bubble")
     check_limits(None, time_limit)
-    check_seed(seed)
+    seed = check_seed(seed)
     for name, number in (("depth", depth), ("min_samples", min_samples)):
         if isinstance(number, bool) or not isinstance(number, int) or number < 1:
             raise LumicoreError(f"{name} must be a positive integer, got {number!r:.80}")
