@@ -765,6 +765,10 @@ cdef class Setup:
     cdef Config cfg
     cdef Game start
 
+    def __reduce__(self):
+        raise TypeError("a lumicore.lumen.kernel Setup cannot be pickled: pickle the GameState "
+                        "and build its Setup again with lumicore.lumen.kernel.setup(state)")
+
     def __init__(self, dict d):
         cdef int i, j, t, p, cc
         cdef Config* c = &self.cfg

@@ -377,6 +377,16 @@ cdef class State:
 
     cdef RS s
 
+    def __reduce__(self):
+        raise TypeError("a lumicore.reef.kernel.State cannot be pickled: pickle the Reef and "
+                        "build its State again with lumicore.reef.kernel.state(reef)")
+
+    def __copy__(self):
+        return self.copy()
+
+    def __deepcopy__(self, memo):
+        return self.copy()
+
     def __cinit__(self, int n, neighbors, uint64_t base, uint64_t water, uint64_t remote,
                   penalties):
         cdef int i

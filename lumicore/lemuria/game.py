@@ -491,6 +491,8 @@ class Game:
         copy._moves = self._moves
         return copy
 
+    __copy__ = clone  # copy.copy: the lists play changes in place are not shared either
+
     def _key(self) -> str:
         """What :meth:`serialize` writes, its keys sorted: the order in which a dict of the
         state got its keys is no part of the position."""

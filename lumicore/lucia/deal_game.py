@@ -353,6 +353,8 @@ class DealState:
                          None if self.counts is None else list(self.counts), list(self.owed),
                          self.won)
 
+    __copy__ = clone  # copy.copy: the lists play changes in place are not shared either
+
     def serialize(self) -> str:
         return json.dumps({"game": "lucia", "train": str(self.train),
                            "cards": [c.to_dict() for c in self.kinds], "hands": self.hands,

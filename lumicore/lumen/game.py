@@ -196,6 +196,8 @@ class GameState:
         new._moves = self._moves
         return new
 
+    __copy__ = clone  # copy.copy: the lists play changes in place are not shared either
+
     _FIELDS = ("round", "phase", "first", "actor", "resolving", "dice", "picks", "uses", "bag",
                "supply", "units", "discovery", "collected", "bonus_pool", "objective_pool",
                "secrets", "glows", "objectives", "todo", "left", "gains", "refill", "after_draw",

@@ -146,6 +146,9 @@ class SplitMix64:
         """A number in 0..n-1."""
         return self.next() % n
 
+    def __reduce__(self) -> tuple:  # slots: pickle protocols 0 and 1 need it spelt out
+        return (SplitMix64, (self.state,))
+
 
 def _kind_key(t: Lumino) -> tuple[int, int, int]:
     return (color_code(t.color), t.number or 0, animal_code(t.animal))
@@ -410,6 +413,8 @@ class Game:
         other.setup = dict(self.setup)
         other.rng = SplitMix64(self.rng.state)
         return other
+
+    __copy__ = clone  # copy.copy: the lists play changes in place are not shared either
 
     # ---- chance -----------------------------------------------------------------------------
 

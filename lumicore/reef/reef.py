@@ -322,6 +322,10 @@ class Reef:
             object.__setattr__(self, "_hash", value)
             return value
 
+    def __getstate__(self) -> dict:
+        # the cached hash is of this process's salted string hashes: never carried to another
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
     def __repr__(self) -> str:
         return (f"<Reef board={self.board.name!r} start={'/'.join(self.start)} "
                 f"placements={len(self.pieces) - 1}>")
