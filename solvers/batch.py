@@ -266,9 +266,18 @@ def _worker_died(how: str | None, job: str | None = None) -> str:
         how = "most likely killed by the system for lack of memory, or by a signal"
     elif how == "killed by SIGKILL":  # what the out-of-memory killer sends
         how += ", most likely by the system for lack of memory"
+    elif how == "exit status 1" and multiprocessing.get_start_method() != "fork":
+        return f"{died} ({how}){UNGUARDED}"
     else:  # a crash or an exit: fewer workers would not help
         return f"{died} ({how})"
     return f"{died} ({how}): run with fewer workers"
+
+
+UNGUARDED = ('; if a traceback above says "bootstrapping phase", the script that started the '
+             'run needs its main code under if __name__ == "__main__": (each worker process '
+             "imports it, as on macOS and Windows)")
+"""What :func:`_worker_died` adds for a worker that exited with status 1 where workers start
+as fresh interpreters ("spawn", "forkserver"): most often an unguarded script."""
 
 
 def _how_it_ended(pool: ProcessPoolExecutor, wait: float = 5.0) -> tuple[str | None, int | None]:

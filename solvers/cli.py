@@ -11,6 +11,7 @@ Each game adds its subcommands from ``solvers/commands/<game>.py``, which define
 from __future__ import annotations
 
 import argparse
+import codecs
 import errno
 import importlib
 import os
@@ -64,6 +65,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _run(argv)
 
 
+def _escape_what_output_cannot_encode() -> None:
+    """Characters the standard output's or error's encoding lacks are written as ``\\u``
+    escapes, not a ``UnicodeEncodeError`` traceback: Windows gives output redirected to a file
+    its ANSI code page (cp1252 has no ``→``, which plan lines show)."""
+    for stream in (sys.stdout, sys.stderr):
+        encoding = getattr(stream, "encoding", None) or "utf-8"
+        if codecs.lookup(encoding).name != "utf-8" and hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
+
+
 def _warning_line(message: Warning | str, category: type[Warning], filename: str, lineno: int,
                   file: TextIO | None = None, line: str | None = None) -> None:
     print(f"lumicore: warning: {message}", file=sys.stderr)
@@ -72,6 +83,7 @@ def _warning_line(message: Warning | str, category: type[Warning], filename: str
 def _run(argv: Sequence[str] | None) -> int:
     if sys.stdout is None:  # started with standard output closed (``>&-``)
         return _fail("standard output is closed: nothing could be printed")
+    _escape_what_output_cannot_encode()
     try:
         args = _parse(argv)
         _check_outputs(args)

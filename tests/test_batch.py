@@ -9,11 +9,13 @@ import math
 import os
 import signal
 import socket
+import subprocess
 import sys
 import threading
 import time
 import types
 import warnings
+from pathlib import Path
 
 import pytest
 from dice_nim import ENTRY, NAME
@@ -427,3 +429,21 @@ def test_a_progress_line_starts_no_thread():
         with progress(total=3, enabled=shown) as bar:
             bar.update(1)
             assert [t.name for t in threading.enumerate() if t.name.startswith("tqdm")] == []
+
+
+def test_an_unguarded_script_under_spawn_is_told_to_guard_its_main_code(tmp_path):
+    """Under "spawn" (macOS, Windows) each worker imports the script that started the run; one
+    without an ``if __name__ == "__main__":`` guard starts a run again there, and the worker
+    exits with status 1: the error said only that a worker died."""
+    script = tmp_path / "unguarded.py"
+    script.write_text("import multiprocessing\n"
+                      "multiprocessing.set_start_method('spawn', force=True)\n"
+                      "from solvers.batch import run_batch\n"
+                      "print(sorted(run_batch(abs, [-1, -2, -3, -4], workers=2)))\n")
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    done = subprocess.run([sys.executable, str(script)], env=env, capture_output=True,
+                          text=True, timeout=120, cwd=tmp_path)
+    assert done.returncode != 0
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("lumicore.errors.WorkerDiedError: a worker process died")
+    assert 'if __name__ == "__main__":' in last

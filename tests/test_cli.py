@@ -507,3 +507,14 @@ def test_lucia_play_checks_its_samples_before_it_shows_the_start(capsys):
     assert cli.main(["lucia", "play", "--seed", "1", "--policy", "greedy", "--samples", "0"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and "samples must be a positive integer" in err
+
+
+def test_output_in_an_encoding_without_the_arrow_escapes_it():
+    """Windows gives output redirected to a file its ANSI code page: the → of plan lines was a
+    UnicodeEncodeError traceback (exit 1) there."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONIOENCODING="cp1252")
+    done = subprocess.run([sys.executable, "-m", "lumicore", "lucia", "solve"], cwd=ROOT,
+                          env=env, capture_output=True)
+    assert done.returncode == 0, done.stderr.decode("cp1252")
+    out = done.stdout.decode("cp1252")
+    assert "\\u2192" in out and "status: optimal" in out
