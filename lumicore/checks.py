@@ -44,7 +44,8 @@ import numpy as np
 from lumicore.data import read_file, shorten
 from lumicore.errors import DataError, LumicoreError
 
-__all__ = ["SEED_LIMIT", "check_seed", "is_integer", "check_players", "check_index", "check_real",
+__all__ = ["SEED_LIMIT", "check_seed", "is_integer", "check_int", "check_bool", "check_players",
+           "check_index", "check_real",
            "check_finite", "check_type", "parse_int", "parse_real",
            "Spec", "Int", "Choice", "Text", "Maybe", "ListOf",
            "Items", "Table", "MapOf", "Where", "Load", "BOOL", "read_json", "read_record",
@@ -67,6 +68,43 @@ def is_integer(value: object) -> TypeGuard[int | np.integer]:
     (True, False, False)
     """
     return not isinstance(value, bool) and isinstance(value, (int, np.integer))
+
+
+def check_int(value: object, name: str, low: int | None = None, high: int | None = None,
+              what: str | None = None, error: type[LumicoreError] = LumicoreError) -> int:
+    """``value`` as an int if it is an integer (numpy's too, a bool none) from ``low`` to
+    ``high`` (None: unbounded); else ``error``: "``name`` must be ``what``" (by default "an
+    integer from LOW to HIGH", ">= LOW" or "<= HIGH"), quoting the value.
+
+    >>> check_int(np.int64(4), "depth", 0, 10)
+    4
+    >>> check_int(2.0, "depth", 0, 10)
+    Traceback (most recent call last):
+    ...
+    lumicore.errors.LumicoreError: depth must be an integer from 0 to 10, got '2.0'
+    """
+    if not is_integer(value) or (low is not None and int(value) < low) \
+            or (high is not None and int(value) > high):
+        if what is None:
+            what = Int(low, high).what
+        raise error(f"{name} must be {what}, got {shorten(value)}")
+    return int(value)
+
+
+def check_bool(value: object, name: str, what: str = "True or False") -> bool:
+    """``value`` as a bool if it is a bool or a numpy bool; else :class:`LumicoreError`:
+    "``name`` must be ``what``", quoting the value (1 and "yes" are no flags).
+
+    >>> check_bool(np.bool_(True), "prune")
+    True
+    >>> check_bool(1, "prune")
+    Traceback (most recent call last):
+    ...
+    lumicore.errors.LumicoreError: prune must be True or False, got '1'
+    """
+    if not isinstance(value, (bool, np.bool_)):
+        raise LumicoreError(f"{name} must be {what}, got {shorten(value)}")
+    return bool(value)
 
 
 def check_players(players: object, low: int, high: int, game: str) -> int:

@@ -26,6 +26,7 @@ from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from typing import Any
 
+from lumicore.checks import check_int
 from lumicore.data import shorten
 from lumicore.errors import LumicoreError, SearchLimitError, WorkerDiedError
 from solvers.ctrl_c import check
@@ -70,10 +71,7 @@ def worker_count(workers: int | None, default: Callable[[], int]) -> int:
     """
     if workers is None:
         return default()
-    if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= MAX_WORKERS:
-        raise SearchLimitError(f"workers must be an integer from 1 to {MAX_WORKERS}, got "
-                               f"{workers!r}")
-    return workers
+    return check_int(workers, "workers", 1, MAX_WORKERS, error=SearchLimitError)
 
 
 CONNECT_TIMEOUT = "10s"
@@ -85,8 +83,8 @@ MAX_TASKS = 1000
 def _chunks(n: int, chunksize: int | None) -> list[range]:
     if chunksize is None:
         chunksize = max(1, math.ceil(n / MAX_TASKS))
-    elif isinstance(chunksize, bool) or not isinstance(chunksize, int) or chunksize < 1:
-        raise LumicoreError(f"chunksize must be a positive integer, got {chunksize!r:.80}")
+    else:
+        chunksize = check_int(chunksize, "chunksize", 1, what="a positive integer")
     return [range(start, min(n, start + chunksize)) for start in range(0, n, chunksize)]
 
 

@@ -28,7 +28,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from lumicore.checks import check_seed
+from lumicore.checks import check_int, check_seed
 from lumicore.errors import LumicoreError
 from lumicore.game import GameState
 from solvers.limits import check_limits
@@ -54,11 +54,10 @@ class Bot(Protocol):
 
 
 def positive_int(value: object, name: str) -> int:
-    """``value`` if it is a whole number >= 1 (not a bool), else :class:`LumicoreError` naming
-    ``name``: the counts of the bots' options (samples, play-outs, iterations, ...)."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise LumicoreError(f"{name} must be a positive integer, got {value!r:.80}")
-    return value
+    """``value`` as an int if it is a whole number >= 1 (numpy's too, not a bool), else
+    :class:`LumicoreError` naming ``name``: the counts of the bots' options (samples, play-outs,
+    iterations, ...)."""
+    return check_int(value, name, 1, what="a positive integer")
 
 
 def _check_evaluate(evaluate: object) -> Evaluator | None:
@@ -227,7 +226,7 @@ class GreedyBot(_ByValue):
 
     def __init__(self, seed: int = 0, samples: int = 4, evaluate: Evaluator | None = None
                  ) -> None:
-        positive_int(samples, "samples")
+        samples = positive_int(samples, "samples")
         self.rng = np.random.default_rng(check_seed(seed))
         self.samples, self.evaluate = samples, _check_evaluate(evaluate)
 
@@ -254,7 +253,7 @@ class _Searcher:
         if policy not in ("random", "greedy"):
             raise LumicoreError(f"policy must be 'random' or 'greedy', got {policy!r:.80}")
         if cutoff is not None:
-            positive_int(cutoff, "cutoff")
+            cutoff = positive_int(cutoff, "cutoff")
         self.time_limit, self.policy, self.cutoff = time_limit, policy, cutoff
         self.evaluate = _check_evaluate(evaluate)
         self._greedy = GreedyBot(seed=int(self.rng.integers(2**63)), samples=1, evaluate=evaluate)
@@ -305,8 +304,7 @@ class FlatMCBot(_Searcher, _ByValue):
                  cutoff: int | None = None, time_limit: float | None = None,
                  evaluate: Evaluator | None = None) -> None:
         super().__init__(seed, time_limit, policy, cutoff, evaluate)
-        positive_int(playouts, "playouts")
-        self.playouts = playouts
+        self.playouts = positive_int(playouts, "playouts")
 
     def values(self, state: GameState) -> dict[int, float]:
         """Each legal action's mean play-out value for the player to act."""
@@ -358,7 +356,7 @@ class MCTSBot(_Searcher):
                  policy: str = "random", cutoff: int | None = None,
                  time_limit: float | None = None, evaluate: Evaluator | None = None) -> None:
         super().__init__(seed, time_limit, policy, cutoff, evaluate)
-        positive_int(iterations, "iterations")
+        iterations = positive_int(iterations, "iterations")
         if isinstance(exploration, bool) or not isinstance(exploration, (int, float)) \
                 or not 0 <= exploration < math.inf:
             raise LumicoreError(f"exploration must be a number >= 0, got {exploration!r:.80}")

@@ -15,6 +15,7 @@ from typing import Any
 
 from tqdm.auto import tqdm
 
+from lumicore.checks import check_bool
 from lumicore.data import shorten
 from lumicore.errors import LumicoreError
 
@@ -63,10 +64,8 @@ def _delay(text: str) -> float:
 def check_progress(progress: object, name: str = "progress") -> bool | None:
     """``progress`` if it is True, False or None (a progress line always, never, or on a
     terminal only), as the searches that draw their own line take it; else
-    :class:`LumicoreError` naming ``name``."""
-    if progress is not None and not isinstance(progress, bool):
-        raise LumicoreError(f"{name} must be True, False or None, got {shorten(progress)}")
-    return progress
+    :class:`LumicoreError` naming ``name`` (a numpy bool is taken as the bool)."""
+    return None if progress is None else check_bool(progress, name, "True, False or None")
 
 
 def check_callback(progress: object, name: str = "progress") -> None:

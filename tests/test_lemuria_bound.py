@@ -315,9 +315,9 @@ def test_fixed_first_builds_bound_the_years_that_make_them():
     empty = [s + 1 for s, c in enumerate(row) if c is None]
     for o in empty:
         assert children[o] == -math.inf
-    with pytest.raises(LumicoreError, match="option 6"):
+    with pytest.raises(LumicoreError, match="option '6'"):
         lagrangian_bound(inst, fixed={1: 6})
-    with pytest.raises(LumicoreError, match="turn 9"):
+    with pytest.raises(LumicoreError, match="turn '9'"):
         lagrangian_bound(inst, fixed={9: 1})
 
 

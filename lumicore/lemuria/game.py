@@ -50,6 +50,7 @@ from lumicore.checks import (
     Table,
     Text,
     Where,
+    check_bool,
     check_fields,
     check_index,
     check_seed,
@@ -283,8 +284,7 @@ class Game:
         ``altar``, ``impacts``: card data by built-in name or path.
         """
         players, seed = check_players(players), check_seed(seed)
-        if not isinstance(impact, bool):
-            raise LumicoreError(f"impact must be true or false, got {shorten(impact)}")
+        impact = check_bool(impact, "impact", "true or false")
         options: dict[str, Any] = {"impact": impact, "buildings": str(buildings),
                                    "characters": str(characters), "altar": str(altar),
                                    "impacts": str(impacts)}

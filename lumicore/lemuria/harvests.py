@@ -28,7 +28,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from dataclasses import replace as dc_replace
 
-from lumicore.checks import check_index
+from lumicore.checks import check_index, is_integer
 from lumicore.data import shorten
 from lumicore.errors import DataError, IllegalMoveError
 from lumicore.lemuria.altar import (
@@ -158,11 +158,12 @@ class AltarSetup:
                           f"{shorten(memory.owners)}"
             if problem is not None:
                 raise DataError(f"altar start memory {_shown(i)}: {problem}")
-        check_index(self.rotation, MEMORIES, "altar rotation", "a memory", DataError)
-        if isinstance(self.first_turn, bool) or not isinstance(self.first_turn, int) \
-                or not 1 <= self.first_turn <= MONTHS:
+        object.__setattr__(self, "rotation", check_index(self.rotation, MEMORIES,
+                                                         "altar rotation", "a memory", DataError))
+        if not is_integer(self.first_turn) or not 1 <= self.first_turn <= MONTHS:
             raise DataError(f"altar first_turn: expected a month from 1 to {MONTHS}, got "
                             f"{shorten(self.first_turn)}")
+        object.__setattr__(self, "first_turn", int(self.first_turn))
         last = MONTHS - self.first_turn + 1
         for turn, step in self.steps.items():
             if isinstance(turn, bool) or not isinstance(turn, int) or not 1 <= turn <= last:

@@ -217,12 +217,15 @@ class Instance:
 
     def __post_init__(self) -> None:
         turns = self.turns
-        if isinstance(turns, bool) or not isinstance(turns, int) or not 1 <= turns <= MAX_TURNS:
+        if not is_integer(turns) or not 1 <= turns <= MAX_TURNS:
             raise DataError(f"turns: expected 1..{MAX_TURNS}, got {shorten(turns)}")
-        first, last = self.first_turn, MAX_TURNS - turns + 1
-        if isinstance(first, bool) or not isinstance(first, int) or not 1 <= first <= last:
+        first, last = self.first_turn, MAX_TURNS - int(turns) + 1
+        if not is_integer(first) or not 1 <= first <= last:
             raise DataError(f"first_turn: expected 1..{last} (a year of {MAX_TURNS} months, "
                             f"{turns} turns planned), got {shorten(first)}")
+        # plain ints: a numpy integer given would reach the records and JSON of the year
+        object.__setattr__(self, "turns", int(turns))
+        object.__setattr__(self, "first_turn", int(first))
         for name, kind, check in (("buildings", Building, check_building),
                                   ("characters", Character, check_character)):
             cards = getattr(self, name)

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from lumicore.checks import is_integer
+
 __all__ = [
     "RESOURCES",
     "RESOURCE_LIMIT",
@@ -50,6 +52,9 @@ class Build:
     district: str | None = None
     reduce: tuple[str, ...] = ()
 
+    def __post_init__(self) -> None:
+        _reduce_as_tuple(self)
+
     def __str__(self) -> str:
         """``build B03 (rural, -stone)``"""
         chit = str(self.district or "no chit")
@@ -64,6 +69,9 @@ class Remodel:
     discard: str
     card: str
     reduce: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        _reduce_as_tuple(self)
 
     def __str__(self) -> str:
         """``remodel B07 -> B01 (-stone, -stone)``"""
@@ -110,6 +118,13 @@ Action = Build | Remodel | Play | Buy | Exchange
 """Any action of a turn plan: a build, a remodel, a character played, a buy or an exchange."""
 
 
+def _reduce_as_tuple(action: Build | Remodel) -> None:
+    """Store a list ``reduce`` as a tuple, so that the action hashes and equals its tuple form
+    (anything else stays as given, for :func:`lumicore.lemuria.simulate` to refuse)."""
+    if isinstance(action.reduce, list):
+        object.__setattr__(action, "reduce", tuple(action.reduce))
+
+
 def _lowered(action: Build | Remodel) -> list[str]:
     reduce = action.reduce  # any value a user passed: printing it must not fail
     return [f"-{r}" for r in reduce] if isinstance(reduce, (tuple, list)) else [f"-{reduce!r}"]
@@ -121,6 +136,10 @@ class TurnPlan:
 
     turn: int
     actions: tuple[Action, ...] = ()
+
+    def __post_init__(self) -> None:
+        if is_integer(self.turn):  # a numpy integer is stored as an int (no check: simulate's)
+            object.__setattr__(self, "turn", int(self.turn))
 
     def __str__(self) -> str:
         """``turn 1: build B03 (rural, -stone); play C11 in B03`` (``pass`` for no action)."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from lumicore.checks import is_integer
 from lumicore.data import shorten
 from lumicore.errors import IllegalMoveError
 from lumicore.lemuria.instance import Instance
@@ -115,7 +116,7 @@ def plans_by_turn(instance: Instance, schedule: Schedule | Iterable[TurnPlan]
     for plan in plans:
         if not isinstance(plan, TurnPlan):
             raise IllegalMoveError(f"not a TurnPlan: {plan!r}")
-        if isinstance(plan.turn, bool) or not isinstance(plan.turn, int):
+        if not is_integer(plan.turn):
             raise IllegalMoveError(f"turn {shorten(plan.turn)}: not a turn number")
         if not isinstance(plan.actions, (tuple, list)):
             raise IllegalMoveError(f"turn {plan.turn}: actions must be a sequence of actions, "

@@ -25,7 +25,7 @@ from typing import Any, Final
 import numpy as np
 
 from lumicore import checks
-from lumicore.checks import check_seed
+from lumicore.checks import check_int, check_seed
 from lumicore.data import plural, shorten
 from lumicore.errors import DataError, LumicoreError
 from lumicore.lucia.cards import Card, Deck, load_deck
@@ -96,10 +96,8 @@ class Deal:
         object.__setattr__(self, "players", check_players(self.players))
         if self.seed is not None:  # to_json writes it and from_json checks it
             object.__setattr__(self, "seed", check_seed(self.seed, name="deal: seed"))
-        if isinstance(self.hand_size, bool) or not isinstance(self.hand_size, int) \
-                or self.hand_size not in range(1, HAND_SIZE + 1):
-            raise LumicoreError(f"deal: hand_size must be 1..{HAND_SIZE}, "
-                                f"got {shorten(self.hand_size)}")
+        object.__setattr__(self, "hand_size", check_int(self.hand_size, "deal: hand_size", 1,
+                                                        HAND_SIZE, f"1..{HAND_SIZE}"))
 
     @property
     def kinds(self) -> tuple[Card, ...]:

@@ -26,10 +26,10 @@ from lumicore.checks import (
     Spec,
     Text,
     check_fields,
+    check_int,
     field_error,
     read_json,
 )
-from lumicore.data import shorten
 from lumicore.errors import LumicoreError
 from lumicore.game import OnePlayerState, check_action, checked_load
 from lumicore.lucia.cards import Card, Deck, load_deck, read_card_kinds
@@ -50,12 +50,9 @@ class PuzzleState(OnePlayerState):
         self.cards = tuple(dict.fromkeys(cards))
         if not self.cards or not all(isinstance(c, Card) for c in self.cards):
             raise LumicoreError("cards must be one or more lumicore.lucia.Card")
-        if isinstance(max_plays, bool) or not isinstance(max_plays, int) or max_plays < 0:
-            raise LumicoreError(f"max_plays must be a non-negative integer, got "
-                                f"{shorten(max_plays)}")
-        if isinstance(plays, bool) or not isinstance(plays, int) or not 0 <= plays <= max_plays:
-            raise LumicoreError(f"plays must be an integer from 0 to max_plays ({max_plays}), "
-                                f"got {shorten(plays)}")
+        max_plays = check_int(max_plays, "max_plays", 0, what="a non-negative integer")
+        plays = check_int(plays, "plays", 0, max_plays,
+                          f"an integer from 0 to max_plays ({max_plays})")
         self.train, self.max_plays, self.plays, self.rules = train, max_plays, plays, rules
         self._moves: list[Play] | None = None
 

@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from lumicore._ext import lucia as _k
-from lumicore.checks import check_index, check_real, check_type
+from lumicore.checks import check_index, check_int, check_real, check_type
 from lumicore.data import shorten
 from lumicore.errors import LumicoreError, NotationError, SearchLimitError
 from lumicore.lucia import pdb as _pdb
@@ -270,9 +270,7 @@ def check_max_nodes(algorithm: str, max_nodes: int | None) -> int:
 def check_weight(algorithm: str, weight: object) -> None:
     """:class:`LumicoreError` unless ``weight`` is an integer 1..MAX_WEIGHT, and 1 unless
     ``algorithm`` is ``"astar"``."""
-    if isinstance(weight, bool) or not isinstance(weight, int) or not 1 <= weight <= MAX_WEIGHT:
-        raise LumicoreError(f"weight must be an integer from 1 to {MAX_WEIGHT}, "
-                            f"got {shorten(weight)}")
+    check_int(weight, "weight", 1, MAX_WEIGHT)
     if weight != 1 and algorithm != "astar":
         raise LumicoreError(f"weight is for astar only, not {algorithm!r}")
 

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from lumicore.checks import SEED_LIMIT, check_known_keys
+from lumicore.checks import SEED_LIMIT, check_int, check_known_keys
 from lumicore.checks import check_seed as _check_int_seed
 from lumicore.data import naming_source, read_toml, shorten
 from lumicore.errors import DataError, LumicoreError
@@ -266,10 +266,7 @@ def scramble(depth: int, seed: Seed = None, cards: Sequence[Card] | Deck | None 
     """
     from lumicore.lucia.heuristic import INF, build_table, estimate
 
-    if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= \
-            MAX_SCRAMBLE_DEPTH:
-        raise LumicoreError(f"depth must be an integer from 0 to {MAX_SCRAMBLE_DEPTH}, "
-                            f"got {shorten(depth)}")
+    depth = check_int(depth, "depth", 0, MAX_SCRAMBLE_DEPTH)
     check_rules(rules)
     if isinstance(start, str):
         start = Train.parse(start, rules)

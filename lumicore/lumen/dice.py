@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+from lumicore.checks import is_integer
+from lumicore.data import shorten
 from lumicore.errors import LumicoreError
 
 __all__ = ["SELECTIONS", "ROLLS", "MAX_VALUE", "selections", "selection_value", "check_selection",
@@ -25,9 +27,9 @@ ROLLS: tuple[tuple[tuple[int, int], float], ...] = tuple(
 
 def check_die(d: object) -> int:
     """``d`` as a die face 1..6, else :class:`LumicoreError` naming it."""
-    if isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 6:
-        raise LumicoreError(f"die {d!r} is not a face 1..6")
-    return d
+    if not is_integer(d) or not 1 <= d <= 6:
+        raise LumicoreError(f"die {shorten(d)} is not a face 1..6")
+    return int(d)
 
 
 def check_selection(name: object) -> str:

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from lumicore._ext import lumen as _k
+from lumicore.checks import check_int
 from lumicore.checks import check_seed as _seed
 from lumicore.errors import LumicoreError
 from lumicore.lumen.dice import MAX_VALUE
@@ -182,8 +183,7 @@ def random_game(game: Any, seed: int) -> tuple[list[int], int, int, int, int]:
 def random_games(game: Any, n: int, seed: int = 0) -> tuple[int, int, int, int]:
     """``n`` kernel games (game ``i`` from ``seed + i``): ``(wins of player 1, wins of player
     2, games nobody won, actions played)``."""
-    if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n < 2**31:
-        raise LumicoreError(f"n must be a game count 0..2**31-1, got {n!r}")
+    n = check_int(n, "n", 0, 2**31 - 1, "a game count 0..2**31-1")
     return _batches(_game(game), n, _seed(seed))
 
 
@@ -263,8 +263,7 @@ def random_game_from(state: Any, seed: int) -> tuple[list[int], int, int, int, i
 def playouts(state: Any, n: int, seed: int = 0) -> tuple[int, int, int]:
     """``n`` random play-outs of ``state`` to the end in the kernel (play-out ``i`` from
     ``seed + i``): ``(wins of player 1, wins of player 2, games nobody won)``."""
-    if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n < 2**31:
-        raise LumicoreError(f"n must be a game count 0..2**31-1, got {n!r}")
+    n = check_int(n, "n", 0, 2**31 - 1, "a game count 0..2**31-1")
     seed = _seed(seed)
     game, d = position(state)
     return _batches(game, n, seed, d)[:3]

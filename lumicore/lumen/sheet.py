@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from lumicore.checks import check_known_keys
+from lumicore.checks import check_int, check_known_keys, is_integer
 from lumicore.data import plural, shorten
 from lumicore.errors import DataError, IllegalMoveError, LumicoreError, NotationError
 from lumicore.lumen import reference
@@ -56,9 +56,9 @@ def _whole_numbers(values: Any, what: str) -> tuple[int, ...]:
     if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
         raise LumicoreError(f"{what} must be a sequence of integers, got {shorten(values)}")
     out = tuple(values)
-    if not all(isinstance(v, int) and not isinstance(v, bool) for v in out):
+    if not all(is_integer(v) for v in out):
         raise LumicoreError(f"{what} must be integers, got {shorten(out)}")
-    return out
+    return tuple(int(v) for v in out)
 
 
 class Gains(NamedTuple):
@@ -81,10 +81,9 @@ class HighCommand:
     (the rulebook's "+ una ficha de Objetivo para las 2 áreas finales")."""
 
     def __post_init__(self) -> None:
-        if (isinstance(self.threshold, bool) or not isinstance(self.threshold, int)
-                or not -MAX_THRESHOLD <= self.threshold <= MAX_THRESHOLD):
-            raise LumicoreError(f"High Command threshold must be an integer of at most nine "
-                                f"digits, got {shorten(self.threshold)}")
+        object.__setattr__(self, "threshold", check_int(
+            self.threshold, "High Command threshold", -MAX_THRESHOLD, MAX_THRESHOLD,
+            "an integer of at most nine digits"))
         sections = _whole_numbers(self.sections, "High Command sections")
         if not sections or min(sections) < 1:
             raise LumicoreError(f"every High Command section needs a box, got "
@@ -394,9 +393,9 @@ def _drawn_layout(cells: list[Cell], extra: dict[str, list[str]]) -> Layout:
 
 
 def _check_value(value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_VALUE:
+    if not is_integer(value) or not 0 <= value <= MAX_VALUE:
         raise IllegalMoveError(f"value {shorten(value)} is not a selection value 0..{MAX_VALUE}")
-    return value
+    return int(value)
 
 
 class Sheet:
@@ -415,12 +414,11 @@ class Sheet:
         elif isinstance(values, list | tuple):
             values = tuple(values)
         else:
-            raise LumicoreError(f"values must be a tuple, one per bubble, got {shorten(values)}")
+            raise LumicoreError(f"values must be a tuple or list of values (None or "
+                                f"0..{MAX_VALUE}), one per bubble, got {shorten(values)}")
         if len(values) != len(layout.cells):
             raise LumicoreError(f"{len(values)} values for {len(layout.cells)} bubbles")
-        for v in values:
-            if v is not None:
-                _check_value(v)
+        values = tuple(None if v is None else _check_value(v) for v in values)
         object.__setattr__(self, "layout", layout)
         object.__setattr__(self, "values", values)
         object.__setattr__(self, "_packed", None)
@@ -558,24 +556,25 @@ class Sheet:
         """
         return [self.layout.cells[i] for i in self.legal_indices()]
 
-    def _check_move(self, cell: object, value: object) -> int:
+    def _check_move(self, cell: object, value: object) -> tuple[int, int]:
+        """The bubble index of ``cell`` and ``value`` as an int, if the move is legal."""
         i = self.layout.index(cell)
-        _check_value(value)
+        value = _check_value(value)
         if self.values[i] is not None:
             raise IllegalMoveError(f"bubble {tuple(cell)} already holds {self.values[i]}")  # type: ignore[arg-type]
         if i not in self.legal_indices():
             raise IllegalMoveError(f"bubble {tuple(cell)} is not next to a written bubble")  # type: ignore[arg-type]
-        return i
+        return i, value
 
     def gains(self, cell: Cell, value: int) -> Gains:
         """The identical and sequence gains of writing ``value`` in ``cell`` (see
         :func:`lumicore.lumen.reference.gains`)."""
-        i = self._check_move(cell, value)
+        i, value = self._check_move(cell, value)
         return Gains(*reference.gains(self.values, self.layout.neighbors, i, value))
 
     def place(self, cell: Cell, value: int) -> Sheet:
         """The sheet with ``value`` written in ``cell`` (which must be legal)."""
-        i = self._check_move(cell, value)
+        i, value = self._check_move(cell, value)
         return Sheet._checked(self.layout, self.values[:i] + (value,) + self.values[i + 1:])
 
     @classmethod

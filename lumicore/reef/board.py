@@ -33,6 +33,7 @@ from typing import cast
 
 import networkx as nx
 
+from lumicore.checks import is_integer
 from lumicore.data import read_text, shorten
 from lumicore.errors import DataError, LumicoreError, NotationError
 
@@ -218,19 +219,22 @@ class Board:
         return hash((self.cells, self.kinds))
 
     def cell_index(self, cell: Cell) -> int:
-        """The index of the space at ``(row, column)``; LumicoreError if there is none."""
+        """The index of the space at ``(row, column)`` (integers, numpy's too; a bool or a
+        float is none); LumicoreError if there is none."""
         try:
-            return self.index[cast(Cell, tuple(cell))]
-        except (KeyError, TypeError):
-            raise LumicoreError(f"no space at {shorten(cell)} on board "
-                                f"{shorten(self.name)}") from None
+            row, column = cell
+            if is_integer(row) and is_integer(column):
+                return self.index[(int(row), int(column))]
+        except (KeyError, TypeError, ValueError):
+            pass
+        raise LumicoreError(f"no space at {shorten(cell)} on board {shorten(self.name)}")
 
     def neighbor_cells(self, i: int) -> tuple[int, ...]:
         """The cell indices adjacent to cell ``i``, in increasing order."""
-        if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < len(self.cells):
+        if not is_integer(i) or not 0 <= i < len(self.cells):
             raise LumicoreError(f"no cell index {shorten(i)} on board {shorten(self.name)} "
                                 f"(0..{len(self.cells) - 1})")
-        mask = self.neighbors[i]
+        mask = self.neighbors[int(i)]
         return tuple(j for j in range(len(self.cells)) if mask >> j & 1)
 
     def graph(self) -> nx.Graph:

@@ -47,6 +47,7 @@ from lumicore.checks import (
     Table,
     Text,
     check_fields,
+    check_int,
     check_players,
     check_seed,
     check_type,
@@ -716,8 +717,7 @@ class Game:
         majorities) and :data:`CORAL_WEIGHT` times the coral score of each colour whose scoring
         tile is unused. :meth:`hand_placement` and ``solvers.reef.best_turn`` place tiles by
         them."""
-        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.n:
-            raise LumicoreError(f"player must be an index 0..{self.n - 1}, got {shorten(player)}")
+        player = check_int(player, "player", 0, self.n - 1, f"an index 0..{self.n - 1}")
         weights = dict.fromkeys(kernel.FEATURES, 0.0)
         weights[f"animals:{self.setup['scoreboard']}"] = 1.0
         weights["remote"] = 1.0

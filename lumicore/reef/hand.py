@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 
-from lumicore.checks import Choice, Int, Load, Text, check_fields, read_json
+from lumicore.checks import Choice, Int, Load, Text, check_fields, check_int, read_json
 from lumicore.data import shorten
 from lumicore.errors import LumicoreError
 from lumicore.game import OnePlayerState, check_action, checked_load
@@ -54,8 +54,7 @@ class HandState(OnePlayerState):
         self.hand = parse_hand(hand) if isinstance(hand, str) else tuple(hand)
         if not all(isinstance(t, Lumino) for t in self.hand):
             raise LumicoreError("hand must be Luminos or their notation")
-        if isinstance(limestone, bool) or not isinstance(limestone, int) or limestone < 0:
-            raise LumicoreError(f"limestone must be a non-negative integer, got {limestone!r}")
+        limestone = check_int(limestone, "limestone", 0, what="a non-negative integer")
         self.reef, self.limestone, self.returned = reef, limestone, returned
         self.objective = objective or dark_animal_vp
         self._moves: list[tuple[int, Placement | None]] | None = None

@@ -28,7 +28,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from lumicore._ext import reef as _kernel
-from lumicore.checks import check_players
+from lumicore.checks import check_int, check_players, check_seed
 from lumicore.data import shorten
 from lumicore.errors import LumicoreError
 from lumicore.reef import reference
@@ -121,9 +121,7 @@ def tile_codes(lumino: Lumino) -> tuple[int, int, int]:
 def check_limestone(limestone: int) -> int:
     """``limestone`` as a non-negative int (capped where it no longer matters); LumicoreError for
     anything else."""
-    if isinstance(limestone, bool) or not isinstance(limestone, int) or limestone < 0:
-        raise LumicoreError(f"limestone must be an integer >= 0, got {limestone!r}")
-    return min(limestone, _INT_MAX)
+    return min(check_int(limestone, "limestone", 0), _INT_MAX)
 
 
 def placements(reef: Reef, lumino: Lumino, limestone: int) -> list[Placement]:
@@ -217,8 +215,7 @@ def playout(players: int, seed: int, board: Board, luminos: Sequence[Lumino],
     ``decisions`` there are a count here). With ``count``: that many games with seeds ``seed,
     seed + 1, ...``, returning the wins per player (ties shared)."""
     players = check_players(players, 2, 4, "Lumicora")
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
-        raise LumicoreError(f"seed must be an integer in 0..2**63-1, got {shorten(seed)}")
+    seed = check_seed(seed)
     if not isinstance(board, Board) or not _sequence(luminos) or not _sequence(starts) \
             or not all(isinstance(t, Lumino) for t in luminos) \
             or not all(isinstance(s, StartLumino) for s in starts):
@@ -230,7 +227,5 @@ def playout(players: int, seed: int, board: Board, luminos: Sequence[Lumino],
         raise LumicoreError(f"play-out setup refused: {exc}") from None
     if count is None:
         return games.play(seed)
-    if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count < 2**31 \
-            or seed + count > 2**64:
-        raise LumicoreError(f"count must be an integer in 0..2**31-1, got {shorten(count)}")
+    count = check_int(count, "count", 0, 2**31 - 1, "an integer in 0..2**31-1")
     return games.play_many(seed, count)

@@ -32,6 +32,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from lumicore.checks import check_int, is_integer
 from lumicore.data import shorten
 from lumicore.errors import IllegalMoveError, LumicoreError
 from lumicore.reef import kernel, reference, render
@@ -195,10 +196,8 @@ class Reef:
         cost is not the true one, or if ``limestone`` is given and cannot pay the cost."""
         if not isinstance(placement, Placement):
             raise IllegalMoveError(f"expected a Placement, got {placement!r}")
-        if limestone is not None and (isinstance(limestone, bool) or not isinstance(limestone, int)
-                                      or limestone < 0):
-            raise LumicoreError(f"limestone must be None or an integer >= 0, "
-                                f"got {shorten(limestone)}")
+        if limestone is not None:
+            limestone = check_int(limestone, "limestone", 0, what="None or an integer >= 0")
         true = self.placement_at(placement.lumino, placement.number_cell, placement.other_cell)
         if (placement.level, placement.cost) != (true.level, true.cost):
             raise IllegalMoveError(
@@ -245,10 +244,10 @@ class Reef:
                      ANIMALS[animal] if animal >= 0 else None, self.heights[i], self.top_pieces[i])
 
     def _index(self, i: int) -> int:
-        if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < len(self.heights):
+        if not is_integer(i) or not 0 <= i < len(self.heights):
             raise LumicoreError(f"no cell index {shorten(i)} on board {self.board.name!r} "
                                 f"(0..{len(self.heights) - 1})")
-        return i
+        return int(i)
 
     def height_index(self, i: int) -> int:
         """The height of cell index ``i`` (0 = bare); LumicoreError for a bad index."""

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import numpy as np
 
-from lumicore.checks import check_seed
+from lumicore.checks import check_seed, is_integer
+from lumicore.data import shorten
 from lumicore.errors import LumicoreError
 from lumicore.reef.board import Board, load_board
 from lumicore.reef.reef import Reef
@@ -48,8 +49,9 @@ def random_reef(
     Lumino); with probability ``climb`` the choice is among the highest-level placements only,
     which grows several levels. A Lumino that cannot be placed is skipped. Stops after ``pieces``
     placements or when the bag is empty."""
-    if isinstance(pieces, bool) or not isinstance(pieces, int) or pieces < 0:
-        raise LumicoreError(f"bad piece count {pieces!r} (expected an integer >= 0)")
+    if not is_integer(pieces) or pieces < 0:
+        raise LumicoreError(f"bad piece count {shorten(pieces)} (expected an integer >= 0)")
+    pieces = int(pieces)
     if not isinstance(board, Board):
         board = load_board(board)
     rng = _rng(seed)

@@ -25,6 +25,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 
+from lumicore.checks import is_integer
+from lumicore.data import shorten
 from lumicore.errors import LumicoreError
 from lumicore.reef import reference
 from lumicore.reef.reef import Reef
@@ -68,10 +70,9 @@ def round_limestone(round_number: int) -> int:
     >>> [round_limestone(r) for r in range(1, 11)]
     [4, 4, 4, 4, 2, 2, 2, 1, 1, 0]
     """
-    if isinstance(round_number, bool) or not isinstance(round_number, int) \
-            or not 1 <= round_number <= 10:
-        raise LumicoreError(f"bad round {round_number!r} (expected 1..10)")
-    return reference.round_limestone(round_number)
+    if not is_integer(round_number) or not 1 <= round_number <= 10:
+        raise LumicoreError(f"bad round {shorten(round_number)} (expected 1..10)")
+    return reference.round_limestone(int(round_number))
 
 
 def gain_limestone(storage: int, amount: int) -> int:
@@ -81,9 +82,9 @@ def gain_limestone(storage: int, amount: int) -> int:
     10
     """
     _check_count("limestone in storage", storage, LIMESTONE_CAP)
-    if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
-        raise LumicoreError(f"bad limestone amount {amount!r} (expected an integer >= 0)")
-    return min(LIMESTONE_CAP, storage + amount)
+    if not is_integer(amount) or amount < 0:
+        raise LumicoreError(f"bad limestone amount {shorten(amount)} (expected an integer >= 0)")
+    return min(LIMESTONE_CAP, int(storage) + int(amount))
 
 
 def dark_animal_points(reef: Reef) -> dict[str, int]:
@@ -115,10 +116,10 @@ def majority_points(counts: Sequence[int]) -> list[int]:
     """
     counts = _sequence("counts", counts)
     for p, count in enumerate(counts):
-        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-            raise LumicoreError(f"bad visible count of player {p + 1} {count!r:.80} (expected an "
-                                "integer >= 0)")
-    return reference.majority_points(counts)
+        if not is_integer(count) or count < 0:
+            raise LumicoreError(f"bad visible count of player {p + 1} {shorten(count)} (expected "
+                                "an integer >= 0)")
+    return reference.majority_points([int(count) for count in counts])
 
 
 def _sequence(what: str, values: object) -> tuple:
@@ -152,8 +153,8 @@ class FinalScore:
 
 
 def _check_count(what: str, value: object, most: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= most:
-        raise LumicoreError(f"bad {what} {value!r} (expected an integer 0..{most})")
+    if not is_integer(value) or not 0 <= value <= most:
+        raise LumicoreError(f"bad {what} {shorten(value)} (expected an integer 0..{most})")
 
 
 def final_scores(
@@ -187,6 +188,7 @@ def final_scores(
             raise LumicoreError(f"player {p + 1}: {reefs[p]!r} is not a Reef")
         _check_count(f"jellyfish count of player {p + 1}", jellyfish[p], len(COLORS))
         _check_count(f"limestone of player {p + 1}", limestone[p], LIMESTONE_CAP)
+    jellyfish, limestone = [int(j) for j in jellyfish], [int(v) for v in limestone]
     visible = [reef.visible_counts() for reef in reefs]
     majorities = [dict.fromkeys(COLORS, 0) for _ in reefs]
     for color in COLORS:
@@ -224,8 +226,9 @@ def winners(scores: Sequence[FinalScore], limestone: Sequence[int],
                             f"player, got {len(scores)}, {len(limestone)} and {len(before)}")
     if not all(isinstance(s, FinalScore) for s in scores):
         raise LumicoreError("winners needs the FinalScore of each player (see final_scores)")
-    if not all(isinstance(v, int) and not isinstance(v, bool) for v in limestone + before):
+    if not all(is_integer(v) for v in limestone + before):
         raise LumicoreError("limestone and points_before must be integers")
+    limestone, before = [int(v) for v in limestone], [int(v) for v in before]
     keys = [(s.total + b, stone) for s, b, stone in zip(scores, before, limestone, strict=True)]
     best = max(keys)
     return [p for p, key in enumerate(keys) if key == best]

@@ -35,7 +35,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from lumicore.checks import check_known_keys
+from lumicore.checks import check_known_keys, is_integer
 from lumicore.data import naming_source, read_toml, shorten
 from lumicore.errors import DataError, LumicoreError, NotationError
 from lumicore.reef.values import (
@@ -114,8 +114,9 @@ class TileSet:
         >>> [len(tiles.for_players(n)) for n in (1, 2, 3, 4)]
         [72, 72, 88, 104]
         """
-        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 4:
-            raise LumicoreError(f"bad player count {n!r} (expected 1..4)")
+        if not is_integer(n) or not 1 <= n <= 4:
+            raise LumicoreError(f"bad player count {shorten(n)} (expected 1..4)")
+        n = int(n)
         most_fish = {1: 0, 2: 0, 3: 3, 4: max((t.fish for t in self.luminos), default=0)}[n]
         return tuple(t for t in self.luminos if t.fish <= most_fish)
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from lumicore.checks import is_integer
 from lumicore.data import shorten
 from lumicore.errors import LumicoreError, NotationError
 
@@ -87,14 +88,16 @@ class Lumino:
     def __post_init__(self) -> None:
         color_code(self.color)
         animal_code(self.animal)
-        if self.number is not None and (
-            isinstance(self.number, bool) or not isinstance(self.number, int)
-            or not 1 <= self.number <= 6
-        ):
+        if self.number is not None and (not is_integer(self.number)
+                                        or not 1 <= self.number <= 6):
             raise NotationError(f"bad number {shorten(self.number)} on a Lumino (expected 1..6 "
                                 "or None)")
-        if isinstance(self.fish, bool) or not isinstance(self.fish, int) or self.fish < 0:
+        if not is_integer(self.fish) or self.fish < 0:
             raise NotationError(f"bad fish count {shorten(self.fish)} (expected an integer >= 0)")
+        # plain ints, so that a numpy integer given leaks into no notation, record or JSON
+        if self.number is not None:
+            object.__setattr__(self, "number", int(self.number))
+        object.__setattr__(self, "fish", int(self.fish))
 
     @property
     def colors(self) -> tuple[str, str]:

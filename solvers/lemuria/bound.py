@@ -41,12 +41,11 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
-from numbers import Integral
 from typing import Any
 
 import numpy as np
 
-from lumicore.checks import check_real
+from lumicore.checks import check_int, check_real, is_integer
 from lumicore.data import shorten
 from lumicore.errors import LumicoreError
 from lumicore.lemuria import CHITS, COLORS, DISTRICTS, RESOURCES, Instance
@@ -1027,8 +1026,7 @@ def lagrangian_bound(instance: Instance, time_limit: float | None = DEFAULT_BOUN
     check_limits(None, time_limit)
     if not isinstance(method, str) or method not in METHODS:
         raise LumicoreError(f"method: {shorten(method)} is not one of {', '.join(METHODS)}")
-    if isinstance(max_steps, bool) or not isinstance(max_steps, Integral) or max_steps < 1:
-        raise LumicoreError(f"max_steps must be a whole number >= 1, got {shorten(max_steps)}")
+    max_steps = check_int(max_steps, "max_steps", 1, what="a whole number >= 1")
     target = None if target is None else check_real(target, "target",
                                                     "a finite number of VP")
     fixed = _check_fixed(instance, fixed)
@@ -1066,12 +1064,12 @@ def _check_fixed(instance: Instance, fixed: Mapping[int, int] | None) -> dict[in
         raise LumicoreError(f"fixed must be a {{turn: option}} mapping, got {shorten(fixed)}")
     out = {}
     for turn, option in (fixed or {}).items():
-        if isinstance(turn, bool) or not isinstance(turn, int) or not 1 <= turn <= instance.turns:
-            raise LumicoreError(f"fixed: turn {turn!r} is not in 1..{instance.turns}")
-        if isinstance(option, bool) or not isinstance(option, int) or not 0 <= option <= 5:
-            raise LumicoreError(f"fixed: turn {turn}: option {option!r} is not 0..5 "
+        if not is_integer(turn) or not 1 <= turn <= instance.turns:
+            raise LumicoreError(f"fixed: turn {shorten(turn)} is not in 1..{instance.turns}")
+        if not is_integer(option) or not 0 <= option <= 5:
+            raise LumicoreError(f"fixed: turn {turn}: option {shorten(option)} is not 0..5 "
                                 "(0: no build, 1..5: the slot built from)")
-        out[turn] = option
+        out[int(turn)] = int(option)
     return out
 
 

@@ -42,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from lumicore.checks import check_finite, check_real
+from lumicore.checks import check_finite, check_int, check_real
 from lumicore.data import shorten
 from lumicore.errors import LumicoreError
 from lumicore.lemuria import CHITS, DISTRICTS, Instance
@@ -162,8 +162,8 @@ def branch_bound(instance: Instance, time_limit: float | None = 30.0,
     if not isinstance(instance, Instance):
         raise LumicoreError(f"expected a lemuria Instance, got {type(instance).__name__}")
     instance.check_nothing_present("branch_bound")
-    if target is not None and (isinstance(target, bool) or not isinstance(target, int)):
-        raise LumicoreError(f"target must be a whole number of VP, got {target!r}")
+    if target is not None:
+        target = check_int(target, "target", what="a whole number of VP")
     _check_root(instance, root)
     search = _Search(instance, time_limit, max_nodes, on_bound, stop, target,
                      incumbent)  # checks the limits

@@ -39,8 +39,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from lumicore.checks import check_int
 from lumicore.data import plural
-from lumicore.errors import IllegalMoveError, LumicoreError
+from lumicore.errors import IllegalMoveError
 from lumicore.lemuria.instance import Instance
 from lumicore.lemuria.rules import festival_points
 from lumicore.lemuria.schedule import (
@@ -499,8 +500,7 @@ def best_characters(instance: Instance, schedule: Schedule | list[TurnPlan], *,
     check_limits(max_nodes, time_limit)
     if isinstance(instance, Instance):
         instance.check_nothing_present("best_characters")
-    if isinstance(max_states, bool) or not isinstance(max_states, int) or max_states < 1:
-        raise LumicoreError(f"max_states must be a positive integer, got {max_states!r}")
+    max_states = check_int(max_states, "max_states", 1, what="a positive integer")
     began = time.perf_counter()
     frame = _Frame(instance, schedule)
     cards = _Cards(instance, frame)

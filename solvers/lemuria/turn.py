@@ -42,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from lumicore.checks import check_index, check_seed
+from lumicore.checks import check_index, check_int, check_seed
 from lumicore.errors import LumicoreError
 from lumicore.lemuria import Build, Buy, Exchange, Instance, Opponent, Play, Remodel, Schedule
 from lumicore.lemuria.altar import FESTIVALS, MONTHS, Memory
@@ -315,8 +315,7 @@ def best_turn(game: Game, time_limit: float | None = DEFAULT_TURN_LIMIT, others:
     if spent:
         raise LumicoreError(f"best_turn plans a turn from its start; this turn has had {spent} "
                             "(the year model would plan them again)")
-    if isinstance(horizon, bool) or not isinstance(horizon, int) or horizon < 1:
-        raise LumicoreError(f"horizon must be a positive integer, got {horizon!r:.40}")
+    horizon = check_int(horizon, "horizon", 1, what="a positive integer")
     check_limits(None, time_limit)
     start = time.perf_counter()
     player = game.current_player()
@@ -379,8 +378,7 @@ class PlannerBot:
         seed = check_seed(seed)
         check_limits(None, time_limit)
         make_bot(others, "lemuria")  # an unknown bot fails now, not at the first turn
-        if isinstance(horizon, bool) or not isinstance(horizon, int) or horizon < 1:
-            raise LumicoreError(f"horizon must be a positive integer, got {horizon!r:.40}")
+        horizon = check_int(horizon, "horizon", 1, what="a positive integer")
         self.seed, self.time_limit, self.horizon, self.others = seed, time_limit, horizon, others
         self.greedy = GreedyBot(seed=seed)
         self._key: tuple[int, int] | None = None

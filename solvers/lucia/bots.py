@@ -51,7 +51,7 @@ class BestBot:
 
     def __init__(self, seed: int = 0, samples: int = BEST_SAMPLES,
                  max_nodes: int = SAMPLE_NODES, time_limit: float | None = None) -> None:
-        check_sampling(samples, max_nodes, time_limit)
+        samples = check_sampling(samples, max_nodes, time_limit)
         self.samples, self.max_nodes, self.time_limit = samples, max_nodes, time_limit
         self.rng = np.random.default_rng(check_seed(seed))
 

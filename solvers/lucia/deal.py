@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from lumicore.checks import check_int
 from lumicore.data import shorten
 from lumicore.errors import IllegalMoveError, LumicoreError
 from lumicore.lucia import kernel
@@ -141,8 +142,7 @@ def solve_position(train: Train, hands: Sequence[Sequence[Card]], deck: Sequence
     check_callback(progress)
     _check_sequences(hands, deck)
     seats = check_players(len(hands))
-    if isinstance(mover, bool) or not isinstance(mover, int) or not 0 <= mover < seats:
-        raise LumicoreError(f"mover must be a seat 0..{seats - 1}, got {mover!r}")
+    mover = check_int(mover, "mover", 0, seats - 1, f"a seat 0..{seats - 1}")
     clock = time.perf_counter()
     for what, cards in [("deck", deck), *((f"hand {i + 1}", h) for i, h in enumerate(hands))]:
         check_cards(what, cards)
@@ -231,9 +231,7 @@ def replay_deal(train: Train | str, deck: Sequence[Card], players: int, plan: Se
     if isinstance(plan, (str, bytes)) or not isinstance(plan, Iterable):
         raise LumicoreError(f"plan must be a sequence of DealSteps, got {shorten(plan)}")
     cards, players = check_cards("deck", deck), check_players(players)
-    if isinstance(hand_size, bool) or not isinstance(hand_size, int) \
-            or not 1 <= hand_size <= HAND_SIZE:
-        raise LumicoreError(f"hand_size must be 1..{HAND_SIZE}, got {shorten(hand_size)}")
+    hand_size = check_int(hand_size, "hand_size", 1, HAND_SIZE, f"1..{HAND_SIZE}")
     hands = tuple(cards[i * hand_size:(i + 1) * hand_size] for i in range(players))
     stock, mover = cards[players * hand_size:], 0
     for i, step in enumerate(plan):

@@ -19,11 +19,11 @@ from collections.abc import Sequence
 import networkx as nx
 import numpy as np
 
-from lumicore.data import shorten
 from lumicore.errors import SearchLimitError
 from lumicore.lucia import kernel
 from lumicore.lucia.cards import Card, Deck
 from lumicore.lucia.train import DEFAULT_RULES, Rules, Train, as_train
+from solvers.limits import check_limits
 from solvers.lucia.puzzle import card_kinds
 
 __all__ = ["state_graph", "DEFAULT_GRAPH_NODES"]
@@ -40,8 +40,10 @@ def state_graph(train: Train | str, cards: Deck | Sequence[Card] | None = None,
     found breadth-first by the kernel. Raises :class:`SearchLimitError` when more than
     ``max_nodes`` states are reachable (no partial graph: distances in it would be wrong)."""
     start = as_train(train, rules)
-    if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1:
-        raise SearchLimitError(f"max_nodes must be a positive integer, got {shorten(max_nodes)}")
+    if max_nodes is None:  # the graph is built whole or not at all: it needs a cap
+        raise SearchLimitError("max_nodes must be a positive integer, got None")
+    check_limits(max_nodes, None)
+    max_nodes = int(max_nodes)  # a numpy integer or whole float, as the searches take them
     kinds = card_kinds(cards)
     table = kernel.card_table(kinds, rules)
     index = {start.packed: 0}

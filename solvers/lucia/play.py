@@ -24,8 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from lumicore.checks import SEED_LIMIT
-from lumicore.data import shorten
+from lumicore.checks import SEED_LIMIT, check_int
 from lumicore.errors import LumicoreError
 from lumicore.lucia import kernel
 from lumicore.lucia.cards import Card
@@ -143,7 +142,7 @@ def best_play(train: Train | str, hand: Sequence[Card], unseen: Iterable[Card] |
     pool.sort(key=lambda card: sorted(map(str, card.actions)))
     if len(hand) > 3:
         raise LumicoreError(f"a hand holds at most 3 cards, got {len(hand)}")
-    check_sampling(samples, max_nodes, time_limit)
+    samples = check_sampling(samples, max_nodes, time_limit)
     check_callback(progress)
     workers = worker_count(workers, default_workers)
     sizes = _others(pool, players, hand_sizes)
@@ -254,12 +253,12 @@ SHORTEST_RUN = 4
 """... of at least this many samples (a run builds its own search: a 24 MB table)."""
 
 
-def check_sampling(samples: object, max_nodes: int | None, time_limit: float | None) -> None:
-    """:class:`LumicoreError` for a bad sample count or search limit (of :func:`best_play` and
-    the policies built on it)."""
-    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
-        raise LumicoreError(f"samples must be a positive integer, got {shorten(samples)}")
+def check_sampling(samples: object, max_nodes: int | None, time_limit: float | None) -> int:
+    """``samples`` as an int; :class:`LumicoreError` for a bad sample count or search limit (of
+    :func:`best_play` and the policies built on it)."""
+    samples = check_int(samples, "samples", 1, what="a positive integer")
     check_limits(max_nodes, time_limit)
+    return samples
 
 
 def progress_score(train: Train) -> int:
@@ -323,7 +322,7 @@ def play_game(game: Deal, policy: str = "best", samples: int = DEFAULT_SAMPLES, 
         raise LumicoreError(f"game must be a lumicore.lucia.deal.Deal, got {game!r:.80}")
     seed = check_seed(seed)
     # checked for "greedy" too, which reads none of them: a bad value is not ignored
-    check_sampling(samples, max_nodes, time_limit)
+    samples = check_sampling(samples, max_nodes, time_limit)
     check_callback(progress)
     workers = worker_count(workers, default_workers)
     hands = tuple(tuple(h) for h in game.hands())

@@ -15,7 +15,6 @@ A* and IDA* use the admissible heuristic of :mod:`lumicore.lucia.heuristic`.
 
 from __future__ import annotations
 
-import numbers
 import os
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -23,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lumicore.data import plural, shorten
-from lumicore.errors import IllegalMoveError, LumicoreError, SearchLimitError
+from lumicore.errors import IllegalMoveError, LumicoreError
 from lumicore.lucia import kernel
 from lumicore.lucia.cards import Card, Deck, load_deck
 from lumicore.lucia.heuristic import (
@@ -264,8 +263,9 @@ def solve(train: Train | str, cards: Deck | Sequence[Card] | None = None,
     if not isinstance(algorithm, str) or algorithm not in ALGORITHMS:
         raise LumicoreError(f"algorithm must be one of {', '.join(ALGORITHMS)}, "
                             f"got {shorten(algorithm)}")
-    _check_limit_types(max_nodes, time_limit)
     check_limits(max_nodes, time_limit)
+    if max_nodes is not None:  # a whole float (1000.0) as the other searches take it
+        max_nodes = int(max_nodes)
     # here, not only in the kernel's search: A*'s warm start spends part of the budget first,
     # and what it leaves may fit under the cap that the whole does not
     kernel.check_max_nodes(algorithm, max_nodes)
@@ -380,16 +380,6 @@ def _result(out: kernel.SearchOutcome, start: Train, kinds: tuple[Card, ...], ru
                        elapsed=time.perf_counter() - clock, algorithm=algorithm,
                        expanded=out.expanded, start=start, cards=kinds, note=note,
                        generated=out.generated, reason=out.reason, bound=bound, first=first)
-
-
-def _check_limit_types(max_nodes: Any, time_limit: Any) -> None:
-    if max_nodes is not None and (isinstance(max_nodes, bool)
-                                  or not isinstance(max_nodes, numbers.Integral)):
-        raise SearchLimitError(f"max_nodes must be a positive integer, got {shorten(max_nodes)}")
-    if time_limit is not None and (isinstance(time_limit, bool)
-                                   or not isinstance(time_limit, numbers.Real)):
-        raise SearchLimitError(
-            f"time_limit must be a positive number of seconds, got {shorten(time_limit)}")
 
 
 def _hopeless(start: Train, htable: HeuristicTable) -> str:

@@ -22,7 +22,17 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from lumicore.checks import SEED_LIMIT, Choice, Int, Maybe, Spec, Text, Where, check_fields
+from lumicore.checks import (
+    SEED_LIMIT,
+    Choice,
+    Int,
+    Maybe,
+    Spec,
+    Text,
+    Where,
+    check_fields,
+    check_int,
+)
 from lumicore.data import OutputFile, read_file, shorten
 from lumicore.errors import DataError, LumicoreError
 from lumicore.lucia.cards import Deck
@@ -241,9 +251,7 @@ def win_rate(deals: int = 1000, seed: int = 0, players: int = 1,
     ``on_outcome(result)`` is called after each deal (progress bars). Ctrl-C returns the partial
     result with ``status == "interrupted"``.
     """
-    if isinstance(deals, bool) or not isinstance(deals, int) or not 1 <= deals <= MAX_DEALS:
-        raise LumicoreError(f"deals must be an integer from 1 to {MAX_DEALS:,}, got "
-                            f"{shorten(deals)}")
+    deals = check_int(deals, "deals", 1, MAX_DEALS, f"an integer from 1 to {MAX_DEALS:,}")
     players = check_players(players)
     seed = check_seed(seed, SEED_LIMIT - deals + 1,
                       f"seed (of {deals} deals: seed + {deals - 1} is a seed too)")

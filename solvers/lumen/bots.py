@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from lumicore.checks import check_int
 from lumicore.errors import LumicoreError
 from lumicore.game import GameState
 from lumicore.lumen import kernel
@@ -146,8 +147,7 @@ class FastMCBot:
     and the most wins is taken."""
 
     def __init__(self, seed: int = 0, playouts: int = 200) -> None:
-        if isinstance(playouts, bool) or not isinstance(playouts, int) or playouts < 1:
-            raise LumicoreError(f"playouts must be a positive integer, got {playouts!r}")
+        playouts = check_int(playouts, "playouts", 1, what="a positive integer")
         self.rng = np.random.default_rng(check_seed(seed))
         self.playouts = playouts
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from lumicore.checks import check_int
 from lumicore.errors import LumicoreError
 from lumicore.game import sample_chance
 from lumicore.lumen.game import GameState, check_seed
@@ -91,8 +92,7 @@ def win_probability(state: GameState, samples: int = 100, bot: str = "sheet",
     only)."""
     if not isinstance(state, GameState):
         raise LumicoreError(f"expected a Lumen GameState, got {type(state).__name__}")
-    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
-        raise LumicoreError(f"samples must be a positive integer, got {samples!r}")
+    samples = check_int(samples, "samples", 1, what="a positive integer")
     seed = check_seed(seed)
     check_limits(None, time_limit)
     start = time.perf_counter()

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from tqdm import tqdm
 
+from lumicore.checks import check_int
 from lumicore.errors import LumicoreError
 from lumicore.game import sample_chance
 from lumicore.lumen import kernel
@@ -246,8 +247,7 @@ def best_choice(state: GameState, time_limit: float | None = DEFAULT_TIME_LIMIT,
     no samples; with none at all the status is ``limit``); ``min_samples`` play-outs per choice
     are played first only when the time allows. ``progress`` shows a progress line (None: on
     a terminal only): the nodes so far and the best choice's value."""
-    if isinstance(min_samples, bool) or not isinstance(min_samples, int) or min_samples < 1:
-        raise LumicoreError(f"min_samples must be a positive integer, got {min_samples!r:.80}")
+    min_samples = check_int(min_samples, "min_samples", 1, what="a positive integer")
     check_progress(progress)
     if objective == "sheet":
         from solvers.lumen.solitaire import solitaire_choice

@@ -34,6 +34,7 @@ from collections.abc import Sequence
 import numpy as np
 from tqdm import tqdm
 
+from lumicore.checks import check_int
 from lumicore.errors import LumicoreError
 from lumicore.lumen import kernel
 from lumicore.lumen.dice import ROLLS, SELECTIONS, selections
@@ -152,9 +153,8 @@ def solitaire_choice(state: GameState, time_limit: float | None = 2.0, seed: int
                             "selection and a bubble")
     check_limits(None, time_limit)
     seed = check_seed(seed)
-    for name, number in (("depth", depth), ("min_samples", min_samples)):
-        if isinstance(number, bool) or not isinstance(number, int) or number < 1:
-            raise LumicoreError(f"{name} must be a positive integer, got {number!r:.80}")
+    depth = check_int(depth, "depth", 1, what="a positive integer")
+    min_samples = check_int(min_samples, "min_samples", 1, what="a positive integer")
     check_progress(progress)
     with search_bar(progress) as bar:
         return _rank(state, time_limit, seed, depth, min_samples, bar)

@@ -74,7 +74,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from lumicore.checks import check_real
+from lumicore.checks import check_bool, check_real
 from lumicore.data import shorten
 from lumicore.errors import LumicoreError
 from lumicore.reef import kernel
@@ -310,8 +310,7 @@ def best_placement(
     if limestone > LIMESTONE_CAP:  # no storage holds more: the CLI refused it, this did not
         raise LumicoreError(f"limestone {limestone}: storage holds 0..{LIMESTONE_CAP}")
     limestone_value = check_real(limestone_value, "limestone_value")
-    if not isinstance(prune, bool):
-        raise LumicoreError(f"prune must be True or False, got {shorten(prune)}")
+    prune = check_bool(prune, "prune")
     check_callback(progress)
     if max(reef.heights) + len(tiles) > kernel.MAX_HEIGHT + 1:
         raise LumicoreError(f"reef is {max(reef.heights)} levels high: the search takes reefs up "
