@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from lumicore.checks import check_players, is_integer, parse_int, parse_real
+from lumicore.checks import check_int, check_players, is_integer, parse_int, parse_real
 from lumicore.data import OutputFile, plural, shorten
 from lumicore.errors import IllegalMoveError, LumicoreError
 from lumicore.game import GAMES, GameState, is_cooperative, new_game, replay_arena_record
@@ -525,9 +525,7 @@ def tournament(game: str = "reef", bots: Sequence[str] = ("random", "greedy"), p
     """
     started = time.perf_counter()
     seed = check_seed(seed)
-    if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
-        raise LumicoreError(f"games must be an integer from 1 to {MAX_GAMES:,}, got "
-                            f"{shorten(games)}")
+    games = check_int(games, "games", 1, MAX_GAMES, f"an integer from 1 to {MAX_GAMES:,}")
     if isinstance(bots, str) or not isinstance(bots, Iterable):
         raise LumicoreError(f"bots must be a list of bot names, got {bots!r:.80}")
     bots = list(bots)

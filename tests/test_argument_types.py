@@ -108,3 +108,12 @@ def test_a_path_is_always_a_file(tmp_path, monkeypatch):
     assert load_board(Path("A")) == load_board("B") != load_board("A")
     # the caches of loaded files tell them apart too
     assert file_version("default") != file_version(Path("default"))
+
+
+def test_a_tournament_takes_a_numpy_game_count():
+    from solvers.arena import tournament
+
+    plain = tournament("reef", ["random", "greedy"], games=2, seed=1, workers=1)
+    numpy = tournament("reef", ["random", "greedy"], games=np.int64(2), seed=1, workers=1)
+    assert numpy.to_dict()["games"] == plain.to_dict()["games"] == 2
+    assert json.dumps(numpy.to_dict()["games"])

@@ -5,7 +5,7 @@ take a numpy bool as the bool (audit 6, C7)."""
 from __future__ import annotations
 
 import json
-from dataclasses import asdict
+from dataclasses import asdict, replace
 
 import numpy as np
 import pytest
@@ -187,8 +187,10 @@ def test_lemuria_instance_plans_and_game():
     inst = default_instance(5, turns=np.int64(4), first_turn=np.int32(2))
     assert inst == default_instance(5, turns=4, first_turn=2)
     assert type(inst.turns) is int and type(inst.first_turn) is int
-    with pytest.raises(LumicoreError, match="turns: expected 1..12, got 'True'"):
+    with pytest.raises(LumicoreError, match="turns must be an integer from 1 to 12, got 'True'"):
         default_instance(5, turns=True)
+    with pytest.raises(LumicoreError, match="turns: expected 1..12, got 'True'"):
+        replace(inst, turns=True)
     with pytest.raises(LumicoreError, match="first_turn: expected 1..9 .*, got '2.0'"):
         default_instance(5, turns=4, first_turn=2.0)
     plan = TurnPlan(np.int64(1), ())

@@ -18,9 +18,9 @@ from typing import Any
 
 import numpy as np
 
-from lumicore.checks import check_index, check_seed, is_integer
+from lumicore.checks import check_index, check_int, check_seed, is_integer
 from lumicore.data import parse_toml, plural, read_toml, shorten, write_file
-from lumicore.errors import DataError, LumicoreError
+from lumicore.errors import DataError
 from lumicore.lemuria.cards import (
     Building,
     Character,
@@ -553,14 +553,12 @@ def default_income(turns: int, seed: int) -> dict[int, dict[str, int]]:
     >>> sorted(inc) == list(range(1, 13)), all(sum(a.values()) == 3 for a in inc.values())
     (True, True)
     """
-    if not is_integer(turns) or not 1 <= turns <= MAX_TURNS:
-        raise LumicoreError(f"turns must be an integer from 1 to {MAX_TURNS}, got "
-                            f"{shorten(turns)}")
+    turns = check_int(turns, "turns", 1, MAX_TURNS)
     rng = np.random.default_rng(check_seed(seed))
     kinds = ("stone", "wood", "gold", "food")
     weights = np.array([0.3, 0.3, 0.2, 0.2])
     income = {}
-    for turn in range(1, int(turns) + 1):
+    for turn in range(1, turns + 1):
         first, second = rng.choice(len(kinds), size=2, replace=False, p=weights)
         income[turn] = {kinds[first]: 2, kinds[second]: 1}
     return income
