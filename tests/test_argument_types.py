@@ -117,3 +117,14 @@ def test_a_tournament_takes_a_numpy_game_count():
     numpy = tournament("reef", ["random", "greedy"], games=np.int64(2), seed=1, workers=1)
     assert numpy.to_dict()["games"] == plain.to_dict()["games"] == 2
     assert json.dumps(numpy.to_dict()["games"])
+
+
+def test_a_lumen_bubble_is_named_by_integers():
+    from lumicore.lumen.sheet import load_layout
+
+    layout = load_layout("default")
+    row, column = layout.cells[3]
+    assert layout.index((np.int64(row), np.int32(column))) == layout.index((row, column)) == 3
+    for bad in ((True, column) if row == 1 else (row, float(column)), (float(row), column)):
+        with pytest.raises(LumicoreError, match="no bubble at"):
+            layout.index(bad)

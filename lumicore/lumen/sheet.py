@@ -168,12 +168,16 @@ class Layout:
                          f"objective_sections={objectives}")
         return tuple(lines)
 
-    def index(self, cell: object) -> int:
-        """The bubble index of ``cell``; :class:`LumicoreError` naming it if there is none."""
+    def index(self, cell: Any) -> int:
+        """The bubble index of ``cell``, ``(row, column)`` (integers, numpy's too; a bool or a
+        float is none); :class:`LumicoreError` naming it if there is none."""
         try:
-            return self._index[tuple(cell)]  # type: ignore[attr-defined,arg-type]
-        except (KeyError, TypeError):
-            raise LumicoreError(f"no bubble at {shorten(cell)} on the {self.name} sheet") from None
+            row, column = cell
+            if is_integer(row) and is_integer(column):
+                return self._index[(int(row), int(column))]  # type: ignore[attr-defined]
+        except (KeyError, TypeError, ValueError):
+            pass
+        raise LumicoreError(f"no bubble at {shorten(cell)} on the {self.name} sheet")
 
     @property
     def shape(self) -> tuple[int, int]:

@@ -228,7 +228,7 @@ def winners(scores: Sequence[FinalScore], limestone: Sequence[int],
         raise LumicoreError("winners needs the FinalScore of each player (see final_scores)")
     if not all(is_integer(v) for v in limestone + before):
         raise LumicoreError("limestone and points_before must be integers")
-    limestone, before = [int(v) for v in limestone], [int(v) for v in before]
-    keys = [(s.total + b, stone) for s, b, stone in zip(scores, before, limestone, strict=True)]
+    keys = [(s.total + int(b), int(stone))
+            for s, b, stone in zip(scores, before, limestone, strict=True)]
     best = max(keys)
     return [p for p, key in enumerate(keys) if key == best]
