@@ -67,6 +67,27 @@ def test_strength_sums_match_the_reference(territories, counts, data):
     assert kernel.strength_sums(units, strengths) == reference.strength_sums(units, strengths)
 
 
+TOP = 2**31 - 1  # the largest count and strength the door takes
+
+
+@pytest.mark.parametrize("kinds", [1, 2])
+def test_strength_sums_at_the_doors_limits_equal_the_reference(kinds):
+    """Two kinds at the largest count and strength sum to just below 2**63: still exact."""
+    units = [[[TOP] * kinds, [0] * kinds], [[TOP] * kinds, [TOP, 0][:kinds]]]
+    assert kernel.strength_sums(units, [TOP] * kinds) == \
+        reference.strength_sums(units, [TOP] * kinds)
+
+
+@pytest.mark.parametrize("kinds", [3, 40])
+def test_strength_sums_that_overflow_int64_are_refused(kinds):
+    """Three kinds at the largest count and strength overflowed the kernel's int64 sum: it
+    returned -4611686031312289789 where the reference gives 13835058042397261827."""
+    units = np.zeros((2, 2, kinds), dtype=np.int64)
+    units[1, 1] = TOP
+    with pytest.raises(LumicoreError, match="sum below 2\\*\\*63.* player 1 in territory 1"):
+        kernel.strength_sums(units, [TOP] * kinds)
+
+
 def test_the_door_rejects_bad_input():
     sheet = Sheet.parse("4 . / . .")
     for bad in (0, 9, -1, True, 1.5):

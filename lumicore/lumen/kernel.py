@@ -29,6 +29,7 @@ import numpy as np
 from lumicore._ext import lumen as _k
 from lumicore.checks import check_int
 from lumicore.checks import check_seed as _seed
+from lumicore.data import shorten
 from lumicore.errors import LumicoreError
 from lumicore.lumen.dice import MAX_VALUE
 from lumicore.lumen.sheet import Layout, Sheet
@@ -100,7 +101,10 @@ def strength_table(strengths: Sequence[int] | np.ndarray) -> np.ndarray:
 def strength_sums(units: Sequence[Sequence[Sequence[int]]] | np.ndarray,
                   strengths: Sequence[int] | np.ndarray) -> list[list[int]]:
     """``result[t][p]``: player ``p``'s strength in territory ``t`` (``units[t][p][c]`` counts
-    of each side of each kind, ``strengths[c]`` their strength)."""
+    of each side of each kind, ``strengths[c]`` their strength), as
+    :func:`lumicore.lumen.reference.strength_sums`. Counts and strengths are below 2**31 and
+    every sum below 2**63 (the kernel adds in int64): a larger one is a :class:`LumicoreError`,
+    not a wrapped number."""
     arr = np.asarray(units)
     if arr.ndim != 3 or arr.dtype.kind not in "iu" or (arr.size and arr.min() < 0) \
             or (arr.size and arr.max() >= 2**31):
@@ -108,7 +112,21 @@ def strength_sums(units: Sequence[Sequence[Sequence[int]]] | np.ndarray,
     table = strength_table(strengths)
     if len(table) != arr.shape[2]:
         raise LumicoreError(f"{len(table)} strengths for {arr.shape[2]} unit counts")
+    _check_sums(arr, table)
     return _k.strength_sums(np.ascontiguousarray(arr, dtype=np.int32), table).tolist()
+
+
+def _check_sums(units: np.ndarray, table: np.ndarray) -> None:
+    """A :class:`LumicoreError` if a strength sum of ``units`` (checked counts) by ``table``
+    reaches 2**63. The largest count times the sum of strengths bounds every sum; only past
+    that bound are the sums counted exactly, in Python ints."""
+    if not units.size or int(units.max()) * int(table.sum(dtype=np.int64)) < 2**63:
+        return
+    exact = (units.astype(object) * table.astype(object)).sum(axis=2)
+    if exact.max() >= 2**63:
+        t, p = np.unravel_index(int(np.argmax(exact >= 2**63)), exact.shape)
+        raise LumicoreError(f"units times strengths must sum below 2**63 (int64), got "
+                            f"{shorten(exact[t, p])} for player {p} in territory {t}")
 
 
 _ABILITY = {"none": 0, "restore": 1, "push": 2, "kill": 3, "fly": 4}
