@@ -101,6 +101,14 @@ def _good():
     (1, np.array([[-1, 1, -1, 0, 1, -1]]), "outside"),
     (1, np.array([[0, 1, -2, 0, 1, -1]]), "outside"),
     (1, np.array([[0, 1, -1, 0, 1]]), "succ must be an"),
+    # a float, bool or object succ was cast to int64: 1.9 read as state 1, True as 1, 2**70
+    # an OverflowError (the twin raises IndexError on floats; held_step refused them)
+    (1, np.array([[0.0, 1.9, -1.0, 0.0, 1.0, -1.0]]), "succ must be a 2-dimensional array of "
+                                                       "whole numbers, got shape \\(1, 6\\) "
+                                                       "of float64"),
+    (1, np.ones((1, 6), dtype=bool), "whole numbers"),
+    (1, np.array([[2**70, 1, -1, 0, 1, -1]], dtype=object), "whole numbers"),
+    (1, [[0, 1, -1, 0, 1, -1]], "whole numbers"),
     (2, np.zeros((4, 2, 5)), "gains must be"),
     (3, 6, "only must be"),
     (3, True, "only must be"),

@@ -41,7 +41,12 @@ def building_turn(nxt: np.ndarray, succ: np.ndarray, gains: np.ndarray, only: in
     nxt = _floats(nxt, "nxt", 3)
     gains = _floats(gains, "gains", 3)
     bonus = _floats(bonus, "bonus", 1)
-    if not isinstance(succ, np.ndarray) or succ.ndim != 2 or succ.shape[1] != 6:
+    # whole numbers only: the cast to int64 truncated 1.9 to 1 and read True as state 1
+    if not isinstance(succ, np.ndarray) or succ.ndim != 2 or succ.dtype.kind not in "iu":
+        what = f"{_shape(succ)} of {succ.dtype}" if isinstance(succ, np.ndarray) \
+            else _shape(succ)
+        raise LumicoreError(f"succ must be a 2-dimensional array of whole numbers, got {what}")
+    if succ.shape[1] != 6:
         raise LumicoreError(f"succ must be an (R, 6) array, got {_shape(succ)}")
     succ = np.ascontiguousarray(succ, dtype=np.int64)
     R, (Rn, F, B) = succ.shape[0], nxt.shape
