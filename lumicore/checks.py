@@ -42,11 +42,11 @@ from typing import Any, TypeGuard, TypeVar
 import numpy as np
 
 from lumicore.data import read_file, shorten
-from lumicore.errors import DataError, LumicoreError
+from lumicore.errors import DataError, LumicoreError, SearchLimitError
 
 __all__ = ["SEED_LIMIT", "check_seed", "is_integer", "check_int", "check_bool", "check_players",
            "check_index", "check_real",
-           "check_finite", "check_type", "parse_int", "parse_real",
+           "check_finite", "check_time_limit", "check_type", "parse_int", "parse_real",
            "Spec", "Int", "Choice", "Text", "Maybe", "ListOf",
            "Items", "Table", "MapOf", "Where", "Load", "BOOL", "read_json", "read_record",
            "check_fields", "field_error", "check_known_keys", "read_key"]
@@ -168,6 +168,30 @@ def check_real(value: object, name: str, what: str = "a finite number") -> float
         if math.isfinite(out):
             return out
     raise LumicoreError(f"{name} must be {what}, got {shorten(value)}")
+
+
+def check_time_limit(time_limit: object, name: str = "time_limit") -> float | None:
+    """``time_limit`` as a float if it is a positive finite number of seconds (None: None, no
+    limit); else :class:`SearchLimitError` naming ``name`` and quoting the value. Kernels read
+    a deadline at or below 0 as none, so a limit that is not positive must not reach them.
+
+    >>> check_time_limit(2)
+    2.0
+    >>> check_time_limit(-1.0)
+    Traceback (most recent call last):
+    ...
+    lumicore.errors.SearchLimitError: time_limit must be a positive number of seconds, got '-1.0'
+    """
+    if time_limit is None:
+        return None
+    try:
+        seconds = check_real(time_limit, name)
+    except LumicoreError:
+        seconds = 0.0
+    if seconds <= 0:
+        raise SearchLimitError(f"{name} must be a positive number of seconds, "
+                               f"got {shorten(time_limit)}")
+    return seconds
 
 
 _BLANKS = " \t\n\r\f\v"

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import functools
+import re
+
 import numpy as np
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from lumicore.errors import DataError, LumicoreError, NotationError
+from lumicore.errors import DataError, LumicoreError, NotationError, SearchLimitError
 from lumicore.lucia import Action, Card, Rules, Train, load_deck, random_train
 from lumicore.lucia import kernel as K
 from lumicore.lucia import reference as R
@@ -275,3 +278,68 @@ def test_the_door_names_arguments_of_the_wrong_kind():
     for time_limit in ("1", 10**400, float("nan"), np.zeros(2), True):
         with pytest.raises(LumicoreError, match="time"):
             K.search("bfs", train, TABLE, None, 100, time_limit)
+
+
+@pytest.mark.parametrize("time_limit", [0, -1.0, -1e9, -1e300, float("-inf")])
+def test_a_time_limit_that_is_not_positive_is_refused(time_limit):
+    """The kernel reads a deadline <= 0 as none: ``monotonic() + time_limit`` was that for
+    -1e9, so such a search ran to the end while -1.0 stopped at once. Every limit that is not
+    positive is now a SearchLimitError, in the deal searches' deadline too."""
+    train = Train.parse("h L4 H T S")
+    with pytest.raises(SearchLimitError, match="time_limit must be a positive number"):
+        K.search("bfs", train, TABLE, None, 100, time_limit)
+    with pytest.raises(SearchLimitError, match="time_limit must be a positive number"):
+        K.deal_deadline(time_limit)
+
+
+def test_the_deal_deadline_checks_its_time_limit():
+    for bad in ("1", True, float("nan"), [1]):
+        with pytest.raises(SearchLimitError, match="time_limit"):
+            K.deal_deadline(bad)
+    assert K.deal_deadline(None) == 0.0
+    assert K.deal_deadline(5) - K._k.monotonic() == pytest.approx(5, abs=1)
+
+
+def _hand_made_tables() -> list:
+    """Tables of the right type and the wrong contents, each as ``(table, what it gets wrong)``:
+    they reached C, which raised ValueError, OverflowError or TypeError (or read a target of
+    no meaning)."""
+    import dataclasses
+
+    good = build_table(DECK, Train.parse("h L3 T S H"))
+    change = functools.partial(dataclasses.replace, good)
+    return [
+        (change(values=good.values.astype(float)), "htable.values"),
+        (change(values=np.asfortranarray(good.values)), "htable.values"),
+        (change(values=good.values.tolist()), "htable.values"),
+        (change(values=good.values[:, :, :, :4].copy()), "htable.values"),
+        (change(target=2**40), "htable.target"),
+        (change(target=3), "htable.target"),
+        (change(target=4.0), "htable.target"),
+        (change(locked="no"), "htable.locked"),
+        (change(length=17), "htable must be for trains of 1 to 16 kids"),
+        (change(starboys=1.0), "htable must be for trains"),
+    ]
+
+
+HAND_MADE = _hand_made_tables()
+
+
+@pytest.mark.parametrize("htable,what", HAND_MADE, ids=[f"{i}-{w.split()[0]}"
+                                                        for i, (_, w) in enumerate(HAND_MADE)])
+def test_a_hand_made_heuristic_table_is_checked_before_c(htable, what):
+    train = Train.parse("h L3 T S H")
+    with pytest.raises(LumicoreError, match=re.escape(what)):
+        K.heuristic([train.packed], htable)
+    for algorithm in ("astar", "idastar"):
+        with pytest.raises(LumicoreError, match=re.escape(what)):
+            K.search(algorithm, train, TABLE, htable, 100, None)
+    with pytest.raises(LumicoreError, match=re.escape(what)):
+        K.deal_search(train, DECK[:3], [0, 1], [[0], [2]], htable)
+
+
+def test_a_built_table_still_passes():
+    train = Train.parse("h L3 T S H")
+    htable = build_table(DECK, train)
+    assert K.heuristic([train.packed], htable).tolist() == [estimate(train, htable)]
+    assert K.search("astar", train, TABLE, htable, 10**6, None).status == "optimal"

@@ -23,7 +23,13 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from lumicore._ext import lucia as _k
-from lumicore.checks import check_index, check_int, check_real, check_type
+from lumicore.checks import (
+    check_index,
+    check_int,
+    check_time_limit,
+    check_type,
+    is_integer,
+)
 from lumicore.data import shorten
 from lumicore.errors import LumicoreError, NotationError, SearchLimitError
 from lumicore.lucia import pdb as _pdb
@@ -36,6 +42,7 @@ from lumicore.lucia.notation import (
     H_UNLIT,
     LUCIA0,
     LUCIA5,
+    MAX_CANDLES,
     STARBOY,
     TOMTEN,
 )
@@ -201,7 +208,34 @@ def _heuristic_object(htable: HeuristicTable, pdbs: Sequence[_pdb.PatternDatabas
 
 
 def _check_htable(htable: object) -> HeuristicTable:
-    return check_type(htable, HeuristicTable, "htable", "a HeuristicTable (heuristic.build_table)")
+    """``htable`` if it is a :class:`HeuristicTable` the kernel can read: its shape fields
+    whole numbers of a train (1..16 kids), ``values`` a C-contiguous uint8 array of the sizes
+    :func:`~lumicore.lucia.heuristic.build_table` gives that shape, ``target`` the shape's sum
+    of Starboy goal positions and ``locked`` a bool; else a :class:`LumicoreError` naming
+    ``htable`` (a table made by hand reached C, which raised ValueError or OverflowError, or
+    read a target of no meaning)."""
+    htable = check_type(htable, HeuristicTable, "htable",
+                        "a HeuristicTable (heuristic.build_table)")
+    n, m, h = htable.shape
+    if not (is_integer(n) and is_integer(m) and is_integer(h) and 1 <= n <= 16
+            and 0 <= m < n and 0 <= h < n):
+        raise LumicoreError(f"htable must be for trains of 1 to 16 kids, got the shape "
+                            f"{shorten(htable.shape)}")
+    sizes = (MAX_CANDLES + 1, MAX_CANDLES + h + 1, m * (n - m) + 1, n)
+    values = htable.values
+    if not (isinstance(values, np.ndarray) and values.dtype == np.uint8
+            and values.flags.c_contiguous and values.shape == sizes):
+        got = (f"{values.dtype} {values.shape}" if isinstance(values, np.ndarray)
+               else shorten(values))
+        raise LumicoreError(f"htable.values must be a C-contiguous uint8 array {sizes} "
+                            f"(heuristic.build_table), got {got}")
+    target = sum(range(n - m, n))
+    if not is_integer(htable.target) or htable.target != target:
+        raise LumicoreError(f"htable.target must be {target} for its trains, "
+                            f"got {shorten(htable.target)}")
+    if not isinstance(htable.locked, (bool, np.bool_)):
+        raise LumicoreError(f"htable.locked must be True or False, got {shorten(htable.locked)}")
+    return htable
 
 
 def _check_pdbs(pdbs: object) -> tuple[_pdb.PatternDatabase, ...]:
@@ -218,10 +252,11 @@ def _check_pdbs(pdbs: object) -> tuple[_pdb.PatternDatabase, ...]:
 
 
 def _deadline(time_limit: object) -> float:
-    """The kernel clock's deadline ``time_limit`` seconds from now (None: 0.0, none)."""
-    if time_limit is None:
-        return 0.0
-    return _k.monotonic() + check_real(time_limit, "time_limit", "a finite number of seconds")
+    """The kernel clock's deadline ``time_limit`` seconds from now (None: 0.0, none); a
+    :class:`SearchLimitError` unless it is a positive finite number (the kernel reads a
+    deadline at or below 0 as none: ``-1e9`` seconds dropped the limit)."""
+    seconds = check_time_limit(time_limit)
+    return 0.0 if seconds is None else _k.monotonic() + seconds
 
 
 def _check_shape(arr: np.ndarray, htable: HeuristicTable) -> None:
@@ -313,7 +348,7 @@ def search(algorithm: str, train: Train, table: np.ndarray, htable: HeuristicTab
         if not isinstance(htable, HeuristicTable):
             raise LumicoreError(f"a heuristic table for this train is needed, got "
                                 f"{shorten(htable)}")
-        _check_shape(np.array([train.packed], dtype=np.uint64), htable)
+        _check_shape(np.array([train.packed], dtype=np.uint64), _check_htable(htable))
         if not all(db.fits(train) for db in pdbs):
             raise LumicoreError(f"a pattern database does not fit the train {train}")
         heur = _heuristic_object(htable, pdbs)
@@ -419,5 +454,7 @@ def deal_node_limit(max_nodes: int | None) -> int:
 
 
 def deal_deadline(time_limit: float | None) -> float:
-    """The kernel clock's deadline ``time_limit`` seconds from now (0: none)."""
-    return 0.0 if time_limit is None else _k.monotonic() + float(time_limit)
+    """The kernel clock's deadline ``time_limit`` seconds from now (0: none), as a search
+    takes it: a :class:`SearchLimitError` unless ``time_limit`` is None or a positive finite
+    number of seconds."""
+    return _deadline(time_limit)
