@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lumicore.errors import LumicoreError
+from lumicore.errors import LumicoreError, SearchLimitError
 from lumicore.reef import Board, Lumino, Piece, Reef, StartLumino, kernel, load_board, reference
 from lumicore.reef.sample import random_reef
 from lumicore.reef.tiles import ANIMALS, COLORS
@@ -199,6 +199,43 @@ def test_huge_limestone_is_fine():
     reef = random_reef("B", 10, seed=1)
     assert kernel.placements(reef, Lumino("blue", 3), 10**30) == \
         reference.placements(reef, Lumino("blue", 3), 10**30)
+
+
+HAND = [Lumino("pink", 3, "crab"), Lumino("blue", 2), Lumino("green", 5, "starfish")]
+
+
+def _search(**options):
+    """A hand search on a reef of 10 pieces (all weights 1; options change the arguments)."""
+    arguments = dict(counts=[1, 1, 1], max_nodes=None, time_limit=None) | options
+    return kernel.search_hand(kernel.state(random_reef("A", 10, seed=1)), HAND,
+                              arguments["counts"], 2, [1.0] * len(kernel.FEATURES),
+                              prune=False, max_nodes=arguments["max_nodes"],
+                              time_limit=arguments["time_limit"])
+
+
+@pytest.mark.parametrize("name,bad", [
+    ("max_nodes", 0), ("max_nodes", -1), ("max_nodes", 2.0), ("max_nodes", True),
+    ("max_nodes", "5"), ("time_limit", 0), ("time_limit", -1.0), ("time_limit", -1e9),
+    ("time_limit", float("nan")), ("time_limit", float("inf")), ("time_limit", "1"),
+    ("time_limit", True)])
+def test_search_hand_refuses_limits_that_are_not_positive_numbers(name, bad):
+    """The kernel reads a limit <= 0 as none: max_nodes=0 or time_limit=-1 (or NaN) ran the
+    whole search, and time_limit="1" was Python's TypeError. Each is now a SearchLimitError."""
+    with pytest.raises(SearchLimitError, match=f"{name} must be a positive"):
+        _search(**{name: bad})
+
+
+def test_search_hand_keeps_positive_limits():
+    assert _search(max_nodes=1)["nodes"] == 1 and not _search(max_nodes=1)["complete"]
+    assert _search(max_nodes=2**62)["complete"] and _search(time_limit=60)["complete"]
+
+
+@pytest.mark.parametrize("counts", [[1.5, 0.5, 1], [1.0, 1, 1], [True, 1, 1], ["1", 1, 1],
+                                    [-1, 2, 1]])
+def test_search_hand_refuses_counts_that_are_not_whole_numbers(counts):
+    """int() made counts [1.5, 0.5, 1] a hand of two Luminos [1, 0, 1]."""
+    with pytest.raises(LumicoreError, match="counts must be whole numbers >= 0"):
+        _search(counts=counts)
 
 
 def test_state_rejects_bad_arrays_and_moves():

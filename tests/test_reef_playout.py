@@ -76,6 +76,17 @@ def test_playout_rejects_bad_arguments(bad):
         kernel.playout(values["players"], values["seed"], *args[2:], count=values["count"])
 
 
+@pytest.mark.parametrize("position,bad,name", [
+    (5, 6.9, "emergency"), (5, "6", "emergency"), (5, True, "emergency"), (5, -1, "emergency"),
+    (6, "no", "light"), (6, 1, "light"), (6, None, "light"), (7, "yes", "penalties")])
+def test_emergency_light_and_penalties_must_be_of_their_type(position, bad, name):
+    """int() took emergency 6.9 or "6" as 6 and bool() light "no" as True; each is refused."""
+    args = list(arguments(3, 1, "A", False))
+    args[position] = bad
+    with pytest.raises(LumicoreError, match=f"{name} must be"):
+        kernel.playout(*args)
+
+
 @pytest.mark.parametrize("position", [3, 4])
 @pytest.mark.parametrize("bad", [None, 5, "blue 2", {"a": 1}])
 def test_luminos_and_starts_that_are_no_sequence_are_named(position, bad):

@@ -28,9 +28,16 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from lumicore._ext import reef as _kernel
-from lumicore.checks import check_int, check_players, check_seed
+from lumicore.checks import (
+    check_bool,
+    check_int,
+    check_players,
+    check_seed,
+    check_time_limit,
+    is_integer,
+)
 from lumicore.data import shorten
-from lumicore.errors import LumicoreError
+from lumicore.errors import LumicoreError, SearchLimitError
 from lumicore.reef import reference
 from lumicore.reef.board import Board
 from lumicore.reef.values import Lumino, Placement, StartLumino, animal_code, color_code
@@ -170,18 +177,26 @@ def search_hand(
         raise LumicoreError("expected a kernel State")
     if not 1 <= len(kinds) <= _kernel.MAX_HAND or len(counts) != len(kinds):
         raise LumicoreError("a hand has 1 to 3 Luminos")
-    if any(c < 0 for c in counts) or not 1 <= sum(counts) <= _kernel.MAX_HAND:
+    for c in counts:  # int() made 1.5 one tile and 0.5 none
+        if not is_integer(c) or c < 0:
+            raise LumicoreError(f"counts must be whole numbers >= 0, got {shorten(c)}")
+    if not 1 <= sum(counts) <= _kernel.MAX_HAND:
         raise LumicoreError("a hand has 1 to 3 Luminos")
     if len(weights) != len(FEATURES):
         raise LumicoreError("one weight per feature")
     if prune and (any(w < 0 for w in weights) or limestone_value < 0):
         raise LumicoreError("the search bounds need weights >= 0: search with prune=False")
+    # the kernel reads a limit <= 0 as none: such a limit must not reach it
+    if max_nodes is not None:
+        max_nodes = check_int(max_nodes, "max_nodes", 1, what="a positive integer",
+                              error=SearchLimitError)
     if max_nodes is not None and max_nodes >= 2**62:
         max_nodes = None
+    seconds = check_time_limit(time_limit)
     return _kernel.search_hand(
         s, [tile_codes(t) for t in kinds], [int(c) for c in counts], check_limestone(limestone),
         [float(w) for w in weights], float(discard_cost), float(limestone_value), bool(prune),
-        0 if max_nodes is None else int(max_nodes), 0.0 if time_limit is None else time_limit,
+        0 if max_nodes is None else int(max_nodes), 0.0 if seconds is None else seconds,
         poll,
     )
 
@@ -220,9 +235,12 @@ def playout(players: int, seed: int, board: Board, luminos: Sequence[Lumino],
             or not all(isinstance(t, Lumino) for t in luminos) \
             or not all(isinstance(s, StartLumino) for s in starts):
         raise LumicoreError("a play-out needs a Board, Luminos and StartLuminos")
+    # int() and bool() took 6.9 as 6 and "no" as True
+    emergency = check_int(emergency, "emergency", 0, what="an integer >= 0")
+    light, penalties = check_bool(light, "light"), check_bool(penalties, "penalties")
     try:
-        games = _playout(board, tuple(luminos), tuple(starts), players, int(emergency),
-                         bool(light), bool(penalties))
+        games = _playout(board, tuple(luminos), tuple(starts), players, emergency, light,
+                         penalties)
     except (ValueError, TypeError, OverflowError) as exc:
         raise LumicoreError(f"play-out setup refused: {exc}") from None
     if count is None:

@@ -329,7 +329,9 @@ def best_placement(
         start = kernel.state(reef)
         found = kernel.search_hand(
             start, kinds, counts, limestone, goal.weights, limestone_value=limestone_value,
-            prune=prune and goal.prunable and limestone_value >= 0, max_nodes=max_nodes,
+            prune=prune and goal.prunable and limestone_value >= 0,
+            # check_limits takes a whole float (100.0); the kernel door takes integers only
+            max_nodes=None if max_nodes is None else int(max_nodes),
             time_limit=time_limit, poll=poll,
         )
         if found["found"]:
