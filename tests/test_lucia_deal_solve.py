@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lumicore.errors import IllegalMoveError, LumicoreError
-from lumicore.lucia import Action, Card, Train
+from lumicore.lucia import Action, Card, Rules, Train
 from lumicore.lucia import kernel as K
 from lumicore.lucia.deal import Deal, heuristic_table
 from lumicore.lucia.deal_reference import after_play, fewest_plays, plays, winnable
@@ -24,16 +24,18 @@ KINDS = (
 
 @st.composite
 def small_deals(draw, min_cards=6, max_cards=14, max_others=4):
+    """A train (Lucia L0..L5), a deck, 1 to 4 players (3 cards each as far as the deck goes:
+    a hand may be short or empty) and the rules, with or without ``lucia_partial``."""
     others = draw(st.lists(st.sampled_from([0, 1, 2, 3, 4]), min_size=2, max_size=max_others))
     where = draw(st.integers(0, len(others)))
-    codes = [*others[:where], 5 + draw(st.integers(1, 5)), *others[where:]]
+    codes = [*others[:where], 5 + draw(st.integers(0, 5)), *others[where:]]
     try:
         train = Train(fix_up(codes))
     except LumicoreError:
         train = Train.parse("h T L3 S")
     deck = draw(st.lists(st.sampled_from(KINDS), min_size=min_cards, max_size=max_cards))
-    players = draw(st.integers(1, 2))
-    return train, tuple(deck), players
+    players = draw(st.integers(1, 4))
+    return train, tuple(deck), players, Rules(lucia_partial=draw(st.booleans()))
 
 
 def reference_hands(deck, players):
@@ -43,13 +45,14 @@ def reference_hands(deck, players):
 @settings(max_examples=80)
 @given(small_deals())
 def test_solve_deal_agrees_with_exhaustive_search(case):
-    train, deck, players = case
+    train, deck, players, rules = case
     hands, stock = reference_hands(deck, players)
-    want = winnable(train, hands, stock)
-    result = solve_deal(train, deck, players)
-    assert result.status == ("winnable" if want else "unwinnable"), (str(train), deck, players)
+    want = winnable(train, hands, stock, rules=rules)
+    result = solve_deal(train, deck, players, rules=rules)
+    assert result.status == ("winnable" if want else "unwinnable"), \
+        (str(train), deck, players, rules)
     if want:
-        assert replay_deal(train, deck, players, result.plan).is_goal()
+        assert replay_deal(train, deck, players, result.plan, rules).is_goal()
         assert result.cost == len(result.plan)
     else:
         assert result.plan == [] and result.cost is None
@@ -58,16 +61,16 @@ def test_solve_deal_agrees_with_exhaustive_search(case):
 @settings(max_examples=40)
 @given(small_deals(max_cards=11))
 def test_shortest_plan_has_the_fewest_plays(case):
-    train, deck, players = case
+    train, deck, players, rules = case
     hands, stock = reference_hands(deck, players)
-    want = fewest_plays(train, hands, stock)
-    result = solve_deal(train, deck, players, shortest=True)
+    want = fewest_plays(train, hands, stock, rules=rules)
+    result = solve_deal(train, deck, players, shortest=True, rules=rules)
     if want is None:
         assert result.status == "unwinnable"
     else:
         assert result.status == "winnable" and result.shortest_proven
         assert result.cost == want
-        assert replay_deal(train, deck, players, result.plan).is_goal()
+        assert replay_deal(train, deck, players, result.plan, rules).is_goal()
 
 
 @settings(max_examples=40)
@@ -75,22 +78,23 @@ def test_shortest_plan_has_the_fewest_plays(case):
 def test_kernel_children_values_equal_reference(case):
     """The kernel's value of every play from a position (its primitive for best play) equals the
     reference's exhaustive answer for the position after that play."""
-    train, deck, players = case
+    train, deck, players, rules = case
     hands, stock = reference_hands(deck, players)
     kinds = tuple(dict.fromkeys(deck))
     index = [[kinds.index(c) for c in h] for h in hands]
     search = K.deal_search(train, kinds, [kinds.index(c) for c in stock], index,
-                           heuristic_table(kinds, train))
+                           heuristic_table(kinds, train), rules)
     found, reason = search.children(train.packed, 10**9, 0.0)
     assert reason == 0
     got = {(kinds[k], Train.from_packed(y)): code for k, y, code in found}
-    assert set(got) == set(plays(train, hands[0]))
+    assert set(got) == set(plays(train, hands[0], rules))
     for (card, after), code in got.items():
         if after.is_goal():
             assert code == 1
             continue
         nxt_hands, mover, nxt_stock = after_play(hands, 0, card, stock)
-        assert code == int(winnable(after, nxt_hands, nxt_stock, mover)), (card, str(after))
+        assert code == int(winnable(after, nxt_hands, nxt_stock, mover, rules)), \
+            (card, str(after), rules)
 
 
 # a fixed pair: the same train, one deck wins and one loses (so both outcomes are covered)
