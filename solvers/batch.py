@@ -33,7 +33,7 @@ from solvers.ctrl_c import check
 
 __all__ = ["BACKENDS", "MAX_TASKS", "MAX_WORKERS", "run_batch", "cores", "default_workers",
            "check_workers", "worker_count", "children_ignore_ctrl_c", "deliver_ctrl_c",
-           "naming_job"]
+           "naming_job", "parent_ended"]
 
 BACKENDS = ("process", "dask")
 """The ``backend=`` choices of :func:`run_batch`: ``"process"`` a local process pool, ``"dask"`` a
@@ -123,7 +123,42 @@ def _claim_slot(running: Any) -> None:
 
 PARENT_POLL = 0.5
 """Seconds between a pool worker's checks that the process that started the run is alive, where
-the system cannot tell it at once (no ``os.pidfd_open``: not Linux)."""
+the system cannot tell it at once (no ``os.pidfd_open``, not Linux, and that process is not the
+worker's multiprocessing parent)."""
+
+
+def parent_ended(parent: int) -> Callable[[float | None], bool]:
+    """A test of whether the process ``parent`` has ended: called with a timeout in seconds
+    (None: for ever, 0: no wait), it waits at most that long and says whether it has.
+
+    On Linux a pidfd tells the end at once (a zombie not yet reaped included, and a process id
+    used again cannot be mistaken for it). Elsewhere, where ``parent`` is this process's
+    multiprocessing parent, its sentinel does (Windows keeps a dead parent's id as
+    ``os.getppid()``, so that cannot tell it); else ``os.getppid()`` changing (a child whose
+    parent it is) or the process id gone is polled every :data:`PARENT_POLL` seconds."""
+    try:
+        handle = os.pidfd_open(parent)
+    except (AttributeError, OSError):  # not Linux, or the parent is gone already
+        handle = None
+    if handle is not None:
+        return lambda timeout: bool(select.select([handle], [], [], timeout)[0])
+    from multiprocessing.connection import wait
+
+    started_by = multiprocessing.parent_process()
+    sentinel = None if started_by is None or started_by.pid != parent else started_by.sentinel
+    if sentinel is not None:
+        return lambda timeout: bool(wait([sentinel], timeout))
+    forked = os.getppid() == parent  # fork and spawn: the parent's id is ours to watch
+
+    def polled(timeout: float | None) -> bool:
+        end = None if timeout is None else time.monotonic() + timeout
+        while os.getppid() == parent if forked else _exists(parent):
+            if end is not None and time.monotonic() >= end:
+                return False
+            time.sleep(PARENT_POLL if end is None else
+                       min(PARENT_POLL, max(end - time.monotonic(), 0.0)))
+        return True
+    return polled
 
 
 def _watch_parent(parent: int) -> None:
@@ -134,18 +169,8 @@ def _watch_parent(parent: int) -> None:
     ``parent`` is given, not this process's parent: under the "forkserver" start method
     (Python 3.14's default on Linux) a worker is the fork server's child, and the fork server
     lives as long as its workers do (they hold its pipe open), so a worker that watched its own
-    parent outlived a killed run. On Linux a pidfd tells the parent's end at once (a zombie
-    not yet reaped included, and a process id used again cannot be mistaken for it)."""
-    try:
-        handle = os.pidfd_open(parent)
-    except (AttributeError, OSError):  # not Linux, or the parent is gone already
-        handle = None
-    if handle is not None:
-        select.select([handle], [], [])  # readable once the parent has ended
-        os._exit(1)
-    forked = os.getppid() == parent  # fork and spawn: the parent's id is ours to watch
-    while os.getppid() == parent if forked else _exists(parent):
-        time.sleep(PARENT_POLL)
+    parent outlived a killed run. :func:`parent_ended` tells its end."""
+    parent_ended(parent)(None)
     os._exit(1)
 
 

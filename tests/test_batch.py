@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 from dice_nim import ENTRY, NAME
+from process_helpers import windows_parent
 
 from lumicore.errors import LumicoreError, WorkerDiedError
 from lumicore.game import GAMES
@@ -95,6 +96,9 @@ def test_an_exception_in_a_job_surfaces(scheduler):
         collect(run_batch(math.sqrt, [4, -1, 9], workers=1))
 
 
+needs_sigkill = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="no SIGKILL here")
+
+
 def killed_at_1(x: int) -> int:
     """``x``, but the process running item 1 kills itself outright, as the out-of-memory
     killer does."""
@@ -103,6 +107,7 @@ def killed_at_1(x: int) -> int:
     return x
 
 
+@needs_sigkill
 def test_a_worker_killed_outright_is_one_error():
     """A pool worker killed by SIGKILL gave a raw ``BrokenProcessPool`` traceback."""
     with pytest.raises(WorkerDiedError) as info:
@@ -114,6 +119,7 @@ def test_a_worker_killed_outright_is_one_error():
 
 
 @pytest.mark.parametrize("chunksize", [1, 3])
+@needs_sigkill
 def test_a_dead_worker_names_the_item_it_ran(chunksize):
     """The error did not say which job the dead worker ran, so it could not be run again alone
     (a job that fills the memory by itself kills a worker however few there are)."""
@@ -124,6 +130,7 @@ def test_a_dead_worker_names_the_item_it_ran(chunksize):
                           name=lambda i, item: f"deal {i} (value {item})"))
 
 
+@needs_sigkill
 def test_a_dask_worker_killed_outright_is_the_same_error():
     """On Dask the task is given to another worker, up to the scheduler's allowed failures (none
     here), and then was a raw ``KilledWorker`` traceback. No item is named: Dask fails every
@@ -200,10 +207,13 @@ def _running(pid: int) -> bool:
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc")
+@pytest.mark.parametrize("windows", [False, True])
 @pytest.mark.parametrize("start", ["fork", "forkserver", "spawn"])
-def test_workers_end_when_their_parent_is_killed(tmp_path, start):
+def test_workers_end_when_their_parent_is_killed(tmp_path, start, windows):
     """Under "forkserver" (Python 3.14's default on Linux) a worker's parent is the fork server,
-    which lives as long as its workers: they watched it and outlived the killed run."""
+    which lives as long as its workers: they watched it and outlived the killed run. With
+    ``windows`` there is no pidfd and a process's parent id stays that of the process that
+    started it, as on Windows, where the workers watched it for a change that never came."""
     import multiprocessing
     import signal
     import subprocess
@@ -216,6 +226,8 @@ def test_workers_end_when_their_parent_is_killed(tmp_path, start):
     folder.mkdir()
     root = os.path.dirname(os.path.dirname(os.path.abspath(batch.__file__)))
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([root, os.environ.get("PYTHONPATH", "")]))
+    if windows:
+        env = windows_parent(env, tmp_path / "site")
     if start not in multiprocessing.get_all_start_methods():
         pytest.skip(f"no {start} start method here")
     parent = subprocess.Popen([sys.executable, str(script), str(folder), start], env=env)
@@ -372,7 +384,7 @@ def test_ctrl_c_while_the_local_cluster_starts_stops_the_run(local_clusters, mon
     """SIGINT was ignored while the cluster started (so that its workers inherit that): a
     Ctrl-C then was lost, and the run went on to the end."""
     monkeypatch.setitem(GAMES, NAME, ENTRY)
-    local_clusters.before = lambda: os.kill(os.getpid(), signal.SIGINT)
+    local_clusters.before = lambda: signal.raise_signal(signal.SIGINT)
     result = tournament(NAME, ["random", "greedy"], games=6, backend="dask", workers=1,
                         progress=False)
     assert result.interrupted and result.played == 0

@@ -4,13 +4,17 @@ raised in the caller, and a bound it proves ends the CP-SAT search at once."""
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import signal
+import sys
 import time
+from typing import IO
 
 import pytest
 from lemuria_helpers import Clock, optimum
 from ortools.sat.python import cp_model
+from process_helpers import kill, running, windows_parent
 from test_lemuria_branch import YEARS
 
 import solvers.lemuria as lemuria
@@ -68,6 +72,7 @@ def test_found_tells_the_process_and_keeps_the_best(monkeypatch):
     assert result.status == "proven" and result.bound == best
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="Windows sends no SIGINT to one process")
 def test_the_process_ignores_ctrl_c():
     """A Ctrl-C (SIGINT to the process group) must not end the search with a traceback: the
     planner stops it."""
@@ -97,7 +102,7 @@ def test_a_press_noted_before_the_fork_does_not_stop_the_search_beside():
 
     plain = search()
     with noting(raising=False):
-        os.kill(os.getpid(), signal.SIGINT)
+        signal.raise_signal(signal.SIGINT)
         while not pressed():  # the handler runs at the next bytecode of the main thread
             time.sleep(0.001)
         result = search()
@@ -226,7 +231,7 @@ def test_ctrl_c_leaves_no_process_behind():
     import threading
 
     inst = default_instance(1)
-    timer = threading.Timer(3.0, os.kill, (os.getpid(), signal.SIGINT))
+    timer = threading.Timer(3.0, signal.raise_signal, (signal.SIGINT,))
     timer.start()
     plan = build_schedule(inst, time_limit=60, workers=1, seed=0)
     timer.join()
@@ -271,50 +276,134 @@ def test_build_schedule_improves_on_the_workers_the_search_beside_leaves(monkeyp
     assert calls == [(1, True)]
 
 
-def test_the_search_beside_ends_when_the_planner_is_killed(tmp_path):
+PLANNER = """\
+import sys, time
+import solvers.lemuria.beside as beside_module
+from lumicore.lemuria import default_instance
+from solvers.lemuria.bound import lagrangian_bound
+from solvers.lemuria.beside import BranchBeside
+
+if __name__ == "__main__":
+    beside_module._START = sys.argv[1]
+    year = default_instance(0)
+    beside = BranchBeside(year, lagrangian_bound(year), seconds=1000.0, vp=0)
+    print(beside.process.pid, flush=True)
+    time.sleep(1000)
+"""
+
+
+def _read_line(stream: IO[bytes], seconds: float) -> bytes | None:
+    """A line of ``stream``, None if none comes within ``seconds`` (a thread reads it: a pipe
+    cannot be waited on with a timeout everywhere)."""
+    import queue
+    import threading
+
+    lines: queue.Queue[bytes] = queue.Queue()
+    threading.Thread(target=lambda: lines.put(stream.readline()), daemon=True).start()
+    try:
+        return lines.get(timeout=seconds)
+    except queue.Empty:
+        return None
+
+
+@pytest.mark.parametrize(("start", "windows"), [("fork", False), ("spawn", False),
+                                                ("fork", True), ("spawn", True)])
+def test_the_search_beside_ends_when_the_planner_is_killed(tmp_path, start, windows):
     """A planner killed outright (SIGKILL, the OOM killer, a CI timeout) cannot stop its
-    daemonic child: the branch and bound ran on, orphaned, for its whole time limit."""
+    daemonic child: the branch and bound ran on, orphaned, for its whole time limit. It also
+    did with ``windows``: no pidfd, and a parent id that stays the dead planner's, as on
+    Windows, where the orphan watched ``os.getppid()`` for a change that never came."""
     import subprocess
-    import sys
     from pathlib import Path
 
+    if start not in multiprocessing.get_all_start_methods():
+        pytest.skip(f"no {start} start method here")
     script = tmp_path / "planner.py"
-    script.write_text(
-        "import time\n"
-        "from lumicore.lemuria import default_instance\n"
-        "from solvers.lemuria.bound import lagrangian_bound\n"
-        "from solvers.lemuria.beside import BranchBeside\n"
-        "year = default_instance(0)\n"
-        "beside = BranchBeside(year, lagrangian_bound(year), seconds=1000.0, vp=0)\n"
-        "print(beside.process.pid, flush=True)\n"
-        "time.sleep(1000)\n")
+    script.write_text(PLANNER)
     root = Path(__file__).resolve().parents[1]
-    planner = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE,
-                               env={**os.environ, "PYTHONPATH": str(root)})
-    child = int(planner.stdout.readline())
-    time.sleep(1.0)
-    planner.kill()
-    planner.wait()
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    if windows:
+        env = windows_parent(env, tmp_path / "site")
+    planner = subprocess.Popen([sys.executable, str(script), start], stdout=subprocess.PIPE,
+                               env=env)
+    try:
+        line = _read_line(planner.stdout, 120)
+        assert line, "the planner did not start its branch and bound"
+        child = int(line)
+        time.sleep(1.0)
+    finally:
+        planner.kill()
+        planner.wait()
+        planner.stdout.close()
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        if not _running(child):
+        if not running(child):
             return
         time.sleep(0.2)
-    os.kill(child, signal.SIGKILL)
+    kill(child)
     pytest.fail("the branch and bound outlived its planner by a minute")
 
 
-def _running(pid: int) -> bool:
-    """Whether ``pid`` runs (an exited process nobody reaped yet, a zombie, does not)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:  # no /proc: trust the signal
-        return True
+UNGUARDED = """\
+import solvers.lemuria.beside as beside_module
+beside_module._START = "spawn"  # what macOS and Windows get
+from lumicore.lemuria import default_instance
+from solvers.lemuria import build_schedule
+print(build_schedule(default_instance(0), time_limit=5, workers=1).status, flush=True)
+"""
+
+
+@pytest.mark.skipif("spawn" not in multiprocessing.get_all_start_methods(), reason="no spawn")
+def test_a_script_without_the_main_guard_is_an_error_under_spawn(tmp_path):
+    """Under "spawn" (macOS, Windows) the process beside re-runs a script without an ``if
+    __name__ == "__main__":`` guard and ends as it starts: the planner then waited for ever
+    writing the year (hundreds of KB) to it, Ctrl-C ignored. Now it is an error naming the
+    guard, at once."""
+    import subprocess
+    from pathlib import Path
+
+    script = tmp_path / "unguarded.py"
+    script.write_text(UNGUARDED)
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "PYTHONPATH": str(root)})
+    assert done.returncode == 1 and done.stdout == ""
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("lumicore.errors.LumicoreError: the branch-and-bound process "
+                           "beside the planner ended as it started (exit status 1)")
+    assert 'if __name__ == "__main__":' in last
+
+
+def test_the_year_goes_to_a_fresh_interpreter_once_it_has_started(monkeypatch):
+    """Under "spawn" the year goes down a pipe once the process has started, and its search
+    runs as a fork's does."""
+    monkeypatch.setattr(beside_module, "_START", "spawn")
+    inst = YEARS["tiny 0"]()
+    best = optimum(inst).vp
+    partner, result = _run(inst, vp=0)
+    assert result is not None and result.bound >= best - 1e-6
+    assert partner.process.exitcode == 0
+
+
+def test_ctrl_c_while_the_year_goes_to_the_process_stops_it(monkeypatch):
+    """A Ctrl-C while the year goes to a fresh interpreter ends that process and is raised."""
+    from multiprocessing.connection import Connection
+
+    from lumicore.lemuria import Instance
+
+    send = Connection.send
+
+    def pressed_while_sending(self, obj):
+        if isinstance(obj, tuple) and obj and isinstance(obj[0], Instance):
+            signal.raise_signal(signal.SIGINT)
+        return send(self, obj)
+
+    monkeypatch.setattr(beside_module, "_START", "spawn")
+    monkeypatch.setattr(Connection, "send", pressed_while_sending)
+    inst = YEARS["tiny 0"]()
+    with pytest.raises(KeyboardInterrupt):
+        BranchBeside(inst, lagrangian_bound(inst), seconds=20.0, vp=0)
+    assert multiprocessing.active_children() == []
 
 
 class _Unproving(_Proving):
@@ -468,7 +557,7 @@ def test_ctrl_c_while_the_partner_starts_stops_the_plan(monkeypatch):
     start = multiprocessing.process.BaseProcess.start
 
     def pressed_while_starting(self):
-        os.kill(os.getpid(), signal.SIGINT)
+        signal.raise_signal(signal.SIGINT)
         time.sleep(0.05)  # the press lands while the process starts
         return start(self)
 

@@ -33,8 +33,9 @@ import time
 from multiprocessing.connection import Connection
 from typing import Any
 
+from lumicore.errors import LumicoreError
 from lumicore.lemuria import Instance
-from solvers.batch import children_ignore_ctrl_c, deliver_ctrl_c
+from solvers.batch import children_ignore_ctrl_c, deliver_ctrl_c, parent_ended
 from solvers.ctrl_c import forget
 from solvers.lemuria.bound import BoundResult
 from solvers.lemuria.branch import BranchResult, branch_bound
@@ -61,19 +62,52 @@ class BranchBeside:
         """The least bound the process has sent so far."""
         self.result: BranchResult | None = None
         self._error: BaseException | None = None
+        forked = _START == "fork"
+        # a fresh interpreter gets the year once started (_hand_over), a fork has it already
+        take, give = (None, None) if forked else context.Pipe(duplex=False)
         self.process = context.Process(
-            target=_run, args=(instance, root, float(seconds), self._vp, self._stop, send),
+            target=_run, args=((instance, root) if forked else None, take, float(seconds),
+                               self._vp, self._stop, send),
             name="lemuria-branch", daemon=True)
         pressed: list[int] = []
-        with children_ignore_ctrl_c(pressed if _START == "fork" else None):
+        with children_ignore_ctrl_c(pressed if forked else None):
             self.process.start()
         send.close()
+        if take is not None and give is not None:
+            take.close()  # the child's end: its end then breaks the pipe
+            self._hand_over(give, (instance, root))
         if pressed:  # Ctrl-C while the process started: its handler runs now
             try:
                 deliver_ctrl_c()
             except BaseException:
                 self.finish(wait=0.0)
                 raise
+
+    def _hand_over(self, give: Connection, year: tuple[Instance, BoundResult]) -> None:
+        """Send ``year`` down ``give`` to the process started in a fresh interpreter and wait
+        for it to say it has it. Started with the year as its arguments, a process that ended
+        as it started (a script without the ``__main__`` guard, which the new interpreter runs
+        again) left the planner writing them (hundreds of KB) to it for ever, with Ctrl-C
+        ignored; here its end is a :class:`LumicoreError` naming the guard, and Ctrl-C ends
+        the process."""
+        try:
+            with give:
+                give.send(year)
+            kind, _ = self._receive.recv()
+            if kind != "started":
+                raise EOFError(kind)
+        except (EOFError, OSError) as exc:
+            self.finish(wait=5.0)
+            code = self.process.exitcode
+            how = "" if code is None else f" (exit status {code})"
+            raise LumicoreError(
+                f"the branch-and-bound process beside the planner ended as it started{how}: on "
+                'macOS and Windows (the "spawn" start method) the script that plans must keep '
+                'its main code under \'if __name__ == "__main__":\', as the new process runs '
+                "the script again") from exc
+        except BaseException:  # Ctrl-C: the process is ended with the planner's search
+            self.finish(wait=0.0)
+            raise
 
     def found(self, vp: int) -> None:
         """Tell the process of a plan of ``vp`` VP (it prunes nodes no better)."""
@@ -130,22 +164,32 @@ class BranchBeside:
             self.bound = min(self.bound, value.bound)
 
 
-def _run(instance: Instance, root: BoundResult, seconds: float, vp: Any, stop: Any,
-         send: Connection) -> None:
-    """The process's work: the search, each fall of its bound and its result sent down
-    ``send``."""
+def _run(year: tuple[Instance, BoundResult] | None, take: Connection | None, seconds: float,
+         vp: Any, stop: Any, send: Connection) -> None:
+    """The process's work: the search of ``year`` (or of the one sent down ``take``, then
+    acknowledged), each fall of its bound and its result sent down ``send``."""
     # also when started off the main thread, where children_ignore_ctrl_c cannot
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     forget()  # a press the planner noted just before the fork is its own: its stop is `stop`
-    parent = os.getppid()
+    started_by = multiprocessing.parent_process()
+    ended = parent_ended(os.getppid() if started_by is None else started_by.pid)
 
     def stopped() -> bool:  # asked to, or orphaned: a planner killed (SIGKILL, SIGTERM, OOM)
-        return stop.is_set() or os.getppid() != parent  # cannot stop a daemonic child itself
+        return stop.is_set() or ended(0)  # cannot stop a daemonic child itself
 
     def tell(message: tuple[str, Any]) -> None:
         with contextlib.suppress(OSError):  # the planner is gone: nobody to tell
             send.send(message)
 
+    if take is not None:
+        try:
+            with take:
+                year = take.recv()
+        except (EOFError, OSError):  # the planner ended before it sent the year
+            return
+        tell(("started", None))
+    assert year is not None  # given, or sent
+    instance, root = year
     try:
         result = branch_bound(instance, time_limit=seconds, root=root,
                               on_bound=lambda bound: tell(("bound", bound)),

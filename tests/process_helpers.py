@@ -1,0 +1,65 @@
+"""Processes in tests on every system: whether one runs, and a child Python that watches its
+parent as it would have to on Windows (there a process's parent id stays that of the process
+that started it, alive or not, and there is no pidfd)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from pathlib import Path
+
+WINDOWS_PARENT = """\
+import os
+if hasattr(os, "pidfd_open"):
+    del os.pidfd_open
+_real_getppid = os.getppid
+_first = [_real_getppid()]
+os.getppid = lambda: _first[0]
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=lambda: _first.__setitem__(0, _real_getppid()))
+"""
+"""A ``sitecustomize`` module that takes ``os.pidfd_open`` away and keeps ``os.getppid()`` at
+the parent a process (a fresh interpreter or a fork) started with."""
+
+
+def windows_parent(env: dict[str, str], folder: Path) -> dict[str, str]:
+    """``env`` with :data:`WINDOWS_PARENT` in every Python started from it (written to
+    ``folder``, put first on ``PYTHONPATH``)."""
+    folder.mkdir(exist_ok=True)
+    (folder / "sitecustomize.py").write_text(WINDOWS_PARENT)
+    path = [str(folder), env.get("PYTHONPATH", "")]
+    return {**env, "PYTHONPATH": os.pathsep.join(p for p in path if p)}
+
+
+def running(pid: int) -> bool:
+    """Whether the process ``pid`` runs (an exited one nobody reaped yet, a zombie, does not).
+    ``os.kill(pid, 0)`` on Windows is no test: it sends a console Ctrl-C."""
+    if sys.platform == "win32":
+        import _winapi
+
+        try:
+            handle = _winapi.OpenProcess(0x00100000, False, pid)  # SYNCHRONIZE
+        except OSError:
+            return False
+        try:
+            return _winapi.WaitForSingleObject(handle, 0) != _winapi.WAIT_OBJECT_0
+        finally:
+            _winapi.CloseHandle(handle)
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:  # no /proc: trust the signal
+        return True
+
+
+def kill(pid: int) -> None:
+    """End the process ``pid`` outright (SIGKILL; on Windows, which has none, TerminateProcess,
+    which ``os.kill`` does for any other signal)."""
+    os.kill(pid, getattr(signal, "SIGKILL", signal.SIGTERM))
