@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import signal
 
 
@@ -15,7 +14,7 @@ def ctrl_c_on_call(monkeypatch, owner, name: str, call: int = 1) -> list[int]:
     def pressed_here(*args, **kwargs):
         calls.append(1)
         if len(calls) == call:
-            os.kill(os.getpid(), signal.SIGINT)
+            signal.raise_signal(signal.SIGINT)
         return real(*args, **kwargs)
 
     monkeypatch.setattr(owner, name, pressed_here)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-import os
 import random
 import signal
 import threading
@@ -176,7 +175,7 @@ class Press:
         if self.pressed.is_set():
             return
         self.pressed.set()
-        os.kill(os.getpid(), signal.SIGINT)
+        signal.raise_signal(signal.SIGINT)
 
     def later(self, seconds: float) -> threading.Timer:
         """Ctrl-C from another thread in ``seconds``."""

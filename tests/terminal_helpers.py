@@ -1,16 +1,23 @@
 """The ``lumicore`` command run on a pseudo-terminal, where its progress lines show (they stay
-quiet when standard error is not a terminal)."""
+quiet when standard error is not a terminal). Windows has no pseudo-terminals: the tests that
+use one are skipped there."""
 
 from __future__ import annotations
 
-import fcntl
 import os
-import pty
 import struct
 import sys
-import termios
 import time
 from pathlib import Path
+
+import pytest
+
+try:
+    import fcntl
+    import pty
+    import termios
+except ImportError:  # Windows
+    pty = None
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -18,6 +25,8 @@ ROOT = Path(__file__).resolve().parents[1]
 def run_on_terminal(*argv: str, env: dict[str, str] | None = None) -> str:
     """Run ``lumicore ARGV`` on a pseudo-terminal of 120 columns (``env``: variables to set);
     everything it wrote (standard output and error both go to the terminal)."""
+    if pty is None:
+        pytest.skip("no pseudo-terminal on this system")
     pid, fd = pty.fork()
     if pid == 0:  # pragma: no cover - the child
         time.sleep(0.3)   # the parent sizes the terminal first

@@ -463,6 +463,7 @@ def test_an_output_that_is_an_input_is_refused_before_it_is_written(command, tmp
     assert err.count("\n") == 1 and deck.read_text() == text
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="preexec_fn is POSIX only")
 def test_a_closed_standard_output_is_a_one_line_error():
     """sys.stdout is None under `>&-`: the flush after the command was an AttributeError."""
     result = subprocess.run([sys.executable, "-m", "lumicore", "lucia", "random", "--seed", "1"],

@@ -7,7 +7,6 @@ from __future__ import annotations
 import contextlib
 import gc
 import math
-import os
 import signal
 import sys
 
@@ -33,7 +32,7 @@ def dropped_ctrl_c(monkeypatch):
     def press_inside_gc(phase: str, _info: dict) -> None:
         if phase == "start":
             gc.callbacks.remove(press_inside_gc)
-            os.kill(os.getpid(), signal.SIGINT)
+            signal.raise_signal(signal.SIGINT)
             sum(range(10_000))  # Python runs its signal handler here, inside the callback
 
     def arm(collect_in: tuple[object, str] | None = None) -> list[BaseException]:
@@ -197,10 +196,10 @@ def press_as_switched(monkeypatch):
 
         def switching(signum, handler):
             if when == "out" and handler is before:
-                os.kill(os.getpid(), signal.SIGINT)  # its handler runs as this call returns
+                signal.raise_signal(signal.SIGINT)  # its handler runs as this call returns
             old = switch(signum, handler)
             if when == "in" and handler is not before:
-                os.kill(os.getpid(), signal.SIGINT)
+                signal.raise_signal(signal.SIGINT)
             return old
 
         monkeypatch.setattr(signal, "signal", switching)

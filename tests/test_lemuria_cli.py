@@ -112,7 +112,6 @@ def test_plan_harvests_interrupted_while_the_model_is_built_prints_the_greedy_pl
     """Ctrl-C while the harvest model was built raised KeyboardInterrupt: exit 130 with no plan
     printed; now the greedy plan is printed, marked interrupted (exit 130), as ``plan`` without
     ``--harvests`` does."""
-    import os
     import signal
 
     import solvers.lemuria.harvest as harvest
@@ -120,7 +119,7 @@ def test_plan_harvests_interrupted_while_the_model_is_built_prints_the_greedy_pl
     real = harvest.HarvestYearModel
 
     def pressed(*args, **kwargs):
-        os.kill(os.getpid(), signal.SIGINT)
+        signal.raise_signal(signal.SIGINT)
         return real(*args, **kwargs)
 
     monkeypatch.setattr(harvest, "HarvestYearModel", pressed)

@@ -4,7 +4,6 @@ models CP-SAT rejects, seeds, Ctrl-C, the progress line and the SVG chart of a y
 from __future__ import annotations
 
 import json
-import os
 import signal
 import threading
 import time
@@ -83,7 +82,7 @@ def test_cli_bad_seeds_exit_2(argv, capsys):
 
 
 def _interrupt_after(seconds: float) -> threading.Timer:
-    timer = threading.Timer(seconds, os.kill, (os.getpid(), signal.SIGINT))
+    timer = threading.Timer(seconds, signal.raise_signal, (signal.SIGINT,))
     timer.start()
     return timer
 
@@ -174,7 +173,7 @@ def test_ctrl_c_inside_a_garbage_collection_callback_still_stops_the_solver(monk
     def interrupt_inside_gc(phase: str, _info: dict) -> None:
         if phase == "start":
             gc.callbacks.remove(interrupt_inside_gc)
-            os.kill(os.getpid(), signal.SIGINT)
+            signal.raise_signal(signal.SIGINT)
             sum(range(10_000))  # Python runs its signal handler here, inside the callback
 
     press = Press(monkeypatch)  # counts the ticks after the press

@@ -273,7 +273,6 @@ def test_random_games_reject_anything_but_a_setup_without_crashing():
 
 
 def test_long_kernel_runs_are_batched_and_stop_on_ctrl_c(monkeypatch):
-    import os
     import signal
     from types import SimpleNamespace
 
@@ -298,7 +297,7 @@ def test_long_kernel_runs_are_batched_and_stop_on_ctrl_c(monkeypatch):
     def batch(game, n, seed, position):
         sizes.append(n)
         if len(sizes) == 2:
-            os.kill(os.getpid(), signal.SIGINT)
+            signal.raise_signal(signal.SIGINT)
         return real.Setup.random_games(game, n, seed, position)
 
     monkeypatch.setattr(kernel, "_k", SimpleNamespace(Setup=SimpleNamespace(random_games=batch)))

@@ -405,7 +405,6 @@ def test_ctrl_c_stops_the_kernel_search_with_its_best_plan(monkeypatch, press):
     only solvers.ctrl_c.pressed() knows) ends it with status "interrupted" and the best legal
     plan so far. Before, the search ran to its end and the SIGINT raised KeyboardInterrupt
     afterwards: no result at all."""
-    import os
     import signal
     import threading
 
@@ -419,7 +418,7 @@ def test_ctrl_c_stops_the_kernel_search_with_its_best_plan(monkeypatch, press):
         if press == "dropped":
             return len(polls) >= 2
         if len(polls) == 1:  # the signal comes while the kernel runs, between two polls
-            threading.Timer(0.01, os.kill, (os.getpid(), signal.SIGINT)).start()
+            threading.Timer(0.01, signal.raise_signal, (signal.SIGINT,)).start()
         return noted()  # the kernel delivers it to the handler, which notes it
 
     monkeypatch.setattr(placement, "pressed", pressed, raising=False)
