@@ -172,7 +172,8 @@ def _run(year: tuple[Instance, BoundResult] | None, take: Connection | None, sec
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     forget()  # a press the planner noted just before the fork is its own: its stop is `stop`
     started_by = multiprocessing.parent_process()
-    ended = parent_ended(os.getppid() if started_by is None else started_by.pid)
+    ended = parent_ended(started_by.pid if started_by is not None and started_by.pid is not None
+                         else os.getppid())
 
     def stopped() -> bool:  # asked to, or orphaned: a planner killed (SIGKILL, SIGTERM, OOM)
         return stop.is_set() or ended(0)  # cannot stop a daemonic child itself
