@@ -238,6 +238,20 @@ def test_search_hand_refuses_counts_that_are_not_whole_numbers(counts):
         _search(counts=counts)
 
 
+@pytest.mark.parametrize("bad", ["x", float("nan"), None, True])
+def test_search_hand_refuses_weights_that_are_not_numbers(bad):
+    """float() turned text into Python's own ValueError and let NaN through to the kernel."""
+    state = kernel.state(random_reef("A", 10, seed=1))
+    weights = [1.0] * len(kernel.FEATURES)
+    with pytest.raises(LumicoreError, match="weight of"):
+        kernel.search_hand(state, HAND, [1, 1, 1], 2, [bad, *weights[1:]], prune=False,
+                           max_nodes=None, time_limit=None)
+    for option in ("discard_cost", "limestone_value"):
+        with pytest.raises(LumicoreError, match=option):
+            kernel.search_hand(state, HAND, [1, 1, 1], 2, weights, prune=False, max_nodes=None,
+                               time_limit=None, **{option: bad})
+
+
 def test_state_rejects_bad_arrays_and_moves():
     board = load_board("A")
     s = kernel.state(Reef.new(board, start=("pink", "green")))

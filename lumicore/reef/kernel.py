@@ -32,6 +32,7 @@ from lumicore.checks import (
     check_bool,
     check_int,
     check_players,
+    check_real,
     check_seed,
     check_time_limit,
     is_integer,
@@ -184,6 +185,9 @@ def search_hand(
         raise LumicoreError("a hand has 1 to 3 Luminos")
     if len(weights) != len(FEATURES):
         raise LumicoreError("one weight per feature")
+    weights = [check_real(w, f"the weight of {f}") for f, w in zip(FEATURES, weights, strict=True)]
+    discard_cost = check_real(discard_cost, "discard_cost")
+    limestone_value = check_real(limestone_value, "limestone_value")
     if prune and (any(w < 0 for w in weights) or limestone_value < 0):
         raise LumicoreError("the search bounds need weights >= 0: search with prune=False")
     # the kernel reads a limit <= 0 as none: such a limit must not reach it
@@ -195,7 +199,7 @@ def search_hand(
     seconds = check_time_limit(time_limit)
     return _kernel.search_hand(
         s, [tile_codes(t) for t in kinds], [int(c) for c in counts], check_limestone(limestone),
-        [float(w) for w in weights], float(discard_cost), float(limestone_value), bool(prune),
+        weights, discard_cost, limestone_value, bool(prune),
         0 if max_nodes is None else int(max_nodes), 0.0 if seconds is None else seconds,
         poll,
     )
