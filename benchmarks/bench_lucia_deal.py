@@ -218,11 +218,16 @@ def main() -> None:
             f"{', --quick' if q else ''}); `10,000 deals` extrapolates the mean solve time."])
     print(table)
     if not args.no_docs:
-        text = DOCS.read_text()
-        pattern = re.compile(re.escape(MARK[0]) + ".*?" + re.escape(MARK[1]), re.S)
-        if not pattern.search(text):
-            raise SystemExit(f"markers {MARK} not found in {DOCS}")
-        DOCS.write_text(pattern.sub(lambda _: f"{MARK[0]}\n{table}\n{MARK[1]}", text))
+        write_block(MARK, table)
+
+
+def write_block(mark: tuple[str, str], table: str) -> None:
+    """Put ``table`` between the markers ``mark`` in docs/lucia.md (they must be there)."""
+    text = DOCS.read_text()
+    pattern = re.compile(re.escape(mark[0]) + ".*?" + re.escape(mark[1]), re.S)
+    if not pattern.search(text):
+        raise SystemExit(f"markers {mark} not found in {DOCS}")
+    DOCS.write_text(pattern.sub(lambda _: f"{mark[0]}\n{table}\n{mark[1]}", text))
 
 
 if __name__ == "__main__":

@@ -13,16 +13,15 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import time
-from pathlib import Path
+
+from bench_lucia_deal import write_block
 
 from lumicore.lucia.deal import deal
 from solvers.batch import cores
 from solvers.lucia import best_play
 from solvers.lucia.play import DEFAULT_SAMPLES
 
-DOCS = Path(__file__).resolve().parent.parent / "docs" / "lucia.md"
 MARK = ("<!-- bench:lucia-play -->", "<!-- /bench -->")
 
 
@@ -63,11 +62,7 @@ def main() -> None:
                        "before the run ended):", "", *lines])
     print(table)
     if not args.no_docs:
-        text = DOCS.read_text()
-        pattern = re.compile(re.escape(MARK[0]) + ".*?" + re.escape(MARK[1]), re.S)
-        if not pattern.search(text):
-            raise SystemExit(f"markers {MARK} not found in {DOCS}")
-        DOCS.write_text(pattern.sub(lambda _: f"{MARK[0]}\n{table}\n{MARK[1]}", text))
+        write_block(MARK, table)
 
 
 if __name__ == "__main__":

@@ -9,6 +9,8 @@ import signal
 import sys
 from pathlib import Path
 
+from solvers import batch
+
 WINDOWS_PARENT = """\
 import os
 if hasattr(os, "pidfd_open"):
@@ -46,12 +48,8 @@ def running(pid: int) -> bool:
             return _winapi.WaitForSingleObject(handle, 0) != _winapi.WAIT_OBJECT_0
         finally:
             _winapi.CloseHandle(handle)
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
+    if not batch._exists(pid):
         return False
-    except PermissionError:
-        return True
     try:
         with open(f"/proc/{pid}/stat") as stat:
             return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
