@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import math
 import multiprocessing
+import multiprocessing.connection
 import os
 import select
 import signal
@@ -142,12 +143,10 @@ def parent_ended(parent: int) -> Callable[[float | None], bool]:
         handle = None
     if handle is not None:
         return lambda timeout: bool(select.select([handle], [], [], timeout)[0])
-    from multiprocessing.connection import wait
-
     started_by = multiprocessing.parent_process()
     sentinel = None if started_by is None or started_by.pid != parent else started_by.sentinel
     if sentinel is not None:
-        return lambda timeout: bool(wait([sentinel], timeout))
+        return lambda timeout: bool(multiprocessing.connection.wait([sentinel], timeout))
     forked = os.getppid() == parent  # fork and spawn: the parent's id is ours to watch
 
     def polled(timeout: float | None) -> bool:

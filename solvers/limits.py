@@ -14,6 +14,7 @@ import numbers
 import time
 from typing import Final
 
+from lumicore.checks import check_time_limit
 from lumicore.errors import SearchLimitError
 from solvers.ctrl_c import check
 
@@ -83,14 +84,6 @@ def _whole(value: object) -> bool:
     return isinstance(value, numbers.Real) and math.isfinite(value) and math.trunc(value) == value
 
 
-def _finite(value: numbers.Real) -> bool:
-    """Whether ``value`` is a finite number as a float (an int over 1e308 is not)."""
-    try:
-        return math.isfinite(float(value))
-    except OverflowError:
-        return False
-
-
 def check_limits(max_nodes: int | None, time_limit: float | None) -> None:
     """Raise :class:`SearchLimitError` for a non-positive or non-finite limit, or one that is
     not a number at all (``True`` is not a limit, though Python counts it as 1).
@@ -103,11 +96,7 @@ def check_limits(max_nodes: int | None, time_limit: float | None) -> None:
     if max_nodes is not None and (isinstance(max_nodes, bool) or not _whole(max_nodes)
                                   or max_nodes <= 0):
         raise SearchLimitError(f"max_nodes must be a positive integer, got {max_nodes!r:.80}")
-    if time_limit is not None and (isinstance(time_limit, bool) or not (
-            isinstance(time_limit, numbers.Real) and time_limit > 0 and _finite(time_limit))):
-        raise SearchLimitError(
-            f"time_limit must be a positive number of seconds, got {time_limit!r:.80}"
-        )
+    check_time_limit(time_limit)
 
 
 class Budget:

@@ -272,7 +272,7 @@ def test_cli_play_takes_a_time_limit_for_the_reef_flatmc(capsys):
 @pytest.mark.parametrize("argv, message", [
     (["reef", "play", "--players", "5", "--bots", "greedy"], "from 2 to 4 for Lumicora"),
     (["reef", "play", "--bots", "flatmc:time_limit=0,random"],
-     "time_limit must be a positive number of seconds, got 0"),
+     "time_limit must be a positive number of seconds, got '0'"),
     (["reef", "play", "--bots", "greedy,nobot"], "nobot"),
     (["reef", "tournament", "--bots", "greedy,nobot", "--games", "1"], "nobot"),
 ])

@@ -24,6 +24,7 @@ import numpy as np
 
 from lumicore._ext import lucia as _k
 from lumicore.checks import (
+    check_bool,
     check_index,
     check_int,
     check_time_limit,
@@ -233,8 +234,7 @@ def _check_htable(htable: object) -> HeuristicTable:
     if not is_integer(htable.target) or htable.target != target:
         raise LumicoreError(f"htable.target must be {target} for its trains, "
                             f"got {shorten(htable.target)}")
-    if not isinstance(htable.locked, (bool, np.bool_)):
-        raise LumicoreError(f"htable.locked must be True or False, got {shorten(htable.locked)}")
+    check_bool(htable.locked, "htable.locked")
     return htable
 
 
