@@ -147,11 +147,12 @@ def check_index(value: object, size: int, name: str, what: str = "an integer",
     return int(value)
 
 
-def check_real(value: object, name: str, what: str = "a finite number") -> float:
-    """``value`` as a float if it is a real number (bool is none here) that a float holds and
-    that is neither infinite nor NaN; else :class:`LumicoreError`: "``name`` must be
-    ``what``", quoting the value (an int past a float's range raised OverflowError in
-    ``float()``).
+def check_real(value: object, name: str, what: str = "a finite number",
+               at_least: float | None = None) -> float:
+    """``value`` as a float if it is a real number (numpy's too; bool is none here) that a
+    float holds, that is neither infinite nor NaN and, with ``at_least``, not below it; else
+    :class:`LumicoreError`: "``name`` must be ``what``", quoting the value (an int past a
+    float's range raised OverflowError in ``float()``).
 
     >>> check_real(3, "target")
     3.0
@@ -159,13 +160,17 @@ def check_real(value: object, name: str, what: str = "a finite number") -> float
     Traceback (most recent call last):
     ...
     lumicore.errors.LumicoreError: target must be a finite number of VP, got 'nan'
+    >>> check_real(-0.5, "margin", "a number >= 0", at_least=0)
+    Traceback (most recent call last):
+    ...
+    lumicore.errors.LumicoreError: margin must be a number >= 0, got '-0.5'
     """
     if not isinstance(value, bool) and isinstance(value, numbers.Real):
         try:
             out = float(value)
         except OverflowError:
             out = math.inf
-        if math.isfinite(out):
+        if math.isfinite(out) and (at_least is None or out >= at_least):
             return out
     raise LumicoreError(f"{name} must be {what}, got {shorten(value)}")
 

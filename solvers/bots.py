@@ -28,7 +28,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from lumicore.checks import check_int, check_seed
+from lumicore.checks import check_int, check_real, check_seed
 from lumicore.errors import LumicoreError
 from lumicore.game import GameState
 from solvers.limits import check_limits
@@ -357,10 +357,8 @@ class MCTSBot(_Searcher):
                  time_limit: float | None = None, evaluate: Evaluator | None = None) -> None:
         super().__init__(seed, time_limit, policy, cutoff, evaluate)
         iterations = positive_int(iterations, "iterations")
-        if isinstance(exploration, bool) or not isinstance(exploration, (int, float)) \
-                or not 0 <= exploration < math.inf:
-            raise LumicoreError(f"exploration must be a number >= 0, got {exploration!r:.80}")
-        self.iterations, self.exploration = iterations, float(exploration)
+        self.iterations = iterations
+        self.exploration = check_real(exploration, "exploration", "a number >= 0", at_least=0)
         self._worlds = False  # set by choose: whether the searched state hides something
 
     def choose(self, state: GameState) -> int:

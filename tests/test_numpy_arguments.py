@@ -355,3 +355,30 @@ def test_lemuria_bounds_and_character_search():
         branch_bound(inst, time_limit=None, max_nodes=5, target=target).bound
     with pytest.raises(LumicoreError, match="target must be a whole number of VP"):
         branch_bound(inst, target=np.float64(3))
+
+
+@pytest.mark.parametrize("kind", [np.float32, np.float64, np.int64])
+def test_float_options_take_numpy_numbers(kind):
+    """A numpy number (np.float32 is no float subclass) is the plain number, stored as a
+    float; before, ``exploration``, ``margin`` and an objective's weights refused np.float32."""
+    from solvers.bots import MCTSBot
+    from solvers.reef.bots import FlatMCBot
+    from solvers.reef.placement import Objective, weighted
+
+    assert MCTSBot(exploration=kind(2)).exploration == 2.0
+    assert type(FlatMCBot(margin=kind(2)).margin) is float
+    mixed = weighted({"coral:pink": kind(1), "final:dark": 0.5})
+    assert mixed.weights == weighted({"coral:pink": 1, "final:dark": 0.5}).weights
+    custom = Objective(tuple(kind(1) for _ in mixed.weights))
+    assert all(type(w) is float for w in custom.weights)
+
+
+@pytest.mark.parametrize("bad", [-1, np.float32(-0.5), np.float32("nan"), np.bool_(True), "1"])
+def test_float_options_refuse_what_is_no_number_at_least_zero(bad):
+    from solvers.bots import MCTSBot
+    from solvers.reef.bots import FlatMCBot
+
+    with pytest.raises(LumicoreError, match=r"^exploration must be a number >= 0, got '"):
+        MCTSBot(exploration=bad)
+    with pytest.raises(LumicoreError, match=r"^margin must be a number >= 0, got '"):
+        FlatMCBot(margin=bad)

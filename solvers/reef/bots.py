@@ -50,6 +50,7 @@ from typing import Any
 
 import numpy as np
 
+from lumicore.checks import check_real
 from lumicore.errors import LumicoreError
 from lumicore.game import GameState
 from lumicore.reef.decisions import Place, Return
@@ -231,10 +232,7 @@ class FlatMCBot(GreedyBot):
         _one_of(policy, ("random", "greedy"), "policy")
         self.policy = None if policy == "random" else GreedyBot(seed, objective).choose
         self.horizon = _one_of(horizon, HORIZONS, "horizon")
-        if isinstance(margin, bool) or not isinstance(margin, (int, float)) \
-                or not 0 <= margin < math.inf:
-            raise LumicoreError(f"margin must be a number >= 0, got {margin!r:.80}")
-        self.margin = float(margin)
+        self.margin = check_real(margin, "margin", "a number >= 0", at_least=0)
         check_limits(None, time_limit)
         self.time_limit = time_limit
         self.rng = np.random.default_rng(self.seed)

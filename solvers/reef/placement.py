@@ -136,9 +136,10 @@ class Objective:
     def __post_init__(self) -> None:
         weights = self.weights
         if not isinstance(weights, Sequence) or len(weights) != len(kernel.FEATURES) or not all(
-            isinstance(w, (int, float)) and math.isfinite(w) for w in weights
+            _is_finite(w) for w in weights
         ):
             raise LumicoreError(f"an objective has {len(kernel.FEATURES)} finite weights")
+        object.__setattr__(self, "weights", tuple(float(w) for w in weights))
 
     def __call__(self, reef: Reef) -> float:
         return _dot(self.weights, kernel.state(reef).features())
@@ -150,6 +151,15 @@ class Objective:
 
     def __str__(self) -> str:
         return self.name
+
+
+def _is_finite(value: object) -> bool:
+    """Whether ``value`` is a finite real number (numpy's too; bool is none here)."""
+    try:
+        check_real(value, "weight")
+    except LumicoreError:
+        return False
+    return True
 
 
 def _dot(weights: Sequence[float], values: Sequence[float]) -> float:
@@ -166,8 +176,7 @@ def weighted(terms: Mapping[str | Objective, float], name: str | None = None) ->
         raise LumicoreError(f"weighted() takes a {{objective: weight}} dict, got {terms!r:.80}")
     total = [0.0] * len(kernel.FEATURES)
     for term, factor in terms.items():
-        if isinstance(factor, bool) or not isinstance(factor, (int, float)) \
-                or not math.isfinite(factor):
+        if not _is_finite(factor):
             raise LumicoreError(f"bad weight {shorten(factor)} for {shorten(term)}")
         for i, w in enumerate(as_objective(term).weights):
             total[i] += factor * w
