@@ -89,7 +89,7 @@ HEADER = {"game": Choice("lumen", what='"lumen"'),
 
 def _option(value: object, what: str) -> str:
     if not isinstance(value, (str, Path)):
-        raise LumicoreError(f"{what} must be a name or a path, got {value!r}")
+        raise LumicoreError(f"{what} must be a name or a path, got {shorten(value)}")
     return str(value)
 
 
