@@ -21,7 +21,9 @@ Databases are cached on disk (:func:`cache_dir`; ``LUMICORE_CACHE`` moves it), k
 abstract cards, the train's length and role counts and the abstraction. A file whose header,
 key, size or checksum does not match is rebuilt, never trusted. A cache that cannot be written
 (a read-only folder, a full disk) is a ``RuntimeWarning`` naming the file; the database built
-is used all the same.
+is used all the same. Processes that would build the same file take turns on a sibling lock
+file (``<file>.lock``, ``fcntl.flock``; left in place; no lock on Windows): the first builds,
+the others wait and then read what it wrote.
 
 >>> from lumicore.lucia import Train, load_deck
 >>> train = Train.parse("h L3 T S H")
@@ -35,8 +37,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import time
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -62,6 +66,8 @@ FORMAT_VERSION = 1
 """Version of the cached database files and of their keys: a file written under another version is
 rebuilt, never read."""
 _MAGIC = b"LUMICORE-LUCIA-PDB\n"
+LOCK_POLL = 0.05
+"""Seconds between two tries for the lock of a database another process is building."""
 _ROLE_CODE = {"S": STARBOY, "G": GINGER, "T": TOMTEN}
 BLANK = H_UNLIT
 """Code of a blank kid in an abstract train (it moves as a Handmaiden: role ``H``)."""
@@ -260,13 +266,59 @@ def cache_path(cards: Sequence[Card], train: Train, abstraction: str = DEFAULT_A
     return cache_dir() / f"lucia-pdb-{abstraction}-{pdb_key(cards, train, abstraction)}.bin"
 
 
+def lock_path(path: Path) -> Path:
+    """The lock file of the cache file ``path``: ``<file>.lock`` beside it."""
+    return path.with_name(path.name + ".lock")
+
+
+@contextmanager
+def _build_lock(path: Path, progress: Callable[[int, int], object] | None) -> Iterator[bool]:
+    """Hold the exclusive lock of the cache file ``path`` (True), waiting while another process
+    holds it and calling ``progress(0, 0)`` every :data:`LOCK_POLL` seconds of the wait (so
+    that a time limit or Ctrl-C ends the wait as it ends a build). False, at once, where no lock
+    can be had (no ``fcntl``: Windows; a lock file that cannot be created: a read-only cache)."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: every process builds, as before
+        yield False
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd: int | None = os.open(lock_path(path), os.O_RDWR | os.O_CREAT, 0o666)
+    except OSError:  # the cache cannot be written either: build, and warn when writing
+        fd = None
+    if fd is None:
+        yield False
+        return
+    try:
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:  # another process builds: wait, within the caller's limit
+                if progress is not None:
+                    progress(0, 0)
+                time.sleep(LOCK_POLL)
+            except OSError:  # a file system without locks
+                os.close(fd)
+                fd = None
+                break
+        yield fd is not None
+    finally:
+        if fd is not None:
+            os.close(fd)  # releases the lock; the file stays (removing it races a waiter)
+
+
 def load_pdb(cards: Sequence[Card], train: Train, abstraction: str = DEFAULT_ABSTRACTION,
              cache: bool = True, progress: Callable[[int, int], object] | None = None
              ) -> PatternDatabase:
     """The database for ``cards`` and trains shaped like ``train``: read from the cache when a
     valid file is there, else built and (with ``cache``) written. A cache file that cannot be
     written is a ``RuntimeWarning`` naming it and only costs the rebuild next time.
-    ``progress``: see :func:`build_pdb` (a build it ends writes nothing)."""
+    ``progress``: see :func:`build_pdb` (a build it ends writes nothing). With ``cache``, a
+    process that would build a file another process is building waits for it (its lock file)
+    and reads it; ``progress(0, 0)`` is called while it waits, and an exception it raises ends
+    the wait (and the load) as it ends a build."""
     kept = _check_abstraction(abstraction)
     if not cache:
         return build_pdb(cards, train, abstraction, progress)
@@ -281,12 +333,18 @@ def load_pdb(cards: Sequence[Card], train: Train, abstraction: str = DEFAULT_ABS
     if values is not None:
         db = PatternDatabase(abstraction, len(train), counts, values, key)
     else:
-        db = build_pdb(cards, train, abstraction, progress)
-        try:
-            _write(path, key, db.values)
-        except OutputError as exc:
-            warnings.warn(f"{exc}; the pattern database is not cached (built again next time)",
-                          RuntimeWarning, stacklevel=2)
+        with _build_lock(path, progress) as locked:
+            # another process may have written the file while this one waited for the lock
+            values = _read(path, key, size) if locked else None
+            if values is not None:
+                db = PatternDatabase(abstraction, len(train), counts, values, key)
+            else:
+                db = build_pdb(cards, train, abstraction, progress)
+                try:
+                    _write(path, key, db.values)
+                except OutputError as exc:
+                    warnings.warn(f"{exc}; the pattern database is not cached (built again "
+                                  "next time)", RuntimeWarning, stacklevel=2)
     for old in list(_LOADED)[:len(_LOADED) - 1]:  # keep two (thread-safe: list(), pop(k, None))
         _LOADED.pop(old, None)
     _LOADED[str(path)] = (_stamp(path), db)

@@ -255,8 +255,9 @@ def solve(train: Train | str, cards: Deck | Sequence[Card] | None = None,
     status ``"limit"``, reason ``"memory"`` before its tables outgrow it. ``progress(nodes,
     expanded, bound, elapsed)`` is called every few thousand expansions. Ctrl-C stops the
     search with status ``"interrupted"`` (the counts so far, no plan). ``time_limit`` covers
-    the whole call: building the pattern database (when it is not cached) takes at most
-    :data:`PDB_SHARE` of it, else the covering table alone is used; when the tables (a
+    the whole call: building the pattern database (when it is not cached), or waiting for
+    another process that builds it, takes at most :data:`PDB_SHARE` of it, else the covering
+    table alone is used; when the tables (a
     database read from the cache included) took all of it, no search starts (status
     ``"limit"``, reason ``"time"``, no nodes)."""
     start = as_train(train, rules)
