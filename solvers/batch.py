@@ -33,8 +33,8 @@ from lumicore.errors import LumicoreError, SearchLimitError, WorkerDiedError
 from solvers.ctrl_c import check
 
 __all__ = ["BACKENDS", "MAX_TASKS", "MAX_WORKERS", "run_batch", "cores", "default_workers",
-           "check_workers", "worker_count", "children_ignore_ctrl_c", "deliver_ctrl_c",
-           "naming_job", "parent_ended"]
+           "check_workers", "worker_count", "children_ignore_ctrl_c", "ignore_ctrl_c",
+           "deliver_ctrl_c", "naming_job", "parent_ended"]
 
 BACKENDS = ("process", "dask")
 """The ``backend=`` choices of :func:`run_batch`: ``"process"`` a local process pool, ``"dask"`` a
@@ -186,9 +186,9 @@ def _exists(pid: int) -> bool:
 
 def _start_worker(parent: int, running: Any) -> None:
     """Pool workers leave Ctrl-C to ``parent``, the process running the batch, which stops
-    handing out jobs, end with it (:func:`_watch_parent`) and note the item they run in
-    ``running`` (:func:`_claim_slot`)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    handing out jobs (:func:`ignore_ctrl_c`), end with it (:func:`_watch_parent`) and note the
+    item they run in ``running`` (:func:`_claim_slot`)."""
+    ignore_ctrl_c()
     _claim_slot(running)
     threading.Thread(target=_watch_parent, args=(parent,), name="watch-parent",
                      daemon=True).start()
@@ -249,8 +249,25 @@ def run_batch(fn: Callable[[Any], Any], items: Sequence[Any], *, workers: int | 
         running = multiprocessing.Array("q", 2 * processes)  # (pid, item + 1) per worker
         pool = ProcessPoolExecutor(max_workers=processes, initializer=_start_worker,
                                    initargs=(os.getpid(), running))
-        futures = [pool.submit(_run_chunk, fn, c.start, items[c.start:c.stop]) for c in chunks]
+        futures: list[Any] = []
         try:
+            # submit starts the workers (Python 3.10 to 3.13: all at the first call under "fork",
+            # one a call otherwise; only max_tasks_per_child, unused, starts more later): they
+            # start with SIGINT blocked, so that a Ctrl-C before _start_worker ignores it
+            # prints no KeyboardInterrupt traceback from a worker
+            if multiprocessing.get_start_method() != "fork" and hasattr(signal, "pthread_sigmask"):
+                # a fresh interpreter's start needs multiprocessing's resource tracker, which
+                # unblocks SIGINT in the thread that first starts it: the pool's locks have
+                # started it already, and this makes sure (a dead one is started again here)
+                from multiprocessing import resource_tracker
+
+                resource_tracker.ensure_running()
+            pressed: list[int] = []
+            with children_ignore_ctrl_c(pressed):
+                futures += [pool.submit(_run_chunk, fn, c.start, items[c.start:c.stop])
+                            for c in chunks]
+            if pressed:  # Ctrl-C while the workers started: its handler runs now
+                deliver_ctrl_c()
             for future in as_completed(futures):
                 try:
                     chunk = future.result()
@@ -346,16 +363,17 @@ def _shut_down(pool: ProcessPoolExecutor, futures: list) -> None:
 @contextmanager
 def children_ignore_ctrl_c(pressed: list[int] | None = None) -> Iterator[None]:
     """Start worker processes with Ctrl-C ignored (they inherit it), so that Ctrl-C in a terminal
-    reaches only this process, which stops the run and shuts the workers down itself (also the
-    Lemuria branch and bound beside CP-SAT, :mod:`solvers.lemuria.beside`, and the workers of a
-    Dask ``LocalCluster``). Without ``pressed``, SIGINT is ignored meanwhile and a Ctrl-C while
-    they start is lost. With ``pressed``, a Ctrl-C while they start is appended to it, for the
-    caller to act on (:func:`deliver_ctrl_c`), instead of lost: SIGINT is blocked in this thread
-    (where the system has ``pthread_sigmask``), so that the children started from it, or from
-    threads it starts meanwhile, inherit it blocked (a fresh interpreter, Dask's and
-    multiprocessing's "spawn", keeps a blocked signal, though not a handler), and the handler in
-    place meanwhile, which a forked child inherits as it is and replaces itself, records a press
-    that reaches another thread; a press held back by the block is recorded as it ends."""
+    reaches only this process, which stops the run and shuts the workers down itself (the local pool
+    of :func:`run_batch`, the Lemuria branch and bound beside CP-SAT, :mod:`solvers.lemuria.beside`,
+    whose processes then call :func:`ignore_ctrl_c`, and the workers of a Dask ``LocalCluster``).
+    Without ``pressed``, SIGINT is ignored meanwhile and a Ctrl-C while they start is lost. With
+    ``pressed``, a Ctrl-C while they start is appended to it, for the caller to act on
+    (:func:`deliver_ctrl_c`), instead of lost: SIGINT is blocked in this thread (where the system
+    has ``pthread_sigmask``), so that the children started from it, or from threads it starts
+    meanwhile, inherit it blocked (a fresh interpreter, Dask's and multiprocessing's "spawn", keeps
+    a blocked signal, though not a handler), and the handler in place meanwhile, which a forked
+    child inherits as it is and replaces itself, records a press that reaches another thread; a
+    press held back by the block is recorded as it ends."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -371,6 +389,20 @@ def children_ignore_ctrl_c(pressed: list[int] | None = None) -> Iterator[None]:
                 signal.pthread_sigmask(signal.SIG_SETMASK, mask)
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+def ignore_ctrl_c() -> None:
+    """In a process started under :func:`children_ignore_ctrl_c` (a pool worker, the Lemuria
+    branch and bound): ignore SIGINT from now on, for the parent stops the process itself.
+
+    The process may have started with SIGINT blocked (a fork, or a fresh interpreter, which
+    keeps the mask, started from a thread that blocked it), so that a Ctrl-C before this call
+    waited instead of raising a ``KeyboardInterrupt`` with a traceback; ignored first, then
+    unblocked, such a press is dropped, and the process runs on with SIGINT plainly ignored
+    rather than blocked for good (whatever it starts in turn inherits that)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def deliver_ctrl_c() -> None:

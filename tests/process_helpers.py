@@ -61,3 +61,28 @@ def kill(pid: int) -> None:
     """End the process ``pid`` outright (SIGKILL; on Windows, which has none, TerminateProcess,
     which ``os.kill`` does for any other signal)."""
     os.kill(pid, getattr(signal, "SIGKILL", signal.SIGTERM))
+
+
+PRESS_AS_STARTED = """\
+import functools, os, signal, sys
+if os.environ.get("LUMICORE_TEST_PRESS"):
+    if "--multiprocessing-fork" in sys.argv:  # a worker in a fresh interpreter, as it starts
+        os.killpg(0, signal.SIGINT)
+    # a fork (a pool worker forked by this process, or by a fork server), at once: a builtin
+    # hook, so that the press is handled after os.fork() returns, not inside the hook
+    os.register_at_fork(after_in_child=functools.partial(os.killpg, 0, signal.SIGINT))
+"""
+"""A ``sitecustomize`` module that, with ``LUMICORE_TEST_PRESS`` set, sends SIGINT to the
+process group (a Ctrl-C) from every worker process the moment it starts: right after the fork,
+or as a fresh interpreter starts, before any of multiprocessing's code runs in it."""
+
+
+def press_as_children_start(env: dict[str, str], folder: Path) -> dict[str, str]:
+    """``env`` with :data:`PRESS_AS_STARTED` in every Python started from it (written to
+    ``folder``, put first on ``PYTHONPATH``), and ``LUMICORE_TEST_PRESS`` set. Start the process
+    in a session of its own: the presses go to its whole process group."""
+    folder.mkdir(exist_ok=True)
+    (folder / "sitecustomize.py").write_text(PRESS_AS_STARTED)
+    path = [str(folder), env.get("PYTHONPATH", "")]
+    return {**env, "PYTHONPATH": os.pathsep.join(p for p in path if p),
+            "LUMICORE_TEST_PRESS": "1"}

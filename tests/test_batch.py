@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from dice_nim import ENTRY, NAME
-from process_helpers import windows_parent
+from process_helpers import press_as_children_start, windows_parent
 
 from lumicore.errors import LumicoreError, WorkerDiedError
 from lumicore.game import GAMES
@@ -247,6 +247,59 @@ def test_workers_end_when_their_parent_is_killed(tmp_path, start, windows):
     for w in left:
         os.kill(w, signal.SIGKILL)
     assert not left, f"workers {left} outlived their killed parent"
+
+
+PRESSED = """
+import multiprocessing, sys
+from solvers.batch import run_batch
+
+if __name__ == "__main__":
+    multiprocessing.set_start_method(sys.argv[1])
+    try:
+        for _ in run_batch(abs, range(-100, 100), workers=2, chunksize=1):
+            pass
+    except KeyboardInterrupt:
+        print("interrupted")
+        sys.exit(130)
+    print("not interrupted")
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "killpg"), reason="sends SIGINT to a process group")
+@pytest.mark.parametrize("start", ["fork", "forkserver", "spawn"])
+def test_ctrl_c_as_the_workers_start_prints_no_traceback(tmp_path, start):
+    """A Ctrl-C (SIGINT to the process group) that reached a worker before its initializer
+    ignored SIGINT raised KeyboardInterrupt there: a traceback on stderr, and a forked worker
+    could even run on in the caller's code ("interrupted" printed by it too). The workers now
+    start with SIGINT blocked; here every worker presses Ctrl-C the moment it starts."""
+    import multiprocessing
+
+    if start not in multiprocessing.get_all_start_methods():
+        pytest.skip(f"no {start} start method here")
+    script = tmp_path / "pressed.py"
+    script.write_text(PRESSED)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(batch.__file__)))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([root, os.environ.get("PYTHONPATH", "")]))
+    env = press_as_children_start(env, tmp_path / "site")
+    done = subprocess.run([sys.executable, str(script), start], env=env, capture_output=True,
+                          text=True, timeout=120, cwd=tmp_path, start_new_session=True)
+    assert (done.returncode, done.stdout, done.stderr) == (130, "interrupted\n", "")
+
+
+def ctrl_c_state(_: object) -> tuple[bool, bool]:
+    """Whether SIGINT is ignored, and whether it is blocked, in this process's main thread."""
+    bit = 1 << (signal.SIGINT - 1)
+    with open(f"/proc/self/task/{os.getpid()}/status") as status:
+        fields = dict(line.split(":", 1) for line in status)
+    return bool(int(fields["SigIgn"], 16) & bit), bool(int(fields["SigBlk"], 16) & bit)
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="reads /proc")
+def test_pool_workers_run_their_jobs_with_ctrl_c_ignored_not_blocked():
+    """The workers start with SIGINT blocked: it is unblocked once ignored, not left blocked
+    for good (and whatever a job starts inherits that)."""
+    assert collect(run_batch(ctrl_c_state, [None] * 4, workers=2, chunksize=1)) == [
+        (True, False)] * 4
 
 
 def fast_or_pid_then_wait(item: tuple[str, str]) -> object:

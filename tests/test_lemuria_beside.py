@@ -85,6 +85,31 @@ def test_the_process_ignores_ctrl_c():
     assert partner.process.exitcode == 0
 
 
+def _ctrl_c_state(pid: int) -> tuple[bool, bool]:
+    """Whether SIGINT is ignored, and whether it is blocked, in the main thread of ``pid``."""
+    bit = 1 << (signal.SIGINT - 1)
+    with open(f"/proc/{pid}/task/{pid}/status") as status:
+        fields = dict(line.split(":", 1) for line in status)
+    return bool(int(fields["SigIgn"], 16) & bit), bool(int(fields["SigBlk"], 16) & bit)
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="reads /proc")
+def test_the_process_ignores_ctrl_c_without_blocking_it():
+    """The fork starts with SIGINT blocked, so that a Ctrl-C before it ignores SIGINT waits:
+    the block was kept for the process's whole life. It is lifted once SIGINT is ignored."""
+    inst = default_instance(0, turns=6)
+    partner = BranchBeside(inst, lagrangian_bound(inst), seconds=30.0, vp=0)
+    try:
+        deadline = time.monotonic() + 30
+        state = _ctrl_c_state(partner.process.pid)
+        while state != (True, False) and time.monotonic() < deadline:
+            time.sleep(0.01)
+            state = _ctrl_c_state(partner.process.pid)
+    finally:
+        partner.finish(wait=10.0)
+    assert state == (True, False)
+
+
 @pytest.mark.skipif(beside_module._START != "fork", reason="only a fork inherits the record")
 def test_a_press_noted_before_the_fork_does_not_stop_the_search_beside():
     """A Ctrl-C the planner had noted (solvers.ctrl_c) just before the process was forked was

@@ -27,7 +27,6 @@ import contextlib
 import math
 import multiprocessing
 import os
-import signal
 import sys
 import time
 from multiprocessing.connection import Connection
@@ -35,7 +34,7 @@ from typing import Any
 
 from lumicore.errors import LumicoreError
 from lumicore.lemuria import Instance
-from solvers.batch import children_ignore_ctrl_c, deliver_ctrl_c, parent_ended
+from solvers.batch import children_ignore_ctrl_c, deliver_ctrl_c, ignore_ctrl_c, parent_ended
 from solvers.ctrl_c import forget
 from solvers.lemuria.bound import BoundResult
 from solvers.lemuria.branch import BranchResult, branch_bound
@@ -168,8 +167,9 @@ def _run(year: tuple[Instance, BoundResult] | None, take: Connection | None, sec
          vp: Any, stop: Any, send: Connection) -> None:
     """The process's work: the search of ``year`` (or of the one sent down ``take``, then
     acknowledged), each fall of its bound and its result sent down ``send``."""
-    # also when started off the main thread, where children_ignore_ctrl_c cannot
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # also when started off the main thread, where children_ignore_ctrl_c cannot; a fork starts
+    # with SIGINT blocked (children_ignore_ctrl_c), which this unblocks once it is ignored
+    ignore_ctrl_c()
     forget()  # a press the planner noted just before the fork is its own: its stop is `stop`
     started_by = multiprocessing.parent_process()
     ended = parent_ended(started_by.pid if started_by is not None and started_by.pid is not None
