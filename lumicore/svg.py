@@ -6,6 +6,9 @@ XML parser reads, so a notebook showed nothing.
 
 >>> escape('my\\x07 <board> & "reef"')
 'my &lt;board&gt; &amp; &quot;reef&quot;'
+
+Every picture is one :func:`document`: its size, a viewBox that agrees with it, and a
+``<title>`` (what the picture shows, for screen readers and as a tooltip).
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from __future__ import annotations
 import html
 import re
 
-__all__ = ["escape", "text_width"]
+__all__ = ["escape", "text_width", "document"]
 
 _FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
 
@@ -33,3 +36,21 @@ def text_width(text: str, size: float) -> float:
     52.78
     """
     return round(0.58 * size * len(text), 2)
+
+
+def _number(value: float) -> str:
+    """A size as SVG writes it: at most two decimals, no trailing zeros."""
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def document(width: float, height: float, title: str, body: str, attributes: str = "") -> str:
+    """A whole SVG picture: ``width`` by ``height`` pixels with the same viewBox, ``title`` (text,
+    escaped here) as its ``<title>``, then ``body`` (SVG markup); ``attributes``: more markup
+    for the ``<svg>`` tag (e.g. ``' font-family="sans-serif"'``).
+
+    >>> document(80.5, 20, "a <b>", "<g/>").split('svg" ')[1]
+    'width="80.5" height="20" viewBox="0 0 80.5 20"><title>a &lt;b&gt;</title><g/></svg>'
+    """
+    w, h = _number(width), _number(height)
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
+            f'viewBox="0 0 {w} {h}"{attributes}><title>{escape(title)}</title>{body}</svg>')

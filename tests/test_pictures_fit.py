@@ -151,3 +151,17 @@ def test_the_package_docstrings_name_every_game_and_where_to_start():
         assert f"solvers.{name}" in solvers.__doc__
     assert "lumicore.game" in lumicore.__doc__ and "README" in lumicore.__doc__
     assert "solvers.arena" in solvers.__doc__
+
+
+def test_a_reef_picture_is_as_wide_as_its_caption():
+    """A weighted objective's caption (86 characters, about 648 px) was centred in 560 px: both
+    ends, the "(optimal)" with them, were cut off."""
+    from lumicore.reef import Reef, load_board
+    from solvers.reef.placement import best_placement, weighted
+
+    result = best_placement(Reef.new(load_board("A"), ("pink", "green")), "pink 3 crab, blue 5",
+                            2, weighted({"final:dark": 1, "coral:pink": 0.5, "coral:green": 0.25}),
+                            time_limit=5)
+    image = result._repr_svg_()
+    assert "(optimal)" in image
+    assert overflow(image) == []

@@ -82,7 +82,7 @@ from lumicore.reef.scoring import (
 )
 from lumicore.reef.tiles import TileSet, load_tiles
 from lumicore.reef.values import COLORS, Lumino, StartLumino, animal_code, color_code
-from lumicore.svg import escape, text_width
+from lumicore.svg import document, escape, text_width
 
 __all__ = ["Game", "new_game", "ROUNDS", "DISPLAY", "ATOLL", "EMERGENCY", "SplitMix64",
            "check_seed", "read_records", "least_tiles"]
@@ -1058,8 +1058,8 @@ class Game:
                  for p, reef in enumerate(self.reefs) if reef is not None]
         if not shown:  # before the starting Luminos are dealt
             width = max(640, 16 + text_width(title, 16))
-            return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="30">'
-                    f'<text x="8" y="20" font-family="sans-serif">{escape(title)}</text></svg>')
+            return document(width, 30, title, f'<text x="8" y="20" font-family="sans-serif">'
+                                              f"{escape(title)}</text>")
         return side_by_side([r for r, _ in shown], [c for _, c in shown], title)
 
     def __repr__(self) -> str:

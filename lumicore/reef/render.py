@@ -31,7 +31,7 @@ from lumicore.data import plural, shorten
 from lumicore.errors import LumicoreError
 from lumicore.reef.board import Board
 from lumicore.reef.values import ANIMALS, COLORS
-from lumicore.svg import escape
+from lumicore.svg import document, escape, text_width
 
 if TYPE_CHECKING:
     from lumicore.reef.reef import Reef
@@ -165,15 +165,39 @@ def _links(reef: Reef) -> list[str]:
     return out
 
 
+_SLOTS = ((-0.45, -0.42), (0.45, -0.42), (0.62, 0.12), (-0.62, 0.12))
+"""Where the order dots go in a space (in radii from its centre): the first for the piece on
+top, the others for pieces covered there, clear of the number and the animal's name."""
+
+
 def _order_marks(reef: Reef, order: dict[int, int]) -> list[str]:
-    """A numbered dot on the number half of each piece in ``order`` (piece -> 1, 2, ...)."""
-    out = []
-    for k, n in order.items():
+    """A numbered dot for each piece in ``order`` (piece -> 1, 2, ...): filled on a half of it
+    that is still on top (the number half if it is), hollow on its number half when later
+    pieces cover both halves (beside the dot of the piece on top there, so that none hides
+    another)."""
+    spots: dict[int, list[int]] = {}  # space -> the pieces whose dots are in it
+    covered = []
+    for k in order:
         piece = reef.pieces[k]
-        cx, cy = _center(reef.board.cells[piece.number_cell])
-        x, y = cx - RADIUS * 0.45, cy - RADIUS * 0.42
-        out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="7" fill="{HIGHLIGHT}"/>'
-                   f'<text x="{x:.1f}" y="{y + 3.5:.1f}" class="ord">{n}</text>')
+        top = [c for c in (piece.number_cell, piece.other_cell) if reef.top_pieces[c] == k]
+        if top:
+            spots.setdefault(top[0], []).insert(0, k)
+        else:
+            covered.append(k)
+    for k in covered:
+        spots.setdefault(reef.pieces[k].number_cell, []).append(k)
+    out = []
+    for cell, pieces in spots.items():
+        cx, cy = _center(reef.board.cells[cell])
+        for slot, k in enumerate(pieces):
+            dx, dy = _SLOTS[slot % len(_SLOTS)]
+            x, y = cx + RADIUS * dx, cy + RADIUS * (dy + 0.3 * (slot // len(_SLOTS)))
+            on_top = reef.top_pieces[cell] == k
+            fill = (f'fill="{HIGHLIGHT}"' if on_top
+                    else f'fill="#fff" stroke="{HIGHLIGHT}" stroke-width="2.5"')
+            ink = "" if on_top else f' style="fill:{HIGHLIGHT}"'
+            out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="7" {fill}/>'
+                       f'<text x="{x:.1f}" y="{y + 3.5:.1f}" class="ord"{ink}>{order[k]}</text>')
     return out
 
 
@@ -203,7 +227,7 @@ def _legend(top: float, board_kinds: set[str], placed: bool) -> tuple[list[str],
         y += 20
         out.append(f'<circle cx="15" cy="{y - 4:.0f}" r="7" fill="{HIGHLIGHT}"/>'
                    f'<text x="28" y="{y:.0f}" class="leg">newly placed, in this order '
-                   f'(orange outline)</text>')
+                   f'(orange outline; a hollow dot: now covered)</text>')
     return out, y - top + 10
 
 
@@ -234,7 +258,8 @@ def _sized_svg(reef: Reef, legend: bool, placed: Sequence[int], caption: str | N
               if reef.top_pieces[c] == k}
     shift = 22.0 if caption else 0.0
     centers = [_center(cell) for cell in reef.board.cells]
-    width = max(max(x for x, _ in centers) + RADIUS * 1.2, 560.0 if legend else 0.0)
+    width = max(max(x for x, _ in centers) + RADIUS * 1.2, 560.0 if legend else 0.0,
+                16 + text_width(caption or "", 13))
     board_height = max(y for _, y in centers) + RADIUS * 1.2
     body = []
     for i in range(len(reef.board.cells)):
@@ -248,15 +273,11 @@ def _sized_svg(reef: Reef, legend: bool, placed: Sequence[int], caption: str | N
     if caption:
         extra.append(f'<text x="{width / 2:.1f}" y="16" class="cap">{escape(caption)}</text>')
     height = board_height + shift + legend_height
-    title = escape(caption or f"reef on board {reef.board.name}, start {'/'.join(reef.start)}")
-    return ((
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
-        f'viewBox="0 0 {width:.1f} {height:.1f}">'
-        f"<title>{title}</title>{STYLE}"
-        f'<rect width="100%" height="100%" fill="#fff"/>'
-        f'<g transform="translate(0,{shift:.0f})">' + "".join(body) + "</g>"
-        + "".join(extra) + "</svg>"
-    ), width, height)
+    title = caption or f"reef on board {reef.board.name}, start {'/'.join(reef.start)}"
+    body_svg = (STYLE + '<rect width="100%" height="100%" fill="#fff"/>'
+                f'<g transform="translate(0,{shift:.0f})">' + "".join(body) + "</g>"
+                + "".join(extra))
+    return document(width, height, title, body_svg), width, height
 
 
 def side_by_side(reefs: Sequence[Reef], captions: Sequence[str], title: str = "") -> str:
@@ -268,6 +289,11 @@ def side_by_side(reefs: Sequence[Reef], captions: Sequence[str], title: str = ""
     >>> side_by_side(two, ["player 1", "player 2"]).count("<svg")
     3
     """
+    for name, value in (("reefs", reefs), ("captions", captions)):
+        if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
+            raise LumicoreError(f"{name} must be a list, got {shorten(value)}")
+    if not isinstance(title, str):
+        raise LumicoreError(f"title must be text, got {shorten(title)}")
     if len(reefs) != len(captions) or not reefs:
         raise LumicoreError(f"one caption for each of one or more reefs, got {len(reefs)} reefs "
                             f"and {len(captions)} captions")
@@ -278,6 +304,4 @@ def side_by_side(reefs: Sequence[Reef], captions: Sequence[str], title: str = ""
         placed.append(part.replace("<svg ", f'<svg x="{x:.0f}" ', 1))
         x += width + 20
     width, height = x - 20, max(h for _p, _w, h in parts)
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
-            f'viewBox="0 0 {width:.0f} {height:.0f}"><title>{escape(title)}</title>'
-            + "".join(placed) + "</svg>")
+    return document(width, height, title, "".join(placed))
