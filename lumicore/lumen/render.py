@@ -13,12 +13,14 @@ True
 
 from __future__ import annotations
 
+from collections import Counter
+
 from lumicore.data import shorten
 from lumicore.errors import LumicoreError
 from lumicore.lumen.game import GameState
 from lumicore.lumen.map import Map
 from lumicore.lumen.sheet import Sheet
-from lumicore.svg import escape
+from lumicore.svg import document, escape, text_width
 
 __all__ = ["sheet_svg", "map_svg", "state_svg", "map_text", "SEASON_FILL", "PLAYER_FILL"]
 
@@ -36,9 +38,6 @@ def _check(value: object, kind: type, what: str) -> None:
         raise LumicoreError(f"expected {what}, got {shorten(value)}")
 
 
-def _svg(width: float, height: float, body: str) -> str:
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
-            f'viewBox="0 0 {width:.0f} {height:.0f}">{body}</svg>')
 
 
 def _sheet_body(sheet: Sheet, x0: float = 0, y0: float = 0, title: str = "") -> tuple[str, float,
@@ -86,7 +85,7 @@ def sheet_svg(sheet: Sheet, title: str = "") -> str:
     _check(sheet, Sheet, "a Lumen Sheet")
     _check(title, str, "a title (text)")
     body, w, h = _sheet_body(sheet, 0, 0, title)
-    return _svg(w, h, body)
+    return document(w, h, title or "Lumen command sheet", body)
 
 
 _CELL = 120
@@ -125,11 +124,16 @@ def _map_body(game_map: Map, state: GameState | None, x0: float, y0: float
                          f'<text x="{x + size - 14}" y="{y + 30}" text-anchor="middle" '
                          f'font-size="10" fill="#fff" {_FONT}>?</text>')
         if state is not None and sums is not None:
-            for p in (0, 1):
-                units = state.unit_list(t, p)
-                text = f"P{p + 1} {sums[t][p]}: " + ", ".join(_short(u) for u in units)
-                parts.append(f'<text x="{x + 6}" y="{y + 50 + 22 * p}" font-size="10" '
-                             f'fill="{PLAYER_FILL[p]}" {_FONT}>{escape(text[:34])}</text>')
+            lists = [_unit_lines(f"P{p + 1} {sums[t][p]}:", state.unit_list(t, p),
+                                 size - 2 * _TEXT_MARGIN) for p in (0, 1)]
+            top = y + _UNITS_TOP
+            for p, lines in enumerate(_share_lines(*lists)):
+                for line in lines:
+                    parts.append(f'<text x="{x + _TEXT_MARGIN}" y="{top}" '
+                                 f'font-size="{_UNIT_FONT}" fill="{PLAYER_FILL[p]}" {_FONT}>'
+                                 f"{escape(line)}</text>")
+                    top += _LINE
+                top += _UNITS_GAP
     rows = max(r for r, _ in game_map.at) + 1
     cols = max(c for _, c in game_map.at) + 1
     return "".join(parts), _GAP + cols * _CELL, _GAP + rows * _CELL
@@ -139,6 +143,58 @@ def _short(unit: str) -> str:
     return unit[:3] + ("*" if unit.endswith("*") else "")
 
 
+_TEXT_MARGIN, _UNIT_FONT, _LINE = 6, 10, 11
+_UNITS_TOP, _UNITS_GAP, _UNIT_LINES = 46, 4, 6
+"""A territory's unit lists: left margin, font size and line height (px); the first line's
+baseline (px below the territory's top), the gap between the players' lists, and the lines
+both lists share."""
+
+
+def _unit_lines(head: str, units: list[str], width: float) -> list[str]:
+    """``head`` and the units (``shr×2`` for two of a kind, ``*``: inactive), wrapped between
+    units into lines of ``width`` px by :func:`text_width`.
+
+    >>> _unit_lines("P1 9:", ["shroomling"] * 2 + ["mudshell", "pusher*"], 102)
+    ['P1 9: shr×2, mud,', 'pus*']
+    """
+    counts = Counter(_short(u) for u in units)
+    kinds = [f"{u}×{n}" if n > 1 else u for u, n in counts.items()]
+    words = [head, *(k + "," for k in kinds[:-1]), *kinds[-1:]]
+    lines: list[str] = []
+    for word in words:
+        if lines and text_width(f"{lines[-1]} {word}", _UNIT_FONT) <= width:
+            lines[-1] += f" {word}"
+        else:
+            lines.append(word)
+    return lines
+
+
+def _share_lines(first: list[str], second: list[str]) -> tuple[list[str], list[str]]:
+    """The two players' unit lines in the ``_UNIT_LINES`` a territory has room for: each keeps
+    up to half, a longer list also what the other leaves; a cut list ends in an ellipsis
+    (in place of the last unit on its line, so the line is no wider).
+
+    >>> _share_lines(["a", "b", "c", "d", "e"], ["x"])
+    (['a', 'b', 'c', 'd', 'e'], ['x'])
+    >>> _share_lines(["P1 9: shr×2,", "mud, pus,", "dea, fea,", "mer"], ["P2 3: a,", "b, c,", "d"])
+    (['P1 9: shr×2,', 'mud, pus,', 'dea, …'], ['P2 3: a,', 'b, c,', 'd'])
+    """
+    half = _UNIT_LINES // 2
+    room = [max(half, _UNIT_LINES - min(len(other), half)) for other in (second, first)]
+    return _cut(first, room[0]), _cut(second, room[1])
+
+
+def _cut(lines: list[str], room: int) -> list[str]:
+    """``lines`` if there are ``room`` or fewer; else the first ``room``, the last of them ending
+    in `` …`` in place of its last unit (the ellipsis is narrower than any unit)."""
+    if len(lines) <= room:
+        return lines
+    kept = lines[:room]
+    words = kept[-1].split(" ")
+    kept[-1] = " ".join(words[:-1] if len(words) > 1 else words) + " …"
+    return kept
+
+
 def map_svg(game_map: Map, state: GameState | None = None) -> str:
     """The map as SVG: territories coloured by season with their VP, discovery tokens (purple),
     the initiative territory (star); with a game ``state`` also each player's strength and
@@ -146,8 +202,13 @@ def map_svg(game_map: Map, state: GameState | None = None) -> str:
     _check(game_map, Map, "a Lumen Map")
     if state is not None:
         _check(state, GameState, "a Lumen GameState")
+        if state.map != game_map:  # its units are counted by the territories of its own map
+            raise LumicoreError(f"state is a game on map {shorten(state.map.name)}, not on the "
+                                f"map drawn ({shorten(game_map.name)}): draw state.map")
     body, w, h = _map_body(game_map, state, 0, 0)
-    return _svg(w, h, body)
+    title = f"Lumen map {game_map.name}" + ("" if state is None else
+                                            f": {str(state).splitlines()[0]}")
+    return document(w, h, title, body)
 
 
 def state_svg(state: GameState) -> str:
@@ -161,7 +222,7 @@ def state_svg(state: GameState) -> str:
         parts.append(sheet)
         x += sw + 10
         height = max(height, sh)
-    return _svg(x, height, "".join(parts))
+    return document(x, height, str(state).splitlines()[0], "".join(parts))
 
 
 def map_text(state: GameState) -> str:
