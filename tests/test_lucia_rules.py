@@ -5,6 +5,8 @@ Expected trains are worked out by hand from the rule text, not copied from the c
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -21,6 +23,7 @@ from lumicore.lucia import (
     scramble,
 )
 from lumicore.lucia.notation import format_codes, parse_codes
+from lumicore.lucia.render import plan_svg, train_svg
 from lumicore.lucia.start import fix_up, load_setup, random_goal
 
 MOVE_S1 = Card((Action.move("S", 1),))
@@ -415,6 +418,37 @@ def test_svg_and_text_views():
     svg = train._repr_svg_()
     assert svg.startswith("<svg") and svg.count("<rect") == 6
     assert train.text().splitlines()[1].split() == list(train.tokens)
+
+
+def test_train_and_plan_pictures_have_a_title():
+    """Neither picture had a <title> (the reef pictures and Lemuria's game have one)."""
+    import xml.etree.ElementTree as ET
+
+    train = Train.parse("S h T h L0")
+    play = next(train.plays(Card((Action.move("S", 2),))))
+    for image, title in ((train._repr_svg_(), "Lucia train S h T h L0"),
+                         (play._repr_svg_(), "move S 2: S 0→2"),
+                         (plan_svg(train, [play], title="optimal"),
+                          "optimal: Lucia plan of 1 play from S h T h L0")):
+        assert ET.fromstring(image).find("{http://www.w3.org/2000/svg}title").text == title
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda t, p: train_svg("S h T h L0"),
+     "train must be a lumicore.lucia.Train, got 'S h T h L0'"),
+    (lambda t, p: train_svg(t, caption=5), "caption must be text, got '5'"),
+    (lambda t, p: plan_svg(None, [p]), "start must be a lumicore.lucia.Train, got 'None'"),
+    (lambda t, p: plan_svg(t, None), "plan must be a list of plays, got 'None'"),
+    (lambda t, p: plan_svg(t, "x"), "plan must be a list of plays, got 'x'"),
+    (lambda t, p: plan_svg(t, [p, "x"]), "plan[1] must be a lumicore.lucia.Play, got 'x'"),
+    (lambda t, p: plan_svg(t, [p], title=5), "title must be text, got '5'"),
+])
+def test_pictures_of_bad_arguments_are_one_line_errors(call, message):
+    """These were AttributeErrors and TypeErrors (title=5 was drawn as "5")."""
+    train = Train.parse("S h T h L0")
+    play = next(train.plays(Card((Action.move("S", 2),))))
+    with pytest.raises(LumicoreError, match=f"^{re.escape(message)}$"):
+        call(train, play)
 
 
 def test_scramble_checks_start_and_rules():

@@ -13,8 +13,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from lumicore.checks import check_type
+from lumicore.data import plural, shorten
+from lumicore.errors import LumicoreError
 from lumicore.lucia.notation import H_LIT, TOKENS, candles_of, is_lucia, role_of
-from lumicore.svg import escape, text_width
+from lumicore.svg import document, escape, text_width
 
 if TYPE_CHECKING:
     from lumicore.lucia.train import Play, Train
@@ -78,15 +81,24 @@ _DEFS = (f'<defs><marker id="lc-arrow" viewBox="0 0 10 10" refX="9" refY="5" mar
          "</marker></defs>")
 
 
-def _svg(width: float, height: float, body: str) -> str:
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-            f'viewBox="0 0 {width} {height}">{body}</svg>')
+def _check_train(train: object, name: str) -> None:
+    from lumicore.lucia.train import Train  # the train module imports this one
+
+    check_type(train, Train, name, "a lumicore.lucia.Train")
+
+
+def _check_text(value: object, name: str) -> None:
+    check_type(value, str, name, "text")
 
 
 def train_svg(train: Train, caption: str | None = None) -> str:
     """The train as an SVG string; ``caption`` is written above it (e.g. the card played)."""
+    _check_train(train, "train")
+    if caption is not None:
+        _check_text(caption, "caption")
     body, height = _row(train, caption)
-    return _svg(_width(train, [caption or ""]), height, body)
+    return document(_width(train, [caption or ""]), height, caption or f"Lucia train {train}",
+                    body)
 
 
 def _width(train: Train, captions: Sequence[str]) -> float:
@@ -137,8 +149,14 @@ def plan_svg(start: Train, plan: Sequence[Play], title: str = "") -> str:
     >>> svg.count("<rect") - 1, svg.count('stroke-width="4"'), "1. move S 2" in svg
     (10, 1, True)
     """
-    from lumicore.lucia.train import describe
+    from lumicore.lucia.train import Play, describe
 
+    _check_train(start, "start")
+    if isinstance(plan, (str, bytes)) or not isinstance(plan, Sequence):
+        raise LumicoreError(f"plan must be a list of plays, got {shorten(plan)}")
+    for i, play in enumerate(plan):
+        check_type(play, Play, f"plan[{i}]", "a lumicore.lucia.Play")
+    _check_text(title, "title")
     rows: list[str] = []
     y = 0
     first = f"{title}. start: {start}" if title else f"start: {start}"
@@ -153,5 +171,6 @@ def plan_svg(start: Train, plan: Sequence[Play], title: str = "") -> str:
         rows.append(f'<g transform="translate(0,{y})">{body}</g>')
         y += h + 8
     width = _width(start, captions)
-    return _svg(width, y, f'<rect width="{width}" height="{y}" fill="#fff"/>{_DEFS}'
-                + "".join(rows))
+    name = f"{title}: " if title else ""
+    return document(width, y, f"{name}Lucia plan of {plural(len(plan), 'play')} from {start}",
+                    f'<rect width="{width}" height="{y}" fill="#fff"/>{_DEFS}' + "".join(rows))
