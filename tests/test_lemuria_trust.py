@@ -4,9 +4,11 @@ models CP-SAT rejects, seeds, Ctrl-C, the progress line and the SVG chart of a y
 from __future__ import annotations
 
 import json
+import re
 import signal
 import threading
 import time
+import xml.etree.ElementTree as ET
 
 import pytest
 from lemuria_helpers import Press, optimum
@@ -14,10 +16,14 @@ from ortools.sat.python import cp_model
 
 from lumicore.errors import DataError, LumicoreError
 from lumicore.lemuria import (
+    Build,
     Building,
     Character,
     Instance,
     Opponent,
+    Play,
+    Schedule,
+    TurnPlan,
     default_instance,
     parse_instance,
     simulate,
@@ -28,6 +34,7 @@ from solvers.lemuria import build_schedule
 from solvers.lemuria.greedy import greedy_schedule
 from solvers.lemuria.search import Watch
 
+SVG = "{http://www.w3.org/2000/svg}"
 ONE_TURN = """\
 turns = 1
 trend = ["B01", "B02", "B03", "B04", "B05"]
@@ -135,6 +142,45 @@ def test_svg_chart_of_a_year(tmp_path, capsys):
     assert main(["lemuria", "plan", "--svg", str(path), "--time-limit", "2", "--workers", "1",
                  "--deal", "4"]) == 0
     assert path.read_text(encoding="utf-8").startswith("<svg")
+
+
+def tiny_year() -> tuple[Instance, list[TurnPlan]]:
+    """One turn: build A, house K in it (11 VP)."""
+    inst = Instance(turns=1, buildings={"A": Building("A", "red", 2, {"stone": 1})},
+                    characters={"K": Character("K", "red", 1, 1, 3)},
+                    trend=("A", None, None, None, None), start={"stone": 1, "food": 1},
+                    hand=("K",))
+    return inst, [TurnPlan(1, (Build("A", "church"), Play("K", house_in="A")))]
+
+
+@pytest.mark.parametrize(("status", "bound", "said"), [
+    ("optimal", 11.0, "VP 11 (optimal)"),
+    ("feasible", 20.0, "VP 11 (feasible; upper bound 20 VP, gap 45.0%)"),
+    ("feasible", None, "VP 11 (feasible; no proven upper bound)"),
+])
+def test_the_chart_of_a_plan_says_whether_it_is_proven(status, bound, said):
+    """The heading gave the VP alone: a feasible plan 100 VP under its bound looked final."""
+    inst, turns = tiny_year()
+    plan = Schedule(turns, vp=11, status=status, bound=bound)
+    for result in (None, simulate(inst, plan)):
+        root = ET.fromstring(render_year(inst, plan, title="mine", result=result))
+        heading = f"mine - Lemuria year, 1 turns: {said}"
+        assert root.find(f"{SVG}title").text == heading
+        assert heading in "".join(root.itertext())
+    assert "(" not in ET.fromstring(render_year(inst, turns)).find(f"{SVG}title").text
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda inst, turns: render_year("x", []),
+     "instance must be a lumicore.lemuria.Instance, got 'x'"),
+    (lambda inst, turns: render_year(inst, turns, title=5), "title must be text, got '5'"),
+    (lambda inst, turns: render_year(inst, turns, result="x"),
+     "result must be a lumicore.lemuria.SimResult, got 'x'"),
+])
+def test_a_chart_of_bad_arguments_is_a_one_line_error(call, message):
+    """render_year('x', []) and result='x' were AttributeErrors, title=5 a TypeError."""
+    with pytest.raises(LumicoreError, match=f"^{re.escape(message)}$"):
+        call(*tiny_year())
 
 
 @pytest.mark.parametrize("where", ["missing/year.svg", "."])

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from lumicore.checks import check_type
 from lumicore.data import shorten
 from lumicore.errors import LumicoreError
 from lumicore.lemuria.game import Game
@@ -23,7 +24,7 @@ from lumicore.lemuria.instance import Instance
 from lumicore.lemuria.rules import RESOURCES, SOURCES
 from lumicore.lemuria.schedule import Build, Play, Remodel, Schedule, TurnPlan
 from lumicore.lemuria.simulate import SimResult, simulate
-from lumicore.svg import escape, text_width
+from lumicore.svg import document, escape, text_width
 
 __all__ = ["render_year", "render_game", "CARD_COLORS", "SOURCE_COLORS"]
 
@@ -64,22 +65,27 @@ def render_year(instance: Instance, schedule: Schedule | Iterable[TurnPlan],
     remodel, with the discarded card), then each resident housed (the character's colour; with
     the facility it moved into). Bottom: the running VP, stacked by source, festivals marked.
     ``result``: the year's replay when it is not plain :func:`simulate`'s (a harvest plan's
-    :func:`~lumicore.lemuria.harvests.replay_harvests`)."""
+    :func:`~lumicore.lemuria.harvests.replay_harvests`). A :class:`Schedule` also puts its
+    status in the heading: ``optimal`` (proven) or ``feasible`` with its upper bound and gap."""
+    check_type(instance, Instance, "instance", "a lumicore.lemuria.Instance")
+    if title is not None:
+        check_type(title, str, "title", "text")
+    if result is not None:
+        check_type(result, SimResult, "result", "a lumicore.lemuria.SimResult")
     year = _year(simulate(instance, schedule) if result is None else result)
     turns = len(year)
     most_housed = max([len(y["housed"]) for y in year] + [1])
     chart_top = _TOP + _ROW * (2 + most_housed) + 30
     chart_h = 220
     total = max(sum(year[-1]["vp"].values()), 1) if year else 1
-    width = max(_LEFT + _COL * turns + 150, _LEFT + text_width(_FOOTNOTE, 11) + 10)
-    height = chart_top + chart_h + 50
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-           f'viewBox="0 0 {width} {height}" font-family="sans-serif">',
-           f'<rect width="{width}" height="{height}" fill="white"/>']
     vp = sum(year[-1]["vp"].values()) if year else 0
-    head = escape(title) + " - " if title else ""
-    out.append(f'<text x="10" y="22" font-size="15" font-weight="bold">{head}Lemuria year, '
-               f'{turns} turns: VP {vp}</text>')
+    status = f" ({schedule.status_text()})" if isinstance(schedule, Schedule) else ""
+    heading = f"{title + ' - ' if title else ''}Lemuria year, {turns} turns: VP {vp}{status}"
+    width = max(_LEFT + _COL * turns + 150, _LEFT + text_width(_FOOTNOTE, 11) + 10,
+                20 + text_width(heading, 15))
+    height = chart_top + chart_h + 50
+    out = [f'<rect width="{width}" height="{height}" fill="white"/>',
+           f'<text x="10" y="22" font-size="15" font-weight="bold">{escape(heading)}</text>']
     out.append(f'<text x="10" y="{_TOP + 14}" font-size="12">build</text>')
     out.append(f'<text x="10" y="{_TOP + _ROW + 14}" font-size="12">residents</text>')
     festivals = set(instance.festivals)
@@ -125,8 +131,8 @@ def render_year(instance: Instance, schedule: Schedule | Iterable[TurnPlan],
         y = _TOP + 18 * k
         out.append(f'<rect x="{legend_x}" y="{y}" width="12" height="12" fill="{fill}"/>'
                    f'<text x="{legend_x + 18}" y="{y + 11}" font-size="12">{color}</text>')
-    out.append("</svg>")
-    return "\n".join(out)
+    return document(width, height, heading, "\n".join(["", *out, ""]),
+                    ' font-family="sans-serif"')
 
 
 def render_game(game: Any) -> str:
