@@ -12,12 +12,18 @@ without copying. The rules are those of ``reef.md`` (placement rules 1-4), state
 """
 
 from cpython.exc cimport PyErr_CheckSignals
+from cpython.long cimport PyLong_AsLongAndOverflow
 from cpython.ref cimport PyObject
+from libc.limits cimport LONG_MAX
 from libc.stdint cimport int64_t, uint64_t
 from libc.stdlib cimport calloc, free
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from bits cimport ctz, popcount
+
+from lumicore.checks import check_int
+from lumicore.data import shorten
+from lumicore.errors import LumicoreError
 
 cdef enum:
     MAXCELLS = 64
@@ -368,11 +374,94 @@ cdef double value(const RS* s, const double* w) noexcept nogil:
     return total
 
 
+cdef object _whole(object value, str name, object low, object high, str what=None):
+    """``value`` as a Python int if it is an integer (numpy's too, a bool none) from ``low`` to
+    ``high`` (None: unbounded); else a LumicoreError naming ``name`` and quoting the value
+    (:func:`lumicore.checks.check_int`). For the Python-callable methods only: the kernel's
+    loops take C ints that these checks let through."""
+    if type(value) is int and (low is None or low <= value) and (high is None or value <= high):
+        return value
+    return check_int(value, name, low, high, what)
+
+
+cdef object _per_cell(object values, str name, int n):
+    """``values`` as a list or tuple of ``n`` items (one per cell); else a LumicoreError naming
+    ``name``."""
+    if (type(values) is tuple or type(values) is list) and len(values) == n:
+        return values
+    try:
+        size = len(values)
+    except TypeError:
+        size = None
+    if size != n or isinstance(values, (str, bytes)):
+        raise LumicoreError(f"{name} must be a sequence of {n} values, one per cell, got "
+                            f"{shorten(values)}")
+    return list(values)
+
+
+cdef int _color(object color) except -1:
+    """``color`` as a colour code 0..3 (pink, green, blue, yellow); else a LumicoreError."""
+    if type(color) is int and 0 <= color < 4:
+        return color
+    return _whole(color, "color", 0, 3, "a colour code from 0 to 3")
+
+
+cdef int _limestone(object limestone) except -1:
+    """``limestone`` as a count of markers (capped where it no longer matters, as
+    lumicore.reef.kernel.check_limestone); else a LumicoreError."""
+    return min(_whole(limestone, "limestone", 0, None, "an integer >= 0"), 2**31 - 1)
+
+
+cdef tuple _cell_values(int i, h, top, color, number, animal, int pieces):
+    """The five values of cell ``i`` of :meth:`State.load` as ints (numpy's taken too); a
+    LumicoreError naming the first bad one."""
+    return (_whole(h, f"heights[{i}]", 0, MAXLEVEL - 2),
+            _whole(top, f"tops[{i}]", -1, pieces - 1,
+                   f"a piece index from -1 (none) to {pieces - 1} (below npieces)"),
+            _whole(color, f"colors[{i}]", -1, 3, "a colour code from -1 (bare) to 3"),
+            _whole(number, f"numbers[{i}]", 0, 6),
+            _whole(animal, f"animals[{i}]", -1, 3, "an animal code from -1 (none) to 3"))
+
+
+cdef inline bint _c_long(object value, long low, long high, long* out) noexcept:
+    """Whether ``value`` is a Python int from ``low`` to ``high``, then written to ``out``: the
+    fast check of the Python-callable methods (anything else goes to :func:`_whole`, which
+    takes numpy's ints too and names a bad value)."""
+    cdef int overflow = 0
+    cdef long v
+    if type(value) is not int:
+        return False
+    v = PyLong_AsLongAndOverflow(value, &overflow)
+    if overflow or not low <= v <= high:
+        return False
+    out[0] = v
+    return True
+
+
+cdef inline bint _c_int(object value, long low, long high, int* out) noexcept:
+    cdef long v
+    if not _c_long(value, low, high, &v):
+        return False
+    out[0] = <int>v
+    return True
+
+
+cdef inline bint _c_mask(object value, uint64_t* out) noexcept:
+    """Whether ``value`` is a Python int from 0 to 2**63 - 1 (a mask of bit 63 goes to
+    :func:`_whole`), then written to ``out``."""
+    cdef long v
+    if not _c_long(value, 0, LONG_MAX, &v):
+        return False
+    out[0] = <uint64_t>v
+    return True
+
+
 cdef class State:
     """A reef as bitboards. Build it with :func:`lumicore.reef.kernel.state` (which validates).
 
     ``State(n, neighbors, base, water, remote, penalties)`` is an empty board of ``n`` cells;
-    :meth:`apply` adds pieces in placement order (the first one is the starting Lumino).
+    :meth:`apply` adds pieces in placement order (the first one is the starting Lumino). Every
+    method called from Python checks its arguments: a bad one is a LumicoreError naming it.
     """
 
     cdef RS s
@@ -387,126 +476,153 @@ cdef class State:
     def __deepcopy__(self, memo):
         return self.copy()
 
-    def __cinit__(self, int n, neighbors, uint64_t base, uint64_t water, uint64_t remote,
-                  penalties):
-        cdef int i
-        if not 1 <= n <= MAXCELLS or len(neighbors) != n or len(penalties) != n:
-            raise ValueError("bad board arrays")
-        self.s.n = n
-        self.s.allm = (~(<uint64_t>0)) if n == 64 else (bit(n) - 1)
-        self.s.base = base & self.s.allm
-        self.s.water = water & self.s.allm
-        self.s.remote = remote & self.s.allm
+    def __cinit__(self, n, neighbors, base, water, remote, penalties):
+        cdef int i, cells, pen
+        cdef uint64_t mask
+        cdef uint64_t masks[3]
+        if not _c_int(n, 1, MAXCELLS, &cells):
+            cells = _whole(n, "n", 1, MAXCELLS, f"a cell count from 1 to {MAXCELLS}")
+        nbrs = _per_cell(neighbors, "neighbors", cells)
+        pens = _per_cell(penalties, "penalties", cells)
+        if not (_c_mask(base, &masks[0]) and _c_mask(water, &masks[1])
+                and _c_mask(remote, &masks[2])):
+            for i, (value, name) in enumerate(((base, "base"), (water, "water"),
+                                               (remote, "remote"))):
+                masks[i] = _whole(value, name, 0, 2**64 - 1, "a 64-bit cell mask")
+        self.s.n = cells
+        self.s.allm = (~(<uint64_t>0)) if cells == 64 else (bit(cells) - 1)
+        self.s.base = masks[0] & self.s.allm
+        self.s.water = masks[1] & self.s.allm
+        self.s.remote = masks[2] & self.s.allm
         for i in range(MAXCELLS):
             self.s.nbr[i] = 0
             self.s.penalty[i] = 0
-        for i in range(n):
-            self.s.nbr[i] = (<uint64_t>neighbors[i]) & self.s.allm & ~bit(i)
-            self.s.penalty[i] = penalties[i]
+        for i in range(cells):
+            if not _c_mask(nbrs[i], &mask):
+                mask = _whole(nbrs[i], f"neighbors[{i}]", 0, 2**64 - 1, "a 64-bit cell mask")
+            if not _c_int(pens[i], 0, 1 << 20, &pen):
+                pen = _whole(pens[i], f"penalties[{i}]", 0, 1 << 20)
+            self.s.nbr[i] = mask & self.s.allm & ~bit(i)
+            self.s.penalty[i] = pen
         clear(&self.s)
 
-    def load(self, heights, tops, colors, numbers, animals, int npieces) -> None:
+    def load(self, heights, tops, colors, numbers, animals, npieces) -> None:
         """Set every cell at once from per-cell sequences (as ``Reef.heights``, ``top_pieces``,
-        ``cell_colors``, ``cell_numbers``, ``cell_animals``); ValueError on a value out of range
-        (the state is then left empty)."""
-        cdef int i, h, n = self.s.n
-        if not (len(heights) == len(tops) == len(colors) == len(numbers) == len(animals) == n):
-            raise ValueError("per-cell sequences must have one entry per cell")
-        if not 0 <= npieces < 1 << 30:
-            raise ValueError("bad piece count")
+        ``cell_colors``, ``cell_numbers``, ``cell_animals``); a LumicoreError naming the first
+        value out of range (the state is then left empty)."""
+        cdef int i, n = self.s.n
+        cdef int pieces
+        cdef int v[5]
+        if not _c_int(npieces, 0, (1 << 30) - 1, &pieces):
+            pieces = _whole(npieces, "npieces", 0, (1 << 30) - 1)
+        hs, ts, cs = _per_cell(heights, "heights", n), _per_cell(tops, "tops", n), \
+            _per_cell(colors, "colors", n)
+        ns, ans = _per_cell(numbers, "numbers", n), _per_cell(animals, "animals", n)
         clear(&self.s)
-        self.s.npieces = npieces
-        for i in range(n):
-            hide(&self.s, i)
-            h = heights[i]
-            self.s.height[i] = h
-            self.s.top[i] = tops[i]
-            self.s.col[i] = colors[i]
-            self.s.num[i] = numbers[i]
-            self.s.ani[i] = animals[i]
-            if not (0 <= h <= MAXLEVEL - 2 and -1 <= self.s.top[i] < npieces
-                    and -1 <= self.s.col[i] < 4 and 0 <= self.s.num[i] <= 6
-                    and -1 <= self.s.ani[i] < 4 and (h == 0) == (self.s.top[i] < 0)
-                    and (h == 0) == (self.s.col[i] < 0)):
-                clear(&self.s)
-                raise ValueError(f"bad values for cell {i}")
-            show(&self.s, i)
-            if h > self.s.maxh:
-                self.s.maxh = h
+        self.s.npieces = pieces
+        try:
+            for i in range(n):
+                # a cell's five values are converted and checked before any is written: a
+                # value that failed to convert used to leave the cell half written (a height
+                # of -2**31 that a later call read out of bounds)
+                if not (_c_int(hs[i], 0, MAXLEVEL - 2, &v[0])
+                        and _c_int(ts[i], -1, pieces - 1, &v[1])
+                        and _c_int(cs[i], -1, 3, &v[2]) and _c_int(ns[i], 0, 6, &v[3])
+                        and _c_int(ans[i], -1, 3, &v[4])):
+                    v[0], v[1], v[2], v[3], v[4] = _cell_values(
+                        i, hs[i], ts[i], cs[i], ns[i], ans[i], pieces)
+                if (v[0] == 0) != (v[1] < 0) or (v[0] == 0) != (v[2] < 0):
+                    raise LumicoreError(
+                        f"cell {i}: a bare cell (height 0) has no top piece and no colour, a "
+                        f"built one has both; got height {v[0]}, top {v[1]}, colour {v[2]}")
+                hide(&self.s, i)
+                self.s.height[i] = v[0]
+                self.s.top[i] = v[1]
+                self.s.col[i] = v[2]
+                self.s.num[i] = v[3]
+                self.s.ani[i] = v[4]
+                show(&self.s, i)
+                if v[0] > self.s.maxh:
+                    self.s.maxh = v[0]
+        except BaseException:
+            clear(&self.s)
+            raise
 
     def copy(self) -> State:
         cdef State other = State.__new__(State, 1, (0,), 0, 0, 0, (0,))
         other.s = self.s
         return other
 
-    def apply(self, int a, int b, int ca, int cb, int number, int animal) -> None:
+    def apply(self, a, b, ca, cb, number, animal) -> None:
         """Place a piece on cells ``a`` (colour ``ca``, number 0..6) and ``b`` (colour ``cb``,
-        animal -1..3) one level above them. Raises ValueError unless both cells exist, are
+        animal -1..3) one level above them. Raises LumicoreError unless both cells exist, are
         adjacent and of the same height below the kernel's ceiling (legality by the placement
         rules is the caller's job: lumicore/reef/kernel.py only applies placements that passed
         them)."""
-        if not (0 <= a < self.s.n and 0 <= b < self.s.n and (self.s.nbr[a] >> b) & 1):
-            raise ValueError(f"cells {a} and {b} are not adjacent cells")
-        if self.s.height[a] != self.s.height[b] or self.s.height[a] >= MAXLEVEL - 2:
-            raise ValueError(f"cells {a} and {b} are not at one height below the ceiling")
-        if not (0 <= ca < 4 and 0 <= cb < 4 and 0 <= number <= 6 and -1 <= animal < 4):
-            raise ValueError("bad colour, number or animal code")
-        apply(&self.s, a, b, ca, cb, number, animal, NULL)
+        cdef int x = self._cell(a, "a"), y = self._cell(b, "b")
+        cdef int c1 = _whole(ca, "ca", 0, 3, "a colour code from 0 to 3")
+        cdef int c2 = _whole(cb, "cb", 0, 3, "a colour code from 0 to 3")
+        cdef int k = _whole(number, "number", 0, 6)
+        cdef int z = _whole(animal, "animal", -1, 3, "an animal code from -1 (none) to 3")
+        if not (self.s.nbr[x] >> y) & 1:
+            raise LumicoreError(f"cells a={x} and b={y} are not adjacent")
+        if self.s.height[x] != self.s.height[y] or self.s.height[x] >= MAXLEVEL - 2:
+            raise LumicoreError(f"cells a={x} and b={y} are not at one height below the "
+                                f"ceiling")
+        apply(&self.s, x, y, c1, c2, k, z, NULL)
 
-    def placements(self, int color, int limestone) -> list:
+    def placements(self, color, limestone) -> list:
         """Legal placements of a one-colour Lumino of ``color``: a list of (number cell, other
         cell, level, cost), sorted by (number cell, other cell)."""
         cdef int buf[3 * MAXMOVES]
         cdef int k, count
-        if not 0 <= color < 4:
-            raise ValueError("bad colour code")
-        count = gen(&self.s, color, limestone, buf, buf + MAXMOVES,
-                    buf + 2 * MAXMOVES)
+        cdef int c = _color(color)
+        cdef int ls = _limestone(limestone)
+        count = gen(&self.s, c, ls, buf, buf + MAXMOVES, buf + 2 * MAXMOVES)
         return [(buf[k], buf[MAXMOVES + k], self.s.height[buf[k]] + 1, buf[2 * MAXMOVES + k])
                 for k in range(count)]
 
-    def count_placements(self, int color, int limestone) -> int:
+    def count_placements(self, color, limestone) -> int:
         """How many placements :meth:`placements` would list (no Python objects built)."""
         cdef int buf[3 * MAXMOVES]
-        if not 0 <= color < 4:
-            raise ValueError("bad colour code")
-        return gen(&self.s, color, limestone, buf, buf + MAXMOVES,
-                   buf + 2 * MAXMOVES)
+        cdef int c = _color(color)
+        cdef int ls = _limestone(limestone)
+        return gen(&self.s, c, ls, buf, buf + MAXMOVES, buf + 2 * MAXMOVES)
 
-    def count_many(self, int color, int limestone, int repeat) -> int:
+    def count_many(self, color, limestone, repeat) -> int:
         """Enumerate ``repeat`` times (for benchmarks: no Python call per enumeration)."""
         cdef int buf[3 * MAXMOVES]
         cdef int r
         cdef int64_t total = 0
-        if not 0 <= color < 4:
-            raise ValueError("bad colour code")
+        cdef int c = _color(color)
+        cdef int ls = _limestone(limestone)
+        cdef int times = _whole(repeat, "repeat", 0, 2**31 - 1)
         with nogil:
-            for r in range(repeat):
-                total += gen(&self.s, color, limestone, buf,
-                             buf + MAXMOVES, buf + 2 * MAXMOVES)
+            for r in range(times):
+                total += gen(&self.s, c, ls, buf, buf + MAXMOVES, buf + 2 * MAXMOVES)
         return total
 
-    # --- views (cell arguments are checked: these are not hot) ---
+    # --- views (arguments are checked: these are not hot) ---
 
-    def _cell(self, int x) -> int:
-        if not 0 <= x < self.s.n:
-            raise ValueError(f"no cell {x}")
-        return x
+    cdef int _cell(self, object x, str name) except -1:
+        if type(x) is int and 0 <= x < self.s.n:
+            return x
+        return _whole(x, name, 0, self.s.n - 1, f"a cell index from 0 to {self.s.n - 1}")
 
-    def height(self, int x) -> int:
-        return self.s.height[self._cell(x)]
+    def height(self, cell) -> int:
+        return self.s.height[self._cell(cell, "cell")]
 
-    def top(self, int x) -> int:
-        return self.s.top[self._cell(x)]
+    def top(self, cell) -> int:
+        return self.s.top[self._cell(cell, "cell")]
 
-    def color(self, int x) -> int:
-        return self.s.col[self._cell(x)]
+    def color(self, cell) -> int:
+        return self.s.col[self._cell(cell, "cell")]
 
-    def number(self, int x) -> int:
-        return self.s.num[self._cell(x)]
+    def number(self, cell) -> int:
+        return self.s.num[self._cell(cell, "cell")]
 
-    def animal(self, int x) -> int:
-        return self.s.ani[self._cell(x)]
+    def animal(self, cell) -> int:
+        return self.s.ani[self._cell(cell, "cell")]
 
     @property
     def n(self) -> int:
@@ -520,24 +636,24 @@ cdef class State:
     def max_height(self) -> int:
         return self.s.maxh
 
-    def level_mask(self, int h) -> int:
-        """Cells whose height is ``h`` (0 = bare)."""
-        return self.s.lvl[h] if 0 <= h < MAXLEVEL else 0
+    def level_mask(self, level) -> int:
+        """Cells whose height is ``level`` (0 = bare)."""
+        return self.s.lvl[<int>_whole(level, "level", 0, MAXLEVEL - 1)]
 
-    def color_mask(self, int c) -> int:
-        return self.s.vcol[c] if 0 <= c < 4 else 0
+    def color_mask(self, color) -> int:
+        return self.s.vcol[_color(color)]
 
-    def number_mask(self, int n) -> int:
-        return self.s.vnum[n] if 1 <= n <= 6 else 0
+    def number_mask(self, number) -> int:
+        return self.s.vnum[<int>_whole(number, "number", 1, 6)]
 
-    def animal_mask(self, int a) -> int:
-        return self.s.vani[a] if 0 <= a < 4 else 0
+    def animal_mask(self, animal) -> int:
+        return self.s.vani[<int>_whole(animal, "animal", 0, 3, "an animal code from 0 to 3")]
 
-    def visible_count(self, int c) -> int:
-        return popcount(self.s.vcol[c]) if 0 <= c < 4 else 0
+    def visible_count(self, color) -> int:
+        return popcount(self.s.vcol[_color(color)])
 
-    def coral_score(self, int c) -> int:
-        return coral(&self.s, c) if 0 <= c < 4 else 0
+    def coral_score(self, color) -> int:
+        return coral(&self.s, _color(color))
 
     def animal_counts(self) -> tuple:
         return tuple(popcount(self.s.vani[a]) for a in range(4))

@@ -3,6 +3,7 @@ tests against lumicore.reef.reference on reefs grown by random legal play, input
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -257,20 +258,108 @@ def test_state_rejects_bad_arrays_and_moves():
     s = kernel.state(Reef.new(board, start=("pink", "green")))
     a, b = board.start_cells
     far = board.index[(0, 3)]
-    with pytest.raises(ValueError, match=f"cells {a} and {far} are not adjacent"):
+    with pytest.raises(LumicoreError, match=f"cells a={a} and b={far} are not adjacent"):
         s.apply(a, far, 0, 0, 1, -1)          # not adjacent
-    with pytest.raises(ValueError, match=f"cells {a} and 99 are not adjacent"):
+    with pytest.raises(LumicoreError, match="b must be a cell index from 0 to 43, got '99'"):
         s.apply(a, 99, 0, 0, 1, -1)           # no such cell
-    with pytest.raises(ValueError, match="bad colour, number or animal code"):
+    with pytest.raises(LumicoreError, match="ca must be a colour code from 0 to 3, got '7'"):
         s.apply(a, b, 7, 0, 1, -1)            # bad colour
-    with pytest.raises(ValueError, match="bad colour code"):
+    with pytest.raises(LumicoreError, match="color must be a colour code from 0 to 3, got '4'"):
         s.placements(4, 0)
     n = len(board.cells)
-    with pytest.raises(ValueError, match="bad values for cell 0"):
+    with pytest.raises(LumicoreError, match=r"animals\[0\] must be an animal code"):
         s.load([0] * n, [-1] * n, [-1] * n, [0] * n, [9] * n, 1)   # animal code 9
-    with pytest.raises(ValueError, match="bad values for cell 0"):
+    with pytest.raises(LumicoreError, match=r"heights\[0\] must be an integer from 0 to 126"):
         s.load([200] * n, [0] * n, [0] * n, [0] * n, [-1] * n, 1)  # above the ceiling
+    with pytest.raises(LumicoreError, match="cell 0: a bare cell"):
+        s.load([0] * n, [0] * n, [-1] * n, [0] * n, [-1] * n, 1)   # bare, with a top piece
     assert s.max_height == 0 and s.npieces == 0                     # left empty
+
+
+# ---- the kernel's own State checks its arguments: kernel.State and the objects state() gives
+# are public, and their methods took C ints (a plain ValueError, IndexError, OverflowError or
+# TypeError; 1.0 and True read as 1; a colour, level or animal out of range read as 0)
+
+def _reef_state():
+    return kernel.state(random_reef("A", 6, seed=3))
+
+
+N = len(load_board("A").cells)
+OK_LOAD = ([0] * N, [-1] * N, [-1] * N, [0] * N, [-1] * N, 0)
+
+
+def _load_with(i, value):
+    """A load whose argument ``i`` holds ``value`` (for cell 0 when it is a per-cell list)."""
+    args = list(OK_LOAD)
+    args[i] = value if i == 5 else [value] + args[i][1:]
+    return lambda s: s.load(*args)
+
+
+def _new_state(i, value):
+    args = [2, [2, 1], 3, 0, 0, [0, 0]]
+    args[i] = value if i in (0, 2, 3, 4) else [value, 0]
+    return lambda s: kernel.State(*args)
+
+
+STATE_ARGUMENTS = [  # (label, call with the value, the argument's name, lowest, highest)
+    *[(m, lambda v, m=m: lambda s: getattr(s, m)(v), "cell", 0, N - 1)
+      for m in ("height", "top", "color", "number", "animal")],
+    ("level_mask", lambda v: lambda s: s.level_mask(v), "level", 0, 127),
+    ("color_mask", lambda v: lambda s: s.color_mask(v), "color", 0, 3),
+    ("number_mask", lambda v: lambda s: s.number_mask(v), "number", 1, 6),
+    ("animal_mask", lambda v: lambda s: s.animal_mask(v), "animal", 0, 3),
+    ("visible_count", lambda v: lambda s: s.visible_count(v), "color", 0, 3),
+    ("coral_score", lambda v: lambda s: s.coral_score(v), "color", 0, 3),
+    ("placements", lambda v: lambda s: s.placements(v, 0), "color", 0, 3),
+    # any count of markers is fine (capped, as the door does)
+    ("placements/limestone", lambda v: lambda s: s.placements(0, v), "limestone", 0, None),
+    ("count_placements", lambda v: lambda s: s.count_placements(v, 0), "color", 0, 3),
+    ("count_many", lambda v: lambda s: s.count_many(v, 0, 1), "color", 0, 3),
+    ("count_many/repeat", lambda v: lambda s: s.count_many(0, 0, v), "repeat", 0, 2**31 - 1),
+    *[(f"apply/{name}", lambda v, i=i: lambda s: s.apply(*[v if j == i else ok for j, ok in
+                                                          enumerate((0, 1, 0, 0, 1, -1))]),
+       name, low, high) for i, (name, low, high) in enumerate(
+           [("a", 0, N - 1), ("b", 0, N - 1), ("ca", 0, 3), ("cb", 0, 3), ("number", 0, 6),
+            ("animal", -1, 3)])],
+    *[(f"load/{name}", lambda v, i=i: _load_with(i, v), rf"{name}(\[0\])?", low, high)
+      for i, (name, low, high) in enumerate(
+          [("heights", 0, 126), ("tops", -1, -1), ("colors", -1, 3), ("numbers", 0, 6),
+           ("animals", -1, 3), ("npieces", 0, 2**30 - 1)])],
+    *[(f"State/{name}", lambda v, i=i: _new_state(i, v), rf"{name}(\[0\])?", low, high)
+      for i, (name, low, high) in enumerate(
+          [("n", 1, 64), ("neighbors", 0, 2**64 - 1), ("base", 0, 2**64 - 1),
+           ("water", 0, 2**64 - 1), ("remote", 0, 2**64 - 1), ("penalties", 0, 2**20)])],
+]
+BAD_VALUES = [-2, 2**70, np.int64(2**40), np.int32(-7), "1", 1.0, None, True]
+
+
+def _bad_cases():
+    """Each argument with a value just above its range and every value of BAD_VALUES that is
+    not in its range."""
+    for label, call, name, low, high in STATE_ARGUMENTS:
+        above = [] if high is None else [high + 1]
+        for bad in [*above, *BAD_VALUES]:
+            whole = isinstance(bad, (int, np.integer)) and not isinstance(bad, bool)
+            if not (whole and low <= bad and (high is None or bad <= high)):
+                yield pytest.param(call, name, bad, id=f"{label}-{bad!r}")
+
+
+@pytest.mark.parametrize("call, name, bad", list(_bad_cases()))
+def test_kernel_state_methods_name_a_bad_argument(call, name, bad):
+    with pytest.raises(LumicoreError, match=rf"^{name} must be .*, got "):
+        call(bad)(_reef_state())
+
+
+def test_a_failed_load_leaves_no_cell_half_written():
+    """A value C could not convert stopped State.load after it had written part of a cell: a
+    height of -2**31 stayed, and the next placements read memory far outside the state (the
+    process died). Now every value of a cell is checked before any is written."""
+    s = _reef_state()
+    with pytest.raises(LumicoreError, match=r"heights\[0\]"):
+        s.load([-2**31] + [0] * (N - 1), [2**70] + [-1] * (N - 1), [-1] * N, [0] * N,
+               [-1] * N, 0)
+    assert s.height(0) == 0 and s.max_height == 0 and s.npieces == 0
+    assert s.count_placements(0, 0) == 0  # an empty board: no Lumino to touch
 
 
 def test_apply_and_views_agree_with_reef_place():
@@ -299,3 +388,15 @@ def test_a_tower_above_the_kernel_ceiling_falls_back_to_the_reference():
         reef, Lumino("blue", 1), 0)
     with pytest.raises(LumicoreError, match="levels high"):
         kernel.state(reef)
+
+
+def test_state_methods_take_numpy_integers():
+    reef = random_reef("A", 8, seed=2)
+    s, want = kernel.state(reef), kernel.state(reef)
+    s.load(*(np.array(v) for v in (reef.heights, reef.top_pieces, reef.cell_colors,
+                                   reef.cell_numbers, reef.cell_animals)),
+           np.int64(len(reef.pieces)))
+    assert s.features() == want.features()
+    assert [s.coral_score(np.int8(c)) for c in range(4)] == [want.coral_score(c) for c in range(4)]
+    assert s.height(np.uint16(3)) == want.height(3)
+    assert s.placements(np.int64(1), np.int64(2)) == want.placements(1, 2)
