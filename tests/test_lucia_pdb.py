@@ -346,3 +346,62 @@ def test_ctrl_c_while_the_database_is_built_returns_interrupted(cache, monkeypat
     result = solve("h L4 H T S", algorithm="astar", time_limit=10)
     assert result.status == "interrupted" and result.reason == "interrupted"
     assert result.plan == [] and result.cost is None
+
+
+# ---- lucia.kernel.pdb_* check their arguments: they were the kernel's own functions, which
+# raised a plain ValueError, OverflowError or TypeError, and took 1.0 and True for 1 and any
+# code (99 and -1 made a database of nothing)
+
+_GOALS = np.array([Train.parse("h H L0 T").packed], dtype=np.uint64)
+_CARDS = K.card_table([Card((Action.wild(1),))])
+_SPEC = {"n": 4, "codes": (3,), "counts": (1,)}
+_PDB_CALLS = {
+    "pdb_size": lambda a: K.pdb_size(a["n"], a["codes"], a["counts"]),
+    "pdb_ranks": lambda a: K.pdb_ranks(a["states"], a["n"], a["codes"], a["counts"]),
+    "pdb_build": lambda a: K.pdb_build(a["goals"], a["cards"], a["n"], a["codes"], a["counts"],
+                                       a["progress"]),
+}
+_PDB_BAD = [  # (argument, bad value, what the message names)
+    *[("n", bad, "n") for bad in (0, 17, -1, 2**70, np.int64(2**40), np.int8(-3), "4", 4.0,
+                                  None, True)],
+    *[("codes", bad, "codes") for bad in ((99,), (-1,), (5,), (2**70,), (np.int64(2**40),),
+                                          ("3",), (3.0,), (True,), 3, None, "3",
+                                          (0, 1, 2, 3))],
+    *[("counts", bad, "counts") for bad in ((4,), (-1,), (2**70,), (np.int64(-1),), ("1",),
+                                            (1.0,), (True,), (1, 1), 1, None)],
+    *[("states", bad, "states") for bad in ([-1], [2**64], ["1"], [1.5], np.array([-1]),
+                                            [[1], [1, 2]])],
+    *[("goals", bad, "goals") for bad in ([-1], [2**70], ["x"], np.array([-5], dtype=np.int8))],
+    *[("cards", bad, "card table") for bad in (np.zeros((0, 2), np.uint32), np.zeros((2, 3),
+                                                                                       np.uint32),
+                                               _CARDS.astype(np.int64), [[1, 0]], None)],
+    ("progress", 1, "progress"),
+]
+
+
+_TAKES = {"pdb_size": ("n", "codes", "counts"), "pdb_ranks": ("states", "n", "codes", "counts"),
+          "pdb_build": ("goals", "cards", "n", "codes", "counts", "progress")}
+
+
+@pytest.mark.parametrize("function, argument, bad, name", [
+    pytest.param(f, a, b, name, id=f"{f}-{a}={b!r}")
+    for f in _PDB_CALLS for a, b, name in _PDB_BAD if a in _TAKES[f]])
+def test_pdb_primitives_name_a_bad_argument(function, argument, bad, name):
+    args = {**_SPEC, "states": _GOALS, "goals": _GOALS, "cards": _CARDS, "progress": None}
+    with pytest.raises(LumicoreError, match=f"^{name} must"):
+        _PDB_CALLS[function]({**args, argument: bad})
+
+
+def test_pdb_primitives_refuse_a_role_twice():
+    for function in _PDB_CALLS.values():
+        with pytest.raises(LumicoreError, match="^codes must be distinct roles"):
+            function({**_SPEC, "codes": (3, 3), "counts": (1, 1), "states": _GOALS,
+                      "goals": _GOALS, "cards": _CARDS, "progress": None})
+
+
+def test_checked_pdb_primitives_answer_as_the_kernel():
+    assert K.pdb_size(4, [np.int64(3)], np.array([1])) == K._k.pdb_size(4, (3,), (1,)) == 12
+    assert K.pdb_ranks([int(_GOALS[0])], 4, (3,), (1,)).tolist() == \
+        K._k.pdb_ranks(_GOALS, 4, (3,), (1,)).tolist()
+    assert K.pdb_build(_GOALS, _CARDS, 4, (), ()).tolist() == \
+        K._k.pdb_build(_GOALS, _CARDS, 4, (), ()).tolist()

@@ -44,15 +44,11 @@ from lumicore.lucia.notation import (
     LUCIA0,
     LUCIA5,
     MAX_CANDLES,
+    MAX_KIDS,
     STARBOY,
     TOMTEN,
 )
 from lumicore.lucia.train import DEFAULT_RULES, Rules, Train, check_cards, check_rules
-
-# the pattern-database primitives, for lumicore.lucia.pdb (which validates their arguments)
-pdb_size = _k.pdb_size
-pdb_ranks = _k.pdb_ranks
-pdb_build = _k.pdb_build
 
 __all__ = ["card_table", "encode_action", "check_states", "pack_trains", "successors", "expand",
            "count_successors", "goal_mask", "heuristic", "search", "STATUS", "REASON",
@@ -108,28 +104,38 @@ def _nibbles(states: np.ndarray) -> np.ndarray:
     return ((states[:, None] >> shifts) & np.uint64(15)).astype(np.int8)
 
 
-def _python_words(items: np.ndarray) -> np.ndarray:
-    """Python ints (any mix of sizes) as uint64; a :class:`NotationError` for anything else."""
+def _python_words(items: np.ndarray, name: str = "packed trains") -> np.ndarray:
+    """Python ints (any mix of sizes) as uint64; a :class:`NotationError` naming ``name`` for
+    anything else."""
     words = items.reshape(-1).tolist()
     if not all(isinstance(w, numbers.Integral) and not isinstance(w, bool) and 0 <= int(w) < 1 << 64
                for w in words):
-        raise NotationError("packed trains must be non-negative 64-bit integers")
+        raise NotationError(f"{name} must be non-negative 64-bit integers")
     return np.array(words, dtype=np.uint64)
+
+
+def _words(states: object, name: str = "packed trains") -> np.ndarray:
+    """``states`` (integers, numpy's or Python's) as a contiguous 1-dimensional uint64 array;
+    a :class:`NotationError` naming ``name`` unless each is a non-negative 64-bit integer."""
+    try:
+        arr = np.asarray(states)
+    except (ValueError, TypeError, OverflowError):  # ragged nesting, a value numpy refuses
+        raise NotationError(f"{name} must be non-negative 64-bit integers") from None
+    if arr.dtype == object or (arr.dtype.kind == "f" and not isinstance(states, np.ndarray)):
+        # a list mixing words above and below 2**63 (short and full trains): numpy makes floats
+        arr = _python_words(np.asarray(states, dtype=object), name)
+    if arr.dtype != np.uint64:
+        if arr.size and (arr.dtype.kind not in "iu" or arr.min() < 0):
+            raise NotationError(f"{name} must be non-negative 64-bit integers")
+        arr = arr.astype(np.uint64)
+    return np.ascontiguousarray(arr.reshape(-1))
 
 
 def check_states(states: Sequence[int] | np.ndarray) -> np.ndarray:
     """States as a contiguous uint64 array after checking each is a packed legal train (all
     nibbles valid codes, empties only at the end, one Lucia, no Gingerbread next to a Starboy);
     the first bad one is named in a :class:`NotationError`."""
-    arr = np.asarray(states)
-    if arr.dtype == object or (arr.dtype.kind == "f" and not isinstance(states, np.ndarray)):
-        # a list mixing words above and below 2**63 (short and full trains): numpy makes floats
-        arr = _python_words(np.asarray(states, dtype=object))
-    if arr.dtype != np.uint64:
-        if arr.size and (arr.dtype.kind not in "iu" or arr.min() < 0):
-            raise NotationError("packed trains must be non-negative 64-bit integers")
-        arr = arr.astype(np.uint64)
-    arr = np.ascontiguousarray(arr.reshape(-1))
+    arr = _words(states)
     nib = _nibbles(arr)
     empty = nib == EMPTY
     bad = ((nib > LUCIA5) & ~empty).any(1)
@@ -152,9 +158,74 @@ def pack_trains(trains: Iterable[Train]) -> np.ndarray:
 
 def _table(table: np.ndarray) -> np.ndarray:
     if not (isinstance(table, np.ndarray) and table.dtype == np.uint32 and table.ndim == 2
-            and table.shape[1] == 2 and len(table)):
+            and table.shape[1] == 2 and 1 <= len(table) <= 65535):
         raise LumicoreError("card table must come from card_table()")
     return np.ascontiguousarray(table)
+
+
+# ---- the pattern-database primitives, for lumicore.lucia.pdb ---------------------------------
+
+def _small_ints(values: object, name: str) -> tuple[object, ...]:
+    """``values`` as a tuple if it is a sequence of at most three items (a pattern database
+    keeps at most three roles); else a :class:`LumicoreError` naming ``name``."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, (Sequence, np.ndarray)) \
+            or len(values) > 3:
+        raise LumicoreError(f"{name} must be a sequence of at most three integers (one a role), "
+                            f"got {shorten(values)}")
+    return tuple(values)
+
+
+def _pdb_spec(n: object, codes: object, counts: object
+              ) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
+    """``(n, codes, counts)`` of a pattern database if they are one: trains of ``n`` kids
+    (1..16) keeping at most three distinct roles, ``codes`` kid codes (not Lucia's), with
+    ``counts`` of each that leave Lucia a place; else a :class:`LumicoreError` naming the
+    argument (C took any code, and read 1.0 as 1 and True as 1)."""
+    n = check_int(n, "n", 1, MAX_KIDS, f"a train length from 1 to {MAX_KIDS}")
+    codes_in, counts_in = _small_ints(codes, "codes"), _small_ints(counts, "counts")
+    if len(counts_in) != len(codes_in):
+        raise LumicoreError(f"counts must hold one count per role of codes, got "
+                            f"{shorten(counts)} for {shorten(codes)}")
+    codes_out = tuple(check_int(c, "codes", 0, LUCIA0 - 1, f"kid codes from 0 to {LUCIA0 - 1} "
+                                "(not Lucia's)") for c in codes_in)
+    if len(set(codes_out)) != len(codes_out):
+        raise LumicoreError(f"codes must be distinct roles, got {shorten(codes)}")
+    counts_out = tuple(check_int(c, "counts", 0, n - 1) for c in counts_in)
+    if sum(counts_out) > n - 1:
+        raise LumicoreError(f"counts must sum to at most n - 1 = {n - 1} (Lucia takes a place), "
+                            f"got {shorten(counts)}")
+    return n, codes_out, counts_out
+
+
+def pdb_size(n: int, codes: Sequence[int], counts: Sequence[int]) -> int:
+    """Entries of a pattern database for trains of ``n`` kids keeping the roles ``codes`` (kid
+    codes) with ``counts`` of each; a :class:`LumicoreError` naming a bad argument.
+
+    >>> pdb_size(4, (STARBOY,), (1,))
+    12
+    """
+    return _k.pdb_size(*_pdb_spec(n, codes, counts))
+
+
+def pdb_ranks(states: Sequence[int] | np.ndarray, n: int, codes: Sequence[int],
+              counts: Sequence[int]) -> np.ndarray:
+    """The database index (int64) of each packed train of ``states`` (any 64-bit words: one
+    that does not fit the database gets :func:`pdb_size`)."""
+    spec = _pdb_spec(n, codes, counts)
+    return _k.pdb_ranks(_words(states, "states"), *spec)
+
+
+def pdb_build(goals: Sequence[int] | np.ndarray, cards: np.ndarray, n: int,
+              codes: Sequence[int], counts: Sequence[int],
+              progress: Callable[[int, int], object] | None = None) -> np.ndarray:
+    """The kernel's database (uint8 distances, 255: no goal reachable) of the abstract
+    ``goals`` under the abstract card table ``cards`` (see ``pdb_build`` in ext/lucia.pyx and
+    :func:`lumicore.lucia.pdb.build_pdb`, which calls it); ``progress(depth, states)`` after
+    each layer."""
+    spec = _pdb_spec(n, codes, counts)
+    if progress is not None and not callable(progress):
+        raise LumicoreError(f"progress must be callable or None, got {shorten(progress)}")
+    return _k.pdb_build(_words(goals, "goals"), _table(cards), *spec, progress)
 
 
 def successors(packed: int, table: np.ndarray, card: int) -> np.ndarray:
