@@ -12,6 +12,10 @@ from libc.string cimport memset
 
 import numpy as np
 
+from lumicore.checks import check_int, check_seed
+from lumicore.data import shorten
+from lumicore.errors import LumicoreError
+
 from bits cimport ctz, popcount
 
 cdef enum:
@@ -758,6 +762,44 @@ cdef void load_pieces(const Config* c, Game* g, object d) except *:
         g.obj_cnt[i] = d["obj_cnt"][i]
 
 
+cdef enum:
+    COUNT_LIMIT = 1 << 20   # every count of a position is below it (lumen/kernel.py's range too)
+
+
+cdef inline bint below_limit(const int* a, int n) noexcept nogil:
+    cdef int i
+    for i in range(n):
+        if not 0 <= a[i] < COUNT_LIMIT:
+            return False
+    return True
+
+
+cdef bint counts_in_range(const Config* c, const Game* g) noexcept nogil:
+    """Whether every count of ``g`` (rounds, tokens, bags, supplies, units, ...) is 0..2**20 - 1:
+    a count below 0 or near 2**31 made the game loop divide by zero or pick outside its
+    arrays."""
+    cdef int p, t
+    cdef int single[4]
+    single[0], single[1], single[2], single[3] = g.round, g.left, g.gi, g.gs
+    if not (below_limit(single, 4) and below_limit(g.collected, 2)
+            and below_limit(g.secrets, 2) and below_limit(g.glows, 2)
+            and below_limit(g.objectives, 2) and below_limit(g.pool, 3)
+            and below_limit(g.disc, c.nt) and below_limit(g.obj_cnt, c.nobj)):
+        return False
+    for p in range(2):
+        if not (below_limit(g.uses[p], 5) and below_limit(g.bag[p], c.nk)
+                and below_limit(g.sup[p], c.nk)):
+            return False
+        for t in range(c.nt):
+            if not below_limit(g.units[t][p], 2 * c.nk):
+                return False
+    return True
+
+
+CAP_LIMIT = 1 << 20
+"""The most actions :meth:`Setup.random_game` records (``cap``)."""
+
+
 cdef class Setup:
     """A game's fixed data and starting position for the random-game loop (built by
     lumicore.lumen.kernel.setup, which checks every field)."""
@@ -814,13 +856,25 @@ cdef class Setup:
         load_pieces(c, g, d)
 
     cdef Game _position(self, object d) except *:
-        # the start, or a position given as a dict of Game fields (checked: every index is
-        # kept inside its array, so a bad dict can only give a wrong game, never bad memory)
+        # the start, or a position given as a dict of Game fields; a LumicoreError naming
+        # position unless it is one (a count below 0 or near 2**31 made the game loop divide
+        # by zero or pick outside its arrays: the process died)
+        cdef Game g
+        if d is None:
+            return self.start
+        try:
+            g = self._fields(d)
+        except (KeyError, TypeError, IndexError, OverflowError, ValueError) as exc:
+            detail = f"{type(exc).__name__}: {exc}" if isinstance(exc, KeyError) else str(exc)
+            raise LumicoreError(f"position must be the kernel's fields of a Lumen position "
+                                f"(lumicore.lumen.kernel.position(state)); {detail[:200]}"
+                                ) from None
+        return g
+
+    cdef Game _fields(self, object d) except *:
         cdef Game g
         cdef Config* c = &self.cfg
         cdef int i, p
-        if d is None:
-            return self.start
         g = self.start
         g.round, g.phase, g.first, g.actor = d["round"], d["phase"], d["first"], d["actor"]
         g.resolving, g.loser, g.d1, g.d2 = d["resolving"], d["loser"], d["d1"], d["d2"]
@@ -859,33 +913,40 @@ cdef class Setup:
             if not 0 <= g.refill[i] <= 1:
                 raise ValueError("bad refill")
         g.left, g.gi, g.gs, g.after_round = d["left"], d["gi"], d["gs"], d["after_round"]
+        if not 0 <= g.after_round <= 1:
+            raise ValueError("after_round must be 0 or 1")
+        if not counts_in_range(c, &g):
+            raise ValueError("a count is out of the kernel's range (0..2**20 - 1)")
         return g
 
-    def random_game(self, uint64_t seed, int cap=100000, position=None):
+    def random_game(self, seed, cap=100000, position=None):
         """The actions of one game played with splitmix64 choices from seed (from the start,
-        or from position: a dict of the game's fields), and the result (winner or -1, player
-        1's score, player 2's score, rounds played)."""
+        or from position: a dict of the game's fields), at most ``cap`` of them recorded, and
+        the result (winner or -1, player 1's score, player 2's score, rounds played)."""
+        cdef uint64_t rng = check_seed(seed, 2**64)  # the kernel takes any 64-bit seed
+        cap = check_int(cap, "cap", 0, CAP_LIMIT)
         cdef Game g = self._position(position)
-        cdef uint64_t rng = seed
         hist = np.zeros(max(cap, 1), dtype=np.int32)
         cdef int[::1] h = hist
         cdef int n = play_one(&self.cfg, &g, &rng, &h[0], cap)
         return (hist[:min(n, cap)].tolist(), winner(&self.cfg, &g),
                 total_score(&self.cfg, &g, 0), total_score(&self.cfg, &g, 1), g.round)
 
-    def random_games(self, int n, uint64_t seed, position=None):
+    def random_games(self, n, seed, position=None):
         """Play n games (game i from seed + i) from the start or from position; returns
         (wins of player 1, of player 2, games nobody won, actions played)."""
         cdef Game g
+        cdef int games = check_int(n, "n", 0, 2**31 - 1, "a game count 0..2**31-1")
+        cdef uint64_t start = check_seed(seed, 2**64)
         cdef Game first = self._position(position)
         cdef uint64_t rng
         cdef int i, w, wins0 = 0, wins1 = 0, none = 0
         cdef int64_t actions = 0
         cdef int dummy[1]
         with nogil:
-            for i in range(n):
+            for i in range(games):
                 g = first
-                rng = seed + <uint64_t>i
+                rng = start + <uint64_t>i
                 actions += play_one(&self.cfg, &g, &rng, dummy, 0)
                 w = winner(&self.cfg, &g)
                 if w == 0:

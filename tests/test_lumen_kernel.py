@@ -306,3 +306,76 @@ def test_long_kernel_runs_are_batched_and_stop_on_ctrl_c(monkeypatch):
         kernel.random_games(setup, 400_000, 1)  # ten seconds and more in one call
     monkeypatch.undo()
     assert len(sizes) == 2 and max(sizes) <= kernel.BATCH < 400_000 // 100
+
+
+# ---- the kernel's own Setup (what kernel.setup and kernel.position return) checks its
+# arguments: its methods took C ints (a plain OverflowError or TypeError, 1.5 read as 1) and a
+# position dict as it came (a KeyError; a count of -1 or 2**31 - 1 killed the process)
+
+def _setup_and_fields():
+    from lumicore.lumen.game import GameState
+
+    return kernel.position(GameState.new_game())
+
+
+def _new_game():
+    from lumicore.lumen.game import GameState
+
+    return GameState.new_game()
+
+
+SETUP_CALLS = {  # argument -> (call with the value, the values that are bad)
+    "seed": (lambda game, fields, v: game.random_game(v), (-1, 2**64, np.int64(-2), "1", 1.5,
+                                                           None, True)),
+    "cap": (lambda game, fields, v: game.random_game(1, v), (-1, 2**20 + 1, 2**70,
+                                                             np.int32(-5), "9", 9.0, None)),
+    "n": (lambda game, fields, v: game.random_games(v, 1), (-1, 2**31, 2**70, np.int64(-1),
+                                                            "2", 2.0, None, True)),
+    "seed ": (lambda game, fields, v: game.random_games(2, v), (-1, 2**64, "1", 1.5)),
+}
+
+
+@pytest.mark.parametrize("argument, bad", [
+    pytest.param(a, b, id=f"{a.strip()}={b!r}") for a, (_, bads) in SETUP_CALLS.items()
+    for b in bads])
+def test_kernel_setup_methods_name_a_bad_argument(argument, bad):
+    game, fields = _setup_and_fields()
+    with pytest.raises(LumicoreError, match=f"^{argument.strip()} must be .*, got "):
+        SETUP_CALLS[argument][0](game, fields, bad)
+
+
+def _with(fields, key, value, *path):
+    import copy
+
+    out = copy.deepcopy(fields)
+    if not path:
+        out[key] = value
+        return out
+    item = out[key]
+    for i in path[:-1]:
+        item = item[i]
+    item[path[-1]] = value
+    return out
+
+
+@pytest.mark.parametrize("change", [
+    ("units", -1, 0, 0, 0), ("units", 2**31 - 1, 0, 0, 0), ("bag", -1, 0, 0),
+    ("supply", 2**20, 1, 0), ("pool", -5, 0), ("round", -1), ("left", 2**31 - 1),
+    ("disc", -1, 0), ("obj_cnt", 2**20, 0), ("uses", -1, 0, 0), ("collected", -3, 1),
+    ("after_round", 7), ("phase", 99), ("round", 2**40), ("round", "1"), ("units", None, 0),
+], ids=repr)
+@pytest.mark.parametrize("method", ["random_game", "random_games"])
+def test_kernel_setup_refuses_a_bad_position_without_crashing(change, method):
+    """A count out of the kernel's range in the position dict made the C game loop divide by
+    zero or pick outside its arrays (the process died: SIGFPE or a segmentation fault)."""
+    game, fields = _setup_and_fields()
+    bad = _with(fields, change[0], change[1], *change[2:])
+    with pytest.raises(LumicoreError, match="^position must be"):
+        if method == "random_game":
+            game.random_game(1, 1000, bad)
+        else:
+            game.random_games(2, 1, bad)
+    for broken in ({}, {"round": 1}, 5, [], "position"):
+        with pytest.raises(LumicoreError, match="^position must be"):
+            game.random_game(1, 1000, broken)
+    assert game.random_game(1, 1000, fields) == kernel.random_game_from(_new_game(), 1)
