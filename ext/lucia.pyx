@@ -12,6 +12,10 @@ from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 import numpy as np
 
+from lumicore.checks import check_int, check_real
+from lumicore.data import shorten
+from lumicore.errors import LumicoreError
+
 from bits cimport ctz, popcount
 
 

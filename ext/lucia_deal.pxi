@@ -76,6 +76,22 @@ cdef inline void deal_deficits(u64 x, int n, int target, int* out) noexcept nogi
     out[3] = p
 
 
+cdef long long _node_limit(object max_nodes) except? -1:
+    """A deal search's node limit: a whole number 0..2**62 (lumicore.lucia.kernel.DEAL_NODES,
+    which its counters never pass); else a LumicoreError naming max_nodes."""
+    return check_int(max_nodes, "max_nodes", 0, 1 << 62)
+
+
+cdef double _deadline(object deadline) except? -1:
+    """A deadline on the kernel's clock (lumicore.lucia.kernel.deal_deadline), 0 for none;
+    else a LumicoreError naming deadline (NaN was no deadline at all)."""
+    cdef double clock = check_real(deadline, "deadline")
+    if clock < 0:
+        raise LumicoreError(f"deadline must be 0 (none) or a time of the kernel's clock, got "
+                            f"{shorten(deadline)}")
+    return clock
+
+
 cdef class DealSearch:
     """One deal's search: cards, deck order, hands, heuristic, transposition table, frames."""
     cdef Card* cs
@@ -179,16 +195,57 @@ cdef class DealSearch:
         self.mover = 0
         return 0
 
-    def reset(self, const int[::1] deck, list hands):
+    def reset(self, deck, hands):
         """A new deal from the same train and card kinds: ``deck`` and ``hands`` as for the
-        constructor, the node count back to 0. The transposition table (its memory) is kept:
-        its entries carry the deal's number in the high byte of ``pos``, so an entry of an
-        earlier deal matches none of this one; every 256th deal clears the table."""
-        self.deal(deck, hands)
+        constructor, the node count back to 0 (a LumicoreError naming either, checked before
+        anything changes, unless it is a deal of this search's card kinds). The transposition
+        table (its memory) is kept: its entries carry the deal's number in the high byte of
+        ``pos``, so an entry of an earlier deal matches none of this one; every 256th deal
+        clears the table."""
+        cdef int[::1] cards = self._check_deck(deck)
+        self.deal(cards, self._check_hands(hands))
         self.nodes = 0
         self.epoch = (self.epoch + 1) & 0xFF
         if self.epoch == 0:
             memset(self.tt, 0, (self.tt_mask + 1) * sizeof(DealTT))
+
+    cdef object _check_deck(self, object deck):
+        """``deck`` as an int array of card kinds 0..ncards-1, at most DL_DECK of them."""
+        if isinstance(deck, (str, bytes)) or not hasattr(deck, "__len__") \
+                or len(deck) > DL_DECK:
+            raise LumicoreError(f"deck must be a sequence of at most {DL_DECK} card kinds, got "
+                                f"{shorten(deck)}")
+        return np.array([check_int(k, f"deck[{i}]", 0, self.ncards - 1,
+                                   f"a card kind from 0 to {self.ncards - 1}")
+                         for i, k in enumerate(deck)], dtype=np.intc)
+
+    cdef list _check_hands(self, object hands):
+        """``hands`` as a list of 1..DL_MAXP lists of at most DL_HAND card kinds."""
+        if isinstance(hands, (str, bytes)) or not hasattr(hands, "__len__") \
+                or not 1 <= len(hands) <= DL_MAXP:
+            raise LumicoreError(f"hands must be a sequence of 1 to {DL_MAXP} hands, got "
+                                f"{shorten(hands)}")
+        out = []
+        for p, hand in enumerate(hands):
+            if isinstance(hand, (str, bytes)) or not hasattr(hand, "__len__") \
+                    or len(hand) > DL_HAND:
+                raise LumicoreError(f"hands[{p}] must be a sequence of at most {DL_HAND} card "
+                                    f"kinds, got {shorten(hand)}")
+            out.append([check_int(k, f"hands[{p}][{j}]", 0, self.ncards - 1,
+                                  f"a card kind from 0 to {self.ncards - 1}")
+                        for j, k in enumerate(hand)])
+        return out
+
+    cdef u64 _check_train(self, object train) except? 0:
+        """``train`` as a packed train of this search's length (another length was searched
+        with this one's, a wrong answer)."""
+        cdef u64 x
+        check_int(train, "train", 0, 2**64 - 1, "a packed train (a 64-bit integer)")
+        x = <u64>int(train)
+        if train_length(x) != self.n or lucia_pos(x, self.n) < 0:
+            raise LumicoreError(f"train must be a packed train of {self.n} kids with Lucia "
+                                f"(the search's), got {shorten(train)}")
+        return x
 
     cdef inline uint16_t pos_key(self) noexcept:
         """The deck position as the table stores it: the deal's number in the high byte (a
@@ -488,8 +545,7 @@ cdef class DealSearch:
         return [(self.path_player[i], self.path_kind[i], self.path_train[i])
                 for i in range(self.path_len)]
 
-    def solve(self, u64 train, int bound, long long max_nodes, double deadline,
-              object progress=None):
+    def solve(self, train, bound, max_nodes, deadline, object progress=None):
         """Search from ``train`` with at most ``bound`` plays in all (-1: no bound). Returns
         ``(code, reason, plan, nodes)``: code 0 loss, 1 win, 2 cut by the bound, 3 aborted;
         reason 1 nodes, 2 time, 3 Ctrl-C, 4 memory; plan a list of (player, kind, train).
@@ -497,19 +553,23 @@ cdef class DealSearch:
         DL_PROGRESS_MASK + 1 nodes; should it raise, the search stops: KeyboardInterrupt as
         Ctrl-C (reason 3), anything else is raised here."""
         cdef int r
+        cdef u64 x = self._check_train(train)
+        cdef int most = check_int(bound, "bound", -1, 2**31 - 1)
+        cdef long long limit = _node_limit(max_nodes)
+        cdef double clock = _deadline(deadline)
         if progress is not None and not callable(progress):
-            raise TypeError("progress must be callable or None")
-        self.bound = DL_UNBOUNDED if bound < 0 else bound
-        self.max_nodes = max_nodes
-        self.deadline = deadline
+            raise LumicoreError(f"progress must be callable or None, got {shorten(progress)}")
+        self.bound = DL_UNBOUNDED if most < 0 else most
+        self.max_nodes = limit
+        self.deadline = clock
         self.reason = 0
         self.path_len = 0
-        if is_goal_c(train, self.n):
+        if is_goal_c(x, self.n):
             return DL_WIN, 0, [], self.nodes
         self.progress = progress
         self.errors = []
         try:
-            r = self.dfs(train, 0)
+            r = self.dfs(x, 0)
         finally:
             self.progress = None
         if self.errors:  # let go of it first: kept, it would hold this search (its 24 MB
@@ -517,7 +577,7 @@ cdef class DealSearch:
             raise error
         return r, self.reason, (self.plan() if r == DL_WIN else []), self.nodes
 
-    def children(self, u64 train, long long max_nodes, double deadline):
+    def children(self, train, max_nodes, deadline):
         """Every distinct play of the mover from ``train`` with its exact value: a list of
         ``(kind, train after, code)`` (codes as :meth:`solve`; 3 when a limit struck) and the
         abort reason (0 if none). ``max_nodes`` is per play (a play that runs out is code 3 and
@@ -527,8 +587,11 @@ cdef class DealSearch:
         cdef int dfc[4]
         cdef u64 y
         cdef list out = []
+        cdef u64 x = self._check_train(train)
+        cdef long long limit = _node_limit(max_nodes)
+        cdef double clock = _deadline(deadline)
         self.bound = DL_UNBOUNDED
-        self.deadline = deadline
+        self.deadline = clock
         self.reason = 0
         plays = []
         seen = set()
@@ -537,7 +600,7 @@ cdef class DealSearch:
             if k in seen:
                 continue
             seen.add(k)
-            m = play_unique(train, self.n, &self.cs[k], &self.g)
+            m = play_unique(x, self.n, &self.cs[k], &self.g)
             plays += [(k, self.g.out[i]) for i in range(m)]
         for k, y in plays:
             deal_deficits(y, self.n, self.t.target, dfc)
@@ -548,7 +611,7 @@ cdef class DealSearch:
             elif self.hopeless(y, k, heuristic_c(y, self.n, &self.t), dfc):
                 r = DL_LOSS
             else:
-                self.max_nodes = self.nodes + max_nodes
+                self.max_nodes = self.nodes + limit
                 drawn = self.play(k)
                 r = self.dfs(y, 1)
                 self.unplay(k, drawn)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -215,3 +216,53 @@ def test_ctrl_c_stops_the_kernel_search_as_interrupted():
     # end the search on "time" (or "nodes"), so the reason is the check, not the clock
     assert result.status == "interrupted" and result.reason == "interrupted"
     assert result.plan == []
+
+
+# ---- the kernel's own DealSearch (what kernel.deal_search returns) checks its arguments: its
+# methods took C ints (a plain OverflowError, TypeError or ValueError; NaN was no deadline, a
+# train of another length was searched as one of the search's and answered wrongly)
+
+def _deal_search():
+    train = Train.parse("h T L3 S")
+    kinds = KINDS[:4]
+    return train, K.deal_search(train, kinds, [0, 1, 2, 3, 2, 1], [[0, 1, 2], [3, 2, 1]],
+                                heuristic_table(kinds, train), tt_bits=8)
+
+
+_TRAIN_BAD = (-1, 2**64, "x", 1.5, None, True, Train.parse("h T L3 S h").packed, 0,
+              2**64 - 1)
+_DEAL_CALLS = [  # (method, argument, call with the value, bad values)
+    ("solve", "train", lambda s, t, v: s.solve(v, -1, 1000, 0.0), _TRAIN_BAD),
+    ("solve", "bound", lambda s, t, v: s.solve(t, v, 1000, 0.0), (-2, 2**31, 2**70, "1", 1.0,
+                                                                   None)),
+    ("solve", "max_nodes", lambda s, t, v: s.solve(t, -1, v, 0.0), (-1, 2**62 + 1, 2**70,
+                                                                     np.int64(-5), "9", 9.0)),
+    ("solve", "deadline", lambda s, t, v: s.solve(t, -1, 1000, v), (float("nan"), float("inf"),
+                                                                     -1.0, "soon", None)),
+    ("solve", "progress", lambda s, t, v: s.solve(t, -1, 1000, 0.0, v), (5, "print")),
+    ("children", "train", lambda s, t, v: s.children(v, 1000, 0.0), _TRAIN_BAD),
+    ("children", "max_nodes", lambda s, t, v: s.children(t, v, 0.0), (-1, 2**70, "9", 9.5)),
+    ("children", "deadline", lambda s, t, v: s.children(t, 1000, v), (float("nan"), -5.0, "x")),
+    ("reset", "deck", lambda s, t, v: s.reset(v, [[0]]), ([9], [-1], [2**70], ["a"], [1.0],
+                                                          [0] * 251, 5, "0")),
+    ("reset", "hands", lambda s, t, v: s.reset([0], v), ([], [[9]], [[0, 0, 0, 0]], [[-1]],
+                                                         [[0]] * 5, [["a"]], None, [5])),
+]
+
+
+@pytest.mark.parametrize("call, name, bad", [
+    pytest.param(call, name, bad, id=f"{method}-{name}={bad!r}"[:90])
+    for method, name, call, bads in _DEAL_CALLS for bad in bads])
+def test_kernel_deal_search_methods_name_a_bad_argument(call, name, bad):
+    train, search = _deal_search()
+    with pytest.raises(LumicoreError, match=rf"^{name}(\[\d+\])* must be"):
+        call(search, train.packed, bad)
+
+
+def test_a_bad_reset_leaves_the_deal_as_it_was():
+    train, search = _deal_search()
+    before = search.children(train.packed, 10**6, 0.0)
+    train, search = _deal_search()
+    with pytest.raises(LumicoreError, match=r"hands\[1\]\[0\]"):
+        search.reset([3, 3, 3], [[0, 1, 2], [9]])
+    assert search.children(train.packed, 10**6, 0.0) == before
