@@ -774,6 +774,33 @@ cdef inline bint below_limit(const int* a, int n) noexcept nogil:
     return True
 
 
+cdef bint config_in_range(const Config* c) noexcept nogil:
+    """Whether the numbers of ``c`` are those lumicore.lumen.kernel.setup makes: counts
+    0..2**20 - 1, abilities 0..4, flags 0 or 1, neighbour masks within the map (a number of
+    rounds near 2**31 made random_games run for ever, past Ctrl-C)."""
+    cdef int i
+    cdef int single[4]
+    single[0], single[1], single[2], single[3] = c.rounds, c.supply, c.secret_vp, c.threshold
+    if not (below_limit(single, 4) and below_limit(c.limits, 5)
+            and below_limit(c.strength, c.nk) and below_limit(c.vp, c.nt)
+            and below_limit(c.sec_end, c.nsec) and below_limit(c.obj_val, c.nobj)):
+        return False
+    for i in range(c.nk):
+        if not (0 <= c.ability[i] <= 4 and 0 <= c.moves[i] <= 1 and 0 <= c.protect[i] <= 1
+                and 0 <= c.special[i] <= 1):
+            return False
+    for i in range(c.nsec):
+        if not 0 <= c.sec_obj[i] <= 1:
+            return False
+    for i in range(c.nt):
+        if c.tnbr[i] >> c.nt:
+            return False
+    for i in range(c.nb):
+        if c.nb < 64 and c.bnbr[i] >> c.nb:
+            return False
+    return True
+
+
 cdef bint counts_in_range(const Config* c, const Game* g) noexcept nogil:
     """Whether every count of ``g`` (rounds, tokens, bags, supplies, units, ...) is 0..2**20 - 1:
     a count below 0 or near 2**31 made the game loop divide by zero or pick outside its
@@ -811,9 +838,24 @@ cdef class Setup:
         raise TypeError("a lumicore.lumen.kernel Setup cannot be pickled: pickle the GameState "
                         "and build its Setup again with lumicore.lumen.kernel.setup(state)")
 
-    def __init__(self, dict d):
+    def __init__(self, d):
+        # read into locals first: a Setup whose __init__ is called again keeps its game when
+        # the new data are refused
+        cdef Config cfg
+        cdef Game g
+        try:
+            self._read(d, &cfg, &g)
+        except (KeyError, TypeError, IndexError, OverflowError, ValueError) as exc:
+            detail = f"{type(exc).__name__}: {exc}" if isinstance(exc, KeyError) else str(exc)
+            raise LumicoreError(f"d must be a game's data as lumicore.lumen.kernel.setup(state) "
+                                f"makes them; {detail[:200]}") from None
+        self.cfg = cfg
+        self.start = g
+
+    cdef int _read(self, object d, Config* c, Game* g) except -1:
         cdef int i, j, t, p, cc
-        cdef Config* c = &self.cfg
+        if not isinstance(d, dict):
+            raise TypeError(f"expected a dict, got {type(d).__name__}")
         memset_config(c)
         c.nk, c.nt, c.nb = d["nk"], d["nt"], d["nb"]
         if not (1 <= c.nk <= K_MAX and 1 <= c.nt <= T_MAX and 1 <= c.nb <= MAXB):
@@ -847,13 +889,16 @@ cdef class Setup:
             raise ValueError("at most 16 distinct objective values")
         for i in range(c.nobj):
             c.obj_val[i] = d["obj_val"][i]
-        g = &self.start
         memset_game(g)
         g.round = 1
         g.phase = P_FIRST
         g.loser = -1
         g.pick_sel[0] = g.pick_sel[1] = -1
         load_pieces(c, g, d)
+        if not (config_in_range(c) and counts_in_range(c, g)):
+            raise ValueError("a number is out of the kernel's range (counts 0..2**20 - 1, "
+                             "abilities 0..4, flags 0 or 1, neighbours within the map)")
+        return 0
 
     cdef Game _position(self, object d) except *:
         # the start, or a position given as a dict of Game fields; a LumicoreError naming

@@ -379,3 +379,40 @@ def test_kernel_setup_refuses_a_bad_position_without_crashing(change, method):
         with pytest.raises(LumicoreError, match="^position must be"):
             game.random_game(1, 1000, broken)
     assert game.random_game(1, 1000, fields) == kernel.random_game_from(_new_game(), 1)
+
+
+def _setup_data():
+    """The dict kernel.setup hands the kernel's Setup for a new game of Scenario A."""
+    captured = {}
+    real = kernel._k.Setup
+    try:
+        kernel._k.Setup = lambda d: captured.setdefault("d", d)
+        kernel.setup(_new_game())
+    finally:
+        kernel._k.Setup = real
+    return captured["d"]
+
+
+@pytest.mark.parametrize("key, index, value", [
+    ("rounds", None, 2**31 - 1), ("ability", 0, 99), ("moves", 0, 5), ("strength", 0, -1),
+    ("tnbr", 0, 2**63), ("limits", 0, -1), ("bag", 0, -1), ("nk", None, 0), ("vp", 0, "1"),
+    ("units", None, None),
+], ids=repr)
+def test_kernel_setup_refuses_bad_data_and_keeps_its_game(key, index, value):
+    """Setup(d), reachable as type(setup)(d) or setup.__init__(d), read the dict as it came: a
+    number of rounds near 2**31 made random_games run for ever (past Ctrl-C), and a failure
+    halfway left the Setup half rewritten."""
+    game = kernel.setup(_new_game())
+    before = game.random_game(5)
+    data = dict(_setup_data())
+    if index is None:
+        data[key] = value
+    else:
+        data[key] = list(data[key])
+        data[key][index] = value
+    with pytest.raises(LumicoreError, match="^d must be a game's data"):
+        game.__init__(data)
+    with pytest.raises(LumicoreError, match="^d must be a game's data"):
+        type(game)(data)
+    assert game.random_game(5) == before
+    assert type(game)(_setup_data()).random_game(5) == before
