@@ -304,3 +304,101 @@ def test_cli_play_workers_play_the_same_game(capsys):
     assert capsys.readouterr().out == one
     assert main([*argv, "--workers", "0"]) == 2
     assert "workers must be an integer from 1" in capsys.readouterr().err
+
+
+def test_a_huge_sample_count_is_drawn_only_as_far_as_the_time_limit_goes(monkeypatch):
+    """Every sample was drawn before the time limit was looked at: 10**6 samples with a 1 s
+    limit took 32 s and 584 MB. Now they are drawn as the searches take them. The count of
+    draws tells (not the clock); drawing more than ``cap`` fails at once rather than fill the
+    memory as the old code would."""
+    import solvers.lucia.play as play
+    from lumicore.lucia.deal import deal
+
+    drawn, cap = [0], 100_000
+    real = play._sampled_deal
+
+    def counted(*args):
+        drawn[0] += 1
+        if drawn[0] > cap:
+            raise AssertionError("drew far more samples than the time limit allows")
+        return real(*args)
+
+    monkeypatch.setattr(play, "_sampled_deal", counted)
+    game = deal(7)
+    for workers in (1, 2):
+        drawn[0] = 0
+        ranking = best_play(game.train, game.hands()[0], game.stock(), samples=10**9,
+                            time_limit=0.3, workers=workers)
+        assert ranking.samples <= drawn[0] < cap
+        assert all(e.trials == ranking.samples for e in ranking.plays)
+
+
+def _eager_samples(game, players, seed, samples):
+    """The samples as best_play drew them before, all at once: the reference."""
+    import numpy as np
+
+    import solvers.lucia.play as play
+
+    hand = game.hands()[0]
+    pool = [*game.stock(), *(c for h in game.hands()[1:] for c in h)]
+    pool.sort(key=lambda card: sorted(map(str, card.actions)))
+    kinds = tuple(dict.fromkeys([*hand, *pool]))
+    index = {c: i for i, c in enumerate(kinds)}
+    sizes = [min(3, len(pool))] * (players - 1)
+    rng = np.random.default_rng(seed)
+    return [play._sampled_deal(rng, [index[c] for c in pool], [index[c] for c in hand], sizes)
+            for _ in range(samples)]
+
+
+@pytest.mark.parametrize("players, seed, samples", [(1, 2, 12), (2, 5, 40), (1, 9, 3)])
+def test_lazily_drawn_samples_are_the_eagerly_drawn_ones_in_the_same_runs(monkeypatch, players,
+                                                                         seed, samples):
+    """The samples are drawn lazily now: in one process the searches get the samples of the
+    eager reference drawing in its order, and with two workers run_batch gets the same runs
+    (consecutive slices of ``max(4, ceil(samples / 16))``) as before."""
+    import solvers.lucia.play as play
+    from lumicore.lucia.deal import deal
+
+    game = deal(seed, players)
+    hand, unseen = game.hands()[0], [*game.stock(), *(c for h in game.hands()[1:] for c in h)]
+    reference = _eager_samples(game, players, seed, samples)
+    searched, jobs = [], []
+    real_search, real_batch = play._search_samples, play.run_batch
+
+    def search(train, kinds, rules, limit, left, deals):
+        return real_search(train, kinds, rules, limit, left,
+                           (searched.append(d) or d for d in deals))
+
+    def batch(fn, items, **kwargs):
+        jobs.extend(job[-1] for job in items)
+        return real_batch(fn, items, **kwargs)
+
+    monkeypatch.setattr(play, "_search_samples", search)
+    monkeypatch.setattr(play, "run_batch", batch)
+    args = (game.train, hand, unseen, players)
+    one = best_play(*args, samples=samples, seed=seed, max_nodes=300)
+    assert searched == reference
+    two = best_play(*args, samples=samples, seed=seed, max_nodes=300, workers=2)
+    size = max(4, -(-samples // 16))
+    assert jobs == [reference[i:i + size] for i in range(0, samples, size)]
+    assert _counts(two) == _counts(one) and two.samples == one.samples == samples
+
+
+def test_many_samples_go_to_the_workers_in_waves_and_rank_alike(monkeypatch):
+    """Past ``workers * SHARES * LONGEST_RUN`` samples, runs are at most LONGEST_RUN long and
+    are drawn and sent a wave at a time (memory bounded): the counts stay those of one
+    process."""
+    import solvers.lucia.play as play
+    from lumicore.lucia.deal import deal
+
+    monkeypatch.setattr(play, "LONGEST_RUN", 4)  # 2 workers: waves of 16 runs of 4 samples
+    waves = []
+    real_batch = play.run_batch
+    monkeypatch.setattr(play, "run_batch",
+                        lambda fn, items, **kw: waves.append(len(items)) or real_batch(fn, items,
+                                                                                         **kw))
+    game = deal(5)
+    args = (game.train, game.hands()[0], game.stock())
+    two = best_play(*args, samples=70, seed=1, max_nodes=200, workers=2)
+    one = best_play(*args, samples=70, seed=1, max_nodes=200)
+    assert waves == [16, 2] and _counts(two) == _counts(one) and two.samples == 70

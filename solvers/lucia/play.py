@@ -130,7 +130,9 @@ def best_play(train: Train | str, hand: Sequence[Card], unseen: Iterable[Card] |
     Ctrl-C raises ``KeyboardInterrupt`` (the kernel search stops on it at once).
     ``progress(done, samples)`` is called after each sample (a progress line).
     ``workers`` processes share the samples (None: the machine's cores); the samples are drawn
-    here, so the ranking is the same for any number of workers (without a time limit).
+    here, so the ranking is the same for any number of workers (without a time limit). They are
+    drawn as they are searched (in waves of runs with workers), so ``samples`` has no upper
+    bound: memory does not grow with it and the time limit stops the drawing too.
     """
     train = as_train(train, rules)
     hand, players, seed = list(hand), check_players(players), check_seed(seed)
@@ -150,18 +152,19 @@ def best_play(train: Train | str, hand: Sequence[Card], unseen: Iterable[Card] |
     options = plays(train, hand, rules)
     kinds = tuple(dict.fromkeys([*hand, *pool]))
     index = {c: i for i, c in enumerate(kinds)}
-    rng = np.random.default_rng(seed)
-    deals = [_sampled_deal(rng, [index[c] for c in pool], [index[c] for c in hand], sizes)
-             for _ in range(samples if options else 0)]
+    # drawn one at a time as the searches take them: a large ``samples`` costs neither memory
+    # nor time before the limit is looked at (drawing them all first took 32 s for 10**6)
+    deals = _draw_samples(np.random.default_rng(seed), [index[c] for c in pool],
+                          [index[c] for c in hand], sizes, samples if options else 0)
     limit = kernel.deal_node_limit(max_nodes)
-    if workers == 1 or len(deals) <= 1:
+    if workers == 1 or samples <= 1:
         def left() -> float | None:
             return None if time_limit is None else time_limit - (time.perf_counter() - clock)
         outcomes = _search_samples(train, kinds, rules, limit, left, deals)
     else:
         end = None if time_limit is None else time.time() + time_limit - (
             time.perf_counter() - clock)
-        outcomes = _search_in_workers(train, kinds, rules, limit, end, deals, workers)
+        outcomes = _search_in_workers(train, kinds, rules, limit, end, deals, samples, workers)
     wins: Counter[tuple[Card, Train]] = Counter()
     trials: Counter[tuple[Card, Train]] = Counter()
     undecided: Counter[tuple[Card, Train]] = Counter()
@@ -200,8 +203,16 @@ def _sampled_deal(rng: np.random.Generator, pool: list[int], hand: list[int],
     return order[start:], hands
 
 
+def _draw_samples(rng: np.random.Generator, pool: list[int], hand: list[int],
+                  sizes: list[int], count: int) -> Iterator[SampledDeal]:
+    """``count`` samples (:func:`_sampled_deal`), drawn from ``rng`` only as they are taken."""
+    for _ in range(count):
+        yield _sampled_deal(rng, pool, hand, sizes)
+
+
 def _search_samples(train: Train, kinds: tuple[Card, ...], rules: Rules, limit: int,
-                    left: Callable[[], float | None], deals: list[SampledDeal]) -> Iterator[Found]:
+                    left: Callable[[], float | None], deals: Iterable[SampledDeal]
+                    ) -> Iterator[Found]:
     """Each sampled game's outcome, in order, until ``left()`` (seconds, None: no limit) runs
     out: the sample it cuts short is dropped (its plays after the cut would count as lost)."""
     search = None
@@ -233,24 +244,60 @@ def _sample_job(job: tuple[Train, tuple[Card, ...], Rules, int, float | None, li
 
 
 def _search_in_workers(train: Train, kinds: tuple[Card, ...], rules: Rules, limit: int,
-                       end: float | None, deals: list[SampledDeal], workers: int
-                       ) -> Iterator[Found]:
+                       end: float | None, deals: Iterator[SampledDeal], samples: int,
+                       workers: int) -> Iterator[Found]:
     """:func:`_search_samples` spread over ``workers`` processes, in runs of consecutive
     samples (a few per worker, for the progress line and an even load); the outcomes come in
     the order the runs end, and a run cut by the time limit ends with the last sample it
-    finished."""
-    size = max(SHORTEST_RUN, -(-len(deals) // (workers * SHARES)))
-    jobs = [(train, kinds, rules, limit, end, deals[i:i + size])
-            for i in range(0, len(deals), size)]
-    for _, found in run_batch(_sample_job, jobs, workers=workers,
-                              name=lambda i, _job: f"samples {i * size + 1}.."):
-        yield from found
+    finished. ``deals`` holds ``samples`` samples, drawn a wave of runs at a time
+    (:func:`_waves`); no wave is drawn or started once ``end`` has passed."""
+    size = _run_size(samples, workers)
+    first = 0
+    for wave in _waves(deals, samples, workers, end):
+        jobs = [(train, kinds, rules, limit, end, run) for run in wave]
+        for _, found in run_batch(_sample_job, jobs, workers=workers,
+                                  name=lambda i, _job, at=first: f"samples {at + i * size + 1}.."):
+            yield from found
+        first += sum(map(len, wave))
 
 
 SHARES = 8
 """With several workers, each takes about this many runs of consecutive samples..."""
 SHORTEST_RUN = 4
-"""... of at least this many samples (a run builds its own search: a 24 MB table)."""
+"""... of at least this many samples (a run builds its own search: a 24 MB table)..."""
+LONGEST_RUN = 256
+"""... and at most this many: at most ``workers * SHARES`` runs (a wave) are drawn and sent at a
+time, so memory does not grow with ``samples`` (a sample is about 0.6 kB)."""
+
+
+def _run_size(samples: int, workers: int) -> int:
+    """The samples of one run of :func:`_search_in_workers`."""
+    return max(SHORTEST_RUN, min(-(-samples // (workers * SHARES)), LONGEST_RUN))
+
+
+def _waves(deals: Iterator[SampledDeal], samples: int, workers: int, end: float | None
+           ) -> Iterator[list[list[SampledDeal]]]:
+    """The runs of ``samples`` samples taken from ``deals``, ``workers * SHARES`` runs a wave
+    (all of them in one wave up to ``workers * SHARES * LONGEST_RUN`` samples). Drawing stops
+    as soon as the :func:`time.time` deadline ``end`` has passed (checked between draws): the
+    wave under way is then dropped, as its runs would start after the deadline."""
+    size = _run_size(samples, workers)
+    wave: list[list[SampledDeal]] = []
+    run: list[SampledDeal] = []
+    for deal in deals:
+        if end is not None and time.time() >= end:
+            return
+        run.append(deal)
+        if len(run) == size:
+            wave.append(run)
+            run = []
+            if len(wave) == workers * SHARES:
+                yield wave
+                wave = []
+    if run:
+        wave.append(run)
+    if wave:
+        yield wave
 
 
 def check_sampling(samples: object, max_nodes: int | None, time_limit: float | None) -> int:
