@@ -405,3 +405,64 @@ def test_checked_pdb_primitives_answer_as_the_kernel():
         K._k.pdb_ranks(_GOALS, 4, (3,), (1,)).tolist()
     assert K.pdb_build(_GOALS, _CARDS, 4, (), ()).tolist() == \
         K._k.pdb_build(_GOALS, _CARDS, 4, (), ()).tolist()
+
+
+def _no_home(how: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No usable home directory, ``how``: HOME unset and Path.home() failing as it does with no
+    passwd entry (RuntimeError on Python 3.12+, KeyError before), or HOME empty or relative."""
+    from pathlib import Path
+
+    for name in ("LUMICORE_CACHE", "XDG_CACHE_HOME", "HOME"):
+        monkeypatch.delenv(name, raising=False)
+    if how in ("RuntimeError", "KeyError"):
+        def home() -> Path:
+            raise RuntimeError("Could not determine home directory.") if how == "RuntimeError" \
+                else KeyError("getpwuid(): uid not found: 12345")
+        monkeypatch.setattr(Path, "home", staticmethod(home))
+    else:
+        monkeypatch.setenv("HOME", how)
+
+
+@pytest.mark.parametrize("how", ["RuntimeError", "KeyError", "", "relative/home"])
+def test_no_home_builds_uncached_with_one_warning(how, monkeypatch):
+    """Path.home() raised RuntimeError out of solve() and `lumicore lucia solve` (a traceback);
+    an empty HOME cached in /.cache. Now there is no cache folder: the database is built, used
+    and kept in memory, with one RuntimeWarning saying it is not cached."""
+    import warnings
+
+    _no_home(how, monkeypatch)
+    monkeypatch.setattr(P, "_LOADED", {})
+    assert P.cache_dir() is None and P.cache_path(DECK, SHAPE, "LSGT") is None
+    with pytest.warns(RuntimeWarning, match="^no cache folder .*not cached") as caught:
+        db = P.load_pdb(DECK, SHAPE, "LSGT")
+        assert solve("S h T h L0").cost == 6
+    assert len(caught) == 2  # one a database: SHAPE's and the puzzle's
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the same database again: no warning, no rebuild
+        assert P.load_pdb(DECK, SHAPE, "LSGT") is db
+
+
+def test_cli_without_a_home_solves_and_warns_in_one_line(monkeypatch, capsys):
+    from solvers.cli import main
+
+    _no_home("RuntimeError", monkeypatch)
+    monkeypatch.setattr(P, "_LOADED", {})
+    assert main(["lucia", "solve", "S h T h L0"]) == 0
+    out, err = capsys.readouterr()
+    assert "cost: 6" in out and "Traceback" not in err
+    assert "(not cached: no cache folder)" in err
+    assert "lumicore: warning: no cache folder (no home directory" in err
+
+
+def test_a_relative_xdg_cache_home_is_ignored(tmp_path, monkeypatch):
+    """The XDG spec: a relative XDG_CACHE_HOME is invalid and ignored (it was taken relative to
+    the working directory)."""
+    monkeypatch.delenv("LUMICORE_CACHE", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/cache")
+    assert P.cache_dir() == tmp_path / ".cache" / "lumicore"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert P.cache_dir() == tmp_path / "xdg" / "lumicore"
+    _no_home("", monkeypatch)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))  # no home needed then
+    assert P.cache_dir() == tmp_path / "xdg" / "lumicore"

@@ -21,9 +21,11 @@ Databases are cached on disk (:func:`cache_dir`; ``LUMICORE_CACHE`` moves it), k
 abstract cards, the train's length and role counts and the abstraction. A file whose header,
 key, size or checksum does not match is rebuilt, never trusted. A cache that cannot be written
 (a read-only folder, a full disk) is a ``RuntimeWarning`` naming the file; the database built
-is used all the same. Processes that would build the same file take turns on a sibling lock
-file (``<file>.lock``, ``fcntl.flock``; left in place; no lock on Windows): the first builds,
-the others wait and then read what it wrote.
+is used all the same. With no cache folder at all (no home directory and no
+``LUMICORE_CACHE``/``XDG_CACHE_HOME``) a database is built once per process, kept in memory,
+and a ``RuntimeWarning`` says that it is not cached. Processes that would build the same file
+take turns on a sibling lock file (``<file>.lock``, ``fcntl.flock``; left in place; no lock on
+Windows): the first builds, the others wait and then read what it wrote.
 
 >>> from lumicore.lucia import Train, load_deck
 >>> train = Train.parse("h L3 T S H")
@@ -223,13 +225,35 @@ def build_pdb(cards: Sequence[Card], train: Train, abstraction: str = DEFAULT_AB
                            pdb_key(cards, train, abstraction))
 
 
-def cache_dir() -> Path:
-    """Where databases are cached: ``$LUMICORE_CACHE``, else ``$XDG_CACHE_HOME/lumicore``,
-    else ``~/.cache/lumicore``."""
+def cache_dir() -> Path | None:
+    """Where databases are cached: ``$LUMICORE_CACHE``, else ``$XDG_CACHE_HOME/lumicore`` (an
+    absolute path: a relative one is ignored, as the XDG spec says), else
+    ``~/.cache/lumicore``; None (nothing is cached) when none of these can be had: no home
+    directory (``HOME`` unset and no passwd entry, or ``HOME`` empty or relative)."""
     if os.environ.get("LUMICORE_CACHE"):
         return Path(os.environ["LUMICORE_CACHE"])
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "lumicore"
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    if xdg and Path(xdg).is_absolute():
+        return Path(xdg) / "lumicore"
+    home = _home()
+    return None if home is None else home / ".cache" / "lumicore"
+
+
+def _home() -> Path | None:
+    """The user's home directory, or None when there is no usable one."""
+    if os.environ.get("HOME") == "":  # Path.home() would say "/": not this user's folder
+        return None
+    try:
+        home = Path.home()
+    except (RuntimeError, KeyError):  # HOME unset and no passwd entry (a container's uid)
+        return None
+    return home if home.is_absolute() else None
+
+
+NO_CACHE = ("no cache folder (no home directory, and neither LUMICORE_CACHE nor an absolute "
+            "XDG_CACHE_HOME is set); the pattern database is not cached (built again in each "
+            "process)")
+"""The ``RuntimeWarning`` of :func:`load_pdb` when :func:`cache_dir` is None."""
 
 
 def _read(path: Path, key: str, size: int) -> np.ndarray | None:
@@ -262,8 +286,13 @@ def _write(path: Path, key: str, values: np.ndarray) -> None:
 
 
 def cache_path(cards: Sequence[Card], train: Train, abstraction: str = DEFAULT_ABSTRACTION
-               ) -> Path:
-    return cache_dir() / f"lucia-pdb-{abstraction}-{pdb_key(cards, train, abstraction)}.bin"
+               ) -> Path | None:
+    """The cache file of the database, or None when there is no cache folder
+    (:func:`cache_dir`)."""
+    folder = cache_dir()
+    if folder is None:
+        return None
+    return folder / f"lucia-pdb-{abstraction}-{pdb_key(cards, train, abstraction)}.bin"
 
 
 def lock_path(path: Path) -> Path:
@@ -324,6 +353,15 @@ def load_pdb(cards: Sequence[Card], train: Train, abstraction: str = DEFAULT_ABS
         return build_pdb(cards, train, abstraction, progress)
     key = pdb_key(cards, train, abstraction)
     path = cache_path(cards, train, abstraction)
+    if path is None:  # no cache folder: built once per process, kept in memory
+        memo = f"<not cached>/{abstraction}-{key}"
+        if memo not in _LOADED:
+            db = build_pdb(cards, train, abstraction, progress)
+            warnings.warn(NO_CACHE, RuntimeWarning, stacklevel=2)
+            for old in list(_LOADED)[:len(_LOADED) - 1]:
+                _LOADED.pop(old, None)
+            _LOADED[memo] = (None, db)
+        return _LOADED[memo][1]
     seen = _LOADED.get(str(path))
     if seen is not None and seen[0] == _stamp(path):
         return seen[1]

@@ -150,12 +150,14 @@ def run_solve(args: argparse.Namespace) -> int:
     svg = check_output_path(args.svg) if args.svg is not None else None
     if args.heuristic == "pdb" and args.algorithm != "bfs" and not args.json:
         path = cache_path(search_kinds(deck.kinds), train, PDB_ABSTRACTION)
-        if not path.exists():
+        if path is None or not path.exists():
             limit = ("" if args.time_limit is None else
                      f"; at most {args.time_limit * PDB_SHARE:g} s of --time-limit, or the search "
                      "goes on without it and nothing is cached")
+            where = "not cached: no cache folder" if path is None else \
+                f"once; cached in {cache_dir()}"
             print(f"building the {PDB_ABSTRACTION} pattern database for this deck and train "
-                  f"shape (once; cached in {cache_dir()}{limit})", file=sys.stderr)
+                  f"shape ({where}{limit})", file=sys.stderr)
     with progress(desc=f"lucia {args.algorithm}", unit=" nodes", delay=1.0,
                   enabled=False if args.json else None) as bar:
         result = solve(train, deck, algorithm=args.algorithm, max_nodes=args.max_nodes,
