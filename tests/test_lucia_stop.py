@@ -260,6 +260,63 @@ def test_state_graph_limit_and_unsolvable():
     assert json.dumps(graph.graph) == '{"start": "L0 h T"}'
 
 
+def test_a_graph_over_the_cap_is_refused_early_and_small(monkeypatch):
+    """The edges were Python tuples, and a whole layer was expanded at once, before the cap was
+    checked: a refused graph took 1.5 GB at the default cap. Now a layer is expanded a chunk at
+    a time and the edges are kept as numpy arrays: at most the cap's states are expanded, and
+    the memory held (tracemalloc, not the clock) stays under 2.5 kB per capped state (it was
+    5.3 kB; 1.6 kB now)."""
+    import tracemalloc
+
+    import solvers.lucia.graph as G
+
+    expanded, real = [0], G.kernel.expand
+
+    def counted(states, table):
+        expanded[0] += len(states)
+        return real(states, table)
+
+    monkeypatch.setattr(G.kernel, "expand", counted)
+    cap = 20_000
+    tracemalloc.start()
+    try:
+        with pytest.raises(SearchLimitError, match=f"^more than {cap:,} states are reachable"):
+            state_graph("L0 h T G h S H T", max_nodes=cap)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert 0 < expanded[0] <= cap
+    assert peak < 2_500 * cap
+
+
+def test_state_graph_is_the_reference_breadth_first_graph(monkeypatch):
+    """The graph built from numpy edge arrays a chunk at a time: the reference successors give
+    the same states and edges, each edge named by the first card of the deck that makes it."""
+    import solvers.lucia.graph as G
+
+    kinds = list(dict.fromkeys(load_deck().kinds))
+    start = Train.parse("h L2 T S H")
+    seen, layer, edges = {start.codes}, [start.codes], {}
+    while layer:
+        nxt = []
+        for codes in layer:
+            for card in kinds:
+                for after in R.successors(codes, card):
+                    if after == codes:
+                        continue
+                    edges.setdefault((codes, after), card.name)
+                    if after not in seen:
+                        seen.add(after)
+                        nxt.append(after)
+        layer = nxt
+    monkeypatch.setattr(G, "EXPAND_CHUNK", 7, raising=False)  # many chunks a layer
+    graph = state_graph(start)
+    assert {Train.parse(n).codes for n in graph.nodes} == seen
+    assert {(Train.parse(a).codes, Train.parse(b).codes): card
+            for a, b, card in graph.edges(data="card")} == edges
+    assert list(graph.nodes)[0] == str(start)
+
+
 def test_progress_line_on_a_terminal_only():
     args = ("solve", DEEP, "--heuristic", "covering", "--time-limit", "1.6")
     shown = run_on_terminal("lucia", *args)
