@@ -26,7 +26,7 @@ from lumicore.reef import (
 from lumicore.reef.sample import random_reef
 from lumicore.reef.tiles import COLORS
 from solvers.reef import OBJECTIVES as OBJECTIVES_ALL
-from solvers.reef import as_objective, best_placement, weighted
+from solvers.reef import Objective, as_objective, best_placement, weighted
 
 TILES = load_tiles("default").luminos
 TINY = Board.parse(" L W\nL S S\n W L\n", name="tiny")          # 7 spaces
@@ -555,3 +555,33 @@ def test_progress_that_raises_stops_the_search():
         best_placement(reef, LONG_HAND, 10, "final:light", prune=False, progress=boom)
     with pytest.raises(LumicoreError, match="progress must be callable"):
         best_placement(reef, LONG_HAND, 10, progress="yes")
+
+
+@pytest.mark.parametrize("value", [1e308, -1e308, 1e10, -2e9])
+def test_a_price_whose_plans_could_overflow_is_refused(value):
+    """``limestone_value=1e308`` is finite, but times the markers left it made every plan worth
+    inf, reported "optimal" (ties could hide a worse plan): a price is at most 1e9 in size."""
+    reef = Reef.new(load_board("A"), start=("pink", "green"))
+    with pytest.raises(LumicoreError, match=r"^limestone_value must be a number from -1e9 to 1e9"):
+        best_placement(reef, "pink 3 crab, blue 5", 4, limestone_value=value)
+    with pytest.raises(LumicoreError, match=r"weights add up to .* for coral:pink; a weight is a "
+                                            r"number from -1e9 to 1e9"):
+        best_placement(reef, "pink 1", 1, objective={"coral:pink": value})
+    with pytest.raises(LumicoreError, match="finite weights from -1e9 to 1e9"):
+        Objective((value,) + (0.0,) * (len(kernel.FEATURES) - 1))
+    start, tile = kernel.state(reef), [Lumino("pink", 1)]
+    zero = [0.0] * len(kernel.FEATURES)
+    with pytest.raises(LumicoreError, match=r"^discard_cost must be a number from -1e9"):
+        kernel.search_hand(start, tile, [1], 1, zero, prune=False, max_nodes=None,
+                           time_limit=None, discard_cost=value)
+    with pytest.raises(LumicoreError, match=r"^the weight of coral:pink must be a number"):
+        kernel.search_hand(start, tile, [1], 1, [value] + zero[1:], prune=False, max_nodes=None,
+                           time_limit=None)
+
+
+def test_the_largest_price_still_searches_to_a_finite_optimum():
+    reef = Reef.new(load_board("A"), start=("pink", "green"))
+    priced = best_placement(reef, "pink 3 crab, blue 5", 4, limestone_value=1e9)
+    plain = best_placement(reef, "pink 3 crab, blue 5", 4)
+    assert priced.status == "optimal" and math.isfinite(priced.value)
+    assert priced.value == plain.value + 4e9 and priced.limestone == 4

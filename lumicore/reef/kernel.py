@@ -57,6 +57,8 @@ __all__ = [
     "placements",
     "features",
     "search_hand",
+    "MAX_PRICE",
+    "check_price",
     "POLL_NODES",
     "playout",
     "POLICY_SALT",
@@ -68,6 +70,29 @@ FEATURES: tuple[str, ...] = _kernel.FEATURES
 MAX_HEIGHT: int = _kernel.MAX_HEIGHT
 """The kernel takes reefs up to this height (far above anything a game can build)."""
 _INT_MAX = 2**31 - 1
+MAX_PRICE = 1e9
+"""The largest size of a search's prices: each feature weight, ``discard_cost`` and
+``limestone_value``. A finite price times up to 10 markers or a feature's value could still
+overflow (``limestone_value=1e308`` made every plan worth inf, "optimal" among ties); at 1e9
+every plan's value is finite and keeps the 0.25 VP steps of the features."""
+PRICE_RANGE = "a number from -1e9 to 1e9"
+
+
+def check_price(value: object, name: str) -> float:
+    """``value`` as a float if it is a real number of size at most :data:`MAX_PRICE`; else
+    :class:`LumicoreError` naming ``name`` and quoting the value.
+
+    >>> check_price(0.5, "limestone_value")
+    0.5
+    >>> check_price(1e308, "limestone_value")
+    Traceback (most recent call last):
+    ...
+    lumicore.errors.LumicoreError: limestone_value must be a number from -1e9 to 1e9, got '1e+308'
+    """
+    number = check_real(value, name, PRICE_RANGE)
+    if abs(number) > MAX_PRICE:
+        raise LumicoreError(f"{name} must be {PRICE_RANGE}, got {shorten(value)}")
+    return number
 POLL_NODES = 32768
 """The hand search calls its ``poll`` every this many nodes (ext/reef.pyx: ``POLL_MASK + 1``), so
 the calls count its nodes."""
@@ -185,9 +210,9 @@ def search_hand(
         raise LumicoreError("a hand has 1 to 3 Luminos")
     if len(weights) != len(FEATURES):
         raise LumicoreError("one weight per feature")
-    weights = [check_real(w, f"the weight of {f}") for f, w in zip(FEATURES, weights, strict=True)]
-    discard_cost = check_real(discard_cost, "discard_cost")
-    limestone_value = check_real(limestone_value, "limestone_value")
+    weights = [check_price(w, f"the weight of {f}") for f, w in zip(FEATURES, weights, strict=True)]
+    discard_cost = check_price(discard_cost, "discard_cost")
+    limestone_value = check_price(limestone_value, "limestone_value")
     if prune and (any(w < 0 for w in weights) or limestone_value < 0):
         raise LumicoreError("the search bounds need weights >= 0: search with prune=False")
     # the kernel reads a limit <= 0 as none: such a limit must not reach it

@@ -136,9 +136,10 @@ class Objective:
     def __post_init__(self) -> None:
         weights = self.weights
         if not isinstance(weights, Sequence) or len(weights) != len(kernel.FEATURES) or not all(
-            _is_finite(w) for w in weights
+            _is_finite(w) and abs(w) <= kernel.MAX_PRICE for w in weights
         ):
-            raise LumicoreError(f"an objective has {len(kernel.FEATURES)} finite weights")
+            raise LumicoreError(f"an objective has {len(kernel.FEATURES)} finite weights from "
+                                "-1e9 to 1e9")
         object.__setattr__(self, "weights", tuple(float(w) for w in weights))
 
     def __call__(self, reef: Reef) -> float:
@@ -185,6 +186,10 @@ def weighted(terms: Mapping[str | Objective, float], name: str | None = None) ->
         if not math.isfinite(w):
             raise LumicoreError(f"objective {shorten(label)}: its weights add up to {w} for "
                                 f"{feature}, beyond the floating-point range")
+    for feature, w in zip(kernel.FEATURES, total, strict=True):
+        if abs(w) > kernel.MAX_PRICE:  # finite, but its product with a feature may not be
+            raise LumicoreError(f"objective {shorten(label)}: its weights add up to {w:g} for "
+                                f"{feature}; a weight is {kernel.PRICE_RANGE}")
     return Objective(tuple(total), label)
 
 
@@ -318,7 +323,7 @@ def best_placement(
     limestone = kernel.check_limestone(limestone)
     if limestone > LIMESTONE_CAP:  # no storage holds more: the CLI refused it, this did not
         raise LumicoreError(f"limestone {limestone}: storage holds 0..{LIMESTONE_CAP}")
-    limestone_value = check_real(limestone_value, "limestone_value")
+    limestone_value = kernel.check_price(limestone_value, "limestone_value")
     prune = check_bool(prune, "prune")
     check_callback(progress)
     if max(reef.heights) + len(tiles) > kernel.MAX_HEIGHT + 1:
