@@ -24,6 +24,7 @@ from typing import TextIO
 from lumicore import __version__
 from lumicore.data import shorten
 from lumicore.errors import LumicoreError, WorkerDiedError
+from solvers.console import say
 from solvers.ctrl_c import check, noting
 from solvers.limits import EXIT_BAD_INPUT, EXIT_BROKEN_PIPE, EXIT_INTERRUPTED, EXIT_WORKER_DIED
 
@@ -77,7 +78,7 @@ def _escape_what_output_cannot_encode() -> None:
 
 def _warning_line(message: Warning | str, category: type[Warning], filename: str, lineno: int,
                   file: TextIO | None = None, line: str | None = None) -> None:
-    print(f"lumicore: warning: {message}", file=sys.stderr)
+    say(f"lumicore: warning: {message}")
 
 
 def _run(argv: Sequence[str] | None) -> int:
@@ -102,7 +103,7 @@ def _run(argv: Sequence[str] | None) -> int:
         where = f"{shorten(exc.filename)}: " if exc.filename is not None else ""
         return _fail(f"{where}{exc.strerror or exc}")
     except KeyboardInterrupt:
-        print("lumicore: interrupted", file=sys.stderr)
+        say("lumicore: interrupted")
         return EXIT_INTERRUPTED
 
 
@@ -177,7 +178,7 @@ def _reader_gone() -> int:
 
 
 def _fail(message: str, status: int = EXIT_BAD_INPUT) -> int:
-    print(f"lumicore: error: {message}", file=sys.stderr)
+    say(f"lumicore: error: {message}")
     return status
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 import os
-import sys
 from typing import Any
 
 from tqdm.auto import tqdm
@@ -18,6 +17,7 @@ from tqdm.auto import tqdm
 from lumicore.checks import check_bool
 from lumicore.data import shorten
 from lumicore.errors import LumicoreError
+from solvers.console import error_stream
 
 __all__ = ["progress", "on_terminal", "check_progress", "check_callback", "DELAY_VARIABLE"]
 
@@ -35,18 +35,25 @@ class _Bar(tqdm):
 
 
 def on_terminal() -> bool:
-    """Whether standard error is a terminal (where a progress line helps and does not pollute)."""
-    return sys.stderr.isatty()
+    """Whether standard error is a terminal (where a progress line helps and does not pollute);
+    False when it is closed or missing (``2>&-``)."""
+    stream = error_stream()
+    try:
+        return stream is not None and stream.isatty()
+    except (OSError, ValueError):  # a stream without a descriptor, or closed
+        return False
 
 
 def progress(total: float | None = None, desc: str = "", unit: str = "it",
              enabled: bool | None = None, **kwargs: Any) -> tqdm:
     """A tqdm bar on standard error; ``enabled=None`` shows it only on a terminal. Set
-    ``bar.set_postfix(...)`` for rates, bounds or running win rates."""
-    show = on_terminal() if enabled is None else enabled
+    ``bar.set_postfix(...)`` for rates, bounds or running win rates. With standard error closed
+    or missing (``2>&-``) no bar is shown, even with ``enabled=True``."""
+    stream = error_stream()
+    show = stream is not None and (on_terminal() if enabled is None else enabled)
     if "delay" in kwargs and os.environ.get(DELAY_VARIABLE):
         kwargs["delay"] = _delay(os.environ[DELAY_VARIABLE])
-    return _Bar(total=total, desc=desc, unit=unit, disable=not show, file=sys.stderr,
+    return _Bar(total=total, desc=desc, unit=unit, disable=not show, file=stream,
                 dynamic_ncols=True, leave=False, **kwargs)
 
 

@@ -6,6 +6,7 @@ import argparse
 import contextlib
 import errno
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -519,3 +520,135 @@ def test_output_in_an_encoding_without_the_arrow_escapes_it():
     assert done.returncode == 0, done.stderr.decode("cp1252")
     out = done.stdout.decode("cp1252")
     assert "\\u2192" in out and "status: optimal" in out
+
+
+def run_without_stderr(*args: str, env: dict[str, str] | None = None
+                       ) -> subprocess.CompletedProcess[str]:
+    """``lumicore ARGS 2>&-``: the child starts with descriptor 2 closed (Python then sets
+    ``sys.stderr`` to None); ``stderr=DEVNULL`` alone would leave it open."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
+    return subprocess.run([sys.executable, "-m", "lumicore", *args], cwd=ROOT, env=env,
+                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                          close_fds=True, preexec_fn=lambda: os.close(2), timeout=120)
+
+
+CLOSED_STDERR = [
+    ("reef", "best", "--hand", "pink 3 crab, blue 5", "--limestone", "4"),
+    ("reef", "tournament", "--bots", "random,greedy", "--games", "4", "--workers", "2"),
+    ("lucia", "solve", "S h T h L0", "--heuristic", "covering"),
+    ("lucia", "random", "--seed", "3"),
+]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="preexec_fn is POSIX only")
+@pytest.mark.parametrize("argv", CLOSED_STDERR, ids=" ".join)
+def test_a_closed_standard_error_still_gives_the_answer(argv: tuple[str, ...]) -> None:
+    """``lumicore ... 2>&-`` exited 1 with nothing printed: the progress line asked the missing
+    standard error whether it was a terminal (AttributeError on None)."""
+    done = run_without_stderr(*argv)
+    assert done.returncode == 0
+    assert untimed(done.stdout) == untimed(run("-m", "lumicore", *argv).stdout) != ""
+
+
+def untimed(text: str) -> str:
+    """``text`` with the times it reports (``0.01 s``, ``0.3 ms``) taken out."""
+    return re.sub(r"\b\d+\.\d+ m?s\b", "<time>", text)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="preexec_fn is POSIX only")
+def test_a_closed_standard_error_drops_notes_and_warnings_not_onto_standard_output(
+        tmp_path: Path) -> None:
+    """The note of a pattern database build and the warning of a cache that cannot be written
+    went to standard output (``print(file=None)`` writes there) among the plan."""
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    done = run_without_stderr("lucia", "solve", "S h T h L0",
+                              env={"LUMICORE_CACHE": str(blocker / "cache")})
+    assert done.returncode == 0
+    assert done.stdout.startswith("start: S h T h L0\n")
+    assert "status: optimal  cost: 6" in done.stdout
+    assert "pattern database" not in done.stdout and "lumicore:" not in done.stdout
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="preexec_fn is POSIX only")
+def test_a_closed_standard_error_keeps_the_exit_status_of_a_usage_error() -> None:
+    done = run_without_stderr("lucia", "solve", "--max-nodes", "x")
+    assert done.returncode == 2
+    assert done.stdout == ""  # argparse's print_usage fell back to standard output
+
+
+def test_a_missing_standard_error_shows_no_progress_line_and_prints_the_answer(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """``sys.stderr`` is None under ``pythonw`` too; a progress line asked for (``enabled=True``)
+    is not shown, and an error line goes nowhere (not to standard output)."""
+    from solvers.progress import progress
+
+    monkeypatch.setattr(sys, "stderr", None)
+    with progress(total=2, enabled=True) as bar:
+        bar.update(2)
+    assert bar.disable
+    assert cli.main(["reef", "best", "--hand", "pink 3 crab, blue 5", "--limestone", "4"]) == 0
+    assert cli.main(["lucia", "solve", "S h X L0"]) == 2
+    out = capsys.readouterr().out
+    assert out.startswith("best placement for final:dark: value 3.5 (optimal)")
+    assert "lumicore: error" not in out and "bad token" not in out
+
+
+@pytest.mark.parametrize("argv", [["--version"], ["--help"], ["lucia", "solve", "--help"]],
+                         ids=" ".join)
+def test_help_and_version_into_a_closed_pipe_exit_141(argv: list[str]) -> None:
+    """argparse dropped the failed write of help and version, and the command exited 0."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-m", "lumicore", *argv], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()  # the reader is gone before the first line
+    err = proc.stderr.read()
+    assert proc.wait(timeout=120) == 141, err
+    assert err == b""
+
+
+def test_help_and_version_still_exit_0(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        cli.main(["--version"])
+    assert info.value.code == 0
+    assert capsys.readouterr().out.startswith("lumicore ")
+
+
+@pytest.mark.skipif(not hasattr(os, "statvfs"), reason="no statvfs (Windows)")
+@pytest.mark.parametrize("exists", [False, True])
+def test_an_output_on_a_read_only_file_system_says_so(
+        exists: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """EROFS was reported as "permission denied (folder '.' is not writable by this user)".
+    (The mount is faked: ``os.access`` refuses and ``os.statvfs`` reports ST_RDONLY.)"""
+    out = tmp_path / "game.json"
+    if exists:
+        out.write_text("")
+    denied = out if exists else tmp_path
+    real_access, real_statvfs = os.access, os.statvfs
+
+    class ReadOnly:
+        f_flag = os.ST_RDONLY
+
+    monkeypatch.setattr(os, "access", lambda p, mode: Path(p) != denied and real_access(p, mode))
+    monkeypatch.setattr(os, "statvfs", lambda p: ReadOnly() if Path(p) == denied
+                        else real_statvfs(p))
+    assert cli.main(["reef", "play", "--bots", "random,random", "--record", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"lumicore: error: output '{out}': read-only file system"), err
+    assert "permission" not in err and err.count("\n") == 1
+
+
+def test_a_write_refused_by_a_read_only_file_system_names_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The write itself (past the check, as when the mount changes under the run) names the
+    file and the reason EROFS gives."""
+    from lumicore.data import write_file
+    from lumicore.errors import OutputError
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS))
+
+    monkeypatch.setattr("builtins.open", refuse)
+    with pytest.raises(OutputError, match=r"^cannot write '.*out\.svg': Read-only file system$"):
+        write_file(tmp_path / "out.svg", "<svg/>")

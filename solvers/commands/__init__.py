@@ -21,15 +21,17 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import IO, Any, NoReturn
 
 from lumicore.checks import parse_int, parse_real
 from lumicore.data import plural, shorten, write_file
 from lumicore.errors import LumicoreError
 from solvers.arena import seat_bots
+from solvers.console import say
 from solvers.limits import check_limits
 
 _MARKUP = re.compile(r":[a-z:]+:`~?([^`]*)`|``([^`]*)``|(?<![\w*])\*\*(\S[^*]*?)\*\*(?![\w*])")
@@ -96,11 +98,26 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         """argparse's usage error, with the values it quotes shortened (a 5,000-digit
-        ``--deals`` made a line of 5,000 characters)."""
+        ``--deals`` made a line of 5,000 characters). The usage goes to standard error, or
+        nowhere if it is closed (argparse's ``print_usage`` moved it to standard output)."""
         message = re.sub(r"'[^']{81,}'", lambda m: shorten(m.group(0)[1:-1]), message)
         # argparse names unknown arguments unquoted ("unrecognized arguments: ...")
         message = re.sub(r"(?<=: )[^'\n]{81,}$", lambda m: shorten(m.group(0)), message)
-        super().error(message)
+        say(self.format_usage(), end="")
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+    def _print_message(self, message: str, file: IO[str] | None = None) -> None:
+        """argparse's printing of help, usage and errors. Help and ``--version`` on standard
+        output are flushed there and a failed write is raised, as for any other output
+        (argparse dropped it: ``lumicore --help | true`` exited 0, not 141); usage errors go to
+        standard error through :func:`solvers.console.say` (dropped if it is closed)."""
+        if not message:
+            return
+        if file is None or file is sys.stderr:
+            say(message, end="")
+            return
+        file.write(message)
+        file.flush()
 
 
 def add_game(subparsers: argparse._SubParsersAction, name: str, help: str,
@@ -272,14 +289,29 @@ def check_output_path(path: str | Path) -> Path:
             folder = shorten(path.parent)
             raise LumicoreError(f"output {shorten(path)}: folder {folder} does not exist")
         if path.exists() and not os.access(path, os.W_OK):
+            if _read_only(path):
+                raise LumicoreError(f"output {shorten(path)}: read-only file system")
             raise LumicoreError(f"output {shorten(path)}: permission denied (a file this user "
                                 "may not write)")
         if not path.exists() and not os.access(path.parent, os.W_OK | os.X_OK):
+            if _read_only(path.parent):
+                raise LumicoreError(f"output {shorten(path)}: read-only file system (folder "
+                                    f"{shorten(path.parent)} is on one)")
             raise LumicoreError(f"output {shorten(path)}: permission denied (folder "
                                 f"{shorten(path.parent)} is not writable by this user)")
     except OSError as exc:
         raise LumicoreError(f"output {shorten(path)} is not a usable path") from exc
     return path
+
+
+def _read_only(path: Path) -> bool:
+    """Whether ``path`` is on a file system mounted read-only: ``os.access`` says a write is
+    refused but not why (errno EROFS), and "permission denied" sent users to the permissions.
+    False where ``os.statvfs`` is missing (Windows) or fails."""
+    try:
+        return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+    except (AttributeError, OSError):
+        return False
 
 
 def add_tournament_command(commands: argparse._SubParsersAction, game: str,

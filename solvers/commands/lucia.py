@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -36,6 +35,7 @@ from solvers.commands import (
     naming,
     seconds,
 )
+from solvers.console import say
 from solvers.limits import (
     DONE,
     LIMIT,
@@ -156,8 +156,8 @@ def run_solve(args: argparse.Namespace) -> int:
                      "goes on without it and nothing is cached")
             where = "not cached: no cache folder" if path is None else \
                 f"once; cached in {cache_dir()}"
-            print(f"building the {PDB_ABSTRACTION} pattern database for this deck and train "
-                  f"shape ({where}{limit})", file=sys.stderr)
+            say(f"building the {PDB_ABSTRACTION} pattern database for this deck and train "
+                f"shape ({where}{limit})")
     with progress(desc=f"lucia {args.algorithm}", unit=" nodes", delay=1.0,
                   enabled=False if args.json else None) as bar:
         result = solve(train, deck, algorithm=args.algorithm, max_nodes=args.max_nodes,
