@@ -25,7 +25,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Any, NoReturn
+from typing import Any, NoReturn
 
 from lumicore.checks import parse_int, parse_real
 from lumicore.data import plural, shorten, write_file
@@ -106,7 +106,7 @@ class Parser(argparse.ArgumentParser):
         say(self.format_usage(), end="")
         self.exit(2, f"{self.prog}: error: {message}\n")
 
-    def _print_message(self, message: str, file: IO[str] | None = None) -> None:
+    def _print_message(self, message: str, file: Any = None) -> None:
         """argparse's printing of help, usage and errors. Help and ``--version`` on standard
         output are flushed there and a failed write is raised, as for any other output
         (argparse dropped it: ``lumicore --help | true`` exited 0, not 141); usage errors go to

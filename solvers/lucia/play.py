@@ -255,8 +255,11 @@ def _search_in_workers(train: Train, kinds: tuple[Card, ...], rules: Rules, limi
     first = 0
     for wave in _waves(deals, samples, workers, end):
         jobs = [(train, kinds, rules, limit, end, run) for run in wave]
-        for _, found in run_batch(_sample_job, jobs, workers=workers,
-                                  name=lambda i, _job, at=first: f"samples {at + i * size + 1}.."):
+
+        def name(i: int, _job: object, at: int = first) -> str:
+            return f"samples {at + i * size + 1}.."
+
+        for _, found in run_batch(_sample_job, jobs, workers=workers, name=name):
             yield from found
         first += sum(map(len, wave))
 
