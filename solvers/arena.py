@@ -474,24 +474,33 @@ def _tally(results: dict[str, BotResult], record: dict[str, Any], cooperative: b
 def _writer(record: str | Path | Callable[[dict], None] | None
             ) -> tuple[Callable[[dict], None] | None, Callable[[], None]]:
     """The function that takes each finished game's record (None: none wanted) and the one that
-    closes the file. A file is checked at once but opened (emptied) at the first record only, so
-    a run that fails before any game ends (a scheduler that cannot be reached, no dask) or is
-    interrupted then leaves an existing file as it was."""
+    closes the file. A file is checked and locked at once (:class:`OutputFile` with ``lock``: a
+    second run writing the same file is refused before it plays, as two runs writing one file
+    at their own offsets left NUL bytes and broken lines) but emptied at the first record only,
+    so a run that fails before any game ends (a scheduler that cannot be reached, no dask) or is
+    interrupted then leaves an existing file as it was, and no new empty file."""
     if record is None or callable(record):
         return record, lambda: None
     from solvers.commands import check_output_path
 
-    path = check_output_path(record)
-    handle: list[OutputFile] = []
+    path = check_output_path(record, atomic=False)
+    existed = path.exists()
+    handle = OutputFile(path, "a", lock=True)
+    written = False
 
     def write(rec: dict) -> None:
-        if not handle:
-            handle.append(OutputFile(path))
-        handle[0].write(json.dumps(rec) + "\n")
+        nonlocal written
+        if not written:
+            handle.truncate()
+            written = True
+        handle.write(json.dumps(rec) + "\n")
 
     def close() -> None:
-        if handle:
-            handle[0].close()
+        if handle.closed:
+            return
+        if not written and not existed:
+            handle.path.unlink(missing_ok=True)  # still locked: no other run writes it
+        handle.close()
 
     return write, close
 
@@ -560,9 +569,13 @@ def tournament(game: str = "reef", bots: Sequence[str] = ("random", "greedy"), p
     results = {label: BotResult() for label in bots}
     records: dict[int, dict[str, Any]] = {}
     status = DONE
-    bar = progress_bar(total=len(jobs), desc="games", unit="game", enabled=progress)
-    batch = run_batch(_play_job, jobs, workers=workers, backend=backend, scheduler=scheduler,
-                      name=_job_name)
+    try:
+        bar = progress_bar(total=len(jobs), desc="games", unit="game", enabled=progress)
+        batch = run_batch(_play_job, jobs, workers=workers, backend=backend,
+                          scheduler=scheduler, name=_job_name)
+    except BaseException:
+        close()  # the file was locked (and maybe made) for a run that does not start
+        raise
     try:
         for index, rec in batch:
             check()

@@ -669,3 +669,53 @@ def test_every_bot_refuses_a_finished_game_and_a_chance_node_by_name(game):
         for state in (over, chance):
             with pytest.raises(LumicoreError, match="decision|decides|main phase"):
                 make_bot(name, game, seed=0).choose(state.clone())
+
+
+def _hold_lock(path):
+    """Lock ``path`` as a run writing it does (the open file: closing it frees the lock)."""
+    fcntl = pytest.importorskip("fcntl")      # no lock on Windows
+    handle = open(path, "a")  # noqa: SIM115 - held across the test
+    fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    return handle
+
+
+def test_a_tournament_writing_a_file_another_run_writes_is_refused_at_once(tmp_path):
+    """Two tournaments on one --out each wrote at their own offset: the second emptied the
+    file, the first then left NUL bytes and broken lines, and both exited 0."""
+    import os
+    import subprocess
+    from pathlib import Path
+
+    out = tmp_path / "games.jsonl"
+    out.write_text('{"a record": 1}\n')
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    with _hold_lock(out):
+        done = subprocess.run([sys.executable, "-m", "lumicore", "lemuria", "tournament",
+                               "--bots", "random,greedy", "--games", "2", "--workers", "1",
+                               "--json", "--out", str(out)], cwd=tmp_path, env=env,
+                              capture_output=True, text=True, timeout=120)
+        with pytest.raises(LumicoreError, match="another run is writing it$"):
+            tournament(NAME, ["random", "greedy"], games=2, workers=1, record=out)
+    assert done.returncode == 2 and done.stdout == "", done.stderr
+    assert done.stderr == f"lumicore: error: cannot write '{out}': another run is writing it\n"
+    assert out.read_text() == '{"a record": 1}\n'
+    tournament(NAME, ["random", "greedy"], games=2, workers=1, record=out)   # free again
+    assert len(out.read_text().splitlines()) == 2
+
+
+def test_a_tournament_that_does_not_start_leaves_no_new_file(tmp_path, monkeypatch):
+    """The file is locked (so made) before the games start: a run that fails to start removes
+    the empty file it made, and leaves an existing one as it was."""
+    import solvers.arena as arena
+
+    def unreachable(*args, **kwargs):
+        raise LumicoreError("no scheduler there")
+
+    monkeypatch.setattr(arena, "run_batch", unreachable)
+    out, kept = tmp_path / "new.jsonl", tmp_path / "old.jsonl"
+    kept.write_text("old\n")
+    for path in (out, kept):
+        with pytest.raises(LumicoreError, match="no scheduler"):
+            tournament(NAME, ["random", "greedy"], games=2, workers=1, record=path)
+    assert not out.exists() and kept.read_text() == "old\n"

@@ -652,3 +652,60 @@ def test_a_write_refused_by_a_read_only_file_system_names_it(
     monkeypatch.setattr("builtins.open", refuse)
     with pytest.raises(OutputError, match=r"^cannot write '.*out\.svg': Read-only file system$"):
         write_file(tmp_path / "out.svg", "<svg/>")
+
+
+@pytest.mark.parametrize("argv", [
+    ["reef", "play", "--bots", "random,random", "--record"],
+    ["lucia", "solve", "S h T h L0", "--svg"],
+    ["reef", "best", "--hand", "pink 3 crab", "--limestone", "0", "--save"],
+], ids=lambda argv: " ".join(argv[:2]))
+def test_a_file_replaced_whole_needs_its_folder_writable_before_any_work(
+        argv: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A writable file in a folder this user may not write passed the check, but the atomic
+    write makes a new file in that folder: the game was played (43 s) and then not saved.
+    (Permissions are faked: the tests may run as root, who may write anything.)"""
+    out = tmp_path / "out.json"
+    out.write_text("old\n")
+    real = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode: Path(p) != tmp_path and real(p, mode))
+    import solvers.arena as arena
+    import solvers.commands.lucia as lucia_commands
+    import solvers.commands.reef as reef_commands
+
+    def no_work(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the work started")
+
+    monkeypatch.setattr(arena, "play_game", no_work)
+    monkeypatch.setattr(lucia_commands, "solve", no_work, raising=False)
+    monkeypatch.setattr(reef_commands, "_reef", no_work)
+    assert cli.main([*argv, str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"lumicore: error: output '{out}': permission denied (folder "), err
+    assert "replaced through a new one there" in err and err.count("\n") == 1
+    assert out.read_text() == "old\n"
+
+
+def test_an_out_file_written_in_place_needs_no_writable_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """--out appends or rewrites the file itself: a folder this user may not write is no
+    reason to refuse a file this user may write."""
+    out = tmp_path / "games.jsonl"
+    out.write_text("")
+    real = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode: Path(p) != tmp_path and real(p, mode))
+    assert cli.main(["reef", "tournament", "--bots", "random,greedy", "--games", "2",
+                     "--workers", "1", "--json", "--out", str(out)]) == 0
+    assert len(out.read_text().splitlines()) == 2
+
+
+def test_an_output_under_a_file_says_the_folder_is_a_file(tmp_path: Path) -> None:
+    """--out a.jsonl/x with a.jsonl a file said "folder 'a.jsonl' does not exist"."""
+    (tmp_path / "a.jsonl").write_text("")
+    done = subprocess.run([sys.executable, "-m", "lumicore", "reef", "show", "--svg",
+                           "a.jsonl/x.svg"], cwd=tmp_path, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == ("lumicore: error: output 'a.jsonl/x.svg': 'a.jsonl' is a file, not "
+                           "a folder\n")

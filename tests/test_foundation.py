@@ -4,6 +4,7 @@ import os
 import stat
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -131,6 +132,51 @@ def test_an_atomic_write_leaves_no_temporary_file(tmp_path):
         out.write("2\n")
     out.close()                       # closing twice does nothing
     assert (tmp_path / "lines.jsonl").read_text() == "1\n2\n"
+
+
+@pytest.mark.skipif(os.name != "posix", reason="process ids are told alive by os.kill(pid, 0)")
+def test_an_atomic_write_removes_the_temporary_files_a_killed_writer_left(tmp_path):
+    """A kill -9 during an atomic write (the 57 MB database cache) left ``<name>...tmp`` beside
+    it for good. Now a later write of the same file removes those of a process that is gone
+    (untouched for a minute) or untouched for a day, and leaves a live writer's alone."""
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)
+    dead, alive = int(gone.stdout), os.getpid()
+    path = tmp_path / "cache.bin"
+    names = {"stale": f"cache.bin.{dead}.0badf00d.tmp",
+             "fresh": f"cache.bin.{dead}.00c0ffee.tmp",
+             "live": f"cache.bin.{alive}.0000beef.tmp",
+             "ancient": f"cache.bin.{alive}.ba5eba11.tmp",
+             "other": f"other.bin.{dead}.0badf00d.tmp"}
+    hour, week = 3600, 7 * 86400
+    ages = {"stale": hour, "fresh": 0, "live": hour, "ancient": week, "other": hour}
+    for key, name in names.items():
+        (tmp_path / name).write_bytes(b"half a file")
+        then = time.time() - ages[key]
+        os.utime(tmp_path / name, (then, then))
+    write_file(path, b"new", atomic=True)
+    assert path.read_bytes() == b"new"
+    left = sorted(p.name for p in tmp_path.iterdir())
+    assert left == sorted(["cache.bin", names["fresh"], names["live"], names["other"]])
+
+
+def test_a_locked_output_file_is_refused_at_once_and_left_as_it_was(tmp_path):
+    """Two writers of one file each kept their own offset: the second emptied the file and the
+    first then wrote past its end, leaving NUL bytes (two tournaments on one --out)."""
+    path = tmp_path / "games.jsonl"
+    with OutputFile(path, "w", lock=True) as first:
+        first.write('{"run": "A"}\n')
+        for mode in ("w", "a"):
+            with pytest.raises(OutputError, match=r"^cannot write '.*games\.jsonl': another "
+                                                   r"run is writing it$"):
+                OutputFile(path, mode, lock=True)
+        first.write('{"run": "A"}\n')
+    assert path.read_bytes() == b'{"run": "A"}\n' * 2
+    with OutputFile(path, "w", lock=True) as again:     # closed: the lock is free again
+        again.write("1\n")
+    assert path.read_text() == "1\n"
+    with OutputFile(os.devnull, "w", lock=True), OutputFile(os.devnull, "w", lock=True):
+        pass                                             # a device is shared, not locked
 
 
 @pytest.mark.skipif(os.name != "posix", reason="file modes and the umask are POSIX")

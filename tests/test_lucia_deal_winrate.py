@@ -7,6 +7,9 @@ import multiprocessing
 import os
 import re
 import signal
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -262,3 +265,82 @@ def test_decks_whose_cards_share_names_but_not_actions_are_other_games():
     move = Deck((Card((Action.move("T", 1),), name="x"),) * 4)
     assert game_key(light, setup) != game_key(move, setup)
     assert game_key(light, setup) == game_key(Deck(light.cards), setup)
+
+
+def _lumicore(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``python -m lumicore ARGS`` in ``cwd``, as a user runs it."""
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    return subprocess.run([sys.executable, "-m", "lumicore", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
+WINRATE = ("lucia", "winrate", "--deals", "2", "--seed", "4", "--workers", "1",
+           "--max-nodes", "20000")
+
+
+def test_a_resumed_file_whose_last_line_lacks_its_newline_stays_readable(tmp_path):
+    """The first new outcome was glued onto that line: the run said done, and the next rerun
+    refused the file ("line 2 is not a deal outcome")."""
+    out = tmp_path / "deals.jsonl"
+    win_rate(deals=2, seed=0, workers=1, out=out, **FAST)
+    out.write_text(out.read_text().rstrip("\n"))
+    resumed = win_rate(deals=4, seed=0, workers=1, out=out, **FAST)
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [line["seed"] for line in lines] == [0, 1, 2, 3] and out.read_text().endswith("\n")
+    again = win_rate(deals=4, seed=0, workers=1, out=out, **FAST)
+    assert again.to_dict() | {"median_time": 0, "worst_time": 0} == \
+        resumed.to_dict() | {"median_time": 0, "worst_time": 0}
+
+
+def test_a_last_line_cut_short_is_dropped_with_a_warning_and_its_deal_solved_again(tmp_path):
+    """A run killed (or a full disk) while writing a line left half of it: every rerun refused
+    the file until the user found and deleted that line by hand."""
+    out = tmp_path / "deals.jsonl"
+    win_rate(deals=3, seed=0, workers=1, out=out, **FAST)
+    whole = out.read_text()
+    out.write_text(whole[:whole.rindex("\n", 0, -1) + 20])       # two lines and 19 characters
+    with pytest.warns(RuntimeWarning, match=r"deals\.jsonl': its last line was cut short"):
+        resumed = win_rate(deals=3, seed=0, workers=1, out=out, **FAST)
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert resumed.solved == 3 and [line["seed"] for line in lines] == [0, 1, 2]
+
+
+@pytest.mark.parametrize("text", ["not an outcome", '{"seed": 0}\n{"seed": 1, "pla',
+                                  '{"seed": 0, "players": 1, "status": "won", "cost": null, '
+                                  '"nodes": 1, "elapsed": 0.1}'])
+def test_a_bad_last_line_that_win_rate_did_not_start_is_refused_and_left(tmp_path, text):
+    out = tmp_path / "deals.jsonl"
+    out.write_text(text)
+    with pytest.raises(DataError, match=r"line \d is not a deal outcome"):
+        win_rate(deals=2, seed=0, workers=1, out=out, **FAST)
+    assert out.read_text() == text
+
+
+def test_an_out_file_nested_too_deeply_is_a_one_line_error(tmp_path):
+    """json.loads raised RecursionError, which no except took: a traceback and exit 1."""
+    out = tmp_path / "deep.jsonl"
+    out.write_text("[" * 100_000 + "\n")
+    with pytest.raises(DataError, match=r"'.*deep\.jsonl' line 1 is not a deal outcome: "
+                                        r"'\[\[\[.*' \(nested too deeply\)$"):
+        win_rate(deals=2, seed=0, workers=1, out=out, **FAST)
+    done = _lumicore(*WINRATE, "--out", "deep.jsonl", cwd=tmp_path)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith("lumicore: error: 'deep.jsonl' line 1 is not a deal outcome")
+
+
+def test_a_winrate_on_a_file_another_run_writes_is_refused_at_once(tmp_path):
+    """Two runs on one --out solved the same deals twice (each read the file before the other
+    wrote): a second run is now refused before it reads or solves anything."""
+    fcntl = pytest.importorskip("fcntl")      # no lock on Windows
+    out = tmp_path / "deals.jsonl"
+    with open(out, "a") as held:
+        fcntl.flock(held.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        done = _lumicore(*WINRATE, "--out", "deals.jsonl", cwd=tmp_path)
+        with pytest.raises(LumicoreError, match=r"^cannot write '.*deals\.jsonl': another run "
+                                                r"is writing it$"):
+            win_rate(deals=2, seed=0, workers=1, out=out, **FAST)
+    assert done.returncode == 2 and done.stdout == "", done.stderr
+    assert done.stderr == "lumicore: error: cannot write 'deals.jsonl': another run is writing it\n"
+    assert out.read_text() == ""
+    assert _lumicore(*WINRATE, "--out", "deals.jsonl", cwd=tmp_path).returncode == 0
+    assert len(out.read_text().splitlines()) == 2

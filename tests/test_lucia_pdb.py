@@ -173,7 +173,8 @@ def test_another_deck_gets_its_own_database(cache):
     assert len(list(cache.glob("*.bin"))) == 2
 
 
-@pytest.mark.parametrize("damage", ["flip", "truncate", "magic", "header", "key", "empty"])
+@pytest.mark.parametrize("damage", ["flip", "truncate", "magic", "header", "key", "empty",
+                                    "deep"])
 def test_corrupt_or_stale_cache_is_rebuilt(cache, damage):
     fresh = P.build_pdb(DECK, SHAPE, "LSGT")
     P.load_pdb(DECK, SHAPE, "LSGT")
@@ -189,6 +190,8 @@ def test_corrupt_or_stale_cache_is_rebuilt(cache, damage):
         blob[len(P._MAGIC) + 2] = ord("{")
     elif damage == "key":
         blob = blob.replace(fresh.key.encode(), b"0" * len(fresh.key))
+    elif damage == "deep":      # a RecursionError of the JSON parser crashed every later solve
+        blob = bytearray(P._MAGIC + b"[" * 100_000 + b"\n" + blob[blob.index(b"\n", 20) + 1:])
     else:
         blob = bytearray()
     path.write_bytes(bytes(blob))

@@ -143,3 +143,24 @@ def test_a_board_whose_first_row_is_not_row_0_saves_and_loads():
     data["board"]["first_row"] = -1
     with pytest.raises(DataError, match="first_row"):
         from_json(data)
+
+
+def test_save_replaces_the_file_whole(tmp_path, monkeypatch):
+    """save (reef best --save) wrote in place, unlike --svg and --record: a write that failed
+    partway left half a reef where the old one was. It now writes a new file and puts it in
+    place in one step: a write that fails leaves the old file as it was."""
+    import os
+
+    from lumicore.errors import OutputError
+
+    path = tmp_path / "reef.json"
+    save(small_reef(), path)
+    old = path.read_text()
+
+    def fail(*args):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", fail)
+    with pytest.raises(OutputError, match="reef.json': No space left on device$"):
+        save(Reef.build(A, ("pink", "green"), []), path)
+    assert path.read_text() == old and [p.name for p in tmp_path.iterdir()] == ["reef.json"]

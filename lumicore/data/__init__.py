@@ -11,10 +11,12 @@ Python 3.11), under one name on every Python lumicore supports.
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import stat
 import sys
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
@@ -29,7 +31,7 @@ from lumicore.errors import DataError, LumicoreError, OutputError
 
 __all__ = ["data_dir", "resolve", "file_version", "read_toml", "read_text", "read_file",
            "parse_toml", "tomllib", "shorten", "plural", "naming_source", "writing", "write_file",
-           "OutputFile"]
+           "OutputFile", "lock_file"]
 
 
 MAX_TOML_CHARS = 200_000
@@ -141,17 +143,19 @@ def write_file(path: str | os.PathLike, content: str | bytes, atomic: bool = Fal
     content goes to a temporary file in the same folder that then replaces ``path`` in one
     step, so that a reader (a cache) never sees half a file; a failed write removes it (a
     symbolic link or a special file such as ``/dev/stdout`` is written in place). The file gets
-    the mode a plain write gives: an existing file keeps its own, a new one the umask's."""
+    the mode a plain write gives: an existing file keeps its own, a new one the umask's.
+    Temporary files of ``path`` that a killed process left behind are removed
+    (:func:`_remove_stale_temporaries`)."""
     path = _output_path(path)
     text = isinstance(content, str)
     mode, encoding = ("w", "utf-8") if text else ("wb", None)
-    # only a regular file is replaced: a link stays a link, /dev/stdout a device
-    atomic = atomic and not path.is_symlink() and (path.is_file() or not path.exists())
+    atomic = atomic and replaced_whole(path)
     with writing(path):
         if not atomic:
             with open(path, mode, encoding=encoding) as handle:
                 handle.write(content)
             return
+        _remove_stale_temporaries(path)
         fd, temporary = _temporary_file(path)
         try:
             with os.fdopen(fd, mode, encoding=encoding) as handle:
@@ -164,14 +168,30 @@ def write_file(path: str | os.PathLike, content: str | bytes, atomic: bool = Fal
             raise
 
 
+def replaced_whole(path: str | os.PathLike) -> bool:
+    """Whether an atomic :func:`write_file` of ``path`` goes through a temporary file in its
+    folder (so needs that folder writable): a regular file or a new one. A symbolic link stays
+    a link and ``/dev/stdout`` a device: those are written in place."""
+    path = Path(path)
+    return not path.is_symlink() and (path.is_file() or not path.exists())
+
+
+STALE_TEMPORARY = 60.0
+"""Seconds a temporary file of an atomic write must have been left untouched, its process
+gone, before a later write of the same file removes it (a live writer keeps touching its own)."""
+ABANDONED_TEMPORARY = 86_400.0
+"""Seconds after which any temporary file of the same target is removed (its process id may
+have been reused, or it came from another machine sharing the folder)."""
+
+
 def _temporary_file(path: Path) -> tuple[int, str]:
-    """A new file beside ``path`` (``<name><random>.tmp``), open for writing: its descriptor and
-    name. Created with mode 0o666 less the umask, as ``open()`` creates a file
-    (``tempfile.mkstemp`` makes it 0o600: a record or an SVG was then readable by its owner
-    alone)."""
+    """A new file beside ``path`` (``<name>.<pid>.<random>.tmp``: the process id tells a later
+    write whether its writer is gone), open for writing: its descriptor and name. Created with
+    mode 0o666 less the umask, as ``open()`` creates a file (``tempfile.mkstemp`` makes it
+    0o600: a record or an SVG was then readable by its owner alone)."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
     for _ in range(100):
-        temporary = path.parent / f"{path.name}{secrets.token_hex(4)}.tmp"
+        temporary = path.parent / f"{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
         try:
             return os.open(temporary, flags, 0o666), str(temporary)
         except FileExistsError:
@@ -179,25 +199,116 @@ def _temporary_file(path: Path) -> tuple[int, str]:
     raise FileExistsError(f"no free temporary name beside {path}")
 
 
+def _remove_stale_temporaries(path: Path) -> None:
+    """Remove the temporary files of ``path`` (:func:`_temporary_file`) that a process killed
+    during an atomic write left (a kill -9 runs no cleanup; a database cache's is 57 MB): those
+    of a process that no longer runs, untouched for :data:`STALE_TEMPORARY` seconds, and any
+    untouched for :data:`ABANDONED_TEMPORARY`. A concurrent writer's file is recent, so left
+    alone. Failures are ignored: this is housekeeping."""
+    pattern = re.compile(re.escape(path.name) + r"\.(\d+)\.[0-9a-f]{8}\.tmp")
+    try:
+        names = [(entry, pattern.fullmatch(entry.name)) for entry in os.scandir(path.parent)]
+    except OSError:
+        return
+    now = time.time()
+    for entry, match in names:
+        if match is None:
+            continue
+        try:
+            age = now - entry.stat(follow_symlinks=False).st_mtime
+            pid = int(match.group(1))
+            if age > ABANDONED_TEMPORARY or (age > STALE_TEMPORARY and not _running(pid)):
+                os.unlink(entry.path)
+        except OSError:
+            continue
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` runs on this machine; True where that cannot be told (Windows:
+    ``os.kill`` there would end the process)."""
+    if os.name != "posix":
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (OSError, OverflowError):  # another user's process (EPERM), an absurd pid
+        return True
+    return True
+
+
+def lock_file(fd: int, wait: Callable[[], object] | None = None, poll: float = 0.05
+              ) -> bool | None:
+    """Take the exclusive advisory lock (``fcntl.flock``) of the open file ``fd``; closing it
+    releases the lock. True once held. When another process holds it: False at once without
+    ``wait``; with ``wait``, ``wait()`` is called and the lock tried again every ``poll``
+    seconds (an exception ``wait`` raises, a time limit or Ctrl-C, ends the wait). None where
+    no lock can be had: no ``fcntl`` (Windows) or a file system without locks."""
+    try:
+        import fcntl
+    except ImportError:
+        return None
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            if wait is None:
+                return False
+            wait()
+            time.sleep(poll)
+        except OSError:  # a file system without locks
+            return None
+
+
 class OutputFile:
     """A text file (UTF-8) written piece by piece, e.g. one JSON line per game as games end.
     Opening (``mode`` ``"w"`` or ``"a"``), each :meth:`write` (flushed at once: what is written
     is on disk) and :meth:`close` raise :class:`~lumicore.errors.OutputError` naming the file
-    when they fail (:func:`writing`). Use it in a ``with`` block or close it."""
+    when they fail (:func:`writing`). Use it in a ``with`` block or close it.
 
-    def __init__(self, path: str | os.PathLike, mode: str = "w") -> None:
+    With ``lock`` the file is locked for as long as it is open (:func:`lock_file`): a second
+    writer with ``lock`` is refused at once, before it empties or writes anything, with an
+    :class:`~lumicore.errors.OutputError` ``cannot write '<path>': another run is writing it``
+    (no lock where none can be had: Windows; a device or a pipe is not locked)."""
+
+    def __init__(self, path: str | os.PathLike, mode: str = "w", lock: bool = False) -> None:
         if mode not in ("w", "a"):
             raise LumicoreError(f"an output file is opened with mode 'w' or 'a', got "
                                 f"{shorten(mode)}")
         self.path = _output_path(path)
         with writing(self.path):
-            self._handle = open(self.path, mode, encoding="utf-8")  # noqa: SIM115
+            # opened for appending, so that a file another run holds is not emptied unlocked
+            self._handle = open(self.path, "a" if lock else mode, encoding="utf-8")  # noqa: SIM115
+        # a device or a pipe (/dev/null, /dev/stdout) is shared by design: not locked
+        if not lock or not stat.S_ISREG(os.fstat(self._handle.fileno()).st_mode):
+            return
+        if lock_file(self._handle.fileno()) is False:
+            self._handle.close()
+            raise OutputError(f"cannot write {shorten(os.fspath(self.path))}: another run is "
+                              "writing it")
+        if mode == "w":
+            self.truncate()
+
+    def truncate(self, size: int = 0) -> None:
+        """Cut the file to its first ``size`` bytes (empty it): what is written next follows.
+        A device or a pipe (``/dev/full``, ``/dev/stdout``) has nothing to cut: nothing is done."""
+        with writing(self.path):
+            if not stat.S_ISREG(os.fstat(self._handle.fileno()).st_mode):
+                return
+            self._handle.truncate(size)
+            self._handle.seek(0, os.SEEK_END)
 
     def write(self, text: str) -> None:
         """Write ``text`` and flush it to the file."""
         with writing(self.path):
             self._handle.write(text)
             self._handle.flush()
+
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` was called."""
+        return self._handle.closed
 
     def close(self) -> None:
         """Close the file (once; later calls do nothing)."""

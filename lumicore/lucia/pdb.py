@@ -39,7 +39,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import time
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -48,7 +47,8 @@ from pathlib import Path
 
 import numpy as np
 
-from lumicore.data import write_file, writing
+from lumicore.checks import read_json
+from lumicore.data import lock_file, write_file, writing
 from lumicore.errors import LumicoreError, OutputError
 from lumicore.lucia import kernel as _k
 from lumicore.lucia.cards import Action, Card
@@ -265,9 +265,9 @@ def _read(path: Path, key: str, size: int) -> np.ndarray | None:
     if not blob.startswith(_MAGIC):
         return None
     head_end = blob.find(b"\n", len(_MAGIC))
-    try:
-        head = json.loads(blob[len(_MAGIC):head_end])
-    except (ValueError, UnicodeDecodeError):
+    try:  # read_json: a header nested too deeply is a DataError too, not a RecursionError
+        head = read_json(blob[len(_MAGIC):head_end], "pattern database cache")
+    except ValueError:
         return None
     data = blob[head_end + 1:]
     if not isinstance(head, dict) or head.get("key") != key or head.get("size") != size \
@@ -305,37 +305,24 @@ def _build_lock(path: Path, progress: Callable[[int, int], object] | None) -> It
     """Hold the exclusive lock of the cache file ``path`` (True), waiting while another process
     holds it and calling ``progress(0, 0)`` every :data:`LOCK_POLL` seconds of the wait (so
     that a time limit or Ctrl-C ends the wait as it ends a build). False, at once, where no lock
-    can be had (no ``fcntl``: Windows; a lock file that cannot be created: a read-only cache)."""
+    can be had (no ``fcntl``: Windows; a lock file that cannot be created: a read-only cache;
+    a file system without locks)."""
     try:
-        import fcntl
+        import fcntl  # noqa: F401 - whether locks exist, before a lock file is made
     except ImportError:  # Windows: every process builds, as before
         yield False
         return
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd: int | None = os.open(lock_path(path), os.O_RDWR | os.O_CREAT, 0o666)
+        fd = os.open(lock_path(path), os.O_RDWR | os.O_CREAT, 0o666)
     except OSError:  # the cache cannot be written either: build, and warn when writing
-        fd = None
-    if fd is None:
         yield False
         return
     try:
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:  # another process builds: wait, within the caller's limit
-                if progress is not None:
-                    progress(0, 0)
-                time.sleep(LOCK_POLL)
-            except OSError:  # a file system without locks
-                os.close(fd)
-                fd = None
-                break
-        yield fd is not None
+        wait = (lambda: None) if progress is None else (lambda: progress(0, 0))
+        yield lock_file(fd, wait, LOCK_POLL) is True
     finally:
-        if fd is not None:
-            os.close(fd)  # releases the lock; the file stays (removing it races a waiter)
+        os.close(fd)  # releases the lock; the file stays (removing it races a waiter)
 
 
 def load_pdb(cards: Sequence[Card], train: Train, abstraction: str = DEFAULT_ABSTRACTION,

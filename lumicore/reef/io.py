@@ -153,10 +153,11 @@ def loads(text: str) -> Reef:
 
 
 def save(reef: Reef, path: str | Path) -> None:
-    """Write the reef to a JSON file (an OutputError names it when that fails)."""
+    """Write the reef to a JSON file, whole or not at all (through a temporary file in its
+    folder, as ``--svg`` files are); an OutputError names it when that fails."""
     if not isinstance(path, (str, Path)) or str(path) == "":
         raise DataError(f"a reef is saved to a file name, got {shorten(path)}")
-    write_file(path, dumps(reef) + "\n")
+    write_file(path, dumps(reef) + "\n", atomic=True)
 
 
 def load(path: str | Path) -> Reef:

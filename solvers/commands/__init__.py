@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from lumicore.checks import parse_int, parse_real
-from lumicore.data import plural, shorten, write_file
+from lumicore.data import plural, replaced_whole, shorten, write_file
 from lumicore.errors import LumicoreError
 from solvers.arena import seat_bots
 from solvers.console import say
@@ -275,10 +275,13 @@ def decision_after(states: Iterable[Any], decisions: int | None) -> tuple[Any, i
     return chosen
 
 
-def check_output_path(path: str | Path) -> Path:
+def check_output_path(path: str | Path, atomic: bool = True) -> Path:
     """Check, before any work is done, that ``path`` can be written: its folder exists and it is
     not itself a folder, and this process may write it (the file, or a new file in its folder).
-    Raises :class:`LumicoreError` naming the path."""
+    ``atomic``: the file will be written whole (``write_file(atomic=True)``: ``--svg``,
+    ``--record``, ``--save``), through a temporary file in its folder, so the folder must be
+    writable even when the file exists (:func:`lumicore.data.replaced_whole`); without it the
+    file is written in place (``--out``). Raises :class:`LumicoreError` naming the path."""
     if str(path) == "":
         raise LumicoreError("output '': an empty name; name a file")
     path = Path(path)
@@ -287,18 +290,22 @@ def check_output_path(path: str | Path) -> Path:
             raise LumicoreError(f"output {shorten(path)} is a folder, not a file")
         if not path.parent.is_dir():
             folder = shorten(path.parent)
+            if path.parent.exists():
+                raise LumicoreError(f"output {shorten(path)}: {folder} is a file, not a folder")
             raise LumicoreError(f"output {shorten(path)}: folder {folder} does not exist")
         if path.exists() and not os.access(path, os.W_OK):
             if _read_only(path):
                 raise LumicoreError(f"output {shorten(path)}: read-only file system")
             raise LumicoreError(f"output {shorten(path)}: permission denied (a file this user "
                                 "may not write)")
-        if not path.exists() and not os.access(path.parent, os.W_OK | os.X_OK):
+        new_file = not path.exists() or (atomic and replaced_whole(path))
+        if new_file and not os.access(path.parent, os.W_OK | os.X_OK):
             if _read_only(path.parent):
                 raise LumicoreError(f"output {shorten(path)}: read-only file system (folder "
                                     f"{shorten(path.parent)} is on one)")
+            why = "" if not path.exists() else ", and the file is replaced through a new one there"
             raise LumicoreError(f"output {shorten(path)}: permission denied (folder "
-                                f"{shorten(path.parent)} is not writable by this user)")
+                                f"{shorten(path.parent)} is not writable by this user{why})")
     except OSError as exc:
         raise LumicoreError(f"output {shorten(path)} is not a usable path") from exc
     return path
@@ -379,7 +386,7 @@ def _run_tournament(args: argparse.Namespace, game: str,
     from solvers.limits import exit_code
 
     if args.out is not None:
-        check_output_path(args.out)
+        check_output_path(args.out, atomic=False)
     result = tournament(game, seat_bots(args.bots), players=args.players, games=args.games,
                         seed=args.seed, workers=args.workers, backend=args.backend,
                         scheduler=args.scheduler, progress=False if args.json else None,

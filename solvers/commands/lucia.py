@@ -330,7 +330,7 @@ def run_deal(args: argparse.Namespace) -> int:
 
 def run_winrate(args: argparse.Namespace) -> int:
     if args.out is not None:
-        check_output_path(args.out)
+        check_output_path(args.out, atomic=False)
     with progress(total=args.deals, desc="deals", unit="deal",
                   enabled=False if args.json else None) as bar:
         def show(result) -> None:

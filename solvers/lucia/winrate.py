@@ -17,6 +17,7 @@ import hashlib
 import json
 import math
 import statistics
+import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -211,10 +212,24 @@ _OUTCOME_FIELDS = {
 def read_outcomes(path: str | Path) -> list[DealOutcome]:
     """The outcomes already in an ``--out`` file (for resuming); a bad line raises DataError
     naming it."""
+    return _read_outcomes(path, False)[0]
+
+
+_LINE_START = '{"seed": '
+"""How every line :func:`win_rate` writes starts (``json.dumps`` of a :class:`DealOutcome`)."""
+
+
+def _read_outcomes(path: str | Path, resuming: bool) -> tuple[list[DealOutcome], int | None]:
+    """The outcomes of an ``--out`` file and, with ``resuming``, where to cut it: the offset
+    (in bytes) of a last line cut short, else None. Such a line has no newline, starts as
+    :func:`win_rate` starts its lines but is not whole JSON: a run killed, or a disk filled,
+    while writing it. Any other bad line raises DataError naming it."""
     if not Path(path).exists():
-        return []
+        return [], None
+    text = read_file(path)
+    lines = text.splitlines()
     out = []
-    for number, line in enumerate(read_file(path).splitlines(), 1):
+    for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
@@ -222,11 +237,43 @@ def read_outcomes(path: str | Path) -> list[DealOutcome]:
             if isinstance(data, dict):  # lines written before 'reason' and 'game' lack them
                 data = {"reason": None, "game": None, **data}
             out.append(DealOutcome(**check_fields(data, _OUTCOME_FIELDS, "deal outcome")))
-        except (TypeError, ValueError) as exc:
-            why = f" ({str(exc)[:120]})" if isinstance(exc, DataError) else ""
+        except (TypeError, ValueError, RecursionError) as exc:
+            if (resuming and isinstance(exc, json.JSONDecodeError) and number == len(lines)
+                    and not text.endswith(("\n", "\r")) and line.startswith(_LINE_START)):
+                return out, Path(path).stat().st_size - len(line.encode("utf-8"))
+            # a RecursionError as lumicore.checks.read_json names it
+            why = (" (nested too deeply)" if isinstance(exc, RecursionError)
+                   else f" ({str(exc)[:120]})" if isinstance(exc, DataError) else "")
             raise DataError(f"{shorten(path)} line {number} is not a deal outcome: "
                             f"{shorten(line, 40)}{why}") from exc
-    return out
+    return out, None
+
+
+def _resume(out: str | Path, sink: OutputFile) -> list[DealOutcome]:
+    """The outcomes in ``out`` (open and locked as ``sink``), its end made ready for more: a
+    last line cut short (:func:`_read_outcomes`) is cut off with a RuntimeWarning, and a last
+    line without its newline gets one, so that the next outcome starts a line of its own."""
+    outcomes, cut = _read_outcomes(out, True)
+    if cut is not None:
+        sink.truncate(cut)
+        warnings.warn(f"{shorten(out)}: its last line was cut short (a run stopped while "
+                      "writing it) and is dropped; that deal is solved again", RuntimeWarning,
+                      stacklevel=3)
+    elif _last_byte(out) not in (b"", b"\n", b"\r"):
+        sink.write("\n")
+    return outcomes
+
+
+def _last_byte(path: str | Path) -> bytes:
+    """The last byte of the file ``path`` (b"" when it is empty or cannot be read)."""
+    try:
+        with open(path, "rb") as handle:
+            if handle.seek(0, 2) == 0:
+                return b""
+            handle.seek(-1, 2)
+            return handle.read(1)
+    except OSError:
+        return b""
 
 
 MAX_DEALS = 1_000_000
@@ -247,7 +294,9 @@ def win_rate(deals: int = 1000, seed: int = 0, players: int = 1,
     ``time_limit`` is per deal (seconds); ``workers`` defaults to the machine's cores. With
     ``out``, each outcome is appended to that file as one JSON line, and outcomes already in it
     (same seeds, players, deck and setup) are counted instead of solved again, so an
-    interrupted run resumes.
+    interrupted run resumes (a last line cut short by a run that stopped while writing it is
+    dropped with a RuntimeWarning). The file is locked for the run: a second run writing it is
+    refused at once with an OutputError (no lock on Windows).
     ``on_outcome(result)`` is called after each deal (progress bars). Ctrl-C returns the partial
     result with ``status == "interrupted"``.
     """
@@ -268,17 +317,17 @@ def win_rate(deals: int = 1000, seed: int = 0, players: int = 1,
     wanted = set(range(seed, seed + deals))
     done: set[int] = set()
     game = game_key(cards, groups)
-    if out is not None:
-        for o in read_outcomes(out):
+    # locked before it is read: a second run on the file is refused, not solving the same deals
+    sink = None if out is None else OutputFile(out, "a", lock=True)
+    batch: Iterable = ()
+    try:
+        for o in _resume(out, sink) if out is not None and sink is not None else ():
             if o.seed in wanted and o.players == players and o.game == game \
                     and o.seed not in done and o.status != "interrupted":
                 done.add(o.seed)
                 result.add(o)
-    jobs = [_Job(s, players, cards, groups, time_limit, max_nodes, game)
-            for s in range(seed, seed + deals) if s not in done]
-    sink = None if out is None else OutputFile(out, "a")
-    batch: Iterable = ()
-    try:
+        jobs = [_Job(s, players, cards, groups, time_limit, max_nodes, game)
+                for s in range(seed, seed + deals) if s not in done]
         batch = run_batch(_solve, jobs, workers=workers, backend=backend, scheduler=scheduler,
                           name=_name)
         for _, outcome in batch:
