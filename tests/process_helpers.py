@@ -86,3 +86,13 @@ def press_as_children_start(env: dict[str, str], folder: Path) -> dict[str, str]
     path = [str(folder), env.get("PYTHONPATH", "")]
     return {**env, "PYTHONPATH": os.pathsep.join(p for p in path if p),
             "LUMICORE_TEST_PRESS": "1"}
+
+
+def ctrl_c_state(pid: int | None = None) -> tuple[bool, bool]:
+    """Whether SIGINT is ignored, and whether it is blocked, in the main thread of process
+    ``pid`` (None: this one), read from ``/proc``."""
+    pid = os.getpid() if pid is None else pid
+    bit = 1 << (signal.SIGINT - 1)
+    with open(f"/proc/{pid}/task/{pid}/status") as status:
+        fields = dict(line.split(":", 1) for line in status)
+    return bool(int(fields["SigIgn"], 16) & bit), bool(int(fields["SigBlk"], 16) & bit)

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from dice_nim import ENTRY, NAME
-from process_helpers import press_as_children_start, windows_parent
+from process_helpers import ctrl_c_state, press_as_children_start, windows_parent
 
 from lumicore.errors import LumicoreError, WorkerDiedError
 from lumicore.game import GAMES
@@ -286,19 +286,16 @@ def test_ctrl_c_as_the_workers_start_prints_no_traceback(tmp_path, start):
     assert (done.returncode, done.stdout, done.stderr) == (130, "interrupted\n", "")
 
 
-def ctrl_c_state(_: object) -> tuple[bool, bool]:
-    """Whether SIGINT is ignored, and whether it is blocked, in this process's main thread."""
-    bit = 1 << (signal.SIGINT - 1)
-    with open(f"/proc/self/task/{os.getpid()}/status") as status:
-        fields = dict(line.split(":", 1) for line in status)
-    return bool(int(fields["SigIgn"], 16) & bit), bool(int(fields["SigBlk"], 16) & bit)
+def ctrl_c_state_job(_: object) -> tuple[bool, bool]:
+    """A job: :func:`process_helpers.ctrl_c_state` in the worker that runs it."""
+    return ctrl_c_state()
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="reads /proc")
 def test_pool_workers_run_their_jobs_with_ctrl_c_ignored_not_blocked():
     """The workers start with SIGINT blocked: it is unblocked once ignored, not left blocked
     for good (and whatever a job starts inherits that)."""
-    assert collect(run_batch(ctrl_c_state, [None] * 4, workers=2, chunksize=1)) == [
+    assert collect(run_batch(ctrl_c_state_job, [None] * 4, workers=2, chunksize=1)) == [
         (True, False)] * 4
 
 

@@ -14,7 +14,7 @@ from typing import IO
 import pytest
 from lemuria_helpers import Clock, optimum
 from ortools.sat.python import cp_model
-from process_helpers import kill, running, windows_parent
+from process_helpers import ctrl_c_state, kill, running, windows_parent
 from test_lemuria_branch import YEARS
 
 import solvers.lemuria as lemuria
@@ -85,14 +85,6 @@ def test_the_process_ignores_ctrl_c():
     assert partner.process.exitcode == 0
 
 
-def _ctrl_c_state(pid: int) -> tuple[bool, bool]:
-    """Whether SIGINT is ignored, and whether it is blocked, in the main thread of ``pid``."""
-    bit = 1 << (signal.SIGINT - 1)
-    with open(f"/proc/{pid}/task/{pid}/status") as status:
-        fields = dict(line.split(":", 1) for line in status)
-    return bool(int(fields["SigIgn"], 16) & bit), bool(int(fields["SigBlk"], 16) & bit)
-
-
 @pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="reads /proc")
 def test_the_process_ignores_ctrl_c_without_blocking_it():
     """The fork starts with SIGINT blocked, so that a Ctrl-C before it ignores SIGINT waits:
@@ -101,10 +93,10 @@ def test_the_process_ignores_ctrl_c_without_blocking_it():
     partner = BranchBeside(inst, lagrangian_bound(inst), seconds=30.0, vp=0)
     try:
         deadline = time.monotonic() + 30
-        state = _ctrl_c_state(partner.process.pid)
+        state = ctrl_c_state(partner.process.pid)
         while state != (True, False) and time.monotonic() < deadline:
             time.sleep(0.01)
-            state = _ctrl_c_state(partner.process.pid)
+            state = ctrl_c_state(partner.process.pid)
     finally:
         partner.finish(wait=10.0)
     assert state == (True, False)
