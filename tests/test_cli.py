@@ -214,7 +214,8 @@ def test_a_closed_output_pipe_exits_quietly() -> None:
     proc = subprocess.Popen([sys.executable, "-m", "lumicore", "lucia", "random", "--seed", "3"],
                             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     proc.stdout.close()  # the reader is gone before the first line: `lumicore ... | head -0`
-    err = proc.stderr.read()
+    with proc.stderr:
+        err = proc.stderr.read()
     assert proc.wait(timeout=120) == 141, err
     assert err == b""
 
@@ -602,7 +603,8 @@ def test_help_and_version_into_a_closed_pipe_exit_141(argv: list[str]) -> None:
     proc = subprocess.Popen([sys.executable, "-m", "lumicore", *argv], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     proc.stdout.close()  # the reader is gone before the first line
-    err = proc.stderr.read()
+    with proc.stderr:
+        err = proc.stderr.read()
     assert proc.wait(timeout=120) == 141, err
     assert err == b""
 

@@ -94,6 +94,11 @@ def test_a_missing_user_file_is_named_without_an_empty_list_of_built_ins(tmp_pat
         read_file(tmp_path / "nope.json")
 
 
+def _append(path: Path, text: str) -> None:
+    with OutputFile(path, "a") as out:
+        out.write(text)
+
+
 FULL = Path("/dev/full")
 """Writes there fail with ENOSPC (no space left on device), as on a full disk."""
 needs_full = pytest.mark.skipif(not FULL.exists(), reason="no /dev/full on this platform")
@@ -103,7 +108,7 @@ needs_full = pytest.mark.skipif(not FULL.exists(), reason="no /dev/full on this 
 @pytest.mark.parametrize("write", [
     lambda path: write_file(path, "some text"),
     lambda path: write_file(path, b"some bytes"),
-    lambda path: OutputFile(path, "a").write("one line\n"),
+    lambda path: _append(path, "one line\n"),
 ])
 def test_a_write_that_fails_partway_names_the_file(write):
     with pytest.raises(OutputError, match=r"^cannot write '/dev/full': No space left on device$"):
