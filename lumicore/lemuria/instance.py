@@ -608,6 +608,10 @@ def small_instance(seed: int = 0, turns: int = 4, buildings: int = 5, characters
     (3, 5, 1)
     """
     rng = np.random.default_rng(check_seed(seed))
+    turns = check_int(turns, "turns", 1, MAX_TURNS)
+    # checked before the opponents' loop: opponents=2**70 filled the memory
+    opponents = check_index(opponents, MAX_OPPONENTS + 1, "opponents", "a count of opponents",
+                            DataError)
     all_b, all_c = load_buildings(), load_characters()
     for name, count, most in (("buildings", buildings, len(all_b)),
                               ("characters", characters, len(all_c))):
