@@ -380,7 +380,7 @@ def record_rules(name: str) -> RecordRules | None:
     >>> record_rules("lumen").what, record_rules("lumen").defaults
     ('Lumen game record', {'players': 2, 'seed': 0})
     """
-    entry = RECORD_RULES.get(name)
+    entry = RECORD_RULES.get(name) if isinstance(name, str) else None
     return None if entry is None else _load(entry)
 
 

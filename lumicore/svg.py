@@ -16,6 +16,8 @@ from __future__ import annotations
 import html
 import re
 
+from lumicore.checks import check_type
+
 __all__ = ["escape", "text_width", "document"]
 
 _FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
@@ -25,6 +27,7 @@ def escape(text: str, quote: bool = True) -> str:
     """``text`` escaped for XML text and attributes (as :func:`html.escape`), without the
     characters XML 1.0 does not allow (C0 controls but tab, newline and carriage return; lone
     surrogates; U+FFFE, U+FFFF)."""
+    check_type(text, str, "text", "a str")
     return html.escape(_FORBIDDEN.sub("", text), quote=quote)
 
 

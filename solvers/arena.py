@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -133,7 +134,11 @@ def seat_bots(text: str | Sequence[str], players: int | None = None) -> list[str
     >>> seat_bots("greedy", 3), seat_bots("sheet, random")
     (['greedy', 'greedy', 'greedy'], ['sheet', 'random'])
     """
-    names = [str(n).strip() for n in (text.split(",") if isinstance(text, str) else text)]
+    if not isinstance(text, str) and not (isinstance(text, (list, tuple))
+                                          and all(isinstance(n, str) for n in text)):
+        raise LumicoreError(f"bots must be a comma-separated text or a list of bot names, got "
+                            f"{shorten(text)}")
+    names = [n.strip() for n in (text.split(",") if isinstance(text, str) else text)]
     if not names or any(not n for n in names):
         raise LumicoreError(f"--bots {shorten(text)}: an empty bot name")
     if players is None:
@@ -481,6 +486,9 @@ def _writer(record: str | Path | Callable[[dict], None] | None
     interrupted then leaves an existing file as it was, and no new empty file."""
     if record is None or callable(record):
         return record, lambda: None
+    if not isinstance(record, (str, os.PathLike)):
+        raise LumicoreError(f"record must be a file path, a callable or None, got "
+                            f"{shorten(record)}")
     from solvers.commands import check_output_path
 
     path = check_output_path(record, atomic=False)

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from lumicore.checks import check_type
 from lumicore.data import read_toml, shorten
 from lumicore.errors import DataError
 from lumicore.lemuria.schedule import COLORS, RESOURCE_LIMIT, RESOURCES
@@ -256,6 +257,8 @@ def inline_table(values: Mapping[str, Any]) -> str:
 def cards_to_toml(buildings: Mapping[str, Building] | None = None,
                   characters: Mapping[str, Character] | None = None) -> str:
     """The ``[[building]]`` and ``[[character]]`` tables of a card file (round-trips)."""
+    for name, cards in (("buildings", buildings), ("characters", characters)):
+        check_type(cards or {}, Mapping, name, "a mapping of card ids to cards, or None")
     lines: list[str] = []
     for b in (buildings or {}).values():
         lines += ["[[building]]", f"id = {toml_str(b.id)}", f"color = {toml_str(b.color)}",

@@ -149,8 +149,10 @@ class AltarSetup:
             if not isinstance(getattr(self, name), Mapping):
                 raise DataError(f"altar {name}: expected a mapping, got "
                                 f"{shorten(getattr(self, name))}")
-        if len(self.start) != MEMORIES or not all(isinstance(m, Memory) for m in self.start):
-            raise DataError(f"altar start: expected {MEMORIES} memories")
+        if not isinstance(self.start, (list, tuple)) or len(self.start) != MEMORIES \
+                or not all(isinstance(m, Memory) for m in self.start):
+            raise DataError(f"altar start: expected {MEMORIES} memories, got "
+                            f"{shorten(self.start)}")
         for i, memory in enumerate(self.start):
             problem = memory_problem(self.card, memory, i)
             if problem is None and not set(memory.owners) <= {ME, OTHERS}:

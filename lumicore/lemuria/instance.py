@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from lumicore.checks import check_index, check_int, check_seed, is_integer
+from lumicore.checks import check_index, check_int, check_seed, check_type, is_integer
 from lumicore.data import parse_toml, plural, read_toml, shorten, write_file
 from lumicore.errors import DataError
 from lumicore.lemuria.cards import (
@@ -53,6 +53,7 @@ __all__ = [
     "default_instance",
     "default_income",
     "small_instance",
+    "check_instance",
     "check_seed",
 ]
 
@@ -542,6 +543,18 @@ def dump_instance(instance: Instance, path: str | Path) -> None:
     write_file(path, instance.to_toml())
 
 
+
+
+def check_instance(instance: object) -> Instance:
+    """``instance`` if it is an :class:`Instance`, else a :class:`LumicoreError` naming it (the
+    searches and the rules read its fields at once).
+
+    >>> check_instance("year.toml")
+    Traceback (most recent call last):
+    ...
+    lumicore.errors.LumicoreError: instance must be a lemuria Instance, got 'year.toml'
+    """
+    return check_type(instance, Instance, "instance", "a lemuria Instance")
 
 
 def default_income(turns: int, seed: int) -> dict[int, dict[str, int]]:

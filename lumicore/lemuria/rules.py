@@ -20,7 +20,7 @@ from typing import Protocol
 
 from lumicore.errors import IllegalMoveError
 from lumicore.lemuria.cards import Building, Character
-from lumicore.lemuria.instance import CAPACITY, CHITS, REMODEL_FROM, Instance
+from lumicore.lemuria.instance import CAPACITY, CHITS, REMODEL_FROM, Instance, check_instance
 from lumicore.lemuria.schedule import (
     COLORS,
     DISTRICTS,
@@ -164,6 +164,7 @@ def replace(state: State, **changes: object) -> State:
 def initial_state(instance: Instance) -> State:
     """The state before turn 1 starts: with the facilities and chits the player and the
     opponents already have (none by default), no VP yet."""
+    check_instance(instance)
     return State(
         turn=1,
         row=instance.trend,

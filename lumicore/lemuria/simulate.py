@@ -115,7 +115,7 @@ def plans_by_turn(instance: Instance, schedule: Schedule | Iterable[TurnPlan]
     out: dict[int, TurnPlan] = {}
     for plan in plans:
         if not isinstance(plan, TurnPlan):
-            raise IllegalMoveError(f"not a TurnPlan: {plan!r}")
+            raise IllegalMoveError(f"schedule: not a TurnPlan: {shorten(plan)}")
         if not is_integer(plan.turn):
             raise IllegalMoveError(f"turn {shorten(plan.turn)}: not a turn number")
         if not isinstance(plan.actions, (tuple, list)):

@@ -31,7 +31,7 @@ from lumicore.errors import DataError, LumicoreError
 from lumicore.lucia.cards import Card, Deck, load_deck
 from lumicore.lucia.heuristic import HeuristicTable, build_table, shape
 from lumicore.lucia.start import Setup, random_train
-from lumicore.lucia.train import Train
+from lumicore.lucia.train import Train, check_cards
 
 __all__ = ["Deal", "deal", "HAND_SIZE", "MAX_PLAYERS", "GAME_DECK", "game_deck", "check_seed",
            "check_players", "unseen_counts", "heuristic_table"]
@@ -229,4 +229,4 @@ def heuristic_table(kinds: tuple[Card, ...], train: Train) -> HeuristicTable:
 
 def unseen_counts(cards: Sequence[Card]) -> Counter[Card]:
     """The multiset of ``cards`` (what a player has not seen yet), as a Counter."""
-    return Counter(cards)
+    return Counter(check_cards("cards", cards))

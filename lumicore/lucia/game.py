@@ -33,7 +33,7 @@ from lumicore.checks import (
 from lumicore.errors import LumicoreError
 from lumicore.game import OnePlayerState, check_action, checked_load
 from lumicore.lucia.cards import Card, Deck, load_deck, read_card_kinds
-from lumicore.lucia.train import DEFAULT_RULES, Play, Rules, Train
+from lumicore.lucia.train import DEFAULT_RULES, Play, Rules, Train, check_cards
 
 __all__ = ["PuzzleState"]
 
@@ -47,7 +47,7 @@ class PuzzleState(OnePlayerState):
                  plays: int = 0, rules: Rules = DEFAULT_RULES) -> None:
         if not isinstance(train, Train):
             raise LumicoreError(f"train must be a Train, got {train!r}")
-        self.cards = tuple(dict.fromkeys(cards))
+        self.cards = tuple(dict.fromkeys(check_cards("cards", cards)))
         if not self.cards or not all(isinstance(c, Card) for c in self.cards):
             raise LumicoreError("cards must be one or more lumicore.lucia.Card")
         max_plays = check_int(max_plays, "max_plays", 0, what="a non-negative integer")

@@ -52,10 +52,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from lumicore.checks import check_type
 from lumicore.errors import LumicoreError
 from lumicore.lucia.cards import Action, Card
 from lumicore.lucia.notation import GINGER, H_LIT, H_UNLIT, MAX_CANDLES, STARBOY
-from lumicore.lucia.train import Train
+from lumicore.lucia.train import Train, check_cards
 
 __all__ = ["INF", "HeuristicTable", "deficits", "capacity", "build_table", "estimate",
            "gingerbread_behind_starboy", "shape", "check_shape"]
@@ -87,7 +88,7 @@ class HeuristicTable:
 
 def shape(train: Train) -> tuple[int, int, int]:
     """``(kids, Starboys, Handmaidens lit or not)`` of ``train``: what a table is built for."""
-    codes = train.codes
+    codes = check_type(train, Train, "train", "a lumicore.lucia.Train").codes
     return len(codes), codes.count(STARBOY), codes.count(H_UNLIT) + codes.count(H_LIT)
 
 
@@ -113,7 +114,7 @@ def _shape_text(kids: int, starboys: int, handmaidens: int) -> str:
 
 def deficits(train: Train) -> tuple[int, int, int, int]:
     """The deficits ``(a, u, d, l)`` of the module docstring."""
-    codes = train.codes
+    codes = check_type(train, Train, "train", "a lumicore.lucia.Train").codes
     starboys = [p for p, c in enumerate(codes) if c == STARBOY]
     n, m = len(codes), len(starboys)
     a = MAX_CANDLES - train.candles
@@ -154,6 +155,7 @@ def _shifted(values: np.ndarray, cap: Sequence[int]) -> np.ndarray:
 def build_table(cards: Sequence[Card], train: Train) -> HeuristicTable:
     """The exact relaxed distances for every deficit vector a train of this shape can have
     (the length, Starboys and Handmaidens of ``train``: the table is for such trains only)."""
+    cards = check_cards("cards", cards)
     n, m, handmaidens = shape(train)
     sizes = (MAX_CANDLES + 1, MAX_CANDLES + handmaidens + 1, m * (n - m) + 1, n)
     values = np.full(sizes, INF, dtype=np.int16)
@@ -181,7 +183,7 @@ def _passes(action: Action) -> bool:
 
 def gingerbread_behind_starboy(train: Train) -> bool:
     """Whether some Gingerbread stands behind some Starboy."""
-    codes = train.codes
+    codes = check_type(train, Train, "train", "a lumicore.lucia.Train").codes
     return STARBOY in codes and GINGER in codes[codes.index(STARBOY):]
 
 

@@ -27,6 +27,7 @@ from lumicore.checks import (
     check_bool,
     check_index,
     check_int,
+    check_real,
     check_time_limit,
     check_type,
     is_integer,
@@ -521,7 +522,10 @@ def deal_node_limit(max_nodes: int | None) -> int:
     >>> deal_node_limit(None) == deal_node_limit(10**30) == DEAL_NODES
     True
     """
-    return DEAL_NODES if max_nodes is None else min(int(max_nodes), DEAL_NODES)
+    if max_nodes is None:
+        return DEAL_NODES
+    return min(int(check_real(max_nodes, "max_nodes", "None or a positive whole number",
+                              at_least=1)), DEAL_NODES)
 
 
 def deal_deadline(time_limit: float | None) -> float:

@@ -47,13 +47,13 @@ from pathlib import Path
 
 import numpy as np
 
-from lumicore.checks import read_json
-from lumicore.data import lock_file, write_file, writing
+from lumicore.checks import check_type, read_json
+from lumicore.data import lock_file, shorten, write_file, writing
 from lumicore.errors import LumicoreError, OutputError
 from lumicore.lucia import kernel as _k
 from lumicore.lucia.cards import Action, Card
 from lumicore.lucia.notation import GINGER, H_UNLIT, LUCIA0, STARBOY, TOMTEN, is_lucia
-from lumicore.lucia.train import Rules, Train
+from lumicore.lucia.train import Rules, Train, check_card, check_cards
 
 __all__ = ["ABSTRACTIONS", "DEFAULT_ABSTRACTION", "PatternDatabase", "abstract_card",
            "abstract_codes", "abstract_goals", "build_pdb", "load_pdb", "cache_dir",
@@ -78,9 +78,9 @@ ABSTRACT_RULES = Rules(lucia_partial=True)
 
 
 def _check_abstraction(abstraction: str) -> str:
-    if abstraction not in ABSTRACTIONS:
+    if not isinstance(abstraction, str) or abstraction not in ABSTRACTIONS:
         raise LumicoreError(f"abstraction must be one of {', '.join(ABSTRACTIONS)}, "
-                            f"got {abstraction!r}")
+                            f"got {shorten(abstraction)}")
     return ABSTRACTIONS[abstraction]
 
 
@@ -94,6 +94,7 @@ def abstract_card(card: Card, abstraction: str = DEFAULT_ABSTRACTION) -> Card | 
     >>> abstract_card(Card((Action.light("H"),))) is None
     True
     """
+    check_card(card)
     kept = _check_abstraction(abstraction)
     actions = []
     for action in card.actions:
@@ -209,6 +210,8 @@ def build_pdb(cards: Sequence[Card], train: Train, abstraction: str = DEFAULT_AB
     """Build the database for trains shaped like ``train`` (its length and role counts) and
     the card kinds ``cards``, in the kernel (no cache). ``progress(depth, states)`` is called
     after each layer of the breadth-first search; an exception it raises ends the build."""
+    cards = check_cards("cards", cards)
+    check_type(train, Train, "train", "a lumicore.lucia.Train")
     kept = _check_abstraction(abstraction)
     counts = _counts(train, kept)
     codes = tuple(_ROLE_CODE[r] for r in kept)
@@ -335,6 +338,8 @@ def load_pdb(cards: Sequence[Card], train: Train, abstraction: str = DEFAULT_ABS
     process that would build a file another process is building waits for it (its lock file)
     and reads it; ``progress(0, 0)`` is called while it waits, and an exception it raises ends
     the wait (and the load) as it ends a build."""
+    cards = check_cards("cards", cards)
+    check_type(train, Train, "train", "a lumicore.lucia.Train")
     kept = _check_abstraction(abstraction)
     if not cache:
         return build_pdb(cards, train, abstraction, progress)

@@ -1099,6 +1099,7 @@ def least_tiles(players: int) -> int:
     >>> [least_tiles(n) for n in (2, 3, 4)]
     [12, 22, 26]
     """
+    players = check_players(players, 2, 4, "Lumicora")
     return (EMERGENCY if players >= 3 else 0) + DISPLAY * players + ATOLL
 
 

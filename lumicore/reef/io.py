@@ -31,7 +31,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from lumicore.checks import Load, Spec, read_json
+from lumicore.checks import Load, Spec, check_int, check_type, read_json
 from lumicore.data import read_file, shorten, write_file
 from lumicore.errors import DataError, IllegalMoveError, LumicoreError
 from lumicore.reef.board import BUILTIN_BOARDS, Board, load_board
@@ -57,6 +57,7 @@ def _board_json(board: Board) -> str | dict[str, str | int]:
 
 def to_json(reef: Reef) -> dict[str, Any]:
     """The reef as plain JSON data."""
+    check_type(reef, Reef, "reef", "a Reef")
     cells = reef.board.cells
     return {
         "format": FORMAT,
@@ -144,6 +145,8 @@ REEF = Load(Spec(), from_json, "a reef (lumicore-reef JSON)")
 
 def dumps(reef: Reef, indent: int | None = 2) -> str:
     """The reef as JSON text."""
+    if indent is not None:  # json.dumps would also take text, and fail late on a float
+        indent = check_int(indent, "indent", 0, 80)
     return json.dumps(to_json(reef), indent=indent)
 
 

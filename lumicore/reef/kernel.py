@@ -116,6 +116,7 @@ def _check_reef(reef: Reef) -> None:
 def check_height(reef: Reef) -> None:
     """LumicoreError if ``reef`` is stacked higher than the kernel's :data:`MAX_HEIGHT` levels
     (no game reaches it; a reef built by hand may)."""
+    _check_reef(reef)
     if max(reef.heights) > MAX_HEIGHT:
         raise LumicoreError(f"reef is {max(reef.heights)} levels high; the kernel takes at most "
                             f"{MAX_HEIGHT}")

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from lumicore.checks import check_seed, is_integer
+from lumicore.checks import check_real, check_seed, is_integer
 from lumicore.data import shorten
 from lumicore.errors import LumicoreError
 from lumicore.reef.board import Board, load_board
@@ -52,6 +52,9 @@ def random_reef(
     if not is_integer(pieces) or pieces < 0:
         raise LumicoreError(f"bad piece count {shorten(pieces)} (expected an integer >= 0)")
     pieces = int(pieces)
+    climb = check_real(climb, "climb", "a probability from 0 to 1", at_least=0)
+    if climb > 1:
+        raise LumicoreError(f"climb must be a probability from 0 to 1, got {shorten(climb)}")
     if not isinstance(board, Board):
         board = load_board(board)
     rng = _rng(seed)

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 
-from lumicore.checks import is_integer
+from lumicore.checks import check_type, is_integer
 from lumicore.data import shorten
 from lumicore.errors import LumicoreError
 from lumicore.reef import reference
@@ -89,7 +89,7 @@ def gain_limestone(storage: int, amount: int) -> int:
 
 def dark_animal_points(reef: Reef) -> dict[str, int]:
     """Dark score board: VP per species for the visible animals (capped at 4 per species)."""
-    counts = reef.visible_animals()
+    counts = check_type(reef, Reef, "reef", "a Reef").visible_animals()
     return {animal: DARK_ANIMALS[animal][min(4, counts[animal])] for animal in ANIMALS}
 
 
@@ -98,6 +98,7 @@ def light_animal_points(reef: Reef) -> dict[str, int]:
     shellfish 1 (>= 1 water neighbour) or 2 (>= 3); crab 1 (>= 1 coral neighbour in its level)
     or 3 (>= 4); seahorse 2 (>= 1 neighbour in a higher level) or 7 (6); starfish 2 (>= 1 coral
     neighbour in a lower level) or 4 (>= 5). Off-board and remote spaces are not water."""
+    check_type(reef, Reef, "reef", "a Reef")
     points = dict.fromkeys(ANIMALS, 0)
     for _cell, animal, _count, vp in reference.light_animal_points(reef):
         points[animal] += vp

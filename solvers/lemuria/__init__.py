@@ -22,10 +22,11 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
+from lumicore.checks import check_bool
 from lumicore.errors import LumicoreError
 from lumicore.lemuria import Instance, Schedule, simulate
 from lumicore.lemuria.harvests import AltarSetup
-from lumicore.lemuria.instance import check_seed
+from lumicore.lemuria.instance import check_instance, check_seed
 from solvers.batch import cores, worker_count
 from solvers.ctrl_c import noting
 from solvers.lemuria.beside import BranchBeside
@@ -121,8 +122,7 @@ def default_workers() -> int:
 
 
 def _check_args(instance: Instance, workers: int | None, seed: int) -> tuple[int, int]:
-    if not isinstance(instance, Instance):
-        raise LumicoreError(f"expected a lemuria Instance, got {type(instance).__name__}")
+    check_instance(instance)
     return worker_count(workers, default_workers), check_seed(seed, SEED_LIMIT)
 
 
@@ -194,6 +194,7 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
     check_limits(None, time_limit)
     workers, seed = _check_args(instance, workers, seed)
     check_progress(show_progress, "show_progress")
+    log = check_bool(log, "log")  # OR-Tools' log_search_progress takes a bool only
     if bound_method not in METHODS:
         raise LumicoreError(f"bound_method: {bound_method!r} is not one of {', '.join(METHODS)}")
     if harvests:  # the material operations decided too: solvers.lemuria.harvest

@@ -49,6 +49,7 @@ from lumicore.checks import check_int, check_real, is_integer
 from lumicore.data import shorten
 from lumicore.errors import LumicoreError
 from lumicore.lemuria import CHITS, COLORS, DISTRICTS, RESOURCES, Instance
+from lumicore.lemuria.instance import check_instance
 from lumicore.lemuria.kernel import building_turn, held_step, waiting_release
 from lumicore.lemuria.reference import draw_ways, open_ways
 from lumicore.lemuria.rules import TREND_BONUS, age_row
@@ -1020,8 +1021,7 @@ def lagrangian_bound(instance: Instance, time_limit: float | None = DEFAULT_BOUN
     ``-inf``; one only legal years cannot make (a card the turn's resources never pay for)
     gives a hugely negative bound, which bounds that empty set of years as well. The fallback
     bound is the whole year's, so it holds for fixed choices too."""
-    if not isinstance(instance, Instance):
-        raise LumicoreError(f"expected a lemuria Instance, got {type(instance).__name__}")
+    check_instance(instance)
     instance.check_nothing_present("the upper bound")
     check_limits(None, time_limit)
     if not isinstance(method, str) or method not in METHODS:

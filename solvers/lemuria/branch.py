@@ -46,6 +46,7 @@ from lumicore.checks import check_finite, check_int, check_real
 from lumicore.data import shorten
 from lumicore.errors import LumicoreError
 from lumicore.lemuria import CHITS, DISTRICTS, Instance
+from lumicore.lemuria.instance import check_instance
 from solvers.ctrl_c import noting
 from solvers.lemuria.bound import (
     CONVERGED,
@@ -58,6 +59,7 @@ from solvers.lemuria.bound import (
 )
 from solvers.lemuria.columns import EMPTY, Column, Master
 from solvers.limits import Budget
+from solvers.progress import check_callback
 
 __all__ = ["BranchResult", "branch_bound"]
 
@@ -159,8 +161,9 @@ def branch_bound(instance: Instance, time_limit: float | None = 30.0,
 
     Years the relaxation does not follow (see :func:`lagrangian_bound`'s fallback) are not
     branched: the bound is the whole year's."""
-    if not isinstance(instance, Instance):
-        raise LumicoreError(f"expected a lemuria Instance, got {type(instance).__name__}")
+    check_instance(instance)
+    for name, callback in (("on_bound", on_bound), ("incumbent", incumbent), ("stop", stop)):
+        check_callback(callback, name)
     instance.check_nothing_present("branch_bound")
     if target is not None:
         target = check_int(target, "target", what="a whole number of VP")

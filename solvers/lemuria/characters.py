@@ -42,7 +42,7 @@ from typing import Any
 from lumicore.checks import check_int
 from lumicore.data import plural
 from lumicore.errors import IllegalMoveError
-from lumicore.lemuria.instance import Instance
+from lumicore.lemuria.instance import Instance, check_instance
 from lumicore.lemuria.rules import festival_points
 from lumicore.lemuria.schedule import (
     Action,
@@ -53,7 +53,7 @@ from lumicore.lemuria.schedule import (
     Schedule,
     TurnPlan,
 )
-from lumicore.lemuria.simulate import simulate
+from lumicore.lemuria.simulate import plans_by_turn, simulate
 from solvers.ctrl_c import check, noting
 from solvers.limits import (
     INTERRUPTED,
@@ -544,7 +544,8 @@ def freer_reductions(instance: Instance, schedule: Schedule | list[TurnPlan]) ->
     >>> simulate(inst, freer_reductions(inst, greedy_schedule(inst))).total >= 0
     True
     """
-    plans = list(schedule.turns if isinstance(schedule, Schedule) else schedule)
+    check_instance(instance)
+    plans = list(plans_by_turn(instance, schedule).values())  # a bad schedule is named
     simulate(instance, plans)  # IllegalMoveError for an illegal year
     for n, plan in enumerate(plans):
         action = plan.build_action()

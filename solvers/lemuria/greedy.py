@@ -19,10 +19,8 @@ from __future__ import annotations
 import itertools
 import time
 
-import numpy as np
-
-from lumicore.data import shorten
-from lumicore.errors import IllegalMoveError, LumicoreError
+from lumicore.checks import check_int
+from lumicore.errors import IllegalMoveError
 from lumicore.lemuria import Build, Buy, Instance, Play, Schedule, TurnPlan
 from lumicore.lemuria.rules import (
     State,
@@ -99,15 +97,12 @@ def _house(instance: Instance, state: State, actions: list) -> State:
 
 
 def check_max_builds(max_builds: object) -> int | None:
-    """``max_builds`` as an int if it is None or an integer >= 0 (bool is no integer here);
-    else :class:`LumicoreError` naming it."""
+    """``max_builds`` as an int if it is None or an integer from 0 to 2**31 - 1 (bool is no
+    integer here; CP-SAT takes no bound past 64 bits); else :class:`LumicoreError` naming it."""
     if max_builds is None:
         return None
-    if isinstance(max_builds, bool) or not isinstance(max_builds, (int, np.integer)) \
-            or max_builds < 0:
-        raise LumicoreError(f"max_builds must be None or an integer >= 0, got "
-                            f"{shorten(max_builds)}")
-    return int(max_builds)
+    return check_int(max_builds, "max_builds", 0, 2**31 - 1,
+                     "None or an integer >= 0 (at most 2**31 - 1)")
 
 
 def greedy_schedule(instance: Instance, max_builds: int | None = None) -> Schedule:

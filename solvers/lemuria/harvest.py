@@ -38,7 +38,7 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from lumicore.checks import check_type
+from lumicore.checks import check_bool, check_type
 from lumicore.errors import IllegalMoveError, LumicoreError
 from lumicore.lemuria import Instance, Schedule, TurnPlan, simulate
 from lumicore.lemuria.altar import MATERIALS, MEMORIES, MONTHS
@@ -372,6 +372,7 @@ def build_harvest_schedule(instance: Instance, setup: AltarSetup | None = None,
     workers, seed = _check_args(instance, workers, seed)
     max_builds = check_max_builds(max_builds)
     check_progress(show_progress, "show_progress")
+    log = check_bool(log, "log")  # OR-Tools' log_search_progress takes a bool only
     if setup is None:
         setup = AltarSetup(first_turn=instance.first_turn)
     check_type(setup, AltarSetup, "altar", "an AltarSetup (lumicore.lemuria.harvests) or None")

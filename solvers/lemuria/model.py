@@ -60,7 +60,7 @@ from lumicore.lemuria import (
     Schedule,
     TurnPlan,
 )
-from lumicore.lemuria.instance import REMODEL_FROM
+from lumicore.lemuria.instance import REMODEL_FROM, check_instance
 from lumicore.lemuria.rules import bonuses_taken, initial_state, start_bonuses
 from solvers.lemuria.search import solve_checked
 
@@ -79,6 +79,7 @@ LOWER = (3, 4)
 
 def max_draws(instance: Instance) -> int:
     """An upper bound on the building cards drawn from the deck over the year (for refills)."""
+    check_instance(instance)
     initial = sum(1 for c in instance.trend if c)
     draws = 5 - initial
     for t in range(1, instance.turns):
@@ -101,6 +102,7 @@ def character_draws_bound(instance: Instance) -> int | None:
     >>> character_draws_bound(default_instance(0, turns=4))
     13
     """
+    check_instance(instance)
     items = [instance.characters[c] for c in (*instance.hand, *instance.character_deck)]
     if not items:
         return 0
@@ -156,7 +158,7 @@ class YearModel:
     """CP-SAT variables and constraints for ``instance``; maximises the year's VP."""
 
     def __init__(self, instance: Instance) -> None:
-        self.inst = instance
+        self.inst = check_instance(instance)
         self.m = cp_model.CpModel()
         self.v = _Var(self.m)
         self.T = instance.turns

@@ -15,6 +15,7 @@ from lumicore.errors import LumicoreError
 from lumicore.lemuria.game import Game
 from solvers.arena import bot_names, parse_bot_spec, seat_bots
 from solvers.arena import play_game as arena_game
+from solvers.progress import check_callback
 
 __all__ = ["GameResult", "play_game", "parse_bots"]
 
@@ -59,6 +60,7 @@ def play_game(players: int = 3, bots: str | Sequence[str] = "greedy", seed: int 
     ``planner:time_limit=...`` wins). ``on_turn(game, lines)`` is called after every turn with
     its lines."""
     names = parse_bots(bots, players)
+    check_callback(on_turn, "on_turn")
     limit = {} if time_limit is None else {"time_limit": time_limit}
     bot_options = {spec: limit for spec in names if parse_bot_spec(spec)[0] == "planner"}
     log: list[str] = []

@@ -25,6 +25,7 @@ from typing import Any, Protocol
 
 from ortools.sat.python import cp_model
 
+from lumicore.checks import check_real
 from lumicore.errors import LumicoreError
 from solvers.ctrl_c import noting, pressed, watcher
 from solvers.progress import progress
@@ -47,7 +48,7 @@ class Watch:
         """A search beside this one (:class:`solvers.lemuria.beside.BranchBeside`): it hears
         of each better plan, and each tick reads its bound."""
         self.start = time.perf_counter()
-        total = None if time_limit is None else round(float(time_limit), 1)
+        total = None if time_limit is None else round(check_real(time_limit, "time_limit"), 1)
         self.bar = progress(total=total, desc="lemuria plan", unit="s", enabled=show,
                             bar_format="{desc} {n:.0f}/{total_fmt} s{postfix}")
 

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from tqdm import tqdm
 
-from lumicore.checks import check_int
+from lumicore.checks import check_int, check_real, check_type
 from lumicore.errors import LumicoreError
 from lumicore.game import sample_chance
 from lumicore.lumen import kernel
@@ -51,7 +51,7 @@ from solvers.limits import (
     check_limits,
 )
 from solvers.lumen.bots import make_policy
-from solvers.progress import check_progress
+from solvers.progress import check_callback, check_progress
 from solvers.progress import progress as progress_bar
 from solvers.stats import wilson
 
@@ -156,6 +156,11 @@ def exact_values(state: GameState, max_nodes: int = DEFAULT_MAX_NODES,
     """Every action's exact expected returns ``[[r0, r1], ...]`` and the nodes visited, or None
     when the tree does not fit in ``max_nodes`` (or the clock passes ``deadline``).
     ``progress(nodes)`` is called every 1,024 steps of the search."""
+    check_type(state, GameState, "state", "a Lumen GameState")
+    max_nodes = check_int(max_nodes, "max_nodes", 1, what="a positive integer")
+    if deadline is not None:
+        check_real(deadline, "deadline", "a time.perf_counter() value")
+    check_callback(progress)
     memo: dict[tuple, list[float]] = {}
     count = [0, 0]  # new positions, and every call (a position met again costs a copy too)
 

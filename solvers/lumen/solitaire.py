@@ -34,7 +34,7 @@ from collections.abc import Sequence
 import numpy as np
 from tqdm import tqdm
 
-from lumicore.checks import check_int
+from lumicore.checks import check_int, check_type
 from lumicore.errors import LumicoreError
 from lumicore.lumen import kernel
 from lumicore.lumen.dice import ROLLS, SELECTIONS, selections
@@ -148,7 +148,8 @@ def solitaire_choice(state: GameState, time_limit: float | None = 2.0, seed: int
     """Rank the selections and bubbles of the player choosing in ``state`` by expected chain
     gains over the rest of the game (module docstring). ``progress`` shows a progress line
     (None: on a terminal only)."""
-    if not isinstance(state, GameState) or state.phase != "choose":
+    check_type(state, GameState, "state", "a Lumen GameState")
+    if state.phase != "choose":
         raise LumicoreError("the sheet objective needs a position where a player chooses a "
                             "selection and a bubble")
     check_limits(None, time_limit)

@@ -50,7 +50,8 @@ from typing import Any
 
 import numpy as np
 
-from lumicore.checks import check_real
+from lumicore.checks import check_real, check_type
+from lumicore.data import shorten
 from lumicore.errors import LumicoreError
 from lumicore.game import GameState
 from lumicore.reef.decisions import Place, Return
@@ -65,6 +66,7 @@ from solvers.bots import (
     score,
 )
 from solvers.limits import INTERRUPTED, check_limits
+from solvers.progress import check_callback
 from solvers.reef.turn import OBJECTIVES, RankedTurn, best_turn, turn_value
 
 __all__ = ["BOTS", "GreedyBot", "FlatMCBot", "ReefMCTSBot", "make_bot", "reef_mcts", "playout",
@@ -91,6 +93,7 @@ def _one_of(value: object, allowed: tuple[str, ...], name: str) -> str:
 def between_turns(game: Game) -> bool:
     """Whether ``game`` rests between two players' turns (a turn or coral scoring not begun, or
     the end): where a play-out may stop without leaving a turn half done (tiles in hand)."""
+    check_type(game, Game, "game", "a reef Game")
     return game.is_terminal() or (not game.is_chance_node() and game.phase in ("turn", "score"))
 
 
@@ -135,6 +138,14 @@ def playout(game: Game, rng: np.random.Generator, policy: Callable[[Game], int] 
     no further), or earlier once ``cutoff`` decisions are made or the clock is past
     ``deadline`` (a ``time.perf_counter()`` value); it stops only :func:`between_turns`.
     Returns ``game``."""
+    check_type(game, Game, "game", "a reef Game")
+    check_type(rng, np.random.Generator, "rng", "a numpy Generator (numpy.random.default_rng)")
+    check_callback(policy, "policy")
+    _one_of(horizon, HORIZONS, "horizon")
+    if cutoff is not None:
+        positive_int(cutoff, "cutoff")
+    if deadline is not None:
+        check_real(deadline, "deadline", "a time.perf_counter() value")
     start, decisions = game.round, 0
     while not game.is_terminal():
         if game.is_chance_node():
@@ -410,6 +421,6 @@ called as ``factory(seed=..., **options)``; the arena looks here before its gene
 
 def make_bot(name: str, seed: int = 0, **options: Any):
     """The reef bot called ``name`` (``BOTS``), seeded."""
-    if name not in BOTS:
-        raise LumicoreError(f"unknown reef bot {name!r:.80} (known: {', '.join(sorted(BOTS))})")
+    if not isinstance(name, str) or name not in BOTS:
+        raise LumicoreError(f"unknown reef bot {shorten(name)} (known: {', '.join(sorted(BOTS))})")
     return BOTS[name](seed=seed, **options)

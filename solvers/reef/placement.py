@@ -313,8 +313,8 @@ def best_placement(
     check_limits(max_nodes, time_limit)
     if not isinstance(reef, Reef):
         raise LumicoreError(f"expected a Reef, got {reef!r}")
-    if not isinstance(hand, (str, Sequence)):
-        raise LumicoreError(f"hand must be Luminos or their notation, got {hand!r:.80}")
+    if not isinstance(hand, (str, Sequence)) or isinstance(hand, (bytes, bytearray)):
+        raise LumicoreError(f"hand must be Luminos or their notation, got {shorten(hand)}")
     tiles = parse_hand(hand) if isinstance(hand, str) else tuple(hand)
     if not 1 <= len(tiles) <= 3:
         raise LumicoreError(f"a hand has 1 to 3 Luminos, got {len(tiles)}")
