@@ -86,8 +86,6 @@ KNOWN: dict[str, str] = {
     "solvers.lemuria.exhaustive.upper_bound": HOT,
     "solvers.lumen.bots.chance_value": HOT,
     "lumicore.lumen.rules.side_strengths": "board=None: AttributeError (rules helper, no check)",
-    "solvers.reef.turn.placement_objective": "game=None: AttributeError (no check of game)",
-    "solvers.reef.turn.turn_value": "game=None: AttributeError (no check of game)",
     "lumicore.lucia.notation.format_codes": "codes=None: TypeError (notation helper, no check)",
     "lumicore.lucia.notation.pack": "codes=None: TypeError (notation helper, no check)",
     "lumicore.lucia.pdb.abstract_codes": "codes=None: TypeError (no check of codes)",

@@ -30,6 +30,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from lumicore.checks import check_index, check_type
 from lumicore.errors import LumicoreError
 from lumicore.reef.decisions import Place, Return, Score, Skip, Turn
 from lumicore.reef.game import LIMESTONE_VALUE, Game
@@ -129,12 +130,20 @@ class TurnResult:
         }
 
 
+def _check_player(game: Game, player: object) -> int:
+    """``player`` as an int if ``game`` is a reef :class:`Game` and ``player`` one of its seats;
+    else :class:`LumicoreError` naming the argument."""
+    check_type(game, Game, "game", "a reef Game")
+    return check_index(player, game.n, "player", "a player index")
+
+
 def placement_objective(game: Game, player: int) -> Objective:
     """The objective for placing ``player``'s tiles, the game's own
     (:meth:`Game.placement_weights`, by which :meth:`Game.estimate` places a hand): animals of
     the game's score board, B-side penalties, :data:`solvers.reef.VISIBLE_WEIGHT` per visible
     space (majorities) and :data:`lumicore.reef.game.CORAL_WEIGHT` times the coral score of each
     colour still to be scored."""
+    player = _check_player(game, player)
     return Objective(game.placement_weights(player), name=f"turn objective of player {player + 1}")
 
 
@@ -143,6 +152,7 @@ def turn_value(game: Game, player: int, objective: str = "margin",
     """``player``'s value of ``game`` as :func:`best_turn` ranks it: the estimate
     (:meth:`Game.estimate`, ``spent``: players whose turn is used up), minus the best
     opponent's with ``objective="margin"``."""
+    player = _check_player(game, player)
     est = game.estimate(spent)
     if objective == "score" or game.n == 1:
         return est[player]
