@@ -6,7 +6,8 @@ value; never another exception, never a hang (each call has a 5 s alarm).
 
 A function is fuzzed when a valid call can be built: from its defaults (searches get tiny limits),
 from ``values()`` (a valid value for a parameter of that name in that game) or from
-``EXAMPLES``; a function with none is skipped, saying so. Every call passes every argument by
+``EXAMPLES``; a function with none is not fuzzed yet (their number may only fall: see
+``UNFUZZED_AT_MOST``). Every call passes every argument by
 name, so no TypeError can come from a wrong number of arguments: any TypeError is a breach.
 What cannot be fuzzed this way is in ``SKIP`` with the reason; what is known to break the contract
 and not fixed yet is in ``KNOWN`` (strict xfail: fixing one makes the suite say so).
@@ -319,12 +320,25 @@ def _case(name: str) -> Any:
     return name
 
 
-@pytest.mark.parametrize("name", [_case(n) for n in sorted(set(TARGETS) - set(SKIP))])
+FUZZED = [n for n in sorted(set(TARGETS) - set(SKIP)) if example(n, TARGETS[n]) is not None]
+"""The targets with a valid example call; the others are not fuzzed yet (counted below)."""
+UNFUZZED_AT_MOST = 248
+"""How many public callables have no valid example yet (mostly Lemuria kernel arrays, CP-SAT
+internals and result classes): an example added lowers it, a new function without one fails
+:func:`test_functions_without_an_example_do_not_grow`."""
+
+
+@pytest.mark.parametrize("name", [_case(n) for n in FUZZED])
 def test_bad_arguments_are_lumicore_errors(name: str) -> None:
-    if example(name, TARGETS[name]) is None:
-        pytest.skip("no valid example: add one to EXAMPLES or values()")
     breaches = fuzz(name)
     assert not breaches, "\n".join(breaches)
+
+
+def test_functions_without_an_example_do_not_grow() -> None:
+    unfuzzed = sorted(set(TARGETS) - set(SKIP) - set(FUZZED))
+    assert len(unfuzzed) <= UNFUZZED_AT_MOST, (
+        "public callables without a valid example (add one to EXAMPLES or values()): "
+        + ", ".join(unfuzzed[:20]))
 
 
 def test_the_lists_name_only_what_exists() -> None:
