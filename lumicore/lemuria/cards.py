@@ -258,7 +258,9 @@ def cards_to_toml(buildings: Mapping[str, Building] | None = None,
                   characters: Mapping[str, Character] | None = None) -> str:
     """The ``[[building]]`` and ``[[character]]`` tables of a card file (round-trips)."""
     for name, cards in (("buildings", buildings), ("characters", characters)):
-        check_type(cards or {}, Mapping, name, "a mapping of card ids to cards, or None")
+        if cards is not None:
+            check_type(cards, Mapping, name,  # type: ignore[type-abstract]
+                       "a mapping of card ids to cards, or None")
     lines: list[str] = []
     for b in (buildings or {}).values():
         lines += ["[[building]]", f"id = {toml_str(b.id)}", f"color = {toml_str(b.color)}",
