@@ -27,7 +27,9 @@ from typing import Any
 
 import numpy as np
 
-from lumicore.checks import check_seed
+from lumicore.checks import check_seed, check_type
+from lumicore.data import shorten
+from lumicore.errors import LumicoreError
 from lumicore.lemuria.game import Game
 from solvers.bots import decision_actions
 
@@ -38,7 +40,12 @@ TURN_CAP = 40
 
 
 def least_useful(state: Game) -> int:
-    """At the setup's pass: the hand card with the lowest ``vp_match`` (the first of them)."""
+    """At the setup's pass: the hand card with the lowest ``vp_match`` (the first of them).
+    A game at another point is a :class:`LumicoreError` naming ``state``."""
+    check_type(state, Game, "state", "a Lemuria Game")
+    if state.phase != "pass":
+        raise LumicoreError(f"state must be a game at the setup's pass, got one in phase "
+                            f"{shorten(state.phase)}")
     moves = state.moves()
     chars = state.cards.characters
     return min(range(len(moves)), key=lambda i: (chars[moves[i][1]].vp_match, i))
