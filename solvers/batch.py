@@ -28,7 +28,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from lumicore.checks import check_int
-from lumicore.data import shorten
+from lumicore.data import process_exists, shorten
 from lumicore.errors import LumicoreError, SearchLimitError, WorkerDiedError
 from solvers.ctrl_c import check
 
@@ -151,7 +151,7 @@ def parent_ended(parent: int) -> Callable[[float | None], bool]:
 
     def polled(timeout: float | None) -> bool:
         end = None if timeout is None else time.monotonic() + timeout
-        while os.getppid() == parent if forked else _exists(parent):
+        while os.getppid() == parent if forked else process_exists(parent):
             if end is not None and time.monotonic() >= end:
                 return False
             time.sleep(PARENT_POLL if end is None else
@@ -171,17 +171,6 @@ def _watch_parent(parent: int) -> None:
     parent outlived a killed run. :func:`parent_ended` tells its end."""
     parent_ended(parent)(None)
     os._exit(1)
-
-
-def _exists(pid: int) -> bool:
-    """Whether a process ``pid`` exists (one of another user included)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def _start_worker(parent: int, running: Any) -> None:

@@ -9,7 +9,7 @@ import signal
 import sys
 from pathlib import Path
 
-from solvers import batch
+from lumicore.data import process_exists
 
 WINDOWS_PARENT = """\
 import os
@@ -48,7 +48,7 @@ def running(pid: int) -> bool:
             return _winapi.WaitForSingleObject(handle, 0) != _winapi.WAIT_OBJECT_0
         finally:
             _winapi.CloseHandle(handle)
-    if not batch._exists(pid):
+    if not process_exists(pid):
         return False
     try:
         with open(f"/proc/{pid}/stat") as stat:

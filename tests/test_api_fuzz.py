@@ -19,6 +19,7 @@ import copy
 import functools
 import importlib
 import inspect
+import os
 import re
 import signal
 from collections.abc import Callable, Iterator
@@ -214,6 +215,7 @@ def _deck() -> Any:
 # Valid calls where a parameter's name says too little (text to parse, a known name).
 EXAMPLES: dict[str, Callable[[], dict[str, Any]]] = {
     "lumicore.checks.parse_int": lambda: {"text": "3"},
+    "lumicore.data.process_exists": lambda: {"pid": os.getpid()},
     "lumicore.checks.parse_real": lambda: {"text": "2.5"},
     "lumicore.checks.read_json": lambda: {"text": "[]", "source": "x"},
     "solvers.lemuria.bots.least_useful": lambda: {"state": _lemuria_at_pass()},

@@ -10,6 +10,7 @@ Python 3.11), under one name on every Python lumicore supports.
 
 from __future__ import annotations
 
+import numbers
 import os
 import re
 import secrets
@@ -31,7 +32,7 @@ from lumicore.errors import DataError, LumicoreError, OutputError
 
 __all__ = ["data_dir", "resolve", "file_version", "read_toml", "read_text", "read_file",
            "parse_toml", "tomllib", "shorten", "plural", "naming_source", "writing", "write_file",
-           "OutputFile", "lock_file"]
+           "OutputFile", "lock_file", "process_exists"]
 
 
 MAX_TOML_CHARS = 200_000
@@ -217,19 +218,25 @@ def _remove_stale_temporaries(path: Path) -> None:
         try:
             age = now - entry.stat(follow_symlinks=False).st_mtime
             pid = int(match.group(1))
-            if age > ABANDONED_TEMPORARY or (age > STALE_TEMPORARY and not _running(pid)):
+            if age > ABANDONED_TEMPORARY or (age > STALE_TEMPORARY and not process_exists(pid)):
                 os.unlink(entry.path)
         except OSError:
             continue
 
 
-def _running(pid: int) -> bool:
-    """Whether process ``pid`` runs on this machine; True where that cannot be told (Windows:
-    ``os.kill`` there would end the process)."""
+def process_exists(pid: int) -> bool:
+    """Whether process ``pid`` exists on this machine (another user's too); True where that
+    cannot be told (not POSIX: ``os.kill`` there would end the process).
+
+    >>> process_exists(os.getpid())
+    True
+    """
+    if isinstance(pid, bool) or not isinstance(pid, numbers.Integral) or not 0 < int(pid) < 2**31:
+        raise LumicoreError(f"pid must be a process id (a positive int), got {shorten(pid)}")
     if os.name != "posix":
         return True
     try:
-        os.kill(pid, 0)
+        os.kill(int(pid), 0)
     except ProcessLookupError:
         return False
     except (OSError, OverflowError):  # another user's process (EPERM), an absurd pid
