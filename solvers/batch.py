@@ -19,6 +19,7 @@ import multiprocessing.connection
 import os
 import select
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Generator, Iterator, Sequence
@@ -34,7 +35,8 @@ from solvers.ctrl_c import check
 
 __all__ = ["BACKENDS", "MAX_TASKS", "MAX_WORKERS", "run_batch", "cores", "default_workers",
            "check_workers", "worker_count", "children_ignore_ctrl_c", "ignore_ctrl_c",
-           "deliver_ctrl_c", "naming_job", "parent_ended"]
+           "deliver_ctrl_c", "ctrl_c_held", "end_processes", "naming_job",
+           "parent_ended"]
 
 BACKENDS = ("process", "dask")
 """The ``backend=`` choices of :func:`run_batch`: ``"process"`` a local process pool, ``"dask"`` a
@@ -341,12 +343,41 @@ def _shut_down(pool: ProcessPoolExecutor, futures: list) -> None:
     # a run that ended waits for its idle pool: a pool left to end by itself could still be
     # ending at the interpreter's exit, whose clean-up then writes to its closed pipe ("OSError:
     # [Errno 9] Bad file descriptor" on stderr, seen after a lucia play of a pool per turn)
-    pool.shutdown(wait=not busy, cancel_futures=True)
-    if busy:
-        for process in processes:
-            process.terminate()
-        for process in processes:
+    with ctrl_c_held():  # a second Ctrl-C here left workers running past this process's end
+        pool.shutdown(wait=not busy, cancel_futures=True)
+        if busy:
+            end_processes(processes)
+
+
+END_WAIT = 5.0
+"""Seconds :func:`end_processes` gives a terminated process to end before it is killed."""
+
+
+def end_processes(processes: Sequence[Any]) -> None:
+    """End ``processes`` (``multiprocessing`` processes) now: SIGTERM, then SIGKILL for one that
+    has not ended within :data:`END_WAIT` seconds (a job that catches SIGTERM)."""
+    for process in processes:
+        process.terminate()
+    end = time.monotonic() + END_WAIT
+    for process in processes:
+        process.join(max(end - time.monotonic(), 0.0))
+        if process.is_alive():
+            process.kill()
             process.join()
+
+
+@contextmanager
+def ctrl_c_held() -> Iterator[None]:
+    """Hold Ctrl-C back while the body runs (a short clean-up that must finish, such as ending
+    worker processes: a worker left running as this process exits prints a traceback when the
+    locks it starts with are gone), then deliver it, unless a ``KeyboardInterrupt`` is on its
+    way already (the body runs as the first Ctrl-C stops the run: a second adds nothing).
+    In the main thread only, as :func:`children_ignore_ctrl_c`."""
+    pressed: list[int] = []
+    with children_ignore_ctrl_c(pressed):
+        yield
+    if pressed and not isinstance(sys.exc_info()[1], KeyboardInterrupt):
+        deliver_ctrl_c()
 
 
 @contextmanager

@@ -66,6 +66,8 @@ SKIP = {
     "solvers.batch.run_batch": "takes the function to run as a callback",
     "solvers.batch.ignore_ctrl_c": "changes this process's SIGINT handling",
     "solvers.batch.deliver_ctrl_c": "sends SIGINT to this process",
+    "solvers.batch.ctrl_c_held": "changes this process's SIGINT handling",
+    "solvers.batch.end_processes": "ends the processes it is given",
     "solvers.ctrl_c.forget": "changes this process's SIGINT state",
     "lumicore.game.GameState": "a typing Protocol: not instantiable",
     "solvers.bots.Bot": "a typing Protocol: not instantiable",

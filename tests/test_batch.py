@@ -15,7 +15,9 @@ import threading
 import time
 import types
 import warnings
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from dice_nim import ENTRY, NAME
@@ -316,22 +318,73 @@ def fast_or_pid_then_wait(item: tuple[str, str]) -> object:
 def test_a_run_closed_early_ends_its_busy_workers(tmp_path):
     """Closing the iterator (what Ctrl-C or a break does) ends the workers still running a job
     instead of waiting for it: the jobs here would run five minutes."""
-    import threading
-    import time
+    pairs, busy = _two_busy_workers(tmp_path, fast_or_pid_then_wait)
+    closing = threading.Thread(target=pairs.close, daemon=True)
+    closing.start()
+    closing.join(timeout=60)  # a hang detector, not a timing: the close takes well under 1 s
+    assert not closing.is_alive(), "closing the run waited for its busy workers' jobs"
+    assert not any(_running(w) for w in busy)
 
+
+def _two_busy_workers(tmp_path: Path, fn: Callable[[tuple[str, str]], object]) -> tuple:
+    """A run of ``fn`` on two workers that both run a long job, and the workers' pids."""
     items = [(str(tmp_path), kind) for kind in ("slow", "fast", "slow")]
-    pairs = run_batch(fast_or_pid_then_wait, items, workers=2, chunksize=1)
+    pairs = run_batch(fn, items, workers=2, chunksize=1)
     assert next(pairs) == (1, "fast")
     deadline = time.monotonic() + 60
     while len(os.listdir(tmp_path)) < 2 and time.monotonic() < deadline:
         time.sleep(0.05)
     busy = [int(name) for name in os.listdir(tmp_path)]
     assert len(busy) == 2 and all(_running(w) for w in busy)
+    return pairs, busy
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc")
+def test_a_second_ctrl_c_as_the_workers_end_waits_for_their_end(tmp_path, monkeypatch):
+    """A Ctrl-C that came as the run ended its workers (a second press, or, under "spawn", a
+    worker still starting that pressed it) stopped the ending half-way: the workers outlived
+    the run, and one still starting printed a traceback as the locks it needed were gone. The
+    press now waits until they have ended, then raises."""
+    import multiprocessing.process
+
+    real = multiprocessing.process.BaseProcess.terminate
+    presses = [signal.SIGINT]
+
+    def pressed_first(self: Any) -> None:  # once, in the main thread (the pool's thread too ends
+        if presses and threading.current_thread() is threading.main_thread():  # workers)
+            os.kill(os.getpid(), presses.pop())
+        real(self)
+
+    pairs, busy = _two_busy_workers(tmp_path, fast_or_pid_then_wait)
+    monkeypatch.setattr(multiprocessing.process.BaseProcess, "terminate", pressed_first)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            pairs.close()
+        assert not any(_running(w) for w in busy)
+    finally:
+        for w in busy:
+            if _running(w):
+                os.kill(w, signal.SIGKILL)
+
+
+def pid_then_wait_deaf(item: tuple[str, str]) -> object:
+    """:func:`fast_or_pid_then_wait` in a worker that ignores SIGTERM."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    return fast_or_pid_then_wait(item)
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc")
+def test_a_worker_that_ignores_sigterm_is_killed_as_the_run_ends(tmp_path, monkeypatch):
+    """Ending a run waited for ever for a worker whose job ignored SIGTERM."""
+    monkeypatch.setattr(batch, "END_WAIT", 0.2)
+    pairs, busy = _two_busy_workers(tmp_path, pid_then_wait_deaf)
     closing = threading.Thread(target=pairs.close, daemon=True)
     closing.start()
-    closing.join(timeout=60)  # a hang detector, not a timing: the close takes well under 1 s
-    assert not closing.is_alive(), "closing the run waited for its busy workers' jobs"
-    assert not any(_running(w) for w in busy)
+    closing.join(timeout=60)  # a hang detector: the close takes well under a second
+    left = [w for w in busy if _running(w)]
+    for w in left:
+        os.kill(w, signal.SIGKILL)
+    assert not closing.is_alive() and not left
 
 
 def test_without_dask_the_dask_backend_is_one_error(monkeypatch):

@@ -19,6 +19,7 @@ from test_lemuria_branch import YEARS
 
 import solvers.lemuria as lemuria
 from lumicore.lemuria import default_instance, simulate
+from solvers.batch import END_WAIT
 from solvers.lemuria import beside as beside_module
 from solvers.lemuria import build_schedule
 from solvers.lemuria.beside import BranchBeside
@@ -525,11 +526,12 @@ class _Process:
         self.alive = False
 
 
-@pytest.mark.parametrize(("delay", "joins"), [(0.4, [0.6, None]), (1.5, [0.0, None])])
+@pytest.mark.parametrize(("delay", "joins"), [(0.4, [0.6, "end"]), (1.5, [0.0, "end"])])
 def test_finish_waits_no_longer_than_it_is_given(monkeypatch, delay, joins):
     """finish(wait) waited up to ``wait`` for the result, then up to ``wait`` again (or 0.1 s
     without a result) for the process to end: both now share the one ``wait``, after which the
-    process is terminated. A fake clock, pipe and process."""
+    process is terminated, and given :data:`solvers.batch.END_WAIT` to end before it is killed.
+    A fake clock, pipe and process."""
     import threading
 
     clock = Clock()
@@ -539,7 +541,8 @@ def test_finish_waits_no_longer_than_it_is_given(monkeypatch, delay, joins):
     partner.bound, partner.result = float("inf"), None
     partner._receive, partner.process = _Pipe(clock, delay), _Process()
     result = partner.finish(wait=1.0)
-    assert partner.process.joins == [pytest.approx(j) if j else j for j in joins]
+    end = pytest.approx(END_WAIT, abs=0.5)  # the real clock's
+    assert partner.process.joins == [end if j == "end" else pytest.approx(j) for j in joins]
     assert not partner.process.alive
     assert (result is not None) == (delay < 1.0) and partner.bound == (200.0 if delay < 1.0
                                                                        else float("inf"))

@@ -34,7 +34,14 @@ from typing import Any
 
 from lumicore.errors import LumicoreError
 from lumicore.lemuria import Instance
-from solvers.batch import children_ignore_ctrl_c, deliver_ctrl_c, ignore_ctrl_c, parent_ended
+from solvers.batch import (
+    children_ignore_ctrl_c,
+    ctrl_c_held,
+    deliver_ctrl_c,
+    end_processes,
+    ignore_ctrl_c,
+    parent_ended,
+)
 from solvers.ctrl_c import forget
 from solvers.lemuria.bound import BoundResult
 from solvers.lemuria.branch import BranchResult, branch_bound
@@ -144,9 +151,8 @@ class BranchBeside:
             while self.result is None and self._receive.poll(left()):
                 self._take(self._receive.recv())
         self.process.join(timeout=left())
-        if self.process.is_alive():
-            self.process.terminate()
-            self.process.join()
+        with ctrl_c_held():
+            end_processes([self.process])
         self._receive.close()
         if self._error is not None:
             raise self._error
