@@ -51,6 +51,7 @@ from lumicore.checks import (
     check_fields,
     check_index,
     check_seed,
+    check_type,
     field_error,
     read_record,
 )
@@ -61,7 +62,7 @@ __all__ = ["CHANCE", "TERMINAL", "GAMES", "GameState", "Deterministic", "OnePlay
            "play_randomly", "check_action", "checked_load", "sample_chance", "new_game",
            "LOAD_ERRORS", "ARENA_FIELDS", "iter_arena_record", "replay_arena_record",
            "check_record_game", "check_record_returns", "NEW_GAME_DEFAULTS", "RecordRules",
-           "RECORD_RULES", "record_rules", "is_cooperative"]
+           "RECORD_RULES", "record_rules", "is_cooperative", "check_state"]
 
 TERMINAL = -1
 """``current_player()`` once the game is over."""
@@ -182,10 +183,30 @@ class OnePlayerState(Deterministic):
         return hash(self._key())
 
 
+def check_state(state: object, name: str = "state") -> GameState:
+    """``state`` if it is a game state (it has the methods of :class:`GameState`); else
+    :class:`LumicoreError` naming ``name`` and quoting the value.
+
+    >>> check_state(None)
+    Traceback (most recent call last):
+    ...
+    lumicore.errors.LumicoreError: state must be a game state, got 'None'
+    """
+    if not isinstance(state, GameState):
+        raise LumicoreError(f"{name} must be a game state, got {shorten(state)}")
+    return state
+
+
 def check_action(state: GameState, action: int) -> int:
     """``action`` as a plain int (numpy integers too) if it is legal in ``state``, else
-    :class:`IllegalMoveError` naming it."""
-    if state.is_terminal():
+    :class:`IllegalMoveError` naming it (:class:`LumicoreError` when ``state`` is no game
+    state)."""
+    try:
+        over = state.is_terminal()
+    except AttributeError:  # checked only here: every move of every game passes this door
+        check_state(state)
+        raise
+    if over:
         raise IllegalMoveError(f"action {action!r}: the game is over")
     legal = state.legal_actions()
     if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or action not in legal:
@@ -249,7 +270,8 @@ S = TypeVar("S", bound=GameState)
 
 def sample_chance(state: GameState, rng: np.random.Generator) -> int:
     """One outcome of the chance node ``state``, drawn with its probability."""
-    if not state.is_chance_node():
+    check_type(rng, np.random.Generator, "rng", "a numpy random Generator")
+    if not check_state(state).is_chance_node():
         raise LumicoreError("not a chance node: the player to move decides here")
     outcomes = state.chance_outcomes()
     actions = [a for a, _ in outcomes]
@@ -262,8 +284,7 @@ def play_randomly(state: S, seed: int | np.random.Generator | None = None,
     """Play uniformly random legal actions (and chance outcomes with their probabilities) on a
     clone of ``state`` until the game is over (or ``max_steps`` actions were played) and return
     that clone."""
-    if not isinstance(state, GameState):
-        raise LumicoreError(f"play_randomly needs a game state, got {shorten(state)}")
+    check_state(state)
     max_steps = check_index(max_steps, 2**63, "max_steps")
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(
         None if seed is None else check_seed(seed))

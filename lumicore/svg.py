@@ -16,7 +16,7 @@ from __future__ import annotations
 import html
 import re
 
-from lumicore.checks import check_type
+from lumicore.checks import check_real, check_type
 
 __all__ = ["escape", "text_width", "document"]
 
@@ -38,7 +38,8 @@ def text_width(text: str, size: float) -> float:
     >>> text_width("turn 12", 13)
     52.78
     """
-    return round(0.58 * size * len(text), 2)
+    text = check_type(text, str, "text", "a string")
+    return round(0.58 * check_real(size, "size") * len(text), 2)
 
 
 def _number(value: float) -> str:
@@ -54,6 +55,7 @@ def document(width: float, height: float, title: str, body: str, attributes: str
     >>> document(80.5, 20, "a <b>", "<g/>").split('svg" ')[1]
     'width="80.5" height="20" viewBox="0 0 80.5 20"><title>a &lt;b&gt;</title><g/></svg>'
     """
-    w, h = _number(width), _number(height)
+    w, h = (_number(check_real(value, name, "a finite number >= 0", at_least=0))
+            for name, value in (("width", width), ("height", height)))
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
             f'viewBox="0 0 {w} {h}"{attributes}><title>{escape(title)}</title>{body}</svg>')

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import math
 import os
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -44,6 +45,7 @@ from solvers.bots import (
 )
 from solvers.ctrl_c import check, noting
 from solvers.limits import DONE, INTERRUPTED
+from solvers.progress import check_callback
 from solvers.progress import progress as progress_bar
 from solvers.stats import plackett_luce, wilson
 
@@ -74,6 +76,8 @@ def _game_bots(game: str) -> dict[str, Callable[..., Bot]]:
 
 def bot_names(game: str) -> list[str]:
     """The bot names ``game`` knows: its own and the generic ones, sorted."""
+    if not isinstance(game, str):
+        raise LumicoreError(f"game must be a game's name, got {shorten(game)}")
     return sorted(set(_game_bots(game)) | set(GENERIC_BOTS))
 
 
@@ -229,8 +233,9 @@ def play_game(game: str, bots: Sequence[str | Bot], players: int | None = None, 
     action)`` is called before each action is applied (for printing a game as it goes).
     """
     seed = check_seed(seed)
-    if isinstance(bots, str) or not isinstance(bots, Sequence):
-        raise LumicoreError(f"bots must be a list, one bot per seat, got {bots!r:.80}")
+    if isinstance(bots, (str, bytes)) or not isinstance(bots, Sequence) or not bots:
+        raise LumicoreError(f"bots must be a list, one bot per seat, got {shorten(bots)}")
+    check_callback(on_action, "on_action")
     players = _check_players(len(bots) if players is None else players)
     if len(bots) != players:
         raise LumicoreError(f"{players} players need {players} bots, got {len(bots)}")
@@ -273,6 +278,7 @@ def play_from(state: GameState, bots: Sequence[Bot], rng: np.random.Generator | 
     True
     """
     rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(check_seed(rng))
+    check_callback(on_action, "on_action")
     actions: list[int] = []
     while not state.is_terminal():
         check()  # a bot's search may have taken the Ctrl-C: the game stops here
@@ -307,6 +313,9 @@ def replay_record(record: dict[str, Any] | str | Path) -> GameState:
     return replay_arena_record(record)
 
 
+_MAX_LINEUPS = 10**6  # seatings in one cycle: more is a list no tournament could play through
+
+
 def seat_lineups(n_bots: int, players: int) -> list[tuple[int, ...]]:
     """One cycle of seatings (bot indices per seat) in which every bot sits in every seat equally
     often: every combination of ``players`` bots, each rotated through the seats; with fewer
@@ -317,6 +326,11 @@ def seat_lineups(n_bots: int, players: int) -> list[tuple[int, ...]]:
     >>> len(seat_lineups(4, 3)), seat_lineups(2, 3)
     (12, [(0, 1, 0), (1, 0, 1)])
     """
+    n_bots = check_int(n_bots, "n_bots", 1, what="a positive integer")
+    players = _check_players(players)
+    if n_bots >= players and math.comb(n_bots, players) * players > _MAX_LINEUPS:
+        raise LumicoreError(f"n_bots: {n_bots} bots at {players} seats make more than "
+                            f"{_MAX_LINEUPS:,} seatings, got {shorten(n_bots)}")
     if n_bots < players:
         return [tuple((s + r) % n_bots for s in range(players)) for r in range(n_bots)]
     return [combo[r:] + combo[:r] for combo in combinations(range(n_bots), players)

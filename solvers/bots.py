@@ -28,9 +28,10 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from lumicore.checks import check_int, check_real, check_seed
+from lumicore.checks import check_int, check_real, check_seed, check_type
+from lumicore.data import shorten
 from lumicore.errors import LumicoreError
-from lumicore.game import GameState
+from lumicore.game import GameState, check_state
 from solvers.limits import check_limits
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "FlatMCBot", "MCTSBot", "GENERIC_BOTS", "check_seed",
@@ -62,7 +63,7 @@ def positive_int(value: object, name: str) -> int:
 
 def _check_evaluate(evaluate: object) -> Evaluator | None:
     if evaluate is not None and not callable(evaluate):
-        raise LumicoreError(f"evaluate must be a function of a state, got {evaluate!r:.80}")
+        raise LumicoreError(f"evaluate must be a function of a state, got {shorten(evaluate)}")
     return evaluate
 
 
@@ -70,7 +71,7 @@ def decision_actions(state: GameState) -> list[int]:
     """The legal actions of ``state`` where a player decides, as a bot's ``choose`` takes it;
     at the end of the game or at a chance node a :class:`LumicoreError` says so (a bot chose a
     chance outcome there, or failed on the empty list of a finished game)."""
-    if state.is_terminal():
+    if check_state(state).is_terminal():
         raise LumicoreError("a bot chooses where a player decides: the game is over")
     if state.is_chance_node():
         raise LumicoreError("a bot chooses where a player decides: this is a chance node (draw "
@@ -87,8 +88,13 @@ def sample_outcome(state: GameState, rng: np.random.Generator) -> int:
     bots' draws; :func:`lumicore.game.sample_chance` draws the same way through
     ``rng.choice``, a stream of its own, so the bots keep the streams they were measured
     with)."""
-    outcomes = state.chance_outcomes()
-    x = rng.random() * sum(p for _, p in outcomes)
+    try:
+        outcomes = state.chance_outcomes()
+        x = rng.random() * sum(p for _, p in outcomes)
+    except AttributeError:  # checked only here: the bots' play-outs draw through this
+        check_state(state)
+        check_type(rng, np.random.Generator, "rng", "a numpy random Generator")
+        raise
     for action, p in outcomes:
         x -= p
         if x < 0:
@@ -120,7 +126,13 @@ def score(state: GameState, evaluate: Evaluator | None = None) -> list[float]:
     """Every player's value of ``state``: once the game is over its ``returns()``; before, the
     ``evaluate`` function if given, else the state's own ``evaluate()`` if it has one, else
     ``returns()``."""
-    if not state.is_terminal():
+    try:
+        over = state.is_terminal()
+    except AttributeError:  # checked only here: every play-out of the bots ends here
+        check_state(state)
+        raise
+    _check_evaluate(evaluate)
+    if not over:
         if evaluate is not None:
             return [float(v) for v in evaluate(state)]
         if hasattr(state, "evaluate"):
@@ -133,8 +145,18 @@ def value_after(state: GameState, player: int, rng: np.random.Generator, samples
     """``player``'s value of ``state`` once the chance nodes at its front are resolved: by their
     expectation while the tree of outcomes has at most :data:`MAX_OUTCOMES` leaves, else by
     seeded samples (``samples``, fewer as the tree widens)."""
-    if not state.is_chance_node():
-        return score(state, evaluate)[player]
+    try:
+        chance = state.is_chance_node()
+    except AttributeError:  # checked only here: the bots call this for every action they weigh
+        check_state(state)
+        raise
+    if not chance:
+        values = score(state, evaluate)
+        try:
+            return values[player]
+        except (TypeError, IndexError):  # checked only here, as the state above
+            raise LumicoreError(f"player must be a player index from 0 to {len(values) - 1}, "
+                                f"got {shorten(player)}") from None
     outcomes = state.chance_outcomes()
     if len(outcomes) * width <= MAX_OUTCOMES:
         return sum(p * value_after(_child(state, a), player, rng, samples,

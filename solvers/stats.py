@@ -10,6 +10,11 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+
+from lumicore.checks import check_int, check_real
+from lumicore.data import shorten
+from lumicore.errors import LumicoreError
 
 __all__ = ["wilson", "plackett_luce"]
 
@@ -20,10 +25,14 @@ def wilson(successes: float, trials: int, z: float = 1.959963984540054) -> tuple
     >>> wilson(0, 30)[0], wilson(30, 30)[1]
     (0.0, 1.0)
     """
+    trials = check_int(trials, "trials")
+    successes = check_real(successes, "successes")
+    z = check_real(z, "z", "a finite number >= 0", at_least=0)
     if trials <= 0:
         return 0.0, 1.0
     if not 0 <= successes <= trials:
-        raise ValueError(f"successes {successes} not in 0..{trials}")
+        raise LumicoreError(f"successes must be a number from 0 to {trials}, "
+                            f"got {shorten(successes)}")
     p = successes / trials
     denom = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denom
@@ -49,6 +58,8 @@ def plackett_luce(ranking_games: list[list[tuple[str, float]]], names: list[str]
     """
     from openskill.models import PlackettLuce
 
+    _check_rankings(ranking_games, names)
+
     model = PlackettLuce()
     ratings = {name: model.rating(name=name) for name in names or []}
     for game in ranking_games:
@@ -66,3 +77,25 @@ def plackett_luce(ranking_games: list[list[tuple[str, float]]], names: list[str]
                                          sigma=sum(n.sigma for n in news) / len(news), name=name)
     return {name: {"mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal()}
             for name, r in ratings.items()}
+
+
+def _is_list(value: object) -> bool:
+    """Whether ``value`` is a list or tuple (a string is none here)."""
+    return isinstance(value, Sequence) and not isinstance(value, (str, bytes))
+
+
+def _check_rankings(ranking_games: object, names: object) -> None:
+    """:class:`LumicoreError` naming the argument unless ``ranking_games`` is a list of games,
+    each a list of ``(name, result)`` pairs (a string and a finite number), and ``names`` is
+    None or a list of strings."""
+    if not _is_list(ranking_games):
+        raise LumicoreError(f"ranking_games must be a list of games, got {shorten(ranking_games)}")
+    for game in ranking_games:
+        if not _is_list(game) or not all(
+                _is_list(pair) and len(pair) == 2 and isinstance(pair[0], str)
+                and not isinstance(pair[1], bool) and isinstance(pair[1], (int, float))
+                and math.isfinite(pair[1]) for pair in game):
+            raise LumicoreError("ranking_games must hold lists of (name, result) pairs, got "
+                                f"{shorten(game)}")
+    if names is not None and (not _is_list(names) or not all(isinstance(n, str) for n in names)):
+        raise LumicoreError(f"names must be None or a list of names, got {shorten(names)}")

@@ -83,7 +83,7 @@ class AltarCard:
 def parse_altar(data: Any, where: str = "altar") -> AltarCard:
     """An :class:`AltarCard` from parsed TOML (``supply`` table and 12 ``[[memory]]`` tables)."""
     if not isinstance(data, dict):
-        raise DataError(f"{where}: expected a table")
+        raise DataError(f"{where}: expected a table, got {shorten(data)}")
     for key in data:
         if key not in ("memory", "supply"):
             raise DataError(f"{where}: unknown key {shorten(key)} (expected supply and [[memory]])")

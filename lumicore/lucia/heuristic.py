@@ -56,7 +56,7 @@ from lumicore.checks import check_type
 from lumicore.errors import LumicoreError
 from lumicore.lucia.cards import Action, Card
 from lumicore.lucia.notation import GINGER, H_LIT, H_UNLIT, MAX_CANDLES, STARBOY
-from lumicore.lucia.train import Train, check_cards
+from lumicore.lucia.train import Train, check_card, check_cards
 
 __all__ = ["INF", "HeuristicTable", "deficits", "capacity", "build_table", "estimate",
            "gingerbread_behind_starboy", "shape", "check_shape"]
@@ -132,6 +132,7 @@ def _action_capacity(action: Action, handmaidens: int) -> np.ndarray:
 
 def capacity(card: Card, handmaidens: int) -> np.ndarray:
     """Upper bounds on how much one play of ``card`` lowers each deficit ``(a, u, d, l)``."""
+    check_card(card)
     return sum((_action_capacity(a, handmaidens) for a in card.actions), np.zeros(4, int))
 
 

@@ -18,7 +18,10 @@ from __future__ import annotations
 
 from typing import Final
 
-from lumicore.errors import NotationError
+import numpy as np
+
+from lumicore.data import shorten
+from lumicore.errors import LumicoreError, NotationError
 
 __all__ = [
     "H_UNLIT", "H_LIT", "TOMTEN", "STARBOY", "GINGER", "LUCIA0", "LUCIA5", "EMPTY", "MAX_KIDS",
@@ -57,21 +60,34 @@ TOKENS: Final = ("h", "H", "T", "S", "G", "L0", "L1", "L2", "L3", "L4", "L5")
 _CODE_OF: Final = {token: code for code, token in enumerate(TOKENS)}
 
 
+def _bad(name: str, value: object, what: str = "a kid's code from 0 to 10") -> LumicoreError:
+    """The error for a bad ``value`` of argument ``name``. The helpers here check only when
+    Python fails on the value: the trains' rules call them for every kid."""
+    return LumicoreError(f"{name} must be {what}, got {shorten(value)}")
+
+
 def role_of(code: int) -> str:
     """The role letter of a nibble code (``h`` and ``H`` are both ``'H'``)."""
-    if code >= LUCIA0:
-        return "L"
-    return "HHTSG"[code]
+    try:
+        return "L" if code >= LUCIA0 else "HHTSG"[code]
+    except (TypeError, IndexError):
+        raise _bad("code", code) from None
 
 
 def is_lucia(code: int) -> bool:
     """Whether a kid's code is Lucia's (any candle count)."""
-    return LUCIA0 <= code <= LUCIA5
+    try:
+        return LUCIA0 <= code <= LUCIA5
+    except TypeError:
+        raise _bad("code", code) from None
 
 
 def candles_of(code: int) -> int:
     """Lucia's candle count from her code."""
-    return code - LUCIA0
+    try:
+        return code - LUCIA0
+    except TypeError:
+        raise _bad("code", code) from None
 
 
 def parse_codes(text: str) -> tuple[int, ...]:
@@ -103,20 +119,28 @@ def parse_codes(text: str) -> tuple[int, ...]:
 
 def format_codes(codes: tuple[int, ...]) -> str:
     """The notation of a train given as kid codes (what :meth:`Train.__str__` prints)."""
-    return " ".join(TOKENS[c] for c in codes)
+    try:
+        return " ".join(TOKENS[c] for c in codes)
+    except (TypeError, IndexError):
+        raise _bad("codes", codes, "a sequence of kids' codes from 0 to 10") from None
 
 
 def pack(codes: tuple[int, ...]) -> int:
     """4 bits per kid, position 0 in the lowest nibble, empty positions 15."""
     value = 0
-    for pos in range(MAX_KIDS):
-        value |= (codes[pos] if pos < len(codes) else EMPTY) << (4 * pos)
+    try:
+        for pos in range(MAX_KIDS):
+            value |= (codes[pos] if pos < len(codes) else EMPTY) << (4 * pos)
+    except (TypeError, IndexError, KeyError):
+        raise _bad("codes", codes, "a sequence of kids' codes from 0 to 10") from None
     return value
 
 
 def unpack(packed: int) -> tuple[int, ...]:
     """Nibble codes up to the first empty position (validated by ``Train.from_packed``)."""
     codes = []
+    if not isinstance(packed, (int, np.integer)):  # bool is an int: a train of one kid
+        raise _bad("packed", packed, "a packed train (an integer)")
     for pos in range(MAX_KIDS):
         code = (packed >> (4 * pos)) & 0xF
         if code == EMPTY:

@@ -47,12 +47,20 @@ from pathlib import Path
 
 import numpy as np
 
-from lumicore.checks import check_type, read_json
+from lumicore.checks import check_int, check_type, is_integer, read_json
 from lumicore.data import lock_file, shorten, write_file, writing
 from lumicore.errors import LumicoreError, OutputError
 from lumicore.lucia import kernel as _k
 from lumicore.lucia.cards import Action, Card
-from lumicore.lucia.notation import GINGER, H_UNLIT, LUCIA0, STARBOY, TOMTEN, is_lucia
+from lumicore.lucia.notation import (
+    GINGER,
+    H_UNLIT,
+    LUCIA0,
+    MAX_KIDS,
+    STARBOY,
+    TOMTEN,
+    is_lucia,
+)
 from lumicore.lucia.train import Rules, Train, check_card, check_cards
 
 __all__ = ["ABSTRACTIONS", "DEFAULT_ABSTRACTION", "PatternDatabase", "abstract_card",
@@ -131,6 +139,11 @@ def abstract_goals(length: int, counts: Sequence[int], abstraction: str = DEFAUL
     from lumicore.lucia.reference import restriction_ok
 
     kept = _check_abstraction(abstraction)
+    length = check_int(length, "length", 1, MAX_KIDS)
+    if (isinstance(counts, (str, bytes)) or not isinstance(counts, Sequence)
+            or len(counts) != len(kept) or not all(is_integer(n) and n >= 0 for n in counts)):
+        raise LumicoreError(f"counts must be {len(kept)} integers >= 0 (kids of "
+                            f"{', '.join(kept)}), got {shorten(counts)}")
     m = dict(zip(kept, counts, strict=True)).get("S", 0)
     out: list[tuple[int, ...]] = []
 

@@ -118,6 +118,9 @@ def moved_kids(play: Play) -> tuple[dict[int, str], list[tuple[int, int]]]:
     >>> moved_kids(play)
     ({2: 'moved'}, [(0, 2)])
     """
+    from lumicore.lucia.train import Play
+
+    check_type(play, Play, "play", "a lumicore.lucia.Play (see Train.plays)")
     marks: dict[int, str] = {}
     arrows: list[tuple[int, int]] = []
     for choice in play.choices:

@@ -38,7 +38,7 @@ from lumicore.lucia.notation import (
     is_lucia,
     parse_codes,
 )
-from lumicore.lucia.train import DEFAULT_RULES, Rules, Train, check_rules
+from lumicore.lucia.train import DEFAULT_RULES, Rules, Train, check_cards, check_rules
 
 __all__ = ["Setup", "load_setup", "fix_up", "random_train", "random_goal", "scramble",
            "BUILTIN_SETUPS", "check_seed", "MAX_SEED", "MAX_SCRAMBLE_DEPTH"]
@@ -280,7 +280,7 @@ def scramble(depth: int, seed: Seed = None, cards: Sequence[Card] | Deck | None 
     elif isinstance(cards, Card):
         kinds = (cards,)
     else:
-        kinds = tuple(dict.fromkeys(cards))
+        kinds = tuple(dict.fromkeys(check_cards("cards", cards, "lumicore.lucia.Card objects")))
     if not kinds:
         raise LumicoreError("scramble needs at least one card (cards=None: the default deck)")
     if not all(isinstance(c, Card) for c in kinds):

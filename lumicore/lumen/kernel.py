@@ -20,7 +20,7 @@ reaches C:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -85,6 +85,8 @@ def gains_all(sheet: Sheet, values: Sequence[int]) -> tuple[np.ndarray, np.ndarr
     """The gains of every value of ``values`` in every legal bubble: an int32 array
     ``(bubbles, values, 2)`` (identical, sequence) and the legal bubble indices."""
     vals, nbr = _sheet(sheet)
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise LumicoreError(f"values must be a list of selection values, got {shorten(values)}")
     arr = np.array([_value(v) for v in values], dtype=np.int32)
     return _k.gains_all(vals, nbr, arr)
 

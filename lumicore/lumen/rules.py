@@ -17,6 +17,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from lumicore.checks import check_type
+from lumicore.data import shorten
+from lumicore.errors import LumicoreError
 from lumicore.lumen import reference
 from lumicore.lumen.map import Map
 from lumicore.lumen.units import Board
@@ -28,12 +31,18 @@ Units = Sequence[Sequence[Sequence[int]]]
 
 def side_strengths(board: Board) -> tuple[int, ...]:
     """The strength of each of the ``2 * K`` counts (active and inactive of each kind)."""
+    check_type(board, Board, "board", "a lumicore.lumen.Board (see load_board)")
     return tuple(u.strength for u in board.units for _ in (0, 1))
 
 
 def strengths(units: Units, board: Board) -> list[list[int]]:
     """Each player's total strength in each territory: ``result[t][p]``."""
-    return reference.strength_sums(units, side_strengths(board))
+    per_count = side_strengths(board)
+    try:
+        return reference.strength_sums(units, per_count)
+    except (TypeError, ValueError):  # checked when the sums fail: the game calls this each turn
+        raise LumicoreError(f"units must be units[t][p] lists of {len(per_count)} unit counts, "
+                            f"got {shorten(units)}") from None
 
 
 def controllers(units: Units, board: Board) -> list[int]:

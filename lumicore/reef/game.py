@@ -134,7 +134,7 @@ class SplitMix64:
     __slots__ = ("state",)
 
     def __init__(self, state: int) -> None:
-        self.state = state & _MASK
+        self.state = check_int(state, "state") & _MASK
 
     def next(self) -> int:
         self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK

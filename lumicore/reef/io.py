@@ -105,7 +105,8 @@ def from_json(data: Any) -> Reef:
 
     DataError names the malformed field; IllegalMoveError names the placement (1 = first)."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise DataError(f"not a reef file: expected an object with \"format\": \"{FORMAT}\"")
+        raise DataError(f"not a reef file: expected an object with \"format\": \"{FORMAT}\", "
+                        f"got {shorten(data)}")
     if type(data.get("version")) is not int or data["version"] != VERSION:  # true is not 1
         raise DataError(f"reef file version {data.get('version')!r} (this lumicore reads "
                         f"version {VERSION})")
