@@ -83,12 +83,28 @@ def check_int(value: object, name: str, low: int | None = None, high: int | None
     ...
     lumicore.errors.LumicoreError: depth must be an integer from 0 to 10, got '2.0'
     """
-    if not is_integer(value) or (low is not None and int(value) < low) \
-            or (high is not None and int(value) > high):
-        if what is None:
-            what = Int(low, high).what
-        raise error(f"{name} must be {what}, got {shorten(value)}")
-    return int(value)
+    try:
+        if is_integer(value) and (low is None or int(value) >= low) \
+                and (high is None or int(value) <= high):
+            return int(value)
+    except TypeError:
+        pass
+    _check_bounds(low=low, high=high)  # a caller's bounds, checked only when the value fails
+    if what is None:
+        what = Int(low, high).what
+    raise error(f"{name} must be {what}, got {shorten(value)}")
+
+
+def _check_bounds(**bounds: Any) -> None:
+    """:class:`LumicoreError` naming the first of the two ``bounds`` (low, high) that is
+    neither an integer nor None, or both when they make an empty range (the bounds a caller
+    gives a check, looked at only once the value failed)."""
+    for key, bound in bounds.items():
+        if bound is not None and not is_integer(bound):
+            raise LumicoreError(f"{key} must be an integer or None, got {shorten(bound)}")
+    low, high = bounds.values()
+    if low is not None and high is not None and low > high:
+        raise LumicoreError(f"high must be >= low, got low {shorten(low)}, high {shorten(high)}")
 
 
 def check_bool(value: object, name: str, what: str = "True or False") -> bool:
@@ -123,10 +139,14 @@ def check_players(players: object, low: int, high: int, game: str) -> int:
     ...
     lumicore.errors.LumicoreError: players must be the integer 2 for Lumen, got '3'
     """
-    if not is_integer(players) or not low <= int(players) <= high:
-        what = f"the integer {low}" if low == high else f"an integer from {low} to {high}"
-        raise LumicoreError(f"players must be {what} for {game}, got {shorten(players)}")
-    return int(players)
+    try:
+        if is_integer(players) and low <= int(players) <= high:
+            return int(players)
+    except TypeError:
+        pass
+    _check_bounds(low=low, high=high)
+    what = f"the integer {low}" if low == high else f"an integer from {low} to {high}"
+    raise LumicoreError(f"players must be {what} for {game}, got {shorten(players)}")
 
 
 def check_index(value: object, size: int, name: str, what: str = "an integer",
@@ -141,10 +161,15 @@ def check_index(value: object, size: int, name: str, what: str = "an integer",
     ...
     lumicore.errors.LumicoreError: player must be a player index from 0 to 1, got '2'
     """
-    if not is_integer(value) or not 0 <= int(value) < size:
-        bound = "2**63 - 1" if size == SEED_LIMIT else str(size - 1)
-        raise error(f"{name} must be {what} from 0 to {bound}, got {shorten(value)}")
-    return int(value)
+    try:
+        if is_integer(value) and 0 <= int(value) < size:
+            return int(value)
+    except TypeError:
+        pass
+    if not is_integer(size) or size < 0:  # a caller's size, checked only when the value fails
+        raise LumicoreError(f"size must be an integer >= 0, got {shorten(size)}")
+    bound = "2**63 - 1" if size == SEED_LIMIT else str(size - 1)
+    raise error(f"{name} must be {what} from 0 to {bound}, got {shorten(value)}")
 
 
 def check_real(value: object, name: str, what: str = "a finite number",
@@ -170,8 +195,18 @@ def check_real(value: object, name: str, what: str = "a finite number",
             out = float(value)
         except OverflowError:
             out = math.inf
-        if math.isfinite(out) and (at_least is None or out >= at_least):
-            return out
+        try:
+            if math.isfinite(out) and (at_least is None or out >= at_least):
+                return out
+        except TypeError:
+            pass
+    if at_least is not None:  # a caller's bound, checked only when the value fails
+        if isinstance(at_least, bool) or not isinstance(at_least, numbers.Real) \
+                or not math.isfinite(at_least):
+            raise LumicoreError(f"at_least must be a finite number or None, got "
+                                f"{shorten(at_least)}")
+        if what == "a finite number":
+            what = f"a finite number >= {at_least}"
     raise LumicoreError(f"{name} must be {what}, got {shorten(value)}")
 
 
@@ -257,9 +292,12 @@ def check_type(value: object, kind: type[_T], name: str, what: str) -> _T:
     ...
     lumicore.errors.LumicoreError: count must be an int, got '3'
     """
-    if not isinstance(value, kind):
-        raise LumicoreError(f"{name} must be {what}, got {shorten(value)}")
-    return value
+    try:
+        if isinstance(value, kind):
+            return value
+    except TypeError:  # a caller's kind, checked only when isinstance fails on it
+        raise LumicoreError(f"kind must be a type, got {shorten(kind)}") from None
+    raise LumicoreError(f"{name} must be {what}, got {shorten(value)}")
 
 
 def check_finite(array: np.ndarray, name: str) -> np.ndarray:
@@ -273,8 +311,16 @@ def check_finite(array: np.ndarray, name: str) -> np.ndarray:
     ...
     lumicore.errors.LumicoreError: prices must hold finite numbers, got nan at (1, 0)
     """
-    if not math.isfinite(array.sum()) and not (finite := np.isfinite(array)).all():
+    try:
+        total = array.sum()
+    except AttributeError:
+        raise LumicoreError(f"{name} must be a numpy array of numbers, got "
+                            f"{shorten(array)}") from None
+    if not math.isfinite(total) and not (finite := np.isfinite(array)).all():
         where = tuple(int(i) for i in np.argwhere(~finite)[0])
+        if not where:  # a numpy scalar, no array
+            raise LumicoreError(f"{name} must be an array of finite numbers, got "
+                                f"{shorten(array)}")
         raise LumicoreError(f"{name} must hold finite numbers, got {array[where]} at "
                             f"{where if len(where) > 1 else where[0]}")
     return array

@@ -416,6 +416,22 @@ def _rules(name: object, what: str, fields: Mapping[str, Spec] | None,
     return RecordRules(what, fields, defaults)
 
 
+def _check_replay_arguments(game: object, fields: object, on_action: object,
+                            defaults: object) -> None:
+    """:class:`LumicoreError` naming the first of a replay's arguments of the wrong kind."""
+    if game is not None and not isinstance(game, str):
+        raise LumicoreError(f"game must be a game's name or None, got {shorten(game)}")
+    if fields is not None and not (isinstance(fields, Mapping)
+                                   and all(isinstance(v, Spec) for v in fields.values())):
+        raise LumicoreError(f"fields must be None or a dict of field rules (lumicore.checks.Spec)"
+                            f", got {shorten(fields)}")
+    if on_action is not None and not callable(on_action):
+        raise LumicoreError(f"on_action must be callable or None, got {shorten(on_action)}")
+    if defaults is not None and not isinstance(defaults, Mapping):
+        raise LumicoreError(f"defaults must be None or a dict of field values, got "
+                            f"{shorten(defaults)}")
+
+
 def iter_arena_record(record: object, game: str | None = None, what: str = "game record",
                       fields: Mapping[str, Spec] | None = None,
                       on_action: Callable[[Any, int], Any] | None = None,
@@ -446,6 +462,7 @@ def iter_arena_record(record: object, game: str | None = None, what: str = "game
     - ``returns`` (when the record has them) that are not the replayed game's, once every action
       is played (:func:`check_record_returns`, a :class:`DataError`).
     """
+    _check_replay_arguments(game, fields, on_action, defaults)
     given = (what, fields, defaults)
     if game is not None:
         what, fields, defaults = _rules(game, *given)

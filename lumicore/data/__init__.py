@@ -54,7 +54,12 @@ def shorten(text: object, limit: int = 80) -> str:
         if not isinstance(text, int):
             return repr("a value holding an integer too long to show")
         return repr(f"an integer of about {round(abs(text).bit_length() * 0.30103)} digits")
-    return repr(s if len(s) <= limit else s[:limit] + "...")
+    try:
+        return repr(s if len(s) <= limit else s[:limit] + "...")
+    except TypeError:  # a caller's limit, checked only when Python fails on it
+        if not isinstance(limit, int):
+            raise LumicoreError(f"limit must be an integer, got {shorten(limit)}") from None
+        raise
 
 
 def plural(n: int, noun: str) -> str:
@@ -63,7 +68,7 @@ def plural(n: int, noun: str) -> str:
     >>> plural(1, "card"), plural(0, "player"), plural(3, "deal")
     ('1 card', '0 players', '3 deals')
     """
-    return f"{n} {noun}" + "s" * (n != 1)
+    return f"{n} {noun}" + "s" * bool(n != 1)
 
 
 def data_dir() -> Path:

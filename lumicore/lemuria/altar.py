@@ -27,8 +27,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from lumicore.checks import check_index, check_int, check_type
 from lumicore.data import read_toml, shorten
-from lumicore.errors import DataError, IllegalMoveError
+from lumicore.errors import DataError, IllegalMoveError, LumicoreError
 from lumicore.lemuria.schedule import RESOURCE_LIMIT, RESOURCES
 
 __all__ = ["MEMORIES", "MATERIALS", "MATERIAL_COUNT", "FESTIVALS", "ALTAR_FROM", "MONTHS",
@@ -146,12 +147,39 @@ class Memory:
                         + ["x"] * self.black)
 
 
+_STEP_ERRORS = (AttributeError, TypeError, IndexError, ZeroDivisionError)
+"""What the altar's rule steps raise on arguments of the wrong kind: they check their arguments
+(:func:`_check_step`) only then, as the game and the planners call them for every move."""
+
+
+def _check_step(**args: object) -> None:
+    """:class:`LumicoreError` naming the first argument of an altar rule step that is of the
+    wrong kind (``card`` an :class:`AltarCard`, ``memory`` a :class:`Memory`, ``memories`` a
+    tuple of them, ``index`` a memory index, the others integers: ``players`` from 1 up,
+    ``player`` and ``harvester`` from 0)."""
+    for name, value in args.items():
+        if name == "card":
+            check_type(value, AltarCard, name, "a lemuria AltarCard (see load_altar)")
+        elif name == "memory":
+            check_type(value, Memory, name, "a lemuria altar Memory")
+        elif name == "memories":
+            if not isinstance(value, tuple) or not all(isinstance(m, Memory) for m in value):
+                raise LumicoreError(f"memories must be a tuple of altar Memory, got "
+                                    f"{shorten(value)}")
+        elif name == "index":
+            check_index(value, MEMORIES, name, "a memory index")
+        else:
+            check_int(value, name, {"players": 1, "player": 0, "harvester": 0}.get(name))
+
+
 def memory_problem(card: AltarCard, memory: Memory, index: int) -> str | None:
     """None if ``memory`` can lie in memory ``index`` of ``card``, else what is wrong with it.
 
     >>> memory_problem(load_altar(), Memory("plant", (0, 1), 2), 0)
     '4 pieces (materials and black cubes) in a memory of 3 blocks'
     """
+    if not isinstance(memory, Memory):
+        _check_step(memory=memory)
     if memory.material is None:
         return "black cubes or owners without a material" if memory.filled else None
     if memory.material not in MATERIALS:
@@ -163,7 +191,12 @@ def memory_problem(card: AltarCard, memory: Memory, index: int) -> str | None:
         return f"owners: expected a tuple of player numbers, got {shorten(memory.owners)}"
     if isinstance(memory.black, bool) or not isinstance(memory.black, int) or memory.black < 0:
         return f"black cubes: expected a count >= 0, got {shorten(memory.black)}"
-    if memory.filled > card.blocks(index):
+    try:
+        blocks = card.blocks(index)
+    except _STEP_ERRORS:
+        _check_step(card=card, index=index)
+        raise
+    if memory.filled > blocks:
         return (f"{memory.filled} pieces (materials and black cubes) in a memory of "
                 f"{card.blocks(index)} blocks")
     return None
@@ -171,12 +204,16 @@ def memory_problem(card: AltarCard, memory: Memory, index: int) -> str | None:
 
 def is_full(card: AltarCard, memory: Memory, index: int) -> bool:
     """Whether every block of memory ``index`` is filled."""
-    return memory.filled >= card.blocks(index)
+    try:
+        return memory.filled >= card.blocks(index)
+    except _STEP_ERRORS:
+        _check_step(card=card, memory=memory, index=index)
+        raise
 
 
 def can_place(card: AltarCard, memory: Memory, index: int, material: str) -> str | None:
     """None if a ``material`` may be placed in memory ``index``, else the rule it breaks."""
-    if material not in MATERIALS:
+    if not isinstance(material, str) or material not in MATERIALS:
         return f"unknown material {shorten(material)} (plant or mineral)"
     if is_full(card, memory, index):
         return f"memory {index + 1} is full (no empty block)"
@@ -191,7 +228,11 @@ def place(card: AltarCard, memory: Memory, index: int, player: int, material: st
     reason = can_place(card, memory, index, material)
     if reason:
         raise IllegalMoveError(reason)
-    return Memory(material, tuple(sorted(memory.owners + (player,))), memory.black)
+    try:
+        return Memory(material, tuple(sorted(memory.owners + (player,))), memory.black)
+    except _STEP_ERRORS:
+        _check_step(player=player)
+        raise
 
 
 def harvest_shares(card: AltarCard, memory: Memory, index: int, rotation: int, harvester: int,
@@ -206,20 +247,28 @@ def harvest_shares(card: AltarCard, memory: Memory, index: int, rotation: int, h
     >>> harvest_shares(card, Memory("mineral", (0, 2), 1), 0, 0, 2, 3)
     [(2, 'stone', 2), (0, 'stone', 1)]
     """
-    if harvester not in memory.owners:
-        raise IllegalMoveError(f"memory {index + 1} holds no material of player {harvester + 1}"
-                               " (harvest a memory with a material of yours)")
-    if not is_full(card, memory, index):
-        raise IllegalMoveError(f"memory {index + 1} is not full ({memory.filled} of "
-                               f"{card.blocks(index)} blocks): only a full memory is harvested")
-    resource = card.yields(index, memory.material or "plant", rotation)
+    try:
+        if harvester not in memory.owners:
+            _check_step(players=players)
+            check_index(harvester, players, "harvester", "a player index")
+            raise IllegalMoveError(f"memory {index + 1} holds no material of player "
+                                   f"{harvester + 1} (harvest a memory with a material of yours)")
+        if not is_full(card, memory, index):
+            raise IllegalMoveError(f"memory {index + 1} is not full ({memory.filled} of "
+                                   f"{card.blocks(index)} blocks): only a full memory is "
+                                   "harvested")
+        resource = card.yields(index, memory.material or "plant", rotation)
+        # the owners in the order the chits go round from the harvester (a loop over the seats
+        # would run as long as ``players`` is large)
+        order = sorted({p for p in memory.owners if 0 <= p < players},
+                       key=lambda p: (p - harvester) % players)
+    except _STEP_ERRORS:
+        _check_step(card=card, memory=memory, index=index, rotation=rotation,
+                    harvester=harvester, players=players)
+        raise
     shares = []
-    for k in range(players):
-        p = (harvester + k) % players
-        own = memory.owners.count(p)
-        if not own:
-            continue
-        amount = own + (memory.black if p == harvester else memory.black // 2)
+    for p in order:
+        amount = memory.owners.count(p) + (memory.black if p == harvester else memory.black // 2)
         shares.append((p, resource, amount))
     return shares
 
@@ -227,14 +276,22 @@ def harvest_shares(card: AltarCard, memory: Memory, index: int, rotation: int, h
 def add_black_cubes(card: AltarCard, memories: tuple[Memory, ...]) -> tuple[Memory, ...]:
     """End of a turn (not the last): one black cube on every memory that holds a player's
     material and has an empty block."""
-    return tuple(Memory(m.material, m.owners, m.black + 1)
-                 if m.owners and not is_full(card, m, i) else m
-                 for i, m in enumerate(memories))
+    try:
+        return tuple(Memory(m.material, m.owners, m.black + 1)
+                     if m.owners and not is_full(card, m, i) else m
+                     for i, m in enumerate(memories))
+    except _STEP_ERRORS:
+        _check_step(card=card, memories=memories)
+        raise
 
 
 def turn_altar(rotation: int, step: int) -> int:
     """The rotation after turning ``step`` memories (+1 clockwise, -1 back)."""
-    return (rotation + step) % MEMORIES
+    try:
+        return (rotation + step) % MEMORIES
+    except TypeError:
+        _check_step(rotation=rotation, step=step)
+        raise
 
 
 @dataclass(frozen=True)

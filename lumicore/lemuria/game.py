@@ -54,6 +54,7 @@ from lumicore.checks import (
     check_fields,
     check_index,
     check_seed,
+    check_type,
     field_error,
     read_json,
     read_record,
@@ -141,6 +142,14 @@ class Cards:
 
     def __init__(self, buildings: Mapping[str, Building], characters: Mapping[str, Character],
                  altar: AltarCard, impacts: Mapping[int, ImpactCard]) -> None:
+        for name, table, kind in (("buildings", buildings, Building),
+                                  ("characters", characters, Character),
+                                  ("impacts", impacts, ImpactCard)):
+            if not isinstance(table, Mapping) or not all(isinstance(v, kind)
+                                                         for v in table.values()):
+                raise LumicoreError(f"{name} must be a dict of lemuria {kind.__name__} cards by "
+                                    f"id, got {shorten(table)}")
+        check_type(altar, AltarCard, "altar", "a lemuria AltarCard (see load_altar)")
         self.buildings = dict(buildings)
         self.characters = dict(characters)
         self.altar = altar
@@ -192,7 +201,16 @@ def order_from_vp(vp: list[int], previous_dealer: int, pedestals: Mapping[int, i
     >>> order_from_vp([9, 3, 0], previous_dealer=0, pedestals={1: 0})
     [0, 2, 1]
     """
+    if isinstance(vp, (str, bytes)) or not isinstance(vp, (list, tuple)) or not vp \
+            or not all(checks.is_integer(v) for v in vp):
+        raise LumicoreError(f"vp must be a list of each player's VP, got {shorten(vp)}")
     n = len(vp)
+    check_index(previous_dealer, n, "previous_dealer", "a player index")
+    if not isinstance(pedestals, Mapping) or not all(
+            checks.is_integer(ped) and 1 <= ped <= n and checks.is_integer(p) and 0 <= p < n
+            for ped, p in pedestals.items()):
+        raise LumicoreError(f"pedestals must map pedestals 1..{n} to player indices, got "
+                            f"{shorten(pedestals)}")
     slots: list[int | None] = [None] * n
     for ped, p in pedestals.items():
         slots[ped - 1] = p

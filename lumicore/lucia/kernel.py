@@ -136,7 +136,7 @@ def check_states(states: Sequence[int] | np.ndarray) -> np.ndarray:
     """States as a contiguous uint64 array after checking each is a packed legal train (all
     nibbles valid codes, empties only at the end, one Lucia, no Gingerbread next to a Starboy);
     the first bad one is named in a :class:`NotationError`."""
-    arr = _words(states)
+    arr = _words(states, "states")
     nib = _nibbles(arr)
     empty = nib == EMPTY
     bad = ((nib > LUCIA5) & ~empty).any(1)

@@ -123,6 +123,8 @@ def abstract_codes(codes: Sequence[int], abstraction: str = DEFAULT_ABSTRACTION
     """The abstract train of a train's codes: Lucia as ``L0``, kept roles as they are, the rest
     blank."""
     kept = {_ROLE_CODE[r] for r in _check_abstraction(abstraction)}
+    if isinstance(codes, (str, bytes)) or not isinstance(codes, Sequence):
+        raise LumicoreError(f"codes must be a train's kid codes, got {shorten(codes)}")
     return tuple(LUCIA0 if is_lucia(c) else c if c in kept else BLANK for c in codes)
 
 

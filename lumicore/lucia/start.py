@@ -192,6 +192,8 @@ def fix_up(codes: Sequence[int]) -> tuple[int, ...]:
     ``S G h G`` (docs/lucia.md, "Setup").
     """
     row = _kid_codes(codes)
+    if not row:
+        raise LumicoreError("codes must hold a train's kid codes, got none")
     fixed = _fix_up(row)
     if fixed is None:
         raise DataError(f"the setup cannot separate Gingerbreads from Starboys in "

@@ -116,7 +116,7 @@ def as_train(value: object, rules: Rules = DEFAULT_RULES, name: str = "train") -
 
 def _check(codes: tuple[int, ...], rules: Rules) -> None:
     if not 1 <= len(codes) <= MAX_KIDS:
-        raise NotationError(f"a train has 1..{MAX_KIDS} kids, got {len(codes)}")
+        raise NotationError(f"a train has 1..{MAX_KIDS} kids, got {len(codes)} kid codes")
     for pos, code in enumerate(codes):
         if not 0 <= code <= LUCIA5:
             shown = code if abs(code) < 1 << 64 else shorten(code)  # str() fails past 4300 digits
