@@ -30,7 +30,14 @@ import numpy as np
 from lumicore.checks import check_int, check_players, is_integer, parse_int, parse_real
 from lumicore.data import OutputFile, plural, shorten
 from lumicore.errors import IllegalMoveError, LumicoreError
-from lumicore.game import GAMES, GameState, is_cooperative, new_game, replay_arena_record
+from lumicore.game import (
+    GAMES,
+    GameState,
+    check_state,
+    is_cooperative,
+    new_game,
+    replay_arena_record,
+)
 from solvers.batch import check_workers, naming_job, run_batch
 from solvers.bots import (
     GENERIC_BOTS,
@@ -279,6 +286,11 @@ def play_from(state: GameState, bots: Sequence[Bot], rng: np.random.Generator | 
     """
     rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(check_seed(rng))
     check_callback(on_action, "on_action")
+    check_state(state)
+    if isinstance(bots, (str, bytes)) or not isinstance(bots, Sequence) or not all(
+            callable(getattr(bot, "choose", None)) for bot in bots):
+        raise LumicoreError(f"bots must be a list of bots (objects with choose), one per player, "
+                            f"got {shorten(bots)}")
     actions: list[int] = []
     while not state.is_terminal():
         check()  # a bot's search may have taken the Ctrl-C: the game stops here
@@ -288,6 +300,9 @@ def play_from(state: GameState, bots: Sequence[Bot], rng: np.random.Generator | 
             action = sample_outcome(state, rng)
         else:
             player = state.current_player()
+            if not 0 <= player < len(bots):
+                raise LumicoreError(f"bots must hold a bot for each player, got {len(bots)} for "
+                                    f"player {player + 1}")
             action = bots[player].choose(state)
             if not is_integer(action) or action not in state.legal_actions():
                 name = labels[player] if labels else type(bots[player]).__name__

@@ -178,6 +178,20 @@ def rollout(state: GameState, rng: np.random.Generator,
     with ``deadline`` (a ``time.perf_counter()`` value), likewise at the first decision node
     reached past it, or when the policy stops for it (the greedy policy of the searching bots
     reads the clock between the actions it weighs)."""
+    try:
+        state.is_terminal()
+    except AttributeError:  # checked only here, as in score
+        check_state(state)
+        raise
+    check_type(rng, np.random.Generator, "rng", "a numpy random Generator")
+    if policy is not None and not callable(policy):
+        raise LumicoreError(f"policy must be a function of a state or None, got "
+                            f"{shorten(policy)}")
+    if cutoff is not None:
+        check_int(cutoff, "cutoff", 0, what="None or an integer >= 0")
+    if deadline is not None:
+        check_real(deadline, "deadline", "None or a time.perf_counter() value")
+    _check_evaluate(evaluate)
     decisions = 0
     for _ in range(MAX_STEPS):
         if state.is_terminal():

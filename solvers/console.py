@@ -20,6 +20,9 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
+from lumicore.data import shorten
+from lumicore.errors import LumicoreError
+
 __all__ = ["error_stream", "say"]
 
 
@@ -35,6 +38,8 @@ def say(line: str, end: str = "\n") -> None:
     """Print ``line`` (then ``end``) on standard error; drop it if standard error is missing,
     closed or cannot take it (its reader has gone): a message must not cost the command its
     result."""
+    if not isinstance(end, str):
+        raise LumicoreError(f"end must be a string, got {shorten(end)}")
     stream = error_stream()
     if stream is None:
         return

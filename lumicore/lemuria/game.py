@@ -237,6 +237,14 @@ def describe_move(move: tuple) -> str:
     >>> describe_move(("build", "B03", "rural", ("stone",)))
     'build B03 (rural, -stone)'
     """
+    try:
+        return _describe(move)
+    except (TypeError, IndexError, KeyError, AttributeError):
+        raise LumicoreError(f"move must be a move of Game.moves(), got {shorten(move)}") from None
+
+
+def _describe(move: tuple) -> str:
+    """:func:`describe_move` of a well-formed move."""
     kind = move[0]
     if kind == "place":
         return f"place {move[2]} in memory {move[1] + 1}"

@@ -28,7 +28,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from dataclasses import replace as dc_replace
 
-from lumicore.checks import check_index, is_integer
+from lumicore.checks import check_index, check_type, is_integer
 from lumicore.data import shorten
 from lumicore.errors import DataError, IllegalMoveError
 from lumicore.lemuria.altar import (
@@ -47,7 +47,7 @@ from lumicore.lemuria.altar import (
     memory_problem,
     place,
 )
-from lumicore.lemuria.instance import Instance
+from lumicore.lemuria.instance import Instance, check_instance
 from lumicore.lemuria.rules import apply, begin_turn, end_turn, initial_state, start_bonuses
 from lumicore.lemuria.schedule import RESOURCES, Schedule, TurnPlan
 from lumicore.lemuria.simulate import SimResult, TurnTrace, plans_by_turn
@@ -232,7 +232,7 @@ class AltarYear:
     operations are applied."""
 
     def __init__(self, setup: AltarSetup) -> None:
-        self.setup = setup
+        self.setup = check_type(setup, AltarSetup, "setup", "a lemuria AltarSetup")
         self.card = setup.card
         self.memories = list(setup.start)
         self.front = dict(setup.materials)
@@ -322,6 +322,8 @@ def replay_harvests(instance: Instance, setup: AltarSetup,
     """Play a plan with material operations through the altar and the rules; the instance's
     own ``income`` is ignored (the harvests are the income). Raises
     :class:`IllegalMoveError` naming the turn and action at the first broken rule."""
+    check_instance(instance)
+    check_type(setup, AltarSetup, "setup", "a lemuria AltarSetup")
     setup.check_calendar(instance)
     plans = plans_by_turn(instance, schedule)
     bare = dc_replace(instance, income={})

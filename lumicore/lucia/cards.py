@@ -309,6 +309,8 @@ def load_deck(name_or_path: str | Path = "default") -> Deck:
 def read_card_kinds(items: list[Any], source: str, field: str = "cards") -> list[Card]:
     """The cards of a saved state's ``field`` (a list of card tables), each kind once; a
     :class:`DataError` naming ``source`` and the first bad item."""
+    if not isinstance(items, list):
+        raise field_error(source, field, "a list of cards", items)
     kinds: list[Card] = []
     for i, raw in enumerate(items):
         try:

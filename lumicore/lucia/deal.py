@@ -217,7 +217,7 @@ _TABLES: dict[tuple, HeuristicTable] = {}
 def heuristic_table(kinds: tuple[Card, ...], train: Train) -> HeuristicTable:
     """The puzzle heuristic's table for these card kinds and this train's shape, cached (every
     train a setup deals has the same shape, and a table takes about 0.1 s to build)."""
-    key = (tuple(kinds), *shape(train))
+    key = (check_cards("kinds", kinds), *shape(train))
     table = _TABLES.get(key)  # kept in hand: another thread may clear the cache meanwhile
     if table is None:
         table = build_table(kinds, train)

@@ -103,6 +103,7 @@ def check_shape(train: Train, table: HeuristicTable) -> None:
     ((5, 1, 2), (3, 0, 1))
     """
     got = shape(train)
+    check_type(table, HeuristicTable, "table", "a lumicore.lucia HeuristicTable (see build_table)")
     if got != table.shape:
         raise LumicoreError(f"heuristic table is for trains of {_shape_text(*table.shape)}, got "
                             f"{train} ({_shape_text(*got)})")

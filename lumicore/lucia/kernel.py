@@ -76,6 +76,7 @@ REASON = {2: "nodes", 3: "memory", 4: "time", 5: "interrupted"}
 def encode_action(action: Action, rules: Rules = DEFAULT_RULES) -> int:
     """The uint32 word of one action (layout in the module docstring)."""
     check_rules(rules)
+    check_type(action, Action, "action", "a lumicore.lucia.Action")
     word = _KIND[action.kind]
     if action.kind in ("move", "wild"):
         mask = sum(1 << code for role in action.roles for code in _CODES[role])
@@ -154,6 +155,11 @@ def check_states(states: Sequence[int] | np.ndarray) -> np.ndarray:
 
 def pack_trains(trains: Iterable[Train]) -> np.ndarray:
     """The trains' packed forms as a ``uint64`` array, the kernel's input."""
+    if isinstance(trains, (str, bytes)) or not isinstance(trains, Iterable):
+        raise LumicoreError(f"trains must be a list of Trains, got {shorten(trains)}")
+    trains = list(trains)
+    if not all(isinstance(t, Train) for t in trains):
+        raise LumicoreError(f"trains must be a list of Trains, got {shorten(trains)}")
     return np.array([t.packed for t in trains], dtype=np.uint64)
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from lumicore.checks import check_type
+from lumicore.checks import check_int, check_type, is_integer
 from lumicore.data import shorten
 from lumicore.errors import LumicoreError
 from lumicore.lumen import reference
@@ -80,6 +80,18 @@ def score(player: int, units: Units, board: Board, game_map: Map,
     >>> score(0, units, load_board(), m, [3], 1, [5]).total
     17
     """
+    check_type(game_map, Map, "game_map", "a lumicore.lumen Map (see load_map)")
+    if owners is None and (not hasattr(units, "__len__") or len(units) != len(game_map.vp)):
+        raise LumicoreError(f"units must give the units of each of the {len(game_map.vp)} "
+                            f"territories, got {shorten(units)}")
     owned = controllers(units, board) if owners is None else owners
+    for name, counts in (("discovery", discovery), ("objectives", objectives), ("owners", owned)):
+        if isinstance(counts, (str, bytes)) or not isinstance(counts, Sequence) \
+                or not all(is_integer(n) for n in counts):
+            raise LumicoreError(f"{name} must be a list of integers, got {shorten(counts)}")
+    if len(owned) != len(game_map.vp):
+        raise LumicoreError(f"owners must give the controller of each of the "
+                            f"{len(game_map.vp)} territories, got {shorten(owned)}")
+    check_int(secrets, "secrets", 0)
     land = sum(vp for vp, who in zip(game_map.vp, owned, strict=True) if who == player)
     return Score(land, sum(discovery), secrets * board.secret_vp, sum(objectives))

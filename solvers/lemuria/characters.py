@@ -39,7 +39,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from lumicore.checks import check_int
+from lumicore.checks import check_int, check_type
 from lumicore.data import plural
 from lumicore.errors import IllegalMoveError
 from lumicore.lemuria.instance import Instance, check_instance
@@ -91,6 +91,7 @@ class CharacterPlan:
     vp: int = field(init=False)
 
     def __post_init__(self) -> None:
+        check_type(self.schedule, Schedule, "schedule", "a lemuria Schedule")
         self.vp = self.schedule.vp
 
     def __str__(self) -> str:

@@ -39,6 +39,7 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from lumicore.checks import check_bool, check_type
+from lumicore.data import shorten
 from lumicore.errors import IllegalMoveError, LumicoreError
 from lumicore.lemuria import Instance, Schedule, TurnPlan, simulate
 from lumicore.lemuria.altar import MATERIALS, MEMORIES, MONTHS
@@ -51,6 +52,7 @@ from lumicore.lemuria.harvests import (
     Place,
     replay_harvests,
 )
+from lumicore.lemuria.instance import check_instance
 from lumicore.lemuria.schedule import RESOURCES
 from solvers.ctrl_c import noting
 from solvers.lemuria.greedy import check_max_builds, greedy_schedule
@@ -277,6 +279,9 @@ def greedy_materials(instance: Instance, setup: AltarSetup,
     others``: a material there could bar theirs); else on a pedestal (the operation is
     mandatory while a material is in front); else nothing. No paid harvests.
     :class:`IllegalMoveError` if the other players' materials cannot be placed as given."""
+    check_instance(instance)
+    if not isinstance(aim, Mapping) or any(not isinstance(aim.get(m), str) for m in MATERIALS):
+        raise LumicoreError(f"aim must map plant and mineral to a resource, got {shorten(aim)}")
     altar = AltarYear(setup)
     ops: dict[int, tuple] = {}
     income: dict[int, dict[str, int]] = {}

@@ -141,6 +141,8 @@ def solve_position(train: Train, hands: Sequence[Sequence[Card]], deck: Sequence
     check_limits(max_nodes, time_limit)
     check_callback(progress)
     _check_sequences(hands, deck)
+    if not hands:
+        raise LumicoreError("hands must hold one hand per player, got none")
     seats = check_players(len(hands))
     mover = check_int(mover, "mover", 0, seats - 1, f"a seat 0..{seats - 1}")
     clock = time.perf_counter()

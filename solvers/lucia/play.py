@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from lumicore.checks import SEED_LIMIT, check_int
+from lumicore.checks import SEED_LIMIT, check_int, is_integer
 from lumicore.errors import LumicoreError
 from lumicore.lucia import kernel
 from lumicore.lucia.cards import Card
@@ -103,8 +103,8 @@ def _others(unseen: list[Card], players: int, hand_sizes: Sequence[int] | None) 
             sizes.append(min(3, left))
             left -= sizes[-1]
         return sizes
-    sizes = list(hand_sizes)
-    if len(sizes) != players - 1 or any(not 0 <= s <= 3 for s in sizes) \
+    sizes = list(hand_sizes) if isinstance(hand_sizes, (list, tuple)) else []
+    if len(sizes) != players - 1 or any(not is_integer(s) or not 0 <= s <= 3 for s in sizes) \
             or sum(sizes) > len(unseen):
         raise LumicoreError(f"hand_sizes must give the {players - 1} other players' hand sizes "
                             f"(0..3, at most the unseen cards), got {hand_sizes!r}")
@@ -135,8 +135,9 @@ def best_play(train: Train | str, hand: Sequence[Card], unseen: Iterable[Card] |
     bound: memory does not grow with it and the time limit stops the drawing too.
     """
     train = as_train(train, rules)
-    hand, players, seed = list(hand), check_players(players), check_seed(seed)
-    pool = list(unseen.elements()) if isinstance(unseen, Counter) else list(unseen)
+    hand, players, seed = list(check_cards("hand", hand)), check_players(players), check_seed(seed)
+    pool = list(unseen.elements()) if isinstance(unseen, Counter) else list(
+        check_cards("unseen", unseen))
     if not all(isinstance(c, Card) for c in [*hand, *pool]):
         raise LumicoreError("hand and unseen must hold lumicore.lucia.Card objects")
     # The samples are drawn from the pool's order: in a canonical order they depend on which

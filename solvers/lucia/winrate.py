@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import os
 import statistics
 import warnings
 from collections.abc import Callable, Iterable
@@ -33,6 +34,7 @@ from lumicore.checks import (
     Where,
     check_fields,
     check_int,
+    check_type,
 )
 from lumicore.data import OutputFile, read_file, shorten
 from lumicore.errors import DataError, LumicoreError
@@ -224,6 +226,7 @@ def _read_outcomes(path: str | Path, resuming: bool) -> tuple[list[DealOutcome],
     (in bytes) of a last line cut short, else None. Such a line has no newline, starts as
     :func:`win_rate` starts its lines but is not whole JSON: a run killed, or a disk filled,
     while writing it. Any other bad line raises DataError naming it."""
+    check_type(path, (str, os.PathLike), "path", "a file path")
     if not Path(path).exists():
         return [], None
     text = read_file(path)
