@@ -364,6 +364,22 @@ def _call(name: str, *args: object, **options: object) -> str:
     return f"{name}({', '.join(shown)})"
 
 
+def _spec(value: object, name: str) -> Spec:
+    """``value`` if it is a :class:`Spec`, else :class:`LumicoreError` naming ``name`` (the
+    rules are a caller's constants: this runs once per table built)."""
+    return check_type(value, Spec, name, "a field rule (lumicore.checks.Spec)")
+
+
+def _specs(fields: object) -> dict[str, Spec]:
+    """``fields`` as a new dict if it maps field names to :class:`Spec` rules, else
+    :class:`LumicoreError` naming ``fields``."""
+    if not isinstance(fields, Mapping) or not all(
+            isinstance(k, str) and isinstance(v, Spec) for k, v in fields.items()):
+        raise LumicoreError(f"fields must map field names to field rules (lumicore.checks.Spec), "
+                            f"got {shorten(fields)}")
+    return dict(fields)
+
+
 class Spec:
     """A rule for one field: :attr:`what` it must be (for the message), :meth:`ok` for the value
     itself and :meth:`read`, which checks the value and its items and returns it loaded (the
@@ -450,7 +466,7 @@ class Maybe(Spec):
     """``null`` or a value of ``spec``."""
 
     def __init__(self, spec: Spec) -> None:
-        self.spec, self.what = spec, f"null or {spec.what}"
+        self.spec, self.what = _spec(spec, "spec"), f"null or {spec.what}"
 
     def __repr__(self) -> str:
         return _call("Maybe", self.spec)
@@ -469,7 +485,7 @@ class ListOf(Spec):
 
     def __init__(self, item: Spec, length: int | None = None, low: int = 0,
                  high: int | None = None, unique: bool = False, what: str | None = None) -> None:
-        self.item, self.unique = item, unique
+        self.item, self.unique = _spec(item, "item"), unique
         self.low, self.high = (length, length) if length is not None else (low, high)
         self._given = {"length": length, "low": low or None, "high": high,
                        "unique": unique or None, "what": what}
@@ -517,7 +533,7 @@ class Table(Spec):
     or an unknown key is named)."""
 
     def __init__(self, fields: Mapping[str, Spec], what: str = "an object") -> None:
-        self.fields, self.what = dict(fields), what
+        self.fields, self.what = _specs(fields), what
 
     def __repr__(self) -> str:
         return _call("Table", self.fields, what=None if self.what == "an object" else self.what)
@@ -542,7 +558,7 @@ class MapOf(Spec):
     """An object whose keys follow ``keys`` (a spec of text) and values ``values``."""
 
     def __init__(self, keys: Spec, values: Spec, what: str | None = None) -> None:
-        self.keys, self.values, self._what = keys, values, what
+        self.keys, self.values, self._what = _spec(keys, "keys"), _spec(values, "values"), what
         self.what = what or f"an object whose keys are {keys.what}"
 
     def __repr__(self) -> str:
@@ -561,7 +577,7 @@ class Where(Spec):
     """A value of ``spec`` for which ``test(value)`` holds too (a rule across its items)."""
 
     def __init__(self, spec: Spec, test: Callable[[Any], bool], what: str) -> None:
-        self.spec, self.test, self.what = spec, test, what
+        self.spec, self.test, self.what = _spec(spec, "spec"), test, what
 
     def __repr__(self) -> str:
         return _call("Where", self.spec, self.test, what=self.what)
@@ -588,7 +604,7 @@ class Load(Spec):
     """
 
     def __init__(self, spec: Spec, load: Callable[[Any], Any], what: str) -> None:
-        self.spec, self.load, self.what = spec, load, what
+        self.spec, self.load, self.what = _spec(spec, "spec"), load, what
 
     def __repr__(self) -> str:
         return _call("Load", self.spec, self.load, what=self.what)
@@ -702,6 +718,7 @@ def check_fields(data: object, fields: Mapping[str, Spec], source: str,
     ``exact``: a key not in the table is an error too. Raises a :class:`DataError` naming
     ``source`` and the first bad field; returns the fields loaded (see :meth:`Spec.read`:
     each value as it is, unless a :class:`Load` rule makes objects of it)."""
+    fields = _specs(fields)
     if not isinstance(data, dict):
         raise DataError(f"{source}: expected a JSON object, got {_show(data)}")
     table = fields if exact else {**{k: Spec() for k in data}, **fields}
@@ -719,6 +736,10 @@ def check_known_keys(table: Mapping[str, Any], known: Iterable[str], where: str,
     ...
     lumicore.errors.DataError: unknown key 'fsh' in tile 2 (known: fish, number)
     """
+    if not isinstance(table, Mapping):
+        raise LumicoreError(f"table must be a table (a dict), got {shorten(table)}")
+    if isinstance(known, (str, bytes)) or not isinstance(known, Iterable):
+        raise LumicoreError(f"known must be a list of key names, got {shorten(known)}")
     known = tuple(known)
     unknown = [key for key in table if key not in known]
     if unknown:
@@ -737,6 +758,11 @@ def read_key(table: Mapping[str, Any], key: str, default: Any, spec: Spec, path:
     ...
     lumicore.errors.DataError: 'layout.toml': rows must be an integer from 1 to 64, not '2.7'
     """
+    if not isinstance(table, Mapping):
+        raise LumicoreError(f"table must be a table (a dict), got {shorten(table)}")
+    if not isinstance(key, str):
+        raise LumicoreError(f"key must be a key name, got {shorten(key)}")
+    _spec(spec, "spec")
     value = table.get(key, default)
     if not spec.ok(value):
         raise DataError(f"{shorten(source)}: {path} must be {spec.what}, not {shorten(value)}")

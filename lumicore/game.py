@@ -499,6 +499,12 @@ def iter_arena_record(record: object, game: str | None = None, what: str = "game
     check_record_returns(record, state, what)
 
 
+def _check_record(record: object) -> None:
+    """:class:`LumicoreError` naming ``record`` unless it is a read record (a mapping)."""
+    if not isinstance(record, Mapping):
+        raise LumicoreError(f"record must be a read game record (a dict), got {shorten(record)}")
+
+
 def check_record_returns(record: Mapping[str, Any], state: GameState, what: str) -> None:
     """:class:`DataError` if ``record`` has ``returns`` that are not ``state.returns()``: the
     one check of a record's result for every replay (``what`` names the record), worded
@@ -507,9 +513,10 @@ def check_record_returns(record: Mapping[str, Any], state: GameState, what: str)
     read back as exactly the floats written), with no tolerance; a return must be a number
     (``true`` is none). A record with ``returns`` whose actions end before the game does is a
     :class:`DataError` too (its zeros are the returns of any unfinished game)."""
+    _check_record(record)
     if "returns" not in record:
         return
-    if not state.is_terminal():  # returns are written only once a game is over
+    if not check_state(state).is_terminal():  # returns are written only once a game is over
         raise DataError(f"{what}: field 'returns' is the result of a whole game, but the "
                         f"record's actions end before the game does")
     replayed = [float(r) for r in state.returns()]  # as written: JSON reads them back exactly
@@ -530,6 +537,9 @@ def check_record_game(record: Mapping[str, Any], game: str, what: str) -> None:
     ...
     lumicore.errors.DataError: not a Lumen game record: field 'game' must be "lumen", got "reef"
     """
+    _check_record(record)
+    if not isinstance(game, str):
+        raise LumicoreError(f"game must be a game's name, got {shorten(game)}")
     if "game" not in record:
         raise DataError(f"not a {what}: field 'game' is missing")
     if record["game"] != game:

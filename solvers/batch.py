@@ -139,6 +139,7 @@ def parent_ended(parent: int) -> Callable[[float | None], bool]:
     multiprocessing parent, its sentinel does (Windows keeps a dead parent's id as
     ``os.getppid()``, so that cannot tell it); else ``os.getppid()`` changing (a child whose
     parent it is) or the process id gone is polled every :data:`PARENT_POLL` seconds."""
+    parent = check_int(parent, "parent", 1, 2**31 - 1, "a process id")
     try:
         handle = os.pidfd_open(parent)
     except (AttributeError, OSError):  # not Linux, or the parent is gone already

@@ -83,6 +83,8 @@ def resolve(name_or_path: str | os.PathLike[str], builtin: dict[str, str]) -> Pa
     """
     if not isinstance(name_or_path, (str, os.PathLike)):
         raise DataError(f"{shorten(name_or_path)} is not a name or a path: expected text")
+    if not isinstance(builtin, dict):
+        raise LumicoreError(f"builtin must be a dict of built-in names, got {shorten(builtin)}")
     key = str(name_or_path)
     if isinstance(name_or_path, str) and key in builtin:  # a Path is always a file
         return data_dir() / builtin[key]

@@ -156,7 +156,8 @@ def _parse(entries: Any, where: str, kind: str, keys: tuple[str, ...],
            make: Callable[[Mapping[str, Any], str, str], Any]) -> dict[str, Any]:
     """Cards by id from a parsed ``[[kind]]`` array; ``make(entry, id, where)`` builds one."""
     if not isinstance(entries, list):
-        raise DataError(f"{where}: expected an array of tables [[{kind}]]")
+        raise DataError(f"{where}: expected an array of tables [[{kind}]], got "
+                        f"{shorten(entries)}")
     cards: dict[str, Any] = {}
     for i, entry in enumerate(entries):
         at = f"{where}[{i}]"

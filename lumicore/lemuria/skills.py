@@ -119,7 +119,8 @@ class ImpactCard:
 def parse_impacts(entries: Any, where: str = "impact") -> dict[int, ImpactCard]:
     """Impact cards by number from the parsed ``[[impact]]`` array of a TOML file."""
     if not isinstance(entries, list) or not entries:
-        raise DataError(f"{where}: expected a non-empty array of tables [[impact]]")
+        raise DataError(f"{where}: expected a non-empty array of tables [[impact]], got "
+                        f"{shorten(entries)}")
     cards: dict[int, ImpactCard] = {}
     for i, entry in enumerate(entries):
         at = f"{where}[{i}]"

@@ -266,7 +266,10 @@ def playout(players: int, seed: int, board: Board, luminos: Sequence[Lumino],
             or not all(isinstance(s, StartLumino) for s in starts):
         raise LumicoreError("a play-out needs a Board, Luminos and StartLuminos")
     # int() and bool() took 6.9 as 6 and "no" as True
-    emergency = check_int(emergency, "emergency", 0, what="an integer >= 0")
+    if not luminos:
+        raise LumicoreError("luminos must hold the tiles to draw, got none")
+    emergency = check_int(emergency, "emergency", 0, len(luminos),
+                          f"an integer from 0 to the {len(luminos)} luminos")
     light, penalties = check_bool(light, "light"), check_bool(penalties, "penalties")
     try:
         games = _playout(board, tuple(luminos), tuple(starts), players, emergency, light,

@@ -374,6 +374,7 @@ def play_game(game: Deal, policy: str = "best", samples: int = DEFAULT_SAMPLES, 
     seed = check_seed(seed)
     # checked for "greedy" too, which reads none of them: a bad value is not ignored
     samples = check_sampling(samples, max_nodes, time_limit)
+    check_callback(on_turn, "on_turn")
     check_callback(progress)
     workers = worker_count(workers, default_workers)
     hands = tuple(tuple(h) for h in game.hands())
