@@ -234,6 +234,8 @@ def checked_load(load: Callable[[], Any], what: str) -> Any:
     ...
     lumicore.errors.DataError: not a valid list: IndexError: list index out of range
     """
+    if not callable(load):
+        raise LumicoreError(f"load must be callable, got {shorten(load)}")
     try:
         state = load().clone()  # as the probes below are: a clone's fields are its own
         for action in _exercise(state):

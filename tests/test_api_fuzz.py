@@ -75,6 +75,9 @@ SKIP = {
     "solvers.lemuria.turn.best_turn": "needs a game at a player's main phase: no cheap example",
     "solvers.reef.turn.best_turn": "needs a game at a player's turn: no cheap example",
     "lumicore.lumen.kernel.random_game": "its game (kernel.setup(state)) cannot be copied",
+    "lumicore.lumen.kernel.random_games": "its game (kernel.setup(state)) cannot be copied",
+    "solvers.lemuria.turn.planner_instance":
+        "needs a game at a player's main phase: no cheap example",
 }
 
 # Known breaches of the contract, not fixed yet: "function: parameter" -> reason.
@@ -716,6 +719,36 @@ EXAMPLES.update({
 })
 
 
+def _deal_state() -> Any:
+    """A Lucia deal game with its hands dealt (its chance nodes played)."""
+    from lumicore.lucia.deal_game import DealState
+
+    state = DealState.new_game(players=2)
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    return state
+
+
+EXAMPLES.update({
+    "lumicore.data.writing": lambda: {"path": "x.out"},
+    "lumicore.game.checked_load": lambda: {"load": _replayed, "what": "x"},
+    "lumicore.lucia.kernel.search": lambda: {
+        "algorithm": "astar", "train": values()[("lucia", "train")], "table": _ctable(),
+        "htable": _htable(), **TINY},
+    "lumicore.lucia.kernel.SearchOutcome": lambda: {
+        "status": "done", "reason": None, "states": [], "cards": [], "nodes": 0, "expanded": 0,
+        "generated": 0, "bound": 0},
+    "lumicore.lucia.pdb.PatternDatabase": lambda: {
+        "abstraction": "LSG", "length": 3, "counts": (1, 1), "values": np.zeros(1, np.uint8),
+        "key": "x"},
+    "lumicore.lucia.deal_game.DealState": lambda: {
+        "train": _deal_state().train, "kinds": _deal_state().kinds,
+        "hands": _deal_state().hands},
+    "solvers.lemuria.harvest.HarvestYearModel": lambda: {
+        "instance": values()[("lemuria", "instance")], "setup": _altar_setup()},
+})
+
+
 def _packed() -> Any:
     return np.array([values()[("lucia", "train")].packed], dtype=np.uint64)
 
@@ -844,7 +877,7 @@ def _case(name: str) -> Any:
 
 FUZZED = [n for n in sorted(set(TARGETS) - set(SKIP)) if example(n, TARGETS[n]) is not None]
 """The targets with a valid example call; the others are not fuzzed yet (counted below)."""
-UNFUZZED_AT_MOST = 32
+UNFUZZED_AT_MOST = 23
 """How many public callables have no valid example yet (mostly Lemuria kernel arrays, CP-SAT
 internals and solver result classes): an example added lowers it, a new function without one fails
 :func:`test_functions_without_an_example_do_not_grow`."""

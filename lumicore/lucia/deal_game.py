@@ -100,6 +100,21 @@ ARENA_RULES = RecordRules(RECORD, ARENA_RECORD)
 required."""
 
 
+_PARTS = {"kinds": "cards", "hands": "hands (card indices)", "owed": "player indices"}
+
+
+def _check_parts(**parts: object) -> None:
+    """:class:`LumicoreError` naming the first of a :class:`DealState`'s ``kinds`` (cards),
+    ``hands`` (lists of card indices) and ``owed`` (None or a list) of the wrong kind."""
+    for name, value in parts.items():
+        items = list(value) if isinstance(value, (list, tuple)) else None
+        if name == "owed" and value is None:
+            continue
+        if items is None or (name == "kinds" and not all(isinstance(c, Card) for c in items)) \
+                or (name == "hands" and not all(isinstance(h, (list, tuple)) for h in items)):
+            raise LumicoreError(f"{name} must be a list of {_PARTS[name]}, got {shorten(value)}")
+
+
 class DealState:
     """Train, card kinds, hands (kind indices, sorted), mover, the deck (a fixed order of kind
     indices, or the counts of each kind left when hidden) and the draws still owed."""
@@ -113,11 +128,17 @@ class DealState:
                  won: bool | None = None) -> None:
         if not isinstance(train, Train):
             raise LumicoreError(f"train must be a Train, got {train!r:.80}")
-        check_players(len(hands))
-        self.train, self.kinds = train, tuple(kinds)
-        self.hands = [sorted(h) for h in hands]
+        if not hands:
+            raise LumicoreError(f"hands must hold one hand per player, got {shorten(hands)}")
+        try:
+            check_players(len(hands))
+            self.train, self.kinds = train, tuple(kinds)
+            self.hands = [sorted(h) for h in hands]
+            self.owed = list(owed or [])
+        except TypeError:  # checked only here: every clone of the bots' searches comes here
+            _check_parts(kinds=kinds, hands=hands, owed=owed)
+            raise
         self.mover, self.order, self.counts = mover, order, counts
-        self.owed = list(owed or [])
         self.won = train.is_goal() if won is None else won
         self._moves: list[tuple[Card, Train]] | None = None
 

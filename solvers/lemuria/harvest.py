@@ -76,7 +76,7 @@ class HarvestYearModel(YearModel):
     def __init__(self, instance: Instance, setup: AltarSetup, max_builds: int | None = None
                  ) -> None:
         max_builds = check_max_builds(max_builds)
-        self.setup = setup
+        self.setup = check_type(setup, AltarSetup, "setup", "a lemuria AltarSetup")
         self._altar_done = False
         super().__init__(instance)
         if max_builds is not None:  # facilities the player may still build (8 in all)
