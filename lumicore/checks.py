@@ -37,7 +37,7 @@ import numbers
 import os
 import re
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, TypeGuard, TypeVar
+from typing import Any, TypeGuard, TypeVar, overload
 
 import numpy as np
 
@@ -281,7 +281,15 @@ def parse_real(text: object, name: str = "the number") -> float:
 _T = TypeVar("_T")
 
 
-def check_type(value: object, kind: type[_T], name: str, what: str) -> _T:
+@overload
+def check_type(value: object, kind: type[_T], name: str, what: str) -> _T: ...
+
+
+@overload
+def check_type(value: object, kind: tuple[type, ...], name: str, what: str) -> Any: ...
+
+
+def check_type(value: object, kind: Any, name: str, what: str) -> Any:
     """``value`` if it is a ``kind``; else :class:`LumicoreError`: "``name`` must be ``what``",
     quoting the value.
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any, TypeGuard
 
 from lumicore.checks import check_int, check_real
 from lumicore.data import shorten
@@ -79,7 +80,7 @@ def plackett_luce(ranking_games: list[list[tuple[str, float]]], names: list[str]
             for name, r in ratings.items()}
 
 
-def _is_list(value: object) -> bool:
+def _is_list(value: object) -> TypeGuard[Sequence[Any]]:
     """Whether ``value`` is a list or tuple (a string is none here)."""
     return isinstance(value, Sequence) and not isinstance(value, (str, bytes))
 
