@@ -53,7 +53,9 @@ def running(pid: int) -> bool:
     try:
         with open(f"/proc/{pid}/stat") as stat:
             return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:  # no /proc: trust the signal
+    except (FileNotFoundError, ProcessLookupError):  # ended meanwhile (a read then fails: ESRCH)
+        return not os.path.isdir("/proc/self")  # or no /proc: trust the signal
+    except OSError:
         return True
 
 

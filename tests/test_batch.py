@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 from dice_nim import ENTRY, NAME
-from process_helpers import ctrl_c_state, press_as_children_start, windows_parent
+from process_helpers import ctrl_c_state, press_as_children_start, running, windows_parent
 
 from lumicore.errors import LumicoreError, WorkerDiedError
 from lumicore.game import GAMES
@@ -199,15 +199,6 @@ if __name__ == "__main__":
 """
 
 
-def _running(pid: int) -> bool:
-    """True while ``pid`` is a live process (a zombie no one reaps is not)."""
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
-
-
 @pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc")
 @pytest.mark.parametrize("windows", [False, True])
 @pytest.mark.parametrize("start", ["fork", "forkserver", "spawn"])
@@ -238,14 +229,14 @@ def test_workers_end_when_their_parent_is_killed(tmp_path, start, windows):
         while len(os.listdir(folder)) < 2 and time.monotonic() < deadline:
             time.sleep(0.1)
         workers = [int(name) for name in os.listdir(folder)]
-        assert len(workers) == 2 and all(_running(w) for w in workers)
+        assert len(workers) == 2 and all(running(w) for w in workers)
     finally:
         parent.send_signal(signal.SIGKILL)
         parent.wait()
     deadline = time.monotonic() + 20 * batch.PARENT_POLL + 10
-    while any(_running(w) for w in workers) and time.monotonic() < deadline:
+    while any(running(w) for w in workers) and time.monotonic() < deadline:
         time.sleep(0.1)
-    left = [w for w in workers if _running(w)]
+    left = [w for w in workers if running(w)]
     for w in left:
         os.kill(w, signal.SIGKILL)
     assert not left, f"workers {left} outlived their killed parent"
@@ -323,7 +314,7 @@ def test_a_run_closed_early_ends_its_busy_workers(tmp_path):
     closing.start()
     closing.join(timeout=60)  # a hang detector, not a timing: the close takes well under 1 s
     assert not closing.is_alive(), "closing the run waited for its busy workers' jobs"
-    assert not any(_running(w) for w in busy)
+    assert not any(running(w) for w in busy)
 
 
 def _two_busy_workers(tmp_path: Path, fn: Callable[[tuple[str, str]], object]) -> tuple:
@@ -335,7 +326,7 @@ def _two_busy_workers(tmp_path: Path, fn: Callable[[tuple[str, str]], object]) -
     while len(os.listdir(tmp_path)) < 2 and time.monotonic() < deadline:
         time.sleep(0.05)
     busy = [int(name) for name in os.listdir(tmp_path)]
-    assert len(busy) == 2 and all(_running(w) for w in busy)
+    assert len(busy) == 2 and all(running(w) for w in busy)
     return pairs, busy
 
 
@@ -360,10 +351,10 @@ def test_a_second_ctrl_c_as_the_workers_end_waits_for_their_end(tmp_path, monkey
     try:
         with pytest.raises(KeyboardInterrupt):
             pairs.close()
-        assert not any(_running(w) for w in busy)
+        assert not any(running(w) for w in busy)
     finally:
         for w in busy:
-            if _running(w):
+            if running(w):
                 os.kill(w, signal.SIGKILL)
 
 
@@ -381,7 +372,7 @@ def test_a_worker_that_ignores_sigterm_is_killed_as_the_run_ends(tmp_path, monke
     closing = threading.Thread(target=pairs.close, daemon=True)
     closing.start()
     closing.join(timeout=60)  # a hang detector: the close takes well under a second
-    left = [w for w in busy if _running(w)]
+    left = [w for w in busy if running(w)]
     for w in left:
         os.kill(w, signal.SIGKILL)
     assert not closing.is_alive() and not left
