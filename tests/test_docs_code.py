@@ -23,9 +23,9 @@ SHRINK = [  # (pattern, replacement): minutes of searching become seconds
     (r"\bgames=\d+", "games=4"),
     (r"\bdeals=\d+", "deals=4"),
     (r"\bsamples=\d+", "samples=5"),
-    (r"\biterations=\d+", "iterations=8"),
+    (r"\biterations=\d+", "iterations=2"),
     # a reef MCTS game takes seconds a decision (make_bot takes its options as arguments)
-    (r'(?<!make_bot\()"mcts"', '"mcts:iterations=8:cutoff=1"'),
+    (r'(?<!make_bot\()"mcts"', '"mcts:iterations=2:cutoff=1"'),
     # the reef's flatmc plays 8 play-outs for each of 4 candidates a decision: 45 s of a
     # 4-game tournament
     (r'(?<!make_bot\()"flatmc"', '"flatmc:playouts=1:candidates=2"'),

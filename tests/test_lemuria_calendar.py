@@ -85,7 +85,8 @@ def test_the_planners_agree_on_a_year_that_starts_later(seed, first_turn):
     oracle = optimum(year)
     assert oracle.status == "optimal"
     assert simulate(year, oracle.schedule).total == oracle.vp
-    plan_ = build_schedule(year, time_limit=30, workers=1)
+    # (seed 4's year is not proven by CP-SAT: the next test gives its search time to the end)
+    plan_ = build_schedule(year, time_limit=30 if seed != 4 else 3, workers=1)
     assert simulate(year, plan_).total == plan_.vp <= oracle.vp <= plan_.bound
     assert (plan_.status == "optimal") == (plan_.vp == plan_.bound)
     assert plan_.status == "optimal" or seed == 4
