@@ -34,6 +34,8 @@ from lumicore.lemuria.rules import (
     chit_options,
     end_turn,
     initial_state,
+    place_chit,
+    replace,
 )
 
 BUILDINGS = {b.id: b for b in [
@@ -629,3 +631,25 @@ def test_a_malformed_schedule_is_an_illegal_move_error(schedule):
     inst = make(start={"food": 1, "gold": 2}, hand=("K",), character_deck=("L",))
     with pytest.raises(IllegalMoveError):
         simulate(inst, schedule)
+
+
+def test_a_rule_step_names_its_bad_argument_and_keeps_its_own_errors():
+    # a rule step given no State or no Instance raised AttributeError ('str' object has no
+    # attribute 'turn'); the check runs only once the step failed (the searches' hot path), so
+    # an error of well-typed arguments is still the step's own
+    inst = make()
+    state = initial_state(inst)
+    with pytest.raises(LumicoreError, match=r"^state must be a lemuria State, got 'x'$") as info:
+        begin_turn(inst, "x")
+    assert isinstance(info.value.__context__, AttributeError)
+    with pytest.raises(LumicoreError, match=r"^instance must be a lemuria Instance, got 'None'$"):
+        end_turn(None, state)
+    with pytest.raises(LumicoreError, match=r"^row must be a Trend row .*, got '\[\]'$"):
+        age_row([], ())
+    with pytest.raises(LumicoreError, match=r"^row must be a Trend row .* of 1 or more slots"):
+        age_row((), ())
+    with pytest.raises(LumicoreError, match=r"^district must be a district's name or None"):
+        place_chit(state, ["rural"])
+    past_the_year = replace(state, turn=inst.turns + 1)
+    with pytest.raises(KeyError):  # no income for a turn after the year: the step's own error
+        begin_turn(inst, past_the_year)

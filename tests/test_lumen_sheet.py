@@ -492,3 +492,11 @@ def test_the_sheet_notation_takes_ascii_digits_only(text):
     """Arabic-Indic digits were read as numbers (the reef and Lemuria notations refuse them)."""
     with pytest.raises(NotationError):
         Sheet.parse(text)
+
+
+def test_grid_layout_names_its_empty_cells():
+    # it was "a command area has 1 to 64 bubbles, not 0": which argument?
+    from lumicore.lumen.sheet import grid_layout
+
+    with pytest.raises(DataError, match=r"^cells: a command area has 1 to 64 bubbles, not 0$"):
+        grid_layout([])

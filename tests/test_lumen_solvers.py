@@ -523,3 +523,18 @@ def test_exact_choices_of_equal_value_rank_the_others_lower_chance_first(tmp_pat
     assert result.method == "exact" and result.status == "optimal"
     others = [values[c.action][1 - mover] for c in result.choices]
     assert others == sorted(others) and others[0] == min(v[1 - mover] for v in values)
+
+
+def test_chance_value_names_its_bad_argument():
+    # it raised AttributeError ('str' object has no attribute 'is_chance_node') or TypeError
+    # (list indices must be integers); checked only once the evaluation failed
+    from lumicore.lumen.game import GameState
+    from solvers.lumen.bots import chance_value
+
+    state = GameState(seed=1)
+    with pytest.raises(LumicoreError, match=r"^state must be a Lumen GameState, got 'x'$"):
+        chance_value("x", 0)
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    with pytest.raises(LumicoreError, match=r"^player must be a player index from 0 to 1"):
+        chance_value(state, "0")

@@ -18,7 +18,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
-from lumicore.errors import IllegalMoveError
+from lumicore.checks import check_type
+from lumicore.data import shorten
+from lumicore.errors import IllegalMoveError, LumicoreError
 from lumicore.lemuria.cards import Building, Character
 from lumicore.lemuria.instance import CAPACITY, CHITS, REMODEL_FROM, Instance, check_instance
 from lumicore.lemuria.schedule import (
@@ -69,6 +71,19 @@ CHURCH_VP = 3
 _R = {r: i for i, r in enumerate(RESOURCES)}
 _D = {d: i for i, d in enumerate(DISTRICTS)}
 _S = {s: i for i, s in enumerate(SOURCES)}
+
+_SLIPS = (AttributeError, TypeError, IndexError, KeyError)
+"""What a rule step given an argument of the wrong kind raises: its arguments are checked only
+then (:func:`_check_args`), so that the searches' hot path runs no check."""
+
+
+def _check_args(**args: object) -> None:
+    """:class:`LumicoreError` naming the first of a rule step's arguments that is not of its
+    kind (by its name: ``instance``, ``state``, ``turn``, ...); nothing when all are."""
+    for name, value in args.items():
+        kind, what = _KINDS[name]
+        if not check_type(value, kind, name, what) and name == "row":
+            raise LumicoreError(f"row must be {what} of 1 or more slots, got {shorten(value)}")
 
 
 class CardData(Protocol):
@@ -152,13 +167,30 @@ class State:
                 f"{' '.join(self.hand) or '-'} | {homes} | chits {chits or '-'} | VP {self.total}")
 
 
+_KINDS: dict[str, tuple[type | tuple[type, ...], str]] = {
+    "instance": (Instance, "a lemuria Instance"),
+    "state": (State, "a lemuria State"),
+    "turn": (int, "a turn number"),
+    "slot": (int, "a Trend slot number (1 to 5)"),
+    "district": ((str, type(None)), "a district's name or None"),
+    "row": (tuple, "a Trend row (a tuple of card ids or None)"),
+    "deck": (tuple, "a tuple of card ids"),
+    "housed": (list, "a list of colours"),
+}
+"""The kind of each argument of the rule steps, for :func:`_check_args`."""
+
+
 def replace(state: State, **changes: object) -> State:
     """``dataclasses.replace`` for :class:`State` without re-running ``__init__`` (the search's
     hot path; every field is immutable, so sharing them is safe)."""
-    new = object.__new__(State)
-    new.__dict__.update(state.__dict__)
-    new.__dict__.update(changes)
-    return new
+    try:
+        new = object.__new__(State)
+        new.__dict__.update(state.__dict__)
+        new.__dict__.update(changes)
+        return new
+    except _SLIPS:  # checked only here: the searches call this millions of times
+        _check_args(state=state)
+        raise
 
 
 def initial_state(instance: Instance) -> State:
@@ -186,27 +218,39 @@ def _add(amounts: tuple[int, ...], index: int, n: int) -> tuple[int, ...]:
 def district_bonuses(state: State, festival: bool) -> tuple[str, ...]:
     """Districts whose turn-start bonus the player takes: the single player with the most chits
     there (ties for most give nobody the bonus); on a festival turn, any chit there is enough."""
-    out = []
-    for d, district in enumerate(DISTRICTS):
-        mine = state.chits[d]
-        best_other = max((o[d] for o in state.opponent_chits), default=0)
-        if mine >= 1 and (festival or mine > best_other):
-            out.append(district)
-    return tuple(out)
+    try:
+        out = []
+        for d, district in enumerate(DISTRICTS):
+            mine = state.chits[d]
+            best_other = max((o[d] for o in state.opponent_chits), default=0)
+            if mine >= 1 and (festival or mine > best_other):
+                out.append(district)
+        return tuple(out)
+    except _SLIPS:  # checked only here: the searches call this millions of times
+        _check_args(state=state)
+        raise
 
 
 def bonuses_taken(instance: Instance, turn: int) -> bool:
     """Whether the district bonuses of ``turn`` were taken before the year (turn 1 with
     ``instance.first_bonuses``): they give no resources or VP in it."""
-    return turn == 1 and instance.first_bonuses is not None
+    try:
+        return turn == 1 and instance.first_bonuses is not None
+    except _SLIPS:  # checked only here: the searches call this millions of times
+        _check_args(instance=instance)
+        raise
 
 
 def start_bonuses(instance: Instance, state: State) -> tuple[str, ...]:
     """The district bonuses of the start of ``state.turn`` (``state`` before the turn
     starts): :func:`district_bonuses`, or ``instance.first_bonuses`` in turn 1 when given."""
-    if bonuses_taken(instance, state.turn):
-        return instance.first_bonuses  # type: ignore[return-value]
-    return district_bonuses(state, state.turn in instance.festivals)
+    try:
+        if bonuses_taken(instance, state.turn):
+            return instance.first_bonuses  # type: ignore[return-value]
+        return district_bonuses(state, state.turn in instance.festivals)
+    except _SLIPS:  # checked only here: the searches call this millions of times
+        _check_args(instance=instance, state=state)
+        raise
 
 
 def begin_turn(instance: Instance, state: State) -> State:
@@ -214,30 +258,34 @@ def begin_turn(instance: Instance, state: State) -> State:
     nothing but the Administrative bonus when they were taken before the year), then the
     opponents' actions (their Trend card taken if still in the row, their chit placed if a
     slot is free), then the turn's income."""
-    turn = state.turn
-    bonuses = start_bonuses(instance, state)
-    resources, vp = state.resources, state.vp
-    if not bonuses_taken(instance, turn):
-        if "rural" in bonuses:
-            resources = _add(resources, _R["food"], 1)
-        if "commerce" in bonuses:
-            resources = _add(resources, _R["gold"], 1)
-        if "church" in bonuses:
-            vp = _add(vp, _S["church"], CHURCH_VP)
-    state = replace(state, resources=resources, vp=vp, built=False,
-                    admin="administrative" in bonuses)
-    for i, opponent in enumerate(instance.opponents):
-        card = opponent.builds.get(turn)
-        if card is not None and card in state.row:
-            state = replace(state, row=_take(state.row, card))
-        district = opponent.chits.get(turn)
-        if district is not None and state.free_slots(district) > 0:
-            chits = list(state.opponent_chits)
-            chits[i] = _add(chits[i], _D[district], 1)
-            state = replace(state, opponent_chits=tuple(chits))
-    for resource, amount in instance.income[turn].items():
-        state = replace(state, resources=_add(state.resources, _R[resource], amount))
-    return state
+    try:
+        turn = state.turn
+        bonuses = start_bonuses(instance, state)
+        resources, vp = state.resources, state.vp
+        if not bonuses_taken(instance, turn):
+            if "rural" in bonuses:
+                resources = _add(resources, _R["food"], 1)
+            if "commerce" in bonuses:
+                resources = _add(resources, _R["gold"], 1)
+            if "church" in bonuses:
+                vp = _add(vp, _S["church"], CHURCH_VP)
+        state = replace(state, resources=resources, vp=vp, built=False,
+                        admin="administrative" in bonuses)
+        for i, opponent in enumerate(instance.opponents):
+            card = opponent.builds.get(turn)
+            if card is not None and card in state.row:
+                state = replace(state, row=_take(state.row, card))
+            district = opponent.chits.get(turn)
+            if district is not None and state.free_slots(district) > 0:
+                chits = list(state.opponent_chits)
+                chits[i] = _add(chits[i], _D[district], 1)
+                state = replace(state, opponent_chits=tuple(chits))
+        for resource, amount in instance.income[turn].items():
+            state = replace(state, resources=_add(state.resources, _R[resource], amount))
+        return state
+    except _SLIPS:  # checked only here: the searches call this millions of times
+        _check_args(instance=instance, state=state)
+        raise
 
 
 def _take(row: tuple[str | None, ...], card: str) -> tuple[str | None, ...]:
@@ -251,10 +299,14 @@ def allowed_reductions(state: State, slot: int, remodel_color: str | None = None
     """How many 1-resource reductions a build from ``slot`` (1-based) may take: one in the Lower
     Trend, one in the Upper Trend with the Administrative bonus; a remodel adds one, and one more
     when the discarded facility (``remodel_color``) has the new card's colour."""
-    n = (1 if slot > UPPER else int(state.admin)) + state.discount
-    if remodel_color is not None:
-        n += 1 + int(remodel_color == card_color)
-    return n
+    try:
+        n = (1 if slot > UPPER else int(state.admin)) + state.discount
+        if remodel_color is not None:
+            n += 1 + int(remodel_color == card_color)
+        return n
+    except _SLIPS:  # checked only here: the searches call this millions of times
+        _check_args(state=state, slot=slot)
+        raise
 
 
 def _reduced_cost(card: Building, reduce: Iterable[str], allowed: int) -> dict[str, int]:
@@ -305,18 +357,23 @@ def _row_text(row: tuple[str | None, ...]) -> str:
 def place_chit(state: State, district: str | None) -> State:
     """Place the new facility's chit in ``district``; None only when no chit is left or no
     district has a free slot."""
-    free = [d for d in DISTRICTS if state.free_slots(d) > 0]
-    if district is None:
-        if state.chits_left() > 0 and free:
-            raise IllegalMoveError(f"the new chit must be placed (free slots in {', '.join(free)})")
-        return state
-    if district not in _D:
-        raise IllegalMoveError(f"unknown district {district!r} (one of {', '.join(DISTRICTS)})")
-    if state.chits_left() == 0:
-        raise IllegalMoveError("no building chit left to place")
-    if district not in free:
-        raise IllegalMoveError(f"the {district} district has no free slot")
-    return replace(state, chits=_add(state.chits, _D[district], 1))
+    try:
+        free = [d for d in DISTRICTS if state.free_slots(d) > 0]
+        if district is None:
+            if state.chits_left() > 0 and free:
+                raise IllegalMoveError(
+                    f"the new chit must be placed (free slots in {', '.join(free)})")
+            return state
+        if district not in _D:
+            raise IllegalMoveError(f"unknown district {district!r} (one of {', '.join(DISTRICTS)})")
+        if state.chits_left() == 0:
+            raise IllegalMoveError("no building chit left to place")
+        if district not in free:
+            raise IllegalMoveError(f"the {district} district has no free slot")
+        return replace(state, chits=_add(state.chits, _D[district], 1))
+    except _SLIPS:  # checked only here: the searches call this millions of times
+        _check_args(state=state, district=district)
+        raise
 
 
 def build_card(instance: CardData, state: State, card: str, reduce: tuple[str, ...] = ()
@@ -332,8 +389,12 @@ def build_card(instance: CardData, state: State, card: str, reduce: tuple[str, .
 
 def chit_options(state: State) -> list[str | None]:
     """The legal districts for a new chit: every district with a free slot, or [None]."""
-    free: list[str | None] = [d for d in DISTRICTS if state.free_slots(d) > 0]
-    return free if free and state.chits_left() > 0 else [None]
+    try:
+        free: list[str | None] = [d for d in DISTRICTS if state.free_slots(d) > 0]
+        return free if free and state.chits_left() > 0 else [None]
+    except _SLIPS:  # checked only here: the searches call this millions of times
+        _check_args(state=state)
+        raise
 
 
 def _build(instance: CardData, state: State, action: Build) -> State:
@@ -439,40 +500,56 @@ def age_row(row: tuple[str | None, ...], deck: tuple[str, ...]
     >>> age_row(("A", "B", None, None, None), ())
     ((None, None, None, 'A', 'B'), ())
     """
-    deck = deck + ((row[-1],) if row[-1] is not None else ())
-    remaining = tuple(c for c in row[:-1] if c is not None)
-    empty = len(row) - len(remaining)
-    drawn, deck = deck[:empty], deck[empty:]
-    return (None,) * (empty - len(drawn)) + tuple(reversed(drawn)) + remaining, deck
+    try:
+        deck = deck + ((row[-1],) if row[-1] is not None else ())
+        remaining = tuple(c for c in row[:-1] if c is not None)
+        empty = len(row) - len(remaining)
+        drawn, deck = deck[:empty], deck[empty:]
+        return (None,) * (empty - len(drawn)) + tuple(reversed(drawn)) + remaining, deck
+    except _SLIPS:  # checked only here: the searches call this millions of times
+        _check_args(row=row, deck=deck)
+        raise
 
 
 def festival_vp(instance: Instance, state: State, turn: int) -> int:
     """Festival scoring: per colour, the player's housed facilities of that colour score 3 VP each
     when strictly more than every opponent's residents of that colour at this festival, otherwise
     (second place or a tie for most) 1 VP each."""
-    housed = [instance.buildings[b].color for b, resident in state.facilities if resident]
-    return festival_points(instance, housed, turn)
+    try:
+        housed = [instance.buildings[b].color for b, resident in state.facilities if resident]
+        return festival_points(instance, housed, turn)
+    except _SLIPS:  # checked only here: the searches call this millions of times
+        _check_args(instance=instance, state=state, turn=turn)
+        raise
 
 
 def festival_points(instance: Instance, housed: list[str], turn: int) -> int:
     """Festival VP at ``turn`` of housed facilities of the colours ``housed`` (one entry each)."""
-    vp = 0
-    for color in COLORS:
-        mine = housed.count(color)
-        others = max((o.residents.get(turn, {}).get(color, 0) for o in instance.opponents),
-                     default=0)
-        vp += 3 * mine if mine > others else mine
-    return vp
+    try:
+        vp = 0
+        for color in COLORS:
+            mine = housed.count(color)
+            others = max((o.residents.get(turn, {}).get(color, 0) for o in instance.opponents),
+                         default=0)
+            vp += 3 * mine if mine > others else mine
+        return vp
+    except _SLIPS:  # checked only here: the searches call this millions of times
+        _check_args(instance=instance, housed=housed, turn=turn)
+        raise
 
 
 def end_turn(instance: Instance, state: State) -> State:
     """Trend ageing and refill (not after the instance's last turn), then festival scoring on
     the instance's festival turns (months 4, 8 and 12); the returned state is before the next
     turn's start."""
-    row, deck, vp = state.row, state.deck, state.vp
-    if state.turn < instance.turns:
-        row, deck = age_row(row, deck)
-    if state.turn in instance.festivals:
-        vp = _add(vp, _S["festival"], festival_vp(instance, state, state.turn))
-    return replace(state, turn=state.turn + 1, row=row, deck=deck, vp=vp, built=False,
-                   admin=False)
+    try:
+        row, deck, vp = state.row, state.deck, state.vp
+        if state.turn < instance.turns:
+            row, deck = age_row(row, deck)
+        if state.turn in instance.festivals:
+            vp = _add(vp, _S["festival"], festival_vp(instance, state, state.turn))
+        return replace(state, turn=state.turn + 1, row=row, deck=deck, vp=vp, built=False,
+                       admin=False)
+    except _SLIPS:  # checked only here: the searches call this millions of times
+        _check_args(instance=instance, state=state)
+        raise

@@ -258,7 +258,8 @@ def grid_layout(cells: list[Cell] | tuple[Cell, ...], high_command: HighCommand 
     if len(set(cells)) != len(cells):
         raise DataError("a bubble is listed twice")
     if not 1 <= len(cells) <= MAX_BUBBLES:
-        raise DataError(f"a command area has 1 to {MAX_BUBBLES} bubbles, not {len(cells)}")
+        raise DataError(f"cells: a command area has 1 to {MAX_BUBBLES} bubbles, not "
+                        f"{len(cells)}")
     return Layout(cells, _orthogonal(cells), high_command, name)
 
 

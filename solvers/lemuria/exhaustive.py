@@ -39,8 +39,9 @@ import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from lumicore.checks import check_type
 from lumicore.errors import IllegalMoveError
-from lumicore.lemuria.instance import Instance
+from lumicore.lemuria.instance import Instance, check_instance
 from lumicore.lemuria.rules import (
     MAX_FACILITIES,
     SOURCES,
@@ -230,25 +231,30 @@ def upper_bound(instance: Instance, state: State) -> int:
     Church: this turn's bonus exactly, 3 VP for each later turn. Festivals: 3 VP per facility
     that can be housed by then.
     """
-    t, last = state.turn, instance.turns
-    turns_left = last - t + 1
-    if turns_left <= 0:
-        return 0
-    bonuses = start_bonuses(instance, state)
-    taken = bonuses_taken(instance, t)  # before the year: only the Administrative one acts
-    now = dict(zip(RESOURCES, state.resources, strict=True))
-    for resource, amount in instance.income[t].items():
-        now[resource] += amount
-    now["food"] += "rural" in bonuses and not taken
-    now["gold"] += "commerce" in bonuses and not taken
-    if turns_left == 1:
-        build_vp, builds = _last_build_bound(instance, state, now, "administrative" in bonuses)
-    else:
-        later = 2 * (turns_left - 1) + sum(
-            sum(instance.income[u].values()) for u in range(t + 1, last + 1))
-        build_vp, builds = _build_bound(instance, state, sum(now.values()) + later)
-    church_vp = 3 * ("church" in bonuses and not taken) + 3 * (turns_left - 1)
-    return build_vp + _resident_bound(instance, state, builds) + church_vp
+    try:
+        t, last = state.turn, instance.turns
+        turns_left = last - t + 1
+        if turns_left <= 0:
+            return 0
+        bonuses = start_bonuses(instance, state)
+        taken = bonuses_taken(instance, t)  # before the year: only the Administrative one acts
+        now = dict(zip(RESOURCES, state.resources, strict=True))
+        for resource, amount in instance.income[t].items():
+            now[resource] += amount
+        now["food"] += "rural" in bonuses and not taken
+        now["gold"] += "commerce" in bonuses and not taken
+        if turns_left == 1:
+            build_vp, builds = _last_build_bound(instance, state, now, "administrative" in bonuses)
+        else:
+            later = 2 * (turns_left - 1) + sum(
+                sum(instance.income[u].values()) for u in range(t + 1, last + 1))
+            build_vp, builds = _build_bound(instance, state, sum(now.values()) + later)
+        church_vp = 3 * ("church" in bonuses and not taken) + 3 * (turns_left - 1)
+        return build_vp + _resident_bound(instance, state, builds) + church_vp
+    except (AttributeError, TypeError, IndexError, KeyError):  # checked only here: every node
+        check_instance(instance)
+        check_type(state, State, "state", "a lemuria State")
+        raise
 
 
 def _remodel_possible(instance: Instance) -> bool:

@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from lumicore.checks import check_int
+from lumicore.checks import check_index, check_int, check_type
 from lumicore.errors import LumicoreError
 from lumicore.game import GameState
 from lumicore.lumen import kernel
@@ -66,16 +66,22 @@ class RandomBot:
 def chance_value(state: LumenState, player: int, depth: int = 1) -> float:
     """``player``'s :meth:`~LumenState.evaluate` of ``state``, with up to ``depth`` chance
     nodes at its front taken at their expectation (when they have few outcomes)."""
-    if depth and state.is_chance_node():
-        outcomes = state.chance_outcomes()
-        if len(outcomes) <= MAX_OUTCOMES:
-            total = 0.0
-            for a, p in outcomes:
-                child = state.clone()
-                child.apply_action(a)
-                total += p * chance_value(child, player, depth - 1)
-            return total
-    return state.evaluate()[player]
+    try:
+        if depth and state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            if len(outcomes) <= MAX_OUTCOMES:
+                total = 0.0
+                for a, p in outcomes:
+                    child = state.clone()
+                    child.apply_action(a)
+                    total += p * chance_value(child, player, depth - 1)
+                return total
+        return state.evaluate()[player]
+    except (AttributeError, TypeError, IndexError):  # checked only here: every ply of the bots
+        check_type(state, LumenState, "state", "a Lumen GameState")
+        check_index(player, 2, "player", "a player index")
+        check_int(depth, "depth", 0)
+        raise
 
 
 class GreedyBot:
