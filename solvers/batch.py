@@ -344,10 +344,12 @@ def _shut_down(pool: ProcessPoolExecutor, futures: list) -> None:
     # a run that ended waits for its idle pool: a pool left to end by itself could still be
     # ending at the interpreter's exit, whose clean-up then writes to its closed pipe ("OSError:
     # [Errno 9] Bad file descriptor" on stderr, seen after a lucia play of a pool per turn)
+    if not busy:  # (the idle workers end by themselves: Ctrl-C may still stop the wait)
+        pool.shutdown(wait=True, cancel_futures=True)
+        return
     with ctrl_c_held():  # a second Ctrl-C here left workers running past this process's end
-        pool.shutdown(wait=not busy, cancel_futures=True)
-        if busy:
-            end_processes(processes)
+        pool.shutdown(wait=False, cancel_futures=True)
+        end_processes(processes)
 
 
 END_WAIT = 5.0
