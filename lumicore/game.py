@@ -273,7 +273,12 @@ S = TypeVar("S", bound=GameState)
 def sample_chance(state: GameState, rng: np.random.Generator) -> int:
     """One outcome of the chance node ``state``, drawn with its probability."""
     check_type(rng, np.random.Generator, "rng", "a numpy random Generator")
-    if not check_state(state).is_chance_node():
+    try:
+        chance = state.is_chance_node()
+    except AttributeError:  # checked only here: the Monte Carlo play-outs draw through this
+        check_state(state)
+        raise
+    if not chance:
         raise LumicoreError("not a chance node: the player to move decides here")
     outcomes = state.chance_outcomes()
     actions = [a for a, _ in outcomes]

@@ -71,7 +71,12 @@ def decision_actions(state: GameState) -> list[int]:
     """The legal actions of ``state`` where a player decides, as a bot's ``choose`` takes it;
     at the end of the game or at a chance node a :class:`LumicoreError` says so (a bot chose a
     chance outcome there, or failed on the empty list of a finished game)."""
-    if check_state(state).is_terminal():
+    try:
+        over = state.is_terminal()
+    except AttributeError:  # checked only here: a random bot's play-out chooses through this
+        check_state(state)
+        raise
+    if over:
         raise LumicoreError("a bot chooses where a player decides: the game is over")
     if state.is_chance_node():
         raise LumicoreError("a bot chooses where a player decides: this is a chance node (draw "
@@ -179,10 +184,16 @@ def rollout(state: GameState, rng: np.random.Generator,
     reached past it, or when the policy stops for it (the greedy policy of the searching bots
     reads the clock between the actions it weighs)."""
     try:
-        state.is_terminal()
-    except AttributeError:  # checked only here, as in score
-        check_state(state)
+        return _rollout(state, rng, policy, cutoff, evaluate, deadline)
+    except (AttributeError, TypeError):  # checked only here: the searches play out thousands
+        _check_rollout(state, rng, policy, cutoff, evaluate, deadline)  # of times a decision
         raise
+
+
+def _check_rollout(state: object, rng: object, policy: object, cutoff: object,
+                   evaluate: object, deadline: object) -> None:
+    """:class:`LumicoreError` naming the first of :func:`rollout`'s arguments of the wrong kind."""
+    check_state(state)
     check_type(rng, np.random.Generator, "rng", "a numpy random Generator")
     if policy is not None and not callable(policy):
         raise LumicoreError(f"policy must be a function of a state or None, got "
@@ -192,6 +203,11 @@ def rollout(state: GameState, rng: np.random.Generator,
     if deadline is not None:
         check_real(deadline, "deadline", "None or a time.perf_counter() value")
     _check_evaluate(evaluate)
+
+
+def _rollout(state: GameState, rng: np.random.Generator,
+             policy: Callable[[GameState], int] | None, cutoff: int | None,
+             evaluate: Evaluator | None, deadline: float | None) -> list[float]:
     decisions = 0
     for _ in range(MAX_STEPS):
         if state.is_terminal():
