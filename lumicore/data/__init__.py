@@ -246,7 +246,7 @@ def process_exists(pid: int) -> bool:
         os.kill(int(pid), 0)
     except ProcessLookupError:
         return False
-    except (OSError, OverflowError):  # another user's process (EPERM), an absurd pid
+    except OSError:  # another user's process (EPERM)
         return True
     return True
 

@@ -198,7 +198,7 @@ def memory_problem(card: AltarCard, memory: Memory, index: int) -> str | None:
         raise
     if memory.filled > blocks:
         return (f"{memory.filled} pieces (materials and black cubes) in a memory of "
-                f"{card.blocks(index)} blocks")
+                f"{blocks} blocks")
     return None
 
 
