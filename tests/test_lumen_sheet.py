@@ -324,7 +324,8 @@ def test_grid_layout_rejects_cells_that_are_not_pairs(cells):
     ((), (), "tuple of 1 to 64"), ([(0, 0)], ((),), "tuple of 1 to 64"),
     (tuple((0, c) for c in range(65)), ((),) * 65, "tuple of 1 to 64"),
     (((0, 64),), ((),), "bad bubble"), (((0, True),), ((),), "bad bubble"),
-    (((0, 0), (0, 0)), ((), ()), "listed twice"), (((0, 0),), (), "for each of its 1"),
+    (((0, 0), (0, 0)), ((), ()), r"bubble \(0, 0\) is listed twice"),
+    (((0, 0),), (), "for each of its 1"),
     (((0, 0), (0, 1)), ((1,), (0, 2)), "indices of other bubbles"),
     (((0, 0),), ((0,),), "indices of other bubbles"),
     (((0, 0), (0, 1)), ((1,), ()), "not the other way round"),
@@ -336,6 +337,13 @@ def test_a_layout_built_in_python_is_checked(cells, neighbors, match):
 
     with pytest.raises(LumicoreError, match=match):
         Layout(cells, neighbors)
+
+
+def test_a_bubble_listed_twice_is_named():
+    with pytest.raises(DataError, match=r"^bubble \(1, 2\) is listed twice$"):
+        grid_layout([(1, 2), (0, 0), (1, 2)])
+    with pytest.raises(DataError, match=r"^'x.toml': bubble \(0, 3\) is listed twice$"):
+        layout_from_dict({"bubbles": [[0, 3], [0, 1], [0, 3]]}, "x.toml")
 
 
 @pytest.mark.parametrize("values", [5, 3.5, "a" * 20])

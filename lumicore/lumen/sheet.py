@@ -21,6 +21,7 @@ True
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -202,8 +203,7 @@ def _check_layout(layout: Layout) -> None:
         if not (isinstance(cell, tuple) and len(cell) == 2
                 and all(_is_index(x, MAX_BUBBLES) for x in cell)):
             raise LumicoreError(f"bad bubble {shorten(cell)} (expected (row, col), each 0..63)")
-    if len(set(cells)) != len(cells):
-        raise LumicoreError("a bubble is listed twice")
+    _check_once(cells, LumicoreError, "")
     if list(cells) != sorted(cells):
         raise LumicoreError("a layout's bubbles are listed in reading order (by row, then "
                             "column), as its sheets' notation reads them")
@@ -240,6 +240,15 @@ def _linked(cells: list[Cell], links: list[tuple[Cell, Cell]]) -> tuple[tuple[in
     return tuple(tuple(sorted(n)) for n in nbrs)
 
 
+def _check_once(cells: Sequence[Cell], error: type[LumicoreError], prefix: str) -> None:
+    """``error`` naming the first bubble ``cells`` list twice (``prefix`` before the message)."""
+    seen: set[Cell] = set()
+    for cell in cells:
+        if cell in seen:
+            raise error(f"{prefix}bubble {cell} is listed twice")
+        seen.add(cell)
+
+
 def grid_layout(cells: list[Cell] | tuple[Cell, ...], high_command: HighCommand = HighCommand(),
                 name: str = "custom") -> Layout:
     """A layout of the given bubbles with orthogonal neighbours.
@@ -255,8 +264,7 @@ def grid_layout(cells: list[Cell] | tuple[Cell, ...], high_command: HighCommand 
         raise DataError(f"bubbles must be (row, col) pairs of integers >= 0, got "
                         f"{shorten(cells)}")
     cells = tuple(sorted((r, c) for r, c in cells))
-    if len(set(cells)) != len(cells):
-        raise DataError("a bubble is listed twice")
+    _check_once(cells, DataError, "")
     if not 1 <= len(cells) <= MAX_BUBBLES:
         raise DataError(f"cells: a command area has 1 to {MAX_BUBBLES} bubbles, not "
                         f"{len(cells)}")
@@ -317,8 +325,7 @@ def layout_from_dict(data: dict[str, Any], source: object = "layout") -> Layout:
             raise DataError(f"{shorten(source)}: bubbles must be a list of [row, col], not "
                             f"{shorten(data['bubbles'])}")
         cells = [_cell(c, source) for c in data["bubbles"]]
-        if len(set(cells)) != len(cells):
-            raise DataError(f"{shorten(source)}: a bubble is listed twice")
+        _check_once(cells, DataError, f"{shorten(source)}: ")
         _bubble_count(len(cells), source)
         if "links" not in data:
             return grid_layout(cells, hc, name)
