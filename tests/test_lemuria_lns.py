@@ -148,17 +148,24 @@ def test_restarts_share_the_time_left_and_replay(monkeypatch):
         return real(year, values, watch, workers, seed, seconds, log)
 
     monkeypatch.setattr(lemuria, "_restart", spy)
+    # a short first run leaves the restarts most of a short time limit: each needs a second of
+    # its own (below that it is skipped), and the three slices of the first call get about 1.3 s
+    monkeypatch.setattr(lemuria, "LNS_START", 0.1)
     inst = default_instance(4, turns=9)
-    # (no branch and bound, dives or polish: they would keep a share of these 8 s, and a
-    # restart needs a second of its own: on a loaded machine none was left)
-    plan = lemuria.build_schedule(inst, time_limit=8, workers=1, lns=False, restarts=True,
-                                  branch=False, dives=False, characters=False)
+    # (no fast bound, branch and bound, dives or polish: they would keep a share of these 5 s,
+    # and a restart needs a second of its own: on a loaded machine none was left)
+    limit = 5.0
+    plan = lemuria.build_schedule(inst, time_limit=limit, workers=1, lns=False, restarts=True,
+                                  fast_bound=False, branch=False, dives=False, characters=False)
     assert simulate(inst, plan).total == plan.vp
     assert [seed for seed, _s in calls] == [1, 2, 3][:len(calls)] and calls
-    assert all(seconds <= 8 * (1 - lemuria.LNS_START) for _seed, seconds in calls)
+    assert all(seconds <= limit * (1 - lemuria.LNS_START) for _seed, seconds in calls)
+    # the first restart gets its slice of what the first run left, not all of it
+    assert calls[0][1] <= limit * (1 - lemuria.LNS_START) / lemuria.RESTART_SLICES
     calls.clear()
     monkeypatch.setattr(lemuria, "improve", lambda *a, **k: None)  # neighbourhoods stall
-    plan = lemuria.build_schedule(inst, time_limit=6, workers=1, branch=False)
+    plan = lemuria.build_schedule(inst, time_limit=3, workers=1, branch=False, dives=False,
+                                  fast_bound=False, characters=False)
     assert simulate(inst, plan).total == plan.vp
     assert len(calls) == 1 and calls[0][0] == 1  # one restart with all the time left
 
