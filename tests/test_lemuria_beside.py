@@ -289,7 +289,8 @@ def test_build_schedule_improves_on_the_workers_the_search_beside_leaves(monkeyp
                         lambda year, incumbent, watch, workers, *rest: calls.append(
                             (workers, watch.partner is not None)))
     inst = default_instance(4, turns=9)
-    plan = build_schedule(inst, time_limit=6, workers=2, seed=0, characters=False)
+    # (4 s: the branch and bound beside starts with about 3 s to go, over PARTNER_MIN)
+    plan = build_schedule(inst, time_limit=4, workers=2, seed=0, characters=False)
     assert simulate(inst, plan).total == plan.vp
     assert calls == [(1, True)]
 
@@ -304,7 +305,8 @@ from solvers.lemuria.beside import BranchBeside
 if __name__ == "__main__":
     beside_module._START = sys.argv[1]
     year = default_instance(0)
-    beside = BranchBeside(year, lagrangian_bound(year), seconds=1000.0, vp=0)
+    # (a root of half a second: the branch and bound of a 12-turn year runs on for minutes)
+    beside = BranchBeside(year, lagrangian_bound(year, time_limit=0.5), seconds=1000.0, vp=0)
     print(beside.process.pid, flush=True)
     time.sleep(1000)
 """
@@ -453,9 +455,9 @@ def test_the_last_wait_for_the_partner_ends_at_the_time_limit(monkeypatch, rest,
     monkeypatch.setattr(lemuria, "wait_watched", wait)
     partner = _Unproving()
     monkeypatch.setattr(lemuria, "_partner", lambda *args: partner)
-    plan = build_schedule(default_instance(0), time_limit=3, workers=1, characters=False,
+    plan = build_schedule(default_instance(0), time_limit=1, workers=1, characters=False,
                           dives=False, lns=False, restarts=False)
-    assert plan.status == "feasible" and waited == [3.0]  # the clock stood still until then
+    assert plan.status == "feasible" and waited == [1.0]  # the clock stood still until then
     assert partner.waits[0] == pytest.approx(expected)  # (the fake is not stopped by it)
 
 
@@ -563,7 +565,7 @@ def test_the_branch_and_bound_beside_starts_with_the_search_or_after_its_first_r
 
     monkeypatch.setattr(lemuria, "solve_watched", watched)
     inst = default_instance(0, turns=7)
-    plan = build_schedule(inst, time_limit=3, workers=1, dives=False, characters=False)
+    plan = build_schedule(inst, time_limit=2, workers=1, dives=False, characters=False)
     assert simulate(inst, plan).total == plan.vp
     assert events.count("partner") == 1
     assert events[:2] == (["CP-SAT", "partner"] if late else ["partner", "CP-SAT"])
