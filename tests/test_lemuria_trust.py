@@ -293,8 +293,9 @@ def _failing_solves(monkeypatch, error: BaseException, every: int = 1) -> list[i
 def test_a_solver_fault_in_some_runs_is_a_warning_and_the_search_goes_on(monkeypatch):
     calls = _failing_solves(monkeypatch, IndexError("absl::btree_map::at"), every=2)
     inst = default_instance(2, turns=7)
+    # (3 s: the third solve started 0.7 s in, and 7 ran, when measured on a loaded machine)
     with pytest.warns(RuntimeWarning, match="5288.*btree_map"):
-        plan = build_schedule(inst, time_limit=6, workers=1)
+        plan = build_schedule(inst, time_limit=3, workers=1)
     assert len(calls) >= 3  # the first run, then neighbourhoods, half of them failing
     assert plan.status in ("feasible", "optimal")
     assert simulate(inst, plan).total == plan.vp
