@@ -70,7 +70,7 @@ def test_plan_text_prints_turns_breakdown_and_status(tmp_path, capsys):
 
 
 def test_plan_default_instance_with_a_short_limit(capsys):
-    assert main(["lemuria", "plan", "--json", "--time-limit", "3", "--deal", "2"]) == 0
+    assert main(["lemuria", "plan", "--json", "--time-limit", "1", "--deal", "2"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["instance"] == "default_instance(2)"
     assert len(data["turns"]) == 12
