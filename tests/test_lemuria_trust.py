@@ -96,8 +96,9 @@ def _interrupt_after(seconds: float) -> threading.Timer:
 
 def test_ctrl_c_stops_the_solver_and_keeps_the_best_plan(monkeypatch):
     inst = default_instance(1)
-    press = Press(monkeypatch, at_tick=1)  # a quarter second into CP-SAT's first run (of 9 s)
-    plan = build_schedule(inst, time_limit=30, workers=1, seed=0, dives=False)
+    press = Press(monkeypatch, at_tick=1)  # a quarter second into CP-SAT's first run (of 3 s)
+    # (10 s: the fast bound takes 1 s of it before CP-SAT starts, 2 s of a longer limit)
+    plan = build_schedule(inst, time_limit=10, workers=1, seed=0, dives=False)
     assert plan.status == "interrupted" and plan.reason == "interrupted"
     assert press.stopped  # CP-SAT stopped at the press: one running on ticks to its limit
     assert simulate(inst, plan).total == plan.vp > 0
@@ -234,8 +235,8 @@ def test_ctrl_c_inside_a_garbage_collection_callback_still_stops_the_solver(monk
 
     monkeypatch.setattr(Watch, "tick", tick)
     inst = default_instance(1)
-    plan = build_schedule(inst, time_limit=30, workers=1, seed=0, lns=False, restarts=False,
-                          dives=False)  # the press comes in CP-SAT's first run, of 16 s
+    plan = build_schedule(inst, time_limit=10, workers=1, seed=0, lns=False, restarts=False,
+                          dives=False)  # the press comes 1 s into CP-SAT's first run, of 8 s
     assert plan.status == "interrupted"
     assert press.stopped  # CP-SAT stopped at the press: one running on ticks to its limit
     assert simulate(inst, plan).total == plan.vp
