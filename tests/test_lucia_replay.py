@@ -135,7 +135,7 @@ def test_a_missing_file_text_that_is_not_json_or_another_game_is_a_one_line_erro
 def test_arena_records_and_tournament_lines_replay(tmp_path, capsys):
     from solvers.arena import play_game, tournament
 
-    record, final = play_game("lucia", ["greedy", "random"], players=2, seed=3)
+    record, final = play_game("lucia", ["greedy", "random"], players=2, seed=0)  # 26 actions
     path = tmp_path / "arena.json"
     path.write_text(json.dumps(record), encoding="utf-8")
     assert main(["lucia", "replay", str(path), "--json"]) == 0
@@ -143,8 +143,8 @@ def test_arena_records_and_tournament_lines_replay(tmp_path, capsys):
     assert data["over"] and data["won"] is (final.returns()[0] == 1.0)
     assert DealState.replay(path) == final
     out = tmp_path / "games.jsonl"
-    tournament("lucia", ["greedy", "random"], players=2, games=2, seed=1, workers=1,
-               progress=False, record=out)
+    tournament("lucia", ["greedy", "random"], players=2, games=1, seed=4, workers=1,
+               progress=False, record=out)  # seed 4: short games, a record of each bot
     for line in out.read_text(encoding="utf-8").splitlines():
         assert main(["lucia", "replay", line]) == 0
         assert capsys.readouterr().out.splitlines()[-1].split()[0] in ("won", "lost")
@@ -191,14 +191,14 @@ def test_tournament_command_plays_the_arenas_games_and_its_out_lines_replay(tmp_
     from solvers.arena import tournament
 
     out = tmp_path / "games.jsonl"
-    assert main(["lucia", "tournament", "--bots", "greedy,random", "--games", "2",
+    assert main(["lucia", "tournament", "--bots", "greedy,random", "--games", "2", "--seed", "4",
                  "--workers", "1", "--deck", "reconstructed", "--json", "--out", str(out)]) == 0
     result = json.loads(capsys.readouterr().out)
     options = {"deck": "reconstructed", "setup": "default"}
     assert (result["game"], result["players"], result["played"]) == ("lucia", 2, 4)  # 2 a bot
     assert result["options"] == options and sorted(result["bots"]) == ["greedy", "random"]
     records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
-    arena = tournament("lucia", ["greedy", "random"], players=2, games=2, seed=0, workers=1,
+    arena = tournament("lucia", ["greedy", "random"], players=2, games=2, seed=4, workers=1,
                        progress=False, **options)
     assert records == json.loads(json.dumps(arena.records))  # the arena's games, as JSON
     for record in records:
@@ -206,8 +206,9 @@ def test_tournament_command_plays_the_arenas_games_and_its_out_lines_replay(tmp_
         assert main(["lucia", "replay", "--json", json.dumps(record)]) == 0
         replayed = json.loads(capsys.readouterr().out)
         assert replayed["over"] and replayed["won"] is (record["returns"] == [1.0, 1.0])
-    assert main(["lucia", "tournament", "--games", "2", "--workers", "1"]) == 0
-    assert capsys.readouterr().out.startswith("lucia: 4 of 4 games (each bot on the same 2 "
+    # the defaults of seed, players and deck (random alone: greedy's games of seed 0 take seconds)
+    assert main(["lucia", "tournament", "--bots", "random", "--games", "2", "--workers", "1"]) == 0
+    assert capsys.readouterr().out.startswith("lucia: 2 of 2 games (each bot on the same 2 "
                                               "deals), 2 players, seed 0 (done)\n"
                                               "options: deck default, setup default\n")
 
@@ -223,15 +224,15 @@ def test_a_tournament_plays_each_bot_at_a_table_of_its_own_on_the_same_deals(tmp
 
     assert is_cooperative(DealState.new_game(players=2))
     out = tmp_path / "games.jsonl"
-    result = tournament("lucia", ["random", "greedy"], players=2, games=2, seed=1, workers=1,
-                        progress=False, record=out)
+    result = tournament("lucia", ["random", "greedy"], players=2, games=2, seed=4, workers=1,
+                        progress=False, record=out)  # seed 4: short games
     by_bot = {name: [r for r in result.records if r["bots"] == [name, name]]
               for name in ("random", "greedy")}
     assert all(len(records) == 2 for records in by_bot.values())  # every record: one bot
     assert (result.games, result.played, result.deals) == (4, 4, 2)
     for i in range(2):
         random_game, greedy_game = by_bot["random"][i], by_bot["greedy"][i]
-        assert random_game["seed"] == greedy_game["seed"] == game_seed(1, i)
+        assert random_game["seed"] == greedy_game["seed"] == game_seed(4, i)
         hands = 2 * HAND_SIZE  # the hands are the first chance outcomes: the same deal
         assert random_game["actions"][:hands] == greedy_game["actions"][:hands]
     for name, tally in result.bots.items():
