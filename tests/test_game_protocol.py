@@ -24,7 +24,7 @@ from lumicore.game import (
 )
 from lumicore.game import GAMES as REGISTERED
 from lumicore.lemuria.game import Game as LemuriaGame
-from lumicore.lucia import Action, Card, Deck, Train, scramble
+from lumicore.lucia import Action, Card, Deck, Train, load_deck, scramble
 from lumicore.lucia.deal import Deal
 from lumicore.lucia.deal_game import DealState
 from lumicore.lucia.game import PuzzleState
@@ -55,10 +55,16 @@ def lucia_small_deal(seed: int) -> DealState:
     return DealState.from_deal(Deal(Train.parse("h T H L2 h"), cards, players=1 + seed % 2))
 
 
+PUZZLE_CARDS = load_deck().kinds[1::3]
+"""A third of the default deck's 15 kinds (moves, a light, a wild, lucia with a light): each
+load (checked_load) plays every move and its replies, seconds per state with the whole deck
+(lucia-small plays the whole deck)."""
+
 GAMES = {
     "lucia": lambda seed: DealState.new_game(players=1 + seed % 3, seed=seed, deck=SMALL_DECK),
     "lucia-deal": lucia_small_deal,
-    "lucia-puzzle": lambda seed: PuzzleState.new(scramble(5, seed=seed), max_plays=6),
+    "lucia-puzzle": lambda seed: PuzzleState.new(scramble(5, seed=seed), PUZZLE_CARDS,
+                                                 max_plays=6),
     "lucia-small": lambda seed: PuzzleState.new("h S T h L2 H", max_plays=4 + seed % 3),
     "reef-hand": reef_hand,
     "lemuria": lambda seed: LemuriaGame.new(players=2 + seed % 3, seed=seed, impact=seed % 2 == 1),
