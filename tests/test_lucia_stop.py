@@ -318,11 +318,12 @@ def test_state_graph_is_the_reference_breadth_first_graph(monkeypatch):
 
 
 def test_progress_line_on_a_terminal_only():
-    args = ("solve", DEEP, "--heuristic", "covering", "--time-limit", "1.6")
-    shown = run_on_terminal("lucia", *args)
+    # the line at once (not after its second): 0.8 s of it, a progress call every 0.05 s
+    args = ("solve", DEEP, "--heuristic", "covering", "--time-limit", "0.8")
+    shown = run_on_terminal("lucia", *args, env={DELAY_VARIABLE: "0"})
     assert "lucia astar:" in shown and "bound f" in shown and "nodes/s" in shown
     assert "status: limit (time)" in shown
-    quiet = run_on_terminal("lucia", *args, "--json")
+    quiet = run_on_terminal("lucia", *args, "--json", env={DELAY_VARIABLE: "0"})
     assert "lucia astar:" not in quiet and json.loads(quiet)["reason"] == "time"
 
 
@@ -375,11 +376,12 @@ def test_a_deal_search_stopped_by_its_progress_lets_go_of_its_table():
 
 
 def test_deal_solve_shows_the_deal_then_a_progress_line_on_a_terminal_only():
-    args = ("deal", "--seed", "7", "--solve", "--time-limit", "1.5")
-    shown = run_on_terminal("lucia", *args)
+    # the line at once (not after its second): 0.8 s of it, a progress call every 0.02 s
+    args = ("deal", "--seed", "7", "--solve", "--time-limit", "0.8")
+    shown = run_on_terminal("lucia", *args, env={DELAY_VARIABLE: "0"})
     assert "lucia deal:" in shown and "nodes/s" in shown
     assert shown.index("train: ") < shown.index("lucia deal:") < shown.index("status: limit")
-    quiet = run_on_terminal("lucia", *args, "--json")
+    quiet = run_on_terminal("lucia", *args, "--json", env={DELAY_VARIABLE: "0"})
     assert "lucia deal:" not in quiet and json.loads(quiet)["solve"]["reason"] == "time"
 
 
