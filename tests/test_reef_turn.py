@@ -180,7 +180,8 @@ def test_greedy_beats_random_in_most_games():
 
 
 @pytest.mark.parametrize("bot", ["flatmc:playouts=1:cutoff=4:candidates=2",
-                                 "mcts:iterations=4:cutoff=2"])
+                                 # a play-out for each candidate: the most visited is played
+                                 "mcts:iterations=2:cutoff=2:candidates=2"])
 def test_search_bots_choose_legal_decisions(bot):
     record, final = play_game("reef", [bot, "random"], 2, seed=2)
     assert final.is_terminal()
