@@ -52,7 +52,7 @@ from solvers.bots import (
 )
 from solvers.ctrl_c import check, noting
 from solvers.limits import DONE, INTERRUPTED
-from solvers.progress import check_callback
+from solvers.progress import check_callback, check_progress
 from solvers.progress import progress as progress_bar
 from solvers.stats import plackett_luce, wilson
 
@@ -577,6 +577,7 @@ def tournament(game: str = "reef", bots: Sequence[str] = ("random", "greedy"), p
     bots = list(bots)
     players = check_players(players, 1, 4, "a tournament")
     bot_options = _check_bot_options(bot_options)
+    check_progress(progress)
     for label in bots:
         name, opts = parse_bot_spec(label)
         make_bot(name, game, seed=0, **{**bot_options.get(label, {}), **opts})

@@ -346,7 +346,7 @@ def test_a_bots_bad_option_is_named_shortened():
     {"backend": "threads"}, {"bots": ["random", "mcts:iterations=0"]},
     {"bots": ["random", "mcts:depth"]}, {"bots": ["random", "mcts:color=red"]},
     {"colour": "red"}, {"scheduler": "tcp://127.0.0.1:1"}, {"game": "no-such-game"},
-    {"game": 3}, {"bots": ["random", 3]},
+    {"game": 3}, {"bots": ["random", 3]}, {"progress": "yes"}, {"progress": -1},
 ])
 def test_tournament_rejects_bad_arguments(kwargs, tmp_path):
     out = tmp_path / "games.jsonl"

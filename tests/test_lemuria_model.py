@@ -352,6 +352,15 @@ def test_model_stats_and_limits():
         build_schedule(default_instance(0, turns=2), bound_method="newton")
 
 
+@pytest.mark.parametrize("flag", ["hint", "harvests", "lns", "fast_bound", "restarts",
+                                  "characters", "branch", "beside", "dives"])
+def test_build_schedule_names_a_flag_that_is_no_bool(flag):
+    """Any value was taken for these switches, by its truth ("no" switched one on)."""
+    with pytest.raises(LumicoreError, match=f"^{flag} must be"):
+        build_schedule(default_instance(0, turns=2), time_limit=1, **{flag: "no"})
+
+
+
 @pytest.mark.parametrize("method", ["columns", "subgradient"])
 def test_either_bound_method_proves_a_short_year(method):
     # 3 turns: about 2 s here, so the 30-s limit holds on a slow machine (4 turns took 14 s)

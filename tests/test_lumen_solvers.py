@@ -151,6 +151,8 @@ def test_win_probability_counts_every_game():
     for bad in (0, -1, 1.5):
         with pytest.raises(LumicoreError):
             win_probability(GameState.new_game(), samples=bad)
+    with pytest.raises(LumicoreError, match="^progress must be"):  # was taken by its truth
+        win_probability(GameState.new_game(), samples=1, progress="no")
 
 
 def test_win_probability_stops_at_its_time_limit_with_the_games_played():

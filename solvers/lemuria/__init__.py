@@ -195,6 +195,11 @@ def build_schedule(instance: Instance, time_limit: float | None = DEFAULT_TIME_L
     workers, seed = _check_args(instance, workers, seed)
     check_progress(show_progress, "show_progress")
     log = check_bool(log, "log")  # OR-Tools' log_search_progress takes a bool only
+    hint, harvests, lns, fast_bound, restarts, characters, branch, beside, dives = (
+        check_bool(flag, name) for flag, name in (
+            (hint, "hint"), (harvests, "harvests"), (lns, "lns"), (fast_bound, "fast_bound"),
+            (restarts, "restarts"), (characters, "characters"), (branch, "branch"),
+            (beside, "beside"), (dives, "dives")))
     if bound_method not in METHODS:
         raise LumicoreError(f"bound_method: {bound_method!r} is not one of {', '.join(METHODS)}")
     if harvests:  # the material operations decided too: solvers.lemuria.harvest

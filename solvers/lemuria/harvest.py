@@ -378,6 +378,7 @@ def build_harvest_schedule(instance: Instance, setup: AltarSetup | None = None,
     max_builds = check_max_builds(max_builds)
     check_progress(show_progress, "show_progress")
     log = check_bool(log, "log")  # OR-Tools' log_search_progress takes a bool only
+    hint = check_bool(hint, "hint")
     if setup is None:
         setup = AltarSetup(first_turn=instance.first_turn)
     check_type(setup, AltarSetup, "altar", "an AltarSetup (lumicore.lemuria.harvests) or None")

@@ -28,6 +28,7 @@ from solvers.limits import (
     check_limits,
 )
 from solvers.lumen.bots import make_policy
+from solvers.progress import check_progress
 from solvers.progress import progress as progress_bar
 from solvers.stats import wilson
 
@@ -95,6 +96,7 @@ def win_probability(state: GameState, samples: int = 100, bot: str = "sheet",
     samples = check_int(samples, "samples", 1, what="a positive integer")
     seed = check_seed(seed)
     check_limits(None, time_limit)
+    check_progress(progress)
     start = time.perf_counter()
     deadline = math.inf if time_limit is None else start + time_limit
     bots = [make_policy(bot, seed=seed), make_policy(bot, seed=seed + 1 if seed < 2**63 - 1 else 0)]
