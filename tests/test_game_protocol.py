@@ -57,7 +57,7 @@ def lucia_small_deal(seed: int) -> DealState:
 
 PUZZLE_CARDS = load_deck().kinds[1::3]
 """A third of the default deck's 15 kinds (moves, a light, a wild, lucia with a light): each
-load (checked_load) plays every move and its replies, seconds per state with the whole deck
+load (checked_load) plays every move and its replies, half a second per state with the whole deck
 (lucia-small plays the whole deck)."""
 
 GAMES = {

@@ -45,7 +45,8 @@ class Choice(NamedTuple):
 
 def restriction_ok(kids: Kids) -> bool:
     """No Gingerbread stands next to a Starboy."""
-    return not any({a, b} == {GINGER, STARBOY} for a, b in zip(kids, kids[1:], strict=False))
+    return not any((a == GINGER and b == STARBOY) or (a == STARBOY and b == GINGER)
+                   for a, b in zip(kids, kids[1:], strict=False))
 
 
 def blow_out(code: int) -> int:

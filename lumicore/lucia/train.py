@@ -148,6 +148,14 @@ class Train:
 
     codes: tuple[int, ...]
 
+    @classmethod
+    def _of(cls, codes: tuple[int, ...]) -> Train:
+        """The train of ``codes`` that a rule made from a valid train: not checked again (a
+        check costs more than the rule; the twin tests compare the rules with the kernel's)."""
+        train = object.__new__(cls)
+        object.__setattr__(train, "codes", codes)
+        return train
+
     def __post_init__(self) -> None:
         if isinstance(self.codes, (str, bytes)) or not isinstance(self.codes, Iterable):
             raise NotationError(f"kid codes must be a sequence of integers, "
@@ -225,12 +233,12 @@ class Train:
         """Every legal way to play ``card`` (none when it cannot be played)."""
         for choices, after in reference.card_outcomes(self.codes, check_card(card),
                                                          check_rules(rules).lucia_partial):
-            yield Play(card, choices, self, Train(after))
+            yield Play(card, choices, self, Train._of(after))
 
     def successors(self, card: Card, rules: Rules = DEFAULT_RULES) -> frozenset[Train]:
         """The distinct trains one play of ``card`` can lead to."""
         partial = check_rules(rules).lucia_partial
-        return frozenset(Train(k) for k in reference.successors(self.codes, check_card(card),
+        return frozenset(Train._of(k) for k in reference.successors(self.codes, check_card(card),
                                                                  partial))
 
     def text(self) -> str:
