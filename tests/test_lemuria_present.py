@@ -302,15 +302,16 @@ def _tiny_present(seed: int, first_turn: int = 2) -> Instance:
 
 @pytest.mark.parametrize("seed, first_turn", [
     *((seed, 2) for seed in (3, 5, 7, 9, 10, 11, 12, 13)),
-    # months 7-9 (two remodel turns): seed 6's best plan remodels a present facility; the
-    # others take 9-95 s each with the exhaustive planner, so they run with -m slow
-    *((seed, 7) for seed in (5, 6)),
-    *(pytest.param(seed, 7, marks=pytest.mark.slow) for seed in (12, 16, 18))])
+    # months 7-9 (two remodel turns): seed 63's best plan remodels a present facility (3,963
+    # nodes of the exhaustive planner); the others take 9-95 s each (seed 6, also remodelling
+    # one, 18 s), so they run with -m slow
+    *((seed, 7) for seed in (5, 63)),
+    *(pytest.param(seed, 7, marks=pytest.mark.slow) for seed in (6, 12, 16, 18))])
 def test_the_year_model_agrees_with_the_exhaustive_planner(seed, first_turn):
     """Years from month 7 are those whose optimum draws no character back from the bottom of
     the character deck (where a remodel sends a resident; the model never draws it again, see
-    docs/lemuria.md); seed 6's optimum, 50 VP, remodels a present facility (a model that
-    remodels none makes 47)."""
+    docs/lemuria.md); seed 63's optimum, 44 VP, remodels a present facility (as does seed 6's,
+    50 VP: a model that remodels none makes 47)."""
     inst = _tiny_present(seed, first_turn)
     oracle = exhaustive_best(inst, max_nodes=None, time_limit=None)
     assert oracle.status == "optimal"
@@ -364,11 +365,13 @@ def test_build_schedule_reports_cp_sats_bound_on_a_year_under_way_it_describes(m
     assert plan.vp == simulate(inst, plan).total == exhaustive_best(inst).vp
 
 
-@pytest.mark.parametrize("seed, first_turn", [(5, 2), (7, 2), (9, 2), (10, 2), (13, 2), (5, 7)])
+@pytest.mark.parametrize("seed, first_turn", [(5, 2), (7, 2), (9, 2), (10, 2), (13, 2), (104, 7)])
 def test_build_schedule_plans_tiny_years_under_way_to_the_exhaustive_optimum(seed, first_turn):
     """Random tiny years with present facilities and chits (from month 7: remodel turns, so
-    CP-SAT's bound never counts): the plan replays to its VP, and the exhaustive check of short
-    years proves it at the exhaustive planner's optimum (each search takes under 2 s)."""
+    CP-SAT's bound never counts; seed 104's best, 34 VP, remodels a present facility and draws
+    a character back from the bottom of the deck, above the model's 31): the plan replays to
+    its VP, and the exhaustive check of short years proves it at the exhaustive planner's
+    optimum (each search takes under 2 s)."""
     inst = _tiny_present(seed, first_turn)
     assert inst.present is not None
     plan = build_schedule(inst, time_limit=10, workers=1, seed=0)
