@@ -3,6 +3,7 @@ short years (remodels, opponents, cards sent back to the deck), never below any 
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 
@@ -50,6 +51,13 @@ def remodel_year(seed: int) -> Instance:
                     income={t: {"stone": rng.randint(0, 1)} for t in range(1, 9)})
 
 
+def later_remodel_year(seed: int, turns: int, first_turn: int) -> Instance:
+    """The first ``turns`` turns of :func:`remodel_year`, from month ``first_turn``."""
+    year = remodel_year(seed)
+    return dataclasses.replace(year, turns=turns, first_turn=first_turn,
+                               income={t: r for t, r in year.income.items() if t <= turns})
+
+
 def _check(inst: Instance):
     oracle = optimum(inst)
     assert oracle.status == "optimal"
@@ -71,7 +79,10 @@ def test_never_below_the_exhaustive_optimum_with_opponents(seed):
 
 
 def test_never_below_the_exhaustive_optimum_with_remodels():
-    inst = remodel_year(3)
+    # months 5-8 (1,751 nodes of the exhaustive planner; the 8-turn year from month 1 took
+    # 83,190): a remodel in the last turn only, as in month 8 of a whole year
+    inst = later_remodel_year(3, turns=4, first_turn=5)
+    assert inst.remodel_from == 4
     assert not _Year(inst).need_fallback()
     oracle = _check(inst)
     # the best year remodels, so the remodel part of the bound is what is tested
@@ -300,8 +311,10 @@ def test_smoothing_meets_the_same_floor_in_fewer_evaluations(seed, monkeypatch):
 def test_fixed_first_builds_bound_the_years_that_make_them():
     """Branching on turn 1's build: the bound of the option the optimal year takes is at least
     the optimum, every option's bound is at most the year's (up to the steps' noise), and an
-    impossible option gives -inf."""
-    inst = small_instance(seed=1, turns=4)
+    impossible option gives -inf. (A 3-turn year, 2,302 nodes of the exhaustive planner: its
+    optimal year builds from slot 4 and both neighbouring slots' bounds are below its VP, so
+    an option read one slot off is caught.)"""
+    inst = small_instance(seed=3, turns=3)
     best = exhaustive_best(inst)
     plan = next((p for p in best.schedule.turns if p.turn == 1), None)
     first = plan.build_action() if plan else None

@@ -9,7 +9,7 @@ import dataclasses
 import pytest
 from lemuria_helpers import ORACLE_NODES, optimum
 from ortools.sat.python import cp_model
-from test_lemuria_bound import remodel_year
+from test_lemuria_bound import later_remodel_year
 from test_lemuria_harvest import THREE, brute_force_best
 from test_lemuria_model import tiny
 from test_lemuria_simulate import HOUSE_K, festival_instance, plan, remodel_instance
@@ -156,8 +156,7 @@ def test_the_bound_holds_with_remodels_from_an_earlier_turn():
     # a 6-turn year from month 5 (months 5-10): remodels from turn 4, a festival in turn 4; its
     # optimum remodels in turn 4, and a bound that allowed remodels only from month 8 counted
     # from turn 1 (turn 8, none in this year) is below it
-    year = dataclasses.replace(shifted(remodel_year(3), 5), turns=6,
-                               income={t: r for t, r in remodel_year(3).income.items() if t <= 6})
+    year = later_remodel_year(3, turns=6, first_turn=5)
     assert (year.remodel_from, year.festivals) == (4, (4,))
     oracle = exhaustive_best(year, max_nodes=ORACLE_NODES, time_limit=None)  # 11,539 nodes
     assert oracle.status == "optimal"
