@@ -90,7 +90,7 @@ def test_tiny_instances_match_exhaustive_search(seed):
     assert plan.vp == oracle.vp
 
 
-@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("seed", [0, 10])  # 10: 368 nodes of the exhaustive planner (1: 13,620)
 def test_tiny_instances_with_an_opponent_match_exhaustive_search(seed):
     inst = tiny(seed, turns=4, opponents=True)
     oracle = optimum(inst)
