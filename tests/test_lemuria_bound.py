@@ -366,7 +366,11 @@ def _held_instance(seed: int) -> Instance:
                       rng.choice([2, 4, 6]))
 
 
-@pytest.mark.parametrize("seed", [1, 2, 4, 6, 7, 8, 9, 15, 16, 18])  # solved in seconds
+# solved in seconds; seed 1's bound is within 0.01 VP of its optimum. With -m slow: seed 2 (17 s
+# of exhaustive search; three cards held, as seed 8's) and seed 7 (one card held, 5 gold and 2
+# food, as seed 9's), both 2 VP or more above their optimum
+@pytest.mark.parametrize("seed", [1, pytest.param(2, marks=pytest.mark.slow), 4, 6,
+                                  pytest.param(7, marks=pytest.mark.slow), 8, 9, 15, 16, 18])
 def test_bound_holds_where_buying_through_a_held_hand_decides(seed):
     inst = _held_instance(seed)
     best = optimum(inst)
