@@ -160,8 +160,9 @@ def test_restarts_share_the_time_left_and_replay(monkeypatch):
     assert simulate(inst, plan).total == plan.vp
     assert [seed for seed, _s in calls] == [1, 2, 3][:len(calls)] and calls
     assert all(seconds <= limit * (1 - lemuria.LNS_START) for _seed, seconds in calls)
-    # the first restart gets its slice of what the first run left, not all of it
-    assert calls[0][1] <= limit * (1 - lemuria.LNS_START) / lemuria.RESTART_SLICES
+    # the first restart gets its slice of what the first run left (about 1.5 s), not all of it
+    # (4.5 s; the first run may end a little before its share, so the slice may be a little more)
+    assert calls[0][1] <= limit / lemuria.RESTART_SLICES
     calls.clear()
     monkeypatch.setattr(lemuria, "improve", lambda *a, **k: None)  # neighbourhoods stall
     plan = lemuria.build_schedule(inst, time_limit=3, workers=1, branch=False, dives=False,
