@@ -325,9 +325,14 @@ def test_fixed_first_builds_bound_the_years_that_make_them():
                 for o in range(6)}
     assert children[option] >= best.vp - 1e-6
     assert max(children.values()) <= whole + 1.0
+    # the empty slots of a short Trend row (3 buildings: slots 4 and 5)
+    short = small_instance(seed=3, turns=2, buildings=3)
+    row = simulate(short, exhaustive_best(short).schedule).trace[0].row
     empty = [s + 1 for s, c in enumerate(row) if c is None]
+    assert empty == [4, 5]
     for o in empty:
-        assert children[o] == -math.inf
+        assert lagrangian_bound(short, time_limit=None, max_steps=50, fixed={1: o}).value \
+            == -math.inf
     with pytest.raises(LumicoreError, match="option '6'"):
         lagrangian_bound(inst, fixed={1: 6})
     with pytest.raises(LumicoreError, match="turn '9'"):
