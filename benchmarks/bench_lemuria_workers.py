@@ -25,6 +25,7 @@ import argparse
 import json
 import statistics
 import sys
+import time
 
 from bench_lemuria import command_line, write_docs  # benchmarks/ is the script's folder
 from ortools.sat.python import cp_model
@@ -73,7 +74,8 @@ def run(seed: int, seconds: float, runs: int = 1) -> list[float]:
     the mean of ``runs`` runs with CP-SAT's random seeds 0, 1, ..."""
     instance = default_instance(seed)
     greedy = greedy_schedule(instance)
-    year, _limit, _values, _fast = _prepare(instance, greedy, seconds, True, "columns")
+    year, _limit, _values, _fast = _prepare(instance, greedy, seconds, True, "columns",
+                                            time.perf_counter())
     found = []
     for setup in SETUPS:
         vps = []
