@@ -540,3 +540,8 @@ def test_chance_value_names_its_bad_argument():
         state.apply_action(state.chance_outcomes()[0][0])
     with pytest.raises(LumicoreError, match=r"^player must be a player index from 0 to 1"):
         chance_value(state, "0")
+    # a negative player read the other player's value, a negative depth took every chance node
+    with pytest.raises(LumicoreError, match=r"^player must be a player index from 0 to 1"):
+        chance_value(state, -1)
+    with pytest.raises(LumicoreError, match=r"^depth must be"):
+        chance_value(state, 0, -1)

@@ -67,6 +67,8 @@ def chance_value(state: LumenState, player: int, depth: int = 1) -> float:
     """``player``'s :meth:`~LumenState.evaluate` of ``state``, with up to ``depth`` chance
     nodes at its front taken at their expectation (when they have few outcomes)."""
     try:
+        if player < 0 or depth < 0:  # a value's [-1] is the other player's; no depth limit
+            raise IndexError(player)
         if depth and state.is_chance_node():
             outcomes = state.chance_outcomes()
             if len(outcomes) <= MAX_OUTCOMES:
