@@ -462,6 +462,36 @@ def test_the_last_wait_for_the_partner_ends_at_the_time_limit(monkeypatch, rest,
     assert partner.waits[0] == pytest.approx(expected)  # (the fake is not stopped by it)
 
 
+class _LastWord(_Unproving):
+    """A partner silent while the search runs whose final bound, sent as it finishes, is the
+    VP of the best plan it heard of."""
+
+    def poll(self) -> float:
+        self.polls += 1
+        return float("inf")
+
+    def finish(self, wait: float = 0.0) -> None:
+        super().finish(wait)
+        self.bound = float(self.vp)
+
+
+def test_the_partners_last_bound_proves_the_plan(monkeypatch):
+    """The bound the partner sends as it ends, after the last poll, reaches the schedule."""
+    partner = _LastWord()
+
+    def start(instance, fast, seconds, vp):  # told the greedy year's VP, as the real one is
+        partner.found(vp)
+        return partner
+
+    monkeypatch.setattr(lemuria, "_partner", start)
+    monkeypatch.setattr(lemuria, "wait_watched", lambda watch, seconds: None)
+    plan = build_schedule(default_instance(0, turns=8), time_limit=3, workers=1,
+                          characters=False, dives=False, lns=False, restarts=False)
+    assert partner.polls > 0 and partner.waits  # heard, polled and finished
+    assert (plan.status, plan.bound) == ("optimal", plan.vp)
+    assert simulate(default_instance(0, turns=8), plan).total == plan.vp
+
+
 @pytest.mark.parametrize(("used", "polished", "branched"),
                          [(5.0, [2.5], [5.0]), (8.0, [], [2.0]), (10.0, [], []), (10.5, [], [])])
 def test_the_polish_and_the_branch_and_bound_get_only_what_is_left(monkeypatch, used, polished,
