@@ -82,7 +82,8 @@ def _check_args(**args: object) -> None:
     kind (by its name: ``instance``, ``state``, ``turn``, ...); nothing when all are."""
     for name, value in args.items():
         kind, what = _KINDS[name]
-        if not check_type(value, kind, name, what) and name == "row":
+        check_type(value, kind, name, what)
+        if name == "row" and not value:
             raise LumicoreError(f"row must be {what} of 1 or more slots, got {shorten(value)}")
 
 

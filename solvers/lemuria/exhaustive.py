@@ -43,6 +43,7 @@ from lumicore.checks import check_type
 from lumicore.errors import IllegalMoveError
 from lumicore.lemuria.instance import Instance, check_instance
 from lumicore.lemuria.rules import (
+    _SLIPS,
     MAX_FACILITIES,
     SOURCES,
     TREND_BONUS,
@@ -251,7 +252,7 @@ def upper_bound(instance: Instance, state: State) -> int:
             build_vp, builds = _build_bound(instance, state, sum(now.values()) + later)
         church_vp = 3 * ("church" in bonuses and not taken) + 3 * (turns_left - 1)
         return build_vp + _resident_bound(instance, state, builds) + church_vp
-    except (AttributeError, TypeError, IndexError, KeyError):  # checked only here: every node
+    except _SLIPS:  # checked only here: every node
         check_instance(instance)
         check_type(state, State, "state", "a lemuria State")
         raise
