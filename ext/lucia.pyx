@@ -5,7 +5,7 @@
 # every argument. Even so, no input word can make this code read or write out of bounds: train
 # length, Lucia's position and card fields are all clamped here too.
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
-from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.stdlib cimport calloc, free, malloc, qsort, realloc
 from libc.string cimport memset
 from cpython.exc cimport PyErr_CheckSignals
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
@@ -711,14 +711,16 @@ cdef class Work:
     cdef int ncards
     cdef Gen g
 
-    def __cinit__(self, const uint32_t[:, ::1] cards):
+    def __cinit__(self, const uint32_t[:, ::1] cards, bint one_card=False):
+        """``one_card``: scratch space for one card's successors at a time (play_unique), not
+        every card's (expand_state): 16 KB of hash stamps to clear instead of 256 KB a card."""
         memset(&self.g, 0, sizeof(Gen))
         self.cs = NULL
         self.ncards = cards.shape[0]
         if self.ncards < 1 or self.ncards > 65535:
             raise ValueError("1..65535 cards")
         self.cs = decode_cards(cards)
-        if gen_init(&self.g, self.ncards) != 0:
+        if gen_init(&self.g, 1 if one_card else self.ncards) != 0:
             raise MemoryError()
 
     def __dealloc__(self):
@@ -728,11 +730,61 @@ cdef class Work:
 
 def successors(u64 state, const uint32_t[:, ::1] cards, int card):
     """Distinct successors of one state for one card (row ``card`` of the card table)."""
-    cdef Work w = Work(cards)
-    if not 0 <= card < w.ncards:
-        raise IndexError(f"card {card} out of range")
-    cdef int cnt = play_unique(state, train_length(state), &w.cs[card], &w.g)
-    return np.array(<u64[:cnt]>w.g.out if cnt else [], dtype=np.uint64)
+    return np.array(CardPlays(cards)(state, card), dtype=np.uint64)
+
+
+cdef inline u64 notation_key(u64 x) noexcept nogil:
+    """A key whose order is that of the trains' notation (text): kid 0 in the top nibble, each
+    kid's token rank + 1, empty positions 0 (a train before any longer one it begins)."""
+    # 1 + the rank of each code's token in the text order G H L0..L5 S T h, a nibble a code:
+    # h 11, H 2, T 10, S 9, G 1, L0..L5 3..8
+    cdef u64 ranks = 0x87654319A2BULL, key = 0, code
+    cdef int pos
+    for pos in range(16):
+        code = (x >> (4 * pos)) & 15
+        if code == 15:
+            break
+        key |= ((ranks >> (4 * code)) & 15) << (60 - 4 * pos)
+    return key
+
+
+cdef struct Keyed:
+    u64 key
+    u64 state
+
+
+cdef int by_key(const void* a, const void* b) noexcept nogil:
+    cdef u64 x = (<const Keyed*>a).key, y = (<const Keyed*>b).key
+    return (x > y) - (x < y)
+
+
+cdef class CardPlays:
+    """:func:`successors` for one card table, called again and again: the cards are decoded and
+    the scratch space allocated once (a dealt game asks for each hand's plays)."""
+    cdef Work w
+    cdef Keyed* keyed
+
+    def __cinit__(self, const uint32_t[:, ::1] cards):
+        self.keyed = NULL
+        self.w = Work(cards, True)
+        self.keyed = <Keyed*>malloc(CARD_MAX * sizeof(Keyed))
+        if self.keyed == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.keyed)
+
+    def __call__(self, u64 state, int card):
+        """The distinct successors (a list of ints) of one state for row ``card``, in the order
+        of their notation (the trains' text)."""
+        if not 0 <= card < self.w.ncards:
+            raise IndexError(f"card {card} out of range")
+        cdef int i, cnt = play_unique(state, train_length(state), &self.w.cs[card], &self.w.g)
+        for i in range(cnt):
+            self.keyed[i].state = self.w.g.out[i]
+            self.keyed[i].key = notation_key(self.w.g.out[i])
+        qsort(self.keyed, cnt, sizeof(Keyed), by_key)
+        return [self.keyed[i].state for i in range(cnt)]
 
 
 def expand(const u64[::1] states, const uint32_t[:, ::1] cards):

@@ -10,10 +10,13 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from lumicore._ext import lucia as _k
 from lumicore.errors import DataError, LumicoreError, NotationError, SearchLimitError
 from lumicore.lucia import Action, Card, Rules, Train, load_deck, random_train
 from lumicore.lucia import kernel as K
 from lumicore.lucia import reference as R
+from lumicore.lucia.deal_game import DealState
+from lumicore.lucia.deal_reference import plays
 from lumicore.lucia.heuristic import build_table, estimate
 from lumicore.lucia.start import fix_up
 
@@ -82,6 +85,27 @@ def test_kernel_successors_equal_reference_full_trains(train):
 @pytest.mark.parametrize("seed", range(5))
 def test_kernel_on_setup_trains(seed):
     check_all_cards(random_train(seed))
+
+
+PLAYS = _k.CardPlays(TABLE)  # one object for every example: its scratch space is reused
+
+
+@given(st.lists(st.tuples(trains(), st.integers(0, len(CARDS) - 1)), min_size=1, max_size=8))
+def test_card_plays_answer_as_the_reference_call_after_call(calls):
+    for train, i in calls:
+        got = PLAYS(train.packed, i)
+        assert len(got) == len(set(got)), "a repeated successor"
+        assert set(got) == {Train(k).packed for k in R.successors(train.codes, CARDS[i])}
+
+
+@given(trains(), st.lists(st.integers(0, len(CARDS) - 1), min_size=1, max_size=6))
+def test_a_dealt_states_plays_are_the_references_in_the_actions_order(train, hand):
+    assume(not train.is_goal())
+    state = DealState(train, CARDS, [hand], order=[])
+    want = sorted(plays(train, [CARDS[k] for k in hand]),
+                  key=lambda o: (CARDS.index(o[0]), str(o[1])))
+    assert [state.action_to_string(a) for a in state.legal_actions()] == \
+        [f"player 1: {card.name} => {after}" for card, after in want]
 
 
 @given(st.lists(trains(max_kids=8), min_size=1, max_size=6))
@@ -205,10 +229,10 @@ def test_bad_card_tables_rejected():
 @given(st.integers(0, (1 << 64) - 1))
 def test_kernel_survives_any_word(word):
     # the private kernel never crashes, even on words the public layer would reject
-    from lumicore._ext import lucia as raw
     for i in range(len(CARDS)):
-        raw.successors(word, TABLE_PARTIAL, i)
-    raw.goal_mask(np.array([word], dtype=np.uint64))
+        _k.successors(word, TABLE_PARTIAL, i)
+        PLAYS(word, i)
+    _k.goal_mask(np.array([word], dtype=np.uint64))
 
 
 def test_astar_that_leaves_a_state_unexpanded_at_its_depth_cap_proves_nothing():

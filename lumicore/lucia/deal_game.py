@@ -2,7 +2,8 @@
 players; registered in :data:`lumicore.game.GAMES` as ``"lucia"``).
 
 Decision actions are the mover's distinct plays (card, resulting train) of
-:func:`lumicore.lucia.deal_reference.plays`, cards in kind order, then trains by notation.
+:func:`lumicore.lucia.deal_reference.plays`, cards in kind order, then trains by notation (the
+state asks the Cython kernel for them; the tests compare it with the reference).
 Draws are chance nodes when the deck order is hidden (``DealState.new_game``: the deck is a
 multiset; an outcome is a card kind, numbered by the deck's kinds, with probability by count; the
 hands are dealt that way too, player 1 first). A state built from a known
@@ -30,6 +31,7 @@ from typing import Any, cast
 
 import numpy as np
 
+from lumicore._ext import lucia as _k
 from lumicore.checks import (
     BOOL,
     SEED_LIMIT,
@@ -69,7 +71,8 @@ from lumicore.lucia.deal import (
     game_deck,
     heuristic_table,
 )
-from lumicore.lucia.deal_reference import plays
+from lumicore.lucia.kernel import card_table
+from lumicore.lucia.notation import unpack
 from lumicore.lucia.start import random_train
 from lumicore.lucia.train import Play, Train
 
@@ -101,6 +104,29 @@ required."""
 
 
 _PARTS = {"kinds": "cards", "hands": "hands (card indices)", "owed": "player indices"}
+
+
+_PLAYS: dict[int, tuple[tuple[Card, ...], Any]] = {}
+"""The kernel's plays of each tuple of kinds in play, by identity (a clone shares its state's
+tuple; hashing the cards would cost more than the plays)."""
+
+
+def _card_plays(kinds: tuple[Card, ...]) -> Any:
+    held = _PLAYS.get(id(kinds))
+    if held is None or held[0] is not kinds:
+        if len(_PLAYS) >= 64:
+            _PLAYS.clear()
+        held = _PLAYS[id(kinds)] = (kinds, _k.CardPlays(card_table(kinds)))
+    return held[1]
+
+
+def _plays(train: Train, kinds: tuple[Card, ...], hand: list[int]) -> list[tuple[int, int]]:
+    """:func:`lumicore.lucia.deal_reference.plays` of the sorted hand by the kernel, as (kind
+    index, packed train after), in the actions' order: cards in kind order, then trains by
+    notation (the kernel's order). Every train fits the kernel's 64-bit word and every index is
+    a row of the kinds' table."""
+    card_plays, packed = _card_plays(kinds), train.packed
+    return [(k, after) for k in dict.fromkeys(hand) for after in card_plays(packed, k)]
 
 
 def _check_parts(**parts: object) -> None:
@@ -140,7 +166,7 @@ class DealState:
             raise
         self.mover, self.order, self.counts = mover, order, counts
         self.won = train.is_goal() if won is None else won
-        self._moves: list[tuple[Card, Train]] | None = None
+        self._moves: list[tuple[int, int]] | None = None
 
     # -- construction ---------------------------------------------------------------------------
 
@@ -310,16 +336,26 @@ class DealState:
         assert self.counts is not None
         return self.counts
 
-    def _legal(self) -> list[tuple[Card, Train]]:
+    def _packed_moves(self) -> list[tuple[int, int]]:
+        """The decisions as (kind index, packed train after); a bot's search asks for many
+        states' moves and plays few of them, so the trains are built by :meth:`_move`."""
         if self._moves is None:
-            hand = [self.kinds[k] for k in self.hands[self.mover]]
-            options = [] if self.won or self.is_chance_node() else plays(self.train, hand)
             # docs/lucia.md: cards in kind order, trains by notation (str), as PuzzleState
-            self._moves = sorted(options, key=lambda o: (self.kinds.index(o[0]), str(o[1])))
+            self._moves = [] if self.won or self.is_chance_node() else \
+                _plays(self.train, self.kinds, self.hands[self.mover])
         return self._moves
 
+    def _move(self, action: int) -> tuple[int, Train]:
+        """Decision ``action``: the kind index played and the train after it."""
+        kind, after = self._packed_moves()[action]
+        return kind, Train._of(unpack(after))
+
+    def _legal(self) -> list[tuple[Card, Train]]:
+        """Every decision as (card, train after)."""
+        return [(self.kinds[k], Train._of(unpack(after))) for k, after in self._packed_moves()]
+
     def is_terminal(self) -> bool:
-        return self.won or (not self.is_chance_node() and not self._legal())
+        return self.won or (not self.is_chance_node() and not self._packed_moves())
 
     def current_player(self) -> int:
         if self.is_terminal():
@@ -329,7 +365,7 @@ class DealState:
     def legal_actions(self) -> list[int]:
         if self.is_chance_node():
             return [k for k, _ in self.chance_outcomes()]
-        return list(range(len(self._legal())))
+        return list(range(len(self._packed_moves())))
 
     def apply_action(self, action: int) -> None:
         action = check_action(self, action)
@@ -338,9 +374,9 @@ class DealState:
             self.hands[self.owed.pop(0)].append(action)
             self.hands = [sorted(h) for h in self.hands]
         else:
-            card, after = self._legal()[action]
+            kind, after = self._move(action)
             hand = self.hands[self.mover]
-            hand.remove(self.kinds.index(card))
+            hand.remove(kind)
             self.train, self.won = after, after.is_goal()
             if self.order is not None:
                 if self.order:
@@ -355,8 +391,8 @@ class DealState:
         action = check_action(self, action)
         if self.is_chance_node():
             return f"draw {self.kinds[action].name}"
-        card, after = self._legal()[action]
-        return f"player {self.mover + 1}: {card.name} => {after}"
+        kind, after = self._move(action)
+        return f"player {self.mover + 1}: {self.kinds[kind].name} => {after}"
 
     def returns(self) -> list[float]:
         return [1.0 if self.won else 0.0] * len(self.hands)
