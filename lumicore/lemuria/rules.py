@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from lumicore.checks import check_type
 from lumicore.data import shorten
@@ -77,6 +77,11 @@ _SLIPS = (AttributeError, TypeError, IndexError, KeyError)
 then (:func:`_check_args`), so that the searches' hot path runs no check."""
 
 
+def _check_card_data(instance: object) -> None:
+    """:class:`LumicoreError` unless ``instance`` holds the card data the rules read."""
+    check_type(instance, CardData, "instance", "a lemuria Instance or a game's Cards")
+
+
 def _check_args(**args: object) -> None:
     """:class:`LumicoreError` naming the first of a rule step's arguments that is not of its
     kind (by its name: ``instance``, ``state``, ``turn``, ...); nothing when all are."""
@@ -87,6 +92,7 @@ def _check_args(**args: object) -> None:
             raise LumicoreError(f"row must be {what} of 1 or more slots, got {shorten(value)}")
 
 
+@runtime_checkable
 class CardData(Protocol):
     """What :func:`apply` reads of the card data: an :class:`Instance`, or the cards of a game
     (:class:`lumicore.lemuria.game.Cards`)."""
@@ -177,6 +183,7 @@ _KINDS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "row": (tuple, "a Trend row (a tuple of card ids or None)"),
     "deck": (tuple, "a tuple of card ids"),
     "housed": (list, "a list of colours"),
+    "reduce": ((tuple, list), "a tuple of resource names"),
 }
 """The kind of each argument of the rule steps, for :func:`_check_args`."""
 
@@ -313,11 +320,12 @@ def allowed_reductions(state: State, slot: int, remodel_color: str | None = None
 def _reduced_cost(card: Building, reduce: Iterable[str], allowed: int) -> dict[str, int]:
     reduce = tuple(reduce)
     if len(reduce) > allowed:
-        raise IllegalMoveError(f"{len(reduce)} reductions, only {allowed} allowed for {card.id}")
+        raise IllegalMoveError(f"{len(reduce)} reductions, only {allowed} allowed for {card.id} "
+                               f"(reduce {shorten(reduce)})")
     cost = dict(card.cost)
     for resource in reduce:
-        if resource not in _R:
-            raise IllegalMoveError(f"unknown resource {resource!r} in reduce")
+        if not isinstance(resource, str) or resource not in _R:
+            raise IllegalMoveError(f"unknown resource {shorten(resource)} in reduce")
         if cost.get(resource, 0) <= 0:
             raise IllegalMoveError(f"cannot reduce {resource} of {card.id} below 0")
         cost[resource] -= 1
@@ -338,7 +346,7 @@ def _build_from_row(instance: CardData, state: State, card_id: str, reduce: tupl
                     discarded: Building | None) -> State:
     """Take ``card_id`` from the row, pay its reduced cost, score its VP and trend bonus."""
     if card_id is None or card_id not in state.row:
-        raise IllegalMoveError(f"{card_id} is not in the Trend row {_row_text(state.row)}")
+        raise IllegalMoveError(f"card {card_id} is not in the Trend row {_row_text(state.row)}")
     slot = state.row.index(card_id) + 1
     card = instance.buildings[card_id]
     allowed = allowed_reductions(state, slot, discarded.color if discarded else None, card.color)
@@ -381,11 +389,16 @@ def build_card(instance: CardData, state: State, card: str, reduce: tuple[str, .
                ) -> State:
     """A build without its chit (:func:`place_chit` follows): one per turn, at most 8
     facilities, the card from the row at its reduced cost, VP and trend bonus scored."""
-    if state.built:
-        raise IllegalMoveError("only one build or remodel per turn")
-    if len(state.facilities) >= MAX_FACILITIES:
-        raise IllegalMoveError(f"the player already has {MAX_FACILITIES} facilities")
-    return _build_from_row(instance, state, card, tuple(reduce), None)
+    try:
+        if state.built:
+            raise IllegalMoveError("only one build or remodel per turn")
+        if len(state.facilities) >= MAX_FACILITIES:
+            raise IllegalMoveError(f"the player already has {MAX_FACILITIES} facilities")
+        return _build_from_row(instance, state, card, tuple(reduce), None)
+    except _SLIPS:
+        _check_card_data(instance)
+        _check_args(state=state, reduce=reduce)
+        raise
 
 
 def chit_options(state: State) -> list[str | None]:
@@ -412,7 +425,8 @@ def _remodel(instance: CardData, state: State, action: Remodel) -> State:
     if action.discard not in residents:
         raise IllegalMoveError(f"{action.discard} is not one of the player's facilities")
     if action.card is None or action.card not in state.row:  # before the discard
-        raise IllegalMoveError(f"{action.card} is not in the Trend row {_row_text(state.row)}")
+        raise IllegalMoveError(f"card {action.card} is not in the Trend row "
+                               f"{_row_text(state.row)}")
     resident = residents.pop(action.discard)
     state = replace(
         state,
@@ -476,17 +490,22 @@ def _exchange(state: State, action: Exchange) -> State:
 
 def apply(instance: CardData, state: State, action: Action) -> State:
     """The state after the player's ``action``; :class:`IllegalMoveError` if it breaks a rule."""
-    if isinstance(action, Build):
-        return _build(instance, state, action)
-    if isinstance(action, Remodel):
-        return _remodel(instance, state, action)
-    if isinstance(action, Play):
-        return _play(instance, state, action)
-    if isinstance(action, Buy):
-        return _buy(state)
-    if isinstance(action, Exchange):
-        return _exchange(state, action)
-    raise IllegalMoveError(f"not a Lemuria action: {action!r}")
+    try:
+        if isinstance(action, Build):
+            return _build(instance, state, action)
+        if isinstance(action, Remodel):
+            return _remodel(instance, state, action)
+        if isinstance(action, Play):
+            return _play(instance, state, action)
+        if isinstance(action, Buy):
+            return _buy(state)
+        if isinstance(action, Exchange):
+            return _exchange(state, action)
+    except _SLIPS:  # checked only here: the searches call this millions of times
+        _check_card_data(instance)
+        _check_args(state=state)
+        raise
+    raise IllegalMoveError(f"not a Lemuria action: {shorten(action)}")
 
 
 def age_row(row: tuple[str | None, ...], deck: tuple[str, ...]

@@ -201,21 +201,26 @@ def search_hand(
     if poll is not None and not callable(poll):
         raise LumicoreError(f"poll must be callable or None, got {shorten(poll)}")
     if not isinstance(s, State):
-        raise LumicoreError("expected a kernel State")
-    if not 1 <= len(kinds) <= _kernel.MAX_HAND or len(counts) != len(kinds):
-        raise LumicoreError("a hand has 1 to 3 Luminos")
+        raise LumicoreError(f"s must be a kernel State, got {shorten(s)}")
+    if not _sequence(kinds) or not 1 <= len(kinds) <= _kernel.MAX_HAND:
+        raise LumicoreError(f"kinds must be 1 to {_kernel.MAX_HAND} Luminos, got {shorten(kinds)}")
+    if not _sequence(counts) or len(counts) != len(kinds):
+        raise LumicoreError(f"counts must be one count a kind, got {shorten(counts)}")
     for c in counts:  # int() made 1.5 one tile and 0.5 none
         if not is_integer(c) or c < 0:
             raise LumicoreError(f"counts must be whole numbers >= 0, got {shorten(c)}")
     if not 1 <= sum(counts) <= _kernel.MAX_HAND:
-        raise LumicoreError("a hand has 1 to 3 Luminos")
-    if len(weights) != len(FEATURES):
-        raise LumicoreError("one weight per feature")
+        raise LumicoreError(f"a hand has 1 to {_kernel.MAX_HAND} Luminos: counts "
+                            f"{shorten(counts)}")
+    if not _sequence(weights) or len(weights) != len(FEATURES):
+        raise LumicoreError(f"weights must be one weight a feature ({len(FEATURES)}), got "
+                            f"{shorten(weights)}")
     weights = [check_price(w, f"the weight of {f}") for f, w in zip(FEATURES, weights, strict=True)]
     discard_cost = check_price(discard_cost, "discard_cost")
     limestone_value = check_price(limestone_value, "limestone_value")
     if prune and (any(w < 0 for w in weights) or limestone_value < 0):
-        raise LumicoreError("the search bounds need weights >= 0: search with prune=False")
+        raise LumicoreError(f"the search bounds need weights >= 0 and limestone_value >= 0 (got "
+                            f"{shorten(weights)} and {limestone_value}): search with prune=False")
     # the kernel reads a limit <= 0 as none: such a limit must not reach it
     if max_nodes is not None:
         max_nodes = check_int(max_nodes, "max_nodes", 1, what="a positive integer",

@@ -34,12 +34,14 @@ from collections.abc import Sequence
 import numpy as np
 from tqdm import tqdm
 
-from lumicore.checks import check_int, check_type
-from lumicore.errors import LumicoreError
+from lumicore.checks import check_int, check_real, check_type
+from lumicore.data import shorten
+from lumicore.errors import LumicoreError, SearchLimitError
 from lumicore.lumen import kernel
 from lumicore.lumen.dice import ROLLS, SELECTIONS, selections
 from lumicore.lumen.game import GameState, check_seed
 from lumicore.lumen.sheet import Sheet
+from lumicore.lumen.units import MAX_ROUNDS
 from solvers.ctrl_c import check, noting
 from solvers.limits import (
     FEASIBLE,
@@ -87,14 +89,41 @@ def sheet_value(sheet: Sheet, uses: tuple[int, ...], limits: tuple[int, ...], ro
     """The expected chain gains of ``rounds`` more rounds played best (an exact expectimax
     over the 21 rolls of each). As in the game, a value must be written whenever a selection
     with uses left gives one for a legal bubble: a round is passed only when none does.
-    ``deadline`` (a ``time.perf_counter()`` time): raise ``_OutOfTime`` once it has passed.
+    ``uses`` and ``limits``: the uses so far and the limit of each selection (five counts).
+    ``memo`` (a dict) keeps the values found for another call with the same ``limits``;
+    ``deadline`` (a ``time.perf_counter()`` time): a :class:`SearchLimitError` once it has
+    passed.
 
     >>> round(sheet_value(Sheet.parse("3 ."), (0, 0, 0, 0, 0), (1, 1, 1, 1, 1), 1), 4)
     1.6667
     """
+    check_type(sheet, Sheet, "sheet", "a Lumen Sheet")
+    uses, limits = _counts(uses, "uses"), _counts(limits, "limits")
+    rounds = check_int(rounds, "rounds", 0, MAX_ROUNDS)
+    memo = {} if memo is None else check_type(memo, dict, "memo", "a dict or None")
+    if deadline is not None:
+        check_real(deadline, "deadline", "a time.perf_counter() time or None")
+    try:
+        return _sheet_value(sheet, uses, limits, rounds, memo, deadline)
+    except _OutOfTime:
+        raise SearchLimitError(f"the deadline {deadline} passed before the value was found "
+                               "(the values found are in memo)") from None
+
+
+def _counts(values: object, name: str) -> tuple[int, ...]:
+    """A count per selection, each from 0 to the most bubbles a sheet has."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, Sequence) \
+            or len(values) != len(SELECTIONS):
+        raise LumicoreError(f"{name} must be {len(SELECTIONS)} counts, one a selection, "
+                            f"got {shorten(values)}")
+    return tuple(check_int(v, name, 0, MAX_ROUNDS) for v in values)
+
+
+def _sheet_value(sheet: Sheet, uses: tuple[int, ...], limits: tuple[int, ...], rounds: int,
+                 memo: dict, deadline: float | None) -> float:
+    """:func:`sheet_value` on checked arguments."""
     if rounds <= 0:
         return 0.0
-    memo = {} if memo is None else memo
     key = (sheet.values, uses, rounds)
     if key in memo:
         return memo[key]
@@ -104,12 +133,12 @@ def sheet_value(sheet: Sheet, uses: tuple[int, ...], limits: tuple[int, ...], ro
     for dice, p in ROLLS:
         options = _options(sheet, uses, limits, dice)
         if not options:  # a player passes only when nothing may be written
-            total += p * sheet_value(sheet, uses, limits, rounds - 1, memo, deadline)
+            total += p * _sheet_value(sheet, uses, limits, rounds - 1, memo, deadline)
             continue
         best = -1.0
         for s, cell, gain, new_uses in options:
-            after = sheet_value(_write(sheet, cell, dice, s), new_uses, limits, rounds - 1, memo,
-                                deadline) if rounds > 1 else 0.0
+            after = _sheet_value(_write(sheet, cell, dice, s), new_uses, limits, rounds - 1,
+                                 memo, deadline) if rounds > 1 else 0.0
             best = max(best, gain + after)
         total += p * best
     memo[key] = total
@@ -189,7 +218,7 @@ def _rank(state: GameState, time_limit: float | None, seed: int, depth: int, min
         half = None if time_limit is None else start + time_limit / 2
         try:
             for s, cell, gain, new_uses in options:
-                v = gain + sheet_value(after(s, cell), new_uses, limits, rest, memo, half)
+                v = gain + _sheet_value(after(s, cell), new_uses, limits, rest, memo, half)
                 choices.append(Choice(index[(s, cell)], names[(s, cell)], v, v, v))
                 bar.update(len(memo) - bar.n)  # the positions valued so far
         except _OutOfTime:
