@@ -1,4 +1,4 @@
-"""Lucia's dealt game as the arena's bots play it: the state's plays from the Cython kernel
+"""Lucia's game states as the arena's bots play them: the states' plays from the Cython kernel
 against the same plays from the plain-Python rules, in the same run.
 
     python benchmarks/bench_lucia_game.py            # about a minute
@@ -6,10 +6,11 @@ against the same plays from the plain-Python rules, in the same run.
 
 Two measures on ``DealState.new_game`` (the deck hidden), 1 and 3 players: random play-outs to
 the end of the game (:func:`lumicore.game.play_randomly`) and the arena's ``greedy`` bot's first
-decisions of each game. Each is timed with the state's own plays (the kernel's) and again with
-:func:`lumicore.lucia.deal_reference.plays` in their place, sorted into the actions' order; the
-games must come out the same. The table is written into docs/lucia.md between the markers
-``<!-- bench:lucia-game -->`` and ``<!-- /bench -->``.
+decisions of each game; and the ``greedy`` bot on ``PuzzleState`` puzzles (scrambled default
+trains, the default deck). Each is timed with the states' own plays (the kernel's
+``CardPlays``) and again with ``Train.successors`` (the reference rules) in their place, sorted
+into the actions' order; the games must come out the same. The table is written into
+docs/lucia.md between the markers ``<!-- bench:lucia-game -->`` and ``<!-- /bench -->``.
 """
 
 from __future__ import annotations
@@ -24,23 +25,25 @@ import numpy as np
 from bench_lucia_deal import write_block
 
 from lumicore.game import play_randomly, sample_chance
-from lumicore.lucia import deal_game
+from lumicore.lucia import deal_game, game
 from lumicore.lucia.cards import Card
 from lumicore.lucia.deal_game import DealState
-from lumicore.lucia.deal_reference import plays
-from lumicore.lucia.train import Train
+from lumicore.lucia.game import PuzzleState
+from lumicore.lucia.start import scramble
+from lumicore.lucia.train import DEFAULT_RULES, Rules, Train
 from solvers.arena import make_bot
 
 MARK = ("<!-- bench:lucia-game -->", "<!-- /bench -->")
 
 
-def reference_plays(train: Train, kinds: tuple[Card, ...], hand: list[int]
-                    ) -> list[tuple[int, int]]:
-    """The state's plays by the plain-Python rules, in the actions' order, as the state keeps
-    them: (kind index, packed train after)."""
-    options = sorted(plays(train, [kinds[k] for k in hand]),
-                     key=lambda o: (kinds.index(o[0]), str(o[1])))
-    return [(kinds.index(card), after.packed) for card, after in options]
+def reference_card_plays(kinds: tuple[Card, ...], rules: Rules = DEFAULT_RULES
+                         ) -> Callable[[int, int], list[int]]:
+    """``card_plays`` by the plain-Python rules: a card's distinct successors of a packed train,
+    in the order of their notation."""
+    def plays(packed: int, k: int) -> list[int]:
+        after = Train.from_packed(packed, rules).successors(kinds[k], rules)
+        return [t.packed for t in sorted(after, key=str)]
+    return plays
 
 
 def playouts(players: int, games: int) -> tuple[int, list[str]]:
@@ -66,6 +69,20 @@ def greedy(players: int, games: int, decisions: int) -> tuple[int, list[int]]:
     return len(chosen), chosen
 
 
+def puzzles(count: int, decisions: int) -> tuple[int, list[int]]:
+    """The greedy bot's first ``decisions`` choices on ``count`` scrambled default trains."""
+    chosen = []
+    for seed in range(count):
+        state = PuzzleState.new(scramble(12, seed=seed))
+        bot = make_bot("greedy", "lucia", seed=seed)
+        for _ in range(decisions):
+            if state.is_terminal():
+                break
+            chosen.append(bot.choose(state))
+            state.apply_action(chosen[-1])
+    return len(chosen), chosen
+
+
 def both(run: Callable[[], tuple[int, list]]) -> tuple[float, float, int]:
     """Seconds of ``run`` with the kernel's plays and with the reference's, and its count
     (after a run untimed: the heuristic's tables of the greedy bot are built once, then
@@ -74,7 +91,8 @@ def both(run: Callable[[], tuple[int, list]]) -> tuple[float, float, int]:
     start = time.perf_counter()
     count, kernel = run()
     fast = time.perf_counter() - start
-    with mock.patch.object(deal_game, "_plays", reference_plays):
+    with mock.patch.object(deal_game, "card_plays", reference_card_plays), \
+            mock.patch.object(game, "card_plays", reference_card_plays):
         start = time.perf_counter()
         _, reference = run()
         slow = time.perf_counter() - start
@@ -105,6 +123,11 @@ def main() -> None:
             lines.append(f"| {label} | {players} | {count} | {fast:.2f} | {slow:.2f} | "
                          f"{slow / fast:.1f}x |")
             print(lines[-1], flush=True)
+    fast, slow, count = both(lambda: puzzles(args.greedy_games, args.decisions))
+    lines.append(f"| greedy decisions on puzzles ({args.greedy_games} trains, first "
+                 f"{args.decisions}) | 1 | {count} | {fast:.2f} | {slow:.2f} | "
+                 f"{slow / fast:.1f}x |")
+    print(lines[-1], flush=True)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     table = "\n".join([f"`python benchmarks/bench_lucia_game.py` (load average {load:.1f} "
                        "when the run ended):", "", *lines])

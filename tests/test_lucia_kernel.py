@@ -17,6 +17,7 @@ from lumicore.lucia import kernel as K
 from lumicore.lucia import reference as R
 from lumicore.lucia.deal_game import DealState
 from lumicore.lucia.deal_reference import plays
+from lumicore.lucia.game import PuzzleState
 from lumicore.lucia.heuristic import build_table, estimate
 from lumicore.lucia.start import fix_up
 
@@ -106,6 +107,24 @@ def test_a_dealt_states_plays_are_the_references_in_the_actions_order(train, han
                   key=lambda o: (CARDS.index(o[0]), str(o[1])))
     assert [state.action_to_string(a) for a in state.legal_actions()] == \
         [f"player 1: {card.name} => {after}" for card, after in want]
+
+
+@settings(max_examples=60)
+@given(trains(max_kids=10), st.booleans())
+def test_a_puzzle_states_actions_are_the_references_in_their_order(train, partial):
+    rules = PARTIAL if partial else Rules()
+    state = PuzzleState(train, CARDS, rules=rules)
+    first: dict[tuple[int, Train], str] = {}
+    if not train.is_goal():
+        for i, card in enumerate(CARDS):
+            for play in train.plays(card, rules):
+                first.setdefault((i, play.train), str(play))
+    want = [first[k] for k in sorted(first, key=lambda k: (k[0], str(k[1])))]
+    assert [state.action_to_string(a) for a in state.legal_actions()] == want
+    for a in state.legal_actions()[:3]:
+        child = state.clone()
+        child.apply_action(a)
+        assert str(child.train) == want[a].rsplit("=> ", 1)[1]
 
 
 @given(st.lists(trains(max_kids=8), min_size=1, max_size=6))

@@ -31,7 +31,6 @@ from typing import Any, cast
 
 import numpy as np
 
-from lumicore._ext import lucia as _k
 from lumicore.checks import (
     BOOL,
     SEED_LIMIT,
@@ -71,7 +70,7 @@ from lumicore.lucia.deal import (
     game_deck,
     heuristic_table,
 )
-from lumicore.lucia.kernel import card_table
+from lumicore.lucia.kernel import card_plays
 from lumicore.lucia.notation import unpack
 from lumicore.lucia.start import random_train
 from lumicore.lucia.train import Play, Train
@@ -106,27 +105,13 @@ required."""
 _PARTS = {"kinds": "cards", "hands": "hands (card indices)", "owed": "player indices"}
 
 
-_PLAYS: dict[int, tuple[tuple[Card, ...], Any]] = {}
-"""The kernel's plays of each tuple of kinds in play, by identity (a clone shares its state's
-tuple; hashing the cards would cost more than the plays)."""
-
-
-def _card_plays(kinds: tuple[Card, ...]) -> Any:
-    held = _PLAYS.get(id(kinds))
-    if held is None or held[0] is not kinds:
-        if len(_PLAYS) >= 64:
-            _PLAYS.clear()
-        held = _PLAYS[id(kinds)] = (kinds, _k.CardPlays(card_table(kinds)))
-    return held[1]
-
-
 def _plays(train: Train, kinds: tuple[Card, ...], hand: list[int]) -> list[tuple[int, int]]:
     """:func:`lumicore.lucia.deal_reference.plays` of the sorted hand by the kernel, as (kind
     index, packed train after), in the actions' order: cards in kind order, then trains by
     notation (the kernel's order). Every train fits the kernel's 64-bit word and every index is
     a row of the kinds' table."""
-    card_plays, packed = _card_plays(kinds), train.packed
-    return [(k, after) for k in dict.fromkeys(hand) for after in card_plays(packed, k)]
+    plays_of, packed = card_plays(kinds), train.packed
+    return [(k, after) for k in dict.fromkeys(hand) for after in plays_of(packed, k)]
 
 
 def _check_parts(**parts: object) -> None:

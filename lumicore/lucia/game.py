@@ -33,7 +33,9 @@ from lumicore.checks import (
 from lumicore.errors import LumicoreError
 from lumicore.game import OnePlayerState, check_action, checked_load
 from lumicore.lucia.cards import Card, Deck, load_deck, read_card_kinds
-from lumicore.lucia.train import DEFAULT_RULES, Play, Rules, Train, check_cards
+from lumicore.lucia.kernel import card_plays
+from lumicore.lucia.notation import unpack
+from lumicore.lucia.train import DEFAULT_RULES, Play, Rules, Train, check_cards, check_rules
 
 __all__ = ["PuzzleState"]
 
@@ -53,8 +55,9 @@ class PuzzleState(OnePlayerState):
         max_plays = check_int(max_plays, "max_plays", 0, what="a non-negative integer")
         plays = check_int(plays, "plays", 0, max_plays,
                           f"an integer from 0 to max_plays ({max_plays})")
-        self.train, self.max_plays, self.plays, self.rules = train, max_plays, plays, rules
-        self._moves: list[Play] | None = None
+        self.train, self.max_plays, self.plays = train, max_plays, plays
+        self.rules = check_rules(rules)
+        self._moves: list[tuple[int, int]] | None = None
 
     @classmethod
     def new(cls, train: Train | str, cards: Deck | Iterable[Card] | None = None,
@@ -64,29 +67,44 @@ class PuzzleState(OnePlayerState):
         kinds = (cards or load_deck()).kinds if isinstance(cards, (Deck, type(None))) else cards
         return cls(train, kinds, max_plays, 0, rules)
 
-    def _legal(self) -> list[Play]:
+    def _packed_moves(self) -> list[tuple[int, int]]:
+        """The actions as (card index, packed train after), in their order, from the kernel
+        (a bot's search asks for many states' moves and plays few of them)."""
         if self._moves is None:
-            moves: dict[tuple[int, Train], Play] = {}
+            self._moves = []
             if not self.train.is_goal() and self.plays < self.max_plays:
-                for i, card in enumerate(self.cards):
-                    for play in self.train.plays(card, self.rules):
-                        moves.setdefault((i, play.train), play)
-            self._moves = [moves[k] for k in sorted(moves, key=lambda k: (k[0], str(k[1])))]
+                plays_of, packed = card_plays(self.cards, self.rules), self.train.packed
+                self._moves = [(i, after) for i in range(len(self.cards))
+                               for after in plays_of(packed, i)]
         return self._moves
 
+    def _play(self, action: int) -> Play:
+        """Action ``action`` as the reference's play (the first of the card's plays, in the
+        order of ``Train.plays``, that makes its train)."""
+        i, packed = self._packed_moves()[action]
+        after = Train._of(unpack(packed))
+        return next(p for p in self.train.plays(self.cards[i], self.rules) if p.train == after)
+
+    def _legal(self) -> list[Play]:
+        """Every action as the reference's play."""
+        return [self._play(a) for a in range(len(self._packed_moves()))]
+
+
+    def legal_actions(self) -> list[int]:
+        return list(range(len(self._packed_moves())))
 
     def apply_action(self, action: int) -> None:
         action = check_action(self, action)
-        self.train = self._legal()[action].train
+        self.train = Train._of(unpack(self._packed_moves()[action][1]))
         self.plays += 1
         self._moves = None
 
     def action_to_string(self, action: int) -> str:
         action = check_action(self, action)
-        return str(self._legal()[action])
+        return str(self._play(action))
 
     def is_terminal(self) -> bool:
-        return not self._legal()
+        return not self._packed_moves()
 
     def returns(self) -> list[float]:
         return [1.0 if self.train.is_goal() else 0.0]

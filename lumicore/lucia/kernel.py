@@ -101,6 +101,22 @@ def card_table(cards: Iterable[Card], rules: Rules = DEFAULT_RULES) -> np.ndarra
     return np.array(rows, dtype=np.uint32).reshape(-1, 2)
 
 
+_PLAYS: dict[tuple[int, Rules], tuple[tuple[Card, ...], Any]] = {}
+
+
+def card_plays(kinds: tuple[Card, ...], rules: Rules = DEFAULT_RULES) -> Any:
+    """The kernel's :class:`CardPlays` of ``kinds`` (checked), kept by the tuple's identity: a
+    game state and its clones share their tuple of kinds, and hashing the cards would cost more
+    than the plays. Called with a packed train and a row, it gives the row's distinct
+    successors in the order of their notation; the caller makes sure both are valid."""
+    held = _PLAYS.get((id(kinds), check_rules(rules)))
+    if held is None or held[0] is not kinds:
+        if len(_PLAYS) >= 64:
+            _PLAYS.clear()
+        held = _PLAYS[(id(kinds), rules)] = (kinds, _k.CardPlays(card_table(kinds, rules)))
+    return held[1]
+
+
 def _nibbles(states: np.ndarray) -> np.ndarray:
     shifts = np.arange(0, 64, 4, dtype=np.uint64)
     return ((states[:, None] >> shifts) & np.uint64(15)).astype(np.int8)
