@@ -111,23 +111,19 @@ def main() -> None:
     args = parser.parse_args()
     head = ["measure", "players", "count", "kernel plays (s)", "reference plays (s)", "ratio"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    rows: list[tuple[str, int, Callable[[], tuple[int, list]]]] = []
     for players in (1, 3):
-        rows = [
-            (f"random play-outs ({args.games} games)",
-             lambda p=players: playouts(p, args.games)),
-            (f"greedy decisions ({args.greedy_games} games, first {args.decisions})",
-             lambda p=players: greedy(p, args.greedy_games, args.decisions)),
-        ]
-        for label, run in rows:
-            fast, slow, count = both(run)
-            lines.append(f"| {label} | {players} | {count} | {fast:.2f} | {slow:.2f} | "
-                         f"{slow / fast:.1f}x |")
-            print(lines[-1], flush=True)
-    fast, slow, count = both(lambda: puzzles(args.greedy_games, args.decisions))
-    lines.append(f"| greedy decisions on puzzles ({args.greedy_games} trains, first "
-                 f"{args.decisions}) | 1 | {count} | {fast:.2f} | {slow:.2f} | "
-                 f"{slow / fast:.1f}x |")
-    print(lines[-1], flush=True)
+        rows += [(f"random play-outs ({args.games} games)", players,
+                  lambda p=players: playouts(p, args.games)),
+                 (f"greedy decisions ({args.greedy_games} games, first {args.decisions})",
+                  players, lambda p=players: greedy(p, args.greedy_games, args.decisions))]
+    rows.append((f"greedy decisions on puzzles ({args.greedy_games} trains, first "
+                 f"{args.decisions})", 1, lambda: puzzles(args.greedy_games, args.decisions)))
+    for label, players, run in rows:
+        fast, slow, count = both(run)
+        lines.append(f"| {label} | {players} | {count} | {fast:.2f} | {slow:.2f} | "
+                     f"{slow / fast:.1f}x |")
+        print(lines[-1], flush=True)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     table = "\n".join([f"`python benchmarks/bench_lucia_game.py` (load average {load:.1f} "
                        "when the run ended):", "", *lines])

@@ -15,6 +15,7 @@ True
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Iterable
 
@@ -110,7 +111,9 @@ class PuzzleState(OnePlayerState):
         return [1.0 if self.train.is_goal() else 0.0]
 
     def clone(self) -> PuzzleState:
-        return PuzzleState(self.train, self.cards, self.max_plays, self.plays, self.rules)
+        # a shallow copy: every field is replaced by a move, never changed in place, and the
+        # clone shares the cards' tuple, by which the kernel's plays are kept (card_plays)
+        return copy.copy(self)
 
     def serialize(self) -> str:
         return json.dumps({"game": "lucia-puzzle", "train": str(self.train),
