@@ -79,7 +79,7 @@ then (:func:`_check_args`), so that the searches' hot path runs no check."""
 
 def _check_card_data(instance: object) -> None:
     """:class:`LumicoreError` unless ``instance`` holds the card data the rules read."""
-    check_type(instance, CardData, "instance", "a lemuria Instance or a game's Cards")
+    check_type(instance, (CardData,), "instance", "a lemuria Instance or a game's Cards")
 
 
 def _check_args(**args: object) -> None:

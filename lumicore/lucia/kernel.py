@@ -101,10 +101,10 @@ def card_table(cards: Iterable[Card], rules: Rules = DEFAULT_RULES) -> np.ndarra
     return np.array(rows, dtype=np.uint32).reshape(-1, 2)
 
 
-_PLAYS: dict[tuple[int, Rules], tuple[tuple[Card, ...], Any]] = {}
+_PLAYS: dict[tuple[int, Rules], tuple[tuple[Card, ...], _k.CardPlays]] = {}
 
 
-def card_plays(kinds: tuple[Card, ...], rules: Rules = DEFAULT_RULES) -> Any:
+def card_plays(kinds: tuple[Card, ...], rules: Rules = DEFAULT_RULES) -> _k.CardPlays:
     """The kernel's :class:`CardPlays` of ``kinds`` (checked), kept by the tuple's identity: a
     game state and its clones share their tuple of kinds, and hashing the cards would cost more
     than the plays. Called with a packed train and a row, it gives the row's distinct
