@@ -12,7 +12,7 @@ from lumicore.lucia import Action, Card, Deck, Train
 from lumicore.lucia.deal import Deal, heuristic_table
 from lumicore.lucia.deal_game import DealState
 from lumicore.lucia.deal_reference import after_play, plays, winnable
-from lumicore.lucia.heuristic import estimate
+from lumicore.lucia.heuristic import build_table, estimate
 from solvers.cli import main
 from solvers.lucia import best_play, greedy_play, play_game, solve_deal
 
@@ -34,6 +34,20 @@ def test_a_deck_of_one_kind_makes_every_estimate_exact():
         assert (e.wins == 3) == won, str(e)
     assert [e.rate for e in ranking.plays] == sorted((e.rate for e in ranking.plays),
                                                      reverse=True)
+
+
+def test_a_heuristic_table_is_found_by_its_kinds_whatever_holds_them():
+    """The cache finds a tuple of kinds by identity first (a state and its clones share it),
+    then by the cards: equal kinds in another tuple or a list get the same table, other kinds
+    their own."""
+    train, kinds = Train.parse("h T H L2 h"), (LT, LU, W1, LH)
+    table = heuristic_table(kinds, train)
+    assert heuristic_table(kinds, train) is table
+    assert heuristic_table(tuple(list(kinds)), train) is table
+    assert heuristic_table(list(kinds), train) is table
+    fewer = heuristic_table((LT, W1), train).values
+    assert (fewer == build_table((LT, W1), train).values).all()
+    assert fewer.shape != table.values.shape or (fewer != table.values).any()
 
 
 def test_two_player_samples_deal_the_partner_a_hand():

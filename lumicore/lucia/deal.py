@@ -212,18 +212,29 @@ def deal(seed: int, players: int = 1, setup: str | Path | Setup = "default",
 
 
 _TABLES: dict[tuple, HeuristicTable] = {}
+_BY_IDENTITY: dict[tuple, tuple[tuple[Card, ...], HeuristicTable]] = {}
 
 
 def heuristic_table(kinds: tuple[Card, ...], train: Train) -> HeuristicTable:
     """The puzzle heuristic's table for these card kinds and this train's shape, cached (every
-    train a setup deals has the same shape, and a table takes about 0.1 s to build)."""
-    key = (check_cards("kinds", kinds), *shape(train))
-    table = _TABLES.get(key)  # kept in hand: another thread may clear the cache meanwhile
+    train a setup deals has the same shape, and a table takes about 0.1 s to build). A tuple of
+    kinds seen before is found by its identity first: a game state and its clones share theirs,
+    and hashing the cards cost more than the heuristic (:meth:`DealState.evaluate`)."""
+    fast = (id(kinds), *shape(train))
+    held = _BY_IDENTITY.get(fast)  # kept in hand: another thread may clear the cache meanwhile
+    if held is not None and held[0] is kinds:
+        return held[1]
+    key = (check_cards("kinds", kinds), *fast[1:])
+    table = _TABLES.get(key)
     if table is None:
         table = build_table(kinds, train)
         if len(_TABLES) > 64:
             _TABLES.clear()
         _TABLES[key] = table
+    if isinstance(kinds, tuple):
+        if len(_BY_IDENTITY) > 64:
+            _BY_IDENTITY.clear()
+        _BY_IDENTITY[fast] = (kinds, table)
     return table
 
 
