@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, TypeVar
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -40,6 +40,27 @@ MAX_TOML_CHARS = 200_000
 MAX_TOML_DOTS = 100
 """The most ``.`` on one line of a TOML data file: deeply dotted keys cost memory quadratic in
 their depth while parsing."""
+
+
+_V = TypeVar("_V")
+
+
+def cached_by_identity(cache: dict[tuple, tuple[tuple, _V]], held: tuple, key: tuple,
+                       make: Callable[[], _V], most: int = 64) -> _V:
+    """``make()``, kept in ``cache`` for the tuple ``held`` (by its identity) and ``key``: a
+    game state and its clones share one tuple, where hashing what it holds (cards) would cost
+    more than the value. The entry keeps ``held`` alive, so its ``id`` cannot be reused for
+    another tuple while it is there; the cache is emptied when it reaches ``most`` entries.
+    Not in ``__all__``: the Lucia states' helper, with no checks of its own."""
+    full = (id(held), *key)
+    entry = cache.get(full)  # kept in hand: another thread may clear the cache meanwhile
+    if entry is not None and entry[0] is held:
+        return entry[1]
+    value = make()
+    if len(cache) >= most:
+        cache.clear()
+    cache[full] = (held, value)
+    return value
 
 
 def shorten(text: object, limit: int = 80) -> str:

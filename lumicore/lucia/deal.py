@@ -26,7 +26,7 @@ import numpy as np
 
 from lumicore import checks
 from lumicore.checks import check_int, check_seed
-from lumicore.data import plural, shorten
+from lumicore.data import cached_by_identity, plural, shorten
 from lumicore.errors import DataError, LumicoreError
 from lumicore.lucia.cards import Card, Deck, load_deck
 from lumicore.lucia.heuristic import HeuristicTable, build_table, shape
@@ -212,7 +212,7 @@ def deal(seed: int, players: int = 1, setup: str | Path | Setup = "default",
 
 
 _TABLES: dict[tuple, HeuristicTable] = {}
-_BY_IDENTITY: dict[tuple, tuple[tuple[Card, ...], HeuristicTable]] = {}
+_BY_IDENTITY: dict[tuple, tuple[tuple, HeuristicTable]] = {}
 
 
 def heuristic_table(kinds: tuple[Card, ...], train: Train) -> HeuristicTable:
@@ -220,21 +220,22 @@ def heuristic_table(kinds: tuple[Card, ...], train: Train) -> HeuristicTable:
     train a setup deals has the same shape, and a table takes about 0.1 s to build). A tuple of
     kinds seen before is found by its identity first: a game state and its clones share theirs,
     and hashing the cards cost more than the heuristic (:meth:`DealState.evaluate`)."""
-    fast = (id(kinds), *shape(train))
-    held = _BY_IDENTITY.get(fast)  # kept in hand: another thread may clear the cache meanwhile
-    if held is not None and held[0] is kinds:
-        return held[1]
-    key = (check_cards("kinds", kinds), *fast[1:])
-    table = _TABLES.get(key)
+    sizes = shape(train)
+    if isinstance(kinds, tuple):  # a list could change under the same id
+        return cached_by_identity(_BY_IDENTITY, kinds, sizes,
+                                  lambda: _by_cards(kinds, train, sizes))
+    return _by_cards(kinds, train, sizes)
+
+
+def _by_cards(kinds: tuple[Card, ...], train: Train, sizes: tuple[int, int, int]
+              ) -> HeuristicTable:
+    key = (check_cards("kinds", kinds), *sizes)
+    table = _TABLES.get(key)  # kept in hand: another thread may clear the cache meanwhile
     if table is None:
         table = build_table(kinds, train)
         if len(_TABLES) > 64:
             _TABLES.clear()
         _TABLES[key] = table
-    if isinstance(kinds, tuple):
-        if len(_BY_IDENTITY) > 64:
-            _BY_IDENTITY.clear()
-        _BY_IDENTITY[fast] = (kinds, table)
     return table
 
 

@@ -32,7 +32,7 @@ from lumicore.checks import (
     check_type,
     is_integer,
 )
-from lumicore.data import shorten
+from lumicore.data import cached_by_identity, shorten
 from lumicore.errors import LumicoreError, NotationError, SearchLimitError
 from lumicore.lucia import pdb as _pdb
 from lumicore.lucia.cards import Action, Card
@@ -101,7 +101,7 @@ def card_table(cards: Iterable[Card], rules: Rules = DEFAULT_RULES) -> np.ndarra
     return np.array(rows, dtype=np.uint32).reshape(-1, 2)
 
 
-_PLAYS: dict[tuple[int, Rules], tuple[tuple[Card, ...], _k.CardPlays]] = {}
+_PLAYS: dict[tuple, tuple[tuple, _k.CardPlays]] = {}
 
 
 def card_plays(kinds: tuple[Card, ...], rules: Rules = DEFAULT_RULES) -> _k.CardPlays:
@@ -109,12 +109,9 @@ def card_plays(kinds: tuple[Card, ...], rules: Rules = DEFAULT_RULES) -> _k.Card
     game state and its clones share their tuple of kinds, and hashing the cards would cost more
     than the plays. Called with a packed train and a row, it gives the row's distinct
     successors in the order of their notation; the caller makes sure both are valid."""
-    held = _PLAYS.get((id(kinds), check_rules(rules)))
-    if held is None or held[0] is not kinds:
-        if len(_PLAYS) >= 64:
-            _PLAYS.clear()
-        held = _PLAYS[(id(kinds), rules)] = (kinds, _k.CardPlays(card_table(kinds, rules)))
-    return held[1]
+    rules = check_rules(rules)
+    return cached_by_identity(_PLAYS, kinds, (rules,),
+                              lambda: _k.CardPlays(card_table(kinds, rules)))
 
 
 def _nibbles(states: np.ndarray) -> np.ndarray:
