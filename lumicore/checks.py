@@ -45,8 +45,8 @@ from lumicore.data import read_file, shorten
 from lumicore.errors import DataError, LumicoreError, SearchLimitError
 
 __all__ = ["SEED_LIMIT", "check_seed", "is_integer", "check_int", "check_bool", "check_players",
-           "check_index", "check_real",
-           "check_finite", "check_time_limit", "check_type", "parse_int", "parse_real",
+           "check_index", "check_real", "check_finite", "check_array", "check_time_limit",
+           "check_type", "parse_int", "parse_real",
            "Spec", "Int", "Choice", "Text", "Maybe", "ListOf",
            "Items", "Table", "MapOf", "Where", "Load", "BOOL", "read_json", "read_record",
            "check_fields", "field_error", "check_known_keys", "read_key"]
@@ -332,6 +332,32 @@ def check_finite(array: np.ndarray, name: str) -> np.ndarray:
         raise LumicoreError(f"{name} must hold finite numbers, got {array[where]} at "
                             f"{where if len(where) > 1 else where[0]}")
     return array
+
+
+def check_array(array: object, name: str, shape: tuple[int | None, ...]) -> np.ndarray:
+    """``array`` if it is a numpy array of finite real numbers of ``shape`` (None: any length
+    of at least 1, shown as T); else :class:`LumicoreError` naming ``name``.
+
+    >>> check_array(np.zeros((4, 3)), "start", (4, None)).shape
+    (4, 3)
+    >>> check_array(np.zeros(3), "start", (4, None))
+    Traceback (most recent call last):
+    ...
+    lumicore.errors.LumicoreError: start must be a (4, T) array of real numbers, got shape (3,)
+    """
+    if not isinstance(shape, tuple) or not all(n is None or is_integer(n) and n >= 0
+                                               for n in shape):
+        raise LumicoreError(f"shape must be a tuple of lengths (None: any), got "
+                            f"{shorten(shape)}")
+    if (not isinstance(array, np.ndarray) or array.dtype.kind not in "biuf"
+            or array.ndim != len(shape)
+            or any(m < 1 if n is None else m != n
+                   for m, n in zip(array.shape, shape, strict=True))):
+        dims = ["T" if n is None else str(n) for n in shape]
+        want = f"({', '.join(dims)}{',' if len(dims) == 1 else ''})"
+        got = f"shape {array.shape}" if isinstance(array, np.ndarray) else shorten(array)
+        raise LumicoreError(f"{name} must be a {want} array of real numbers, got {got}")
+    return check_finite(array, name)
 
 
 # ------------------------------------------------------------------------------------------

@@ -90,13 +90,13 @@ def test_improve_widens_the_window_after_a_round_without_gain_then_stops(monkeyp
     solver = _solve(year.m, Watch())
     assert solver.status_name(solver.solve(year.m)) == "OPTIMAL"  # no window can do better
     widths = []
-    real = lns.neighbourhood
+    real = lns._neighbourhood
 
     def spy(year, values, window, floor):
         widths.append(len(window))
         return real(year, values, window, floor)
 
-    monkeypatch.setattr(lns, "neighbourhood", spy)
+    monkeypatch.setattr(lns, "_neighbourhood", spy)
 
     def make(seconds: float) -> cp_model.CpSolver:
         return _solver(1, 0, seconds, False, interleave=False)
@@ -114,13 +114,13 @@ def test_every_neighbourhood_holds_its_hint(monkeypatch):
 
     inst, year, greedy, values = _greedy_year(4, 6)
     models = []
-    real = lns.neighbourhood
+    real = lns._neighbourhood
 
     def spy(year, values, window, floor):
         models.append(real(year, values, window, floor))
         return models[-1]
 
-    monkeypatch.setattr(lns, "neighbourhood", spy)
+    monkeypatch.setattr(lns, "_neighbourhood", spy)
 
     def make(seconds: float) -> cp_model.CpSolver:
         return _solver(1, 0, seconds, False, interleave=False)
@@ -202,3 +202,35 @@ def test_the_hint_takes_exchanges_and_remodels_at_the_plans_vp():
             described += 1
             kinds |= {type(a) for p in plans for a in p.actions}
     assert described >= 10 and {Exchange, Remodel} <= kinds
+
+
+def test_fix_variable_fixes_a_domain_with_holes():
+    """A domain with holes has more than two bounds: fixing wrote over the first two and left
+    the others, a domain CP-SAT calls invalid."""
+    from solvers.lemuria.model import fix_variable
+
+    model = cp_model.CpModel()
+    x = model.new_int_var_from_domain(cp_model.Domain.from_values([0, 2, 5]), "x")
+    model.maximize(-x)
+    fix_variable(model, x, 5)
+    assert list(model.proto.variables[0].domain) == [5, 5]
+    solver = cp_model.CpSolver()
+    assert solver.solve(model) == cp_model.OPTIMAL and solver.value(x) == 5
+
+
+def test_the_searches_check_the_solver_their_maker_gives():
+    """``make_solver`` must give a CpSolver: anything else is a LumicoreError naming it, not an
+    AttributeError from inside the search."""
+    import pytest
+
+    from lumicore.errors import LumicoreError
+    from solvers.lemuria.dives import dive
+
+    _inst, year, greedy, values = _greedy_year(0, 3)
+    with pytest.raises(LumicoreError, match="make_solver's result must be a CP-SAT CpSolver"):
+        improve(year, values, greedy.vp, Watch(), time.perf_counter() + 5, lambda s: None,
+                windows=(1,))
+    with pytest.raises(LumicoreError, match="make_solver's result must be a CP-SAT CpSolver"):
+        dive(year, (0, 0, 0), Watch(), lambda s: "solver", 1.0)
+    with pytest.raises(LumicoreError, match=r"values must hold \d+ values .* got 3"):
+        neighbourhood(year, [0, 0, 0], range(1, 2), 0)

@@ -32,8 +32,10 @@ import time
 from multiprocessing.connection import Connection
 from typing import Any
 
+from lumicore.checks import check_int, check_real
 from lumicore.errors import LumicoreError
 from lumicore.lemuria import Instance
+from lumicore.lemuria.instance import check_instance
 from solvers.batch import (
     children_ignore_ctrl_c,
     ctrl_c_held,
@@ -44,7 +46,8 @@ from solvers.batch import (
 )
 from solvers.ctrl_c import forget
 from solvers.lemuria.bound import BoundResult
-from solvers.lemuria.branch import BranchResult, branch_bound
+from solvers.lemuria.branch import BranchResult, _check_root, branch_bound
+from solvers.lemuria.model import VP_RANGE
 
 __all__ = ["BranchBeside"]
 
@@ -60,6 +63,10 @@ class BranchBeside:
     ``vp``: the best plan's VP known now (:meth:`found` tells it of better ones)."""
 
     def __init__(self, instance: Instance, root: BoundResult, seconds: float, vp: int) -> None:
+        check_instance(instance).check_nothing_present("BranchBeside")
+        _check_root(instance, root)
+        seconds = check_real(seconds, "seconds", "a finite number >= 0", 0)
+        vp = check_int(vp, "vp", *VP_RANGE)
         context: Any = multiprocessing.get_context(_START)  # typeshed's BaseContext: no Process
         self._vp = context.Value("i", int(vp))
         self._stop = context.Event()
@@ -117,6 +124,7 @@ class BranchBeside:
 
     def found(self, vp: int) -> None:
         """Tell the process of a plan of ``vp`` VP (it prunes nodes no better)."""
+        vp = check_int(vp, "vp", *VP_RANGE)
         with self._vp.get_lock():
             if vp > self._vp.value:
                 self._vp.value = int(vp)

@@ -40,9 +40,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-import numpy as np
-
-from lumicore.checks import check_finite, check_int, check_real
+from lumicore.checks import check_array, check_int, check_real
 from lumicore.data import shorten
 from lumicore.errors import LumicoreError
 from lumicore.lemuria import CHITS, DISTRICTS, Instance
@@ -226,14 +224,7 @@ def _check_root(instance: Instance, root: object) -> None:
     check_real(root.value, "root.value", "a finite bound")
     T = instance.turns
     for name, shape in (("mu", (4, T)), ("lam", (T, 4)), ("fest", (T,))):
-        array = getattr(root, name)
-        if not isinstance(array, np.ndarray) or array.shape != shape \
-                or array.dtype.kind not in "biuf":
-            got = f"shape {array.shape}" if isinstance(array, np.ndarray) \
-                else type(array).__name__
-            raise LumicoreError(f"root.{name} must be a {shape} array of real numbers, got "
-                                f"{got}")
-        check_finite(array, f"root.{name}")
+        check_array(getattr(root, name), f"root.{name}", shape)
 
 
 def _split(node: _Node, festivals: tuple[int, ...] = ()) -> list[tuple[_Choices, Keep]]:

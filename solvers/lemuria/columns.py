@@ -21,6 +21,10 @@ from typing import Any
 import numpy as np
 from ortools.linear_solver import pywraplp
 
+from lumicore.checks import check_array, check_int, check_type
+from lumicore.data import shorten
+from lumicore.errors import LumicoreError
+
 __all__ = ["Column", "Master", "BARRED", "EMPTY"]
 
 BARRED = 1e4
@@ -55,8 +59,21 @@ class Master:
     year is worth, so the master uses it only while nothing else is feasible and its value
     stays a floor of the relaxed years it may mix."""
 
+    SIDES = ("building", "characters")
+    """The two sides of the relaxation, each with its convex row."""
+
     def __init__(self, start: np.ndarray, festivals: list[int], empty: Any,
                  barred: tuple[str, ...] = ()) -> None:
+        check_array(start, "start", (4, None))
+        T = start.shape[1]
+        check_type(festivals, (list, tuple), "festivals", "a list of 0-based festival turns")
+        festivals = [check_int(f, f"festivals[{k}]", 0, T - 1) for k, f in enumerate(festivals)]
+        check_plan(empty, T, "empty")
+        check_type(barred, tuple, "barred", f"a tuple of sides {self.SIDES}")
+        for side in barred:
+            if side not in self.SIDES:
+                raise LumicoreError(f"barred must name sides of {self.SIDES}, got "
+                                    f"{shorten(side)}")
         self.start, self.festivals = start, festivals
         self.added: list[tuple[str, Column]] = []
         self.weights: list[float] = []
@@ -85,7 +102,7 @@ class Master:
             for table in (self.by_facilities, self.by_residents):
                 table[f] = s.Constraint(-inf, 0.0)
                 table[f].SetCoefficient(h, 1.0)
-        self.convex = {side: s.Constraint(1.0, 1.0) for side in ("building", "characters")}
+        self.convex = {side: s.Constraint(1.0, 1.0) for side in self.SIDES}
         self.variables: list[Any] = []
         self.rows = ([c for row in self.resources for c in row]
                      + [c for row in self.housing for c in row]
@@ -142,3 +159,17 @@ class Master:
         for f, row in self.by_facilities.items():
             fest[f] = min(3.0, max(0.0, row.dual_value()))
         return self.objective.Value(), mu, lam, fest
+
+
+PLAN_SHAPES = {"spend": (4, None), "gain": (4, None), "built": (None, 4), "housed": (None, 4),
+               "owned": (None,)}
+"""The arrays of a column's plan and their shapes (None: the year's turns)."""
+
+
+def check_plan(plan: object, turns: int, name: str = "plan") -> None:
+    """:class:`LumicoreError` naming ``name`` and the field unless ``plan`` has the arrays of
+    :data:`PLAN_SHAPES`, shaped for ``turns`` turns, of finite numbers."""
+    for field_name, shape in PLAN_SHAPES.items():
+        array = getattr(plan, field_name, None)
+        check_array(array, f"{name}.{field_name}",
+                    tuple(turns if n is None else n for n in shape))

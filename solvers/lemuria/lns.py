@@ -17,8 +17,9 @@ from collections.abc import Callable
 
 from ortools.sat.python import cp_model
 
-from solvers.lemuria.model import YearModel, fix_variable, hint_all
-from solvers.lemuria.search import Watch, solve_watched
+from lumicore.checks import check_int, check_real, check_seed, check_type
+from solvers.lemuria.model import VP_RANGE, YearModel, _fix, _hint_all, check_values, check_year
+from solvers.lemuria.search import Watch, check_maker, check_watch, make_checked, solve_watched
 
 __all__ = ["turn_literals", "neighbourhood", "improve", "WINDOWS", "SECONDS_PER_TURN"]
 
@@ -29,7 +30,22 @@ SECONDS_PER_TURN = 1.0
 
 
 def turn_literals(year: YearModel, t: int) -> list[cp_model.IntVar]:
-    """The decision literals of turn ``t`` (without the housing literals)."""
+    """The decision literals of turn ``t`` (without the housing literals).
+
+    >>> from lumicore.lemuria import default_instance
+    >>> year = YearModel(default_instance(0, turns=2))
+    >>> len(turn_literals(year, 1)) > 0
+    True
+    >>> turn_literals(year, 3)
+    Traceback (most recent call last):
+    ...
+    lumicore.errors.LumicoreError: t must be a turn of the year, from 1 to 2, got '3'
+    """
+    check_int(t, "t", 1, check_year(year).T, what=f"a turn of the year, from 1 to {year.T}")
+    return _turn_literals(year, t)
+
+
+def _turn_literals(year: YearModel, t: int) -> list[cp_model.IntVar]:
     lits = list(year.bs[t]) + list(year.chit[t].values())
     rem = year.rem[t]
     if rem is not None:
@@ -48,8 +64,16 @@ def neighbourhood(year: YearModel, values: list[int], window: range, floor: int
     hint. :func:`improve` asks for ``floor`` = the incumbent's VP, so the hint is a solution of
     the neighbourhood: a hint that its own model excludes is what sets off OR-Tools 9.15's
     presolve fault google/or-tools#5288 (a hinted value outside its domain)."""
+    values = check_values(check_year(year).m, values)
+    check_type(window, range, "window", "a range of turns")
+    return _neighbourhood(year, values, window, check_int(floor, "floor", *VP_RANGE))
+
+
+
+def _neighbourhood(year: YearModel, values: list[int], window: range, floor: int
+                   ) -> cp_model.CpModel:
     model = year.m.clone()
-    fixed = [x for t in year.turns if t not in window for x in turn_literals(year, t)]
+    fixed = [x for t in year.turns if t not in window for x in _turn_literals(year, t)]
     play_turn = {}
     for i in range(year.H + year.K):
         turns = [t for t in year.turns if any(
@@ -58,9 +82,9 @@ def neighbourhood(year: YearModel, values: list[int], window: range, floor: int
     fixed += [x for (i, f), x in year.hz.items()
               if f not in window and play_turn[i] is not None and play_turn[i] not in window]
     for x in fixed:
-        fix_variable(model, x, values[x.index])
+        _fix(model, x, values[x.index])
     model.add(sum(year.parts.values()) >= floor)
-    hint_all(model, values)
+    _hint_all(model, values)
     return model
 
 
@@ -81,7 +105,15 @@ def improve(year: YearModel, values: list[int], vp: int, watch: Watch, deadline:
     the next size is tried (a better plan goes back to the first size), and when the widest
     size has had a round without a better plan the search stops. ``make_solver(seconds)``
     builds the solver of one neighbourhood."""
-    rng = random.Random(seed)
+    values = check_values(check_year(year).m, values)
+    vp = check_int(vp, "vp", *VP_RANGE)
+    check_watch(watch)
+    deadline = check_real(deadline, "deadline", "a finite time.perf_counter() reading")
+    check_maker(make_solver)
+    check_type(windows, tuple, "windows", "a tuple of window widths")
+    for k, width in enumerate(windows):
+        check_int(width, f"windows[{k}]", 1, what="a width of at least 1 turn")
+    rng = random.Random(check_seed(seed))
     best = None
     level = 0
     while not watch.over and level < len(windows):
@@ -93,8 +125,8 @@ def improve(year: YearModel, values: list[int], vp: int, watch: Watch, deadline:
             left = deadline - time.perf_counter()
             if left < 0.5 or watch.over:
                 return best
-            model = neighbourhood(year, values, range(a, a + width), vp)
-            sub = make_solver(min(left, SECONDS_PER_TURN * width))
+            model = _neighbourhood(year, values, range(a, a + width), vp)
+            sub = make_checked(make_solver, min(left, SECONDS_PER_TURN * width))
             code = solve_watched(sub, model, watch, bounds=False)
             if code in (cp_model.OPTIMAL, cp_model.FEASIBLE) and sub.objective_value > vp:
                 best, vp = sub, int(round(sub.objective_value))

@@ -45,6 +45,9 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
+from lumicore.checks import check_int, check_type
+from lumicore.data import shorten
+from lumicore.errors import LumicoreError
 from lumicore.lemuria import (
     CHITS,
     COLORS,
@@ -62,7 +65,7 @@ from lumicore.lemuria import (
 )
 from lumicore.lemuria.instance import REMODEL_FROM, check_instance
 from lumicore.lemuria.rules import bonuses_taken, initial_state, start_bonuses
-from solvers.lemuria.search import solve_checked
+from solvers.lemuria.search import check_model, solve_checked
 
 __all__ = ["TREND_BONUS", "DISTRICT_SLOTS", "REMODEL_FROM", "YearModel", "max_draws",
            "character_draws_bound", "fix_variable", "hint_all"]
@@ -939,7 +942,7 @@ class YearModel:
                          strict=True))
         fixed = self.m.clone()
         for x in self.model_literals():
-            fix_variable(fixed, x, hints.get(x.index, 0))
+            _fix(fixed, x, hints.get(x.index, 0))
         fixed.clear_hints()
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = 1
@@ -952,7 +955,7 @@ class YearModel:
     def hint_values(self, values: list[int]) -> None:
         """Hint every variable with ``values`` (by variable index; a whole solution), replacing
         the hints the model had."""
-        hint_all(self.m, values)
+        _hint_all(self.m, check_values(self.m, values))
 
     def model_literals(self) -> list[cp_model.IntVar]:
         """Every decision literal of the plan (builds, chits, remodels, character moves and
@@ -973,9 +976,47 @@ class YearModel:
                         breakdown=self.breakdown(sol))
 
 
+INT64 = (-2**63, 2**63 - 1)
+"""The values a CP-SAT variable can take."""
+VP_RANGE = (-2**31, 2**31 - 1)
+"""The VP a floor or an incumbent may name (a C int; a year makes a few hundred)."""
+
+
+def check_year(year: object) -> YearModel:
+    """``year`` if it is a :class:`YearModel`; else :class:`LumicoreError` naming it."""
+    return check_type(year, YearModel, "year", "a YearModel (solvers.lemuria.model)")
+
+
+def check_values(model: cp_model.CpModel, values: object, name: str = "values") -> list[int]:
+    """``values`` as a list of ints if it is a list or tuple of one integer per variable of
+    ``model`` (a whole solution, by variable index); else :class:`LumicoreError` naming
+    ``name`` (and the first bad entry).
+
+    >>> model = cp_model.CpModel()
+    >>> x = model.new_int_var(0, 5, "x")
+    >>> check_values(model, (4,))
+    [4]
+    >>> check_values(model, [4, 5])
+    Traceback (most recent call last):
+    ...
+    lumicore.errors.LumicoreError: values must hold 1 value (one per variable of the model), got 2
+    """
+    given: list | tuple = check_type(values, (list, tuple), name,
+                                     "a list of integers, one per variable of the model")
+    count = len(model.proto.variables)
+    if len(given) != count:
+        raise LumicoreError(f"{name} must hold {count} value{'' if count == 1 else 's'} (one "
+                            f"per variable of the model), got {len(given)}")
+    return [check_int(value, f"{name}[{k}]", *INT64) for k, value in enumerate(given)]
+
+
 def hint_all(model: cp_model.CpModel, values: list[int]) -> None:
     """Hint every variable of ``model`` with ``values`` (by variable index; a whole solution),
     replacing the hints it had."""
+    _hint_all(check_model(model), check_values(model, values))
+
+
+def _hint_all(model: cp_model.CpModel, values: list[int]) -> None:
     model.clear_hints()
     for i, value in enumerate(values):
         model.add_hint(model.get_int_var_from_proto_index(i), value)
@@ -983,6 +1024,23 @@ def hint_all(model: cp_model.CpModel, values: list[int]) -> None:
 
 def fix_variable(model: cp_model.CpModel, x: cp_model.IntVar, value: int) -> None:
     """Fix ``x`` (a variable of the model ``model`` was cloned from) to ``value`` in
-    ``model``."""
+    ``model``.
+
+    >>> model = cp_model.CpModel()
+    >>> x = model.new_int_var(0, 5, "x")
+    >>> fix_variable(model, x, 3)
+    >>> list(model.proto.variables[0].domain)
+    [3, 3]
+    """
+    check_model(model)
+    check_type(x, cp_model.IntVar, "x", "a CP-SAT IntVar")
+    if not 0 <= x.index < len(model.proto.variables):
+        raise LumicoreError(f"x must be a variable of the model, got {shorten(x)} (variable "
+                            f"{x.index} of {len(model.proto.variables)})")
+    _fix(model, x, check_int(value, "value", *INT64))
+
+
+def _fix(model: cp_model.CpModel, x: cp_model.IntVar, value: int) -> None:
     domain = model.proto.variables[x.index].domain
-    domain[0] = domain[1] = value
+    domain.clear()  # a domain with holes has more than two bounds
+    domain.extend((value, value))

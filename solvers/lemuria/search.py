@@ -25,7 +25,8 @@ from typing import Any, Protocol
 
 from ortools.sat.python import cp_model
 
-from lumicore.checks import check_real
+from lumicore.checks import check_bool, check_real, check_type
+from lumicore.data import shorten
 from lumicore.errors import LumicoreError
 from solvers.ctrl_c import noting, pressed, watcher
 from solvers.progress import progress
@@ -157,9 +158,50 @@ def _warn_fault(error: BaseException) -> None:
                   f"{error}; the search went on without it", RuntimeWarning, stacklevel=3)
 
 
+def check_watch(watch: object) -> Watch:
+    """``watch`` if it is a :class:`Watch`; else :class:`LumicoreError` naming it."""
+    return check_type(watch, Watch, "watch", "a Watch (solvers.lemuria.search)")
+
+
+def check_solver(solver: object, name: str = "solver") -> cp_model.CpSolver:
+    """``solver`` if it is a CP-SAT ``CpSolver``; else :class:`LumicoreError` naming ``name``."""
+    return check_type(solver, cp_model.CpSolver, name, "a CP-SAT CpSolver")
+
+
+def check_model(model: object, name: str = "model") -> cp_model.CpModel:
+    """``model`` if it is a CP-SAT ``CpModel``; else :class:`LumicoreError` naming ``name``."""
+    return check_type(model, cp_model.CpModel, name, "a CP-SAT CpModel")
+
+
+def make_checked(make_solver: Callable[[float], cp_model.CpSolver], seconds: float
+                 ) -> cp_model.CpSolver:
+    """``make_solver(seconds)``, the solver of one run of the searches that take a maker (the
+    dives, the neighbourhoods), checked: :class:`LumicoreError` naming ``make_solver`` unless
+    it is callable and gives a ``CpSolver``.
+
+    >>> make_checked(lambda seconds: cp_model.CpSolver(), 1.0).parameters.num_workers
+    0
+    >>> make_checked(None, 1.0)
+    Traceback (most recent call last):
+    ...
+    lumicore.errors.LumicoreError: make_solver must be callable, giving a CpSolver, got 'None'
+    """
+    return check_solver(check_maker(make_solver)(seconds), "make_solver's result")
+
+
+def check_maker(make_solver: object) -> Callable[[float], cp_model.CpSolver]:
+    """``make_solver`` if it is callable; else :class:`LumicoreError` naming it."""
+    if not callable(make_solver):
+        raise LumicoreError(f"make_solver must be callable, giving a CpSolver, got "
+                            f"{shorten(make_solver)}")
+    return make_solver
+
+
 def solve_checked(solver: cp_model.CpSolver, model: cp_model.CpModel) -> cp_model.CpSolverStatus:
     """``solver.solve(model)``, where a fault of the solver (:data:`SOLVER_FAULTS`) is a
     ``RuntimeWarning`` and the status ``UNKNOWN`` (a run that found nothing)."""
+    check_solver(solver)
+    check_model(model)
     try:
         return solver.solve(model)
     except SOLVER_FAULTS as error:
@@ -169,6 +211,7 @@ def solve_checked(solver: cp_model.CpSolver, model: cp_model.CpModel) -> cp_mode
 
 def branch_count(solver: cp_model.CpSolver) -> int:
     """``solver.num_branches``, or 0 for a run that failed before the solver answered."""
+    check_solver(solver)
     try:
         return solver.num_branches
     except RuntimeError:  # "solve() has not been called": no response to read
@@ -183,6 +226,10 @@ def solve_watched(solver: cp_model.CpSolver, model: cp_model.CpModel, watch: Wat
     (:data:`SOLVER_FAULTS`) is a ``RuntimeWarning`` and the status ``UNKNOWN``. ``bounds``: the
     model is the whole year, so its bounds bound the year (False for a neighbourhood, whose
     bound does not)."""
+    check_solver(solver)
+    check_model(model)
+    check_watch(watch)
+    bounds = check_bool(bounds, "bounds")
     if watch.over:
         return cp_model.UNKNOWN
     solver.parameters.catch_sigint_signal = False
@@ -229,7 +276,8 @@ def solve_watched(solver: cp_model.CpSolver, model: cp_model.CpModel, watch: Wat
 def wait_watched(watch: Watch, seconds: float) -> None:
     """Tick ``watch`` for ``seconds`` while its partner searches on, until the year is proven,
     the partner's search has ended or Ctrl-C (which sets ``watch.interrupted``)."""
-    end = time.perf_counter() + seconds
+    check_watch(watch)
+    end = time.perf_counter() + check_real(seconds, "seconds", "a finite number >= 0", 0)
     partner = watch.partner
 
     def finished(step: float) -> bool:
