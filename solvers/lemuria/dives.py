@@ -106,7 +106,6 @@ def _check_options(year: YearModel, options: object) -> tuple[int, ...]:
                  for k, o in enumerate(given))
 
 
-
 def _fixed_builds(year: YearModel, options: tuple[int, ...]) -> cp_model.CpModel:
     model = year.m.clone()
     for t in year.turns:

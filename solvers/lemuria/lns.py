@@ -69,7 +69,6 @@ def neighbourhood(year: YearModel, values: list[int], window: range, floor: int
     return _neighbourhood(year, values, window, check_int(floor, "floor", *VP_RANGE))
 
 
-
 def _neighbourhood(year: YearModel, values: list[int], window: range, floor: int
                    ) -> cp_model.CpModel:
     model = year.m.clone()
