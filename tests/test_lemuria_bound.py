@@ -188,6 +188,29 @@ def test_never_below_the_plans_of_the_scheduler():
     assert result.value <= result.first  # the steps only lower it
 
 
+
+def _best_logged_plans() -> dict[int, int]:
+    """The best plan's VP of each default 12-turn year in the benchmark's log (every plan there
+    was replayed by ``simulate`` to its VP when it was found)."""
+    import re
+    from pathlib import Path
+
+    log = Path(__file__).resolve().parents[1] / "benchmarks" / "logs" / "lemuria_plan.log"
+    best: dict[int, int] = {}
+    for m in re.finditer(r"seed\s+(\d+): plan (\d+) ", log.read_text(encoding="utf-8")):
+        seed, vp = int(m[1]), int(m[2])
+        best[seed] = max(best.get(seed, 0), vp)
+    return best
+
+
+# seed 4: the least margin (the bound 6.4 VP above its best plan); the others with -m slow
+@pytest.mark.parametrize("seed", [4] + [pytest.param(s, marks=pytest.mark.slow)
+                                        for s in range(20) if s != 4])
+def test_never_below_any_plan_the_benchmark_found(seed):
+    best = _best_logged_plans()
+    assert sorted(best) == list(range(20))
+    assert lagrangian_bound(default_instance(seed)).value >= best[seed] - 1e-6
+
 def test_tighter_than_the_simple_bound_on_a_default_year():
     from lumicore.lemuria.rules import initial_state as start
     from solvers.lemuria.exhaustive import upper_bound as simple
