@@ -232,7 +232,8 @@ def test_solver_plan_played_through_the_protocol_wins():
     result = solve(train)
     state = PuzzleState.new(train, max_plays=result.cost)
     for play in result.plan:
-        trains = [state._legal()[a].train for a in state.legal_actions()]
+        legal = state._legal()  # once a state: each call builds every action's play
+        trains = [legal[a].train for a in state.legal_actions()]
         state.apply_action(trains.index(play.train))
     assert state.is_terminal() and state.returns() == [1.0]
 

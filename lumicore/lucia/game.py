@@ -90,7 +90,6 @@ class PuzzleState(OnePlayerState):
         """Every action as the reference's play."""
         return [self._play(a) for a in range(len(self._packed_moves()))]
 
-
     def legal_actions(self) -> list[int]:
         return list(range(len(self._packed_moves())))
 
